@@ -1,0 +1,72 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Dependencies are chosen for their clean-build cost (every CI run pays it):
+// GRDB + argument-parser + swift-log + CSV.swift build in under a minute in debug.
+let package = Package(
+    name: "TribeBoardOps",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "tribeboard", targets: ["tribeboard"]),
+        .executable(name: "tribeboard-provision", targets: ["tribeboard-provision"]),
+        .library(name: "TribeBoardCore", targets: ["TribeBoardCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/yaslab/CSV.swift", exact: "2.5.2"),
+    ],
+    targets: [
+        // libqrencode: the same encoder as the `qrencode` CLI.
+        .systemLibrary(
+            name: "CQRencode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"])]
+        ),
+        // libpng behind a small C shim: libpng reports errors with longjmp, which Swift
+        // cannot catch, so the setjmp lives in C and errors come back as return codes.
+        .target(
+            name: "CPNGWriter",
+            linkerSettings: [.linkedLibrary("png16")]
+        ),
+        // getrandom(2), which Glibc's Swift module does not export.
+        .target(name: "CSecureRandom"),
+        .target(
+            name: "TribeBoardCore",
+            dependencies: [
+                "CQRencode",
+                "CSecureRandom",
+                "CPNGWriter",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "CSV", package: "CSV.swift"),
+            ]
+        ),
+        .target(
+            name: "TribeBoardCommands",
+            dependencies: [
+                "TribeBoardCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(name: "tribeboard", dependencies: ["TribeBoardCommands"]),
+        .executableTarget(name: "tribeboard-provision", dependencies: ["TribeBoardCommands"]),
+        .target(
+            name: "TribeBoardTestSupport",
+            dependencies: ["TribeBoardCore", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "CSV", package: "CSV.swift")]
+        ),
+        .testTarget(
+            name: "TribeBoardCoreTests",
+            dependencies: ["TribeBoardCore", "TribeBoardTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(
+            name: "TribeBoardEndToEndTests",
+            // Depending on the executables makes `swift test` build them first.
+            dependencies: ["TribeBoardCore", "TribeBoardTestSupport", "tribeboard", "tribeboard-provision",
+                           .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+    ]
+)

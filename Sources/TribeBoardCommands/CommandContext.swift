@@ -1,0 +1,34 @@
+import ArgumentParser
+import Foundation
+import Logging
+
+/// The state of one run, built once from the global options and handed to the command.
+struct CommandContext {
+    let options: GlobalOptions
+    let logger: Logger
+
+    init(options: GlobalOptions, label: String) {
+        self.options = options
+        let level = options.logLevel
+        LoggingSystem.bootstrap { _ in StderrLogHandler(level: level) }
+        self.logger = Logger(label: label)
+    }
+
+    /// Prints a report on stdout: one JSON document with --json, the readable text otherwise.
+    func emit<Report: Encodable>(_ report: Report, text: (Report) -> String) throws {
+        if options.json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let data = try encoder.encode(report)
+            Terminal.writeOutput(String(decoding: data, as: UTF8.self) + "\n")
+        } else if !options.quiet {
+            Terminal.writeOutput(text(report))
+        }
+    }
+
+    /// Reports a run-stopping error on stderr and ends with its status.
+    func fail(_ message: String, status: ExitStatus) -> ExitCode {
+        logger.error("\(message)")
+        return status.exitCode
+    }
+}

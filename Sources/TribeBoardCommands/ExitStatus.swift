@@ -1,0 +1,18 @@
+import ArgumentParser
+
+/// Exit statuses shared by every command (sysexits.h values where one fits). Documented in the README.
+public enum ExitStatus: Int32 {
+    case success = 0
+    /// Some rows failed or findings reached the threshold; the rest of the work was done.
+    case partialFailure = 1
+    case usage = 64
+    /// The input cannot be read as CSV or lacks a required column.
+    case dataError = 65
+    /// The input file does not exist or cannot be opened.
+    case noInput = 66
+    case internalError = 70
+    /// The store or the output folder cannot be opened or written.
+    case ioError = 74
+
+    var exitCode: ExitCode { ExitCode(rawValue) }
+}

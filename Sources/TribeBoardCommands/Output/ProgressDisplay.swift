@@ -1,0 +1,68 @@
+import Foundation
+import Logging
+import Synchronization
+import TribeBoardCore
+
+/// Progress on stderr: a bar with rate and ETA on a terminal, a log line every few seconds
+/// otherwise (cron mail and CI logs stay readable), nothing with -q.
+final class ProgressDisplay: Sendable {
+    enum Mode { case bar, logLines, silent }
+
+    private let mode: Mode
+    private let logger: Logger
+    private let lastShown = Mutex<ContinuousClock.Instant?>(nil)
+
+    init(quiet: Bool, logger: Logger) {
+        self.logger = logger
+        if quiet { mode = .silent } else { mode = Terminal.isTerminal(.standardError) ? .bar : .logLines }
+    }
+
+    func update(_ progress: ProvisionProgress) {
+        let interval: Duration = mode == .bar ? .milliseconds(100) : .seconds(5)
+        let due = lastShown.withLock { last -> Bool in
+            let now = ContinuousClock.now
+            if let last, now - last < interval, progress.processed < progress.total { return false }
+            last = now
+            return true
+        }
+        guard due else { return }
+        switch mode {
+        case .silent: return
+        case .bar: Terminal.showProgress(Self.bar(progress))
+        case .logLines:
+            logger.notice("progress", metadata: ["rows": "\(progress.processed)/\(progress.total)",
+                                                 "rate": "\(Int(Self.rate(progress)))/s", "eta": "\(Self.eta(progress))"])
+        }
+    }
+
+    func finish() {
+        if mode == .bar { Terminal.clearProgressLine() }
+    }
+
+    static func bar(_ progress: ProvisionProgress, width: Int = 30) -> String {
+        let fraction = progress.total > 0 ? min(Double(progress.processed) / Double(progress.total), 1) : 1
+        let filled = Int(fraction * Double(width))
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        return String(format: "[%@] %3d%% %d/%d  %d/s  ETA %@  (%d failed)", bar, Int(fraction * 100),
+                      progress.processed, progress.total, Int(rate(progress)), eta(progress), progress.failed)
+    }
+
+    static func rate(_ progress: ProvisionProgress) -> Double {
+        let seconds = progress.elapsed.seconds
+        return seconds > 0 ? Double(progress.processed) / seconds : 0
+    }
+
+    static func eta(_ progress: ProvisionProgress) -> String {
+        let rate = rate(progress)
+        guard rate > 0 else { return "--:--" }
+        let remaining = Int(Double(max(progress.total - progress.processed, 0)) / rate)
+        return String(format: "%d:%02d", remaining / 60, remaining % 60)
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let parts = components
+        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import TribeBoardCore
+
+/// The readable form of a provision report: counts first, then where things are, then failures.
+enum ProvisionReportText {
+    static func render(_ report: ProvisionReport) -> String {
+        var lines: [String] = []
+        let verb = report.dryRun ? "Dry run of" : "Provisioned"
+        lines.append("\(verb) \(report.csv) into \(report.store)")
+        lines.append("  rows      \(report.rows)")
+        lines.append("  \(report.dryRun ? "to create" : "created  ") \(report.created)")
+        lines.append("  existing  \(report.existing)")
+        lines.append("  failed    \(report.failed)")
+        if let qr = report.qrDirectory {
+            lines.append("QR codes:  \(qr) (\(report.qrCodesWritten) written this run)")
+        }
+        if let manifest = report.manifest { lines.append("Manifest:  \(manifest)") }
+        if report.dryRun { lines.append("Nothing was written (--dry-run).") }
+        if let pending = report.pendingSync, pending.total > 0 {
+            lines.append("Waiting for resync: \(pending.total) records in the store (\(pending.families) families, \(pending.userProfiles) profiles, \(pending.memberships) memberships); nothing was uploaded: run `tribeboard resync` when a remote is configured.")
+        }
+        if report.otherRunDetected {
+            lines.append("Another provision run was writing to the same store; rows it created first are counted as existing.")
+        }
+        if !report.failures.isEmpty {
+            lines.append("Failures:")
+            for failure in report.failures {
+                lines.append("  line \(failure.line)\(failure.externalId.map { " (\($0))" } ?? ""): \(failure.error)")
+            }
+            if report.failuresNotListed > 0 {
+                lines.append("  … and \(report.failuresNotListed) more, all listed in the manifest")
+            }
+        }
+        lines.append(String(format: "Took %.2f s (%.0f families/s).", report.durationSeconds, report.familiesPerSecond))
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

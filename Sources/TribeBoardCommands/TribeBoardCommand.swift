@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// `tribeboard`: every subcommand under one executable.
+public struct TribeBoardCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "tribeboard",
+        abstract: "Operator tools for TribeBoard's families: provision, and later audit, resync and doctor.",
+        subcommands: [ProvisionCommand.self])
+
+    public init() {}
+}

@@ -1,0 +1,24 @@
+import Foundation
+
+/// Problems with the input file as a whole: nothing is provisioned from it.
+public enum CSVImportError: Error, Equatable, LocalizedError {
+    case cannotOpen(path: String, reason: String)
+    case invalidUTF8(line: Int)
+    case unterminatedQuote(line: Int)
+    case empty
+    case missingColumn(String)
+    case duplicateColumn(String)
+    case unreadable(reason: String)
+
+    public var errorDescription: String? {
+        switch self {
+        case .cannotOpen(let path, let reason): return "cannot open \(path): \(reason)"
+        case .invalidUTF8(let line): return "line \(line) is not valid UTF-8; save the file as UTF-8"
+        case .unterminatedQuote(let line): return "the quoted field that starts on line \(line) is never closed"
+        case .empty: return "the file is empty; it needs a header row with at least family_name"
+        case .missingColumn(let name): return "the header has no \(name) column"
+        case .duplicateColumn(let name): return "the header names \(name) more than once"
+        case .unreadable(let reason): return "the file cannot be read as CSV: \(reason)"
+        }
+    }
+}

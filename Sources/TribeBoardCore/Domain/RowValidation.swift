@@ -1,0 +1,77 @@
+import Foundation
+
+/// A problem with one CSV row, naming the column so an operator can fix the file.
+public struct RowError: Error, Equatable, Sendable, LocalizedError {
+    public let column: String?
+    public let message: String
+
+    public init(column: String?, _ message: String) {
+        self.column = column
+        self.message = message
+    }
+
+    public var errorDescription: String? {
+        column.map { "\($0): \(message)" } ?? message
+    }
+}
+
+/// The app's validation rules, in their strict reading.
+public enum FieldRules {
+    public static let familyNameLengths = 2...50
+    public static let displayNameLengths = 1...50
+    static let familyNamePunctuation: Set<Unicode.Scalar> = [" ", "'", "-", ".", ","]
+
+    /// Letters of any script, digits, spaces and `' - . ,`; 2 to 50 characters after trimming.
+    public static func familyName(_ raw: String, column: String) throws(RowError) -> String {
+        let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !name.isEmpty else { throw RowError(column: column, "is empty") }
+        guard familyNameLengths.contains(name.count) else {
+            throw RowError(column: column, "must have 2 to 50 characters, has \(name.count)")
+        }
+        for scalar in name.unicodeScalars where !isAllowedInFamilyName(scalar) {
+            throw RowError(column: column, "contains \(describe(scalar)); allowed are letters, digits, spaces and ' - . ,")
+        }
+        return name
+    }
+
+    public static func displayName(_ raw: String, column: String) throws(RowError) -> String {
+        let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard displayNameLengths.contains(name.count) else {
+            throw RowError(column: column, "must have 1 to 50 characters, has \(name.count)")
+        }
+        if let control = name.unicodeScalars.first(where: { CharacterSet.controlCharacters.contains($0) }) {
+            throw RowError(column: column, "contains \(describe(control))")
+        }
+        return name
+    }
+
+    /// The lowercase hex SHA-256 of the Apple user id. Upper-case hex is the same hash and is
+    /// lower-cased; anything else (the app tolerates 10+ characters) is refused in the strict reading.
+    public static func appleUserIdHash(_ raw: String, column: String) throws(RowError) -> String {
+        let hash = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        guard hash.count == 64, hash.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || ("a"..."f").contains($0) }) else {
+            throw RowError(column: column, "must be a SHA-256 in hex (64 characters of 0-9 a-f)")
+        }
+        return hash
+    }
+
+    static func isAllowedInFamilyName(_ scalar: Unicode.Scalar) -> Bool {
+        familyNamePunctuation.contains(scalar)
+            || CharacterSet.letters.contains(scalar)
+            || CharacterSet.decimalDigits.contains(scalar)
+    }
+
+    static func describe(_ scalar: Unicode.Scalar) -> String {
+        let hex = "U+" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
+        if CharacterSet.controlCharacters.contains(scalar) || CharacterSet.whitespacesAndNewlines.contains(scalar) {
+            return "the invisible character \(hex)"
+        }
+        return "\"\(Character(scalar))\" (\(hex))"
+    }
+}
+
+extension String {
+    func leftPadded(to width: Int, with pad: Character = "0") -> String {
+        count >= width ? self : String(repeating: pad, count: width - count) + self
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// Streams `manifest.csv` into a temporary file renamed into place at the end, so a killed run
+/// leaves the previous manifest (or none), never a truncated one.
+///
+/// Written through a plain file descriptor: Foundation's OutputStream (which CSV.swift's writer
+/// needs) traps in `streamError` on Linux.
+final class ManifestWriter {
+    static let header = ["line", "external_id", "family_id", "family_name", "code", "qr_file", "status", "error"]
+
+    private let finalPath: String
+    private let temporaryPath: String
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+    private var closed = false
+
+    init(path: String) throws(FileSystemError) {
+        finalPath = path
+        let directory = (path as NSString).deletingLastPathComponent
+        temporaryPath = "\(directory)/\(AtomicFile.temporaryPrefix)\(getpid())-manifest.csv"
+        descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw FileSystemError("create", path: temporaryPath) }
+        buffer.reserveCapacity(1 << 16)
+        try appendRecord(Self.header)
+    }
+
+    deinit {
+        if !closed { abandon() }
+    }
+
+    func append(_ row: ProvisionRowResult) throws(FileSystemError) {
+        let qrFile = row.status == .failed ? "" : row.familyId.map(QRCodeFiles.relativePath(for:)) ?? ""
+        try appendRecord([String(row.line), row.externalId ?? "", row.familyId ?? "", row.familyName,
+                          row.code ?? "", qrFile, row.status.rawValue, row.error ?? ""])
+    }
+
+    func commit() throws(FileSystemError) {
+        try flush()
+        closed = true
+        guard close(descriptor) == 0 else {
+            let code = errno
+            unlink(temporaryPath)
+            throw FileSystemError("write", path: temporaryPath, errno: code)
+        }
+        guard rename(temporaryPath, finalPath) == 0 else {
+            let code = errno
+            unlink(temporaryPath)
+            throw FileSystemError("rename into", path: finalPath, errno: code)
+        }
+    }
+
+    func abandon() {
+        guard !closed else { return }
+        closed = true
+        close(descriptor)
+        unlink(temporaryPath)
+    }
+
+    private func appendRecord(_ fields: [String]) throws(FileSystemError) {
+        for (index, field) in fields.enumerated() {
+            if index > 0 { buffer.append(UInt8(ascii: ",")) }
+            buffer.append(contentsOf: CSVField.escape(field).utf8)
+        }
+        buffer.append(contentsOf: [0x0D, 0x0A])  // RFC 4180 line ends, as spreadsheets expect
+        if buffer.count >= 1 << 16 { try flush() }
+    }
+
+    private func flush() throws(FileSystemError) {
+        var offset = 0
+        while offset < buffer.count {
+            let result = buffer.withUnsafeBytes { bytes -> Int in
+                guard let base = bytes.baseAddress else { return 0 }
+                return write(descriptor, base + offset, bytes.count - offset)
+            }
+            if result < 0 && errno == EINTR { continue }
+            guard result > 0 else { throw FileSystemError("write", path: temporaryPath) }
+            offset += result
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+enum CSVField {
+    /// RFC 4180: quote a field holding a comma, quote or line break, doubling its quotes.
+    static func escape(_ field: String) -> String {
+        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) else { return field }
+        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

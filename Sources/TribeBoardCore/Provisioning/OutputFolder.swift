@@ -1,0 +1,53 @@
+import Foundation
+
+/// The output folder: `DIR/qr/*.png` and `DIR/manifest.csv`. The codes are secrets, so a folder we
+/// create is owner-only, `qr/` is always made owner-only, and every file we write is mode 0600.
+public struct OutputFolder: Sendable {
+    public let path: String
+    public var qrDirectory: String { "\(path)/\(QRCodeFiles.directoryName)" }
+    public var manifestPath: String { "\(path)/manifest.csv" }
+
+    public struct Preparation: Sendable {
+        public var tightenedQRDirectory = false
+        public var removedTemporaryFiles = 0
+        public var outputIsWorldReadable = false
+    }
+
+    public init(path: String) {
+        self.path = path
+    }
+
+    public func prepare() throws(FileSystemError) -> Preparation {
+        var preparation = Preparation()
+        try makeDirectory(path)
+        try makeDirectory(qrDirectory)
+        if permissions(of: qrDirectory) & 0o077 != 0 {
+            guard chmod(qrDirectory, 0o700) == 0 else { throw FileSystemError("restrict permissions of", path: qrDirectory) }
+            preparation.tightenedQRDirectory = true
+        }
+        // An existing folder the operator chose is left as it is, but said out loud.
+        preparation.outputIsWorldReadable = permissions(of: path) & 0o007 != 0
+        preparation.removedTemporaryFiles = AtomicFile.removeOrphans(in: qrDirectory) + AtomicFile.removeOrphans(in: path)
+        guard access(qrDirectory, W_OK) == 0 else { throw FileSystemError("write to", path: qrDirectory) }
+        return preparation
+    }
+
+    public func qrFileExists(for familyID: RecordID) -> Bool {
+        access("\(path)/\(QRCodeFiles.relativePath(for: familyID))", F_OK) == 0
+    }
+
+    private func makeDirectory(_ directory: String) throws(FileSystemError) {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw FileSystemError("use", path: directory, reason: "it is a file, not a folder") }
+            return
+        }
+        guard mkdir(directory, 0o700) == 0 || errno == EEXIST else { throw FileSystemError("create", path: directory) }
+    }
+
+    private func permissions(of directory: String) -> mode_t {
+        var info = stat()
+        guard stat(directory, &info) == 0 else { return 0 }
+        return info.st_mode & 0o777
+    }
+}

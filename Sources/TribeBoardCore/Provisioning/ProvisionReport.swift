@@ -1,0 +1,61 @@
+import Foundation
+
+/// The outcome of one provision run, rendered as text or JSON by the commands. The JSON keys are
+/// a stable interface: add keys, do not rename them.
+public struct ProvisionReport: Encodable, Sendable {
+    public struct RowFailure: Encodable, Sendable, Equatable {
+        public let line: Int
+        public let externalId: String?
+        public let error: String
+    }
+
+    public var command = "provision"
+    public var dryRun: Bool
+    public var csv: String
+    public var store: String
+    public var outputDirectory: String?
+    public var manifest: String?
+    public var qrDirectory: String?
+    public var rows = 0
+    public var created = 0
+    public var existing = 0
+    public var failed = 0
+    public var qrCodesWritten = 0
+    public var qrWriteFailures = 0
+    /// Records across the whole store that still wait for `resync` (none are uploaded here).
+    public var pendingSync: TribeBoardStore.PendingSyncCounts?
+    public var unknownColumns: [String] = []
+    public var otherRunDetected = false
+    public var durationSeconds = 0.0
+    public var familiesPerSecond = 0.0
+    /// The first failures; every one of them is in the manifest.
+    public var failures: [RowFailure] = []
+    public var failuresNotListed = 0
+
+    static let listedFailureLimit = 100
+
+    mutating func record(_ row: ProvisionRowResult) {
+        rows += 1
+        switch row.status {
+        case .created: created += 1
+        case .existing: existing += 1
+        case .failed:
+            failed += 1
+            if failures.count < Self.listedFailureLimit {
+                failures.append(RowFailure(line: row.line, externalId: row.externalId, error: row.error ?? "failed"))
+            } else {
+                failuresNotListed += 1
+            }
+        }
+    }
+}
+
+/// Progress as the run goes, for a progress bar or periodic log lines.
+public struct ProvisionProgress: Sendable {
+    public let processed: Int
+    public let total: Int
+    public let created: Int
+    public let existing: Int
+    public let failed: Int
+    public let elapsed: Duration
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Logging
+
+/// Bulk-creates families from a CSV file: validate, give each a unique code, store it with its
+/// admin in one transaction, then write its QR PNG. Offline-first: everything new waits with
+/// `needs_sync = 1` for `resync`. Re-running the same file is safe at any point, even after kill -9.
+public struct Provisioner: Sendable {
+    public typealias ProgressHandler = @Sendable (ProvisionProgress) -> Void
+
+    let request: ProvisionRequest
+    let logger: Logger
+    let randomSource: any SecureRandomSource
+    let onProgress: ProgressHandler
+
+    static let loggedFailureLimit = 20
+
+    public init(request: ProvisionRequest, logger: Logger,
+                randomSource: any SecureRandomSource = SystemSecureRandomSource(),
+                onProgress: @escaping ProgressHandler = { _ in }) {
+        self.request = request
+        self.logger = logger
+        self.randomSource = randomSource
+        self.onProgress = onProgress
+    }
+
+    public func run() throws(ProvisionError) -> ProvisionReport {
+        do {
+            return try runUntyped()
+        } catch let error as ProvisionError {
+            throw error
+        } catch let error as CSVImportError {
+            throw .input(error)
+        } catch let error as StoreError {
+            throw .store(error)
+        } catch let error as FileSystemError {
+            throw .output(error)
+        } catch let error as ProvisionConfigurationError {
+            throw .configuration(error.localizedDescription)
+        } catch let error as QRCodeError {
+            throw .configuration(error.localizedDescription)
+        } catch {
+            throw .store(.writeFailed(reason: "\(error)"))
+        }
+    }
+
+    private func runUntyped() throws -> ProvisionReport {
+        let started = ContinuousClock.now
+        let generator = try FamilyCodeGenerator(length: request.codeLength, source: randomSource)
+        let renderer = try QRCodePNGRenderer(scale: request.qrScale)
+        let total = try CSVPreScan.scan(path: request.csvPath).dataRecords
+        let reader = try FamilyCSVReader(path: request.csvPath)
+        for column in reader.unknownColumns {
+            logger.warning("ignoring unknown column", metadata: ["column": "\(column)"])
+        }
+        let tracker = try RowTracker()
+        if reader.columns.contains(.code) { try reservePreassignedCodes(in: tracker) }
+
+        var report = ProvisionReport(dryRun: request.dryRun, csv: request.csvPath, store: request.storePath)
+        report.unknownColumns = reader.unknownColumns
+        logger.info("provisioning", metadata: ["rows": "\(total)", "csv": "\(request.csvPath)",
+                                               "store": "\(request.storePath)", "dry-run": "\(request.dryRun)"])
+        var sink = RunSink(report: report, logger: logger, total: total, started: started, onProgress: onProgress)
+        if request.dryRun {
+            try planDryRun(reader: reader, tracker: tracker, sink: &sink)
+        } else {
+            try provision(reader: reader, tracker: tracker, generator: generator, renderer: renderer, sink: &sink)
+        }
+        report = sink.report
+        let seconds = Self.seconds(ContinuousClock.now - started)
+        report.durationSeconds = seconds
+        report.familiesPerSecond = seconds > 0 ? Double(report.created + report.existing) / seconds : 0
+        return report
+    }
+
+    private func provision(reader: FamilyCSVReader, tracker: RowTracker, generator: FamilyCodeGenerator,
+                           renderer: QRCodePNGRenderer, sink: inout RunSink) throws {
+        let store = try TribeBoardStore.open(at: request.storePath)
+        let marker = StoreActivityMarker(storePath: request.storePath)
+        if let pid = marker.otherRunPID {
+            sink.report.otherRunDetected = true
+            logger.notice("another provision run is writing to this store; both go on, coordinated by the store's transactions, and rows the other run created first are reported as existing",
+                          metadata: ["pid": "\(pid)"])
+        }
+        let folder = OutputFolder(path: request.outputDirectory)
+        let preparation = try folder.prepare()
+        logPreparation(preparation, folder: folder)
+        sink.report.outputDirectory = folder.path
+        sink.report.qrDirectory = folder.qrDirectory
+        sink.report.manifest = folder.manifestPath
+
+        let manifest = try ManifestWriter(path: folder.manifestPath)
+        let writer = ProvisioningWriter(generator: generator,
+                                        reservations: reader.columns.contains(.code) ? tracker : nil,
+                                        qrFileExists: folder.qrFileExists(for:))
+        let stage = QRCodeStage(renderer: renderer, outputDirectory: folder.path)
+        do {
+            var batch: [BatchEntry] = []
+            batch.reserveCapacity(request.batchSize)
+            func flush() throws {
+                guard !batch.isEmpty else { return }
+                let results = try writer.write(batch, to: store, at: Date())
+                batch.removeAll(keepingCapacity: true)
+                for ticket in stage.submit(results) { try sink.finish(ticket, manifest: manifest) }
+            }
+            while let record = try reader.next() {
+                batch.append(try rejectingRepeats(RowParser().parse(record), tracker: tracker))
+                if batch.count >= request.batchSize { try flush() }
+            }
+            try flush()
+            for ticket in stage.drain() { try sink.finish(ticket, manifest: manifest) }
+            try manifest.commit()
+        } catch {
+            _ = stage.drain()
+            manifest.abandon()
+            throw error
+        }
+        sink.report.pendingSync = try store.pendingSyncCounts()
+    }
+
+    /// Validates everything and reads the store if there is one; writes nothing at all.
+    private func planDryRun(reader: FamilyCSVReader, tracker: RowTracker, sink: inout RunSink) throws {
+        let store = FileManager.default.fileExists(atPath: request.storePath)
+            ? try TribeBoardStore.openReadOnly(at: request.storePath) : nil
+        let planner = DryRunPlanner(store: store, reservations: reader.columns.contains(.code) ? tracker : nil)
+        while let record = try reader.next() {
+            let entry = try rejectingRepeats(RowParser().parse(record), tracker: tracker)
+            sink.record(try planner.plan(entry))
+        }
+        sink.report.pendingSync = try store?.pendingSyncCounts()
+    }
+
+    /// A second row with the same import key fails, naming the first; the first is provisioned.
+    private func rejectingRepeats(_ entry: BatchEntry, tracker: RowTracker) throws -> BatchEntry {
+        guard case .valid(let row) = entry,
+              let earlier = try tracker.firstLine(ofKey: row.importKey, seenAt: row.line) else { return entry }
+        let error = row.externalId.map { RowError(column: FamilyCSVColumn.externalId.rawValue, "\"\($0)\" is already used on line \(earlier)") }
+            ?? RowError(column: nil, "repeats line \(earlier) exactly (add an external_id column to tell such rows apart)")
+        return .invalid(line: row.line, externalId: row.externalId, familyName: row.familyName,
+                        importKey: row.importKey, error: error)
+    }
+
+    /// Preassigned codes are claimed before any code is generated, so that a random code can never
+    /// take a code that a later row of the same file keeps.
+    private func reservePreassignedCodes(in tracker: RowTracker) throws {
+        let reader = try FamilyCSVReader(path: request.csvPath)
+        while let record = try reader.next() {
+            guard let raw = record.fields[.code], let code = try? FamilyCode(validating: raw) else { continue }
+            _ = try tracker.reserve(code: code.value, line: record.line)
+        }
+    }
+
+    private func logPreparation(_ preparation: OutputFolder.Preparation, folder: OutputFolder) {
+        if preparation.tightenedQRDirectory {
+            logger.warning("restricted the QR folder to its owner (mode 0700): family codes are secrets", metadata: ["folder": "\(folder.qrDirectory)"])
+        }
+        if preparation.outputIsWorldReadable {
+            logger.warning("the output folder can be listed by other users; the QR folder and manifest inside it are owner-only", metadata: ["folder": "\(folder.path)"])
+        }
+        if preparation.removedTemporaryFiles > 0 {
+            logger.info("removed temporary files left by an interrupted run", metadata: ["count": "\(preparation.removedTemporaryFiles)"])
+        }
+    }
+
+    static func seconds(_ duration: Duration) -> Double { duration.seconds }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import GRDB
+
+/// Remembers, for one input file, which import keys and preassigned codes were seen and on which
+/// line. It lives in a temporary SQLite file rather than in memory so that memory does not grow
+/// with the size of the CSV.
+final class RowTracker: @unchecked Sendable {
+    private let queue: DatabaseQueue
+    private let path: String
+
+    init() throws(StoreError) {
+        path = NSTemporaryDirectory() + "tribeboard-rows-\(getpid())-\(UUID().uuidString).sqlite"
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            // A scratch file: losing it in a crash loses nothing, so skip durability work.
+            try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
+        }
+        do {
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+            try queue.write { db in
+                try db.execute(sql: """
+                    CREATE TABLE seen_keys (key TEXT PRIMARY KEY, line INTEGER NOT NULL) WITHOUT ROWID;
+                    CREATE TABLE reserved_codes (code TEXT PRIMARY KEY, line INTEGER NOT NULL) WITHOUT ROWID;
+                    """)
+            }
+        } catch {
+            throw .cannotOpen(path: path, reason: "scratch database: \(error)")
+        }
+    }
+
+    deinit {
+        for suffix in ["", "-journal", "-wal", "-shm"] { unlink(path + suffix) }
+    }
+
+    /// Records `key` for `line`; returns the earlier line when the key was already seen.
+    func firstLine(ofKey key: String, seenAt line: Int) throws -> Int? {
+        try claim(table: "seen_keys", column: "key", value: key, line: line)
+    }
+
+    /// Records a preassigned code; returns the earlier line when another row already gave it.
+    func reserve(code: String, line: Int) throws -> Int? {
+        try claim(table: "reserved_codes", column: "code", value: code, line: line)
+    }
+
+    func reservedLine(for code: String) throws -> Int? {
+        try queue.read { db in
+            try Int.fetchOne(db.cachedStatement(sql: "SELECT line FROM reserved_codes WHERE code = ?"), arguments: [code])
+        }
+    }
+
+    private func claim(table: String, column: String, value: String, line: Int) throws -> Int? {
+        try queue.write { db in
+            let lookup = try db.cachedStatement(sql: "SELECT line FROM \(table) WHERE \(column) = ?")
+            if let earlier = try Int.fetchOne(lookup, arguments: [value]), earlier != line { return earlier }
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(table) (\(column), line) VALUES (?, ?)")
+                .execute(arguments: [value, line])
+            return nil
+        }
+    }
+}

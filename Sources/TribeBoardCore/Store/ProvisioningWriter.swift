@@ -1,0 +1,120 @@
+import Foundation
+import GRDB
+
+/// Writes provisioning batches. One IMMEDIATE transaction per batch keeps concurrent runs
+/// serialized on SQLite's write lock: the import-key and code checks and the inserts that depend on
+/// them see the same data. A savepoint per family makes each family, its profile and membership
+/// all-or-nothing even when a later family of the batch fails.
+struct ProvisioningWriter {
+    let generator: FamilyCodeGenerator
+    let reservations: RowTracker?
+    let qrFileExists: (RecordID) -> Bool
+
+    func write(_ batch: [BatchEntry], to store: TribeBoardStore, at date: Date) throws(StoreError) -> [ProvisionRowResult] {
+        let timestamp = StoreTimestamp.format(date)
+        do {
+            return try store.writer.writeWithoutTransaction { db in
+                var results: [ProvisionRowResult] = []
+                try db.inTransaction(.immediate) {
+                    results = []
+                    let operatorID = try Self.provisioningUserID(db)
+                    for entry in batch {
+                        results.append(try provision(entry, db: db, timestamp: timestamp, operatorID: operatorID))
+                    }
+                    return .commit
+                }
+                return results
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .writeFailed(reason: "\(error)")
+        }
+    }
+
+    private func provision(_ entry: BatchEntry, db: Database, timestamp: String, operatorID: String) throws -> ProvisionRowResult {
+        switch entry {
+        case .invalid(let line, let externalId, let name, let importKey, let error):
+            try CreationLog.append(db, familyID: nil, importKey: importKey, line: line,
+                                   states: [.idle, .validating], failure: error.localizedDescription, at: timestamp)
+            return ProvisionRowResult(line: line, externalId: externalId, familyId: nil, familyName: name,
+                                      code: nil, status: .failed, error: error.localizedDescription, needsQRCode: false)
+        case .valid(let row):
+            if let existing = try FamilyRows.byImportKey(db, row.importKey) {
+                return ProvisionRowResult(line: row.line, externalId: row.externalId, familyId: existing.id,
+                                          familyName: existing.name, code: existing.code, status: .existing,
+                                          error: nil, needsQRCode: !qrFileExists(existing.id))
+            }
+            do {
+                return try create(row, db: db, timestamp: timestamp, operatorID: operatorID)
+            } catch let error as RowError {
+                try logFailure(row, db: db, timestamp: timestamp, reached: [.idle, .validating, .generatingCode], error)
+                return failed(row, error.localizedDescription)
+            } catch let error as CodeGenerationError {
+                try logFailure(row, db: db, timestamp: timestamp, reached: [.idle, .validating, .generatingCode], error)
+                return failed(row, error.localizedDescription)
+            }
+        }
+    }
+
+    private func create(_ row: ValidatedRow, db: Database, timestamp: String, operatorID: String) throws -> ProvisionRowResult {
+        let code = try chooseCode(for: row, db: db)
+        let familyID = UUID().recordID
+        try db.inSavepoint {
+            var creatorID = operatorID
+            if let admin = row.admin {
+                let profileID = try UserProfileRows.findOrInsert(db, admin, at: timestamp)
+                creatorID = profileID
+                try FamilyRows.insert(db, id: familyID, row: row, code: code, createdBy: creatorID, at: timestamp)
+                try MembershipRows.insertAdmin(db, familyID: familyID, userID: profileID, status: admin.membershipStatus, at: timestamp)
+            } else {
+                try FamilyRows.insert(db, id: familyID, row: row, code: code, createdBy: creatorID, at: timestamp)
+            }
+            try CreationLog.append(db, familyID: familyID, importKey: row.importKey, line: row.line,
+                                   states: [.idle, .validating, .generatingCode, .creatingLocally, .completed],
+                                   failure: nil, at: timestamp)
+            return .commit
+        }
+        return ProvisionRowResult(line: row.line, externalId: row.externalId, familyId: familyID,
+                                  familyName: row.familyName, code: code.value, status: .created,
+                                  error: nil, needsQRCode: true)
+    }
+
+    /// A preassigned code is kept or the row fails; it is never silently replaced.
+    private func chooseCode(for row: ValidatedRow, db: Database) throws -> FamilyCode {
+        if let code = row.preassignedCode {
+            if let holder = try FamilyRows.byCode(db, code.value) {
+                throw RowError(column: "code", "is already used by family \(holder.id) (\"\(holder.name)\")")
+            }
+            if let line = try reservations?.reservedLine(for: code.value), line < row.line {
+                throw RowError(column: "code", "is also given on line \(line)")
+            }
+            return code
+        }
+        return try generator.generate { candidate in
+            if try FamilyRows.byCode(db, candidate.value) != nil { return true }
+            return try reservations?.reservedLine(for: candidate.value) != nil
+        }
+    }
+
+    private func logFailure(_ row: ValidatedRow, db: Database, timestamp: String,
+                            reached: [FamilyCreationState], _ error: any Error) throws {
+        try CreationLog.append(db, familyID: nil, importKey: row.importKey, line: row.line,
+                               states: reached, failure: error.localizedDescription, at: timestamp)
+    }
+
+    private func failed(_ row: ValidatedRow, _ message: String) -> ProvisionRowResult {
+        ProvisionRowResult(line: row.line, externalId: row.externalId, familyId: nil, familyName: row.familyName,
+                           code: nil, status: .failed, error: message, needsQRCode: false)
+    }
+
+    /// Families created without an admin name the toolkit as their creator: one stable id per store.
+    static func provisioningUserID(_ db: Database) throws -> String {
+        if let id = try String.fetchOne(db, sql: "SELECT value FROM toolkit_meta WHERE key = 'provisioning_user_id'") {
+            return id
+        }
+        let id = UUID().recordID
+        try db.execute(sql: "INSERT INTO toolkit_meta (key, value) VALUES ('provisioning_user_id', ?)", arguments: [id])
+        return id
+    }
+}

@@ -1,0 +1,31 @@
+import CSV
+import Foundation
+
+/// `manifest.csv` read back with a real CSV parser, as an operator's spreadsheet would.
+public struct ManifestRow: Sendable, Equatable {
+    public let line: Int
+    public let externalId: String
+    public let familyId: String
+    public let familyName: String
+    public let code: String
+    public let qrFile: String
+    public let status: String
+    public let error: String
+}
+
+public enum ManifestFile {
+    public static func read(_ path: String) throws -> [ManifestRow] {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let reader = try CSVReader(string: text, hasHeaderRow: true)
+        guard reader.headerRow == ["line", "external_id", "family_id", "family_name", "code", "qr_file", "status", "error"] else {
+            throw CocoaError(.fileReadCorruptFile)
+        }
+        var rows: [ManifestRow] = []
+        while let fields = reader.next() {
+            guard fields.count == 8, let line = Int(fields[0]) else { throw CocoaError(.fileReadCorruptFile) }
+            rows.append(ManifestRow(line: line, externalId: fields[1], familyId: fields[2], familyName: fields[3],
+                                    code: fields[4], qrFile: fields[5], status: fields[6], error: fields[7]))
+        }
+        return rows
+    }
+}

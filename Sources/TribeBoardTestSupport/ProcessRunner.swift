@@ -1,0 +1,98 @@
+import Foundation
+
+/// Runs the built executables (and other tools) the way an operator would.
+public enum ProcessRunner {
+    public struct Result: Sendable {
+        public let status: Int32
+        public let stdout: String
+        public let stderr: String
+    }
+
+    /// The folder holding the built products: the test bundle sits beside the executables.
+    public static var productsDirectory: String {
+        if let override = ProcessInfo.processInfo.environment["TRIBEBOARD_BIN_DIR"] { return override }
+        var url = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").deletingLastPathComponent()
+        // From inside a .xctest bundle (macOS layout), step out of it.
+        while url.pathExtension == "xctest" || url.lastPathComponent == "MacOS" || url.lastPathComponent == "Contents" {
+            url.deleteLastPathComponent()
+        }
+        return url.path
+    }
+
+    public static func executable(_ name: String) -> String { "\(productsDirectory)/\(name)" }
+
+    public static func run(_ path: String, _ arguments: [String], in directory: String? = nil,
+                           environment: [String: String] = [:]) throws -> Result {
+        let process = try start(path, arguments, in: directory, environment: environment)
+        return process.wait()
+    }
+
+    public static func start(_ path: String, _ arguments: [String], in directory: String? = nil,
+                             environment: [String: String] = [:]) throws -> RunningProcess {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "TRIBEBOARD_STORE")
+        environment.forEach { env[$0.key] = $0.value }
+        process.environment = env
+        let output = TemporaryOutput()
+        process.standardOutput = output.stdoutHandle
+        process.standardError = output.stderrHandle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return RunningProcess(process: process, output: output)
+    }
+}
+
+/// Output goes to files, not pipes, so a chatty child can never block on a full pipe.
+final class TemporaryOutput: @unchecked Sendable {
+    let stdoutPath = NSTemporaryDirectory() + "tb-out-\(UUID().uuidString)"
+    let stderrPath = NSTemporaryDirectory() + "tb-err-\(UUID().uuidString)"
+    let stdoutHandle: FileHandle
+    let stderrHandle: FileHandle
+
+    init() {
+        _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        stdoutHandle = FileHandle(forWritingAtPath: stdoutPath) ?? .nullDevice
+        stderrHandle = FileHandle(forWritingAtPath: stderrPath) ?? .nullDevice
+    }
+
+    func collect() -> (String, String) {
+        try? stdoutHandle.close()
+        try? stderrHandle.close()
+        defer {
+            unlink(stdoutPath)
+            unlink(stderrPath)
+        }
+        let out = (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? ""
+        let err = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
+        return (out, err)
+    }
+}
+
+public final class RunningProcess: @unchecked Sendable {
+    let process: Process
+    let output: TemporaryOutput
+
+    init(process: Process, output: TemporaryOutput) {
+        self.process = process
+        self.output = output
+    }
+
+    public var pid: Int32 { process.processIdentifier }
+    public var isRunning: Bool { process.isRunning }
+
+    /// SIGKILL: the process gets no chance to clean up, as after a crash or an OOM kill.
+    public func killHard() {
+        kill(process.processIdentifier, SIGKILL)
+    }
+
+    public func wait() -> ProcessRunner.Result {
+        process.waitUntilExit()
+        let (out, err) = output.collect()
+        return ProcessRunner.Result(status: process.terminationStatus, stdout: out, stderr: err)
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+import GRDB
+
+/// Reads a store the way a support engineer would with sqlite3, independently of the core's API.
+public struct StoreInspector {
+    let queue: DatabaseQueue
+
+    public init(path: String) throws {
+        var configuration = Configuration()
+        configuration.readonly = true
+        queue = try DatabaseQueue(path: path, configuration: configuration)
+    }
+
+    public func count(_ sql: String) throws -> Int {
+        try queue.read { db in try Int.fetchOne(db, sql: sql) ?? 0 }
+    }
+
+    public func strings(_ sql: String) throws -> [String] {
+        try queue.read { db in try String.fetchAll(db, sql: sql) }
+    }
+
+    public func rows(_ sql: String) throws -> [[String: String]] {
+        try queue.read { db in
+            try Row.fetchAll(db, sql: sql).map { row in
+                var values: [String: String] = [:]
+                for column in row.columnNames { values[column] = row[column].map { "\($0)" } }
+                return values
+            }
+        }
+    }
+}

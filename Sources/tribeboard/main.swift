@@ -1,0 +1,3 @@
+import TribeBoardCommands
+
+TribeBoardCommand.main()
