@@ -30,13 +30,13 @@ let package = Package(
             name: "CPNGWriter",
             linkerSettings: [.linkedLibrary("png16")]
         ),
-        // getrandom(2), which Glibc's Swift module does not export.
-        .target(name: "CSecureRandom"),
+        // getrandom(2) and O_TMPFILE, which Glibc's Swift module does not export.
+        .target(name: "CSystemCalls"),
         .target(
             name: "TribeBoardCore",
             dependencies: [
                 "CQRencode",
-                "CSecureRandom",
+                "CSystemCalls",
                 "CPNGWriter",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -60,7 +60,8 @@ let package = Package(
         ),
         .testTarget(
             name: "TribeBoardCoreTests",
-            dependencies: ["TribeBoardCore", "TribeBoardTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["TribeBoardCore", "TribeBoardTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "TribeBoardEndToEndTests",

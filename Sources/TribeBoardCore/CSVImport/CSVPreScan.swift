@@ -36,6 +36,9 @@ public struct CSVPreScan: Sendable {
         var recordHasContent = false
         var records = 0
         var utf8Pending = 0
+        /// What the next continuation byte may be: narrower than 80...BF right after some lead
+        /// bytes, which rules out overlong forms, UTF-16 surrogates and code points past U+10FFFF.
+        var utf8NextRange: ClosedRange<UInt8> = 0x80...0xBF
         var previousWasCR = false
         var sawAnyByte = false
 
@@ -55,21 +58,27 @@ public struct CSVPreScan: Sendable {
                     if !inQuotes { quoteLine = line }
                     inQuotes.toggle()
                 }
-                if byte != 0x20 && byte != 0x09 { recordHasContent = true }
+                // A row of bare separators (`,,` as spreadsheets export empty rows) has no content.
+                if byte != 0x20 && byte != 0x09 && byte != 0x2C && byte != 0x22 { recordHasContent = true }
             }
         }
 
         private mutating func checkUTF8(_ byte: UInt8) throws(CSVImportError) {
             if utf8Pending > 0 {
-                guard byte & 0xC0 == 0x80 else { throw .invalidUTF8(line: line) }
+                guard utf8NextRange.contains(byte) else { throw .invalidUTF8(line: line) }
                 utf8Pending -= 1
+                utf8NextRange = 0x80...0xBF
                 return
             }
             switch byte {
             case 0x00...0x7F: return
             case 0xC2...0xDF: utf8Pending = 1
-            case 0xE0...0xEF: utf8Pending = 2
-            case 0xF0...0xF4: utf8Pending = 3
+            case 0xE0: (utf8Pending, utf8NextRange) = (2, 0xA0...0xBF)
+            case 0xED: (utf8Pending, utf8NextRange) = (2, 0x80...0x9F)
+            case 0xE1...0xEF: utf8Pending = 2
+            case 0xF0: (utf8Pending, utf8NextRange) = (3, 0x90...0xBF)
+            case 0xF4: (utf8Pending, utf8NextRange) = (3, 0x80...0x8F)
+            case 0xF1...0xF3: utf8Pending = 3
             default: throw .invalidUTF8(line: line)
             }
         }

@@ -81,8 +81,9 @@ public final class FamilyCSVReader {
         }
         // CSV.swift reports a normal end of file on Linux as cannotReadFile: only a stream that is
         // not at its end has really failed.
-        if let error = reader.error, stream.streamStatus != .atEnd {
-            throw .unreadable(reason: "\(error)")
+        if let error = reader.error {
+            if case CSVError.cannotReadFile = error, stream.streamStatus == .atEnd { return nil }
+            throw .unreadable(reason: "after line \(nextLine - 1): \(error)")
         }
         return nil
     }

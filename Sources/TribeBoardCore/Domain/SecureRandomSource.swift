@@ -1,4 +1,4 @@
-import CSecureRandom
+import CSystemCalls
 import Foundation
 
 #if canImport(Glibc)

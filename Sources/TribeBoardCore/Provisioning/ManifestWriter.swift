@@ -37,16 +37,7 @@ final class ManifestWriter {
     func commit() throws(FileSystemError) {
         try flush()
         closed = true
-        guard close(descriptor) == 0 else {
-            let code = errno
-            unlink(temporaryPath)
-            throw FileSystemError("write", path: temporaryPath, errno: code)
-        }
-        guard rename(temporaryPath, finalPath) == 0 else {
-            let code = errno
-            unlink(temporaryPath)
-            throw FileSystemError("rename into", path: finalPath, errno: code)
-        }
+        try AtomicFile.moveIntoPlace(descriptor: descriptor, temporary: temporaryPath, path: finalPath)
     }
 
     func abandon() {
@@ -66,16 +57,7 @@ final class ManifestWriter {
     }
 
     private func flush() throws(FileSystemError) {
-        var offset = 0
-        while offset < buffer.count {
-            let result = buffer.withUnsafeBytes { bytes -> Int in
-                guard let base = bytes.baseAddress else { return 0 }
-                return write(descriptor, base + offset, bytes.count - offset)
-            }
-            if result < 0 && errno == EINTR { continue }
-            guard result > 0 else { throw FileSystemError("write", path: temporaryPath) }
-            offset += result
-        }
+        try AtomicFile.writeAll(buffer, to: descriptor, path: temporaryPath)
         buffer.removeAll(keepingCapacity: true)
     }
 }

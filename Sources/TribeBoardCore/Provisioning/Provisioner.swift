@@ -91,7 +91,8 @@ public struct Provisioner: Sendable {
         let manifest = try ManifestWriter(path: folder.manifestPath)
         let writer = ProvisioningWriter(generator: generator,
                                         reservations: reader.columns.contains(.code) ? tracker : nil,
-                                        qrFileExists: folder.qrFileExists(for:))
+                                        qrFileExists: folder.qrFileExists(for:),
+                                        ids: RecordIDGenerator(source: SystemSecureRandomSource()))
         let stage = QRCodeStage(renderer: renderer, outputDirectory: folder.path)
         do {
             var batch: [BatchEntry] = []

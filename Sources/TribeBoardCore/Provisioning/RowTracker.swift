@@ -13,7 +13,8 @@ final class RowTracker: @unchecked Sendable {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             // A scratch file: losing it in a crash loses nothing, so skip durability work.
-            try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF")
+            // Exclusive locking: one process only, so skip the file locks every transaction takes.
+            try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE")
         }
         do {
             queue = try DatabaseQueue(path: path, configuration: configuration)

@@ -9,6 +9,7 @@ struct ProvisioningWriter {
     let generator: FamilyCodeGenerator
     let reservations: RowTracker?
     let qrFileExists: (RecordID) -> Bool
+    let ids: RecordIDGenerator
 
     func write(_ batch: [BatchEntry], to store: TribeBoardStore, at date: Date) throws(StoreError) -> [ProvisionRowResult] {
         let timestamp = StoreTimestamp.format(date)
@@ -17,7 +18,7 @@ struct ProvisioningWriter {
                 var results: [ProvisionRowResult] = []
                 try db.inTransaction(.immediate) {
                     results = []
-                    let operatorID = try Self.provisioningUserID(db)
+                    let operatorID = try provisioningUserID(db)
                     for entry in batch {
                         results.append(try provision(entry, db: db, timestamp: timestamp, operatorID: operatorID))
                     }
@@ -53,20 +54,26 @@ struct ProvisioningWriter {
             } catch let error as CodeGenerationError {
                 try logFailure(row, db: db, timestamp: timestamp, reached: [.idle, .validating, .generatingCode], error)
                 return failed(row, error.localizedDescription)
+            } catch let error as RandomSourceError {
+                let message = "could not make a record id: \(error.localizedDescription)"
+                try logFailure(row, db: db, timestamp: timestamp, reached: [.idle, .validating, .generatingCode, .creatingLocally],
+                               RowError(column: nil, message))
+                return failed(row, message)
             }
         }
     }
 
     private func create(_ row: ValidatedRow, db: Database, timestamp: String, operatorID: String) throws -> ProvisionRowResult {
         let code = try chooseCode(for: row, db: db)
-        let familyID = UUID().recordID
+        let familyID = try ids.make()
         try db.inSavepoint {
             var creatorID = operatorID
             if let admin = row.admin {
-                let profileID = try UserProfileRows.findOrInsert(db, admin, at: timestamp)
+                let profileID = try UserProfileRows.findOrInsert(db, admin, newID: try ids.make(), at: timestamp)
                 creatorID = profileID
                 try FamilyRows.insert(db, id: familyID, row: row, code: code, createdBy: creatorID, at: timestamp)
-                try MembershipRows.insertAdmin(db, familyID: familyID, userID: profileID, status: admin.membershipStatus, at: timestamp)
+                try MembershipRows.insertAdmin(db, id: try ids.make(), familyID: familyID, userID: profileID,
+                                               status: admin.membershipStatus, at: timestamp)
             } else {
                 try FamilyRows.insert(db, id: familyID, row: row, code: code, createdBy: creatorID, at: timestamp)
             }
@@ -109,11 +116,11 @@ struct ProvisioningWriter {
     }
 
     /// Families created without an admin name the toolkit as their creator: one stable id per store.
-    static func provisioningUserID(_ db: Database) throws -> String {
+    func provisioningUserID(_ db: Database) throws -> String {
         if let id = try String.fetchOne(db, sql: "SELECT value FROM toolkit_meta WHERE key = 'provisioning_user_id'") {
             return id
         }
-        let id = UUID().recordID
+        let id = try ids.make()
         try db.execute(sql: "INSERT INTO toolkit_meta (key, value) VALUES ('provisioning_user_id', ?)", arguments: [id])
         return id
     }

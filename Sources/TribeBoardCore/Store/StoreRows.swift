@@ -40,12 +40,11 @@ enum FamilyRows {
 enum UserProfileRows {
     /// A signed-in admin (with a hash) is one profile however many families they administer;
     /// an invited admin gets a profile of their own per family.
-    static func findOrInsert(_ db: Database, _ admin: AdminSpec, at timestamp: String) throws -> String {
+    static func findOrInsert(_ db: Database, _ admin: AdminSpec, newID id: String, at timestamp: String) throws -> String {
         if let hash = admin.appleUserIdHash {
             let lookup = try db.cachedStatement(sql: "SELECT id FROM user_profiles WHERE apple_user_id_hash = ?")
             if let id = try String.fetchOne(lookup, arguments: [hash]) { return id }
         }
-        let id = UUID().recordID
         let insert = try db.cachedStatement(sql: """
             INSERT INTO user_profiles (id, display_name, apple_user_id_hash, created_at, needs_sync)
             VALUES (?, ?, ?, ?, 1)
@@ -56,12 +55,12 @@ enum UserProfileRows {
 }
 
 enum MembershipRows {
-    static func insertAdmin(_ db: Database, familyID: String, userID: String, status: MembershipStatus, at timestamp: String) throws {
+    static func insertAdmin(_ db: Database, id: String, familyID: String, userID: String, status: MembershipStatus, at timestamp: String) throws {
         let statement = try db.cachedStatement(sql: """
             INSERT INTO memberships (id, family_id, user_id, role, status, joined_at, needs_sync)
             VALUES (?, ?, ?, 'parent_admin', ?, ?, 1)
             """)
-        try statement.execute(arguments: [UUID().recordID, familyID, userID, status.rawValue, timestamp])
+        try statement.execute(arguments: [id, familyID, userID, status.rawValue, timestamp])
     }
 }
 

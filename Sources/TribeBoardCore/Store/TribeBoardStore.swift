@@ -30,24 +30,60 @@ public struct TribeBoardStore: Sendable {
     let writer: any DatabaseWriter
 
     /// Opens (creating when missing) and migrates the store for writing.
+    ///
+    /// Two processes creating the same new store at once can meet SQLITE_BUSY while one of them
+    /// switches the file to WAL, a step SQLite does not route through the busy timeout; opening
+    /// is retried with backoff for a bounded time (migrations are idempotent).
     public static func open(at path: String) throws(StoreError) -> TribeBoardStore {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         guard FileManager.default.fileExists(atPath: directory) else {
             throw .cannotOpen(path: path, reason: "the folder \(directory) does not exist")
         }
+        var delay = 0.02
+        let deadline = Date().addingTimeInterval(30)
+        while true {
+            do {
+                return try openAndMigrate(at: path)
+            } catch let error as StoreError {
+                throw error
+            } catch let error as DatabaseError where (error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED) && Date() < deadline {
+                Thread.sleep(forTimeInterval: delay * Double.random(in: 0.5...1.5))
+                delay = min(delay * 2, 1)
+            } catch {
+                throw classify(error, path: path)
+            }
+        }
+    }
+
+    private static func openAndMigrate(at path: String) throws -> TribeBoardStore {
         var configuration = Configuration()
         // Concurrent provision runs serialize on SQLite's write lock; a batch holds it briefly.
         configuration.busyMode = .timeout(60)
         configuration.foreignKeysEnabled = true
-        let pool: DatabasePool
-        do {
-            pool = try DatabasePool(path: path, configuration: configuration)
-        } catch {
-            throw classify(error, path: path)
+        configuration.prepareDatabase { db in
+            // Savepoint journals in memory: on disk, each family's savepoint cost dozens of writes.
+            // Random ids and codes spread inserts over every index page; a 64 MB page cache keeps
+            // them resident instead of re-reading and spilling them in every bulk batch.
+            try db.execute(sql: "PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536")
         }
-        let store = TribeBoardStore(path: path, writer: pool)
-        try store.migrate()
+        createOwnerOnly(path)
+        let store = TribeBoardStore(path: path, writer: try DatabasePool(path: path, configuration: configuration))
+        try store.checkSchemaIsKnown()
+        do {
+            try StoreSchema.migrator.migrate(store.writer)
+        } catch {
+            // Another process may have migrated the same new store at the same moment (GRDB's
+            // migrator does not guard against that): its work is exactly what we wanted.
+            guard try store.writer.read({ db in try StoreSchema.migrator.hasCompletedMigrations(db) }) else { throw error }
+        }
         return store
+    }
+
+    /// The store holds family codes: a new one is created readable by its owner only, before
+    /// SQLite opens it (SQLite gives the -wal and -shm files the same mode).
+    private static func createOwnerOnly(_ path: String) {
+        let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if descriptor >= 0 { close(descriptor) }
     }
 
     /// Opens an existing store without writing to it (no migration, no WAL checkpoint).
@@ -70,22 +106,25 @@ public struct TribeBoardStore: Sendable {
         }
     }
 
-    private func migrate() throws(StoreError) {
-        try checkSchemaIsKnown()
+    /// Refuses another application's SQLite file (migrating it would add our tables to it) and a
+    /// store migrated by a newer toolkit (writing to it could break rules we do not know).
+    private func checkSchemaIsKnown() throws(StoreError) {
+        let applied: Set<String>
+        let tables: [String]
         do {
-            try StoreSchema.migrator.migrate(writer)
+            (applied, tables) = try writer.read { db in
+                (try StoreSchema.migrator.appliedIdentifiers(db),
+                 // grdb_migrations alone is a store another process is creating right now.
+                 try String.fetchAll(db, sql: """
+                    SELECT name FROM sqlite_master
+                    WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations'
+                    """))
+            }
         } catch {
             throw Self.classify(error, path: path)
         }
-    }
-
-    /// Refuses a store migrated by a newer toolkit: writing to it could break rules we do not know.
-    private func checkSchemaIsKnown() throws(StoreError) {
-        let applied: Set<String>
-        do {
-            applied = try writer.read { db in try StoreSchema.migrator.appliedIdentifiers(db) }
-        } catch {
-            throw Self.classify(error, path: path)
+        if !tables.isEmpty && applied.isEmpty {
+            throw .notAStore(path: path, reason: "it is an SQLite database of another application (tables \(tables.prefix(5).joined(separator: ", ")))")
         }
         let known = Set(StoreSchema.migrator.migrations)
         let unknown = applied.subtracting(known).sorted()

@@ -1,3 +1,4 @@
+import CSystemCalls
 import Foundation
 
 #if canImport(Glibc)
@@ -28,38 +29,62 @@ public struct FileSystemError: Error, Equatable, LocalizedError {
 }
 
 /// Writes whole files so that a reader (or a re-run after kill -9) sees either nothing or the
-/// complete file: the bytes go to a temporary sibling that is renamed over the final name.
+/// complete file.
 ///
+/// The bytes go into an unnamed file (O_TMPFILE) that is linked under its name once complete: one
+/// directory operation per file, and a killed process leaves nothing behind. Where the file system
+/// cannot do that, a temporary sibling is renamed over the name instead; its name carries the pid
+/// so a later run can tell a dead process's leftovers from a concurrent run's work in progress.
 /// No fsync: the guarantee is against a killed process, not a power cut, and an fsync per QR code
-/// would cost more than encoding it. Temporary names carry the writer's pid so that a later run can
-/// tell leftovers of dead processes from files a concurrent run is still writing.
+/// would cost more than encoding it.
 public enum AtomicFile {
     public static let temporaryPrefix = ".tmp-"
 
-    public static func write(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o600) throws(FileSystemError) {
+    public enum WhenPresent: Sendable {
+        /// The name already holds a complete file with the same content (a concurrent run wrote it).
+        case keepExisting
+        case replace
+    }
+
+    public static func write(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o600,
+                             whenPresent: WhenPresent = .replace) throws(FileSystemError) {
         let directory = (path as NSString).deletingLastPathComponent
+        if whenPresent == .keepExisting {
+            let descriptor = tb_open_unnamed_file(directory.isEmpty ? "." : directory, permissions)
+            if descriptor >= 0 {
+                defer { close(descriptor) }
+                try writeAll(bytes, to: descriptor, path: path)
+                guard tb_link_unnamed_file(descriptor, path) == 0 || errno == EEXIST else {
+                    throw FileSystemError("create", path: path)
+                }
+                return
+            }
+            guard errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL else {
+                throw FileSystemError("create a file in", path: directory)
+            }
+        }
+        try writeByRename(bytes, to: path, directory: directory, permissions: permissions)
+    }
+
+    private static func writeByRename(_ bytes: [UInt8], to path: String, directory: String,
+                                      permissions: mode_t) throws(FileSystemError) {
         let name = (path as NSString).lastPathComponent
         let temporary = "\(directory)/\(temporaryPrefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))-\(name)"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
         guard descriptor >= 0 else { throw FileSystemError("create", path: temporary) }
-        var written = 0
-        let failure: Int32? = bytes.withUnsafeBytes { buffer in
-            while written < buffer.count {
-                let result = Glibc.write(descriptor, buffer.baseAddress.map { $0 + written }, buffer.count - written)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                written += result
-            }
-            return nil
-        }
-        let closeFailed = close(descriptor) != 0
-        if let failure {
+        do {
+            try writeAll(bytes, to: descriptor, path: path)
+        } catch {
+            close(descriptor)
             unlink(temporary)
-            throw FileSystemError("write", path: path, errno: failure)
+            throw error
         }
-        if closeFailed {
+        try moveIntoPlace(descriptor: descriptor, temporary: temporary, path: path)
+    }
+
+    /// Closes a finished temporary file and renames it to `path`; on failure the temporary goes.
+    static func moveIntoPlace(descriptor: Int32, temporary: String, path: String) throws(FileSystemError) {
+        guard close(descriptor) == 0 else {
             let code = errno
             unlink(temporary)
             throw FileSystemError("write", path: path, errno: code)
@@ -69,6 +94,23 @@ public enum AtomicFile {
             unlink(temporary)
             throw FileSystemError("rename into", path: path, errno: code)
         }
+    }
+
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(FileSystemError) {
+        var written = 0
+        let failure: Int32? = bytes.withUnsafeBytes { buffer in
+            while written < buffer.count {
+                let result = Glibc.write(descriptor, buffer.baseAddress.map { $0 + written }, buffer.count - written)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                if result == 0 { return EIO }
+                written += result
+            }
+            return nil
+        }
+        if let failure { throw FileSystemError("write", path: path, errno: failure) }
     }
 
     /// Removes temporary files left in `directory` by processes that no longer run.

@@ -1,0 +1,46 @@
+import Foundation
+import Logging
+import TribeBoardTestSupport
+@testable import TribeBoardCore
+
+/// A folder with a store, an output folder and CSV files, and in-process provision runs against them.
+struct ProvisionWorkspace {
+    let folder: TemporaryDirectory
+    var storePath: String { folder.file("store.sqlite") }
+    var outputPath: String { folder.file("out") }
+    var manifestPath: String { "\(outputPath)/manifest.csv" }
+
+    init() throws {
+        folder = try TemporaryDirectory("provision")
+    }
+
+    static let quietLogger = Logger(label: "tribeboard.tests") { _ in SwiftLogNoOpLogHandler() }
+
+    @discardableResult
+    func run(_ csv: String, file: String = "families.csv", dryRun: Bool = false, batchSize: Int? = nil,
+             source: any SecureRandomSource = SystemSecureRandomSource()) throws -> ProvisionReport {
+        var request = ProvisionRequest(csvPath: try folder.write(file, csv), storePath: storePath, outputDirectory: outputPath)
+        request.dryRun = dryRun
+        if let batchSize { request.batchSize = batchSize }
+        return try Provisioner(request: request, logger: Self.quietLogger, randomSource: source).run()
+    }
+
+    func manifest() throws -> [ManifestRow] { try ManifestFile.read(manifestPath) }
+
+    func inspector() throws -> StoreInspector { try StoreInspector(path: storePath) }
+
+    func count(_ table: String) throws -> Int { try inspector().count("SELECT COUNT(*) FROM \(table)") }
+
+    /// Codes in the store by family name.
+    func codesByName() throws -> [String: String] {
+        var codes: [String: String] = [:]
+        for row in try inspector().rows("SELECT name, code FROM families") { codes[row["name"]!] = row["code"]! }
+        return codes
+    }
+
+    func qrPath(_ row: ManifestRow) -> String { "\(outputPath)/\(row.qrFile)" }
+
+    static func permissions(of path: String) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? nil
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import GRDB
+import Testing
+import TribeBoardTestSupport
+@testable import TribeBoardCore
+
+@Suite("TribeBoardStore")
+struct StoreTests {
+    let folder: TemporaryDirectory
+    var path: String { folder.file("store.sqlite") }
+
+    init() throws {
+        folder = try TemporaryDirectory("store")
+    }
+
+    static func insertFamily(_ db: Database, id: String, code: String) throws {
+        try db.execute(sql: """
+            INSERT INTO families (id, name, code, created_by_user_id, created_at, needs_sync)
+            VALUES (?, 'Smith', ?, 'USER', '2025-01-01T00:00:00.000Z', 1)
+            """, arguments: [id, code])
+    }
+
+    @Test func openCreatesTheSchema() throws {
+        let store = try TribeBoardStore.open(at: path)
+        #expect(FileManager.default.fileExists(atPath: path))
+        let tables = try Set(StoreInspector(path: path).strings("SELECT name FROM sqlite_master WHERE type = 'table'"))
+        #expect(tables.isSuperset(of: ["families", "user_profiles", "memberships", "creation_log", "toolkit_meta"]))
+        #expect(try store.pendingSyncCounts() == .init(families: 0, userProfiles: 0, memberships: 0))
+    }
+
+    @Test func storeUsesWAL() throws {
+        let store = try TribeBoardStore.open(at: path)
+        let mode = try store.writer.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
+        #expect(mode == "wal")
+        // The mode is persistent: a separate connection sees it too.
+        let queue = try DatabaseQueue(path: path)
+        #expect(try queue.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") } == "wal")
+    }
+
+    @Test func reopeningKeepsData() throws {
+        do {
+            let store = try TribeBoardStore.open(at: path)
+            try store.writer.write { db in try Self.insertFamily(db, id: "F1", code: "ABC234") }
+        }
+        _ = try TribeBoardStore.open(at: path)
+        #expect(try StoreInspector(path: path).count("SELECT COUNT(*) FROM families") == 1)
+        #expect(try TribeBoardStore.openReadOnly(at: path).pendingSyncCounts().families == 1)
+    }
+
+    @Test func familyCodesAreUniqueInTheStore() throws {
+        _ = try TribeBoardStore.open(at: path)
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in try Self.insertFamily(db, id: "F1", code: "ABC234") }
+        let error = #expect(throws: DatabaseError.self) {
+            try queue.write { db in try Self.insertFamily(db, id: "F2", code: "ABC234") }
+        }
+        #expect(error?.resultCode == .SQLITE_CONSTRAINT)
+        #expect(try StoreInspector(path: path).count("SELECT COUNT(*) FROM families") == 1)
+    }
+
+    @Test func storeWrittenByANewerToolkitIsRefused() throws {
+        _ = try TribeBoardStore.open(at: path)
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v9-from-the-future')")
+        }
+        let expected = StoreError.newerSchema(path: path, unknownMigrations: ["v9-from-the-future"])
+        #expect(throws: expected) { try TribeBoardStore.open(at: path) }
+        #expect(throws: expected) { try TribeBoardStore.openReadOnly(at: path) }
+    }
+
+    @Test func fileOfRandomBytesIsNotAStore() throws {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = Data((0..<8192).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        try bytes.write(to: URL(fileURLWithPath: path))
+        for readOnly in [false, true] {
+            let error = #expect(throws: StoreError.self) {
+                readOnly ? try TribeBoardStore.openReadOnly(at: path) : try TribeBoardStore.open(at: path)
+            }
+            guard case .notAStore(let reported, _) = error else {
+                Issue.record("expected notAStore, got \(String(describing: error))")
+                continue
+            }
+            #expect(reported == path)
+        }
+        // A file we refuse is left as it was.
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
+    }
+
+    @Test func anotherApplicationsDatabaseIsRefusedAndLeftUntouched() throws {
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(sql: "CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)")
+        }
+        let error = #expect(throws: StoreError.self) { try TribeBoardStore.open(at: path) }
+        guard case .notAStore(_, let reason) = error else {
+            Issue.record("expected notAStore, got \(String(describing: error))")
+            return
+        }
+        #expect(reason.contains("invoices"))
+        let tables = try DatabaseQueue(path: path).read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
+        #expect(tables == ["invoices"])
+    }
+
+    @Test func missingFolderCannotBeOpened() throws {
+        let inMissingFolder = folder.file("no-such-folder/store.sqlite")
+        let error = #expect(throws: StoreError.self) { try TribeBoardStore.open(at: inMissingFolder) }
+        guard case .cannotOpen(let reported, _) = error else {
+            Issue.record("expected cannotOpen, got \(String(describing: error))")
+            return
+        }
+        #expect(reported == inMissingFolder)
+        #expect(!FileManager.default.fileExists(atPath: folder.file("no-such-folder")))
+    }
+
+    @Test func openReadOnlyDoesNotCreateAMissingStore() throws {
+        #expect(throws: StoreError.cannotOpen(path: path, reason: "no such file")) {
+            try TribeBoardStore.openReadOnly(at: path)
+        }
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    }
+
+    @Test func readOnlyStoreRefusesWrites() throws {
+        _ = try TribeBoardStore.open(at: path)
+        let store = try TribeBoardStore.openReadOnly(at: path)
+        #expect(throws: DatabaseError.self) {
+            try store.writer.write { db in try Self.insertFamily(db, id: "F1", code: "ABC234") }
+        }
+    }
+}
