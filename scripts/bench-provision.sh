@@ -9,11 +9,15 @@ CLI_SAMPLE=${CLI_SAMPLE:-5000}
 WORK=${WORK:-bench-out}
 BIN=.build/release/tribeboard
 
-# Deleting 100,000 files makes ext4 busy with discards for a while: clean up, then let it settle,
-# so that the run below is not charged for the previous one's deletion.
-rm -rf "$WORK"
-sync
-sleep 5
+# ext4 will not reuse an inode freed less than 60 s ago (360 s while its table block is dirty) and
+# scans past each one when creating files: right after deleting a previous run's 100,000 PNGs, file
+# creation costs several times more. So: delete, sync, and wait out that window.
+if [ -e "$WORK" ]; then
+    rm -rf "$WORK"
+    sync
+    echo "waiting 61 s for ext4 to stop scanning recently deleted inodes" >&2
+    sleep 61
+fi
 mkdir -p "$WORK"
 
 awk -v rows="$ROWS" 'BEGIN {
@@ -36,7 +40,7 @@ created=$(grep -o '"created" : [0-9]*' "$WORK/summary.json" | grep -o '[0-9]*$')
 pngs=$(find "$WORK/out/qr" -name '*.png' | wc -l)
 
 # The alternative: one qrencode process per code, same level, size and margin.
-tail -n +2 "$WORK/out/manifest.csv" | head -n "$CLI_SAMPLE" | cut -d, -f5 > "$WORK/codes.txt"
+sed -n "2,$((CLI_SAMPLE + 1))p" "$WORK/out/manifest.csv" | cut -d, -f5 > "$WORK/codes.txt"
 mkdir -p "$WORK/cli"
 start=$(date +%s.%N)
 i=0

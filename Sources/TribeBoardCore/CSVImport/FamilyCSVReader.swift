@@ -50,7 +50,7 @@ public final class FamilyCSVReader {
         var index: [(FamilyCSVColumn, Int)] = []
         var unknown: [String] = []
         for (position, rawName) in header.enumerated() {
-            let name = rawName.trimmingCharacters(in: .whitespaces).lowercased()
+            let name = rawName.trimmed.lowercased()
             guard let column = FamilyCSVColumn(rawValue: name) else {
                 if !name.isEmpty { unknown.append(rawName) }
                 continue
@@ -71,7 +71,7 @@ public final class FamilyCSVReader {
         while let values = reader.next() {
             let line = nextLine
             nextLine += 1 + Self.lineBreaks(in: values)
-            if values.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) { continue }
+            if values.allSatisfy(\.isBlank) { continue }
             var fields: [FamilyCSVColumn: String] = [:]
             for (column, position) in columnIndex where position < values.count {
                 fields[column] = values[position]

@@ -15,7 +15,7 @@ public struct FamilyCode: Hashable, Sendable, CustomStringConvertible {
     /// Accepts a code as the app's validators do: trimmed and upper-cased, then 6 to 8 of `A-Z0-9`.
     /// Look-alike characters are accepted here: codes created by the app may contain them.
     public init(validating raw: String) throws(FamilyCodeFormatError) {
-        let normalized = raw.trimmingCharacters(in: .whitespacesAndNewlines).uppercased()
+        let normalized = raw.trimmed.uppercased()
         guard Self.allowedLengths.contains(normalized.count) else {
             throw .wrongLength(normalized.count)
         }

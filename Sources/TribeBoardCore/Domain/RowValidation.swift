@@ -23,7 +23,7 @@ public enum FieldRules {
 
     /// Letters of any script, digits, spaces and `' - . ,`; 2 to 50 characters after trimming.
     public static func familyName(_ raw: String, column: String) throws(RowError) -> String {
-        let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = raw.trimmed
         guard !name.isEmpty else { throw RowError(column: column, "is empty") }
         guard familyNameLengths.contains(name.count) else {
             throw RowError(column: column, "must have 2 to 50 characters, has \(name.count)")
@@ -35,7 +35,7 @@ public enum FieldRules {
     }
 
     public static func displayName(_ raw: String, column: String) throws(RowError) -> String {
-        let name = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = raw.trimmed
         guard displayNameLengths.contains(name.count) else {
             throw RowError(column: column, "must have 1 to 50 characters, has \(name.count)")
         }
@@ -48,7 +48,7 @@ public enum FieldRules {
     /// The lowercase hex SHA-256 of the Apple user id. Upper-case hex is the same hash and is
     /// lower-cased; anything else (the app tolerates 10+ characters) is refused in the strict reading.
     public static func appleUserIdHash(_ raw: String, column: String) throws(RowError) -> String {
-        let hash = raw.trimmingCharacters(in: .whitespaces).lowercased()
+        let hash = raw.trimmed.lowercased()
         guard hash.count == 64, hash.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || ("a"..."f").contains($0) }) else {
             throw RowError(column: column, "must be a SHA-256 in hex (64 characters of 0-9 a-f)")
         }

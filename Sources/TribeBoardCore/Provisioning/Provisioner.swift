@@ -95,19 +95,10 @@ public struct Provisioner: Sendable {
                                         ids: RecordIDGenerator(source: SystemSecureRandomSource()))
         let stage = QRCodeStage(renderer: renderer, outputDirectory: folder.path)
         do {
-            var batch: [BatchEntry] = []
-            batch.reserveCapacity(request.batchSize)
-            func flush() throws {
-                guard !batch.isEmpty else { return }
+            while let batch = try nextBatch(from: reader, tracker: tracker) {
                 let results = try writer.write(batch, to: store, at: Date())
-                batch.removeAll(keepingCapacity: true)
                 for ticket in stage.submit(results) { try sink.finish(ticket, manifest: manifest) }
             }
-            while let record = try reader.next() {
-                batch.append(try rejectingRepeats(RowParser().parse(record), tracker: tracker))
-                if batch.count >= request.batchSize { try flush() }
-            }
-            try flush()
             for ticket in stage.drain() { try sink.finish(ticket, manifest: manifest) }
             try manifest.commit()
         } catch {
@@ -123,21 +114,34 @@ public struct Provisioner: Sendable {
         let store = FileManager.default.fileExists(atPath: request.storePath)
             ? try TribeBoardStore.openReadOnly(at: request.storePath) : nil
         let planner = DryRunPlanner(store: store, reservations: reader.columns.contains(.code) ? tracker : nil)
-        while let record = try reader.next() {
-            let entry = try rejectingRepeats(RowParser().parse(record), tracker: tracker)
-            sink.record(try planner.plan(entry))
+        while let batch = try nextBatch(from: reader, tracker: tracker) {
+            for entry in batch { sink.record(try planner.plan(entry)) }
         }
         sink.report.pendingSync = try store?.pendingSyncCounts()
     }
 
-    /// A second row with the same import key fails, naming the first; the first is provisioned.
-    private func rejectingRepeats(_ entry: BatchEntry, tracker: RowTracker) throws -> BatchEntry {
-        guard case .valid(let row) = entry,
-              let earlier = try tracker.firstLine(ofKey: row.importKey, seenAt: row.line) else { return entry }
-        let error = row.externalId.map { RowError(column: FamilyCSVColumn.externalId.rawValue, "\"\($0)\" is already used on line \(earlier)") }
-            ?? RowError(column: nil, "repeats line \(earlier) exactly (add an external_id column to tell such rows apart)")
-        return .invalid(line: row.line, externalId: row.externalId, familyName: row.familyName,
-                        importKey: row.importKey, error: error)
+    /// The next rows of the file, parsed; nil at the end. A row whose import key an earlier row
+    /// already used fails, naming that row; the first is provisioned.
+    private func nextBatch(from reader: FamilyCSVReader, tracker: RowTracker) throws -> [BatchEntry]? {
+        var batch: [BatchEntry] = []
+        batch.reserveCapacity(request.batchSize)
+        while batch.count < request.batchSize, let record = try reader.next() {
+            batch.append(RowParser().parse(record))
+        }
+        guard !batch.isEmpty else { return nil }
+        let keyed: [(index: Int, row: ValidatedRow)] = batch.enumerated().compactMap { index, entry in
+            if case .valid(let row) = entry { return (index, row) }
+            return nil
+        }
+        let earlier = try tracker.firstLines(of: keyed.map { ($0.row.importKey, $0.row.line) })
+        for ((index, row), earlierLine) in zip(keyed, earlier) {
+            guard let earlierLine else { continue }
+            let error = row.externalId.map { RowError(column: FamilyCSVColumn.externalId.rawValue, "\"\($0)\" is already used on line \(earlierLine)") }
+                ?? RowError(column: nil, "repeats line \(earlierLine) exactly (add an external_id column to tell such rows apart)")
+            batch[index] = .invalid(line: row.line, externalId: row.externalId, familyName: row.familyName,
+                                    importKey: row.importKey, error: error)
+        }
+        return batch
     }
 
     /// Preassigned codes are claimed before any code is generated, so that a random code can never

@@ -2,17 +2,19 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Renders and writes QR PNGs on every core while the caller goes on reading and writing the
-/// store. Batches are handed back in submission order, and at most `maxInFlight` are outstanding,
-/// which bounds memory however long the input is.
+/// Renders QR PNGs on every core while the caller goes on reading and writing the store, and
+/// writes them from one serial queue: file creation in one directory is serialized by the kernel
+/// anyway, and two writers only spun on the directory lock. Batches are handed back in submission
+/// order, and at most `maxInFlight` are outstanding, which bounds memory however long the input is.
 final class QRCodeStage: Sendable {
     private let renderer: QRCodePNGRenderer
     private let outputDirectory: String
-    private let queue = DispatchQueue(label: "tribeboard.qr", attributes: .concurrent)
+    private let renderQueue = DispatchQueue(label: "tribeboard.qr.render", attributes: .concurrent)
+    private let writeQueue = DispatchQueue(label: "tribeboard.qr.write")
     private let maxInFlight: Int
     private let inFlight = Mutex<[Ticket]>([])
 
-    init(renderer: QRCodePNGRenderer, outputDirectory: String, maxInFlight: Int = 4) {
+    init(renderer: QRCodePNGRenderer, outputDirectory: String, maxInFlight: Int = 8) {
         self.renderer = renderer
         self.outputDirectory = outputDirectory
         self.maxInFlight = maxInFlight
@@ -25,6 +27,14 @@ final class QRCodeStage: Sendable {
         let failedWrites = Atomic<Int>(0)
 
         init(_ results: [ProvisionRowResult]) { self.results = Mutex(results) }
+
+        func recordFailure(at index: Int, familyID: RecordID, _ error: any Error) {
+            failedWrites.add(1, ordering: .relaxed)
+            results.withLock { results in
+                results[index].status = .failed
+                results[index].error = "family \(familyID) was created but its QR code could not be written (\(error.localizedDescription)); run the same command again to write it"
+            }
+        }
     }
 
     /// Queues the rows' PNGs. Returns the batches that completed, oldest first, once more than
@@ -35,15 +45,21 @@ final class QRCodeStage: Sendable {
             guard let familyID = row.familyId, let code = row.code else { continue }
             let renderer = renderer
             let path = "\(outputDirectory)/\(QRCodeFiles.relativePath(for: familyID))"
-            queue.async(group: ticket.group) {
+            let writeQueue = writeQueue
+            renderQueue.async(group: ticket.group) {
+                let png: [UInt8]
                 do {
-                    _ = try QRCodeFiles.write(code: code, to: path, renderer: renderer)
-                    ticket.written.add(1, ordering: .relaxed)
+                    png = try renderer.png(for: code)
                 } catch {
-                    ticket.failedWrites.add(1, ordering: .relaxed)
-                    ticket.results.withLock { results in
-                        results[index].status = .failed
-                        results[index].error = "family \(familyID) was created but its QR code could not be written (\(error.localizedDescription)); run the same command again to write it"
+                    ticket.recordFailure(at: index, familyID: familyID, error)
+                    return
+                }
+                writeQueue.async(group: ticket.group) {
+                    do {
+                        try AtomicFile.write(png, to: path, permissions: 0o600, whenPresent: .keepExisting)
+                        ticket.written.add(1, ordering: .relaxed)
+                    } catch {
+                        ticket.recordFailure(at: index, familyID: familyID, error)
                     }
                 }
             }

@@ -47,7 +47,7 @@ struct RowParser {
     }
 
     private func trimmed(_ value: String?) -> String? {
-        guard let value = value?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else { return nil }
+        guard let value = value?.trimmed, !value.isEmpty else { return nil }
         return value
     }
 

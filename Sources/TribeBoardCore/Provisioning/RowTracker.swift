@@ -33,14 +33,17 @@ final class RowTracker: @unchecked Sendable {
         for suffix in ["", "-journal", "-wal", "-shm"] { unlink(path + suffix) }
     }
 
-    /// Records `key` for `line`; returns the earlier line when the key was already seen.
-    func firstLine(ofKey key: String, seenAt line: Int) throws -> Int? {
-        try claim(table: "seen_keys", column: "key", value: key, line: line)
+    /// Records each key for its line, in order, in one transaction; returns for each the earlier
+    /// line when the key was already seen (in an earlier batch or earlier in this one).
+    func firstLines(of keys: [(key: String, line: Int)]) throws -> [Int?] {
+        try queue.write { db in
+            try keys.map { try claim(db, table: "seen_keys", column: "key", value: $0.key, line: $0.line) }
+        }
     }
 
     /// Records a preassigned code; returns the earlier line when another row already gave it.
     func reserve(code: String, line: Int) throws -> Int? {
-        try claim(table: "reserved_codes", column: "code", value: code, line: line)
+        try queue.write { db in try claim(db, table: "reserved_codes", column: "code", value: code, line: line) }
     }
 
     func reservedLine(for code: String) throws -> Int? {
@@ -49,13 +52,11 @@ final class RowTracker: @unchecked Sendable {
         }
     }
 
-    private func claim(table: String, column: String, value: String, line: Int) throws -> Int? {
-        try queue.write { db in
-            let lookup = try db.cachedStatement(sql: "SELECT line FROM \(table) WHERE \(column) = ?")
-            if let earlier = try Int.fetchOne(lookup, arguments: [value]), earlier != line { return earlier }
-            try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(table) (\(column), line) VALUES (?, ?)")
-                .execute(arguments: [value, line])
-            return nil
-        }
+    private func claim(_ db: Database, table: String, column: String, value: String, line: Int) throws -> Int? {
+        let lookup = try db.cachedStatement(sql: "SELECT line FROM \(table) WHERE \(column) = ?")
+        if let earlier = try Int.fetchOne(lookup, arguments: [value]), earlier != line { return earlier }
+        try db.cachedStatement(sql: "INSERT OR IGNORE INTO \(table) (\(column), line) VALUES (?, ?)")
+            .execute(arguments: [value, line])
+        return nil
     }
 }

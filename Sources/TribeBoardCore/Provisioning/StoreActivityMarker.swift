@@ -20,7 +20,7 @@ final class StoreActivityMarker {
             var buffer = [UInt8](repeating: 0, count: 32)
             let count = pread(descriptor, &buffer, buffer.count, 0)
             let text = String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self)
-            otherRunPID = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+            otherRunPID = Int32(text.trimmed) ?? -1
         }
     }
 

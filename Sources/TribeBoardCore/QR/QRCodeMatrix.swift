@@ -1,13 +1,14 @@
 import CQRencode
 import Foundation
 
-/// The modules of a QR code as libqrencode computed them (no quiet zone).
-public struct QRCodeMatrix: Sendable {
+/// The modules of a QR code as libqrencode computed them (no quiet zone), borrowed for the
+/// duration of a closure: a bulk run renders each symbol once, so it is never copied.
+public struct QRCodeModules {
     public let width: Int
-    /// Row-major, `true` for a dark module.
-    public let dark: [Bool]
+    let data: UnsafePointer<UInt8>
 
-    public func isDark(x: Int, y: Int) -> Bool { dark[y * width + x] }
+    /// Bit 0 of each libqrencode byte is the module's colour; the other bits describe its role.
+    public func isDark(x: Int, y: Int) -> Bool { data[y * width + x] & 1 == 1 }
 }
 
 public enum QRCodeError: Error, Equatable, LocalizedError {
@@ -27,7 +28,8 @@ public enum QRCodeError: Error, Equatable, LocalizedError {
 public enum QRCodeEncoder {
     /// Encodes `text` at error-correction level M with the same call the `qrencode` CLI makes
     /// (8-bit hint, case-sensitive), so the modules match `qrencode -l M` exactly.
-    public static func encode(_ text: String) throws(QRCodeError) -> QRCodeMatrix {
+    public static func withModules<Result>(of text: String,
+                                           _ body: (QRCodeModules) throws(QRCodeError) -> Result) throws(QRCodeError) -> Result {
         guard let qr = QRcode_encodeString(text, 0, QR_ECLEVEL_M, QR_MODE_8, 1) else {
             throw .encodingFailed(reason: String(cString: strerror(errno)))
         }
@@ -36,8 +38,6 @@ public enum QRCodeEncoder {
         guard width > 0, let data = qr.pointee.data else {
             throw .encodingFailed(reason: "empty symbol")
         }
-        // Bit 0 of each byte is the module colour; the other bits describe the module's role.
-        let dark = (0..<(width * width)).map { data[$0] & 1 == 1 }
-        return QRCodeMatrix(width: width, dark: dark)
+        return try body(QRCodeModules(width: width, data: UnsafePointer(data)))
     }
 }

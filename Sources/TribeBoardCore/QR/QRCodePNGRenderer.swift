@@ -17,11 +17,11 @@ public struct QRCodePNGRenderer: Sendable {
         self.compressionLevel = compressionLevel
     }
 
-    public func pixelSize(for matrix: QRCodeMatrix) -> Int {
+    public func pixelSize(for matrix: QRCodeModules) -> Int {
         (matrix.width + 2 * Self.quietZoneModules) * scale
     }
 
-    public func render(_ matrix: QRCodeMatrix) throws(QRCodeError) -> [UInt8] {
+    public func render(_ matrix: QRCodeModules) throws(QRCodeError) -> [UInt8] {
         let modules = matrix.width + 2 * Self.quietZoneModules
         let pixels = modules * scale
         let rowBytes = (pixels + 7) / 8
@@ -46,6 +46,11 @@ public struct QRCodePNGRenderer: Sendable {
             }
             return try encode(rows: rows, size: pixels)
         }
+    }
+
+    /// Encodes `code` and renders it in one go.
+    public func png(for code: String) throws(QRCodeError) -> [UInt8] {
+        try QRCodeEncoder.withModules(of: code) { (modules) throws(QRCodeError) in try render(modules) }
     }
 
     private func encode(rows: [UnsafePointer<UInt8>?], size: Int) throws(QRCodeError) -> [UInt8] {
