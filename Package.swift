@@ -39,6 +39,8 @@ let package = Package(
                 "CSystemCalls",
                 "CPNGWriter",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // SQLite's C API, for the bulk insert path (see BoundStatement).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "CSV", package: "CSV.swift"),
             ]

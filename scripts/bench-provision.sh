@@ -10,14 +10,14 @@ WORK=${WORK:-bench-out}
 BIN=.build/release/tribeboard
 
 # ext4 will not reuse an inode freed less than 60 s ago (360 s while its table block is dirty) and
-# scans past each one when creating files: right after deleting a previous run's 100,000 PNGs, file
-# creation costs several times more. So: delete, sync, and wait out that window.
+# scans past each one when it creates a file: right after deleting 100,000 PNGs, creating files costs
+# several times more. So the previous run's output is moved aside now and deleted after measuring.
+OLD=""
 if [ -e "$WORK" ]; then
-    rm -rf "$WORK"
-    sync
-    echo "waiting 61 s for ext4 to stop scanning recently deleted inodes" >&2
-    sleep 61
+    OLD="$WORK.old.$$"
+    mv "$WORK" "$OLD"
 fi
+trap 'if [ -n "$OLD" ]; then rm -rf "$OLD"; fi' EXIT
 mkdir -p "$WORK"
 
 awk -v rows="$ROWS" 'BEGIN {

@@ -86,6 +86,9 @@ int tb_png_encode_gray1(const unsigned char *const *rows, uint32_t width, uint32
     // zlib sizes its hash and pending buffers (about 128 KB each time) by memLevel; a QR image is a
     // few KB of raw rows, so a small level compresses it as well without the allocation churn.
     png_set_compression_mem_level(png, 2);
+    // Module rows repeat 30-odd bytes apart: a 1 KB window finds every match and keeps zlib's
+    // per-image allocation small.
+    png_set_compression_window_bits(png, 10);
     png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
     png_set_IHDR(png, info, width, height, 1, PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);

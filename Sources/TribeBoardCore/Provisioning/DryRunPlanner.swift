@@ -12,14 +12,14 @@ struct DryRunPlanner {
             return ProvisionRowResult(line: line, externalId: externalId, familyId: nil, familyName: name, code: nil,
                                       status: .failed, error: error.localizedDescription, needsQRCode: false)
         case .valid(let row):
-            if let existing = try store?.writer.read({ db in try FamilyRows.byImportKey(db, row.importKey) }) {
+            if let existing = try store?.writer.read({ db in try FamilyLookups(db).family(importKey: row.importKey) }) {
                 return ProvisionRowResult(line: row.line, externalId: row.externalId, familyId: existing.id,
                                           familyName: existing.name, code: existing.code, status: .existing,
                                           error: nil, needsQRCode: false)
             }
             var error: String?
             if let code = row.preassignedCode {
-                if let holder = try store?.writer.read({ db in try FamilyRows.byCode(db, code.value) }) {
+                if let holder = try store?.writer.read({ db in try FamilyLookups(db).family(code: code.value) }) {
                     error = "code: is already used by family \(holder.id) (\"\(holder.name)\")"
                 } else if let line = try reservations?.reservedLine(for: code.value), line < row.line {
                     error = "code: is also given on line \(line)"

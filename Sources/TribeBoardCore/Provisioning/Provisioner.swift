@@ -94,18 +94,21 @@ public struct Provisioner: Sendable {
                                         qrFileExists: folder.qrFileExists(for:),
                                         ids: RecordIDGenerator(source: SystemSecureRandomSource()))
         let stage = QRCodeStage(renderer: renderer, outputDirectory: folder.path)
+        let batches = BatchPrefetcher { try nextBatch(from: reader, tracker: tracker) }
         do {
-            while let batch = try nextBatch(from: reader, tracker: tracker) {
+            while let batch = try batches.next() {
                 let results = try writer.write(batch, to: store, at: Date())
                 for ticket in stage.submit(results) { try sink.finish(ticket, manifest: manifest) }
             }
             for ticket in stage.drain() { try sink.finish(ticket, manifest: manifest) }
             try manifest.commit()
         } catch {
+            batches.cancel()
             _ = stage.drain()
             manifest.abandon()
             throw error
         }
+        store.checkpoint()
         sink.report.pendingSync = try store.pendingSyncCounts()
     }
 

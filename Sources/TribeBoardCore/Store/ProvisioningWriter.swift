@@ -19,8 +19,9 @@ struct ProvisioningWriter {
                 try db.inTransaction(.immediate) {
                     results = []
                     let operatorID = try provisioningUserID(db)
+                    let statements = try ProvisioningStatements(db)
                     for entry in batch {
-                        results.append(try provision(entry, db: db, timestamp: timestamp, operatorID: operatorID))
+                        results.append(try provision(entry, db: db, statements: statements, timestamp: timestamp, operatorID: operatorID))
                     }
                     return .commit
                 }
@@ -33,7 +34,8 @@ struct ProvisioningWriter {
         }
     }
 
-    private func provision(_ entry: BatchEntry, db: Database, timestamp: String, operatorID: String) throws -> ProvisionRowResult {
+    private func provision(_ entry: BatchEntry, db: Database, statements: ProvisioningStatements,
+                           timestamp: String, operatorID: String) throws -> ProvisionRowResult {
         switch entry {
         case .invalid(let line, let externalId, let name, let importKey, let error):
             try CreationLog.append(db, familyID: nil, importKey: importKey, line: line,
@@ -41,13 +43,13 @@ struct ProvisioningWriter {
             return ProvisionRowResult(line: line, externalId: externalId, familyId: nil, familyName: name,
                                       code: nil, status: .failed, error: error.localizedDescription, needsQRCode: false)
         case .valid(let row):
-            if let existing = try FamilyRows.byImportKey(db, row.importKey) {
+            if let existing = try statements.lookups.family(importKey: row.importKey) {
                 return ProvisionRowResult(line: row.line, externalId: row.externalId, familyId: existing.id,
                                           familyName: existing.name, code: existing.code, status: .existing,
                                           error: nil, needsQRCode: !qrFileExists(existing.id))
             }
             do {
-                return try create(row, db: db, timestamp: timestamp, operatorID: operatorID)
+                return try create(row, db: db, statements: statements, timestamp: timestamp, operatorID: operatorID)
             } catch let error as RowError {
                 try logFailure(row, db: db, timestamp: timestamp, reached: [.idle, .validating, .generatingCode], error)
                 return failed(row, error.localizedDescription)
@@ -63,24 +65,22 @@ struct ProvisioningWriter {
         }
     }
 
-    private func create(_ row: ValidatedRow, db: Database, timestamp: String, operatorID: String) throws -> ProvisionRowResult {
-        let code = try chooseCode(for: row, db: db)
+    private func create(_ row: ValidatedRow, db: Database, statements: ProvisioningStatements,
+                        timestamp: String, operatorID: String) throws -> ProvisionRowResult {
+        let code = try chooseCode(for: row, lookups: statements.lookups)
         let familyID = try ids.make()
-        try db.inSavepoint {
+        try statements.allOrNothing {
             var creatorID = operatorID
             if let admin = row.admin {
-                let profileID = try UserProfileRows.findOrInsert(db, admin, newID: try ids.make(), at: timestamp)
+                let profileID = try statements.findOrInsertProfile(admin, newID: try ids.make(), at: timestamp)
                 creatorID = profileID
-                try FamilyRows.insert(db, id: familyID, row: row, code: code, createdBy: creatorID, at: timestamp)
-                try MembershipRows.insertAdmin(db, id: try ids.make(), familyID: familyID, userID: profileID,
-                                               status: admin.membershipStatus, at: timestamp)
+                try statements.insert(family: familyID, row: row, code: code, createdBy: creatorID, at: timestamp)
+                try statements.insertAdminMembership(id: try ids.make(), familyID: familyID, userID: profileID,
+                                                     status: admin.membershipStatus, at: timestamp)
             } else {
-                try FamilyRows.insert(db, id: familyID, row: row, code: code, createdBy: creatorID, at: timestamp)
+                try statements.insert(family: familyID, row: row, code: code, createdBy: creatorID, at: timestamp)
             }
-            try CreationLog.append(db, familyID: familyID, importKey: row.importKey, line: row.line,
-                                   states: [.idle, .validating, .generatingCode, .creatingLocally, .completed],
-                                   failure: nil, at: timestamp)
-            return .commit
+            try statements.logCompletedCreation(familyID: familyID, row: row, at: timestamp)
         }
         return ProvisionRowResult(line: row.line, externalId: row.externalId, familyId: familyID,
                                   familyName: row.familyName, code: code.value, status: .created,
@@ -88,9 +88,9 @@ struct ProvisioningWriter {
     }
 
     /// A preassigned code is kept or the row fails; it is never silently replaced.
-    private func chooseCode(for row: ValidatedRow, db: Database) throws -> FamilyCode {
+    private func chooseCode(for row: ValidatedRow, lookups: FamilyLookups) throws -> FamilyCode {
         if let code = row.preassignedCode {
-            if let holder = try FamilyRows.byCode(db, code.value) {
+            if let holder = try lookups.family(code: code.value) {
                 throw RowError(column: "code", "is already used by family \(holder.id) (\"\(holder.name)\")")
             }
             if let line = try reservations?.reservedLine(for: code.value), line < row.line {
@@ -99,7 +99,7 @@ struct ProvisioningWriter {
             return code
         }
         return try generator.generate { candidate in
-            if try FamilyRows.byCode(db, candidate.value) != nil { return true }
+            if try lookups.family(code: candidate.value) != nil { return true }
             return try reservations?.reservedLine(for: candidate.value) != nil
         }
     }

@@ -9,76 +9,131 @@ public enum StoreTimestamp {
     }
 }
 
-/// The statements behind provisioning. Each is a cached prepared statement: a bulk run executes
-/// them hundreds of thousands of times.
-enum FamilyRows {
-    struct Found { let id: String; let name: String; let code: String }
+struct FoundFamily {
+    let id: String
+    let name: String
+    let code: String
+}
 
-    static func byImportKey(_ db: Database, _ key: String) throws -> Found? {
-        try find(db, sql: "SELECT id, name, code FROM families WHERE import_key = ?", key)
+/// Families by import key and by code: what a run (or a dry run) asks before it creates anything.
+struct FamilyLookups {
+    private let byImportKey: BoundStatement
+    private let byCode: BoundStatement
+
+    init(_ db: Database) throws {
+        byImportKey = try BoundStatement(db, "SELECT id, name, code FROM families WHERE import_key = ?")
+        byCode = try BoundStatement(db, "SELECT id, name, code FROM families WHERE code = ?")
     }
 
-    static func byCode(_ db: Database, _ code: String) throws -> Found? {
-        try find(db, sql: "SELECT id, name, code FROM families WHERE code = ?", code)
+    func family(importKey: String) throws -> FoundFamily? {
+        try found(byImportKey.firstRow([.text(importKey)], columns: 3))
     }
 
-    private static func find(_ db: Database, sql: String, _ value: String) throws -> Found? {
-        let statement = try db.cachedStatement(sql: sql)
-        guard let row = try Row.fetchOne(statement, arguments: [value]) else { return nil }
-        return Found(id: row[0], name: row[1], code: row[2])
+    func family(code: String) throws -> FoundFamily? {
+        try found(byCode.firstRow([.text(code)], columns: 3))
     }
 
-    static func insert(_ db: Database, id: String, row: ValidatedRow, code: FamilyCode, createdBy: String, at timestamp: String) throws {
-        let statement = try db.cachedStatement(sql: """
+    private func found(_ row: [String]?) -> FoundFamily? {
+        row.map { FoundFamily(id: $0[0], name: $0[1], code: $0[2]) }
+    }
+}
+
+/// The statements a provisioning batch runs for every family, prepared once per batch.
+struct ProvisioningStatements {
+    let lookups: FamilyLookups
+    private let profileByHash: BoundStatement
+    private let insertFamily: BoundStatement
+    private let insertProfile: BoundStatement
+    private let insertMembership: BoundStatement
+    private let insertCompletedLog: BoundStatement
+    private let savepoint: BoundStatement
+    private let release: BoundStatement
+    private let rollback: BoundStatement
+
+    /// What a successful creation goes through, one creation_log row each.
+    static let completedStates: [FamilyCreationState] = [.idle, .validating, .generatingCode, .creatingLocally, .completed]
+
+    init(_ db: Database) throws {
+        lookups = try FamilyLookups(db)
+        // GRDB's inSavepoint parses these anew each time; a bulk run needs one per family.
+        savepoint = try BoundStatement(db, "SAVEPOINT family")
+        release = try BoundStatement(db, "RELEASE SAVEPOINT family")
+        rollback = try BoundStatement(db, "ROLLBACK TRANSACTION TO SAVEPOINT family")
+        profileByHash = try BoundStatement(db, "SELECT id FROM user_profiles WHERE apple_user_id_hash = ?")
+        insertFamily = try BoundStatement(db, """
             INSERT INTO families (id, name, code, created_by_user_id, created_at, needs_sync, import_key, source_line)
             VALUES (?, ?, ?, ?, ?, 1, ?, ?)
             """)
-        try statement.execute(arguments: [id, row.familyName, code.value, createdBy, timestamp, row.importKey, row.line])
-    }
-}
-
-enum UserProfileRows {
-    /// A signed-in admin (with a hash) is one profile however many families they administer;
-    /// an invited admin gets a profile of their own per family.
-    static func findOrInsert(_ db: Database, _ admin: AdminSpec, newID id: String, at timestamp: String) throws -> String {
-        if let hash = admin.appleUserIdHash {
-            let lookup = try db.cachedStatement(sql: "SELECT id FROM user_profiles WHERE apple_user_id_hash = ?")
-            if let id = try String.fetchOne(lookup, arguments: [hash]) { return id }
-        }
-        let insert = try db.cachedStatement(sql: """
+        insertProfile = try BoundStatement(db, """
             INSERT INTO user_profiles (id, display_name, apple_user_id_hash, created_at, needs_sync)
             VALUES (?, ?, ?, ?, 1)
             """)
-        try insert.execute(arguments: [id, admin.displayName, admin.appleUserIdHash, timestamp])
-        return id
-    }
-}
-
-enum MembershipRows {
-    static func insertAdmin(_ db: Database, id: String, familyID: String, userID: String, status: MembershipStatus, at timestamp: String) throws {
-        let statement = try db.cachedStatement(sql: """
+        insertMembership = try BoundStatement(db, """
             INSERT INTO memberships (id, family_id, user_id, role, status, joined_at, needs_sync)
             VALUES (?, ?, ?, 'parent_admin', ?, ?, 1)
             """)
-        try statement.execute(arguments: [id, familyID, userID, status.rawValue, timestamp])
+        // One multi-row INSERT per creation instead of one statement per transition.
+        let rows = Array(repeating: "(?, ?, ?, ?, ?, NULL, ?)", count: Self.completedStates.count).joined(separator: ", ")
+        insertCompletedLog = try BoundStatement(db, """
+            INSERT INTO creation_log (family_id, import_key, source_line, state, progress, error, at) VALUES \(rows)
+            """)
+    }
+
+    /// Runs `body` all-or-nothing inside the batch's transaction: a failure undoes only this family.
+    func allOrNothing(_ body: () throws -> Void) throws {
+        try savepoint.execute([])
+        do {
+            try body()
+        } catch {
+            try rollback.execute([])
+            try release.execute([])
+            throw error
+        }
+        try release.execute([])
+    }
+
+    func insert(family id: String, row: ValidatedRow, code: FamilyCode, createdBy: String, at timestamp: String) throws {
+        try insertFamily.execute([.text(id), .text(row.familyName), .text(code.value), .text(createdBy),
+                                  .text(timestamp), .text(row.importKey), .integer(row.line)])
+    }
+
+    /// A signed-in admin (with a hash) is one profile however many families they administer;
+    /// an invited admin gets a profile of their own per family.
+    func findOrInsertProfile(_ admin: AdminSpec, newID id: String, at timestamp: String) throws -> String {
+        if let hash = admin.appleUserIdHash, let existing = try profileByHash.firstRow([.text(hash)], columns: 1) {
+            return existing[0]
+        }
+        try insertProfile.execute([.text(id), .text(admin.displayName), .text(admin.appleUserIdHash), .text(timestamp)])
+        return id
+    }
+
+    func insertAdminMembership(id: String, familyID: String, userID: String, status: MembershipStatus, at timestamp: String) throws {
+        try insertMembership.execute([.text(id), .text(familyID), .text(userID), .text(status.rawValue), .text(timestamp)])
+    }
+
+    func logCompletedCreation(familyID: String, row: ValidatedRow, at timestamp: String) throws {
+        var values: [BindableValue] = []
+        values.reserveCapacity(Self.completedStates.count * 6)
+        for state in Self.completedStates {
+            values += [.text(familyID), .text(row.importKey), .integer(row.line), .text(state.rawValue),
+                       .real(state.progress), .text(timestamp)]
+        }
+        try insertCompletedLog.execute(values)
     }
 }
 
 enum CreationLog {
     /// Appends one row per state in `states`, then a `failed` row when `failure` is given.
+    /// For the rare paths (failed rows); successful creations go through `ProvisioningStatements`.
     static func append(_ db: Database, familyID: String?, importKey: String?, line: Int?,
                        states: [FamilyCreationState], failure: String?, at timestamp: String) throws {
         var all = states.map { ($0, nil as String?) }
         if let failure { all.append((.failed, failure)) }
-        // One multi-row INSERT per creation instead of one statement per transition.
-        let placeholders = Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: all.count).joined(separator: ", ")
-        let statement = try db.cachedStatement(sql: """
-            INSERT INTO creation_log (family_id, import_key, source_line, state, progress, error, at) VALUES \(placeholders)
-            """)
-        var arguments = StatementArguments()
         for (state, error) in all {
-            arguments += [familyID, importKey, line, state.rawValue, state.progress, error, timestamp]
+            try db.execute(sql: """
+                INSERT INTO creation_log (family_id, import_key, source_line, state, progress, error, at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [familyID, importKey, line, state.rawValue, state.progress, error, timestamp])
         }
-        try statement.execute(arguments: arguments)
     }
 }
