@@ -94,14 +94,17 @@ public struct Provisioner: Sendable {
                                         qrFileExists: folder.qrFileExists(for:),
                                         ids: RecordIDGenerator(source: SystemSecureRandomSource()))
         let stage = QRCodeStage(renderer: renderer, outputDirectory: folder.path)
+        logger.debug("store and output folder ready", metadata: ["elapsed": "\(sink.elapsed)"])
         let batches = BatchPrefetcher { try nextBatch(from: reader, tracker: tracker) }
         do {
             while let batch = try batches.next() {
                 let results = try writer.write(batch, to: store, at: Date())
                 for ticket in stage.submit(results) { try sink.finish(ticket, manifest: manifest) }
             }
+            logger.debug("every row is in the store", metadata: ["elapsed": "\(sink.elapsed)"])
             for ticket in stage.drain() { try sink.finish(ticket, manifest: manifest) }
             try manifest.commit()
+            logger.debug("QR codes and manifest written", metadata: ["elapsed": "\(sink.elapsed)"])
         } catch {
             batches.cancel()
             _ = stage.drain()
@@ -110,6 +113,7 @@ public struct Provisioner: Sendable {
         }
         store.checkpoint()
         sink.report.pendingSync = try store.pendingSyncCounts()
+        logger.debug("store checkpointed", metadata: ["elapsed": "\(sink.elapsed)"])
     }
 
     /// Validates everything and reads the store if there is one; writes nothing at all.

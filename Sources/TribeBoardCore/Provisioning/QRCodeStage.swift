@@ -47,6 +47,7 @@ final class QRCodeStage: Sendable {
             let path = "\(outputDirectory)/\(QRCodeFiles.relativePath(for: familyID))"
             let writeQueue = writeQueue
             renderQueue.async(group: ticket.group) {
+                Self.yieldToStoreWriter()
                 let png: [UInt8]
                 do {
                     png = try renderer.png(for: code)
@@ -55,6 +56,7 @@ final class QRCodeStage: Sendable {
                     return
                 }
                 writeQueue.async(group: ticket.group) {
+                    Self.yieldToStoreWriter()
                     do {
                         try AtomicFile.write(png, to: path, permissions: 0o600, whenPresent: .keepExisting)
                         ticket.written.add(1, ordering: .relaxed)
@@ -71,6 +73,13 @@ final class QRCodeStage: Sendable {
         }
         overflow.forEach { $0.group.wait() }
         return overflow
+    }
+
+    /// The store writer is the pipeline's critical path and QR work can catch up once it is done,
+    /// so QR threads run at a lower priority (on Linux, setpriority with 0 applies to the calling
+    /// thread only). Idempotent: only our stages use these worker threads.
+    static func yieldToStoreWriter() {
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 5)
     }
 
     /// Waits for every outstanding batch; returns them oldest first.

@@ -36,6 +36,10 @@ struct RunSink {
         }
     }
 
+    var elapsed: String {
+        String(format: "%.2fs", (ContinuousClock.now - started).seconds)
+    }
+
     private func progress() {
         onProgress(ProvisionProgress(processed: report.rows, total: total, created: report.created,
                                      existing: report.existing, failed: report.failed,
