@@ -27,7 +27,7 @@ test: build
 	$(SWIFT) test
 
 demo: build
-	@mkdir -p $(DEMO)
+	@install -d -m 0700 $(DEMO)
 	$(SWIFT) run -q tribeboard provision Templates/families.csv --store $(DEMO)/tribeboard.sqlite --out $(DEMO)
 	@echo "QR codes: $(DEMO)/qr   manifest: $(DEMO)/manifest.csv   store: $(DEMO)/tribeboard.sqlite"
 

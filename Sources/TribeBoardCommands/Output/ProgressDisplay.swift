@@ -10,18 +10,21 @@ final class ProgressDisplay: Sendable {
 
     private let mode: Mode
     private let logger: Logger
-    private let lastShown = Mutex<ContinuousClock.Instant?>(nil)
+    /// When the last line was shown; in log-line mode the first one waits a full interval, so
+    /// that a short run prints none.
+    private let lastShown: Mutex<ContinuousClock.Instant?>
 
     init(quiet: Bool, logger: Logger) {
         self.logger = logger
         if quiet { mode = .silent } else { mode = Terminal.isTerminal(.standardError) ? .bar : .logLines }
+        lastShown = Mutex(mode == .logLines ? ContinuousClock.now : nil)
     }
 
     func update(_ progress: ProvisionProgress) {
         let interval: Duration = mode == .bar ? .milliseconds(100) : .seconds(5)
         let due = lastShown.withLock { last -> Bool in
             let now = ContinuousClock.now
-            if let last, now - last < interval, progress.processed < progress.total { return false }
+            if let last, now - last < interval { return false }
             last = now
             return true
         }

@@ -20,6 +20,15 @@ final class QRCodeStage: Sendable {
         self.maxInFlight = maxInFlight
     }
 
+    static let chunkSize = 16
+
+    struct Job: Sendable {
+        let index: Int
+        let familyID: RecordID
+        let code: String
+        let path: String
+    }
+
     final class Ticket: Sendable {
         let group = DispatchGroup()
         let results: Mutex<[ProvisionRowResult]>
@@ -41,27 +50,37 @@ final class QRCodeStage: Sendable {
     /// `maxInFlight` are outstanding (waiting for the oldest if it is still running).
     func submit(_ rows: [ProvisionRowResult]) -> [Ticket] {
         let ticket = Ticket(rows)
-        for (index, row) in rows.enumerated() where row.needsQRCode {
-            guard let familyID = row.familyId, let code = row.code else { continue }
+        let jobs: [Job] = rows.enumerated().compactMap { index, row in
+            guard row.needsQRCode, let familyID = row.familyId, let code = row.code else { return nil }
+            return Job(index: index, familyID: familyID, code: code,
+                       path: "\(outputDirectory)/\(QRCodeFiles.relativePath(for: familyID))")
+        }
+        // A work item per chunk rather than per family: two dispatches per family cost more than
+        // the queue bookkeeping they buy.
+        for chunk in stride(from: 0, to: jobs.count, by: Self.chunkSize).map({ Array(jobs[$0..<min($0 + Self.chunkSize, jobs.count)]) }) {
             let renderer = renderer
-            let path = "\(outputDirectory)/\(QRCodeFiles.relativePath(for: familyID))"
             let writeQueue = writeQueue
             renderQueue.async(group: ticket.group) {
                 Self.yieldToStoreWriter()
-                let png: [UInt8]
-                do {
-                    png = try renderer.png(for: code)
-                } catch {
-                    ticket.recordFailure(at: index, familyID: familyID, error)
-                    return
+                var rendered: [(Job, [UInt8])] = []
+                rendered.reserveCapacity(chunk.count)
+                for job in chunk {
+                    do {
+                        rendered.append((job, try renderer.png(for: job.code)))
+                    } catch {
+                        ticket.recordFailure(at: job.index, familyID: job.familyID, error)
+                    }
                 }
+                let pngs = rendered
                 writeQueue.async(group: ticket.group) {
                     Self.yieldToStoreWriter()
-                    do {
-                        try AtomicFile.write(png, to: path, permissions: 0o600, whenPresent: .keepExisting)
-                        ticket.written.add(1, ordering: .relaxed)
-                    } catch {
-                        ticket.recordFailure(at: index, familyID: familyID, error)
+                    for (job, png) in pngs {
+                        do {
+                            try AtomicFile.write(png, to: job.path, permissions: 0o600, whenPresent: .keepExisting)
+                            ticket.written.add(1, ordering: .relaxed)
+                        } catch {
+                            ticket.recordFailure(at: job.index, familyID: job.familyID, error)
+                        }
                     }
                 }
             }
