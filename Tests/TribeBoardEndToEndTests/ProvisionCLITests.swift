@@ -38,6 +38,18 @@ import TribeBoardTestSupport
         #expect(codes.allSatisfy { $0.count == 8 && $0.range(of: "^[A-HJ-NP-Z2-9]{8}$", options: .regularExpression) != nil })
     }
 
+    /// Scale 8 writes whole bytes per module; other scales take the bit-by-bit path.
+    @Test(arguments: ["3", "8", "13"])
+    func everyQRScaleScans(scale: String) throws {
+        let directory = try TemporaryDirectory("cli-scale")
+        try directory.write("in.csv", CSVFixtures.families(count: 4))
+        let result = try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "--qr-scale", scale],
+                                           in: directory.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        let manifest = try ManifestFile.read(directory.file("out/manifest.csv"))
+        #expect(try QRReader.decode(manifest.map { directory.file("out/\($0.qrFile)") }) == manifest.map(\.code))
+    }
+
     @Test func outputIsOwnerOnly() throws {
         let directory = try TemporaryDirectory("cli-perms")
         try directory.write("in.csv", CSVFixtures.families(count: 3))

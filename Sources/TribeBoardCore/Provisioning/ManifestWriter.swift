@@ -65,7 +65,8 @@ final class ManifestWriter {
 enum CSVField {
     /// RFC 4180: quote a field holding a comma, quote or line break, doubling its quotes.
     static func escape(_ field: String) -> String {
-        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) else { return field }
+        // Bytes, not Characters: grapheme breaking is measurable at 800,000 fields a run.
+        guard field.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else { return field }
         return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

@@ -31,8 +31,14 @@ public struct QRCodePNGRenderer: Sendable {
             let rowStart = moduleY * rowBytes
             for moduleX in 0..<matrix.width where matrix.isDark(x: moduleX, y: moduleY) {
                 let firstPixel = (moduleX + Self.quietZoneModules) * scale
-                for pixel in firstPixel..<(firstPixel + scale) {
-                    packed[rowStart + (pixel >> 3)] &= ~(0x80 >> UInt8(pixel & 7))
+                if scale & 7 == 0 {
+                    // Whole bytes (the default scale of 8 is one byte per module).
+                    let firstByte = rowStart + (firstPixel >> 3)
+                    for byte in firstByte..<(firstByte + (scale >> 3)) { packed[byte] = 0 }
+                } else {
+                    for pixel in firstPixel..<(firstPixel + scale) {
+                        packed[rowStart + (pixel >> 3)] &= ~(0x80 >> UInt8(pixel & 7))
+                    }
                 }
             }
         }

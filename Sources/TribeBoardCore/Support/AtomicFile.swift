@@ -48,9 +48,9 @@ public enum AtomicFile {
 
     public static func write(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o600,
                              whenPresent: WhenPresent = .replace) throws(FileSystemError) {
-        let directory = (path as NSString).deletingLastPathComponent
+        let (directory, name) = split(path)
         if whenPresent == .keepExisting {
-            let descriptor = tb_open_unnamed_file(directory.isEmpty ? "." : directory, permissions)
+            let descriptor = tb_open_unnamed_file(directory, permissions)
             if descriptor >= 0 {
                 defer { close(descriptor) }
                 try writeAll(bytes, to: descriptor, path: path)
@@ -63,12 +63,18 @@ public enum AtomicFile {
                 throw FileSystemError("create a file in", path: directory)
             }
         }
-        try writeByRename(bytes, to: path, directory: directory, permissions: permissions)
+        try writeByRename(bytes, to: path, directory: directory, name: name, permissions: permissions)
     }
 
-    private static func writeByRename(_ bytes: [UInt8], to path: String, directory: String,
+    /// The folder and the file name of `path` (NSString's path methods bridge on every call).
+    static func split(_ path: String) -> (directory: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let directory = slash == path.startIndex ? "/" : String(path[..<slash])
+        return (directory, String(path[path.index(after: slash)...]))
+    }
+
+    private static func writeByRename(_ bytes: [UInt8], to path: String, directory: String, name: String,
                                       permissions: mode_t) throws(FileSystemError) {
-        let name = (path as NSString).lastPathComponent
         let temporary = "\(directory)/\(temporaryPrefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))-\(name)"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
         guard descriptor >= 0 else { throw FileSystemError("create", path: temporary) }
