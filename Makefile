@@ -3,8 +3,10 @@ SWIFT   ?= swift
 PREFIX  ?= /usr/local
 DEMO    ?= demo-out
 # Build and run: libsqlite3 (through GRDB), libqrencode, libpng, pkg-config to find them.
-# Tests: zbar-tools (zbarimg, an independent QR reader). Bench: qrencode (the CLI baseline), time.
-APT_PACKAGES = libsqlite3-dev libqrencode-dev libpng-dev pkg-config zbar-tools qrencode time
+# libssl-dev: CloudKit request signing (libcrypto).
+# Tests: zbar-tools (zbarimg, an independent QR reader), openssl (an independent signature
+# verifier). Bench: qrencode (the CLI baseline), time.
+APT_PACKAGES = libsqlite3-dev libqrencode-dev libpng-dev libssl-dev pkg-config zbar-tools qrencode openssl time
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo)
 EXECUTABLES = tribeboard tribeboard-provision
 

@@ -30,6 +30,12 @@ let package = Package(
             name: "CPNGWriter",
             linkerSettings: [.linkedLibrary("png16")]
         ),
+        // CloudKit request signing (ECDSA P-256, SHA-256) through the system's OpenSSL: libcrypto
+        // is on every Debian machine, where swift-crypto would compile BoringSSL in every CI run.
+        .target(
+            name: "CCloudKitCrypto",
+            linkerSettings: [.linkedLibrary("crypto")]
+        ),
         // getrandom(2) and O_TMPFILE, which Glibc's Swift module does not export.
         .target(name: "CSystemCalls"),
         .target(
@@ -37,6 +43,7 @@ let package = Package(
             dependencies: [
                 "CQRencode",
                 "CSystemCalls",
+                "CCloudKitCrypto",
                 "CPNGWriter",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for the bulk insert path (see BoundStatement).
