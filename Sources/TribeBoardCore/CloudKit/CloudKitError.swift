@@ -1,0 +1,101 @@
+import Foundation
+
+/// The documented serverErrorCode values, kept open for codes Apple adds later.
+public struct CloudKitServerErrorCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+
+    public static let throttled = Self(rawValue: "THROTTLED")
+    public static let tryAgainLater = Self(rawValue: "TRY_AGAIN_LATER")
+    public static let internalError = Self(rawValue: "INTERNAL_ERROR")
+    public static let conflict = Self(rawValue: "CONFLICT")
+    public static let exists = Self(rawValue: "EXISTS")
+    public static let authenticationFailed = Self(rawValue: "AUTHENTICATION_FAILED")
+    public static let authenticationRequired = Self(rawValue: "AUTHENTICATION_REQUIRED")
+    public static let accessDenied = Self(rawValue: "ACCESS_DENIED")
+    public static let badRequest = Self(rawValue: "BAD_REQUEST")
+    public static let notFound = Self(rawValue: "NOT_FOUND")
+    public static let zoneNotFound = Self(rawValue: "ZONE_NOT_FOUND")
+    public static let quotaExceeded = Self(rawValue: "QUOTA_EXCEEDED")
+    public static let validatingReferenceError = Self(rawValue: "VALIDATING_REFERENCE_ERROR")
+    public static let atomicError = Self(rawValue: "ATOMIC_ERROR")
+
+    /// The seeds' distinction: what passes by itself, what a person must fix, what is about the data.
+    public var category: CloudKitError.Category {
+        switch self {
+        case .throttled, .tryAgainLater, .internalError: return .transient
+        case .authenticationFailed, .authenticationRequired, .accessDenied, .zoneNotFound: return .configuration
+        default: return .data
+        }
+    }
+}
+
+/// The envelope CloudKit answers a failed request with.
+public struct CloudKitErrorEnvelope: Codable, Sendable, Equatable {
+    public var uuid: String?
+    public var serverErrorCode: String
+    public var reason: String?
+    public var retryAfter: Double?
+    public var redirectURL: String?
+}
+
+/// A request that did not succeed, classified as the seeds require.
+public enum CloudKitError: Error, Sendable, Equatable, LocalizedError {
+    public enum Category: String, Sendable, Encodable {
+        /// Connection refused or reset, DNS, TLS, timeout: the network, not the data.
+        case network
+        /// The service asks to come back later (THROTTLED, TRY_AGAIN_LATER, INTERNAL_ERROR).
+        case transient
+        /// A person must fix the setup: key, clock, container, permissions.
+        case configuration
+        /// The request or the record is wrong; retrying the same thing will not help.
+        case data
+    }
+
+    case network(reason: String)
+    case service(code: CloudKitServerErrorCode, httpStatus: Int, reason: String, retryAfter: Double?)
+    case unexpectedResponse(httpStatus: Int, detail: String)
+    /// Retries ran out (attempts or time); carries the last error.
+    indirect case gaveUp(attempts: Int, last: CloudKitError)
+
+    public var category: Category {
+        switch self {
+        case .network: return .network
+        case .service(let code, _, _, _): return code.category
+        case .unexpectedResponse(let status, _): return status >= 500 ? .transient : .data
+        case .gaveUp(_, let last): return last.category
+        }
+    }
+
+    public var isTransient: Bool { category == .network || category == .transient }
+
+    public var retryAfter: Double? {
+        if case .service(_, _, _, let retryAfter) = self { return retryAfter }
+        return nil
+    }
+
+    public var errorDescription: String? {
+        switch self {
+        case .network(let reason):
+            return "CloudKit is unreachable (network: \(reason)); the work stays pending and can be retried"
+        case .service(let code, let status, let reason, let retryAfter):
+            return "CloudKit answered \(code) (HTTP \(status)): \(reason)" + (retryAfter.map { "; retry after \(Int($0)) s" } ?? "") + advice(code)
+        case .unexpectedResponse(let status, let detail):
+            return "CloudKit answered HTTP \(status) with an unreadable body: \(detail)"
+        case .gaveUp(let attempts, let last):
+            return "gave up after \(attempts) attempts: \(last.localizedDescription)"
+        }
+    }
+
+    private func advice(_ code: CloudKitServerErrorCode) -> String {
+        switch code {
+        case .authenticationFailed: return " (check the key id, that the key file is the one registered in the CloudKit Dashboard, and the machine's clock)"
+        case .authenticationRequired: return " (this database needs a user's API token and web auth token)"
+        case .accessDenied: return " (the schema's security roles do not allow this write)"
+        case .zoneNotFound: return " (the zone does not exist in this container and environment)"
+        case .quotaExceeded: return " (the container's quota is used up)"
+        default: return ""
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+public struct CloudKitZoneID: Codable, Sendable, Equatable {
+    public var zoneName: String
+    public static let defaultZone = CloudKitZoneID(zoneName: "_defaultZone")
+}
+
+/// A filter of records/query. The comparators are the documented ones.
+public struct CloudKitFilter: Codable, Sendable, Equatable {
+    public var fieldName: String
+    public var comparator: String
+    public var fieldValue: CloudKitRecord.Field
+
+    public static func equals(_ field: String, _ value: String) -> Self {
+        Self(fieldName: field, comparator: "EQUALS", fieldValue: .string(value))
+    }
+
+    public static func notEquals(_ field: String, _ value: String) -> Self {
+        Self(fieldName: field, comparator: "NOT_EQUALS", fieldValue: .string(value))
+    }
+
+    public static func beginsWith(_ field: String, _ value: String) -> Self {
+        Self(fieldName: field, comparator: "BEGINS_WITH", fieldValue: .string(value))
+    }
+
+    public static func isIn(_ field: String, _ values: [String]) -> Self {
+        Self(fieldName: field, comparator: "IN",
+             fieldValue: CloudKitRecord.Field(value: .array(values.map { .string($0) }), type: "STRING_LIST"))
+    }
+}
+
+public struct CloudKitQuery: Codable, Sendable, Equatable {
+    public var recordType: String
+    public var filterBy: [CloudKitFilter]?
+
+    public init(recordType: String, filterBy: [CloudKitFilter]? = nil) {
+        self.recordType = recordType
+        self.filterBy = filterBy
+    }
+}
+
+struct QueryRequest: Codable {
+    var zoneID: CloudKitZoneID
+    var resultsLimit: Int
+    var query: CloudKitQuery
+    var continuationMarker: String?
+}
+
+public struct CloudKitQueryPage: Decodable, Sendable {
+    public var records: [CloudKitRecordResult]
+    public var continuationMarker: String?
+}
+
+/// One operation of records/modify.
+public struct CloudKitOperation: Codable, Sendable, Equatable {
+    public enum Kind: String, Codable, Sendable, CaseIterable {
+        case create, update, replace, forceUpdate, forceReplace, delete, forceDelete
+    }
+
+    public var operationType: Kind
+    public var record: CloudKitRecord
+
+    public init(_ kind: Kind, _ record: CloudKitRecord) {
+        operationType = kind
+        self.record = record
+    }
+}
+
+struct ModifyRequest: Codable {
+    var operations: [CloudKitOperation]
+    var zoneID: CloudKitZoneID
+    /// Sent explicitly, as documented: it only has an effect in custom zones.
+    var atomic: Bool
+}
+
+struct LookupRequest: Codable {
+    struct Name: Codable { var recordName: String }
+    var records: [Name]
+    var zoneID: CloudKitZoneID
+}
+
+struct RecordsResponse: Decodable, Sendable {
+    var records: [CloudKitRecordResult]
+}
+
+public struct CloudKitCaller: Decodable, Sendable {
+    public var userRecordName: String
+}

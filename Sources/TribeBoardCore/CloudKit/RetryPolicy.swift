@@ -1,0 +1,26 @@
+import Foundation
+
+/// How transient failures are retried: exponential backoff with full jitter, `retryAfter`
+/// honoured, bounded by a number of attempts and a total time.
+public struct RetryPolicy: Sendable, Equatable {
+    public var maxAttempts: Int
+    public var baseDelay: Double
+    public var maxDelay: Double
+    /// No new attempt starts once this much time has passed since the first.
+    public var maxTotalSeconds: Double
+
+    public init(maxAttempts: Int = 5, baseDelay: Double = 0.5, maxDelay: Double = 30, maxTotalSeconds: Double = 120) {
+        self.maxAttempts = maxAttempts
+        self.baseDelay = baseDelay
+        self.maxDelay = maxDelay
+        self.maxTotalSeconds = maxTotalSeconds
+    }
+
+    /// The wait before attempt `attempt + 1` (attempt counts from 1).
+    public func delay(afterAttempt attempt: Int, retryAfter: Double?, random: Double = Double.random(in: 0...1)) -> Double {
+        let ceiling = min(maxDelay, baseDelay * pow(2, Double(attempt - 1)))
+        let jittered = ceiling * random
+        guard let retryAfter else { return jittered }
+        return max(retryAfter, jittered)
+    }
+}
