@@ -10,7 +10,6 @@ public enum ExitStatus: Int32 {
     case dataError = 65
     /// The input file does not exist or cannot be opened.
     case noInput = 66
-    case internalError = 70
     /// The store or the output folder cannot be opened or written.
     case ioError = 74
 

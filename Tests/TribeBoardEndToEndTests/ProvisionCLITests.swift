@@ -108,6 +108,7 @@ import TribeBoardTestSupport
 
     @Test(arguments: [
         (["provision", "missing.csv"], Int32(66)),
+        (["provision", "."], Int32(66)),
         (["provision", "nofamily.csv"], Int32(65)),
         (["provision", "unterminated.csv"], Int32(65)),
         (["provision", "ok.csv", "--code-length", "5"], Int32(64)),

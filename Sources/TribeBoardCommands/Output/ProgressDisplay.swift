@@ -62,10 +62,3 @@ final class ProgressDisplay: Sendable {
         return String(format: "%d:%02d", remaining / 60, remaining % 60)
     }
 }
-
-extension Duration {
-    var seconds: Double {
-        let parts = components
-        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
-    }
-}

@@ -21,10 +21,18 @@ struct StderrLogHandler: LogHandler {
     func log(event: LogEvent) {
         var fields = metadata
         event.metadata?.forEach { fields[$0.key] = $0.value }
-        let details = fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        let details = fields.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.escaped("\($0.value)"))" }.joined(separator: " ")
         let levelText = useColour ? colour(event.level) : "\(event.level)"
         Terminal.clearProgressLine()
-        Terminal.writeError("tribeboard: \(levelText): \(event.message)\(details.isEmpty ? "" : " " + details)\n")
+        Terminal.writeError("tribeboard: \(levelText): \(Self.escaped("\(event.message)"))\(details.isEmpty ? "" : " " + details)\n")
+    }
+
+    /// Control characters from input files (an ESC in a CSV field) must not drive the terminal.
+    static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else { return text }
+        return text.unicodeScalars.map { scalar in
+            CharacterSet.controlCharacters.contains(scalar) ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
+        }.joined()
     }
 
     private func colour(_ level: Logger.Level) -> String {

@@ -7,6 +7,10 @@ public struct CSVPreScan: Sendable {
     public let dataRecords: Int
 
     public static func scan(path: String) throws(CSVImportError) -> CSVPreScan {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw .cannotOpen(path: path, reason: "it is a folder, not a file")
+        }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw .cannotOpen(path: path, reason: FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file")
         }

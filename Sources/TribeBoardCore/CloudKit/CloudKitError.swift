@@ -38,6 +38,14 @@ public struct CloudKitErrorEnvelope: Codable, Sendable, Equatable {
     public var reason: String?
     public var retryAfter: Double?
     public var redirectURL: String?
+
+    public init(uuid: String?, serverErrorCode: String, reason: String?, retryAfter: Double?, redirectURL: String?) {
+        self.uuid = uuid
+        self.serverErrorCode = serverErrorCode
+        self.reason = reason
+        self.retryAfter = retryAfter
+        self.redirectURL = redirectURL
+    }
 }
 
 /// A request that did not succeed, classified as the seeds require.

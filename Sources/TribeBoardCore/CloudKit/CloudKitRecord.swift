@@ -22,6 +22,11 @@ public struct CloudKitRecord: Codable, Sendable, Equatable {
     public struct Stamp: Codable, Sendable, Equatable {
         public var timestamp: Int64?
         public var userRecordName: String?
+
+        public init(timestamp: Int64?, userRecordName: String?) {
+            self.timestamp = timestamp
+            self.userRecordName = userRecordName
+        }
     }
 
     public var recordName: String

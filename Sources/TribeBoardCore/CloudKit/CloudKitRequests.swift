@@ -2,6 +2,8 @@ import Foundation
 
 public struct CloudKitZoneID: Codable, Sendable, Equatable {
     public var zoneName: String
+
+    public init(zoneName: String) { self.zoneName = zoneName }
     public static let defaultZone = CloudKitZoneID(zoneName: "_defaultZone")
 }
 

@@ -15,14 +15,15 @@ public struct FamilyCode: Hashable, Sendable, CustomStringConvertible {
     /// Accepts a code as the app's validators do: trimmed and upper-cased, then 6 to 8 of `A-Z0-9`.
     /// Look-alike characters are accepted here: codes created by the app may contain them.
     public init(validating raw: String) throws(FamilyCodeFormatError) {
-        let normalized = raw.trimmed.uppercased()
-        guard Self.allowedLengths.contains(normalized.count) else {
-            throw .wrongLength(normalized.count)
-        }
-        if let bad = normalized.unicodeScalars.first(where: { !Self.isWireCharacter($0) }) {
+        // Checked before upper-casing: "ß".uppercased() is "SS", which would sneak past.
+        let trimmed = raw.trimmed
+        if let bad = trimmed.unicodeScalars.first(where: { !Self.isWireCharacter($0) && !("a"..."z").contains($0) }) {
             throw .invalidCharacter(Character(bad))
         }
-        self.value = normalized
+        guard Self.allowedLengths.contains(trimmed.count) else {
+            throw .wrongLength(trimmed.count)
+        }
+        self.value = trimmed.uppercased()
     }
 
     init(trusted value: String) {

@@ -69,7 +69,7 @@ public struct FamilyCodeGenerator: Sendable {
 }
 
 extension Duration {
-    var seconds: Double {
+    public var seconds: Double {
         let parts = components
         return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
     }

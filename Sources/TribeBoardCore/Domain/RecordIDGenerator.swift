@@ -16,7 +16,7 @@ final class RecordIDGenerator {
     private var counter: UInt16 = 0
 
     init(source: any SecureRandomSource,
-         now: @escaping () -> UInt64 = { UInt64(Date().timeIntervalSince1970 * 1000) }) {
+         now: @escaping () -> UInt64 = { UInt64(max(Date().timeIntervalSince1970, 0) * 1000) }) {
         self.source = source
         self.now = now
     }

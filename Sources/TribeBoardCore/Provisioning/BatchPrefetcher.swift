@@ -15,7 +15,10 @@ final class BatchPrefetcher: @unchecked Sendable {
 
     init(depth: Int = 2, produce: @escaping () throws -> [BatchEntry]?) {
         self.produce = produce
-        free = DispatchSemaphore(value: depth)
+        // Start at 0 and add the permits: libdispatch traps when a semaphore is freed with a lower
+        // count than it was created with, which is the state a run stopped by an error leaves.
+        free = DispatchSemaphore(value: 0)
+        for _ in 0..<max(depth, 1) { free.signal() }
         let thread = Thread { [self] in run() }
         thread.name = "tribeboard.csv"
         thread.start()

@@ -12,22 +12,22 @@ struct DryRunPlanner {
             return ProvisionRowResult(line: line, externalId: externalId, familyId: nil, familyName: name, code: nil,
                                       status: .failed, error: error.localizedDescription, needsQRCode: false)
         case .valid(let row):
-            if let existing = try store?.writer.read({ db in try FamilyLookups(db).family(importKey: row.importKey) }) {
-                return ProvisionRowResult(line: row.line, externalId: row.externalId, familyId: existing.id,
-                                          familyName: existing.name, code: existing.code, status: .existing,
-                                          error: nil, needsQRCode: false)
-            }
-            var error: String?
-            if let code = row.preassignedCode {
-                if let holder = try store?.writer.read({ db in try FamilyLookups(db).family(code: code.value) }) {
-                    error = "code: is already used by family \(holder.id) (\"\(holder.name)\")"
-                } else if let line = try reservations?.reservedLine(for: code.value), line < row.line {
-                    error = "code: is also given on line \(line)"
-                }
-            }
-            return ProvisionRowResult(line: row.line, externalId: row.externalId, familyId: nil, familyName: row.familyName,
-                                      code: row.preassignedCode?.value, status: error == nil ? .created : .failed,
-                                      error: error, needsQRCode: false)
+            guard let store else { return try plan(row, lookups: nil) }
+            return try store.writer.read { db in try plan(row, lookups: try FamilyLookups(db)) }
         }
+    }
+
+    private func plan(_ row: ValidatedRow, lookups: FamilyLookups?) throws -> ProvisionRowResult {
+        if let existing = try lookups?.family(importKey: row.importKey) {
+            let conflict = PreassignedCode.conflict(row, existing: existing)
+            return ProvisionRowResult(line: row.line, externalId: row.externalId, familyId: existing.id,
+                                      familyName: existing.name, code: existing.code,
+                                      status: conflict == nil ? .existing : .failed,
+                                      error: conflict?.localizedDescription, needsQRCode: false)
+        }
+        let problem = try PreassignedCode.problem(row, lookups: lookups, reservations: reservations)
+        return ProvisionRowResult(line: row.line, externalId: row.externalId, familyId: nil, familyName: row.familyName,
+                                  code: row.preassignedCode?.value, status: problem == nil ? .created : .failed,
+                                  error: problem?.localizedDescription, needsQRCode: false)
     }
 }

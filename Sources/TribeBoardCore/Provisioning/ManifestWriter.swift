@@ -16,9 +16,11 @@ final class ManifestWriter {
 
     init(path: String) throws(FileSystemError) {
         finalPath = path
-        let directory = (path as NSString).deletingLastPathComponent
-        temporaryPath = "\(directory)/\(AtomicFile.temporaryPrefix)\(getpid())-manifest.csv"
-        descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        temporaryPath = "\(AtomicFile.split(path).directory)/\(AtomicFile.temporaryPrefix)\(getpid())-manifest.csv"
+        // Never through a symlink or into a file someone else planted under the predictable name;
+        // one of ours left by an earlier process that had the same pid is removed first.
+        unlink(temporaryPath)
+        descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw FileSystemError("create", path: temporaryPath) }
         buffer.reserveCapacity(1 << 16)
         try appendRecord(Self.header)

@@ -66,7 +66,7 @@ public struct Provisioner: Sendable {
             try provision(reader: reader, tracker: tracker, generator: generator, renderer: renderer, sink: &sink)
         }
         report = sink.report
-        let seconds = Self.seconds(ContinuousClock.now - started)
+        let seconds = (ContinuousClock.now - started).seconds
         report.durationSeconds = seconds
         report.familiesPerSecond = seconds > 0 ? Double(report.created + report.existing) / seconds : 0
         return report
@@ -156,6 +156,9 @@ public struct Provisioner: Sendable {
     private func reservePreassignedCodes(in tracker: RowTracker) throws {
         let reader = try FamilyCSVReader(path: request.csvPath)
         while let record = try reader.next() {
+            // Every well-formed code claims its place, even on a row that fails for another
+            // reason: two lines giving one code are a conflict in the file, and the earlier line
+            // keeps it, so that fixing that line (not the later one) resolves it.
             guard let raw = record.fields[.code], let code = try? FamilyCode(validating: raw) else { continue }
             _ = try tracker.reserve(code: code.value, line: record.line)
         }
@@ -172,6 +175,4 @@ public struct Provisioner: Sendable {
             logger.info("removed temporary files left by an interrupted run", metadata: ["count": "\(preparation.removedTemporaryFiles)"])
         }
     }
-
-    static func seconds(_ duration: Duration) -> Double { duration.seconds }
 }

@@ -5,6 +5,10 @@ import Foundation
 struct RowParser {
     func parse(_ record: FamilyCSVRecord) -> BatchEntry {
         let externalId = trimmed(record.fields[.externalId])
+        if let externalId, let control = externalId.unicodeScalars.first(where: { CharacterSet.controlCharacters.contains($0) }) {
+            return .invalid(line: record.line, externalId: nil, familyName: record.fields[.familyName] ?? "", importKey: nil,
+                            error: RowError(column: FamilyCSVColumn.externalId.rawValue, "contains \(FieldRules.describe(control))"))
+        }
         let rawName = record.fields[.familyName] ?? ""
         if let mismatch = record.fieldCountMismatch {
             return .invalid(line: record.line, externalId: externalId, familyName: rawName, importKey: nil,

@@ -2,14 +2,13 @@ import Foundation
 import GRDB
 
 /// Remembers, for one input file, which import keys and preassigned codes were seen and on which
-/// line. It lives in a temporary SQLite file rather than in memory so that memory does not grow
-/// with the size of the CSV.
+/// line. It lives in SQLite's anonymous temporary database (path ""): on disk rather than in
+/// memory, so that memory does not grow with the size of the CSV, yet unlinked from the start, so
+/// that neither other users nor a kill -9 ever see the codes it holds.
 final class RowTracker: @unchecked Sendable {
     private let queue: DatabaseQueue
-    private let path: String
 
     init() throws(StoreError) {
-        path = NSTemporaryDirectory() + "tribeboard-rows-\(getpid())-\(UUID().uuidString).sqlite"
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             // A scratch file: losing it in a crash loses nothing, so skip durability work.
@@ -17,7 +16,7 @@ final class RowTracker: @unchecked Sendable {
             try db.execute(sql: "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA locking_mode = EXCLUSIVE")
         }
         do {
-            queue = try DatabaseQueue(path: path, configuration: configuration)
+            queue = try DatabaseQueue(path: "", configuration: configuration)
             try queue.write { db in
                 try db.execute(sql: """
                     CREATE TABLE seen_keys (key TEXT PRIMARY KEY, line INTEGER NOT NULL) WITHOUT ROWID;
@@ -25,12 +24,8 @@ final class RowTracker: @unchecked Sendable {
                     """)
             }
         } catch {
-            throw .cannotOpen(path: path, reason: "scratch database: \(error)")
+            throw .cannotOpen(path: "a temporary file", reason: "scratch database for duplicate tracking: \(error)")
         }
-    }
-
-    deinit {
-        for suffix in ["", "-journal", "-wal", "-shm"] { unlink(path + suffix) }
     }
 
     /// Records each key for its line, in order, in one transaction; returns for each the earlier

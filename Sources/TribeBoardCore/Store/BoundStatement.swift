@@ -20,21 +20,29 @@ struct BoundStatement {
     /// Runs the statement with `values` (String, Int, Double or nil); for INSERT and UPDATE.
     func execute(_ values: [BindableValue]) throws {
         try bind(values)
-        defer { reset() }
         let code = sqlite3_step(handle)
-        guard code == SQLITE_DONE else { throw error(code) }
+        let failure = code == SQLITE_DONE ? nil : error(code)
+        reset()
+        if let failure { throw failure }
     }
 
     /// The text columns of the first row, or nil when there is none.
     func firstRow(_ values: [BindableValue], columns: Int32) throws -> [String]? {
         try bind(values)
-        defer { reset() }
         let code = sqlite3_step(handle)
-        if code == SQLITE_DONE { return nil }
-        guard code == SQLITE_ROW else { throw error(code) }
-        return (0..<columns).map { column in
-            sqlite3_column_text(handle, column).map { String(cString: $0) } ?? ""
+        guard code == SQLITE_ROW else {
+            let failure = code == SQLITE_DONE ? nil : error(code)
+            reset()
+            if let failure { throw failure }
+            return nil
         }
+        let row = (0..<columns).map { column -> String in
+            guard let text = sqlite3_column_text(handle, column) else { return "" }
+            let length = Int(sqlite3_column_bytes(handle, column))
+            return String(decoding: UnsafeBufferPointer(start: text, count: length), as: UTF8.self)
+        }
+        reset()
+        return row
     }
 
     private func bind(_ values: [BindableValue]) throws {
@@ -42,14 +50,16 @@ struct BoundStatement {
             let index = Int32(offset + 1)
             let code: Int32
             switch value {
-            case .text(let text): code = sqlite3_bind_text(handle, index, text, -1, Self.transient)
+            // By byte count, not up to the first NUL.
+            case .text(let text): code = sqlite3_bind_text(handle, index, text, Int32(text.utf8.count), Self.transient)
             case .integer(let number): code = sqlite3_bind_int64(handle, index, Int64(number))
             case .real(let number): code = sqlite3_bind_double(handle, index, number)
             case .null: code = sqlite3_bind_null(handle, index)
             }
             guard code == SQLITE_OK else {
+                let failure = error(code)
                 reset()
-                throw error(code)
+                throw failure
             }
         }
     }

@@ -44,6 +44,9 @@ struct ProvisioningWriter {
                                       code: nil, status: .failed, error: error.localizedDescription, needsQRCode: false)
         case .valid(let row):
             if let existing = try statements.lookups.family(importKey: row.importKey) {
+                if let conflict = PreassignedCode.conflict(row, existing: existing) {
+                    return failed(row, conflict.localizedDescription)
+                }
                 return ProvisionRowResult(line: row.line, externalId: row.externalId, familyId: existing.id,
                                           familyName: existing.name, code: existing.code, status: .existing,
                                           error: nil, needsQRCode: !qrFileExists(existing.id))
@@ -90,12 +93,7 @@ struct ProvisioningWriter {
     /// A preassigned code is kept or the row fails; it is never silently replaced.
     private func chooseCode(for row: ValidatedRow, lookups: FamilyLookups) throws -> FamilyCode {
         if let code = row.preassignedCode {
-            if let holder = try lookups.family(code: code.value) {
-                throw RowError(column: "code", "is already used by family \(holder.id) (\"\(holder.name)\")")
-            }
-            if let line = try reservations?.reservedLine(for: code.value), line < row.line {
-                throw RowError(column: "code", "is also given on line \(line)")
-            }
+            if let problem = try PreassignedCode.problem(row, lookups: lookups, reservations: reservations) { throw problem }
             return code
         }
         return try generator.generate { candidate in

@@ -1,0 +1,70 @@
+import FlyingFox
+import FlyingSocks
+import Foundation
+import TribeBoardCore
+
+/// A loopback emulator of CloudKit Web Services for tests and rehearsals: it checks each request's
+/// signature against registered public keys, answers records/query, records/lookup,
+/// records/modify, users/caller and zones/list with the documented bodies and error envelopes,
+/// injects the faults it was started with, and can persist its records to a file.
+public final class CloudKitEmulator: Sendable {
+    public struct Options: Sendable {
+        public var port: UInt16 = 0
+        public var faults = EmulatorFaults()
+        /// How far a request's date may be from the emulator's clock (Apple does not publish its own).
+        public var maxClockSkew: Double = 300
+        public var dataFile: String?
+        public init() {}
+    }
+
+    let state: EmulatorState
+    private let server: HTTPServer
+    private let task: Task<Void, any Error>
+    public let baseURL: String
+
+    /// Starts listening on 127.0.0.1; returns once connections are accepted.
+    public static func start(_ options: Options = Options()) async throws -> CloudKitEmulator {
+        let state = try EmulatorState(options: options)
+        let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: options.port), timeout: 60, logger: .disabled)
+        await server.appendRoute("*") { request in await state.handle(request) }
+        let task = Task { try await server.run() }
+        try await server.waitUntilListening()
+        var port: UInt16 = 0
+        if case .ip4(_, let bound)? = await server.listeningAddress { port = bound }
+        return CloudKitEmulator(state: state, server: server, task: task, baseURL: "http://127.0.0.1:\(port)")
+    }
+
+    private init(state: EmulatorState, server: HTTPServer, task: Task<Void, any Error>, baseURL: String) {
+        self.state = state
+        self.server = server
+        self.task = task
+        self.baseURL = baseURL
+    }
+
+    /// Registers a key the way the CloudKit Dashboard does: its id and public half.
+    public func registerKey(id: String, publicKeyPEM: [UInt8]) async {
+        await state.registerKey(id: id, publicKeyPEM: publicKeyPEM)
+    }
+
+    public func setFaults(_ faults: EmulatorFaults) async { await state.setFaults(faults) }
+
+    /// Every record of a zone, for tests to inspect.
+    public func records(container: String, environment: String = "development", database: String = "public",
+                        zone: String = "_defaultZone") async -> [CloudKitRecord] {
+        await state.records(in: "\(container)/\(environment)/\(database)/\(zone)")
+    }
+
+    public func seed(_ records: [CloudKitRecord], container: String, environment: String = "development",
+                     database: String = "public", zone: String = "_defaultZone") async {
+        await state.seed(records, in: "\(container)/\(environment)/\(database)/\(zone)")
+    }
+
+    /// Requests answered so far, by operation (`records/modify`, ...), faults included.
+    public func requestCounts() async -> [String: Int] { await state.counts }
+
+    public func stop() async {
+        await state.persistNow()
+        await server.stop(timeout: 1)
+        task.cancel()
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Synchronization
+
+/// Faults chosen at start, so that tests (and an operator rehearsing a run) meet what the real
+/// service does on a bad day. Fractions are per request, drawn from a seeded generator so that a
+/// failing test can be replayed.
+public struct EmulatorFaults: Sendable, Equatable {
+    /// 503 TRY_AGAIN_LATER.
+    public var unavailable = 0.0
+    /// 429 THROTTLED with `retryAfter`.
+    public var throttled = 0.0
+    public var throttleRetryAfter = 1.0
+    /// 500 INTERNAL_ERROR.
+    public var internalError = 0.0
+    /// The connection is closed after the headers, before the promised body.
+    public var dropConnection = 0.0
+    /// Added to every response.
+    public var latency = Duration.zero
+    public var seed: UInt64 = 1
+
+    public init() {}
+
+    public var total: Double { unavailable + throttled + internalError + dropConnection }
+
+    /// Parses `kind=fraction` lists such as `503=0.1,429=0.1,500=0.05,drop=0.05,latency=20ms`.
+    public static func parse(_ text: String) throws -> EmulatorFaults {
+        var faults = EmulatorFaults()
+        for item in text.split(separator: ",") where !item.isEmpty {
+            let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else { throw EmulatorError.badOption("fault \"\(item)\" is not kind=value") }
+            let (kind, value) = (parts[0], parts[1])
+            if kind == "latency" {
+                guard let milliseconds = Int(value.replacingOccurrences(of: "ms", with: "")) else {
+                    throw EmulatorError.badOption("latency takes milliseconds, e.g. latency=20ms")
+                }
+                faults.latency = .milliseconds(milliseconds)
+                continue
+            }
+            if kind == "seed" {
+                guard let seed = UInt64(value) else { throw EmulatorError.badOption("seed takes a whole number") }
+                faults.seed = seed
+                continue
+            }
+            if kind == "retry-after" {
+                guard let seconds = Double(value) else { throw EmulatorError.badOption("retry-after takes seconds") }
+                faults.throttleRetryAfter = seconds
+                continue
+            }
+            guard let fraction = Double(value), (0...1).contains(fraction) else {
+                throw EmulatorError.badOption("fault \(kind) takes a fraction between 0 and 1")
+            }
+            switch kind {
+            case "503": faults.unavailable = fraction
+            case "429": faults.throttled = fraction
+            case "500": faults.internalError = fraction
+            case "drop": faults.dropConnection = fraction
+            default: throw EmulatorError.badOption("unknown fault \"\(kind)\" (known: 503, 429, 500, drop, latency, retry-after, seed)")
+            }
+        }
+        guard faults.total <= 1 else { throw EmulatorError.badOption("fault fractions add up to more than 1") }
+        return faults
+    }
+}
+
+public enum EmulatorError: Error, LocalizedError, Equatable {
+    case badOption(String)
+    case cannotLoad(path: String, reason: String)
+
+    public var errorDescription: String? {
+        switch self {
+        case .badOption(let message): return message
+        case .cannotLoad(let path, let reason): return "cannot load \(path): \(reason)"
+        }
+    }
+}
+
+/// What the fault plan decided for one request.
+enum InjectedFault: Equatable {
+    case none, unavailable, throttled, internalError, drop
+}
+
+/// SplitMix64: small, seeded, good enough to spread faults.
+final class FaultDice: Sendable {
+    private let state: Mutex<UInt64>
+
+    init(seed: UInt64) { state = Mutex(seed) }
+
+    func roll(_ faults: EmulatorFaults) -> InjectedFault {
+        let draw = next()
+        var threshold = faults.unavailable
+        if draw < threshold { return .unavailable }
+        threshold += faults.throttled
+        if draw < threshold { return .throttled }
+        threshold += faults.internalError
+        if draw < threshold { return .internalError }
+        threshold += faults.dropConnection
+        if draw < threshold { return .drop }
+        return .none
+    }
+
+    private func next() -> Double {
+        state.withLock { value in
+            value &+= 0x9E37_79B9_7F4A_7C15
+            var z = value
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            z ^= z >> 31
+            return Double(z >> 11) / Double(1 << 53)
+        }
+    }
+}

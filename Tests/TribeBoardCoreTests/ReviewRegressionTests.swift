@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+import TribeBoardTestSupport
+@testable import TribeBoardCore
+
+/// Problems a code review found, each pinned by the behaviour a user would have seen.
+@Suite("Review regressions")
+struct ReviewRegressionTests {
+    /// A run stopped by a store error used to die with SIGILL: the CSV prefetcher's semaphore was
+    /// released below its initial count.
+    @Test func prefetcherStoppedEarlyIsReleasedQuietly() throws {
+        for _ in 0..<20 {
+            var produced = 0
+            let prefetcher = BatchPrefetcher(depth: 2) {
+                produced += 1
+                return produced > 50 ? nil : []
+            }
+            _ = try prefetcher.next()
+            usleep(2_000)  // let it read ahead and hold both permits
+            prefetcher.cancel()
+        }
+    }
+
+    @Test func controlCharactersInExternalIdFailTheRow() throws {
+        let workspace = try ProvisionWorkspace()
+        try workspace.run("external_id,family_name\n\"A\u{0}B\",Good Name\n\"A\u{1B}[2J\",Other Name\nC,Third Name\n")
+        let manifest = try workspace.manifest()
+        #expect(manifest.map(\.status) == ["failed", "failed", "created"])
+        #expect(manifest[0].error.contains("external_id"))
+        #expect(try workspace.count("families") == 1)
+    }
+
+    @Test func aRerunAskingForAnotherCodeFailsAndKeepsTheOldOne() throws {
+        let workspace = try ProvisionWorkspace()
+        try workspace.run("external_id,family_name,code\ne2,Valid Name,ZZZ999\n")
+        let report = try workspace.run("external_id,family_name,code\ne2,Valid Name,NEW111\n")
+        #expect(report.failed == 1)
+        let row = try #require(try workspace.manifest().first)
+        #expect(row.status == "failed" && row.error.contains("never replaced"))
+        #expect(try workspace.codesByName()["Valid Name"] == "ZZZ999")
+        let dry = try workspace.run("external_id,family_name,code\ne2,Valid Name,NEW111\n", dryRun: true)
+        #expect(dry.failed == 1)
+    }
+
+    @Test func nonASCIILettersThatUpperCaseToASCIIAreRefused() {
+        #expect(throws: FamilyCodeFormatError.invalidCharacter("ß")) { try FamilyCode(validating: "abcdeß") }
+        #expect(throws: FamilyCodeFormatError.invalidCharacter("ı")) { try FamilyCode(validating: "abcdeı") }
+    }
+
+    @Test func logLinesEscapeControlCharacters() throws {
+        let folder = try TemporaryDirectory("escape")
+        try folder.write("in.csv", "external_id,family_name\nE1,\"Bad\u{1B}]0;pwned\u{7}Name\"\n")
+        let result = try ProcessRunner.run(ProcessRunner.executable("tribeboard"),
+                                           ["provision", "in.csv", "--store", "s.sqlite", "--out", "out"], in: folder.path)
+        #expect(result.status == 1)
+        #expect(!result.stderr.contains("\u{1B}"))
+    }
+}
