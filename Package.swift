@@ -77,11 +77,11 @@ let package = Package(
         .target(
             name: "TribeBoardTestSupport",
             dependencies: ["TribeBoardCore", "TribeBoardCloudKitEmulator", .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "CSV", package: "CSV.swift")]
+                           .product(name: "CSV", package: "CSV.swift"), .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "TribeBoardCoreTests",
-            dependencies: ["TribeBoardCore", "TribeBoardTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            dependencies: ["TribeBoardCore", "TribeBoardTestSupport", "TribeBoardCloudKitEmulator", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(

@@ -1,0 +1,46 @@
+import Foundation
+import Logging
+import TribeBoardCloudKitEmulator
+import TribeBoardCore
+
+/// A running emulator with a fresh registered key, and clients for it.
+public struct EmulatorFixture: Sendable {
+    public let emulator: CloudKitEmulator
+    public let keyID: String
+    public let privateKeyPEM: [UInt8]
+    public let folder: TemporaryDirectory
+    public let keyFile: String
+
+    public static func start(_ options: CloudKitEmulator.Options = CloudKitEmulator.Options()) async throws -> EmulatorFixture {
+        let folder = try TemporaryDirectory("emulator")
+        let keyFile = folder.file("eckey.pem")
+        let made = try ProcessRunner.run("/usr/bin/openssl", ["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", keyFile])
+        guard made.status == 0, let pem = FileManager.default.contents(atPath: keyFile) else {
+            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "openssl could not make a key (make deps): \(made.stderr)"])
+        }
+        chmod(keyFile, 0o600)
+        let emulator = try await CloudKitEmulator.start(options)
+        let keyID = "fixture-\(UUID().uuidString.prefix(8))"
+        if let publicKey = CloudKitSignatureVerifier.publicKeyPEM(ofPrivateKey: Array(pem)) {
+            await emulator.registerKey(id: keyID, publicKeyPEM: publicKey)
+        }
+        return EmulatorFixture(emulator: emulator, keyID: keyID, privateKeyPEM: Array(pem), folder: folder, keyFile: keyFile)
+    }
+
+    public var configuration: CloudKitConfiguration {
+        var configuration = CloudKitConfiguration()
+        configuration.baseURL = emulator.baseURL
+        configuration.keyID = keyID
+        configuration.keyFile = keyFile
+        return configuration
+    }
+
+    /// Retries fast enough for tests, still bounded.
+    public static let quickRetries = RetryPolicy(maxAttempts: 6, baseDelay: 0.01, maxDelay: 0.2, maxTotalSeconds: 10)
+
+    public func client(policy: RetryPolicy = quickRetries, keyID: String? = nil, privateKeyPEM: [UInt8]? = nil) throws -> CloudKitClient {
+        let signer = try CloudKitSigner(keyID: keyID ?? self.keyID, privateKeyPEM: privateKeyPEM ?? self.privateKeyPEM)
+        return CloudKitClient(configuration: configuration, signer: signer, policy: policy,
+                              logger: Logger(label: "tests") { _ in SwiftLogNoOpLogHandler() })
+    }
+}
