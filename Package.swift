@@ -87,7 +87,7 @@ let package = Package(
         .testTarget(
             name: "TribeBoardEndToEndTests",
             // Depending on the executables makes `swift test` build them first.
-            dependencies: ["TribeBoardCore", "TribeBoardTestSupport", "tribeboard", "tribeboard-provision",
+            dependencies: ["TribeBoardCore", "TribeBoardTestSupport", "TribeBoardCloudKitEmulator", "tribeboard", "tribeboard-provision",
                            .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ]

@@ -12,6 +12,10 @@ public enum ExitStatus: Int32 {
     case noInput = 66
     /// The store or the output folder cannot be opened or written.
     case ioError = 74
+    /// The remote was unavailable or throttled: its part was not done; the local part was.
+    case remoteUnavailable = 75
+    /// The remote refused the configuration (key, clock, container) or it is unusable.
+    case remoteConfiguration = 78
 
     var exitCode: ExitCode { ExitCode(rawValue) }
 }

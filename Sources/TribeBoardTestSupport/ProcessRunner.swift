@@ -27,6 +27,17 @@ public enum ProcessRunner {
         return process.wait()
     }
 
+    /// Waits without blocking a thread: a test that serves the emulator in-process must leave the
+    /// cooperative pool free to answer the child's requests.
+    public static func runAsync(_ path: String, _ arguments: [String], in directory: String? = nil,
+                                environment: [String: String] = [:]) async throws -> Result {
+        let process = try start(path, arguments, in: directory, environment: environment)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            process.onExit { continuation.resume() }
+        }
+        return process.wait()
+    }
+
     public static func start(_ path: String, _ arguments: [String], in directory: String? = nil,
                              environment: [String: String] = [:]) throws -> RunningProcess {
         let process = Process()
@@ -83,6 +94,21 @@ public final class RunningProcess: @unchecked Sendable {
     }
 
     public var pid: Int32 { process.processIdentifier }
+
+    /// Calls `handler` once the process has ended (at once if it already has).
+    func onExit(_ handler: @escaping @Sendable () -> Void) {
+        let fired = NSLock()
+        nonisolated(unsafe) var done = false
+        let fire: @Sendable () -> Void = {
+            fired.lock()
+            let first = !done
+            done = true
+            fired.unlock()
+            if first { handler() }
+        }
+        process.terminationHandler = { _ in fire() }
+        if !process.isRunning { fire() }
+    }
     public var isRunning: Bool { process.isRunning }
 
     /// SIGKILL: the process gets no chance to clean up, as after a crash or an OOM kill.

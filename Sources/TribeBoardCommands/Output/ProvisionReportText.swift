@@ -19,6 +19,16 @@ enum ProvisionReportText {
         if let pending = report.pendingSync, pending.total > 0 {
             lines.append("Waiting for resync: \(pending.total) records in the store (\(pending.families) families, \(pending.userProfiles) profiles, \(pending.memberships) memberships); nothing was uploaded: run `tribeboard resync` when a remote is configured.")
         }
+        if let remote = report.remote {
+            lines.append("CloudKit:  codes of \(report.codesVerifiedRemotely) new families checked in CloudKit")
+            if report.codesNotVerifiedRemotely > 0 {
+                lines.append("           \(report.codesNotVerifiedRemotely) new families were checked in the local store only and are marked as not remotely verified; resync checks them before uploading")
+            }
+            if let reason = remote.unavailable { lines.append("           CloudKit could not be used: \(reason)") }
+            if let uploaded = remote.uploaded {
+                lines.append("           --sync uploaded \(uploaded) records, \(remote.uploadFailed ?? 0) not uploaded" + (remote.uploadError.map { " (\($0))" } ?? ""))
+            }
+        }
         if report.otherRunDetected {
             lines.append("Another provision run was writing to the same store; rows it created first are counted as existing.")
         }

@@ -11,9 +11,12 @@ public struct ProvisionCommand: ParsableCommand {
             Columns (header row, any order, any case): family_name (required), external_id, \
             admin_display_name, admin_apple_user_id_hash, code. Re-running the same file is safe: \
             rows already provisioned are reported as existing. New records wait for `tribeboard resync`.
+            With a remote configured (--key-id and --key-file, or their variables), new codes are also \
+            checked in CloudKit; when it is unreachable the run goes on with local checks and says so. \
             Exit status: 0 all rows created or existing; 1 some rows failed; 64 bad usage; \
             65 the file is not readable CSV or lacks family_name; 66 the file cannot be opened; \
-            74 the store or output folder cannot be opened or written.
+            74 the store or output folder cannot be opened or written; 75 CloudKit was unavailable \
+            (local work done, codes checked locally only); 78 CloudKit refused the configuration.
             """)
 
     @OptionGroup(title: "Global options") public var global: GlobalOptions
@@ -33,6 +36,14 @@ public struct ProvisionCommand: ParsableCommand {
     @Flag(name: .long, help: "Validate every row and check it against the store; write nothing.")
     public var dryRun = false
 
+    @Flag(name: .long, help: "Upload the records waiting for sync right after creating them (default: leave them for `resync`).")
+    public var sync = false
+
+    @OptionGroup(title: "CloudKit") public var remoteOptions: RemoteOptions
+
+    /// Checks during a bulk run must not stall it: a short, bounded policy.
+    static let remotePolicy = RetryPolicy(maxAttempts: 4, baseDelay: 0.5, maxDelay: 5, maxTotalSeconds: 20)
+
     public init() {}
 
     public func validate() throws {
@@ -49,19 +60,61 @@ public struct ProvisionCommand: ParsableCommand {
         request.dryRun = dryRun
         let progress = ProgressDisplay(quiet: global.quiet || global.json && !Terminal.isTerminal(.standardError),
                                        logger: context.logger)
-        let provisioner = Provisioner(request: request, logger: context.logger,
+        let client: CloudKitClient?
+        do {
+            client = try remoteOptions.client(policy: Self.remotePolicy, logger: context.logger)
+        } catch {
+            throw context.fail(error.localizedDescription, status: .remoteConfiguration)
+        }
+        if sync && client == nil {
+            throw context.fail("--sync needs a configured remote: --key-id and --key-file (or TRIBEBOARD_CK_KEY_ID and TRIBEBOARD_CK_KEY_FILE)", status: .usage)
+        }
+        if client == nil && !dryRun {
+            context.logger.info("no remote configured: codes are checked in the local store only, records wait for resync")
+        }
+        let remote = client.map { RemoteCodeCheck(client: $0, logger: context.logger) }
+        let provisioner = Provisioner(request: request, logger: context.logger, remote: dryRun ? nil : remote,
                                       onProgress: { progress.update($0) })
-        let report: ProvisionReport
+        var report: ProvisionReport
         do {
             report = try provisioner.run()
         } catch {
             progress.finish()
             throw context.fail(error.localizedDescription, status: Self.status(for: error))
         }
+        if sync, !dryRun, let client, remote?.isAvailable == true {
+            do {
+                try upload(with: client, into: &report, logger: context)
+            } catch {
+                progress.finish()
+                throw context.fail(error.localizedDescription, status: .ioError)
+            }
+        }
         progress.finish()
         try context.emit(report, text: ProvisionReportText.render)
-        if report.qrWriteFailures > 0 { throw ExitStatus.ioError.exitCode }
-        if report.failed > 0 { throw ExitStatus.partialFailure.exitCode }
+        if let status = Self.status(of: report) { throw status.exitCode }
+    }
+
+    private func upload(with client: CloudKitClient, into report: inout ProvisionReport, logger context: CommandContext) throws {
+        let store = try TribeBoardStore.open(at: global.store)
+        let outcome = try PendingUploader(store: store, client: client, logger: context.logger).run()
+        report.remote?.uploaded = outcome.uploaded
+        report.remote?.uploadFailed = outcome.failed
+        report.remote?.uploadError = outcome.stoppedBy?.localizedDescription
+        if let error = outcome.stoppedBy, report.remote?.errorKind == nil { report.remote?.errorKind = error.category.rawValue }
+        report.pendingSync = try store.pendingSyncCounts()
+    }
+
+    /// The most serious condition wins: files not written, then the remote, then failed rows.
+    static func status(of report: ProvisionReport) -> ExitStatus? {
+        if report.qrWriteFailures > 0 { return .ioError }
+        switch report.remote?.errorKind {
+        case "configuration"?: return .remoteConfiguration
+        case "network"?, "transient"?: return .remoteUnavailable
+        default: break
+        }
+        if report.failed > 0 || (report.remote?.uploadFailed ?? 0) > 0 { return .partialFailure }
+        return nil
     }
 
     static func status(for error: ProvisionError) -> ExitStatus {

@@ -31,13 +31,36 @@ public struct ProvisionReport: Encodable, Sendable {
     /// The first failures; every one of them is in the manifest.
     public var failures: [RowFailure] = []
     public var failuresNotListed = 0
+    /// New families whose code CloudKit confirmed free, and those checked locally only.
+    public var codesVerifiedRemotely = 0
+    public var codesNotVerifiedRemotely = 0
+    /// Present when a remote is configured.
+    public var remote: RemoteSummary?
+
+    public struct RemoteSummary: Encodable, Sendable {
+        /// Why remote checking stopped during the run, if it did.
+        public var unavailable: String?
+        /// `network`, `transient`, `configuration` or `data`.
+        public var errorKind: String?
+        /// Records uploaded by --sync, and those that stayed pending.
+        public var uploaded: Int?
+        public var uploadFailed: Int?
+        public var uploadError: String?
+
+        init(failure: CloudKitError?) {
+            unavailable = failure?.localizedDescription
+            errorKind = failure?.category.rawValue
+        }
+    }
 
     static let listedFailureLimit = 100
 
     mutating func record(_ row: ProvisionRowResult) {
         rows += 1
         switch row.status {
-        case .created: created += 1
+        case .created:
+            created += 1
+            if row.codeVerifiedRemotely == true { codesVerifiedRemotely += 1 } else { codesNotVerifiedRemotely += 1 }
         case .existing: existing += 1
         case .failed:
             failed += 1

@@ -34,4 +34,6 @@ public struct ProvisionRowResult: Sendable, Equatable {
     public var error: String?
     /// Set when the row's QR PNG must be (re)written.
     public var needsQRCode: Bool
+    /// For a created family: whether CloudKit was asked and had no family with this code.
+    public var codeVerifiedRemotely: Bool? = nil
 }

@@ -11,15 +11,19 @@ public struct Provisioner: Sendable {
     let logger: Logger
     let randomSource: any SecureRandomSource
     let onProgress: ProgressHandler
+    /// Checks new codes against CloudKit too; nil works offline (local checks only).
+    let remote: RemoteCodeCheck?
 
     static let loggedFailureLimit = 20
 
     public init(request: ProvisionRequest, logger: Logger,
                 randomSource: any SecureRandomSource = SystemSecureRandomSource(),
+                remote: RemoteCodeCheck? = nil,
                 onProgress: @escaping ProgressHandler = { _ in }) {
         self.request = request
         self.logger = logger
         self.randomSource = randomSource
+        self.remote = remote
         self.onProgress = onProgress
     }
 
@@ -94,11 +98,13 @@ public struct Provisioner: Sendable {
                                         qrFileExists: folder.qrFileExists(for:),
                                         ids: RecordIDGenerator(source: SystemSecureRandomSource()))
         let stage = QRCodeStage(renderer: renderer, outputDirectory: folder.path)
+        let planner = CodePlanner(generator: generator, reservations: reader.columns.contains(.code) ? tracker : nil, remote: remote)
         logger.debug("store and output folder ready", metadata: ["elapsed": "\(sink.elapsed)"])
         let batches = BatchPrefetcher { try nextBatch(from: reader, tracker: tracker) }
         do {
-            while let batch = try batches.next() {
-                let results = try writer.write(batch, to: store, at: Date())
+            while var batch = try batches.next() {
+                let planned = try planner.plan(&batch, store: store)
+                let results = try writer.write(batch, planned: planned, to: store, at: Date())
                 for ticket in stage.submit(results) { try sink.finish(ticket, manifest: manifest) }
             }
             logger.debug("every row is in the store", metadata: ["elapsed": "\(sink.elapsed)"])
@@ -113,6 +119,9 @@ public struct Provisioner: Sendable {
         }
         store.checkpoint()
         sink.report.pendingSync = try store.pendingSyncCounts()
+        if let remote {
+            sink.report.remote = ProvisionReport.RemoteSummary(failure: remote.failure)
+        }
         logger.debug("store checkpointed", metadata: ["elapsed": "\(sink.elapsed)"])
     }
 

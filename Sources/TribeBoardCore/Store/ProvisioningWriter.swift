@@ -11,7 +11,8 @@ struct ProvisioningWriter {
     let qrFileExists: (RecordID) -> Bool
     let ids: RecordIDGenerator
 
-    func write(_ batch: [BatchEntry], to store: TribeBoardStore, at date: Date) throws(StoreError) -> [ProvisionRowResult] {
+    func write(_ batch: [BatchEntry], planned: [Int: CodePlanner.Planned] = [:], to store: TribeBoardStore,
+               at date: Date) throws(StoreError) -> [ProvisionRowResult] {
         let timestamp = StoreTimestamp.format(date)
         do {
             return try store.writer.writeWithoutTransaction { db in
@@ -21,7 +22,8 @@ struct ProvisioningWriter {
                     let operatorID = try provisioningUserID(db)
                     let statements = try ProvisioningStatements(db)
                     for entry in batch {
-                        results.append(try provision(entry, db: db, statements: statements, timestamp: timestamp, operatorID: operatorID))
+                        results.append(try provision(entry, planned: planned, db: db, statements: statements,
+                                                     timestamp: timestamp, operatorID: operatorID))
                     }
                     return .commit
                 }
@@ -34,7 +36,7 @@ struct ProvisioningWriter {
         }
     }
 
-    private func provision(_ entry: BatchEntry, db: Database, statements: ProvisioningStatements,
+    private func provision(_ entry: BatchEntry, planned: [Int: CodePlanner.Planned], db: Database, statements: ProvisioningStatements,
                            timestamp: String, operatorID: String) throws -> ProvisionRowResult {
         switch entry {
         case .invalid(let line, let externalId, let name, let importKey, let error):
@@ -52,7 +54,8 @@ struct ProvisioningWriter {
                                           error: nil, needsQRCode: !qrFileExists(existing.id))
             }
             do {
-                return try create(row, db: db, statements: statements, timestamp: timestamp, operatorID: operatorID)
+                return try create(row, planned: planned[row.line], db: db, statements: statements,
+                                  timestamp: timestamp, operatorID: operatorID)
             } catch let error as RowError {
                 try logFailure(row, db: db, timestamp: timestamp, reached: [.idle, .validating, .generatingCode], error)
                 return failed(row, error.localizedDescription)
@@ -68,35 +71,46 @@ struct ProvisioningWriter {
         }
     }
 
-    private func create(_ row: ValidatedRow, db: Database, statements: ProvisioningStatements,
+    private func create(_ row: ValidatedRow, planned: CodePlanner.Planned?, db: Database, statements: ProvisioningStatements,
                         timestamp: String, operatorID: String) throws -> ProvisionRowResult {
-        let code = try chooseCode(for: row, lookups: statements.lookups)
+        let (code, verified) = try chooseCode(for: row, planned: planned, lookups: statements.lookups)
+        let verifiedAt = verified ? timestamp : nil
         let familyID = try ids.make()
         try statements.allOrNothing {
             var creatorID = operatorID
             if let admin = row.admin {
                 let profileID = try statements.findOrInsertProfile(admin, newID: try ids.make(), at: timestamp)
                 creatorID = profileID
-                try statements.insert(family: familyID, row: row, code: code, createdBy: creatorID, at: timestamp)
+                try statements.insert(family: familyID, row: row, code: code, createdBy: creatorID, verifiedAt: verifiedAt, at: timestamp)
                 try statements.insertAdminMembership(id: try ids.make(), familyID: familyID, userID: profileID,
                                                      status: admin.membershipStatus, at: timestamp)
             } else {
-                try statements.insert(family: familyID, row: row, code: code, createdBy: creatorID, at: timestamp)
+                try statements.insert(family: familyID, row: row, code: code, createdBy: creatorID, verifiedAt: verifiedAt, at: timestamp)
             }
             try statements.logCompletedCreation(familyID: familyID, row: row, at: timestamp)
         }
         return ProvisionRowResult(line: row.line, externalId: row.externalId, familyId: familyID,
                                   familyName: row.familyName, code: code.value, status: .created,
-                                  error: nil, needsQRCode: true)
+                                  error: nil, needsQRCode: true, codeVerifiedRemotely: verified)
     }
 
     /// A preassigned code is kept or the row fails; it is never silently replaced.
-    private func chooseCode(for row: ValidatedRow, lookups: FamilyLookups) throws -> FamilyCode {
+    /// The planned code when it is still free; otherwise (a concurrent run took it) a new one,
+    /// checked locally only.
+    private func chooseCode(for row: ValidatedRow, planned: CodePlanner.Planned?, lookups: FamilyLookups) throws -> (FamilyCode, Bool) {
         if let code = row.preassignedCode {
             if let problem = try PreassignedCode.problem(row, lookups: lookups, reservations: reservations) { throw problem }
-            return code
+            return (code, planned?.verifiedRemotely ?? false)
         }
-        return try generator.generate { candidate in
+        if let planned, try lookups.family(code: planned.code.value) == nil,
+           try reservations?.reservedLine(for: planned.code.value) == nil {
+            return (planned.code, planned.verifiedRemotely)
+        }
+        return (try generateLocally(lookups), false)
+    }
+
+    private func generateLocally(_ lookups: FamilyLookups) throws -> FamilyCode {
+        try generator.generate { candidate in
             if try lookups.family(code: candidate.value) != nil { return true }
             return try reservations?.reservedLine(for: candidate.value) != nil
         }

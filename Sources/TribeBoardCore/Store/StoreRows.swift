@@ -61,8 +61,9 @@ struct ProvisioningStatements {
         rollback = try BoundStatement(db, "ROLLBACK TRANSACTION TO SAVEPOINT family")
         profileByHash = try BoundStatement(db, "SELECT id FROM user_profiles WHERE apple_user_id_hash = ?")
         insertFamily = try BoundStatement(db, """
-            INSERT INTO families (id, name, code, created_by_user_id, created_at, needs_sync, import_key, source_line)
-            VALUES (?, ?, ?, ?, ?, 1, ?, ?)
+            INSERT INTO families (id, name, code, created_by_user_id, created_at, needs_sync, import_key, source_line,
+                                  code_verified_remotely_at)
+            VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?)
             """)
         insertProfile = try BoundStatement(db, """
             INSERT INTO user_profiles (id, display_name, apple_user_id_hash, created_at, needs_sync)
@@ -92,9 +93,10 @@ struct ProvisioningStatements {
         try release.execute([])
     }
 
-    func insert(family id: String, row: ValidatedRow, code: FamilyCode, createdBy: String, at timestamp: String) throws {
+    func insert(family id: String, row: ValidatedRow, code: FamilyCode, createdBy: String, verifiedAt: String?,
+                at timestamp: String) throws {
         try insertFamily.execute([.text(id), .text(row.familyName), .text(code.value), .text(createdBy),
-                                  .text(timestamp), .text(row.importKey), .integer(row.line)])
+                                  .text(timestamp), .text(row.importKey), .integer(row.line), .text(verifiedAt)])
     }
 
     /// A signed-in admin (with a hash) is one profile however many families they administer;

@@ -9,6 +9,10 @@ enum StoreSchema {
             try createAppModels(db)
             try createToolkitTables(db)
         }
+        // When a family's code was last found free in CloudKit; NULL: never checked remotely.
+        migrator.registerMigration("v2-remote-code-verification") { db in
+            try db.execute(sql: "ALTER TABLE families ADD COLUMN code_verified_remotely_at TEXT")
+        }
         return migrator
     }
 

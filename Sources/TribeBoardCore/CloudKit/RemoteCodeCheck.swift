@@ -1,0 +1,62 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// Asks CloudKit which of a batch of candidate codes a family there already holds (seed
+/// requirement 2.1), including records of the legacy `CKFamily` type.
+///
+/// A circuit breaker: after the first failure the rest of the run checks locally only (2.3), so a
+/// remote that is down costs one bounded wait, not one per batch.
+public final class RemoteCodeCheck: Sendable {
+    /// IN lists stay well inside a request's size.
+    static let codesPerQuery = 100
+
+    private let client: CloudKitClient
+    private let logger: Logger
+    private let tripped = Mutex<CloudKitError?>(nil)
+    private let verified = Atomic<Int>(0)
+
+    public init(client: CloudKitClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+    }
+
+    /// The error that stopped remote checking, if one did.
+    public var failure: CloudKitError? { tripped.withLock { $0 } }
+    public var isAvailable: Bool { failure == nil }
+    public var codesVerified: Int { verified.load(ordering: .relaxed) }
+
+    /// Codes (of `codes`) that a remote family holds, with that record's name; nil when the remote
+    /// could not be asked (then nothing is verified).
+    func holders(of codes: [String]) -> [String: String]? {
+        guard isAvailable, !codes.isEmpty else { return isAvailable ? [:] : nil }
+        let client = client
+        let result = BlockingBridge.run { () async throws(CloudKitError) -> [String: String] in
+            var holders: [String: String] = [:]
+            for recordType in [RecordMapping.familyType, "CKFamily"] {
+                for chunk in codes.chunked(Self.codesPerQuery) {
+                    var marker: String?
+                    repeat {
+                        let page = try await client.query(CloudKitQuery(recordType: recordType, filterBy: [.isIn("code", Array(chunk))]),
+                                                          continuationMarker: marker)
+                        for case .record(let record) in page.records {
+                            if let code = record.string("code") { holders[code] = record.recordName }
+                        }
+                        marker = page.continuationMarker
+                    } while marker != nil
+                }
+            }
+            return holders
+        }
+        switch result {
+        case .success(let holders):
+            verified.add(codes.count, ordering: .relaxed)
+            return holders
+        case .failure(let error):
+            tripped.withLock { $0 = $0 ?? error }
+            logger.warning("CloudKit cannot check codes; going on with local checks only, and the new families are marked as not remotely verified",
+                           metadata: ["error": "\(error.localizedDescription)", "kind": "\(error.category.rawValue)"])
+            return nil
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import Logging
+import Testing
+import TribeBoardCloudKitEmulator
+import TribeBoardTestSupport
+@testable import TribeBoardCore
+
+/// Seed requirement 2.2 with a remote: a generated code that a CloudKit family already holds is
+/// replaced at once, and the family is stored as remotely verified.
+@Suite("Provisioner: codes taken in CloudKit")
+struct ProvisionerRemoteCodeTests {
+    @Test func aGeneratedCodeHeldRemotelyIsRegenerated() async throws {
+        let fixture = try await EmulatorFixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        let taken = RecordMapping.family(id: "0190A1B2-C3D4-7E5F-8123-456789ABCDEF", name: "Remote", code: "REMATE",
+                                         createdByUserId: "0190A1B2-C3D4-7E5F-8123-456789ABCDE0", createdAt: Date())
+        await fixture.emulator.seed([taken], container: CloudKitConfiguration.defaultContainer)
+        let source = ScriptedRandomSource([ScriptedRandomSource.code("REMATE"), ScriptedRandomSource.code("FRESH2")])
+        let workspace = try ProvisionWorkspace()
+        let remote = RemoteCodeCheck(client: try fixture.client(), logger: ProvisionWorkspace.quietLogger)
+        let csv = try workspace.folder.write("families.csv", "external_id,family_name\nE1,Only Family\n")
+        var request = ProvisionRequest(csvPath: csv, storePath: workspace.storePath, outputDirectory: workspace.outputPath)
+        request.batchSize = 16
+        let provisioner = Provisioner(request: request, logger: ProvisionWorkspace.quietLogger, randomSource: source, remote: remote)
+        // The provisioner blocks while it waits for the network: run it off the cooperative pool,
+        // which serves the emulator.
+        let report = try await Self.onThread { try provisioner.run() }
+        #expect(report.created == 1 && report.codesVerifiedRemotely == 1)
+        #expect(try workspace.codesByName()["Only Family"] == "FRESH2")
+        #expect(try workspace.inspector().count("SELECT COUNT(*) FROM families WHERE code_verified_remotely_at IS NOT NULL") == 1)
+    }
+
+    static func onThread<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try body() }) }.start()
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+import TribeBoardCloudKitEmulator
+import TribeBoardCore
+import TribeBoardTestSupport
+
+/// `tribeboard provision` with CloudKit: the real binary against the loopback emulator.
+@Suite struct ProvisionRemoteTests {
+    let tribeboard = ProcessRunner.executable("tribeboard")
+    let sampleCSV = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../Templates/families.csv").standardized.path
+    let container = CloudKitConfiguration.defaultContainer
+
+    func provision(_ fixture: EmulatorFixture, in directory: TemporaryDirectory, _ extra: [String] = [],
+                   keyID: String? = nil, baseURL: String? = nil) async throws -> ProcessRunner.Result {
+        try await ProcessRunner.runAsync(tribeboard, ["provision", sampleCSV, "--store", "s.sqlite", "--out", "out", "--json",
+                                           "--key-id", keyID ?? fixture.keyID, "--key-file", fixture.keyFile,
+                                           "--ck-base-url", baseURL ?? fixture.emulator.baseURL] + extra, in: directory.path)
+    }
+
+    func summary(_ result: ProcessRunner.Result) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    }
+
+    @Test func cleanRunChecksEveryCodeAndSyncUploadsTheAppsRecords() async throws {
+        let fixture = try await EmulatorFixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        let directory = try TemporaryDirectory("remote-clean")
+        let result = try await provision(fixture, in: directory, ["--sync"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try summary(result)
+        #expect(json["codesVerifiedRemotely"] as? Int == 42)
+        #expect(json["codesNotVerifiedRemotely"] as? Int == 0)
+
+        let remote = await fixture.emulator.records(container: container)
+        #expect(remote.filter { $0.recordType == "Family" }.count == 42)
+        #expect(remote.filter { $0.recordType == "UserProfile" }.count == 41)
+        #expect(remote.filter { $0.recordType == "Membership" }.count == 41)
+        let store = try StoreInspector(path: directory.file("s.sqlite"))
+        let local = try #require(try store.rows("SELECT id, code, name FROM families WHERE import_key = 'ext:TB-0001'").first)
+        let record = try #require(remote.first { $0.recordName == local["id"] })
+        #expect(record.fields?["code"] == .string(try #require(local["code"])))
+        #expect(record.fields?["name"] == .string("Müller"))
+        #expect(record.fields?["createdAt"]?.type == "TIMESTAMP")
+        let membership = try #require(remote.first { $0.recordType == "Membership" && $0.fields?["family"]?.value.object?["recordName"] == .string(local["id"] ?? "") })
+        #expect(membership.fields?["family"]?.value.object?["action"] == .string("DELETE_SELF"))
+        #expect(try store.count("SELECT COUNT(*) FROM families WHERE needs_sync = 1 OR code_verified_remotely_at IS NULL") == 0)
+    }
+
+    @Test(arguments: ["503=0.3,seed=3", "429=0.3,retry-after=0.2,seed=4", "500=0.3,seed=5", "drop=0.3,seed=6", "latency=30ms"])
+    func eachFaultModeStillEndsWithEverythingCreatedAndUploaded(faults: String) async throws {
+        var options = CloudKitEmulator.Options()
+        options.faults = try EmulatorFaults.parse(faults)
+        let fixture = try await EmulatorFixture.start(options)
+        defer { Task { await fixture.emulator.stop() } }
+        let directory = try TemporaryDirectory("remote-faults")
+        let result = try await provision(fixture, in: directory, ["--sync"])
+        #expect(result.status == 0, "\(faults): \(result.stderr)")
+        #expect(await fixture.emulator.records(container: container).filter { $0.recordType == "Family" }.count == 42)
+        let store = try StoreInspector(path: directory.file("s.sqlite"))
+        #expect(try store.count("SELECT COUNT(*) FROM families WHERE needs_sync = 0") == 42)
+    }
+
+    @Test func remoteDownGoesOnLocallyMarksCodesUnverifiedAndExits75() async throws {
+        let fixture = try await EmulatorFixture.start()
+        await fixture.emulator.stop()
+        let directory = try TemporaryDirectory("remote-down")
+        let result = try await provision(fixture, in: directory, ["--sync"])
+        #expect(result.status == 75, "\(result.stderr)")
+        let json = try summary(result)
+        #expect(json["created"] as? Int == 42)
+        #expect(json["codesNotVerifiedRemotely"] as? Int == 42)
+        let remote = try #require(json["remote"] as? [String: Any])
+        #expect(remote["errorKind"] as? String == "network")
+        let store = try StoreInspector(path: directory.file("s.sqlite"))
+        #expect(try store.count("SELECT COUNT(*) FROM families WHERE code_verified_remotely_at IS NULL AND needs_sync = 1") == 42)
+        #expect(result.stderr.contains("local checks only"))
+    }
+
+    @Test func wrongKeyIsAClearConfigurationErrorAndNothingIsLostLocally() async throws {
+        let fixture = try await EmulatorFixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        let directory = try TemporaryDirectory("remote-wrong-key")
+        let result = try await provision(fixture, in: directory, [], keyID: "never-registered")
+        #expect(result.status == 78, "\(result.stderr)")
+        #expect(result.stderr.contains("AUTHENTICATION_FAILED"))
+        #expect(try StoreInspector(path: directory.file("s.sqlite")).count("SELECT COUNT(*) FROM families") == 42)
+        #expect(await fixture.emulator.requestCounts()["records/query"] == 1, "a configuration error is not retried, and stops remote checks")
+    }
+
+    @Test func aCodeAlreadyTakenInCloudKitFailsItsPreassignedRow() async throws {
+        let fixture = try await EmulatorFixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        let holder = RecordMapping.family(id: "0190A1B2-C3D4-7E5F-8123-456789ABCDEF", name: "Remote Family", code: "HJK4MN",
+                                          createdByUserId: "0190A1B2-C3D4-7E5F-8123-456789ABCDE0", createdAt: Date())
+        await fixture.emulator.seed([holder], container: container)
+        let directory = try TemporaryDirectory("remote-taken")
+        let result = try await provision(fixture, in: directory)
+        #expect(result.status == 1, "\(result.stderr)")
+        let row = try #require(try ManifestFile.read(directory.file("out/manifest.csv")).first { $0.externalId == "TB-0036" })
+        #expect(row.status == "failed")
+        #expect(row.error.contains("in CloudKit") && row.error.contains(holder.recordName))
+    }
+
+    @Test func badKeyFilePermissionsAreRefusedBeforeAnythingIsWritten() async throws {
+        let fixture = try await EmulatorFixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        chmod(fixture.keyFile, 0o644)
+        let directory = try TemporaryDirectory("remote-perms")
+        let result = try await provision(fixture, in: directory)
+        #expect(result.status == 78)
+        #expect(result.stderr.contains("chmod 600"))
+        #expect(!FileManager.default.fileExists(atPath: directory.file("s.sqlite")))
+    }
+}
