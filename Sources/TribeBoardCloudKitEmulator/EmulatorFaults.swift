@@ -22,10 +22,16 @@ public struct EmulatorFaults: Sendable, Equatable {
 
     public var total: Double { unavailable + throttled + internalError + dropConnection }
 
-    /// Parses `kind=fraction` lists such as `503=0.1,429=0.1,500=0.05,drop=0.05,latency=20ms`.
+    /// Parses `kind=fraction` lists such as `503=0.1,429=0.1,500=0.05,drop=0.05,latency=20ms`,
+    /// or `down`.
     public static func parse(_ text: String) throws -> EmulatorFaults {
         var faults = EmulatorFaults()
         for item in text.split(separator: ",") where !item.isEmpty {
+            // Down: every connection is cut before a full response, as by a dead backend.
+            if item == "down" {
+                faults.dropConnection = 1
+                continue
+            }
             let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2 else { throw EmulatorError.badOption("fault \"\(item)\" is not kind=value") }
             let (kind, value) = (parts[0], parts[1])
@@ -54,7 +60,7 @@ public struct EmulatorFaults: Sendable, Equatable {
             case "429": faults.throttled = fraction
             case "500": faults.internalError = fraction
             case "drop": faults.dropConnection = fraction
-            default: throw EmulatorError.badOption("unknown fault \"\(kind)\" (known: 503, 429, 500, drop, latency, retry-after, seed)")
+            default: throw EmulatorError.badOption("unknown fault \"\(kind)\" (known: 503, 429, 500, drop, latency, retry-after, seed, down)")
             }
         }
         guard faults.total <= 1 else { throw EmulatorError.badOption("fault fractions add up to more than 1") }

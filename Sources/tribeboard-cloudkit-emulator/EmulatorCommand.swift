@@ -13,7 +13,8 @@ struct EmulatorCommand: AsyncParsableCommand {
             the public half, as registered in the CloudKit Dashboard: `openssl ec -in eckey.pem -pubout`). \
             Point the toolkit at it with --ck-base-url http://127.0.0.1:PORT. Stop it with Ctrl-C; \
             with --data its records are saved (at most a second behind) and loaded again on the next start.
-            Faults, as fractions of requests: --faults 503=0.1,429=0.05,500=0.05,drop=0.05,latency=20ms,retry-after=1,seed=7
+            Faults, as fractions of requests: --faults 503=0.1,429=0.05,500=0.05,drop=0.05,latency=20ms,retry-after=1,seed=7; \
+            or --faults down, in which every connection is cut before a full response.
             """)
 
     @Option(help: "Port on 127.0.0.1 (0 picks a free one).")

@@ -183,6 +183,15 @@ struct CloudKitClientTests {
         #expect(await second.records(container: container).map(\.recordName) == [Self.family(1).recordName])
     }
 
+    @Test func faultListsParseAndRejectNonsense() throws {
+        let faults = try EmulatorFaults.parse("503=0.1,429=0.2,retry-after=2,500=0.05,drop=0.05,latency=20ms,seed=9")
+        #expect(faults.unavailable == 0.1 && faults.throttled == 0.2 && faults.throttleRetryAfter == 2)
+        #expect(faults.latency == .milliseconds(20) && faults.seed == 9)
+        #expect(try EmulatorFaults.parse("down").dropConnection == 1)
+        #expect(throws: EmulatorError.self) { try EmulatorFaults.parse("503=0.7,429=0.7") }
+        #expect(throws: EmulatorError.self) { try EmulatorFaults.parse("teapot=0.1") }
+    }
+
     @Test func moreThan200OperationsInOneRequestIsABadRequest() throws {
         var database = EmulatorDatabase()
         let operations = (1...201).map { CloudKitOperation(.create, Self.family($0)) }
