@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .executable(name: "tribeboard", targets: ["tribeboard"]),
         .executable(name: "tribeboard-provision", targets: ["tribeboard-provision"]),
+        .executable(name: "tribeboard-resync", targets: ["tribeboard-resync"]),
         .executable(name: "tribeboard-cloudkit-emulator", targets: ["tribeboard-cloudkit-emulator"]),
         .library(name: "TribeBoardCore", targets: ["TribeBoardCore"]),
     ],
@@ -74,6 +75,7 @@ let package = Package(
         ),
         .executableTarget(name: "tribeboard", dependencies: ["TribeBoardCommands"]),
         .executableTarget(name: "tribeboard-provision", dependencies: ["TribeBoardCommands"]),
+        .executableTarget(name: "tribeboard-resync", dependencies: ["TribeBoardCommands"]),
         .target(
             name: "TribeBoardTestSupport",
             dependencies: ["TribeBoardCore", "TribeBoardCloudKitEmulator", .product(name: "GRDB", package: "GRDB.swift"),
@@ -87,7 +89,7 @@ let package = Package(
         .testTarget(
             name: "TribeBoardEndToEndTests",
             // Depending on the executables makes `swift test` build them first.
-            dependencies: ["TribeBoardCore", "TribeBoardTestSupport", "TribeBoardCloudKitEmulator", "tribeboard", "tribeboard-provision",
+            dependencies: ["TribeBoardCore", "TribeBoardTestSupport", "TribeBoardCloudKitEmulator", "tribeboard", "tribeboard-provision", "tribeboard-resync",
                            .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ]

@@ -27,8 +27,8 @@ public final class CloudKitEmulator: Sendable {
         let state = try EmulatorState(options: options)
         let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: options.port), timeout: 60, logger: .disabled)
         await server.appendRoute("*") { request in await state.handle(request) }
-        let task = Task { try await server.run() }
-        try await server.waitUntilListening()
+        let task = Task(executorPreference: EmulatorExecutor()) { try await server.run() }
+        try await server.waitUntilListening(timeout: 30)
         var port: UInt16 = 0
         if case .ip4(_, let bound)? = await server.listeningAddress { port = bound }
         return CloudKitEmulator(state: state, server: server, task: task, baseURL: "http://127.0.0.1:\(port)")

@@ -10,6 +10,8 @@ public enum ExitStatus: Int32 {
     case dataError = 65
     /// The input file does not exist or cannot be opened.
     case noInput = 66
+    /// Another run holds the store's resync lock.
+    case lockHeld = 73
     /// The store or the output folder cannot be opened or written.
     case ioError = 74
     /// The remote was unavailable or throttled: its part was not done; the local part was.

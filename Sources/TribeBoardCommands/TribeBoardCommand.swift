@@ -4,8 +4,8 @@ import ArgumentParser
 public struct TribeBoardCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "tribeboard",
-        abstract: "Operator tools for TribeBoard's families: provision, and later audit, resync and doctor.",
-        subcommands: [ProvisionCommand.self])
+        abstract: "Operator tools for TribeBoard's families: provision and resync (audit and doctor to come).",
+        subcommands: [ProvisionCommand.self, ResyncCommand.self])
 
     public init() {}
 }

@@ -55,7 +55,17 @@ import TribeBoardTestSupport
         defer { Task { await fixture.emulator.stop() } }
         let directory = try TemporaryDirectory("remote-faults")
         let result = try await provision(fixture, in: directory, ["--sync"])
-        #expect(result.status == 0, "\(faults): \(result.stderr)")
+        // With 30 % of requests failing, the bounded retries can run out: then the run says "try
+        // later" (75) with everything created locally, and the next resync finishes, as cron would.
+        #expect(result.status == 0 || result.status == 75, "\(faults): \(result.stderr)")
+        #expect(try StoreInspector(path: directory.file("s.sqlite")).count("SELECT COUNT(*) FROM families") == 42)
+        var status = result.status
+        for _ in 0..<5 where status != 0 {
+            status = try await ProcessRunner.runAsync(tribeboard, ["resync", "--store", "s.sqlite", "--key-id", fixture.keyID,
+                                                                   "--key-file", fixture.keyFile, "--ck-base-url", fixture.emulator.baseURL],
+                                                      in: directory.path).status
+        }
+        #expect(status == 0)
         #expect(await fixture.emulator.records(container: container).filter { $0.recordType == "Family" }.count == 42)
         let store = try StoreInspector(path: directory.file("s.sqlite"))
         #expect(try store.count("SELECT COUNT(*) FROM families WHERE needs_sync = 0") == 42)

@@ -42,7 +42,7 @@ public struct ProvisionCommand: ParsableCommand {
     @OptionGroup(title: "CloudKit") public var remoteOptions: RemoteOptions
 
     /// Checks during a bulk run must not stall it: a short, bounded policy.
-    static let remotePolicy = RetryPolicy(maxAttempts: 4, baseDelay: 0.5, maxDelay: 5, maxTotalSeconds: 20)
+    static let remotePolicy = RetryPolicy(maxAttempts: 6, baseDelay: 0.5, maxDelay: 5, maxTotalSeconds: 30)
 
     public init() {}
 
@@ -95,14 +95,23 @@ public struct ProvisionCommand: ParsableCommand {
         if let status = Self.status(of: report) { throw status.exitCode }
     }
 
+    /// --sync: a resync right after the run, under the same lock as `tribeboard resync`.
     private func upload(with client: CloudKitClient, into report: inout ProvisionReport, logger context: CommandContext) throws {
         let store = try TribeBoardStore.open(at: global.store)
-        let outcome = try PendingUploader(store: store, client: client, logger: context.logger).run()
-        report.remote?.uploaded = outcome.uploaded
+        let lock: SyncLock
+        do {
+            lock = try SyncLock(storePath: global.store)
+        } catch {
+            report.remote?.uploadError = "\(error.localizedDescription); the records wait for it"
+            return
+        }
+        let outcome = try Resyncer(store: store, client: client, logger: context.logger).run()
+        withExtendedLifetime(lock) {}
+        report.remote?.uploaded = outcome.synced
         report.remote?.uploadFailed = outcome.failed
-        report.remote?.uploadError = outcome.stoppedBy?.localizedDescription
-        if let error = outcome.stoppedBy, report.remote?.errorKind == nil { report.remote?.errorKind = error.category.rawValue }
-        report.pendingSync = try store.pendingSyncCounts()
+        report.remote?.uploadError = outcome.stoppedBy
+        if case .remote(let error)? = outcome.stop, report.remote?.errorKind == nil { report.remote?.errorKind = error.category.rawValue }
+        report.pendingSync = outcome.pending
     }
 
     /// The most serious condition wins: files not written, then the remote, then failed rows.

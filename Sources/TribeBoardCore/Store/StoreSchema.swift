@@ -13,6 +13,23 @@ enum StoreSchema {
         migrator.registerMigration("v2-remote-code-verification") { db in
             try db.execute(sql: "ALTER TABLE families ADD COLUMN code_verified_remotely_at TEXT")
         }
+        // Resync's bookkeeping for records that failed at least once: retries spread across runs,
+        // and permanent failures and code conflicts set aside instead of retried forever.
+        migrator.registerMigration("v3-sync-state") { db in
+            try db.execute(sql: """
+                CREATE TABLE sync_state (
+                    record_table TEXT NOT NULL CHECK (record_table IN ('families', 'user_profiles', 'memberships')),
+                    record_id TEXT NOT NULL,
+                    status TEXT NOT NULL CHECK (status IN ('retrying', 'quarantined', 'conflict')),
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    last_error TEXT,
+                    last_attempt_at TEXT,
+                    next_attempt_at TEXT,
+                    conflict_with TEXT,
+                    PRIMARY KEY (record_table, record_id)
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 

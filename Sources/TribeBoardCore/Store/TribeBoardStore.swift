@@ -147,10 +147,11 @@ public struct TribeBoardStore: Sendable {
 }
 
 extension TribeBoardStore {
-    /// Copies the WAL back into the store file and truncates it, so that a finished run leaves
-    /// one compact file. Best effort: a reader in another process can make it wait for next time.
+    /// Copies what it can of the WAL back into the store file, without waiting: a TRUNCATE
+    /// checkpoint holds the write lock while it waits for readers, which starved a concurrent run.
+    /// SQLite folds the rest in when the last connection closes.
     public func checkpoint() {
-        _ = try? writer.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        _ = try? writer.writeWithoutTransaction { db in try db.checkpoint(.passive) }
     }
 
     public struct PendingSyncCounts: Sendable, Encodable, Equatable {

@@ -1,0 +1,27 @@
+import Foundation
+import TribeBoardCore
+
+enum ResyncReportText {
+    static func render(_ report: ResyncReport) -> String {
+        var lines = ["Resync: \(report.synced) records uploaded in \(report.requests) requests (\(String(format: "%.1f", report.durationSeconds)) s); \(report.failed) failed"]
+        lines.append("Still pending: \(report.pending.total) (\(report.pending.families) families, \(report.pending.userProfiles) profiles, \(report.pending.memberships) memberships)")
+        if report.waiting > 0 { lines.append("Waiting to retry: \(report.waiting)") }
+        if report.quarantined > 0 { lines.append("Quarantined after a permanent error: \(report.quarantined) (tribeboard resync --list)") }
+        if report.conflicts > 0 { lines.append("In conflict (code taken in CloudKit, not uploaded): \(report.conflicts) (tribeboard resync --list)") }
+        if report.blocked > 0 { lines.append("Memberships waiting for a family that is set aside: \(report.blocked)") }
+        if let reason = report.stoppedBy { lines.append("Stopped: \(reason)") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func render(_ listing: ResyncListing) -> String {
+        var lines = ["Pending: \(listing.pending.total) (\(listing.pending.families) families, \(listing.pending.userProfiles) profiles, \(listing.pending.memberships) memberships)"]
+        for entry in listing.entries {
+            var line = "\(entry.status)  \(entry.table)  \(entry.id)  attempts \(entry.attempts)"
+            if let next = entry.nextAttemptAt { line += "  next \(next)" }
+            if let other = entry.conflictWith { line += "  conflicts with \(other)" }
+            if let error = entry.lastError { line += "\n    \(error)" }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,112 @@
+import ArgumentParser
+import Foundation
+import TribeBoardCore
+
+/// `tribeboard resync`: upload what waits for sync; built to run from cron.
+public struct ResyncCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "resync",
+        abstract: "Upload the records waiting for sync to CloudKit (safe to run from cron).",
+        discussion: """
+            Families first, then user profiles, then memberships, 200 per request. Silent on success \\
+            unless -v. One run per store at a time; an overlapping run exits at once.
+            Exit status: 0 nothing left pending; 1 some records are quarantined or in conflict \\
+            (see --list); 64 bad usage; 73 another resync holds the store's lock; 74 the store cannot \\
+            be opened or written; 75 CloudKit was unavailable or throttled, or --max-duration passed, \\
+            and records remain pending (try later); 78 no usable remote configuration.
+            """)
+
+    @OptionGroup(title: "Global options") public var global: GlobalOptions
+    @OptionGroup(title: "CloudKit") public var remoteOptions: RemoteOptions
+
+    @Option(help: ArgumentHelp("Stop starting new requests after this many seconds.", valueName: "seconds"))
+    public var maxDuration: Int?
+
+    @Flag(help: "List what is waiting, quarantined or in conflict, and why; upload nothing.")
+    public var list = false
+
+    @Option(help: ArgumentHelp("Write Prometheus metrics here (node_exporter's textfile collector).", valueName: "file"))
+    public var metricsFile: String?
+
+    public init() {}
+
+    public func validate() throws {
+        if let maxDuration, maxDuration <= 0 { throw ValidationError("--max-duration must be a positive number of seconds.") }
+    }
+
+    public func run() throws {
+        let context = CommandContext(options: global, label: "tribeboard.resync")
+        if list { return try showList(context) }
+        let client: CloudKitClient?
+        do {
+            client = try remoteOptions.client(policy: retryPolicy, logger: context.logger)
+        } catch {
+            throw context.fail(error.localizedDescription, status: .remoteConfiguration)
+        }
+        guard let client else {
+            throw context.fail("no remote is configured: resync needs --key-id and --key-file (or TRIBEBOARD_CK_KEY_ID and TRIBEBOARD_CK_KEY_FILE)",
+                               status: .remoteConfiguration)
+        }
+        let lock: SyncLock
+        do {
+            lock = try SyncLock(storePath: global.store)
+        } catch {
+            throw context.fail(error.localizedDescription, status: .lockHeld)
+        }
+        let report: ResyncReport
+        do {
+            let store = try TribeBoardStore.open(at: global.store)
+            let deadline = maxDuration.map { ContinuousClock.now + .seconds($0) }
+            report = try Resyncer(store: store, client: client, logger: context.logger).run(until: deadline)
+        } catch {
+            throw context.fail(error.localizedDescription, status: .ioError)
+        }
+        withExtendedLifetime(lock) {}
+        let status = Self.status(report.exitKind)
+        if let metricsFile {
+            do {
+                try AtomicFile.write(Array(report.metrics(exitStatus: status.rawValue).utf8), to: metricsFile, permissions: 0o644)
+            } catch {
+                context.logger.error("cannot write the metrics file", metadata: ["error": "\(error.localizedDescription)"])
+            }
+        }
+        if let reason = report.stoppedBy { context.logger.warning("resync stopped early", metadata: ["reason": "\(reason)"]) }
+        // Cron mails whatever a job prints: a run that did its job prints nothing unless asked.
+        if global.json || global.verbose || report.exitKind != .success {
+            try context.emit(report, text: ResyncReportText.render)
+        }
+        if status != .success { throw status.exitCode }
+    }
+
+    /// Retries of one request stay well inside the run's own bound.
+    var retryPolicy: RetryPolicy {
+        var policy = RetryPolicy()
+        if let maxDuration { policy.maxTotalSeconds = max(5, Double(maxDuration) / 4) }
+        return policy
+    }
+
+    static func status(_ kind: ResyncReport.ExitKind) -> ExitStatus {
+        switch kind {
+        case .success: return .success
+        case .setAside: return .partialFailure
+        case .tryLater: return .remoteUnavailable
+        case .configuration: return .remoteConfiguration
+        }
+    }
+
+    private func showList(_ context: CommandContext) throws {
+        let listing: ResyncListing
+        do {
+            let store = try TribeBoardStore.openReadOnly(at: global.store)
+            listing = ResyncListing(pending: try store.pendingSyncCounts(), entries: try store.syncEntries())
+        } catch {
+            throw context.fail(error.localizedDescription, status: .ioError)
+        }
+        try context.emit(listing, text: ResyncReportText.render)
+    }
+}
+
+public struct ResyncListing: Encodable {
+    public let pending: TribeBoardStore.PendingSyncCounts
+    public let entries: [ResyncListEntry]
+}

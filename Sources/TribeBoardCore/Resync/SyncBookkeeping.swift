@@ -1,0 +1,182 @@
+import Foundation
+import GRDB
+
+/// The record tables resync uploads, in the order references need: families first.
+public enum SyncTable: String, CaseIterable, Sendable, Encodable {
+    case families
+    case userProfiles = "user_profiles"
+    case memberships
+}
+
+/// How a failed record waits before its next attempt, across runs.
+public struct SyncBackoff: Sendable {
+    public var base: Double = 60
+    public var maximum: Double = 6 * 3600
+    /// Attempts of a record whose target may still come (a missing reference) before quarantine.
+    public var maxAttempts = 8
+
+    public init() {}
+
+    public func delay(afterAttempts attempts: Int) -> Double {
+        min(maximum, base * pow(2, Double(max(attempts - 1, 0))))
+    }
+}
+
+/// Reads and writes `sync_state` and the records' sync flags.
+struct SyncBookkeeping {
+    let store: TribeBoardStore
+
+    /// A membership waits while its family is set aside: CloudKit would refuse its reference.
+    static let blockedByFamily = """
+        EXISTS (SELECT 1 FROM sync_state f WHERE f.record_table = 'families' AND f.record_id = t.family_id
+                AND f.status IN ('quarantined', 'conflict'))
+        """
+
+    /// The next records of `table` that are due: pending, not set aside, past their next attempt.
+    func duePage(_ table: SyncTable, after: String, now: String, limit: Int) throws -> [Row] {
+        try store.writer.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT t.* FROM \(table.rawValue) t
+                LEFT JOIN sync_state s ON s.record_table = ? AND s.record_id = t.id
+                WHERE t.needs_sync = 1 AND t.id > ?
+                  AND (s.status IS NULL OR (s.status = 'retrying' AND (s.next_attempt_at IS NULL OR s.next_attempt_at <= ?)))
+                  \(table == .memberships ? "AND NOT " + Self.blockedByFamily : "")
+                ORDER BY t.id LIMIT ?
+                """, arguments: [table.rawValue, after, now, limit])
+        }
+    }
+
+    /// Pending memberships held back by a family that is set aside (and not set aside themselves).
+    func blockedMemberships() throws -> Int {
+        try store.writer.read { db in
+            try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM memberships t
+                WHERE t.needs_sync = 1 AND \(Self.blockedByFamily)
+                  AND NOT EXISTS (SELECT 1 FROM sync_state s WHERE s.record_table = 'memberships' AND s.record_id = t.id
+                                  AND s.status IN ('quarantined', 'conflict'))
+                """) ?? 0
+        }
+    }
+
+    func markSynced(_ table: SyncTable, ids: [String], at now: String) throws {
+        guard !ids.isEmpty else { return }
+        try store.writer.write { db in
+            for id in ids {
+                try db.execute(sql: "UPDATE \(table.rawValue) SET needs_sync = 0, last_sync_date = ?, ck_record_id = id WHERE id = ?",
+                               arguments: [now, id])
+                try db.execute(sql: "DELETE FROM sync_state WHERE record_table = ? AND record_id = ?", arguments: [table.rawValue, id])
+                if table == .families {
+                    try CreationLog.append(db, familyID: id, importKey: nil, line: nil,
+                                           states: [.syncingToCloudKit, .completed], failure: nil, at: now)
+                }
+            }
+        }
+    }
+
+    func markVerified(familyIDs: [String], at now: String) throws {
+        guard !familyIDs.isEmpty else { return }
+        try store.writer.write { db in
+            for id in familyIDs {
+                try db.execute(sql: "UPDATE families SET code_verified_remotely_at = ? WHERE id = ?", arguments: [now, id])
+            }
+        }
+    }
+
+    enum Outcome {
+        case retry(error: String, backoff: SyncBackoff)
+        case quarantine(error: String)
+        case conflict(with: String, error: String)
+    }
+
+    func record(_ outcome: Outcome, table: SyncTable, id: String, at now: Date) throws {
+        let timestamp = StoreTimestamp.format(now)
+        try store.writer.write { db in
+            let attempts = (try Int.fetchOne(db, sql: "SELECT attempts FROM sync_state WHERE record_table = ? AND record_id = ?",
+                                             arguments: [table.rawValue, id]) ?? 0) + 1
+            var status = "retrying"
+            var error = ""
+            var next: String?
+            var conflictWith: String?
+            switch outcome {
+            case .retry(let message, let backoff):
+                error = message
+                if attempts >= backoff.maxAttempts {
+                    status = "quarantined"
+                    error = message + " (after \(attempts) attempts)"
+                } else {
+                    next = StoreTimestamp.format(now.addingTimeInterval(backoff.delay(afterAttempts: attempts)))
+                }
+            case .quarantine(let message):
+                status = "quarantined"
+                error = message
+            case .conflict(let other, let message):
+                status = "conflict"
+                error = message
+                conflictWith = other
+            }
+            try db.execute(sql: """
+                INSERT INTO sync_state (record_table, record_id, status, attempts, last_error, last_attempt_at, next_attempt_at, conflict_with)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (record_table, record_id) DO UPDATE SET status = excluded.status, attempts = excluded.attempts,
+                    last_error = excluded.last_error, last_attempt_at = excluded.last_attempt_at,
+                    next_attempt_at = excluded.next_attempt_at, conflict_with = excluded.conflict_with
+                """, arguments: [table.rawValue, id, status, attempts, error, timestamp, next, conflictWith])
+            if table == .families {
+                try CreationLog.append(db, familyID: id, importKey: nil, line: nil, states: [.syncingToCloudKit],
+                                       failure: error, at: timestamp)
+            }
+        }
+    }
+
+    /// Records set aside or waiting, with why: what `resync --list` shows.
+    func entries() throws -> [ResyncListEntry] {
+        try store.writer.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT record_table, record_id, status, attempts, last_error, last_attempt_at, next_attempt_at, conflict_with
+                FROM sync_state ORDER BY status, record_table, record_id
+                """).map { row in
+                ResyncListEntry(table: row["record_table"], id: row["record_id"], status: row["status"], attempts: row["attempts"],
+                                lastError: row["last_error"], lastAttemptAt: row["last_attempt_at"],
+                                nextAttemptAt: row["next_attempt_at"], conflictWith: row["conflict_with"])
+            }
+        }
+    }
+
+    func counts() throws -> (quarantined: Int, conflicts: Int, retrying: Int) {
+        try store.writer.read { db in
+            func count(_ status: String) throws -> Int {
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sync_state WHERE status = ?", arguments: [status]) ?? 0
+            }
+            return (try count("quarantined"), try count("conflict"), try count("retrying"))
+        }
+    }
+
+    func lastSuccess() throws -> String? {
+        try store.writer.read { db in try String.fetchOne(db, sql: "SELECT value FROM toolkit_meta WHERE key = 'resync_last_success'") }
+    }
+
+    func setLastSuccess(_ timestamp: String) throws {
+        try store.writer.write { db in
+            try db.execute(sql: "INSERT INTO toolkit_meta (key, value) VALUES ('resync_last_success', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                           arguments: [timestamp])
+        }
+    }
+}
+
+extension TribeBoardStore {
+    /// Records waiting to retry, quarantined or in conflict, with why.
+    public func syncEntries() throws(StoreError) -> [ResyncListEntry] {
+        do { return try SyncBookkeeping(store: self).entries() } catch { throw .readFailed(reason: "\(error)") }
+    }
+}
+
+public struct ResyncListEntry: Encodable, Sendable, Equatable {
+    public let table: String
+    public let id: String
+    public let status: String
+    public let attempts: Int
+    public let lastError: String?
+    public let lastAttemptAt: String?
+    public let nextAttemptAt: String?
+    public let conflictWith: String?
+}

@@ -1,0 +1,3 @@
+import TribeBoardCommands
+
+ResyncCommand.main()

@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+import TribeBoardCloudKitEmulator
+import TribeBoardCore
+import TribeBoardTestSupport
+
+/// `tribeboard resync` as cron runs it: the real binary against the loopback emulator.
+@Suite struct ResyncTests {
+    let tribeboard = ProcessRunner.executable("tribeboard")
+    let container = CloudKitConfiguration.defaultContainer
+
+    /// A store with `families` provisioned offline (every third with a signed-in admin).
+    func provisioned(_ families: Int, in directory: TemporaryDirectory) async throws {
+        try directory.write("in.csv", CSVFixtures.families(count: families))
+        let result = try await ProcessRunner.runAsync(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "-q"],
+                                                      in: directory.path)
+        try #require(result.status == 0, "\(result.stderr)")
+    }
+
+    func resync(_ fixture: EmulatorFixture, in directory: TemporaryDirectory, _ extra: [String] = []) async throws -> ProcessRunner.Result {
+        try await ProcessRunner.runAsync(tribeboard, ["resync", "--store", "s.sqlite", "--key-id", fixture.keyID, "--key-file", fixture.keyFile,
+                                                      "--ck-base-url", fixture.emulator.baseURL] + extra, in: directory.path)
+    }
+
+    func localIDs(_ directory: TemporaryDirectory) throws -> Set<String> {
+        let store = try StoreInspector(path: directory.file("s.sqlite"))
+        return Set(try store.strings("SELECT id FROM families UNION ALL SELECT id FROM user_profiles UNION ALL SELECT id FROM memberships"))
+    }
+
+    @Test func faultsAndResetsUntilEverythingIsFlushedExactlyOnce() async throws {
+        var options = CloudKitEmulator.Options()
+        options.faults = try EmulatorFaults.parse("503=0.1,429=0.05,retry-after=0.05,500=0.05,drop=0.1,seed=11")
+        let fixture = try await EmulatorFixture.start(options)
+        defer { Task { await fixture.emulator.stop() } }
+        let directory = try TemporaryDirectory("resync-faults")
+        try await provisioned(300, in: directory)
+        var statuses: [Int32] = []
+        for _ in 0..<15 {
+            let result = try await resync(fixture, in: directory)
+            statuses.append(result.status)
+            if result.status == 0 { break }
+            #expect(result.status == 75, "only 'try later' is acceptable on the way: \(result.stderr)")
+        }
+        #expect(statuses.last == 0, "statuses: \(statuses)")
+        let remote = await fixture.emulator.records(container: container)
+        let local = try localIDs(directory)
+        #expect(Set(remote.map(\.recordName)) == local, "every record exactly once, and no other")
+        #expect(try StoreInspector(path: directory.file("s.sqlite")).count(
+            "SELECT (SELECT COUNT(*) FROM families WHERE needs_sync = 1) + (SELECT COUNT(*) FROM user_profiles WHERE needs_sync = 1) + (SELECT COUNT(*) FROM memberships WHERE needs_sync = 1)") == 0)
+    }
+
+    @Test func killedMidRunThenRerunFinishesWithoutDuplicatesOrErrors() async throws {
+        var options = CloudKitEmulator.Options()
+        options.faults = try EmulatorFaults.parse("latency=40ms")
+        let fixture = try await EmulatorFixture.start(options)
+        defer { Task { await fixture.emulator.stop() } }
+        let directory = try TemporaryDirectory("resync-kill")
+        try await provisioned(1_500, in: directory)
+        let victim = try ProcessRunner.start(tribeboard, ["resync", "--store", "s.sqlite", "--key-id", fixture.keyID, "--key-file", fixture.keyFile,
+                                                          "--ck-base-url", fixture.emulator.baseURL], in: directory.path)
+        for _ in 0..<200 where await fixture.emulator.records(container: container).count < 400 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        victim.killHard()
+        _ = victim.wait()
+        let before = await fixture.emulator.records(container: container).count
+        let total = try localIDs(directory).count
+        #expect(before > 0 && before < total, "the kill must land mid-run (\(before) of \(total) uploaded)")
+
+        let rerun = try await resync(fixture, in: directory, ["--json"])
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        let local = try localIDs(directory)
+        #expect(Set(await fixture.emulator.records(container: container).map(\.recordName)) == local)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(rerun.stdout.utf8)) as? [String: Any])
+        #expect(json["failed"] as? Int == 0, "records the killed run uploaded but did not mark are settled as EXISTS, not errors")
+    }
+
+    @Test func anOverlappingRunExitsAtOnceWith73() async throws {
+        var options = CloudKitEmulator.Options()
+        options.faults = try EmulatorFaults.parse("latency=100ms")
+        let fixture = try await EmulatorFixture.start(options)
+        defer { Task { await fixture.emulator.stop() } }
+        let directory = try TemporaryDirectory("resync-overlap")
+        try await provisioned(600, in: directory)
+        let first = try ProcessRunner.start(tribeboard, ["resync", "--store", "s.sqlite", "--key-id", fixture.keyID, "--key-file", fixture.keyFile,
+                                                         "--ck-base-url", fixture.emulator.baseURL], in: directory.path)
+        try await Task.sleep(for: .milliseconds(300))
+        let started = ContinuousClock.now
+        let second = try await resync(fixture, in: directory)
+        #expect(second.status == 73, "\(second.stderr)")
+        #expect(second.stderr.contains("another resync is running"))
+        #expect(ContinuousClock.now - started < .seconds(3))
+        #expect(first.wait().status == 0)
+    }
+
+    @Test func aCodeTakenInCloudKitIsAConflictAndNothingRemoteIsOverwritten() async throws {
+        let fixture = try await EmulatorFixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        let directory = try TemporaryDirectory("resync-conflict")
+        try await provisioned(5, in: directory)
+        let victim = try #require(try StoreInspector(path: directory.file("s.sqlite")).rows("SELECT id, code FROM families ORDER BY id LIMIT 1").first)
+        let holder = RecordMapping.family(id: "0190A1B2-C3D4-7E5F-8123-456789ABCDEF", name: "Someone Else", code: try #require(victim["code"]),
+                                          createdByUserId: "0190A1B2-C3D4-7E5F-8123-456789ABCDE0", createdAt: Date())
+        await fixture.emulator.seed([holder], container: container)
+
+        let result = try await resync(fixture, in: directory)
+        #expect(result.status == 1, "\(result.stderr)")
+        let remote = await fixture.emulator.records(container: container)
+        #expect(remote.first { $0.recordName == holder.recordName }?.string("name") == "Someone Else")
+        #expect(!remote.contains { $0.recordName == victim["id"] })
+        let list = try await ProcessRunner.runAsync(tribeboard, ["resync", "--store", "s.sqlite", "--list"], in: directory.path)
+        #expect(list.stdout.contains("conflict") && list.stdout.contains(holder.recordName))
+    }
+
+    @Test func aPermanentlyBadRecordIsQuarantinedAndDoesNotBlockTheRest() async throws {
+        let fixture = try await EmulatorFixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        let directory = try TemporaryDirectory("resync-quarantine")
+        try await provisioned(20, in: directory)
+        let damaged = try #require(try StoreInspector(path: directory.file("s.sqlite")).strings("SELECT id FROM families ORDER BY id LIMIT 1").first)
+        _ = try ProcessRunner.run("/usr/bin/sqlite3", [directory.file("s.sqlite"), "UPDATE families SET created_at = 'yesterday' WHERE id = '\(damaged)'"])
+
+        let first = try await resync(fixture, in: directory, ["--metrics-file", "metrics.prom"])
+        #expect(first.status == 1, "\(first.stderr)")
+        #expect(await fixture.emulator.records(container: container).filter { $0.recordType == "Family" }.count == 19)
+        let metrics = try String(contentsOfFile: directory.file("metrics.prom"), encoding: .utf8)
+        #expect(metrics.contains("tribeboard_resync_quarantined_records 1"))
+        // Quarantined records are not retried: the next run asks nothing more of the remote.
+        let requestsBefore = await fixture.emulator.requestCounts()["records/modify"] ?? 0
+        let second = try await resync(fixture, in: directory)
+        #expect(second.status == 1)
+        #expect(await fixture.emulator.requestCounts()["records/modify"] == requestsBefore)
+    }
+
+    @Test func withoutARemoteResyncSaysWhatIsMissing() async throws {
+        let directory = try TemporaryDirectory("resync-unconfigured")
+        try await provisioned(2, in: directory)
+        let result = try await ProcessRunner.runAsync(tribeboard, ["resync", "--store", "s.sqlite"], in: directory.path)
+        #expect(result.status == 78)
+        #expect(result.stderr.contains("--key-id"))
+    }
+}
