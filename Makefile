@@ -37,6 +37,7 @@ demo: build
 
 bench: release
 	scripts/bench-provision.sh
+	scripts/bench-resync.sh
 
 install: release
 	install -d $(DESTDIR)$(PREFIX)/bin

@@ -31,6 +31,7 @@ public final class CloudKitEmulator: Sendable {
         try await server.waitUntilListening(timeout: 30)
         var port: UInt16 = 0
         if case .ip4(_, let bound)? = await server.listeningAddress { port = bound }
+        ListenerNoDelay.apply(port: port)
         return CloudKitEmulator(state: state, server: server, task: task, baseURL: "http://127.0.0.1:\(port)")
     }
 

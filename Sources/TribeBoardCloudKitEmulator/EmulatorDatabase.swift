@@ -7,6 +7,48 @@ struct EmulatorDatabase: Codable {
     /// `container/environment/database/zone` to records by name.
     var zones: [String: [String: CloudKitRecord]] = [:]
     var nextTag = 1
+    /// `zone` -> `field=value` -> record names, for the queryable fields, as CloudKit's indexes:
+    /// EQUALS and IN queries then cost what they return, not the zone's size. Derived, not saved.
+    private var index: [String: [String: Set<String>]] = [:]
+
+    enum CodingKeys: String, CodingKey { case zones, nextTag }
+
+    init() {}
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        zones = try container.decode([String: [String: CloudKitRecord]].self, forKey: .zones)
+        nextTag = try container.decode(Int.self, forKey: .nextTag)
+        for (zone, records) in zones { for record in records.values { addToIndex(record, zone: zone) } }
+    }
+
+    private static func indexKeys(_ record: CloudKitRecord) -> [String] {
+        (record.fields ?? [:]).compactMap { field, value in
+            guard queryableFields.contains(field), let text = comparable(value.value) else { return nil }
+            return "\(field)=\(text)"
+        }
+    }
+
+    private mutating func addToIndex(_ record: CloudKitRecord, zone: String) {
+        for key in Self.indexKeys(record) { index[zone, default: [:]][key, default: []].insert(record.recordName) }
+    }
+
+    private mutating func removeFromIndex(_ record: CloudKitRecord, zone: String) {
+        for key in Self.indexKeys(record) { index[zone]?[key]?.remove(record.recordName) }
+    }
+
+    /// Records that can match: from the index when a filter is EQUALS or IN on an indexed field.
+    private func candidates(_ filters: [CloudKitFilter], in zone: String) -> [CloudKitRecord] {
+        let records = zones[zone] ?? [:]
+        guard let filter = filters.first(where: { ["EQUALS", "IN"].contains($0.comparator) && $0.fieldName != "recordName" }) else {
+            return Array(records.values)
+        }
+        let values = filter.comparator == "IN" ? (filter.fieldValue.value.array ?? []).compactMap { Self.comparable($0) }
+                                               : [Self.comparable(filter.fieldValue.value)].compactMap { $0 }
+        var names = Set<String>()
+        for value in values { names.formUnion(index[zone]?["\(filter.fieldName)=\(value)"] ?? []) }
+        return names.compactMap { records[$0] }
+    }
 
     /// Fields the documented schema marks queryable; filtering on another field is BAD_REQUEST.
     static let queryableFields: Set<String> = ["code", "createdByUserId", "appleUserIdHash", "role", "status", "family", "user",
@@ -32,7 +74,7 @@ struct EmulatorDatabase: Codable {
             }
         }
         let after = request.continuationMarker.flatMap { Data(base64Encoded: $0) }.map { String(decoding: $0, as: UTF8.self) }
-        let matching = (zones[zone] ?? [:]).values
+        let matching = candidates(filters, in: zone)
             .filter { record in record.recordType == request.query.recordType && filters.allSatisfy { Self.matches(record, filter: $0) } }
             .filter { after == nil || $0.recordName > (after ?? "") }
             .sorted { $0.recordName < $1.recordName }
@@ -67,6 +109,14 @@ struct EmulatorDatabase: Codable {
         }
     }
 
+    mutating func seed(_ records: [CloudKitRecord], in zone: String) {
+        for record in records {
+            if let existing = zones[zone]?[record.recordName] { removeFromIndex(existing, zone: zone) }
+            zones[zone, default: [:]][record.recordName] = record
+            addToIndex(record, zone: zone)
+        }
+    }
+
     // MARK: lookup
 
     func lookup(_ names: [String], in zone: String) -> [LookupEntry] {
@@ -87,7 +137,10 @@ struct EmulatorDatabase: Codable {
         for operation in operations where !seen.insert(operation.record.recordName).inserted {
             throw Failure(code: .badRequest, reason: "record \(operation.record.recordName) appears twice in one request")
         }
-        let before = self
+        // Atomic batches exist only in custom zones, as documented. Only they need a snapshot to
+        // roll back to: taking one always made every request copy the whole database.
+        let isAtomic = atomic && !zone.hasSuffix("/_defaultZone")
+        let before = isAtomic ? self : nil
         var results: [LookupEntry] = []
         for operation in operations {
             do {
@@ -97,9 +150,8 @@ struct EmulatorDatabase: Codable {
                                                  serverErrorCode: error.code.rawValue)))
             }
         }
-        // Atomic batches exist only in custom zones, as documented.
         let failed = results.contains { if case .error = $0 { return true } else { return false } }
-        if atomic && zone.hasSuffix("/_defaultZone") == false && failed {
+        if let before, failed {
             self = before
             return results.map { entry in
                 if case .error = entry { return entry }
@@ -131,9 +183,11 @@ struct EmulatorDatabase: Codable {
             guard operation.record.recordChangeTag == existing.recordChangeTag else {
                 throw Failure(code: .conflict, reason: "record \(name) has changed")
             }
+            removeFromIndex(existing, zone: zone)
             zones[zone]?[name] = nil
             return CloudKitRecord.deletedMarker(name)
         case .forceDelete:
+            if let existing { removeFromIndex(existing, zone: zone) }
             zones[zone]?[name] = nil
             return CloudKitRecord.deletedMarker(name)
         }
@@ -159,7 +213,9 @@ struct EmulatorDatabase: Codable {
         let stamp = CloudKitRecord.Stamp(timestamp: now, userRecordName: caller)
         record.created = existing?.created ?? stamp
         record.modified = stamp
+        if let existing { removeFromIndex(existing, zone: zone) }
         zones[zone, default: [:]][incoming.recordName] = record
+        addToIndex(record, zone: zone)
         return record
     }
 }

@@ -39,7 +39,7 @@ actor EmulatorState {
     }
 
     func seed(_ records: [CloudKitRecord], in zone: String) {
-        for record in records { database.zones[zone, default: [:]][record.recordName] = record }
+        database.seed(records, in: zone)
     }
 
     // MARK: Requests

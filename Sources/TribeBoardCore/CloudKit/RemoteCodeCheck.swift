@@ -8,8 +8,8 @@ import Synchronization
 /// A circuit breaker: after the first failure the rest of the run checks locally only (2.3), so a
 /// remote that is down costs one bounded wait, not one per batch.
 public final class RemoteCodeCheck: Sendable {
-    /// IN lists stay well inside a request's size.
-    static let codesPerQuery = 100
+    /// One query per record type for a page of 200: 8-character codes keep it a few KB.
+    static let codesPerQuery = 200
 
     private let client: CloudKitClient
     private let logger: Logger

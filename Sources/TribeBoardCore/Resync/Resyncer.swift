@@ -135,7 +135,8 @@ public struct Resyncer: Sendable {
         let unverified = rows.filter { ($0["code_verified_remotely_at"] as String?) == nil }
         guard !unverified.isEmpty else { return .success([]) }
         let codes = unverified.map { $0["code"] as String }
-        report.requests += 2
+        // One query per record type (Family, legacy CKFamily) per 200 codes.
+        report.requests += 2 * ((codes.count + RemoteCodeCheck.codesPerQuery - 1) / RemoteCodeCheck.codesPerQuery)
         let check = RemoteCodeCheck(client: client, logger: logger)
         guard let holders = check.holders(of: codes) else {
             return .failure(check.failure ?? .network(reason: "CloudKit could not be asked"))

@@ -58,17 +58,24 @@ struct SyncBookkeeping {
         }
     }
 
+    /// One set-based statement each per page (200 records), not four per record.
     func markSynced(_ table: SyncTable, ids: [String], at now: String) throws {
         guard !ids.isEmpty else { return }
+        let list = Self.placeholders(ids.count)
         try store.writer.write { db in
-            for id in ids {
-                try db.execute(sql: "UPDATE \(table.rawValue) SET needs_sync = 0, last_sync_date = ?, ck_record_id = id WHERE id = ?",
-                               arguments: [now, id])
-                try db.execute(sql: "DELETE FROM sync_state WHERE record_table = ? AND record_id = ?", arguments: [table.rawValue, id])
-                if table == .families {
-                    try CreationLog.append(db, familyID: id, importKey: nil, line: nil,
-                                           states: [.syncingToCloudKit, .completed], failure: nil, at: now)
+            try db.execute(sql: "UPDATE \(table.rawValue) SET needs_sync = 0, last_sync_date = ?, ck_record_id = id WHERE id IN \(list)",
+                           arguments: StatementArguments([now] + ids))
+            try db.execute(sql: "DELETE FROM sync_state WHERE record_table = ? AND record_id IN \(list)",
+                           arguments: StatementArguments([table.rawValue] + ids))
+            if table == .families {
+                let rows = Array(repeating: "(?, ?, ?, NULL, ?)", count: ids.count * 2).joined(separator: ", ")
+                var values: [String] = []
+                for id in ids {
+                    values += [id, FamilyCreationState.syncingToCloudKit.rawValue, String(FamilyCreationState.syncingToCloudKit.progress), now]
+                    values += [id, FamilyCreationState.completed.rawValue, String(FamilyCreationState.completed.progress), now]
                 }
+                try db.execute(sql: "INSERT INTO creation_log (family_id, state, progress, error, at) VALUES \(rows)",
+                               arguments: StatementArguments(values))
             }
         }
     }
@@ -76,10 +83,13 @@ struct SyncBookkeeping {
     func markVerified(familyIDs: [String], at now: String) throws {
         guard !familyIDs.isEmpty else { return }
         try store.writer.write { db in
-            for id in familyIDs {
-                try db.execute(sql: "UPDATE families SET code_verified_remotely_at = ? WHERE id = ?", arguments: [now, id])
-            }
+            try db.execute(sql: "UPDATE families SET code_verified_remotely_at = ? WHERE id IN \(Self.placeholders(familyIDs.count))",
+                           arguments: StatementArguments([now] + familyIDs))
         }
+    }
+
+    static func placeholders(_ count: Int) -> String {
+        "(" + Array(repeating: "?", count: count).joined(separator: ", ") + ")"
     }
 
     enum Outcome {
