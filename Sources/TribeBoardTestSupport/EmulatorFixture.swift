@@ -35,6 +35,11 @@ public struct EmulatorFixture: Sendable {
         return configuration
     }
 
+    /// The command-line options that point a tribeboard command at this emulator.
+    public var remoteArguments: [String] {
+        ["--key-id", keyID, "--key-file", keyFile, "--ck-base-url", emulator.baseURL]
+    }
+
     /// Retries fast enough for tests, still bounded.
     public static let quickRetries = RetryPolicy(maxAttempts: 6, baseDelay: 0.01, maxDelay: 0.2, maxTotalSeconds: 10)
 

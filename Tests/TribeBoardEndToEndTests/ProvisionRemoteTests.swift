@@ -13,9 +13,11 @@ import TribeBoardTestSupport
 
     func provision(_ fixture: EmulatorFixture, in directory: TemporaryDirectory, _ extra: [String] = [],
                    keyID: String? = nil, baseURL: String? = nil) async throws -> ProcessRunner.Result {
-        try await ProcessRunner.runAsync(tribeboard, ["provision", sampleCSV, "--store", "s.sqlite", "--out", "out", "--json",
-                                           "--key-id", keyID ?? fixture.keyID, "--key-file", fixture.keyFile,
-                                           "--ck-base-url", baseURL ?? fixture.emulator.baseURL] + extra, in: directory.path)
+        var remote = fixture.remoteArguments
+        if let keyID { remote[1] = keyID }
+        if let baseURL { remote[5] = baseURL }
+        return try await ProcessRunner.runAsync(tribeboard, ["provision", sampleCSV, "--store", "s.sqlite", "--out", "out", "--json"] + remote + extra,
+                                                in: directory.path)
     }
 
     func summary(_ result: ProcessRunner.Result) throws -> [String: Any] {
@@ -61,8 +63,7 @@ import TribeBoardTestSupport
         #expect(try StoreInspector(path: directory.file("s.sqlite")).count("SELECT COUNT(*) FROM families") == 42)
         var status = result.status
         for _ in 0..<5 where status != 0 {
-            status = try await ProcessRunner.runAsync(tribeboard, ["resync", "--store", "s.sqlite", "--key-id", fixture.keyID,
-                                                                   "--key-file", fixture.keyFile, "--ck-base-url", fixture.emulator.baseURL],
+            status = try await ProcessRunner.runAsync(tribeboard, ["resync", "--store", "s.sqlite"] + fixture.remoteArguments,
                                                       in: directory.path).status
         }
         #expect(status == 0)

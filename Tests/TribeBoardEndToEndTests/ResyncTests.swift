@@ -18,8 +18,7 @@ import TribeBoardTestSupport
     }
 
     func resync(_ fixture: EmulatorFixture, in directory: TemporaryDirectory, _ extra: [String] = []) async throws -> ProcessRunner.Result {
-        try await ProcessRunner.runAsync(tribeboard, ["resync", "--store", "s.sqlite", "--key-id", fixture.keyID, "--key-file", fixture.keyFile,
-                                                      "--ck-base-url", fixture.emulator.baseURL] + extra, in: directory.path)
+        try await ProcessRunner.runAsync(tribeboard, ["resync", "--store", "s.sqlite"] + fixture.remoteArguments + extra, in: directory.path)
     }
 
     func localIDs(_ directory: TemporaryDirectory) throws -> Set<String> {
@@ -56,8 +55,7 @@ import TribeBoardTestSupport
         defer { Task { await fixture.emulator.stop() } }
         let directory = try TemporaryDirectory("resync-kill")
         try await provisioned(1_500, in: directory)
-        let victim = try ProcessRunner.start(tribeboard, ["resync", "--store", "s.sqlite", "--key-id", fixture.keyID, "--key-file", fixture.keyFile,
-                                                          "--ck-base-url", fixture.emulator.baseURL], in: directory.path)
+        let victim = try ProcessRunner.start(tribeboard, ["resync", "--store", "s.sqlite"] + fixture.remoteArguments, in: directory.path)
         for _ in 0..<200 where await fixture.emulator.records(container: container).count < 400 {
             try await Task.sleep(for: .milliseconds(10))
         }
@@ -82,8 +80,7 @@ import TribeBoardTestSupport
         defer { Task { await fixture.emulator.stop() } }
         let directory = try TemporaryDirectory("resync-overlap")
         try await provisioned(600, in: directory)
-        let first = try ProcessRunner.start(tribeboard, ["resync", "--store", "s.sqlite", "--key-id", fixture.keyID, "--key-file", fixture.keyFile,
-                                                         "--ck-base-url", fixture.emulator.baseURL], in: directory.path)
+        let first = try ProcessRunner.start(tribeboard, ["resync", "--store", "s.sqlite"] + fixture.remoteArguments, in: directory.path)
         try await Task.sleep(for: .milliseconds(300))
         let started = ContinuousClock.now
         let second = try await resync(fixture, in: directory)
