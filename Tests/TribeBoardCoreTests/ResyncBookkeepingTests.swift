@@ -1,0 +1,53 @@
+import Foundation
+import Logging
+import Testing
+import TribeBoardTestSupport
+@testable import TribeBoardCore
+
+/// What resync does with each kind of per-record error CloudKit answers.
+@Suite("Resync bookkeeping")
+struct ResyncBookkeepingTests {
+    let folder: TemporaryDirectory
+    let store: TribeBoardStore
+    let resyncer: Resyncer
+
+    init() throws {
+        folder = try TemporaryDirectory("bookkeeping")
+        store = try TribeBoardStore.open(at: folder.file("s.sqlite"))
+        var configuration = CloudKitConfiguration()
+        configuration.baseURL = "http://127.0.0.1:9"
+        let client = CloudKitClient(configuration: configuration, signer: nil, logger: Logger(label: "t") { _ in SwiftLogNoOpLogHandler() })
+        var backoff = SyncBackoff()
+        backoff.maxAttempts = 3
+        resyncer = Resyncer(store: store, client: client, logger: Logger(label: "t") { _ in SwiftLogNoOpLogHandler() }, backoff: backoff)
+    }
+
+    func error(_ code: String) -> CloudKitRecordError {
+        CloudKitRecordError(recordName: "R", reason: "because", serverErrorCode: code, retryAfter: nil, uuid: nil)
+    }
+
+    @Test(arguments: ["BAD_REQUEST", "QUOTA_EXCEEDED", "NOT_FOUND"])
+    func dataErrorsQuarantineAtOnce(code: String) throws {
+        try SyncBookkeeping(store: store).record(resyncer.outcome(for: error(code)), table: .families, id: "F1", at: Date())
+        let entry = try #require(try store.syncEntries().first)
+        #expect(entry.status == "quarantined" && entry.attempts == 1 && entry.lastError?.hasPrefix(code) == true)
+    }
+
+    @Test(arguments: ["THROTTLED", "TRY_AGAIN_LATER", "INTERNAL_ERROR", "VALIDATING_REFERENCE_ERROR"])
+    func transientErrorsWaitWithGrowingBackoffThenQuarantine(code: String) throws {
+        let bookkeeping = SyncBookkeeping(store: store)
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        var waits: [Double] = []
+        for attempt in 1...2 {
+            try bookkeeping.record(resyncer.outcome(for: error(code)), table: .memberships, id: "M1", at: start)
+            let entry = try #require(try store.syncEntries().first)
+            #expect(entry.status == "retrying" && entry.attempts == attempt)
+            let next = try #require(entry.nextAttemptAt.flatMap(RecordMapping.date(fromStoreTimestamp:)))
+            waits.append(next.timeIntervalSince(start))
+        }
+        #expect(waits[1] > waits[0], "the wait grows: \(waits)")
+        try bookkeeping.record(resyncer.outcome(for: error(code)), table: .memberships, id: "M1", at: start)
+        let last = try #require(try store.syncEntries().first)
+        #expect(last.status == "quarantined" && last.attempts == 3, "not retried forever")
+    }
+}
