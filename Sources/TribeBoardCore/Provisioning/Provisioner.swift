@@ -103,7 +103,8 @@ public struct Provisioner: Sendable {
         let batches = BatchPrefetcher { try nextBatch(from: reader, tracker: tracker) }
         do {
             while var batch = try batches.next() {
-                let planned = try planner.plan(&batch, store: store)
+                // Without a remote, planning would only repeat the lookups the transaction makes.
+                let planned = remote == nil ? [:] : try planner.plan(&batch, store: store)
                 let results = try writer.write(batch, planned: planned, to: store, at: Date())
                 for ticket in stage.submit(results) { try sink.finish(ticket, manifest: manifest) }
             }
