@@ -67,10 +67,3 @@ public struct FamilyCodeGenerator: Sendable {
         return FamilyCode(trusted: String(decoding: characters, as: UTF8.self))
     }
 }
-
-extension Duration {
-    public var seconds: Double {
-        let parts = components
-        return Double(parts.seconds) + Double(parts.attoseconds) / 1e18
-    }
-}

@@ -76,7 +76,14 @@ struct CodePlanner {
     }
 
     private func generate(avoiding taken: Set<String>, lookups: FamilyLookups) throws -> FamilyCode {
-        try generator.generate { candidate in
+        try generator.generateFree(avoiding: taken, lookups: lookups, reservations: reservations)
+    }
+}
+
+extension FamilyCodeGenerator {
+    /// A code no family in the store has, no line of the file preassigns, and not in `taken`.
+    func generateFree(avoiding taken: Set<String> = [], lookups: FamilyLookups, reservations: RowTracker?) throws -> FamilyCode {
+        try generate { candidate in
             if taken.contains(candidate.value) { return true }
             if try lookups.family(code: candidate.value) != nil { return true }
             return try reservations?.reservedLine(for: candidate.value) != nil

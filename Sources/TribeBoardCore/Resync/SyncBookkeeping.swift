@@ -68,14 +68,9 @@ struct SyncBookkeeping {
             try db.execute(sql: "DELETE FROM sync_state WHERE record_table = ? AND record_id IN \(list)",
                            arguments: StatementArguments([table.rawValue] + ids))
             if table == .families {
-                let rows = Array(repeating: "(?, ?, ?, NULL, ?)", count: ids.count * 2).joined(separator: ", ")
-                var values: [String] = []
-                for id in ids {
-                    values += [id, FamilyCreationState.syncingToCloudKit.rawValue, String(FamilyCreationState.syncingToCloudKit.progress), now]
-                    values += [id, FamilyCreationState.completed.rawValue, String(FamilyCreationState.completed.progress), now]
-                }
-                try db.execute(sql: "INSERT INTO creation_log (family_id, state, progress, error, at) VALUES \(rows)",
-                               arguments: StatementArguments(values))
+                try CreationLog.append(db, ids.flatMap { id in
+                    [CreationLog.Entry(familyID: id, state: .syncingToCloudKit), CreationLog.Entry(familyID: id, state: .completed)]
+                }, at: now)
             }
         }
     }

@@ -106,14 +106,7 @@ struct ProvisioningWriter {
            try reservations?.reservedLine(for: planned.code.value) == nil {
             return (planned.code, planned.verifiedRemotely)
         }
-        return (try generateLocally(lookups), false)
-    }
-
-    private func generateLocally(_ lookups: FamilyLookups) throws -> FamilyCode {
-        try generator.generate { candidate in
-            if try lookups.family(code: candidate.value) != nil { return true }
-            return try reservations?.reservedLine(for: candidate.value) != nil
-        }
+        return (try generator.generateFree(lookups: lookups, reservations: reservations), false)
     }
 
     private func logFailure(_ row: ValidatedRow, db: Database, timestamp: String,

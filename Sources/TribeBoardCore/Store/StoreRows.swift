@@ -124,18 +124,35 @@ struct ProvisioningStatements {
     }
 }
 
+/// creation_log writes off the bulk path (failed rows, uploads); successful creations go
+/// through `ProvisioningStatements`' cached statement.
 enum CreationLog {
+    struct Entry {
+        var familyID: String?
+        var importKey: String? = nil
+        var line: Int? = nil
+        var state: FamilyCreationState
+        var error: String? = nil
+    }
+
     /// Appends one row per state in `states`, then a `failed` row when `failure` is given.
-    /// For the rare paths (failed rows); successful creations go through `ProvisioningStatements`.
     static func append(_ db: Database, familyID: String?, importKey: String?, line: Int?,
                        states: [FamilyCreationState], failure: String?, at timestamp: String) throws {
-        var all = states.map { ($0, nil as String?) }
-        if let failure { all.append((.failed, failure)) }
-        for (state, error) in all {
-            try db.execute(sql: """
-                INSERT INTO creation_log (family_id, import_key, source_line, state, progress, error, at)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [familyID, importKey, line, state.rawValue, state.progress, error, timestamp])
+        var entries = states.map { Entry(familyID: familyID, importKey: importKey, line: line, state: $0) }
+        if let failure { entries.append(Entry(familyID: familyID, importKey: importKey, line: line, state: .failed, error: failure)) }
+        try append(db, entries, at: timestamp)
+    }
+
+    /// All entries in multi-row INSERTs (a page of uploads is 400 rows).
+    static func append(_ db: Database, _ entries: [Entry], at timestamp: String) throws {
+        for chunk in entries.chunked(500) {
+            let rows = Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", ")
+            var arguments = StatementArguments()
+            for entry in chunk {
+                arguments += [entry.familyID, entry.importKey, entry.line, entry.state.rawValue, entry.state.progress, entry.error, timestamp]
+            }
+            try db.execute(sql: "INSERT INTO creation_log (family_id, import_key, source_line, state, progress, error, at) VALUES \(rows)",
+                           arguments: arguments)
         }
     }
 }
