@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "tribeboard", targets: ["tribeboard"]),
         .executable(name: "tribeboard-provision", targets: ["tribeboard-provision"]),
         .executable(name: "tribeboard-resync", targets: ["tribeboard-resync"]),
+        .executable(name: "tribeboard-audit", targets: ["tribeboard-audit"]),
         .executable(name: "tribeboard-cloudkit-emulator", targets: ["tribeboard-cloudkit-emulator"]),
         .library(name: "TribeBoardCore", targets: ["TribeBoardCore"]),
     ],
@@ -41,6 +42,12 @@ let package = Package(
             name: "CCloudKitCrypto",
             linkerSettings: [.linkedLibrary("crypto")]
         ),
+        // Remote snapshot lines through the system's simdjson (libsimdjson-dev): Foundation's
+        // JSONDecoder alone would take 11 s for a million-record snapshot, simdjson under one.
+        .target(
+            name: "CSnapshotParser",
+            linkerSettings: [.linkedLibrary("simdjson")]
+        ),
         // getrandom(2) and O_TMPFILE, which Glibc's Swift module does not export.
         .target(name: "CSystemCalls"),
         .target(
@@ -50,6 +57,7 @@ let package = Package(
                 "CSystemCalls",
                 "CCloudKitCrypto",
                 "CPNGWriter",
+                "CSnapshotParser",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for the bulk insert path (see BoundStatement).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -76,6 +84,7 @@ let package = Package(
         .executableTarget(name: "tribeboard", dependencies: ["TribeBoardCommands"]),
         .executableTarget(name: "tribeboard-provision", dependencies: ["TribeBoardCommands"]),
         .executableTarget(name: "tribeboard-resync", dependencies: ["TribeBoardCommands"]),
+        .executableTarget(name: "tribeboard-audit", dependencies: ["TribeBoardCommands"]),
         .target(
             name: "TribeBoardTestSupport",
             dependencies: ["TribeBoardCore", "TribeBoardCloudKitEmulator", .product(name: "GRDB", package: "GRDB.swift"),
@@ -89,8 +98,9 @@ let package = Package(
         .testTarget(
             name: "TribeBoardEndToEndTests",
             // Depending on the executables makes `swift test` build them first.
-            dependencies: ["TribeBoardCore", "TribeBoardTestSupport", "TribeBoardCloudKitEmulator", "tribeboard", "tribeboard-provision", "tribeboard-resync",
+            dependencies: ["TribeBoardCore", "TribeBoardTestSupport", "TribeBoardCloudKitEmulator", "tribeboard", "tribeboard-provision", "tribeboard-resync", "tribeboard-audit",
                            .product(name: "GRDB", package: "GRDB.swift")]
         ),
-    ]
+    ],
+    cxxLanguageStandard: .cxx17
 )

@@ -36,13 +36,22 @@ struct BoundStatement {
             if let failure { throw failure }
             return nil
         }
-        let row = (0..<columns).map { column -> String in
-            guard let text = sqlite3_column_text(handle, column) else { return "" }
-            let length = Int(sqlite3_column_bytes(handle, column))
-            return String(decoding: UnsafeBufferPointer(start: text, count: length), as: UTF8.self)
-        }
+        let current = StatementRow(handle: handle)
+        let row = (0..<columns).map { current.text($0) ?? "" }
         reset()
         return row
+    }
+
+    /// Steps through every row, handing each to `body` without copying columns it does not read.
+    func forEachRow(_ values: [BindableValue], _ body: (StatementRow) throws -> Void) throws {
+        try bind(values)
+        defer { reset() }
+        while true {
+            let code = sqlite3_step(handle)
+            if code == SQLITE_DONE { return }
+            guard code == SQLITE_ROW else { throw error(code) }
+            try body(StatementRow(handle: handle))
+        }
     }
 
     private func bind(_ values: [BindableValue]) throws {
@@ -75,6 +84,19 @@ struct BoundStatement {
         let message = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
         return DatabaseError(resultCode: ResultCode(rawValue: extended), message: message, sql: statement.sql)
     }
+}
+
+/// The current row of a stepping statement; valid only inside `forEachRow`'s body.
+struct StatementRow {
+    let handle: OpaquePointer
+
+    func text(_ column: Int32) -> String? {
+        guard let text = sqlite3_column_text(handle, column) else { return nil }
+        let length = Int(sqlite3_column_bytes(handle, column))
+        return String(decoding: UnsafeBufferPointer(start: text, count: length), as: UTF8.self)
+    }
+
+    func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
 }
 
 enum BindableValue {

@@ -30,6 +30,21 @@ enum StoreSchema {
                 ) WITHOUT ROWID;
                 """)
         }
+        // Audit repairs: every code an audit's --repair --apply changed, and which family kept it.
+        migrator.registerMigration("v4-code-repairs") { db in
+            try db.execute(sql: """
+                CREATE TABLE code_repairs (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    family_id TEXT NOT NULL,
+                    old_code TEXT NOT NULL,
+                    new_code TEXT NOT NULL,
+                    kept_by TEXT NOT NULL,
+                    reason TEXT NOT NULL,
+                    at TEXT NOT NULL
+                );
+                CREATE INDEX code_repairs_family ON code_repairs(family_id);
+                """)
+        }
         return migrator
     }
 

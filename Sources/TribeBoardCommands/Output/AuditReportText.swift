@@ -1,0 +1,79 @@
+import Foundation
+import TribeBoardCore
+
+/// The audit as people read it: counts first, then each finding with its families and what to do.
+enum AuditReportText {
+    static func render(_ report: AuditReport) -> String {
+        var lines: [String] = []
+        let remote = report.scanned.remoteRecords.values.reduce(0, +)
+        lines.append("Audit of \(report.store): \(report.scanned.localFamilies) local families, "
+                     + (report.scanned.remote == "none" ? "no remote" : "\(remote) remote records from \(report.scanned.remote)")
+                     + String(format: " (%.1f s)", report.durationSeconds))
+        lines.append("\(report.errors) errors, \(report.warnings) warnings")
+        for severity in [AuditFinding.Severity.error, .warning] {
+            for category in AuditFinding.Category.allCases where category.severity == severity {
+                guard let count = report.counts[category.rawValue], count > 0 else { continue }
+                lines.append("  \(severity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(String(count).leftPadded(8))  \(category.title)")
+            }
+        }
+        if report.awaitingResync > 0 {
+            lines.append("  \(report.awaitingResync) CloudKit copies still hold a code a repair replaced; `tribeboard resync` uploads the new codes")
+        }
+        for finding in report.findings {
+            lines.append("")
+            lines.append(render(finding))
+        }
+        if let repair = report.repair { lines.append(""); lines.append(render(repair)) }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func render(_ finding: AuditFinding) -> String {
+        var lines = ["\(finding.severity.rawValue.uppercased())  \(finding.category.title) [\(finding.category.rawValue)]"
+                     + (finding.code.map { "  code \($0)" } ?? "")]
+        lines.append("  \(finding.message)")
+        for family in finding.families {
+            var parts = [family.location.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0), family.id]
+            if let name = family.name { parts.append("\"\(name)\"") }
+            if let code = family.code, finding.category != .stalePending { parts.append("code \(code)") }
+            if let type = family.recordType, type != "Family" { parts.append(type) }
+            if let created = family.createdAt { parts.append("created \(created)") }
+            if let line = family.snapshotLine { parts.append("snapshot line \(line)") }
+            lines.append("    " + parts.joined(separator: "  "))
+        }
+        if finding.count > finding.families.count {
+            lines.append("    ... and \(finding.count - finding.families.count) more (--all lists every one)")
+        }
+        lines.append("  what to do: \(finding.action)")
+        return lines.joined(separator: "\n")
+    }
+
+    private static func render(_ repair: CodeRepairReport) -> String {
+        let changed = repair.changes.filter { $0.newCode != nil }.count
+        var lines: [String] = []
+        if repair.applied {
+            lines.append("Repair applied: \(changed) families got new codes; QR codes and \(repair.manifest ?? "repairs.csv") written; they wait for `tribeboard resync`")
+        } else if repair.changes.isEmpty && repair.manual.isEmpty {
+            lines.append("Repair: nothing to change")
+        } else {
+            lines.append("Repair (proposed; add --apply --out DIR to do it): \(repair.changes.count) local families would get new codes")
+        }
+        for change in repair.changes {
+            var line = "  \(change.familyId)  \"\(change.familyName ?? "")\"  \(change.oldCode) -> \(change.newCode ?? "new code")  (\(change.keptBy) keeps the code)"
+            if let skipped = change.skipped { line += "  skipped: \(skipped)" }
+            lines.append(line)
+        }
+        if !repair.manual.isEmpty {
+            lines.append("  In CloudKit only, to change in the app (the toolkit never writes CloudKit directly):")
+            for fix in repair.manual {
+                lines.append("  \(fix.recordName)  \"\(fix.name ?? "")\"  \(fix.code)  (\(fix.keptBy) keeps the code)")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}

@@ -1,0 +1,135 @@
+import ArgumentParser
+import Foundation
+import TribeBoardCore
+
+/// `tribeboard audit`: duplicate and invalid codes across the local store and the remote.
+public struct AuditCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "audit",
+        abstract: "Find duplicate or invalid family codes and incomplete families, locally and in CloudKit.",
+        discussion: """
+            The remote side is a snapshot file (--remote-snapshot, JSON Lines of CloudKit records), or \\
+            CloudKit itself when a remote is configured (--key-id and --key-file or their variables), \\
+            or nothing (the store alone). --export-remote FILE saves what a live read saw as a snapshot.
+            Exit status: 0 nothing reaches --fail-on; 1 something does; 64 bad usage; 66 the snapshot \\
+            cannot be opened; 74 the store cannot be opened, or a repair cannot be written (nothing \\
+            changed); 75 CloudKit was unavailable; 78 CloudKit refused the configuration.
+            """)
+
+    enum Threshold: String, ExpressibleByArgument, CaseIterable {
+        case error, warning, none
+
+        var severity: AuditFinding.Severity? {
+            switch self {
+            case .error: return .error
+            case .warning: return .warning
+            case .none: return nil
+            }
+        }
+    }
+
+    @OptionGroup(title: "Global options") public var global: GlobalOptions
+    @OptionGroup(title: "CloudKit") public var remoteOptions: RemoteOptions
+
+    @Option(help: ArgumentHelp("Audit against this snapshot instead of reading CloudKit.", valueName: "file.jsonl"))
+    public var remoteSnapshot: String?
+
+    @Option(help: ArgumentHelp("Read CloudKit and also save what was read as a snapshot (mode 600).", valueName: "file.jsonl"))
+    public var exportRemote: String?
+
+    @Flag(help: "Audit the local store alone, even when a remote is configured.")
+    public var localOnly = false
+
+    @Option(help: ArgumentHelp("Report families pending sync for longer than this (e.g. 90m, 24h, 7d).", valueName: "duration"))
+    public var staleAfter: String = "24h"
+
+    @Option(help: ArgumentHelp("Exit 1 when a finding reaches this severity: error, warning or none.", valueName: "severity"))
+    var failOn: Threshold = .error
+
+    @Flag(help: "List every remote-only family, stale pending family and legacy record, not a sample.")
+    public var all = false
+
+    @Flag(help: "Print codes in full (masked as AB**** by default).")
+    public var showCodes = false
+
+    @Flag(help: "Print the findings as CSV, one row per family.")
+    public var csv = false
+
+    @Flag(help: "Propose the fix for duplicate codes: the oldest family keeps its code, newer local ones get new codes.")
+    public var repair = false
+
+    @Flag(help: "With --repair: apply it (new codes in the store, QR codes and repairs.csv in --out, marked for resync).")
+    public var apply = false
+
+    @Option(help: ArgumentHelp("With --repair --apply: folder for qr/*.png and repairs.csv (created owner-only).", valueName: "dir"))
+    public var out: String?
+
+    public init() {}
+
+    public func validate() throws {
+        if csv && global.json { throw ValidationError("--csv and --json contradict each other; pick one.") }
+        if apply && !repair { throw ValidationError("--apply needs --repair.") }
+        if apply && (out ?? "").isEmpty { throw ValidationError("--repair --apply needs --out DIR for the new QR codes and repairs.csv.") }
+        if remoteSnapshot != nil && exportRemote != nil { throw ValidationError("--remote-snapshot and --export-remote contradict each other; pick one.") }
+        if localOnly && (remoteSnapshot != nil || exportRemote != nil) { throw ValidationError("--local-only reads no remote; drop it or the snapshot option.") }
+        if Self.seconds(staleAfter) == nil { throw ValidationError("--stale-after takes a number with s, m, h or d, e.g. 24h.") }
+    }
+
+    public func run() throws {
+        let context = CommandContext(options: global, label: "tribeboard.audit")
+        var request = AuditRequest(storePath: global.store, remote: try remoteSource(context))
+        request.staleAfter = Self.seconds(staleAfter) ?? 24 * 3600
+        request.listAll = all
+        request.showCodes = showCodes
+        if repair { request.repair = apply ? .apply(outputDirectory: out ?? "") : .propose }
+        let report: AuditReport
+        do {
+            report = try Auditor(request: request, logger: context.logger).run()
+        } catch {
+            throw context.fail(error.localizedDescription, status: Self.status(error))
+        }
+        if csv {
+            if !global.quiet { Terminal.writeOutput(AuditCSV.render(report)) }
+        } else {
+            try context.emit(report, text: AuditReportText.render)
+        }
+        if report.reaches(failOn.severity) { throw ExitStatus.partialFailure.exitCode }
+    }
+
+    private func remoteSource(_ context: CommandContext) throws -> RemoteSource? {
+        if let remoteSnapshot { return .snapshot(path: remoteSnapshot) }
+        if localOnly { return nil }
+        let client: CloudKitClient?
+        do {
+            client = try remoteOptions.client(policy: RetryPolicy(), logger: context.logger)
+        } catch {
+            throw context.fail(error.localizedDescription, status: .remoteConfiguration)
+        }
+        guard let client else {
+            if exportRemote != nil {
+                throw context.fail("--export-remote needs a configured remote: --key-id and --key-file (or TRIBEBOARD_CK_KEY_ID and TRIBEBOARD_CK_KEY_FILE)",
+                                   status: .remoteConfiguration)
+            }
+            context.logger.notice("no remote configured and no --remote-snapshot: auditing the local store alone")
+            return nil
+        }
+        return .live(client, exportTo: exportRemote)
+    }
+
+    static func status(_ error: AuditError) -> ExitStatus {
+        switch error {
+        case .snapshot(.cannotOpen): return .noInput
+        case .remote(let remote): return remote.category == .configuration ? .remoteConfiguration : .remoteUnavailable
+        default: return .ioError
+        }
+    }
+
+    /// "90m", "24h", "7d", "3600s" or plain seconds.
+    static func seconds(_ text: String) -> TimeInterval? {
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
+        guard let last = text.last else { return nil }
+        let (number, unit) = units[last].map { (text.dropLast(), $0) } ?? (Substring(text), 1)
+        guard let value = Double(number), value > 0, value.isFinite else { return nil }
+        return value * unit
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+
+/// One problem an audit found, with the families involved and what to do about it.
+public struct AuditFinding: Encodable, Sendable, Equatable {
+    public enum Severity: String, Encodable, Sendable, Comparable, CaseIterable {
+        case warning, error
+
+        public static func < (lhs: Severity, rhs: Severity) -> Bool {
+            lhs == .warning && rhs == .error
+        }
+    }
+
+    public enum Category: String, Encodable, Sendable, CaseIterable {
+        case duplicateLocal = "duplicate-local"
+        case duplicateRemote = "duplicate-remote"
+        case duplicateLocalRemote = "duplicate-local-remote"
+        case caseOnlyTwins = "case-only-twins"
+        case invalidFormat = "invalid-format"
+        case unreadableSnapshotLine = "unreadable-snapshot-line"
+        case noParentAdmin = "no-parent-admin"
+        case stalePending = "stale-pending"
+        case remoteOnly = "remote-only"
+        case legacyRecord = "legacy-record"
+        case codeDiffers = "code-differs"
+
+        public var severity: Severity {
+            switch self {
+            case .duplicateLocal, .duplicateRemote, .duplicateLocalRemote, .caseOnlyTwins, .invalidFormat, .unreadableSnapshotLine:
+                return .error
+            case .noParentAdmin, .stalePending, .remoteOnly, .legacyRecord, .codeDiffers:
+                return .warning
+            }
+        }
+
+        /// Categories that can run to hundreds of thousands: one finding with a count and a sample.
+        public var isAggregated: Bool {
+            self == .stalePending || self == .remoteOnly || self == .legacyRecord
+        }
+
+        public var title: String {
+            switch self {
+            case .duplicateLocal: return "same code on several local families"
+            case .duplicateRemote: return "same code on several CloudKit records"
+            case .duplicateLocalRemote: return "same code on a local family and a different CloudKit family"
+            case .caseOnlyTwins: return "codes that differ only in case or spaces"
+            case .invalidFormat: return "code breaks the format ^[A-Z0-9]{6,8}$"
+            case .unreadableSnapshotLine: return "snapshot line that is not a record"
+            case .noParentAdmin: return "family without any parent_admin membership"
+            case .stalePending: return "families pending sync for too long"
+            case .remoteOnly: return "CloudKit families unknown locally"
+            case .legacyRecord: return "records of a legacy record type"
+            case .codeDiffers: return "local and CloudKit copies of a family have different codes"
+            }
+        }
+    }
+
+    public var severity: Severity { category.severity }
+    public let category: Category
+    /// The code concerned, masked unless the audit was asked to show codes.
+    public var code: String?
+    /// What is wrong, in a sentence.
+    public var message: String
+    public var action: String
+    public var families: [AuditFamily]
+    /// For aggregated findings: how many families or records, of which `families` is a sample.
+    public var count: Int
+
+    public init(category: Category, code: String? = nil, message: String, action: String, families: [AuditFamily], count: Int? = nil) {
+        self.category = category
+        self.code = code
+        self.message = message
+        self.action = action
+        self.families = families
+        self.count = count ?? families.count
+    }
+
+    enum CodingKeys: String, CodingKey { case severity, category, code, message, action, families, count }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(severity, forKey: .severity)
+        try container.encode(category, forKey: .category)
+        try container.encodeIfPresent(code, forKey: .code)
+        try container.encode(message, forKey: .message)
+        try container.encode(action, forKey: .action)
+        try container.encode(families, forKey: .families)
+        try container.encode(count, forKey: .count)
+    }
+}
+
+/// A family (or record) named in a finding, and where it lives.
+public struct AuditFamily: Encodable, Sendable, Equatable {
+    public enum Location: String, Encodable, Sendable {
+        case local
+        case remote
+        /// In the store and in CloudKit under the same id.
+        case both = "local+remote"
+    }
+
+    public var id: String
+    public var name: String?
+    public var location: Location
+    /// Masked unless the audit shows codes.
+    public var code: String?
+    public var recordType: String?
+    public var createdAt: String?
+    /// The line of the remote snapshot holding the record.
+    public var snapshotLine: Int?
+
+    public init(id: String, name: String? = nil, location: Location, code: String? = nil, recordType: String? = nil,
+                createdAt: String? = nil, snapshotLine: Int? = nil) {
+        self.id = id
+        self.name = name
+        self.location = location
+        self.code = code
+        self.recordType = recordType
+        self.createdAt = createdAt
+        self.snapshotLine = snapshotLine
+    }
+}

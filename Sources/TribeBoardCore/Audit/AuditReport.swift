@@ -1,0 +1,55 @@
+import Foundation
+
+/// The outcome of one audit. JSON keys are a stable interface.
+public struct AuditReport: Encodable, Sendable {
+    public struct Scanned: Encodable, Sendable {
+        public var localFamilies = 0
+        /// Records read from the remote, by record type.
+        public var remoteRecords: [String: Int] = [:]
+        /// "snapshot FILE", "CloudKit ..." or "none".
+        public var remote = "none"
+    }
+
+    public var command = "audit"
+    public var store: String
+    public var scanned = Scanned()
+    public var errors = 0
+    public var warnings = 0
+    /// Findings per category (for aggregated ones: the families or records they count).
+    public var counts: [String: Int] = [:]
+    public var findings: [AuditFinding] = []
+    /// CloudKit copies still holding a code a repair replaced locally; resync uploads the new codes.
+    public var awaitingResync = 0
+    public var repair: CodeRepairReport?
+    public var durationSeconds = 0.0
+
+    init(store: String) {
+        self.store = store
+    }
+
+    mutating func add(_ finding: AuditFinding) {
+        findings.append(finding)
+        counts[finding.category.rawValue, default: 0] += finding.count
+        switch finding.severity {
+        case .error: errors += 1
+        case .warning: warnings += 1
+        }
+    }
+
+    /// Errors first, then by category, each category in the order found.
+    mutating func sortFindings() {
+        let order = Dictionary(uniqueKeysWithValues: AuditFinding.Category.allCases.enumerated().map { ($1, $0) })
+        findings = findings.enumerated().sorted { lhs, rhs in
+            let (left, right) = (lhs.element, rhs.element)
+            if left.severity != right.severity { return left.severity > right.severity }
+            if left.category != right.category { return order[left.category, default: 0] < order[right.category, default: 0] }
+            return lhs.offset < rhs.offset
+        }.map(\.element)
+    }
+
+    /// Whether anything reaches `threshold` (nil: nothing fails the run).
+    public func reaches(_ threshold: AuditFinding.Severity?) -> Bool {
+        guard let threshold else { return false }
+        return findings.contains { $0.severity >= threshold }
+    }
+}

@@ -1,0 +1,117 @@
+import Foundation
+
+/// Families by code key and by id, for one side of an audit, in compact form: a million-family
+/// store and a million-record snapshot fit in a few hundred MB together.
+struct CodeIndex<Entry: Sendable>: Sendable {
+    private(set) var entries: [Entry] = []
+    /// The first entry holding each key.
+    private var firstByKey: [String: Int32] = [:]
+    /// Further entries of keys held more than once (few, in a healthy data set).
+    private(set) var moreByKey: [String: [Int32]] = [:]
+
+    init(expectedCount: Int = 0) {
+        entries.reserveCapacity(expectedCount)
+        firstByKey.reserveCapacity(expectedCount)
+    }
+
+    mutating func add(_ entry: Entry, key: String) {
+        let index = Int32(entries.count)
+        entries.append(entry)
+        if firstByKey[key] == nil {
+            firstByKey[key] = index
+        } else {
+            moreByKey[key, default: []].append(index)
+        }
+    }
+
+    func indices(forKey key: String) -> [Int32] {
+        guard let first = firstByKey[key] else { return [] }
+        return [first] + (moreByKey[key] ?? [])
+    }
+
+    func contains(key: String) -> Bool { firstByKey[key] != nil }
+
+    var keys: Dictionary<String, Int32>.Keys { firstByKey.keys }
+
+    subscript(index: Int32) -> Entry { entries[Int(index)] }
+}
+
+/// The local store's families: id and code only (names and dates are fetched later for the few
+/// families a finding names).
+struct LocalFamilyIndex: Sendable {
+    struct Entry: Sendable {
+        let id: CompactID
+        let code: String
+    }
+
+    var codes = CodeIndex<Entry>()
+    private(set) var byID: [CompactID: Int32] = [:]
+
+    init(expectedCount: Int) {
+        codes = CodeIndex(expectedCount: expectedCount)
+        byID.reserveCapacity(expectedCount)
+    }
+
+    mutating func add(id: String, code: String) {
+        let compact = CompactID(id)
+        byID[compact] = Int32(codes.entries.count)
+        codes.add(Entry(id: compact, code: code), key: CodeFormat.key(code))
+    }
+
+    func code(ofFamily id: CompactID) -> String? {
+        byID[id].map { codes[$0].code }
+    }
+}
+
+/// The remote side's family records (current and legacy `CKFamily`), and the other legacy records.
+struct RemoteFamilyIndex: Sendable {
+    struct Entry: Sendable {
+        let id: CompactID
+        let code: String
+        let name: String?
+        let createdAtMilliseconds: Int64?
+        let line: Int32
+        let recordType: String
+    }
+
+    var codes = CodeIndex<Entry>()
+    /// Records per type, every type read.
+    var recordCounts: [String: Int] = [:]
+    /// Legacy records of types that hold no code (profiles, memberships).
+    var otherLegacy: [RemoteRecordSummary] = []
+    var otherLegacyCount = 0
+    var malformed: [MalformedSnapshotLine] = []
+    var malformedCount = 0
+    /// Family records without a code field.
+    var withoutCode: [RemoteRecordSummary] = []
+
+    /// Keeps every malformed line and legacy record when asked, else the first `sampleLimit`.
+    let sampleLimit: Int?
+
+    mutating func add(_ record: RemoteRecordSummary) {
+        recordCounts[record.recordType, default: 0] += 1
+        guard record.holdsFamilyCode else {
+            if record.isLegacy {
+                otherLegacyCount += 1
+                if sampleLimit.map({ otherLegacy.count < $0 }) ?? true { otherLegacy.append(record) }
+            }
+            return
+        }
+        guard let code = record.code else {
+            withoutCode.append(record)
+            return
+        }
+        codes.add(Entry(id: CompactID(record.recordName), code: code, name: record.name,
+                        createdAtMilliseconds: record.createdAtMilliseconds, line: Int32(clamping: record.line ?? 0),
+                        recordType: record.recordType),
+                  key: CodeFormat.key(code))
+    }
+
+    mutating func add(_ line: MalformedSnapshotLine) {
+        malformedCount += 1
+        // Errors are listed one by one, but a file of garbage should not become a report of garbage.
+        if malformed.count < Self.malformedListLimit { malformed.append(line) }
+    }
+
+    static let malformedListLimit = 1000
+}

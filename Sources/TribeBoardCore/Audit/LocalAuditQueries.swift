@@ -1,0 +1,86 @@
+import Foundation
+import GRDB
+
+/// What an audit reads from the local store. Read-only: an audit never migrates or writes.
+struct LocalAuditQueries: Sendable {
+    let store: TribeBoardStore
+
+    struct FamilyDetails {
+        let name: String
+        let createdAt: String
+    }
+
+    /// Every family's id and code, in one pass.
+    func scanFamilies() throws -> LocalFamilyIndex {
+        try store.writer.read { db in
+            let expected = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM families") ?? 0
+            var index = LocalFamilyIndex(expectedCount: expected)
+            try BoundStatement(db, "SELECT id, code FROM families").forEachRow([]) { row in
+                index.add(id: row.text(0) ?? "", code: row.text(1) ?? "")
+            }
+            return index
+        }
+    }
+
+    /// Families without a parent_admin membership that is active or invited: the app left them
+    /// half created (an invited admin is how provisioning creates families, and is fine).
+    func familiesWithoutAdmin() throws -> [AuditFamily] {
+        try store.writer.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT f.id, f.name, f.created_at FROM families f
+                WHERE NOT EXISTS (SELECT 1 FROM memberships m WHERE m.family_id = f.id
+                                  AND m.role = 'parent_admin' AND m.status IN ('active', 'invited'))
+                ORDER BY f.created_at, f.id
+                """).map { AuditFamily(id: $0["id"], name: $0["name"], location: .local, createdAt: $0["created_at"]) }
+        }
+    }
+
+    /// Families waiting for sync since before `cutoff` (since their creation, or their last code
+    /// repair): how many, and the oldest `limit` of them (all when nil).
+    func stalePendingFamilies(before cutoff: Date, limit: Int?) throws -> (count: Int, sample: [AuditFamily]) {
+        let hasRepairs = try hasRepairTable()
+        let pendingSince = hasRepairs
+            ? "COALESCE((SELECT MAX(r.at) FROM code_repairs r WHERE r.family_id = f.id), f.created_at)"
+            : "f.created_at"
+        let stale = "SELECT f.id, f.name, f.created_at, \(pendingSince) AS pending_since FROM families f WHERE f.needs_sync = 1"
+        let cutoffText = StoreTimestamp.format(cutoff)
+        return try store.writer.read { db in
+            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (\(stale)) WHERE pending_since < ?", arguments: [cutoffText]) ?? 0
+            let limitClause = limit.map { " LIMIT \($0)" } ?? ""
+            let sample = try Row.fetchAll(db, sql: "SELECT * FROM (\(stale)) WHERE pending_since < ? ORDER BY pending_since, id\(limitClause)",
+                                          arguments: [cutoffText])
+                .map { AuditFamily(id: $0["id"], name: $0["name"], location: .local, createdAt: $0["created_at"]) }
+            return (count, sample)
+        }
+    }
+
+    /// Names and creation dates of the families a finding names.
+    func details(of ids: [String]) throws -> [String: FamilyDetails] {
+        var details: [String: FamilyDetails] = [:]
+        try store.writer.read { db in
+            for chunk in ids.chunked(500) {
+                let rows = try Row.fetchAll(db, sql: "SELECT id, name, created_at FROM families WHERE id IN \(SyncBookkeeping.placeholders(chunk.count))",
+                                            arguments: StatementArguments(Array(chunk)))
+                for row in rows { details[row["id"]] = FamilyDetails(name: row["name"], createdAt: row["created_at"]) }
+            }
+        }
+        return details
+    }
+
+    /// Codes each family had before a repair changed them: their CloudKit copies keep the old
+    /// code until resync uploads the new one.
+    func repairedCodes() throws -> [String: Set<String>] {
+        guard try hasRepairTable() else { return [:] }
+        return try store.writer.read { db in
+            var codes: [String: Set<String>] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT family_id, old_code FROM code_repairs") {
+                codes[row["family_id"], default: []].insert(row["old_code"])
+            }
+            return codes
+        }
+    }
+
+    private func hasRepairTable() throws -> Bool {
+        try store.writer.read { db in try db.tableExists("code_repairs") }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// A file written in pieces into a temporary sibling and renamed into place by `commit()`, so a
+/// killed run leaves the previous file (or none), never a truncated one. Mode 0600: what goes
+/// through here (manifests, snapshots) holds family codes.
+///
+/// Written through a plain file descriptor: Foundation's OutputStream traps in `streamError` on Linux.
+final class StreamingFile {
+    let path: String
+    private let temporaryPath: String
+    private let descriptor: Int32
+    private var buffer: [UInt8] = []
+    private var closed = false
+
+    init(path: String) throws(FileSystemError) {
+        self.path = path
+        let (directory, name) = AtomicFile.split(path)
+        temporaryPath = "\(directory)/\(AtomicFile.temporaryPrefix)\(getpid())-\(name)"
+        // Never through a symlink or into a file someone else planted under the predictable name;
+        // one of ours left by an earlier process that had the same pid is removed first.
+        unlink(temporaryPath)
+        descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw FileSystemError("create", path: temporaryPath) }
+        buffer.reserveCapacity(1 << 16)
+    }
+
+    deinit {
+        if !closed { abandon() }
+    }
+
+    func append<Bytes: Sequence>(_ bytes: Bytes) throws(FileSystemError) where Bytes.Element == UInt8 {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= 1 << 16 { try flush() }
+    }
+
+    func commit() throws(FileSystemError) {
+        try flush()
+        closed = true
+        try AtomicFile.moveIntoPlace(descriptor: descriptor, temporary: temporaryPath, path: path)
+    }
+
+    func abandon() {
+        guard !closed else { return }
+        closed = true
+        close(descriptor)
+        unlink(temporaryPath)
+    }
+
+    private func flush() throws(FileSystemError) {
+        try AtomicFile.writeAll(buffer, to: descriptor, path: temporaryPath)
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
+
+/// RFC 4180 records onto a `StreamingFile`, with CRLF line ends as spreadsheets expect.
+struct CSVRecordWriter {
+    let file: StreamingFile
+
+    func append(_ fields: [String]) throws(FileSystemError) {
+        var line: [UInt8] = []
+        for (index, field) in fields.enumerated() {
+            if index > 0 { line.append(UInt8(ascii: ",")) }
+            line.append(contentsOf: CSVField.escape(field).utf8)
+        }
+        line.append(contentsOf: [0x0D, 0x0A])
+        try file.append(line)
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import GRDB
+import Testing
+import TribeBoardTestSupport
+@testable import TribeBoardCore
+
+/// A provisioned store, a snapshot beside it, and audits of the two.
+struct AuditWorkspace {
+    let provision: ProvisionWorkspace
+    var snapshot = SnapshotFixture()
+    var snapshotPath: String { provision.folder.file("remote.jsonl") }
+
+    init(families: Int) throws {
+        provision = try ProvisionWorkspace()
+        try provision.run(CSVFixtures.families(count: families))
+    }
+
+    /// Families by name (CSVFixtures names them "Family B", "Family C"...), oldest first.
+    func families() throws -> [(id: String, name: String, code: String)] {
+        try provision.inspector().rows("SELECT id, name, code FROM families ORDER BY source_line").map { ($0["id"] ?? "", $0["name"] ?? "", $0["code"] ?? "") }
+    }
+
+    /// Writes to the store as a hand edit or an older build would, bypassing the toolkit.
+    func edit(_ sql: String, _ arguments: StatementArguments = []) throws {
+        let queue = try DatabaseQueue(path: provision.storePath)
+        try queue.write { db in try db.execute(sql: sql, arguments: arguments) }
+    }
+
+    func audit(remote: Bool = true, configure: (inout AuditRequest) -> Void = { _ in }) throws -> AuditReport {
+        if remote { try snapshot.write(to: snapshotPath) }
+        var request = AuditRequest(storePath: provision.storePath, remote: remote ? .snapshot(path: snapshotPath) : nil)
+        configure(&request)
+        return try Auditor(request: request, logger: ProvisionWorkspace.quietLogger).run()
+    }
+}
+
+extension AuditReport {
+    func findings(_ category: AuditFinding.Category) -> [AuditFinding] { findings.filter { $0.category == category } }
+    var categories: [String: Int] { Dictionary(findings.map { ($0.category.rawValue, 1) }, uniquingKeysWith: +) }
+}
+
+@Suite("Audit: findings")
+struct AuditFindingTests {
+    @Test("an empty store and an empty snapshot are clean")
+    func emptyStore() throws {
+        let workspace = try AuditWorkspace(families: 0)
+        let report = try workspace.audit()
+        #expect(report.findings.isEmpty)
+        #expect(report.scanned.localFamilies == 0)
+        #expect(!report.reaches(.warning))
+    }
+
+    @Test("a provisioned store whose families are all in CloudKit is clean")
+    func syncedStoreIsClean() throws {
+        var workspace = try AuditWorkspace(families: 5)
+        for family in try workspace.families() { try workspace.snapshot.append(SnapshotFixture.family(id: family.id, code: family.code, name: family.name)) }
+        let report = try workspace.audit()
+        #expect(report.findings.isEmpty)
+        #expect(report.scanned.remoteRecords["Family"] == 5)
+    }
+
+    @Test("every planted problem is found once, and nothing else")
+    func plantedProblems() throws {
+        var workspace = try AuditWorkspace(families: 8)
+        let families = try workspace.families()
+        // The store's unique index stops exact duplicates; a hand-edited or restored store may lack it.
+        try workspace.edit("DROP INDEX families_code")
+        try workspace.edit("UPDATE families SET code = ? WHERE id = ?", [families[0].code, families[1].id])
+        try workspace.edit("UPDATE families SET code = 'ab 12' WHERE id = ?", [families[2].id])
+        try workspace.edit("UPDATE families SET created_at = '2026-01-01T00:00:00.000Z' WHERE id = ?", [families[3].id])
+        try workspace.edit("DELETE FROM memberships WHERE family_id = ?", [families[4].id])
+        // Synced copies of families 5 and 6: not problems.
+        try workspace.snapshot.append(SnapshotFixture.family(id: families[5].id, code: families[5].code))
+        try workspace.snapshot.append(SnapshotFixture.family(id: families[6].id, code: families[6].code))
+        try workspace.snapshot.append(SnapshotFixture.family(code: families[5].code, name: "Other Family"))  // local vs remote
+        try workspace.snapshot.append(SnapshotFixture.family(code: families[7].code.lowercased()))         // case-only twin
+        let malformedLine = workspace.snapshot.appendRaw(#"{"recordName": "broken", "fields": "#)
+        try workspace.snapshot.append(SnapshotFixture.family(code: "ZZZ234"))                             // remote vs remote
+        try workspace.snapshot.append(SnapshotFixture.family(code: "ZZZ234"))
+        try workspace.snapshot.append(SnapshotFixture.family(code: "LEG234", type: "CKFamily"))
+
+        let report = try workspace.audit()
+
+        #expect(report.categories == ["duplicate-local": 1, "duplicate-local-remote": 1, "duplicate-remote": 1, "case-only-twins": 1,
+                                      "invalid-format": 2, "unreadable-snapshot-line": 1, "no-parent-admin": 1, "stale-pending": 1,
+                                      "remote-only": 1, "legacy-record": 1])
+        let local = try #require(report.findings(.duplicateLocal).first)
+        #expect(Set(local.families.map(\.id)) == [families[0].id, families[1].id])
+        let mixed = try #require(report.findings(.duplicateLocalRemote).first)
+        #expect(mixed.families.map(\.location) == [.both, .remote] || mixed.families.map(\.location) == [.remote, .both])
+        #expect(report.findings(.unreadableSnapshotLine).first?.message.contains("line \(malformedLine)") == true)
+        #expect(report.findings(.remoteOnly).first?.count == 4)  // ZZZ234 twice, the lower-case twin, the other family
+        #expect(report.findings(.stalePending).first?.families.map(\.id) == [families[3].id])
+        #expect(report.findings(.noParentAdmin).first?.families.map(\.id) == [families[4].id])
+        #expect(report.errors == 7)
+        #expect(report.reaches(.error))
+    }
+
+    @Test("codes are masked in findings unless asked for")
+    func masking() throws {
+        var workspace = try AuditWorkspace(families: 1)
+        let family = try #require(workspace.families().first)
+        try workspace.snapshot.append(SnapshotFixture.family(code: family.code))
+        let masked = try workspace.audit()
+        #expect(masked.findings(.duplicateLocalRemote).first?.code == FamilyCode.mask(family.code))
+        let shown = try workspace.audit { $0.showCodes = true }
+        #expect(shown.findings(.duplicateLocalRemote).first?.code == family.code)
+    }
+
+    @Test("remote-only families are one finding with a sample; --all lists every one")
+    func aggregation() throws {
+        var workspace = try AuditWorkspace(families: 0)
+        for index in 0..<25 { try workspace.snapshot.append(SnapshotFixture.family(code: "RMT\(100 + index)")) }
+        let sampled = try workspace.audit()
+        #expect(sampled.findings.count == 1)
+        #expect(sampled.findings.first?.count == 25)
+        #expect(sampled.findings.first?.families.count == 10)
+        let all = try workspace.audit { $0.listAll = true }
+        #expect(all.findings.first?.families.count == 25)
+    }
+
+    @Test("a snapshot that cannot be opened stops the audit with its path")
+    func missingSnapshot() throws {
+        let workspace = try AuditWorkspace(families: 1)
+        let request = AuditRequest(storePath: workspace.provision.storePath, remote: .snapshot(path: "/nonexistent/remote.jsonl"))
+        #expect(throws: AuditError.self) { try Auditor(request: request, logger: ProvisionWorkspace.quietLogger).run() }
+    }
+
+    @Test("a snapshot with CRLF line ends, blank lines and no final newline is read whole")
+    func snapshotLineEnds() throws {
+        let workspace = try AuditWorkspace(families: 0)
+        var snapshot = SnapshotFixture()
+        try snapshot.append(SnapshotFixture.family(code: "CRL234"))
+        try snapshot.append(SnapshotFixture.family(code: "CRL234"))
+        let text = snapshot.lines.joined(separator: "\r\n\r\n")
+        try text.write(toFile: workspace.snapshotPath, atomically: true, encoding: .utf8)
+        let request = AuditRequest(storePath: workspace.provision.storePath, remote: .snapshot(path: workspace.snapshotPath))
+        let report = try Auditor(request: request, logger: ProvisionWorkspace.quietLogger).run()
+        #expect(report.categories["duplicate-remote"] == 1)
+        #expect(report.findings(.unreadableSnapshotLine).isEmpty)
+    }
+}
