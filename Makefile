@@ -6,9 +6,9 @@ DEMO    ?= demo-out
 # libssl-dev: CloudKit request signing (libcrypto).
 # Tests: zbar-tools (zbarimg, an independent QR reader), openssl (an independent signature
 # verifier). Bench: qrencode (the CLI baseline), time.
-APT_PACKAGES = libsqlite3-dev libqrencode-dev libpng-dev libssl-dev pkg-config zbar-tools qrencode openssl time
+APT_PACKAGES = libsqlite3-dev libqrencode-dev libpng-dev libssl-dev libsimdjson-dev pkg-config zbar-tools qrencode openssl time
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo)
-EXECUTABLES = tribeboard tribeboard-provision tribeboard-resync tribeboard-cloudkit-emulator
+EXECUTABLES = tribeboard tribeboard-provision tribeboard-resync tribeboard-audit tribeboard-cloudkit-emulator
 
 .PHONY: deps build release test demo bench install clean
 

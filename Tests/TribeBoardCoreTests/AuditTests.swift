@@ -140,3 +140,90 @@ struct AuditFindingTests {
         #expect(report.findings(.unreadableSnapshotLine).isEmpty)
     }
 }
+
+@Suite("Audit: repair")
+struct AuditRepairTests {
+    /// Families 0 and 1 share a code locally; a CloudKit family older than family 2 holds its code.
+    static func duplicated() throws -> (AuditWorkspace, [(id: String, name: String, code: String)]) {
+        var workspace = try AuditWorkspace(families: 4)
+        let families = try workspace.families()
+        try workspace.edit("DROP INDEX families_code")
+        try workspace.edit("UPDATE families SET code = ?, created_at = '2026-11-01T00:00:00.000Z' WHERE id = ?", [families[0].code, families[1].id])
+        try workspace.edit("UPDATE families SET created_at = '2026-10-01T00:00:00.000Z' WHERE id = ?", [families[0].id])
+        try workspace.snapshot.append(SnapshotFixture.family(code: families[2].code, createdAt: Date(timeIntervalSince1970: 1_700_000_000)))
+        return (workspace, families)
+    }
+
+    @Test("--repair proposes new codes for the newer local families and changes nothing")
+    func propose() throws {
+        let (workspace, families) = try Self.duplicated()
+        let report = try workspace.audit { $0.repair = .propose }
+        let repair = try #require(report.repair)
+        #expect(!repair.applied)
+        #expect(Set(repair.changes.map(\.familyId)) == [families[1].id, families[2].id])
+        #expect(repair.changes.first { $0.familyId == families[1].id }?.keptBy == families[0].id)
+        #expect(try workspace.provision.inspector().count("SELECT COUNT(*) FROM families WHERE code = '\(families[0].code)'") == 2)
+    }
+
+    @Test("--repair --apply gives new codes and QR codes, records them, marks them for resync, and re-audits clean")
+    func applyThenReaudit() throws {
+        let (workspace, families) = try Self.duplicated()
+        try workspace.edit("UPDATE families SET needs_sync = 0")
+        let out = workspace.provision.folder.file("repair-out")
+        let report = try workspace.audit { $0.repair = .apply(outputDirectory: out) }
+        #expect(report.repair?.applied == true)
+
+        let inspector = try workspace.provision.inspector()
+        let codes = Dictionary(uniqueKeysWithValues: try inspector.rows("SELECT id, code, needs_sync, code_verified_remotely_at FROM families").map { ($0["id"] ?? "", $0) })
+        #expect(codes[families[0].id]?["code"] == families[0].code)  // the oldest keeps its code
+        #expect(codes[families[1].id]?["code"] != families[0].code)
+        #expect(codes[families[2].id]?["code"] != families[2].code)
+        #expect(codes[families[1].id]?["needs_sync"] == "1")
+        #expect(codes[families[1].id]?["code_verified_remotely_at"] == nil)
+        #expect(codes[families[0].id]?["needs_sync"] == "0")
+        #expect(try inspector.count("SELECT COUNT(*) FROM code_repairs") == 2)
+
+        let manifest = try String(contentsOfFile: "\(out)/repairs.csv", encoding: .utf8)
+        let newCode = try #require(codes[families[1].id]?["code"])
+        #expect(manifest.contains("\(families[1].id),\(families[1].name),\(families[0].code),\(newCode),\(families[0].id),duplicate-local,qr/\(families[1].id).png"))
+        #expect(try QRReader.decode(["\(out)/qr/\(families[1].id).png"]) == [newCode])
+        #expect(ProvisionWorkspace.permissions(of: "\(out)/qr") == 0o700)
+
+        let again = try workspace.audit()
+        #expect(again.errors == 0, "\(again.findings)")
+    }
+
+    @Test("a synced family that got a new code is not a duplicate while its CloudKit copy waits for resync")
+    func awaitingResync() throws {
+        var workspace = try AuditWorkspace(families: 1)
+        let family = try #require(workspace.families().first)
+        try workspace.snapshot.append(SnapshotFixture.family(id: family.id, code: family.code))
+        try workspace.snapshot.append(SnapshotFixture.family(code: family.code, createdAt: Date(timeIntervalSince1970: 1_600_000_000)))
+        let first = try workspace.audit { $0.repair = .apply(outputDirectory: workspace.provision.folder.file("fix")) }
+        #expect(first.findings(.duplicateLocalRemote).count == 1)
+        #expect(first.repair?.changes.map(\.familyId) == [family.id])
+        let again = try workspace.audit()
+        #expect(again.errors == 0, "\(again.findings)")
+        #expect(again.awaitingResync == 1)
+    }
+
+    @Test("a family only CloudKit holds is listed for a fix in the app, never changed")
+    func remoteOnlyNewerIsManual() throws {
+        var workspace = try AuditWorkspace(families: 1)
+        let family = try #require(workspace.families().first)
+        try workspace.snapshot.append(SnapshotFixture.family(code: family.code, createdAt: Date().addingTimeInterval(3600)))
+        let report = try workspace.audit { $0.repair = .apply(outputDirectory: workspace.provision.folder.file("fix")) }
+        #expect(report.repair?.changes.isEmpty == true)
+        #expect(report.repair?.manual.count == 1)
+        #expect(try workspace.provision.inspector().strings("SELECT code FROM families") == [family.code])
+    }
+
+    @Test("a repair that cannot write its output changes nothing in the store")
+    func failedApplyChangesNothing() throws {
+        let (workspace, families) = try Self.duplicated()
+        let blocked = workspace.provision.folder.file("blocked")
+        try "a file, not a folder".write(toFile: blocked, atomically: true, encoding: .utf8)
+        #expect(throws: AuditError.self) { try workspace.audit { $0.repair = .apply(outputDirectory: blocked) } }
+        #expect(try workspace.provision.inspector().count("SELECT COUNT(*) FROM families WHERE code = '\(families[0].code)'") == 2)
+    }
+}
