@@ -15,7 +15,8 @@ public struct AuditReport: Encodable, Sendable {
     public var scanned = Scanned()
     public var errors = 0
     public var warnings = 0
-    /// Findings per category (for aggregated ones: the families or records they count).
+    /// Per category: how many problems (duplicate groups, families, lines); for the aggregated
+    /// categories (one finding each), how many families or records that finding counts.
     public var counts: [String: Int] = [:]
     public var findings: [AuditFinding] = []
     /// CloudKit copies still holding a code a repair replaced locally; resync uploads the new codes.
@@ -29,7 +30,7 @@ public struct AuditReport: Encodable, Sendable {
 
     mutating func add(_ finding: AuditFinding) {
         findings.append(finding)
-        counts[finding.category.rawValue, default: 0] += finding.count
+        counts[finding.category.rawValue, default: 0] += finding.category.isAggregated ? finding.count : 1
         switch finding.severity {
         case .error: errors += 1
         case .warning: warnings += 1

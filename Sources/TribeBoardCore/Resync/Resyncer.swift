@@ -97,6 +97,7 @@ public struct Resyncer: Sendable {
         }
         var synced: [String] = []
         var existing: [CloudKitRecord] = []
+        var updates: [CloudKitRecord] = []
         let now = Date()
         for (record, result) in zip(records, results) {
             switch result {
@@ -114,15 +115,25 @@ public struct Resyncer: Sendable {
             switch BlockingBridge.run({ () async throws(CloudKitError) in try await client.lookup(recordNames: names) }) {
             case .failure(let error): return .remote(error)
             case .success(let remote):
+                let repaired = table == .families ? try bookkeeping.repairedCodes(familyIDs: names) : [:]
                 for (ours, theirs) in zip(existing, remote) {
                     if case .record(let found) = theirs, PendingRecords.sameContent(ours, found) {
                         synced.append(ours.recordName)
+                    } else if case .record(let found) = theirs, let update = Self.repairUpdate(ours, theirs: found, repaired: repaired) {
+                        updates.append(update)
                     } else {
                         try bookkeeping.record(.conflict(with: ours.recordName, error: "a different record with this name is already in CloudKit"),
                                                table: table, id: ours.recordName, at: now)
                         report.failed += 1
                     }
                 }
+            }
+        }
+        if !updates.isEmpty {
+            report.requests += 1
+            switch uploadRepairs(updates, table: table, bookkeeping: bookkeeping, report: &report) {
+            case .failure(let error): return .remote(error)
+            case .success(let done): synced += done
             }
         }
         try bookkeeping.markSynced(table, ids: synced, at: StoreTimestamp.format(now))
