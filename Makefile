@@ -6,7 +6,7 @@ DEMO    ?= demo-out
 # libssl-dev: CloudKit request signing (libcrypto).
 # Tests: zbar-tools (zbarimg, an independent QR reader), openssl (an independent signature
 # verifier). Bench: qrencode (the CLI baseline), time.
-APT_PACKAGES = libsqlite3-dev libqrencode-dev libpng-dev libssl-dev libsimdjson-dev pkg-config zbar-tools qrencode openssl time
+APT_PACKAGES = libsqlite3-dev libqrencode-dev libpng-dev libssl-dev libsimdjson-dev pkg-config zbar-tools qrencode openssl time sqlite3 jq
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo)
 EXECUTABLES = tribeboard tribeboard-provision tribeboard-resync tribeboard-audit tribeboard-cloudkit-emulator
 
@@ -38,6 +38,7 @@ demo: build
 bench: release
 	scripts/bench-provision.sh
 	scripts/bench-resync.sh
+	scripts/bench-audit.sh
 
 install: release
 	install -d $(DESTDIR)$(PREFIX)/bin
