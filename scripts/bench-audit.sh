@@ -20,10 +20,14 @@ function id(i, kind) { return sprintf("%08X-0000-4000-%s-%012d", i, kind, i) }'
 echo "setting up $ROWS families (store and snapshot)..." >&2
 printf 'external_id,family_name\n' > "$WORK/empty.csv"
 "$BIN/tribeboard" provision "$WORK/empty.csv" --store "$WORK/store.sqlite" --out "$WORK/out" -q
+# sqlite3's .import takes a new table's first line as its header.
+printf 'id,name,code,created_by_user_id,created_at,needs_sync\n' > "$WORK/families.csv"
+printf 'id,display_name,created_at,needs_sync\n' > "$WORK/profiles.csv"
+printf 'id,family_id,user_id,role,status,joined_at,needs_sync\n' > "$WORK/memberships.csv"
 awk "$CODE_AWK"' BEGIN { for (i = 1; i <= '"$ROWS"'; i++) {
-    printf "%s,Family %d,%s,%s,2026-11-01T00:00:00.000Z,0\n", id(i, "8000"), i, code(i), id(i, "9000") > "'"$WORK"'/families.csv";
-    printf "%s,Admin %d,2026-11-01T00:00:00.000Z,0\n", id(i, "9000"), i > "'"$WORK"'/profiles.csv";
-    printf "%s,%s,%s,parent_admin,active,2026-11-01T00:00:00.000Z,0\n", id(i, "A000"), id(i, "8000"), id(i, "9000") > "'"$WORK"'/memberships.csv" } }'
+    printf "%s,Family %d,%s,%s,2026-11-01T00:00:00.000Z,0\n", id(i, "8000"), i, code(i), id(i, "9000") >> "'"$WORK"'/families.csv";
+    printf "%s,Admin %d,2026-11-01T00:00:00.000Z,0\n", id(i, "9000"), i >> "'"$WORK"'/profiles.csv";
+    printf "%s,%s,%s,parent_admin,active,2026-11-01T00:00:00.000Z,0\n", id(i, "A000"), id(i, "8000"), id(i, "9000") >> "'"$WORK"'/memberships.csv" } }'
 sqlite3 "$WORK/store.sqlite" <<SQL
 .mode csv
 .import --csv $WORK/families.csv families_import

@@ -44,7 +44,8 @@ public struct Auditor: Sendable {
             throw .store(error)
         }
         let queries = LocalAuditQueries(store: store)
-        let (local, remote) = try scanBothSides(queries)
+        let (localScan, remote) = try scanBothSides(queries)
+        let local = localScan.index
         var report = AuditReport(store: request.storePath)
         report.scanned.localFamilies = local.codes.entries.count
         report.scanned.remoteRecords = remote.recordCounts
@@ -60,8 +61,8 @@ public struct Auditor: Sendable {
             let copies = check.remoteCopies(sampleLimit: request.sampleLimit)
             report.awaitingResync = copies.awaitingResync
             for (entry, localCode) in copies.differs { report.add(findings.codeDiffers(entry, localCode: localCode)) }
-            for family in try queries.familiesWithoutAdmin() { report.add(findings.noParentAdmin(family)) }
-            let stale = try queries.stalePendingFamilies(before: Date().addingTimeInterval(-request.staleAfter), limit: request.sampleLimit)
+            for family in localScan.withoutAdmin { report.add(findings.noParentAdmin(family)) }
+            let stale = localScan.stale
             if stale.count > 0 { report.add(findings.stalePending(stale.sample, count: stale.count)) }
             if copies.remoteOnlyCount > 0 { report.add(findings.remoteOnly(copies.remoteOnly, count: copies.remoteOnlyCount)) }
             for finding in findings.legacy(remote) { report.add(finding) }
@@ -89,12 +90,24 @@ public struct Auditor: Sendable {
         }
     }
 
+    /// What the local side's thread reads.
+    struct LocalScan: Sendable {
+        var index: LocalFamilyIndex
+        var withoutAdmin: [AuditFamily]
+        var stale: (count: Int, sample: [AuditFamily])
+    }
+
     /// The local scan on a thread of its own, the remote read on this one.
-    private func scanBothSides(_ queries: LocalAuditQueries) throws(AuditError) -> (LocalFamilyIndex, RemoteFamilyIndex) {
-        let localResult = Mutex<Result<LocalFamilyIndex, any Error>?>(nil)
+    private func scanBothSides(_ queries: LocalAuditQueries) throws(AuditError) -> (LocalScan, RemoteFamilyIndex) {
+        let localResult = Mutex<Result<LocalScan, any Error>?>(nil)
         let done = DispatchSemaphore(value: 0)
+        let cutoff = Date().addingTimeInterval(-request.staleAfter)
+        let sampleLimit = request.sampleLimit
         let scanner = Thread {
-            let result = Result { try queries.scanFamilies() }
+            let result = Result {
+                LocalScan(index: try queries.scanFamilies(), withoutAdmin: try queries.familiesWithoutAdmin(),
+                          stale: try queries.stalePendingFamilies(before: cutoff, limit: sampleLimit))
+            }
             localResult.withLock { $0 = result }
             done.signal()
         }

@@ -60,6 +60,9 @@ struct CodeCrossCheck {
     func duplicateGroups() -> [DuplicateGroup] {
         var groups: [DuplicateGroup] = []
         for key in remote.codes.keys {
+            // A synced family: one local family and its own CloudKit copy hold the code.
+            if let copy = remote.codes.only(forKey: key), let family = local.codes.only(forKey: key),
+               copy.id == family.id, copy.code == family.code { continue }
             let remoteIndices = remote.codes.indices(forKey: key)
             guard remoteIndices.count > 1 || local.codes.contains(key: key) else { continue }
             if let group = group(forKey: key, remoteIndices: remoteIndices) { groups.append(group) }

@@ -31,6 +31,12 @@ struct CodeIndex<Entry: Sendable>: Sendable {
 
     func contains(key: String) -> Bool { firstByKey[key] != nil }
 
+    /// The entry holding `key` when exactly one does (the common case, checked without allocating).
+    func only(forKey key: String) -> Entry? {
+        guard let first = firstByKey[key], moreByKey.isEmpty || moreByKey[key] == nil else { return nil }
+        return entries[Int(first)]
+    }
+
     var keys: Dictionary<String, Int32>.Keys { firstByKey.keys }
 
     subscript(index: Int32) -> Entry { entries[Int(index)] }
