@@ -71,14 +71,21 @@ public struct TribeBoardStore: Sendable {
         createOwnerOnly(path)
         let store = TribeBoardStore(path: path, writer: try DatabasePool(path: path, configuration: configuration))
         try store.checkSchemaIsKnown()
-        do {
-            try StoreSchema.migrator.migrate(store.writer)
-        } catch {
-            // Another process may have migrated the same new store at the same moment (GRDB's
-            // migrator does not guard against that): its work is exactly what we wanted.
-            guard try store.writer.read({ db in try StoreSchema.migrator.hasCompletedMigrations(db) }) else { throw error }
+        // Another process may be migrating the same new store at the same moment (GRDB's migrator
+        // does not guard against that): a migration it applied first fails here ("table already
+        // exists"). Each migration commits on its own, so trying again applies only what is left.
+        var attempts = 0
+        while true {
+            do {
+                try StoreSchema.migrator.migrate(store.writer)
+                return store
+            } catch {
+                attempts += 1
+                if try store.writer.read({ db in try StoreSchema.migrator.hasCompletedMigrations(db) }) { return store }
+                guard attempts < 20 else { throw error }
+                Thread.sleep(forTimeInterval: 0.02 * Double(attempts))
+            }
         }
-        return store
     }
 
     /// The store holds family codes: a new one is created readable by its owner only, before
