@@ -8,7 +8,7 @@ DEMO    ?= demo-out
 # verifier). Bench: qrencode (the CLI baseline), time.
 APT_PACKAGES = libsqlite3-dev libqrencode-dev libpng-dev libssl-dev pkg-config zbar-tools qrencode openssl time
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo)
-EXECUTABLES = tribeboard tribeboard-provision tribeboard-resync tribeboard-cloudkit-emulator
+EXECUTABLES = tribeboard tribeboard-provision tribeboard-resync tribeboard-doctor tribeboard-cloudkit-emulator
 
 .PHONY: deps build release test demo bench install clean
 

@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "tribeboard", targets: ["tribeboard"]),
         .executable(name: "tribeboard-provision", targets: ["tribeboard-provision"]),
         .executable(name: "tribeboard-resync", targets: ["tribeboard-resync"]),
+        .executable(name: "tribeboard-doctor", targets: ["tribeboard-doctor"]),
         .executable(name: "tribeboard-cloudkit-emulator", targets: ["tribeboard-cloudkit-emulator"]),
         .library(name: "TribeBoardCore", targets: ["TribeBoardCore"]),
     ],
@@ -76,6 +77,7 @@ let package = Package(
         .executableTarget(name: "tribeboard", dependencies: ["TribeBoardCommands"]),
         .executableTarget(name: "tribeboard-provision", dependencies: ["TribeBoardCommands"]),
         .executableTarget(name: "tribeboard-resync", dependencies: ["TribeBoardCommands"]),
+        .executableTarget(name: "tribeboard-doctor", dependencies: ["TribeBoardCommands"]),
         .target(
             name: "TribeBoardTestSupport",
             dependencies: ["TribeBoardCore", "TribeBoardCloudKitEmulator", .product(name: "GRDB", package: "GRDB.swift"),
@@ -89,7 +91,7 @@ let package = Package(
         .testTarget(
             name: "TribeBoardEndToEndTests",
             // Depending on the executables makes `swift test` build them first.
-            dependencies: ["TribeBoardCore", "TribeBoardTestSupport", "TribeBoardCloudKitEmulator", "tribeboard", "tribeboard-provision", "tribeboard-resync",
+            dependencies: ["TribeBoardCore", "TribeBoardTestSupport", "TribeBoardCloudKitEmulator", "tribeboard", "tribeboard-provision", "tribeboard-resync", "tribeboard-doctor",
                            .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ]

@@ -4,8 +4,8 @@ import ArgumentParser
 public struct TribeBoardCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "tribeboard",
-        abstract: "Operator tools for TribeBoard's families: provision and resync (audit and doctor to come).",
-        subcommands: [ProvisionCommand.self, ResyncCommand.self])
+        abstract: "Operator tools for TribeBoard's families: provision, resync and doctor (audit to come).",
+        subcommands: [ProvisionCommand.self, ResyncCommand.self, DoctorCommand.self])
 
     public init() {}
 }

@@ -84,12 +84,9 @@ public struct Doctor: Sendable {
     /// For synchronous callers (the command line): runs the checks off the caller's thread.
     public func runBlocking() -> DoctorReport {
         let doctor = self
-        switch BlockingBridge.run({ () async throws(CloudKitError) -> DoctorReport in await doctor.run() }) {
-        case .success(let report): return report
-        case .failure(let error):
-            let check = DoctorCheck("doctor.run", .fallback, .failure, checked: "Doctor", found: "the checks did not finish: \(error.localizedDescription)")
-            return DoctorReport(request: request, fallback: FallbackAssessment(mode: .inMemory, reason: .storeUnusable, explanation: "unknown"),
-                                checks: [check])
-        }
+        if let report = BlockingBridge.wait({ await doctor.run() }) { return report }
+        let check = DoctorCheck("doctor.run", .fallback, .failure, checked: "Doctor", found: "the checks did not finish")
+        return DoctorReport(request: request, fallback: FallbackAssessment(mode: .inMemory, reason: .storeUnusable, explanation: "unknown"),
+                            checks: [check])
     }
 }
