@@ -10,9 +10,10 @@ public struct CloudKitProbe: Sendable {
     public let localMidpoint: Date
     public let seconds: Double
 
-    /// Server minus local, in seconds; the Date header has whole seconds, so ±1 s is noise.
+    /// Server minus local, in seconds. The Date header drops the fraction of its second: half a
+    /// second is added back, which leaves at most ±0.5 s (plus the request's own time) of noise.
     public var clockSkew: Double? {
-        serverDate.map { $0.timeIntervalSince(localMidpoint) }
+        serverDate.map { $0.addingTimeInterval(0.5).timeIntervalSince(localMidpoint) }
     }
 }
 

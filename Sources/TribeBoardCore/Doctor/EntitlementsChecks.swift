@@ -15,7 +15,8 @@ struct EntitlementsChecks {
     /// One entitlements file and the configurations (with their bundle ids) that use it.
     struct Use {
         let path: String
-        let setting: SourceLocation
+        /// Where each configuration names the file.
+        var settings: [SourceLocation]
         var configurations: [AppBuildConfiguration]
     }
 
@@ -27,15 +28,16 @@ struct EntitlementsChecks {
             do {
                 files.append((try XMLPlistFile.read(use.path), use))
             } catch {
-                problems.append("\(relative(use.path)), named by CODE_SIGN_ENTITLEMENTS at \(use.setting): \(error.localizedDescription)")
-                locations.append(use.setting)
+                let named = use.settings.map(\.description).joined(separator: ", ")
+                problems.append("\(relative(use.path)), named by CODE_SIGN_ENTITLEMENTS at \(named): \(error.localizedDescription)")
+                locations += use.settings
             }
         }
         let checked = "Entitlements file (CODE_SIGN_ENTITLEMENTS)"
         let fileCheck = problems.isEmpty
             ? DoctorCheck("container.entitlements", .container, .ok, checked: checked,
                           found: files.map { "\(relative($0.0.path)) (\($0.1.configurations.map(\.name).joined(separator: ", ")))" }.joined(separator: "; "),
-                          locations: files.map { $0.1.setting })
+                          locations: files.flatMap { $0.1.settings })
             : DoctorCheck("container.entitlements", .container, .failure, checked: checked, found: problems.joined(separator: "\n"),
                           action: "add the iCloud capability with CloudKit in Xcode (Signing & Capabilities), which writes the entitlements file and the setting",
                           locations: locations)
@@ -52,7 +54,8 @@ struct EntitlementsChecks {
             }
             let path = project.path(fromSetting: setting.value)
             let location = SourceLocation(path: relative(project.pbxprojPath), line: setting.line)
-            byPath[path, default: Use(path: path, setting: location, configurations: [])].configurations.append(configuration)
+            byPath[path, default: Use(path: path, settings: [], configurations: [])].configurations.append(configuration)
+            byPath[path]?.settings.append(location)
         }
         return byPath.values.sorted { $0.path < $1.path }
     }

@@ -119,7 +119,7 @@ struct RemoteChecks {
             return DoctorCheck("remote.clock", .remote, .warning, checked: checked, found: "the server sent no Date header: not measured")
         }
         let seconds = Int(skew.rounded())
-        let found = seconds == 0 ? "within a second" : "the server's clock is \(abs(seconds)) s \(seconds > 0 ? "ahead of" : "behind") this machine's"
+        let found = abs(skew) < 1.5 ? "within a second" : "the server's clock is \(abs(seconds)) s \(seconds > 0 ? "ahead of" : "behind") this machine's"
         if abs(skew) > skewFailure {
             return DoctorCheck("remote.clock", .remote, .failure, checked: checked, found: found + ": signed requests are refused",
                                action: "synchronise this machine's clock (timedatectl set-ntp true)")
