@@ -56,7 +56,7 @@ struct CreationChecks {
         let (count, rows) = try countAndSample(db, incomplete, order: "last_at")
         var check = DoctorCheck("creations.incomplete", .creations, count == 0 ? .ok : .failure,
                                 checked: "Creations that reached completed (creation_log)",
-                                found: count == 0 ? "every logged creation completed" : "\(count) families stopped before completed",
+                                found: count == 0 ? "every logged creation completed" : "\(Self.families(count)) stopped before completed",
                                 action: count == 0 ? nil : "look at each with `tribeboard doctor family ID`; a family without its admin membership can be finished or removed in the app")
         check.count = count
         check.sample = rows.map { row in
@@ -83,7 +83,7 @@ struct CreationChecks {
         let others = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sync_state WHERE record_table != 'families' AND status != 'retrying'") ?? 0
         let othersNote = others == 0 ? "" : "; \(others) profiles or memberships are set aside too"
         var check = DoctorCheck("creations.syncFailures", .creations, count == 0 ? .ok : .failure, checked: checked,
-                                found: (count == 0 ? "none" : "\(count) families fail to upload") + othersNote,
+                                found: (count == 0 ? "none" : "\(Self.families(count)) failing to upload") + othersNote,
                                 action: count == 0 && others == 0 ? nil : "`tribeboard resync --list` shows each error; fix the cause (a code conflict needs a new code), then run resync")
         if count == 0 && others > 0 { check.status = .warning }
         check.count = count
@@ -111,11 +111,11 @@ struct CreationChecks {
         var check: DoctorCheck
         if stale > 0 {
             check = DoctorCheck("creations.pendingSync", .creations, .failure, checked: checked,
-                                found: "\(stale) of \(total) waiting families have waited longer than \(threshold)",
+                                found: "\(stale) of \(Self.families(total)) waiting for sync waited longer than \(threshold)",
                                 action: "run `tribeboard resync` (schedule it: Templates/tribeboard-resync.crontab); if it runs, see its exit status and `resync --list`")
         } else if total > 0 {
             check = DoctorCheck("creations.pendingSync", .creations, .warning, checked: checked,
-                                found: "\(total) families wait for sync, none longer than \(threshold)",
+                                found: "\(Self.families(total)) waiting for sync, none longer than \(threshold)",
                                 action: "nothing yet: the next `tribeboard resync` uploads them")
         } else {
             check = DoctorCheck("creations.pendingSync", .creations, .ok, checked: checked, found: "none waiting")
@@ -135,7 +135,7 @@ struct CreationChecks {
         let (count, rows) = try countAndSample(db, orphans, order: "created_at")
         var check = DoctorCheck("creations.parentAdmin", .creations, count == 0 ? .ok : .warning,
                                 checked: "Families with a parent_admin membership (active or invited)",
-                                found: count == 0 ? "every family has one" : "\(count) families have no parent admin",
+                                found: count == 0 ? "every family has one" : "\(Self.families(count)) without a parent admin",
                                 action: count == 0 ? nil : "invite an admin in the app, or provision the family again with admin_display_name")
         check.count = count
         check.sample = rows.map { item($0, detail: "created \($0["created_at"] as String? ?? "?"), no active or invited parent_admin") }
@@ -157,10 +157,17 @@ struct CreationChecks {
         return item
     }
 
+    /// In the flag's own units: `24h`, `2d`, `90m`, `45s`.
     static func describe(_ interval: TimeInterval) -> String {
-        if interval >= 86_400, interval.truncatingRemainder(dividingBy: 86_400) == 0 { return "\(Int(interval / 86_400)) d" }
-        if interval >= 3_600, interval.truncatingRemainder(dividingBy: 3_600) == 0 { return "\(Int(interval / 3_600)) h" }
-        if interval >= 60, interval.truncatingRemainder(dividingBy: 60) == 0 { return "\(Int(interval / 60)) min" }
-        return "\(Int(interval)) s"
+        let seconds = Int(interval.rounded())
+        if seconds >= 2 * 86_400, seconds % 86_400 == 0 { return "\(seconds / 86_400)d" }
+        if seconds >= 3_600, seconds % 3_600 == 0 { return "\(seconds / 3_600)h" }
+        if seconds >= 60, seconds % 60 == 0 { return "\(seconds / 60)m" }
+        return "\(seconds)s"
+    }
+
+    /// `1 family`, `3 families`.
+    static func families(_ count: Int) -> String {
+        count == 1 ? "1 family" : "\(count) families"
     }
 }
