@@ -130,5 +130,11 @@ struct DoctorRemoteTests {
 
         let unknown = await FamilyDoctor(request: request, query: "ZZZ999", logger: Self.logger).run()
         #expect(unknown.family == nil && unknown.remote.status == .missing && !unknown.passed)
+
+        var rejectedKey = fixture.configuration
+        rejectedKey.keyID = "not-registered"
+        request.remote = .success(rejectedKey)
+        let refused = await FamilyDoctor(request: request, query: stuck.healthyCode, logger: Self.logger).run()
+        #expect(refused.remote.status == .unavailable && refused.remote.detail.contains("AUTHENTICATION_FAILED"), "\(refused.remote)")
     }
 }

@@ -118,7 +118,28 @@ struct DoctorStoreTests {
         #expect(admin.count == 40 && admin.sample.count == 3)
     }
 
+    @Test func valuesOfTheWrongTypeAreShownNotTrappedOn() async throws {
+        let folder = try TemporaryDirectory("doctor-types")
+        let path = folder.file("edited.sqlite")
+        try DoctorFixtures.createAndClose(path)
+        // What a hand edit in sqlite3 can leave: blobs in text columns, words in number columns.
+        try Self.execute(path, """
+            INSERT INTO families (id, name, code, created_by_user_id, created_at, needs_sync) VALUES ('F1', X'00FF', 'ODD234', 'U', X'01', 1);
+            INSERT INTO creation_log (family_id, state, progress, at) VALUES ('F1', 'idle', 0, X'02');
+            INSERT INTO sync_state (record_table, record_id, status, attempts, last_error) VALUES ('families', 'F1', 'retrying', 'many', X'03');
+            """)
+        let report = await report(path)
+        #expect(report.checks.first { $0.id == "creations.incomplete" }?.sample.first?.familyID == "F1")
+        let family = await FamilyDoctor(request: DoctorRequest(storePath: path, remote: .success(CloudKitConfiguration())),
+                                        query: "odd234", logger: Self.logger).run()
+        #expect(family.family?.name == "?" && family.family?.id == "F1")
+    }
+
     /// Synchronous: GRDB's blocking write must not run on the test's async context.
+    static func execute(_ path: String, _ sql: String) throws {
+        try DatabaseQueue(path: path).write { db in try db.execute(sql: sql) }
+    }
+
     static func insertFamiliesWithoutAdmin(_ count: Int, into path: String) throws {
         try DatabaseQueue(path: path).write { db in
             for index in 0..<count {

@@ -60,9 +60,9 @@ struct CreationChecks {
                                 action: count == 0 ? nil : "look at each with `tribeboard doctor family ID`; a family without its admin membership can be finished or removed in the app")
         check.count = count
         check.sample = rows.map { row in
-            let stop = "stopped at \(row["last_state"] as String? ?? "?") (\(row["last_at"] as String? ?? "?"))"
-            let reason = (row["last_error"] as String?).map { ": \($0)" } ?? ""
-            let missing = row["name"] == nil ? "; no family row was saved" : ""
+            let stop = "stopped at \(row.text("last_state") ?? "?") (\(row.text("last_at") ?? "?"))"
+            let reason = (row.text("last_error")).map { ": \($0)" } ?? ""
+            let missing = row.text("name") == nil ? "; no family row was saved" : ""
             return item(row, detail: stop + reason + missing)
         }
         return check
@@ -88,9 +88,9 @@ struct CreationChecks {
         if count == 0 && others > 0 { check.status = .warning }
         check.count = count
         check.sample = rows.map { row in
-            var detail = "\(row["status"] as String? ?? "?") after \(row["attempts"] as Int? ?? 0) attempts, last \(row["last_at"] as String? ?? "?")"
-            if let other = row["conflict_with"] as String? { detail += ", code held by \(other)" }
-            if let error = row["last_error"] as String? { detail += ": \(error)" }
+            var detail = "\(row.text("status") ?? "?") after \(row.integer("attempts") ?? 0) attempts, last \(row.text("last_at") ?? "?")"
+            if let other = row.text("conflict_with") { detail += ", code held by \(other)" }
+            if let error = row.text("last_error") { detail += ": \(error)" }
             return item(row, detail: detail)
         }
         return check
@@ -121,7 +121,7 @@ struct CreationChecks {
             check = DoctorCheck("creations.pendingSync", .creations, .ok, checked: checked, found: "none waiting")
         }
         check.count = stale
-        check.sample = rows.map { item($0, detail: "waiting since \($0["since"] as String? ?? "?")") }
+        check.sample = rows.map { item($0, detail: "waiting since \($0.text("since") ?? "?")") }
         return check
     }
 
@@ -138,7 +138,7 @@ struct CreationChecks {
                                 found: count == 0 ? "every family has one" : "\(Self.families(count)) without a parent admin",
                                 action: count == 0 ? nil : "invite an admin in the app, or provision the family again with admin_display_name")
         check.count = count
-        check.sample = rows.map { item($0, detail: "created \($0["created_at"] as String? ?? "?"), no active or invited parent_admin") }
+        check.sample = rows.map { item($0, detail: "created \($0.text("created_at") ?? "?"), no active or invited parent_admin") }
         return check
     }
 
@@ -151,7 +151,7 @@ struct CreationChecks {
 
     /// Codes belong on stdout only: the log line masks them.
     private func item(_ row: Row, detail: String) -> DoctorFamilyItem {
-        let item = DoctorFamilyItem(familyID: row["id"] ?? "?", name: row["name"], code: row["code"], detail: detail)
+        let item = DoctorFamilyItem(familyID: row.text("id") ?? "?", name: row.text("name"), code: row.text("code"), detail: detail)
         // Not the detail: an upload error may quote a code.
         logger.debug("family needs attention", metadata: ["family": "\(item.familyID)", "code": "\(FamilyCode.mask(item.code ?? ""))"])
         return item

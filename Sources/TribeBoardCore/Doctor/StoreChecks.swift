@@ -151,7 +151,8 @@ struct StoreChecks {
             return DoctorCheck("store.diskSpace", .store, .warning, checked: checked,
                                found: "cannot be read for \(existing): \(String(cString: strerror(errno)))")
         }
-        let free = UInt64(info.f_bavail) * UInt64(info.f_frsize)
+        let (product, overflow) = UInt64(info.f_bavail).multipliedReportingOverflow(by: UInt64(info.f_frsize))
+        let free = overflow ? UInt64.max : product
         let found = "\(Self.megabytes(free)) available in \(existing)"
         if free < Self.failureFreeBytes {
             return DoctorCheck("store.diskSpace", .store, .failure, checked: checked, found: found + ": writes will fail",

@@ -69,12 +69,12 @@ public struct FamilyDoctor: Sendable {
             if case .failure(let error) = request.remote { return RemoteFamilyState(status: .unavailable, detail: error.localizedDescription) }
             return RemoteFamilyState(status: .notConfigured, detail: "no remote configured (--key-id and --key-file): CloudKit not consulted")
         }
-        let client: CloudKitClient
-        do {
-            client = try CloudKitClient(configuration: configuration, policy: RetryPolicy(maxAttempts: 2, maxTotalSeconds: request.requestTimeout),
-                                        logger: logger)
-        } catch {
-            return RemoteFamilyState(status: .unavailable, detail: error.localizedDescription)
+        // The remote checks' probe first: a key CloudKit rejects is named as such, not as a missing family.
+        let (checks, state, probed) = await RemoteChecks(configuration: request.remote, requestTimeout: request.requestTimeout,
+                                                         logger: logger).run()
+        guard state == .accepted, let client = probed else {
+            let problem = checks.first { $0.status != .ok }?.found ?? "CloudKit cannot be used"
+            return RemoteFamilyState(status: .unavailable, detail: problem)
         }
         let typed = query.trimmed.uppercased()
         let recordName = records?.family.id ?? (typed.count == 36 ? typed : nil)

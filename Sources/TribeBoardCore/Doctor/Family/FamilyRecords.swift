@@ -43,10 +43,11 @@ struct FamilyRecords {
                 ORDER BY id = ? DESC, code = ? DESC LIMIT 1
                 """, arguments: [trimmed.uppercased(), trimmed.uppercased(), "ext:" + trimmed, trimmed.uppercased(), trimmed.uppercased()])
             guard let row else { return nil }
-            let family = FamilyFacts(id: row["id"], name: row["name"], code: row["code"], createdAt: row["created_at"],
-                                     createdByUserId: row["created_by_user_id"], needsSync: row["needs_sync"] == 1,
-                                     lastSyncDate: row["last_sync_date"], importKey: row["import_key"], sourceLine: row["source_line"],
-                                     codeVerifiedRemotelyAt: row.hasColumn("code_verified_remotely_at") ? row["code_verified_remotely_at"] : nil)
+            let family = FamilyFacts(id: row.text("id") ?? "?", name: row.text("name") ?? "?", code: row.text("code") ?? "?",
+                                     createdAt: row.text("created_at") ?? "?", createdByUserId: row.text("created_by_user_id") ?? "?",
+                                     needsSync: row.integer("needs_sync") != 0, lastSyncDate: row.text("last_sync_date"),
+                                     importKey: row.text("import_key"), sourceLine: row.integer("source_line"),
+                                     codeVerifiedRemotelyAt: row.hasColumn("code_verified_remotely_at") ? row.text("code_verified_remotely_at") : nil)
             return FamilyRecords(family: family, log: try log(db, family), memberships: try memberships(db, family.id),
                                  sync: try syncEntries(db, family.id))
         }
@@ -54,7 +55,7 @@ struct FamilyRecords {
 
     private static func log(_ db: Database, _ family: FamilyFacts) throws -> [LogEntry] {
         try Row.fetchAll(db, sql: "SELECT state, error, at FROM creation_log WHERE family_id = ? ORDER BY id", arguments: [family.id])
-            .map { LogEntry(state: $0["state"], error: $0["error"], at: $0["at"]) }
+            .map { LogEntry(state: $0.text("state") ?? "?", error: $0.text("error"), at: $0.text("at") ?? "?") }
     }
 
     private static func memberships(_ db: Database, _ familyID: String) throws -> [Membership] {
@@ -62,8 +63,8 @@ struct FamilyRecords {
             SELECT m.id, m.role, m.status, m.joined_at, m.needs_sync, COALESCE(u.display_name, m.user_id) AS user
             FROM memberships m LEFT JOIN user_profiles u ON u.id = m.user_id WHERE m.family_id = ? ORDER BY m.joined_at
             """, arguments: [familyID]).map {
-            Membership(id: $0["id"], role: $0["role"], status: $0["status"], joinedAt: $0["joined_at"], user: $0["user"],
-                       needsSync: $0["needs_sync"] == 1)
+            Membership(id: $0.text("id") ?? "?", role: $0.text("role") ?? "?", status: $0.text("status") ?? "?",
+                       joinedAt: $0.text("joined_at") ?? "?", user: $0.text("user") ?? "?", needsSync: $0.integer("needs_sync") == 1)
         }
     }
 
@@ -75,8 +76,9 @@ struct FamilyRecords {
                OR (record_table = 'memberships' AND record_id IN (SELECT id FROM memberships WHERE family_id = ?))
             ORDER BY last_attempt_at
             """, arguments: [familyID, familyID]).map {
-            SyncEntry(table: $0["record_table"], id: $0["record_id"], status: $0["status"], attempts: $0["attempts"],
-                      lastError: $0["last_error"], lastAttemptAt: $0["last_attempt_at"], conflictWith: $0["conflict_with"])
+            SyncEntry(table: $0.text("record_table") ?? "?", id: $0.text("record_id") ?? "?", status: $0.text("status") ?? "?",
+                      attempts: $0.integer("attempts") ?? 0, lastError: $0.text("last_error"), lastAttemptAt: $0.text("last_attempt_at"),
+                      conflictWith: $0.text("conflict_with"))
         }
     }
 
