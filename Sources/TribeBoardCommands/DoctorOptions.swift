@@ -4,7 +4,7 @@ import TribeBoardCore
 
 /// Options `doctor` and `doctor family` share, and the request they build.
 struct DoctorOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Families waiting for sync longer than this are a failure: 90s, 30m, 24h, 2d (default 24h).",
+    @Option(help: ArgumentHelp("Families waiting for sync longer than this are a failure: 90s, 30m, 24h, 2d.",
                                valueName: "duration"))
     var staleAfter: StaleAfter = StaleAfter(seconds: 24 * 3600)
 

@@ -8,8 +8,8 @@ public struct DoctorCommand: ParsableCommand {
         commandName: "doctor",
         abstract: "Check the app's container configuration, the store, the remote and stuck family creations.",
         discussion: """
-            Each line is ok, warning or failure, with what was checked, what was found and what to do. \\
-            Failures break creation or sync (an identifier mismatch, a missing or damaged store, a key \\
+            Each line is ok, warning or failure, with what was checked, what was found and what to do. \
+            Failures break creation or sync (an identifier mismatch, a missing or damaged store, a key \
             CloudKit rejects); warnings only degrade them. Changes nothing: the store is opened read-only.
             `tribeboard doctor family CODE_OR_ID` shows one family's timeline.
             Exit status: 0 no check failed; 1 some check failed; 64 bad usage.

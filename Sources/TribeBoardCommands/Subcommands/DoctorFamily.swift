@@ -8,7 +8,7 @@ struct DoctorFamilyCommand: ParsableCommand {
         commandName: "family",
         abstract: "Show one family's timeline across the store and CloudKit, and what to do next.",
         discussion: """
-            CODE_OR_ID is the family's code, its record id (UUID) or the external id it was provisioned with. \\
+            CODE_OR_ID is the family's code, its record id (UUID) or the external id it was provisioned with. \
             Exit status: 0 nothing failed; 1 the family is missing, stuck or differs from CloudKit; 64 bad usage.
             """)
 

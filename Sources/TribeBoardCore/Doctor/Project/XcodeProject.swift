@@ -1,64 +1,5 @@
 import Foundation
 
-/// A build setting's value and the pbxproj line it is written on.
-public struct BuildSetting: Sendable, Equatable {
-    public let value: String
-    public let line: Int
-}
-
-/// One build configuration (Debug, Release, ...) of the app target, target settings over project ones.
-public struct AppBuildConfiguration: Sendable, Equatable {
-    public let name: String
-    public let target: String?
-    public let settings: [String: BuildSetting]
-
-    public var bundleID: BuildSetting? { resolved("PRODUCT_BUNDLE_IDENTIFIER") }
-    public var entitlementsPath: BuildSetting? { resolved("CODE_SIGN_ENTITLEMENTS") }
-    public var infoPlistPath: BuildSetting? { resolved("INFOPLIST_FILE") }
-    public var backgroundModes: BuildSetting? { resolved("INFOPLIST_KEY_UIBackgroundModes") }
-
-    /// `$(VAR)`, `${VAR}` and `$(VAR:modifier)` replaced from the same settings, as Xcode would
-    /// for the simple cases; paths rooted at the project folder lose that root.
-    public func resolved(_ key: String) -> BuildSetting? {
-        guard let setting = settings[key] else { return nil }
-        return BuildSetting(value: expand(setting.value, depth: 0), line: setting.line)
-    }
-
-    private func expand(_ text: String, depth: Int) -> String {
-        guard depth < 8, text.contains("$") else { return text }
-        var output = ""
-        var rest = Substring(text)
-        while let dollar = rest.firstIndex(of: "$") {
-            output += rest[..<dollar]
-            let afterDollar = rest.index(after: dollar)
-            guard afterDollar < rest.endIndex, let close = Self.closing(rest[afterDollar]),
-                  let end = rest[afterDollar...].firstIndex(of: close) else {
-                output += rest[dollar...]
-                return output
-            }
-            let inside = rest[rest.index(after: afterDollar)..<end]
-            let name = String(inside.split(separator: ":", maxSplits: 1).first ?? "")
-            output += variable(name).map { expand($0, depth: depth + 1) } ?? String(rest[dollar...end])
-            rest = rest[rest.index(after: end)...]
-        }
-        return output + rest
-    }
-
-    private static func closing(_ opening: Character) -> Character? {
-        opening == "(" ? ")" : opening == "{" ? "}" : nil
-    }
-
-    private func variable(_ name: String) -> String? {
-        switch name {
-        // Paths in build settings are relative to the project folder already.
-        case "SRCROOT", "PROJECT_DIR", "SOURCE_ROOT": return "."
-        case "TARGET_NAME": return target
-        case "PRODUCT_NAME": return settings["PRODUCT_NAME"]?.value ?? target
-        default: return settings[name]?.value
-        }
-    }
-}
-
 public enum XcodeProjectError: Error, Equatable, LocalizedError {
     case notFound(path: String)
     case noProjectInFolder(path: String)
@@ -128,53 +69,5 @@ public struct XcodeProject: Sendable {
             throw .noProjectInFolder(path: path)
         }
         return trimmed + "/" + project
-    }
-}
-
-/// The pbxproj `objects` table, by id.
-struct PBXObjects {
-    let byID: [String: OpenStepValue]
-
-    init(_ entries: [OpenStepEntry]) {
-        byID = Dictionary(entries.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
-    }
-
-    /// The app targets' configurations; without an application target (a trimmed project), every
-    /// configuration that names a bundle id.
-    func appConfigurations() -> [AppBuildConfiguration] {
-        let projectDefaults = byID.values.first { $0["isa"]?.string == "PBXProject" }
-            .map { configurations(listID: $0["buildConfigurationList"]?.string, target: nil, defaults: [:]) } ?? []
-        let defaultsByName = Dictionary(projectDefaults.map { ($0.name, $0.settings) }, uniquingKeysWith: { first, _ in first })
-        let apps = byID.values.filter {
-            $0["isa"]?.string == "PBXNativeTarget" && $0["productType"]?.string == "com.apple.product-type.application"
-        }.sorted { ($0["name"]?.string ?? "") < ($1["name"]?.string ?? "") }
-        let fromTargets = apps.flatMap { target in
-            configurations(listID: target["buildConfigurationList"]?.string, target: target["name"]?.string, defaults: defaultsByName)
-        }
-        if !fromTargets.isEmpty { return fromTargets }
-        return byID.keys.sorted().compactMap { id -> AppBuildConfiguration? in
-            guard let object = byID[id], object["isa"]?.string == "XCBuildConfiguration" else { return nil }
-            let configuration = Self.configuration(object, target: nil, defaults: [:])
-            return configuration.settings["PRODUCT_BUNDLE_IDENTIFIER"] == nil ? nil : configuration
-        }
-    }
-
-    private func configurations(listID: String?, target: String?,
-                                defaults: [String: [String: BuildSetting]]) -> [AppBuildConfiguration] {
-        guard let listID, let ids = byID[listID]?["buildConfigurations"]?.array else { return [] }
-        return ids.compactMap { $0.string.flatMap { byID[$0] } }.map { object in
-            Self.configuration(object, target: target, defaults: defaults[object["name"]?.string ?? ""] ?? [:])
-        }
-    }
-
-    private static func configuration(_ object: OpenStepValue, target: String?,
-                                      defaults: [String: BuildSetting]) -> AppBuildConfiguration {
-        var settings = defaults
-        for entry in object["buildSettings"]?.entries ?? [] {
-            // A list setting (`("a", "b")`) reads as Xcode's space-separated form.
-            let value = entry.value.string ?? entry.value.array?.compactMap(\.string).joined(separator: " ")
-            if let value { settings[entry.key] = BuildSetting(value: value, line: entry.line) }
-        }
-        return AppBuildConfiguration(name: object["name"]?.string ?? "(unnamed)", target: target, settings: settings)
     }
 }
