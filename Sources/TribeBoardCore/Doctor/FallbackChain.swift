@@ -72,9 +72,13 @@ enum FallbackChain {
         case .unreachable(let why), .busy(let why):
             return FallbackAssessment(mode: .localOnly, reason: .remoteDown,
                                       explanation: "CloudKit cannot be used now (\(why)): codes are checked locally, records wait for sync" + newStore)
-        case .rejected(let why), .misconfigured(let why):
+        case .rejected(let why):
             return FallbackAssessment(mode: .localOnly, reason: .authFailure,
                                       explanation: "CloudKit refuses the configuration (\(why)): remote commands exit 78" + newStore)
+        case .misconfigured(let why):
+            // Nothing can be signed or sent: for the toolkit, the same as a refused key.
+            return FallbackAssessment(mode: .localOnly, reason: .authFailure,
+                                      explanation: "the CloudKit settings cannot be used (\(why)): remote commands exit 78" + newStore)
         }
     }
 }
