@@ -122,9 +122,9 @@ public final class CloudKitClient: Sendable {
         }
     }
 
-    /// One request, no retry. `serverDate` receives the response's Date header (doctor's clock check).
+    /// One request, no retry. `dateHeader` receives the response's Date header (doctor's clock check).
     func attempt<Response: Decodable & Sendable>(_ operation: String, method: String, body: [UInt8],
-                                                 serverDate: (Date?) -> Void = { _ in }) async throws(CloudKitError) -> Response {
+                                                 dateHeader: (String?) -> Void = { _ in }) async throws(CloudKitError) -> Response {
         let subpath = configuration.subpath(operation)
         guard var components = URLComponents(string: configuration.baseURL + subpath) else {
             throw .unexpectedResponse(httpStatus: 0, detail: "bad URL \(configuration.baseURL + subpath)")
@@ -154,7 +154,7 @@ public final class CloudKitClient: Sendable {
             throw .network(reason: Self.describe(error))
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        serverDate(HTTPDate.parse((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Date")))
+        dateHeader((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Date"))
         if status == 200 {
             do {
                 return try JSONDecoder().decode(Response.self, from: data)

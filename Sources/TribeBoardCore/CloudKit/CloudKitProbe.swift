@@ -24,7 +24,8 @@ extension CloudKitClient {
         var serverDate: Date?
         let result: Result<CloudKitCaller, CloudKitError>
         do {
-            let caller: CloudKitCaller = try await attempt("users/caller", method: "GET", body: [], serverDate: { serverDate = $0 })
+            let caller: CloudKitCaller = try await attempt("users/caller", method: "GET", body: [],
+                                                            dateHeader: { serverDate = HTTPDate.parse($0) })
             result = .success(caller)
         } catch {
             result = .failure(error)
