@@ -8,7 +8,7 @@ DEMO    ?= demo-out
 # verifier). Bench: qrencode (the CLI baseline), time.
 APT_PACKAGES = libsqlite3-dev libqrencode-dev libpng-dev libssl-dev libsimdjson-dev pkg-config zbar-tools qrencode openssl time sqlite3 jq
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo)
-EXECUTABLES = tribeboard tribeboard-provision tribeboard-resync tribeboard-audit tribeboard-cloudkit-emulator
+EXECUTABLES = tribeboard tribeboard-provision tribeboard-resync tribeboard-audit tribeboard-doctor tribeboard-cloudkit-emulator
 
 .PHONY: deps build release test demo bench install clean
 

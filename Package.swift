@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "tribeboard-provision", targets: ["tribeboard-provision"]),
         .executable(name: "tribeboard-resync", targets: ["tribeboard-resync"]),
         .executable(name: "tribeboard-audit", targets: ["tribeboard-audit"]),
+        .executable(name: "tribeboard-doctor", targets: ["tribeboard-doctor"]),
         .executable(name: "tribeboard-cloudkit-emulator", targets: ["tribeboard-cloudkit-emulator"]),
         .library(name: "TribeBoardCore", targets: ["TribeBoardCore"]),
     ],
@@ -85,6 +86,7 @@ let package = Package(
         .executableTarget(name: "tribeboard-provision", dependencies: ["TribeBoardCommands"]),
         .executableTarget(name: "tribeboard-resync", dependencies: ["TribeBoardCommands"]),
         .executableTarget(name: "tribeboard-audit", dependencies: ["TribeBoardCommands"]),
+        .executableTarget(name: "tribeboard-doctor", dependencies: ["TribeBoardCommands"]),
         .target(
             name: "TribeBoardTestSupport",
             dependencies: ["TribeBoardCore", "TribeBoardCloudKitEmulator", .product(name: "GRDB", package: "GRDB.swift"),
@@ -98,7 +100,7 @@ let package = Package(
         .testTarget(
             name: "TribeBoardEndToEndTests",
             // Depending on the executables makes `swift test` build them first.
-            dependencies: ["TribeBoardCore", "TribeBoardTestSupport", "TribeBoardCloudKitEmulator", "tribeboard", "tribeboard-provision", "tribeboard-resync", "tribeboard-audit",
+            dependencies: ["TribeBoardCore", "TribeBoardTestSupport", "TribeBoardCloudKitEmulator", "tribeboard", "tribeboard-provision", "tribeboard-resync", "tribeboard-audit", "tribeboard-doctor",
                            .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ],

@@ -13,6 +13,8 @@ public final class CloudKitEmulator: Sendable {
         public var faults = EmulatorFaults()
         /// How far a request's date may be from the emulator's clock (Apple does not publish its own).
         public var maxClockSkew: Double = 300
+        /// Seconds added to the emulator's clock: a server whose clock disagrees with ours.
+        public var clockOffset: Double = 0
         public var dataFile: String?
         public init() {}
     }
@@ -26,7 +28,12 @@ public final class CloudKitEmulator: Sendable {
     public static func start(_ options: Options = Options()) async throws -> CloudKitEmulator {
         let state = try EmulatorState(options: options)
         let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: options.port), timeout: 60, logger: .disabled)
-        await server.appendRoute("*") { request in await state.handle(request) }
+        // Every answer carries the server's clock, as Apple's does (doctor measures skew with it).
+        await server.appendRoute("*") { request in
+            var response = await state.handle(request)
+            response.headers[.date] = HTTPDate.format(Date().addingTimeInterval(options.clockOffset))
+            return response
+        }
         let task = Task(executorPreference: EmulatorExecutor()) { try await server.run() }
         try await server.waitUntilListening(timeout: 30)
         var port: UInt16 = 0

@@ -9,6 +9,7 @@ actor EmulatorState {
     private var faults: EmulatorFaults
     private var dice: FaultDice
     private let maxClockSkew: Double
+    private let clockOffset: Double
     private let dataFile: String?
     private var lastPersist = ContinuousClock.now
     private(set) var counts: [String: Int] = [:]
@@ -17,6 +18,7 @@ actor EmulatorState {
         faults = options.faults
         dice = FaultDice(seed: options.faults.seed)
         maxClockSkew = options.maxClockSkew
+        clockOffset = options.clockOffset
         dataFile = options.dataFile
         if let path = options.dataFile, FileManager.default.fileExists(atPath: path) {
             do {
@@ -133,7 +135,7 @@ actor EmulatorState {
         guard let sent = try? Date(date, strategy: .iso8601) else {
             return Self.error(.authenticationFailed, status: 401, "the request date \(date) is not ISO 8601")
         }
-        let skew = abs(sent.timeIntervalSinceNow)
+        let skew = abs(sent.timeIntervalSince(Date().addingTimeInterval(clockOffset)))
         guard skew <= maxClockSkew else {
             return Self.error(.authenticationFailed, status: 401, "the request date is \(Int(skew)) s away from the server's clock")
         }

@@ -30,6 +30,10 @@ public struct RemoteOptions: ParsableArguments {
     public init() {}
 
     func resolve() throws(CloudKitConfigurationError) -> CloudKitConfiguration {
+        try CloudKitConfiguration.resolve(overrides, environment: ProcessInfo.processInfo.environment)
+    }
+
+    var overrides: CloudKitConfiguration.Overrides {
         var overrides = CloudKitConfiguration.Overrides()
         overrides.container = container
         overrides.environment = environment
@@ -38,7 +42,7 @@ public struct RemoteOptions: ParsableArguments {
         overrides.keyFile = keyFile
         overrides.baseURL = baseURL
         overrides.configFile = configFile
-        return try CloudKitConfiguration.resolve(overrides, environment: ProcessInfo.processInfo.environment)
+        return overrides
     }
 
     /// A client when a remote is configured, nil when the command is to work offline.

@@ -122,7 +122,9 @@ public final class CloudKitClient: Sendable {
         }
     }
 
-    private func attempt<Response: Decodable & Sendable>(_ operation: String, method: String, body: [UInt8]) async throws(CloudKitError) -> Response {
+    /// One request, no retry. `dateHeader` receives the response's Date header (doctor's clock check).
+    func attempt<Response: Decodable & Sendable>(_ operation: String, method: String, body: [UInt8],
+                                                 dateHeader: (String?) -> Void = { _ in }) async throws(CloudKitError) -> Response {
         let subpath = configuration.subpath(operation)
         guard var components = URLComponents(string: configuration.baseURL + subpath) else {
             throw .unexpectedResponse(httpStatus: 0, detail: "bad URL \(configuration.baseURL + subpath)")
@@ -152,6 +154,7 @@ public final class CloudKitClient: Sendable {
             throw .network(reason: Self.describe(error))
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        dateHeader((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Date"))
         if status == 200 {
             do {
                 return try JSONDecoder().decode(Response.self, from: data)

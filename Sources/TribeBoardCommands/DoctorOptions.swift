@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import TribeBoardCore
+
+/// Options `doctor` and `doctor family` share, and the request they build.
+struct DoctorOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Families waiting for sync longer than this are a failure: 90s, 30m, 24h, 2d.",
+                               valueName: "duration"))
+    var staleAfter: StaleAfter = StaleAfter(seconds: 24 * 3600)
+
+    @Option(help: ArgumentHelp("Seconds to wait for CloudKit's answer.", valueName: "seconds"))
+    var timeout: Double = 10
+
+    func validate() throws {
+        guard timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds.") }
+    }
+
+    func request(global: GlobalOptions, remote: RemoteOptions, project: String? = nil) -> DoctorRequest {
+        // Settings that cannot be read are a finding of the remote checks, not a reason to stop.
+        let configuration = Result { () throws(CloudKitConfigurationError) in try remote.resolve() }
+        var request = DoctorRequest(storePath: global.store, projectPath: project, remote: configuration)
+        request.containerSource = CloudKitConfiguration.containerSource(remote.overrides, environment: ProcessInfo.processInfo.environment)
+        request.staleAfter = staleAfter.seconds
+        request.requestTimeout = timeout
+        return request
+    }
+}
+
+/// `90s`, `30m`, `24h`, `2d`, or plain seconds.
+struct StaleAfter: ExpressibleByArgument {
+    let seconds: TimeInterval
+
+    init(seconds: TimeInterval) { self.seconds = seconds }
+
+    init?(argument: String) {
+        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
+        var text = argument.trimmingCharacters(in: .whitespaces).lowercased()
+        var unit = 1.0
+        if let last = text.last, let multiplier = units[last] {
+            unit = multiplier
+            text.removeLast()
+        }
+        guard let value = Double(text), value > 0, value.isFinite else { return nil }
+        seconds = value * unit
+    }
+
+    var defaultValueDescription: String { "24h" }
+}

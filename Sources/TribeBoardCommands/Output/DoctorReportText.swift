@@ -1,0 +1,69 @@
+import Foundation
+import TribeBoardCore
+
+/// The checklist as people read it: sections, one mark a check, what was found, then what to do.
+enum DoctorReportText {
+    static func render(_ report: DoctorReport) -> String {
+        var lines = ["TribeBoard doctor: store \(report.store)" + (report.project.map { ", project \($0)" } ?? "") + " (\(report.checkedAt))"]
+        for section in DoctorSection.allCases {
+            let checks = report.checks.filter { $0.section == section }
+            guard !checks.isEmpty else { continue }
+            lines.append("")
+            lines.append(section.title)
+            for check in checks { lines += render(check) }
+        }
+        let summary = report.summary
+        lines.append("")
+        lines.append("\(summary.ok) ok, \(summary.warnings) warning\(summary.warnings == 1 ? "" : "s"), "
+                     + "\(summary.failures) failure\(summary.failures == 1 ? "" : "s"); the toolkit would run \(report.fallback.mode.rawValue)"
+                     + (report.fallback.reason == .none ? "" : " (\(report.fallback.reason.rawValue))"))
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func render(_ report: FamilyReport) -> String {
+        var lines = ["TribeBoard doctor: family \(report.query) in \(report.store)"]
+        if let family = report.family {
+            lines.append("  \(family.name)  id \(family.id)  code \(family.code)"
+                         + (family.importKey.map { "  import key \($0)" } ?? "") + (family.sourceLine.map { "  line \($0)" } ?? ""))
+        }
+        lines.append("")
+        lines.append("Timeline")
+        if report.timeline.isEmpty { lines.append("  (nothing recorded)") }
+        for event in report.timeline {
+            lines.append("  \((event.at ?? "(no date)").padding(toLength: 24, withPad: " ", startingAt: 0))  \(event.source.padding(toLength: 12, withPad: " ", startingAt: 0))  \(event.what)")
+        }
+        lines.append("")
+        lines.append("Findings")
+        for finding in report.findings { lines += render(finding) }
+        lines.append("")
+        lines.append("Next")
+        lines += report.nextSteps.map { "  - \($0)" }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func render(_ check: DoctorCheck) -> [String] {
+        let indent = "         "
+        var found = check.found.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let first = found.isEmpty ? "" : found.removeFirst()
+        var lines = ["  \(mark(check.status)) \(check.checked): \(first)"]
+        lines += found.map { indent + $0 }
+        for item in check.sample {
+            let name = item.name.map { " \"\($0)\"" } ?? ""
+            let code = item.code.map { " code \($0)" } ?? ""
+            lines.append("\(indent)- \(item.familyID)\(name)\(code): \(item.detail)")
+        }
+        if let count = check.count, count > check.sample.count, !check.sample.isEmpty {
+            lines.append("\(indent)… and \(count - check.sample.count) more")
+        }
+        if let action = check.action, check.status != .ok { lines.append("\(indent)-> \(action)") }
+        return lines
+    }
+
+    private static func mark(_ status: DoctorSeverity) -> String {
+        switch status {
+        case .ok: return "[ ok ]"
+        case .warning: return "[warn]"
+        case .failure: return "[FAIL]"
+        }
+    }
+}

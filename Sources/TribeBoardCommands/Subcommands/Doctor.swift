@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import TribeBoardCore
+
+/// `tribeboard doctor`: the checklist support staff run first.
+public struct DoctorCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "doctor",
+        abstract: "Check the app's container configuration, the store, the remote and stuck family creations.",
+        discussion: """
+            Each line is ok, warning or failure, with what was checked, what was found and what to do. \
+            Failures break creation or sync (an identifier mismatch, a missing or damaged store, a key \
+            CloudKit rejects); warnings only degrade them. Changes nothing: the store is opened read-only.
+            `tribeboard doctor family CODE_OR_ID` shows one family's timeline.
+            Exit status: 0 no check failed; 1 some check failed; 64 bad usage.
+            """,
+        subcommands: [DoctorFamilyCommand.self])
+
+    @OptionGroup(title: "Global options") public var global: GlobalOptions
+    @OptionGroup(title: "CloudKit") public var remoteOptions: RemoteOptions
+    @OptionGroup(title: "Doctor") var doctorOptions: DoctorOptions
+
+    @Option(help: ArgumentHelp("The app's Xcode project: the folder holding the .xcodeproj, or the .xcodeproj.", valueName: "path"))
+    public var project: String?
+
+    @Option(help: ArgumentHelp("Families to show for each finding about many (the rest are counted).", valueName: "n"))
+    public var sample: Int = 5
+
+    @Flag(help: "PRAGMA quick_check instead of integrity_check: faster on a big store, skips index contents.")
+    public var quick = false
+
+    public init() {}
+
+    public func validate() throws {
+        guard (0...1000).contains(sample) else { throw ValidationError("--sample must be between 0 and 1000.") }
+    }
+
+    public func run() throws {
+        let context = CommandContext(options: global, label: "tribeboard.doctor")
+        var request = doctorOptions.request(global: global, remote: remoteOptions, project: project)
+        request.sampleSize = sample
+        request.quickIntegrity = quick
+        let report = Doctor(request: request, logger: context.logger).runBlocking()
+        try context.emit(report, text: DoctorReportText.render)
+        if !report.passed { throw ExitStatus.partialFailure.exitCode }
+    }
+}

@@ -1,0 +1,33 @@
+import ArgumentParser
+import Foundation
+import TribeBoardCore
+
+/// `tribeboard doctor family CODE_OR_ID`: one family across the store and CloudKit.
+struct DoctorFamilyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "family",
+        abstract: "Show one family's timeline across the store and CloudKit, and what to do next.",
+        discussion: """
+            CODE_OR_ID is the family's code, its record id (UUID) or the external id it was provisioned with. \
+            Exit status: 0 nothing failed; 1 the family is missing, stuck or differs from CloudKit; 64 bad usage.
+            """)
+
+    @OptionGroup(title: "Global options") var global: GlobalOptions
+    @OptionGroup(title: "CloudKit") var remoteOptions: RemoteOptions
+    @OptionGroup(title: "Doctor") var doctorOptions: DoctorOptions
+
+    @Argument(help: ArgumentHelp("The family's code, record id or external id.", valueName: "code-or-id"))
+    var family: String
+
+    func validate() throws {
+        if family.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("give a family code, record id or external id.") }
+    }
+
+    func run() throws {
+        let context = CommandContext(options: global, label: "tribeboard.doctor")
+        let request = doctorOptions.request(global: global, remote: remoteOptions)
+        let report = FamilyDoctor(request: request, query: family, logger: context.logger).runBlocking()
+        try context.emit(report, text: DoctorReportText.render)
+        if !report.passed { throw ExitStatus.partialFailure.exitCode }
+    }
+}

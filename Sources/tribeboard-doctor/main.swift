@@ -1,0 +1,3 @@
+import TribeBoardCommands
+
+DoctorCommand.main()

@@ -1,0 +1,6 @@
+import SwiftUI
+
+@main
+struct TribeBoardApp: App {
+    var body: some Scene { WindowGroup { Text("TribeBoard") } }
+}

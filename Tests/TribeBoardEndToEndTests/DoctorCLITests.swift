@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+import TribeBoardCloudKitEmulator
+import TribeBoardCore
+import TribeBoardTestSupport
+
+/// `tribeboard doctor` as support staff run it: the real binary, its exit status, its text and JSON.
+@Suite struct DoctorCLITests {
+    let tribeboard = ProcessRunner.executable("tribeboard")
+
+    /// A store provisioned with admins (signed in or invited): complete families waiting for sync (a warning).
+    func provisionedStore(in directory: TemporaryDirectory) throws -> String {
+        try directory.write("in.csv", CSVFixtures.families(count: 3))
+        let result = try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "-q"], in: directory.path)
+        try #require(result.status == 0, "\(result.stderr)")
+        return directory.file("s.sqlite")
+    }
+
+    func json(_ result: ProcessRunner.Result) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)\n\(result.stderr)")
+    }
+
+    func checks(_ json: [String: Any]) -> [String: [String: Any]] {
+        let list = json["checks"] as? [[String: Any]] ?? []
+        return Dictionary(list.compactMap { check in (check["id"] as? String).map { ($0, check) } }, uniquingKeysWith: { first, _ in first })
+    }
+
+    @Test func aCorrectProjectAndAHealthyStoreExitZeroWithWarningsOnly() throws {
+        let directory = try TemporaryDirectory("doctor-cli-ok")
+        let store = try provisionedStore(in: directory)
+        let result = try ProcessRunner.run(tribeboard, ["doctor", "--store", store, "--project", DoctorFixtures.project("correct")])
+        #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("[ ok ] Container identifiers in Swift sources"))
+        #expect(result.stdout.contains("[warn] CloudKit settings: no remote configured"))
+        #expect(result.stdout.contains("the toolkit would run localOnly (noKey)"))
+    }
+
+    @Test func theJSONReportIsTheSameChecklistAsData() throws {
+        let directory = try TemporaryDirectory("doctor-cli-json")
+        let store = try provisionedStore(in: directory)
+        let result = try ProcessRunner.run(tribeboard, ["doctor", "--store", store, "--project", DoctorFixtures.project("wrong-identifier"), "--json"])
+        #expect(result.status == 1)
+        let report = try json(result)
+        #expect(Set(report.keys) == ["store", "project", "checkedAt", "fallback", "summary", "passed", "checks"])
+        #expect(report["passed"] as? Bool == false)
+        let fallback = try #require(report["fallback"] as? [String: Any])
+        #expect(fallback["mode"] as? String == "localOnly" && fallback["reason"] as? String == "noKey")
+        let summary = try #require(report["summary"] as? [String: Int])
+        #expect(summary["failures"] == 1)
+        let sources = try #require(checks(report)["container.swiftSources"])
+        #expect(sources["status"] as? String == "failure" && sources["section"] as? String == "container")
+        #expect((sources["found"] as? String)?.contains("iCloud.com.tribeboard.TribeBoard") == true)
+        let locations = try #require(sources["locations"] as? [[String: Any]])
+        #expect(locations.first?["path"] as? String == "TribeBoard/CloudKitService.swift" && locations.first?["line"] as? Int == 6)
+        #expect(checks(report).values.allSatisfy { $0["checked"] is String && $0["found"] is String })
+    }
+
+    @Test func everyFixtureNamesItsProblemAndNoneCrashes() throws {
+        let directory = try TemporaryDirectory("doctor-cli-fixtures")
+        let store = try provisionedStore(in: directory)
+        for (fixture, named) in ["wrong-identifier": "CloudKitService.swift:6", "mismatched-entitlements": "TribeBoard.entitlements:9"] {
+            let result = try ProcessRunner.run(tribeboard, ["doctor", "--store", store, "--project", DoctorFixtures.project(fixture)])
+            #expect(result.status == 1, "\(fixture): \(result.stderr)")
+            let failure = result.stdout.split(separator: "\n").first { $0.contains("[FAIL]") } ?? ""
+            for part in [named, "iCloud.com.tribeboard.TribeBoard", "iCloud.net.dataenvy.TribeBoard", "project.pbxproj:85"] {
+                #expect(failure.contains(part), "\(fixture): \(failure)")
+            }
+        }
+        let missing = try ProcessRunner.run(tribeboard, ["doctor", "--store", store, "--project", DoctorFixtures.project("missing-entitlements")])
+        #expect(missing.status == 1)
+        #expect(missing.stdout.contains("[FAIL] Entitlements file (CODE_SIGN_ENTITLEMENTS): TribeBoard/TribeBoard.entitlements, named by CODE_SIGN_ENTITLEMENTS at TribeBoard.xcodeproj/project.pbxproj:80"))
+
+        let garbage = try DoctorFixtures.randomBytesStore(in: directory)
+        let truncated = try DoctorFixtures.truncatedStore(in: directory)
+        for path in [garbage, truncated, directory.file("missing.sqlite"), directory.path] {
+            let result = try ProcessRunner.run(tribeboard, ["doctor", "--store", path])
+            #expect(result.status == 1, "\(path): \(result.stdout)\(result.stderr)")
+            #expect(result.stdout.contains("[FAIL] Store file") || result.stdout.contains("[FAIL] Opening the store"), "\(path): \(result.stdout)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.file("missing.sqlite")))
+    }
+
+    @Test func aKilledCreationFailsWithItsCodeOnStdoutButNeverInTheLogs() throws {
+        let directory = try TemporaryDirectory("doctor-cli-killed")
+        let stuck = try DoctorFixtures.killedCreationStore(in: directory)
+        let result = try ProcessRunner.run(tribeboard, ["doctor", "--store", stuck.path, "-v"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("[FAIL] Creations that reached completed (creation_log): 1 family stopped before completed"))
+        #expect(result.stdout.contains(stuck.killedCode))
+        #expect(result.stderr.contains("KL****"), "the verbose log names the family with a masked code: \(result.stderr)")
+        #expect(!result.stderr.contains(stuck.killedCode) && !result.stderr.contains(stuck.healthyCode))
+
+        let family = try ProcessRunner.run(tribeboard, ["doctor", "family", stuck.killedCode, "--store", stuck.path])
+        #expect(family.status == 1)
+        #expect(family.stdout.contains("creatingLocally") && family.stdout.contains("Next"))
+        let healthy = try ProcessRunner.run(ProcessRunner.executable("tribeboard-doctor"), ["family", stuck.healthyID, "--store", stuck.path, "--json"])
+        #expect(healthy.status == 0, "\(healthy.stdout)")
+        let report = try json(healthy)
+        #expect((report["family"] as? [String: Any])?["code"] as? String == stuck.healthyCode)
+        #expect((report["remote"] as? [String: Any])?["status"] as? String == "notConfigured")
+    }
+
+    @Test func badUsageExits64() throws {
+        for arguments in [["doctor", "--stale-after", "soon"], ["doctor", "--sample", "-1"], ["doctor", "family"]] {
+            let result = try ProcessRunner.run(tribeboard, arguments)
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+        }
+    }
+
+    @Test func theRemoteIsCheckedAgainstTheEmulator() async throws {
+        let fixture = try await EmulatorFixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        let directory = try TemporaryDirectory("doctor-cli-remote")
+        let store = try provisionedStore(in: directory)
+        let accepted = try await ProcessRunner.runAsync(tribeboard, ["doctor", "--store", store, "--json"] + fixture.remoteArguments)
+        #expect(accepted.status == 0, "\(accepted.stdout)\(accepted.stderr)")
+        #expect((try json(accepted)["fallback"] as? [String: Any])?["mode"] as? String == "cloudKit")
+
+        let rejected = try await ProcessRunner.runAsync(tribeboard, ["doctor", "--store", store, "--key-id", "unknown", "--key-file", fixture.keyFile,
+                                                                     "--ck-base-url", fixture.emulator.baseURL])
+        #expect(rejected.status == 1)
+        #expect(rejected.stdout.contains("[FAIL] Key accepted (users/caller): rejected"))
+        #expect(rejected.stdout.contains("the toolkit would run localOnly (authFailure)"))
+    }
+}
