@@ -41,7 +41,7 @@ public struct AuditCommand: ParsableCommand {
     public var localOnly = false
 
     @Option(help: ArgumentHelp("Report families pending sync for longer than this (e.g. 90m, 24h, 7d).", valueName: "duration"))
-    public var staleAfter: String = "24h"
+    var staleAfter = StaleAfter(seconds: 24 * 3600)
 
     @Option(help: ArgumentHelp("Exit 1 when a finding reaches this severity: error, warning or none.", valueName: "severity"))
     var failOn: Threshold = .error
@@ -72,13 +72,12 @@ public struct AuditCommand: ParsableCommand {
         if apply && (out ?? "").isEmpty { throw ValidationError("--repair --apply needs --out DIR for the new QR codes and repairs.csv.") }
         if remoteSnapshot != nil && exportRemote != nil { throw ValidationError("--remote-snapshot and --export-remote contradict each other; pick one.") }
         if localOnly && (remoteSnapshot != nil || exportRemote != nil) { throw ValidationError("--local-only reads no remote; drop it or the snapshot option.") }
-        if Self.seconds(staleAfter) == nil { throw ValidationError("--stale-after takes a number with s, m, h or d, e.g. 24h.") }
     }
 
     public func run() throws {
         let context = CommandContext(options: global, label: "tribeboard.audit")
         var request = AuditRequest(storePath: global.store, remote: try remoteSource(context))
-        request.staleAfter = Self.seconds(staleAfter) ?? 24 * 3600
+        request.staleAfter = staleAfter.seconds
         request.listAll = all
         request.showCodes = showCodes
         if repair { request.repair = apply ? .apply(outputDirectory: out ?? "") : .propose }
@@ -122,14 +121,5 @@ public struct AuditCommand: ParsableCommand {
         case .remote(let remote): return remote.category == .configuration ? .remoteConfiguration : .remoteUnavailable
         default: return .ioError
         }
-    }
-
-    /// "90m", "24h", "7d", "3600s" or plain seconds.
-    static func seconds(_ text: String) -> TimeInterval? {
-        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86400]
-        guard let last = text.last else { return nil }
-        let (number, unit) = units[last].map { (text.dropLast(), $0) } ?? (Substring(text), 1)
-        guard let value = Double(number), value > 0, value.isFinite else { return nil }
-        return value * unit
     }
 }
