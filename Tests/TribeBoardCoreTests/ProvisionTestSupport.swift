@@ -40,7 +40,5 @@ struct ProvisionWorkspace {
 
     func qrPath(_ row: ManifestRow) -> String { "\(outputPath)/\(row.qrFile)" }
 
-    static func permissions(of path: String) -> Int? {
-        (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? nil
-    }
+    static func permissions(of path: String) -> Int? { FileMode.of(path) }
 }

@@ -41,7 +41,7 @@ import TribeBoardTestSupport
         #expect(live.status == 1, "\(live.stderr)")
         let report = try JSONSerialization.jsonObject(with: Data(live.stdout.utf8)) as? [String: Any]
         #expect((report?["counts"] as? [String: Int])?["duplicate-local-remote"] == 1)
-        #expect(ProvisionWorkspacePermissions.mode(directory.file("remote.jsonl")) == 0o600)
+        #expect(FileMode.of(directory.file("remote.jsonl")) == 0o600)
         #expect(try String(contentsOfFile: directory.file("remote.jsonl"), encoding: .utf8).split(separator: "\n").count == 4)
 
         let repaired = try await run(["audit", "--store", "s.sqlite", "--remote-snapshot", "remote.jsonl", "--repair", "--apply", "--out", "fix"], in: directory)
@@ -97,11 +97,5 @@ import TribeBoardTestSupport
         let arguments = ["audit", "--store", "s.sqlite", "--remote-snapshot", "remote.jsonl"]
         #expect(try await run(arguments, in: directory).status == 0)
         #expect(try await run(arguments + ["--fail-on", "warning"], in: directory).status == 1)
-    }
-}
-
-enum ProvisionWorkspacePermissions {
-    static func mode(_ path: String) -> Int? {
-        (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? nil
     }
 }

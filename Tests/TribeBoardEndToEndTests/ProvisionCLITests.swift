@@ -162,8 +162,5 @@ import TribeBoardTestSupport
         #expect(!result.stderr.contains("QWERTY"))
     }
 
-    private func permissions(_ path: String) throws -> Int {
-        let attributes = try FileManager.default.attributesOfItem(atPath: path)
-        return (attributes[.posixPermissions] as? Int ?? -1) & 0o777
-    }
+    private func permissions(_ path: String) throws -> Int { FileMode.of(path) ?? -1 }
 }

@@ -28,20 +28,16 @@ struct LocalAuditQueries: Sendable {
         try store.writer.read { db in
             try Row.fetchAll(db, sql: """
                 SELECT f.id, f.name, f.created_at FROM families f
-                WHERE NOT EXISTS (SELECT 1 FROM memberships m WHERE m.family_id = f.id
-                                  AND m.role = 'parent_admin' AND m.status IN ('active', 'invited'))
+                WHERE \(FamilyConditions.withoutParentAdmin("f"))
                 ORDER BY f.created_at, f.id
                 """).map { AuditFamily(id: $0["id"], name: $0["name"], location: .local, createdAt: $0["created_at"]) }
         }
     }
 
-    /// Families waiting for sync since before `cutoff` (since their creation, or their last code
-    /// repair): how many, and the oldest `limit` of them (all when nil).
+    /// Families waiting for sync since before `cutoff`: how many, and the oldest `limit` of them
+    /// (all when nil).
     func stalePendingFamilies(before cutoff: Date, limit: Int?) throws -> (count: Int, sample: [AuditFamily]) {
-        let hasRepairs = try hasRepairTable()
-        let pendingSince = hasRepairs
-            ? "COALESCE((SELECT MAX(r.at) FROM code_repairs r WHERE r.family_id = f.id), f.created_at)"
-            : "f.created_at"
+        let pendingSince = FamilyConditions.pendingSince("f", hasRepairTable: try hasRepairTable())
         let stale = "SELECT f.id, f.name, f.created_at, \(pendingSince) AS pending_since FROM families f WHERE f.needs_sync = 1"
         let cutoffText = StoreTimestamp.format(cutoff)
         return try store.writer.read { db in

@@ -30,7 +30,7 @@ struct CreationChecks {
         return [
             guarded("creations.incomplete") { try incompleteCheck($0) },
             guarded("creations.syncFailures") { try syncFailuresCheck($0, hasSyncState: hasSyncState) },
-            guarded("creations.pendingSync") { try pendingCheck($0, hasSyncState: hasSyncState) },
+            guarded("creations.pendingSync") { try pendingCheck($0, hasSyncState: hasSyncState, hasRepairs: tables.contains("code_repairs")) },
             guarded("creations.parentAdmin") { try parentAdminCheck($0) },
         ]
     }
@@ -96,15 +96,16 @@ struct CreationChecks {
         return check
     }
 
-    private func pendingCheck(_ db: Database, hasSyncState: Bool) throws -> DoctorCheck {
+    private func pendingCheck(_ db: Database, hasSyncState: Bool, hasRepairs: Bool) throws -> DoctorCheck {
         let cutoff = StoreTimestamp.format(now.addingTimeInterval(-staleAfter))
         // Families already reported as failing are not counted again here.
         let notFailing = hasSyncState ? """
             AND NOT EXISTS (SELECT 1 FROM sync_state s WHERE s.record_table = 'families' AND s.record_id = f.id
                             AND (s.status != 'retrying' OR s.attempts >= \(Self.repeatedFailures)))
             """ : ""
-        let pending = "SELECT f.id AS id, f.name AS name, f.code AS code, COALESCE(f.last_sync_date, f.created_at) AS since FROM families f WHERE f.needs_sync = 1 \(notFailing)"
-        let (stale, rows) = try countAndSample(db, pending + " AND COALESCE(f.last_sync_date, f.created_at) < '\(cutoff)'", order: "since")
+        let since = FamilyConditions.pendingSince("f", hasRepairTable: hasRepairs)
+        let pending = "SELECT f.id AS id, f.name AS name, f.code AS code, \(since) AS since FROM families f WHERE f.needs_sync = 1 \(notFailing)"
+        let (stale, rows) = try countAndSample(db, pending + " AND \(since) < '\(cutoff)'", order: "since")
         let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (\(pending))") ?? 0
         let threshold = Self.describe(staleAfter)
         let checked = "Families waiting for sync (longer than \(threshold) is stale)"
@@ -126,11 +127,9 @@ struct CreationChecks {
     }
 
     private func parentAdminCheck(_ db: Database) throws -> DoctorCheck {
-        // An invited admin counts: the family is complete and waits for that person to sign in.
         let orphans = """
             SELECT f.id AS id, f.name AS name, f.code AS code, f.created_at AS created_at FROM families f
-            WHERE NOT EXISTS (SELECT 1 FROM memberships m WHERE m.family_id = f.id AND m.role = 'parent_admin'
-                              AND m.status IN ('active', 'invited'))
+            WHERE \(FamilyConditions.withoutParentAdmin("f"))
             """
         let (count, rows) = try countAndSample(db, orphans, order: "created_at")
         var check = DoctorCheck("creations.parentAdmin", .creations, count == 0 ? .ok : .warning,
