@@ -90,7 +90,8 @@ let package = Package(
         .target(
             name: "TribeBoardTestSupport",
             dependencies: ["TribeBoardCore", "TribeBoardCloudKitEmulator", .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "CSV", package: "CSV.swift"), .product(name: "Logging", package: "swift-log")]
+                           .product(name: "CSV", package: "CSV.swift"), .product(name: "Logging", package: "swift-log"),
+                           .product(name: "FlyingFox", package: "FlyingFox")]
         ),
         .testTarget(
             name: "TribeBoardCoreTests",

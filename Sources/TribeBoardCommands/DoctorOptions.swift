@@ -4,15 +4,17 @@ import TribeBoardCore
 
 /// Options `doctor` and `doctor family` share, and the request they build.
 struct DoctorOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Families waiting for sync longer than this are a failure: 90s, 30m, 24h, 2d.",
-                               valueName: "duration"))
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Families waiting for sync longer than this are a failure: 90s, 30m, 24h, 2d (default 24h).",
+                               valueName: "duration"),
+            transform: StaleAfter.parse)
     var staleAfter: StaleAfter = StaleAfter(seconds: 24 * 3600)
 
-    @Option(help: ArgumentHelp("Seconds to wait for CloudKit's answer.", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seconds to wait for CloudKit's answer (0.1 to 300).", valueName: "seconds"))
     var timeout: Double = 10
 
     func validate() throws {
-        guard timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds.") }
+        try NumericOption.check(timeout, "--timeout", in: 0.1...300, unit: "seconds")
     }
 
     func request(global: GlobalOptions, remote: RemoteOptions, project: String? = nil) -> DoctorRequest {

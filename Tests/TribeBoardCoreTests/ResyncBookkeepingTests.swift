@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Logging
 import Testing
 import TribeBoardTestSupport
@@ -20,6 +21,19 @@ struct ResyncBookkeepingTests {
         var backoff = SyncBackoff()
         backoff.maxAttempts = 3
         resyncer = Resyncer(store: store, client: client, logger: Logger(label: "t") { _ in SwiftLogNoOpLogHandler() }, backoff: backoff)
+        try store.writer.write { db in
+            try db.execute(sql: """
+                INSERT INTO families (id, name, code, created_by_user_id, created_at) VALUES ('F1', 'One', 'ABCDEF', 'U1', '2026-11-01T00:00:00.000Z');
+                INSERT INTO user_profiles (id, display_name, created_at) VALUES ('U1', 'Admin', '2026-11-01T00:00:00.000Z');
+                INSERT INTO memberships (id, family_id, user_id, role, status, joined_at) VALUES ('M1', 'F1', 'U1', 'parent_admin', 'active', '2026-11-01T00:00:00.000Z');
+                """)
+        }
+    }
+
+    /// A pending row as resync reads it.
+    func read(_ table: SyncTable, _ id: String) throws -> ReadRow {
+        let row = try store.writer.read { db in try Row.fetchOne(db, sql: "SELECT * FROM \(table.rawValue) WHERE id = ?", arguments: [id]) }
+        return ReadRow(table, try #require(row))
     }
 
     func error(_ code: String) -> CloudKitRecordError {
@@ -28,7 +42,7 @@ struct ResyncBookkeepingTests {
 
     @Test(arguments: ["BAD_REQUEST", "QUOTA_EXCEEDED", "NOT_FOUND"])
     func dataErrorsQuarantineAtOnce(code: String) throws {
-        try SyncBookkeeping(store: store).record(resyncer.outcome(for: error(code)), table: .families, id: "F1", at: Date())
+        try SyncBookkeeping(store: store).record(resyncer.outcome(for: error(code)), row: read(.families, "F1"), at: Date())
         let entry = try #require(try store.syncEntries().first)
         #expect(entry.status == "quarantined" && entry.attempts == 1 && entry.lastError?.hasPrefix(code) == true)
     }
@@ -39,14 +53,14 @@ struct ResyncBookkeepingTests {
         let start = Date(timeIntervalSince1970: 1_800_000_000)
         var waits: [Double] = []
         for attempt in 1...2 {
-            try bookkeeping.record(resyncer.outcome(for: error(code)), table: .memberships, id: "M1", at: start)
+            try bookkeeping.record(resyncer.outcome(for: error(code)), row: read(.memberships, "M1"), at: start)
             let entry = try #require(try store.syncEntries().first)
             #expect(entry.status == "retrying" && entry.attempts == attempt)
             let next = try #require(entry.nextAttemptAt.flatMap(RecordMapping.date(fromStoreTimestamp:)))
             waits.append(next.timeIntervalSince(start))
         }
         #expect(waits[1] > waits[0], "the wait grows: \(waits)")
-        try bookkeeping.record(resyncer.outcome(for: error(code)), table: .memberships, id: "M1", at: start)
+        try bookkeeping.record(resyncer.outcome(for: error(code)), row: read(.memberships, "M1"), at: start)
         let last = try #require(try store.syncEntries().first)
         #expect(last.status == "quarantined" && last.attempts == 3, "not retried forever")
     }

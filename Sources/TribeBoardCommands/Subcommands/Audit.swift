@@ -40,7 +40,9 @@ public struct AuditCommand: ParsableCommand {
     @Flag(help: "Audit the local store alone, even when a remote is configured.")
     public var localOnly = false
 
-    @Option(help: ArgumentHelp("Report families pending sync for longer than this (e.g. 90m, 24h, 7d).", valueName: "duration"))
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Report families pending sync for longer than this (e.g. 90m, 24h, 7d; default 24h).", valueName: "duration"),
+            transform: StaleAfter.parse)
     var staleAfter = StaleAfter(seconds: 24 * 3600)
 
     @Option(help: ArgumentHelp("Exit 1 when a finding reaches this severity: error, warning or none.", valueName: "severity"))

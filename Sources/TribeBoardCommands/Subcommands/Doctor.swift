@@ -23,7 +23,7 @@ public struct DoctorCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The app's Xcode project: the folder holding the .xcodeproj, or the .xcodeproj.", valueName: "path"))
     public var project: String?
 
-    @Option(help: ArgumentHelp("Families to show for each finding about many (the rest are counted).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Families to show for each finding about many (the rest are counted).", valueName: "n"))
     public var sample: Int = 5
 
     @Flag(help: "PRAGMA quick_check instead of integrity_check: faster on a big store, skips index contents.")
@@ -32,7 +32,7 @@ public struct DoctorCommand: ParsableCommand {
     public init() {}
 
     public func validate() throws {
-        guard (0...1000).contains(sample) else { throw ValidationError("--sample must be between 0 and 1000.") }
+        try NumericOption.check(sample, "--sample", in: 0...1000)
     }
 
     public func run() throws {

@@ -19,8 +19,11 @@ public struct ResyncCommand: ParsableCommand {
     @OptionGroup(title: "Global options") public var global: GlobalOptions
     @OptionGroup(title: "CloudKit") public var remoteOptions: RemoteOptions
 
-    @Option(help: ArgumentHelp("Stop starting new requests after this many seconds.", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Stop starting new requests after this many seconds (1 to 86400).", valueName: "seconds"))
     public var maxDuration: Int?
+
+    /// A day: a cron job that may run longer than that is not bounded in any useful sense.
+    static let maxDurationRange = 1...86_400
 
     @Flag(help: "List what is waiting, quarantined or in conflict, and why; upload nothing.")
     public var list = false
@@ -31,7 +34,7 @@ public struct ResyncCommand: ParsableCommand {
     public init() {}
 
     public func validate() throws {
-        if let maxDuration, maxDuration <= 0 { throw ValidationError("--max-duration must be a positive number of seconds.") }
+        if let maxDuration { try NumericOption.check(maxDuration, "--max-duration", in: Self.maxDurationRange, unit: "seconds") }
     }
 
     public func run() throws {

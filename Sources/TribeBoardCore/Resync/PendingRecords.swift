@@ -3,6 +3,17 @@ import GRDB
 
 /// Store rows as the app's CloudKit records, and the comparison that makes uploads idempotent.
 enum PendingRecords {
+    /// The columns `record(_:row:)` uploads. What resync writes after an upload (marked synced,
+    /// code verified, set aside) holds only while the row still has the values it uploaded: an
+    /// audit repair may give a family a new code while its old one is on the wire.
+    static func uploadedColumns(_ table: SyncTable) -> [String] {
+        switch table {
+        case .families: return ["name", "code", "created_by_user_id", "created_at"]
+        case .userProfiles: return ["display_name", "apple_user_id_hash", "avatar_url", "created_at"]
+        case .memberships: return ["family_id", "user_id", "role", "status", "joined_at", "last_role_change_at"]
+        }
+    }
+
     /// The same type and the same values in every field we write (references by record name).
     static func sameContent(_ ours: CloudKitRecord, _ theirs: CloudKitRecord) -> Bool {
         guard ours.recordType == theirs.recordType else { return false }

@@ -17,35 +17,33 @@ extension Resyncer {
         return update
     }
 
-    /// Sends the updates; returns the names now synced.
-    func uploadRepairs(_ updates: [CloudKitRecord], table: SyncTable, bookkeeping: SyncBookkeeping,
-                       report: inout ResyncReport) -> Result<[String], CloudKitError> {
+    /// Sends the updates; returns the rows now synced, and what did not match in the answer.
+    func uploadRepairs(_ updates: [(record: CloudKitRecord, read: ReadRow)], bookkeeping: SyncBookkeeping,
+                       report: inout ResyncReport) throws -> Result<(synced: [ReadRow], problem: String?), CloudKitError> {
         let client = client
-        let operations = updates.map { CloudKitOperation(.update, $0) }
+        let operations = updates.map { CloudKitOperation(.update, $0.record) }
         let results: [CloudKitRecordResult]
         switch BlockingBridge.run({ () async throws(CloudKitError) in try await client.modify(operations) }) {
         case .failure(let error): return .failure(error)
         case .success(let value): results = value
         }
-        var synced: [String] = []
-        do {
-            for (record, result) in zip(updates, results) {
-                switch result {
-                case .record: synced.append(record.recordName)
-                case .failure(let error) where error.code == .conflict:
-                    // Changed in CloudKit since the lookup: look again next run.
-                    try bookkeeping.record(.retry(error: "CONFLICT: the CloudKit record changed while its repaired code was uploaded", backoff: backoff),
-                                           table: table, id: record.recordName, at: Date())
-                    report.failed += 1
-                case .failure(let error):
-                    try bookkeeping.record(outcome(for: error), table: table, id: record.recordName, at: Date())
-                    report.failed += 1
-                }
+        let answered = MatchedResults(asked: updates.map(\.record.recordName), results: results, operation: "records/modify")
+        var synced: [ReadRow] = []
+        for (record, read) in updates {
+            switch answered.byName[record.recordName] {
+            case nil: continue
+            case .record?: synced.append(read)
+            case .failure(let error)? where error.code == .conflict:
+                // Changed in CloudKit since the lookup: look again next run.
+                try bookkeeping.record(.retry(error: "CONFLICT: the CloudKit record changed while its repaired code was uploaded", backoff: backoff),
+                                       row: read, at: Date())
+                report.failed += 1
+            case .failure(let error)?:
+                try bookkeeping.record(outcome(for: error), row: read, at: Date())
+                report.failed += 1
             }
-        } catch {
-            return .failure(.unexpectedResponse(httpStatus: 0, detail: "store: \(error)"))
         }
-        return .success(synced)
+        return .success((synced, answered.problem))
     }
 }
 

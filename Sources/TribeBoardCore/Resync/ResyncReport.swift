@@ -5,6 +5,9 @@ public struct ResyncReport: Encodable, Sendable {
     public enum Stop: Sendable {
         case remote(CloudKitError)
         case deadline
+        /// CloudKit's per-record results did not match the records sent (reordered answers are
+        /// fine; missing, extra or repeated ones are not): those records stay pending.
+        case unmatchedAnswer(String)
     }
 
     /// What the run's exit status should say.
@@ -39,6 +42,7 @@ public struct ResyncReport: Encodable, Sendable {
         switch stop {
         case .remote(let error): return error.localizedDescription
         case .deadline: return "--max-duration reached"
+        case .unmatchedAnswer(let problem): return "CloudKit's answer did not match the request: \(problem)"
         case nil: return nil
         }
     }

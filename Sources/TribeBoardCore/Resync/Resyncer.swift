@@ -65,65 +65,73 @@ public struct Resyncer: Sendable {
         return report
     }
 
-    /// One page: check codes, upload, settle each result. Returns why the run must stop, if it must.
+    /// One page: check codes, upload, settle each result by record name. Returns why the run must
+    /// stop, if it must. Store failures are thrown as they are (exit 74), never dressed as CloudKit's.
     private func upload(_ rows: [Row], table: SyncTable, bookkeeping: SyncBookkeeping,
                         report: inout ResyncReport) throws -> ResyncReport.Stop? {
-        var records: [CloudKitRecord] = []
+        var pending: [(record: CloudKitRecord, read: ReadRow)] = []
         for row in rows {
+            let read = ReadRow(table, row)
             if let record = PendingRecords.record(table, row: row) {
-                records.append(record)
+                pending.append((record, read))
             } else {
                 // A row the store cannot give back as a record (a damaged date, an unknown role)
                 // is set aside with its reason instead of being skipped, and pending, forever.
                 try bookkeeping.record(.quarantine(error: "the local row cannot be read as a \(table.rawValue) record (a date or value is malformed)"),
-                                       table: table, id: row["id"], at: Date())
+                                       row: read, at: Date())
                 report.failed += 1
             }
         }
         if table == .families {
-            switch checkCodes(rows, bookkeeping: bookkeeping, report: &report) {
+            switch try checkCodes(rows, bookkeeping: bookkeeping, report: &report) {
             case .failure(let error): return .remote(error)
-            case .success(let conflicted): records.removeAll { conflicted.contains($0.recordName) }
+            case .success(let conflicted): pending.removeAll { conflicted.contains($0.record.recordName) }
             }
         }
-        guard !records.isEmpty else { return nil }
+        guard !pending.isEmpty else { return nil }
         report.requests += 1
         let client = client
-        let operations = records.map { CloudKitOperation(.create, $0) }
+        let operations = pending.map { CloudKitOperation(.create, $0.record) }
         let results: [CloudKitRecordResult]
         switch BlockingBridge.run({ () async throws(CloudKitError) in try await client.modify(operations) }) {
         case .failure(let error): return .remote(error)
         case .success(let value): results = value
         }
-        var synced: [String] = []
-        var existing: [CloudKitRecord] = []
-        var updates: [CloudKitRecord] = []
+        let answered = MatchedResults(asked: pending.map(\.record.recordName), results: results, operation: "records/modify")
+        var synced: [ReadRow] = []
+        var existing: [(record: CloudKitRecord, read: ReadRow)] = []
+        var updates: [(record: CloudKitRecord, read: ReadRow)] = []
         let now = Date()
-        for (record, result) in zip(records, results) {
-            switch result {
-            case .record: synced.append(record.recordName)
-            case .failure(let error) where error.code == .exists: existing.append(record)
-            case .failure(let error):
+        for (record, read) in pending {
+            switch answered.byName[record.recordName] {
+            case nil: continue
+            case .record?: synced.append(read)
+            case .failure(let error)? where error.code == .exists: existing.append((record, read))
+            case .failure(let error)?:
                 if error.code.category == .configuration { return .remote(.service(code: error.code, httpStatus: 0, reason: error.reason ?? "", retryAfter: nil)) }
-                try bookkeeping.record(outcome(for: error), table: table, id: record.recordName, at: now)
+                try bookkeeping.record(outcome(for: error), row: read, at: now)
                 report.failed += 1
             }
         }
+        var problem = answered.problem
         if !existing.isEmpty {
             report.requests += 1
-            let names = existing.map(\.recordName)
+            let names = existing.map(\.record.recordName)
             switch BlockingBridge.run({ () async throws(CloudKitError) in try await client.lookup(recordNames: names) }) {
             case .failure(let error): return .remote(error)
             case .success(let remote):
+                let found = MatchedResults(asked: names, results: remote, operation: "records/lookup")
+                problem = problem ?? found.problem
                 let repaired = table == .families ? try bookkeeping.repairedCodes(familyIDs: names) : [:]
-                for (ours, theirs) in zip(existing, remote) {
-                    if case .record(let found) = theirs, PendingRecords.sameContent(ours, found) {
-                        synced.append(ours.recordName)
-                    } else if case .record(let found) = theirs, let update = Self.repairUpdate(ours, theirs: found, repaired: repaired) {
-                        updates.append(update)
+                for (ours, read) in existing {
+                    guard let theirs = found.byName[ours.recordName] else { continue }
+                    if case .record(let remoteRecord) = theirs, PendingRecords.sameContent(ours, remoteRecord) {
+                        synced.append(read)
+                    } else if case .record(let remoteRecord) = theirs, let update = Self.repairUpdate(ours, theirs: remoteRecord, repaired: repaired) {
+                        updates.append((update, read))
                     } else {
                         try bookkeeping.record(.conflict(with: ours.recordName, error: "a different record with this name is already in CloudKit"),
-                                               table: table, id: ours.recordName, at: now)
+                                               row: read, at: now)
                         report.failed += 1
                     }
                 }
@@ -131,18 +139,23 @@ public struct Resyncer: Sendable {
         }
         if !updates.isEmpty {
             report.requests += 1
-            switch uploadRepairs(updates, table: table, bookkeeping: bookkeeping, report: &report) {
+            switch try uploadRepairs(updates, bookkeeping: bookkeeping, report: &report) {
             case .failure(let error): return .remote(error)
-            case .success(let done): synced += done
+            case .success(let done):
+                synced += done.synced
+                problem = problem ?? done.problem
             }
         }
-        try bookkeeping.markSynced(table, ids: synced, at: StoreTimestamp.format(now))
-        report.synced += synced.count
-        return nil
+        let marked = try bookkeeping.markSynced(synced, at: StoreTimestamp.format(now))
+        if marked.count < synced.count {
+            logger.notice("records changed locally while they were uploaded: they stay pending", metadata: ["count": "\(synced.count - marked.count)"])
+        }
+        report.synced += marked.count
+        return problem.map { .unmatchedAnswer($0) }
     }
 
     /// Codes never checked remotely are looked up first. Returns the families set aside as conflicts.
-    private func checkCodes(_ rows: [Row], bookkeeping: SyncBookkeeping, report: inout ResyncReport) -> Result<Set<String>, CloudKitError> {
+    private func checkCodes(_ rows: [Row], bookkeeping: SyncBookkeeping, report: inout ResyncReport) throws -> Result<Set<String>, CloudKitError> {
         let unverified = rows.filter { ($0["code_verified_remotely_at"] as String?) == nil }
         guard !unverified.isEmpty else { return .success([]) }
         let codes = unverified.map { $0["code"] as String }
@@ -153,25 +166,20 @@ public struct Resyncer: Sendable {
             return .failure(check.failure ?? .network(reason: "CloudKit could not be asked"))
         }
         var conflicted = Set<String>()
-        var verified: [String] = []
-        do {
-            for row in unverified {
-                let id: String = row["id"]
-                let code: String = row["code"]
-                if let holder = holders[code], holder != id {
-                    conflicted.insert(id)
-                    report.failed += 1
-                    try bookkeeping.record(.conflict(with: holder, error: "family \(holder) in CloudKit already has this code"),
-                                           table: .families, id: id, at: Date())
-                    logger.warning("code conflict: not uploaded", metadata: ["family": "\(id)", "code": "\(FamilyCode.mask(code))", "remote": "\(holder)"])
-                } else {
-                    verified.append(id)
-                }
+        var verified: [ReadRow] = []
+        for row in unverified {
+            let read = ReadRow(.families, row)
+            let code: String = row["code"]
+            if let holder = holders[code], holder != read.id {
+                conflicted.insert(read.id)
+                report.failed += 1
+                try bookkeeping.record(.conflict(with: holder, error: "family \(holder) in CloudKit already has this code"), row: read, at: Date())
+                logger.warning("code conflict: not uploaded", metadata: ["family": "\(read.id)", "code": "\(FamilyCode.mask(code))", "remote": "\(holder)"])
+            } else {
+                verified.append(read)
             }
-            try bookkeeping.markVerified(familyIDs: verified, at: StoreTimestamp.format(Date()))
-        } catch {
-            return .failure(.unexpectedResponse(httpStatus: 0, detail: "store: \(error)"))
         }
+        try bookkeeping.markVerified(verified, at: StoreTimestamp.format(Date()))
         return .success(conflicted)
     }
 

@@ -58,13 +58,19 @@ struct SyncBookkeeping {
         }
     }
 
+    /// Marks uploaded the rows that still hold what was uploaded; returns their ids. A row changed
+    /// meanwhile (an audit repair gave it a new code) stays pending: its new values go up next.
     /// One set-based statement each per page (200 records), not four per record.
-    func markSynced(_ table: SyncTable, ids: [String], at now: String) throws {
-        guard !ids.isEmpty else { return }
-        let list = Self.placeholders(ids.count)
-        try store.writer.write { db in
-            try db.execute(sql: "UPDATE \(table.rawValue) SET needs_sync = 0, last_sync_date = ?, ck_record_id = id WHERE id IN \(list)",
-                           arguments: StatementArguments([now] + ids))
+    func markSynced(_ rows: [ReadRow], at now: String) throws -> [String] {
+        guard let table = rows.first?.table else { return [] }
+        return try store.writer.write { db in
+            let ids = try String.fetchAll(db, sql: """
+                UPDATE \(table.rawValue) SET needs_sync = 0, last_sync_date = ?, ck_record_id = \(table.rawValue).id
+                FROM \(ReadRow.values(rows)) AS v WHERE \(ReadRow.unchanged(table, alias: "v"))
+                RETURNING \(table.rawValue).id
+                """, arguments: StatementArguments([now]) + ReadRow.arguments(rows))
+            guard !ids.isEmpty else { return ids }
+            let list = Self.placeholders(ids.count)
             try db.execute(sql: "DELETE FROM sync_state WHERE record_table = ? AND record_id IN \(list)",
                            arguments: StatementArguments([table.rawValue] + ids))
             if table == .families {
@@ -72,14 +78,18 @@ struct SyncBookkeeping {
                     [CreationLog.Entry(familyID: id, state: .syncingToCloudKit), CreationLog.Entry(familyID: id, state: .completed)]
                 }, at: now)
             }
+            return ids
         }
     }
 
-    func markVerified(familyIDs: [String], at now: String) throws {
-        guard !familyIDs.isEmpty else { return }
+    /// Records the remote check of the codes these rows hold, for the rows that still hold them.
+    func markVerified(_ rows: [ReadRow], at now: String) throws {
+        guard !rows.isEmpty else { return }
         try store.writer.write { db in
-            try db.execute(sql: "UPDATE families SET code_verified_remotely_at = ? WHERE id IN \(Self.placeholders(familyIDs.count))",
-                           arguments: StatementArguments([now] + familyIDs))
+            try db.execute(sql: """
+                UPDATE families SET code_verified_remotely_at = ?
+                FROM \(ReadRow.values(rows)) AS v WHERE \(ReadRow.unchanged(.families, alias: "v"))
+                """, arguments: StatementArguments([now]) + ReadRow.arguments(rows))
         }
     }
 
@@ -93,9 +103,14 @@ struct SyncBookkeeping {
         case conflict(with: String, error: String)
     }
 
-    func record(_ outcome: Outcome, table: SyncTable, id: String, at now: Date) throws {
+    /// Records a failed attempt of `row`, unless the row changed since it was read: what failed
+    /// was the old content, and the new one deserves a fresh attempt (a repaired code that was set
+    /// aside as a conflict for its old code would wait for a person forever).
+    func record(_ outcome: Outcome, row: ReadRow, at now: Date) throws {
+        let (table, id) = (row.table, row.id)
         let timestamp = StoreTimestamp.format(now)
         try store.writer.write { db in
+            guard try row.isUnchanged(db) else { return }
             let attempts = (try Int.fetchOne(db, sql: "SELECT attempts FROM sync_state WHERE record_table = ? AND record_id = ?",
                                              arguments: [table.rawValue, id]) ?? 0) + 1
             var status = "retrying"

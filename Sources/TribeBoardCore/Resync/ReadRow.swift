@@ -1,0 +1,42 @@
+import GRDB
+
+/// A pending row as resync read it: its id and the values it uploads. What resync writes after
+/// talking to CloudKit is a compare-and-set against these values, so that a row another writer
+/// changed in the meantime (an audit repair, a provision run, a hand edit) keeps its `needs_sync`.
+struct ReadRow {
+    let table: SyncTable
+    let id: String
+    let values: [DatabaseValue]
+
+    init(_ table: SyncTable, _ row: Row) {
+        self.table = table
+        id = row["id"]
+        values = PendingRecords.uploadedColumns(table).map { row[$0] ?? .null }
+    }
+
+    /// `(VALUES (?, ?, ...), ...)`: id then the uploaded columns, one tuple per row.
+    static func values(_ rows: [ReadRow]) -> String {
+        let tuple = "(" + Array(repeating: "?", count: (rows.first?.values.count ?? 0) + 1).joined(separator: ", ") + ")"
+        return "(VALUES " + Array(repeating: tuple, count: rows.count).joined(separator: ", ") + ")"
+    }
+
+    static func arguments(_ rows: [ReadRow]) -> StatementArguments {
+        var values: [DatabaseValue] = []
+        values.reserveCapacity(rows.count * ((rows.first?.values.count ?? 0) + 1))
+        for row in rows { values += [row.id.databaseValue] + row.values }
+        return StatementArguments(values)
+    }
+
+    /// The table's row is the one in `alias` (a VALUES list) and still holds every uploaded value.
+    static func unchanged(_ table: SyncTable, alias: String) -> String {
+        let name = table.rawValue
+        let columns = PendingRecords.uploadedColumns(table).enumerated().map { "\(name).\($1) IS \(alias).column\($0 + 2)" }
+        return (["\(name).id = \(alias).column1"] + columns).joined(separator: " AND ")
+    }
+
+    func isUnchanged(_ db: Database) throws -> Bool {
+        let conditions = PendingRecords.uploadedColumns(table).map { "\($0) IS ?" }.joined(separator: " AND ")
+        return try Bool.fetchOne(db, sql: "SELECT 1 FROM \(table.rawValue) WHERE id = ? AND \(conditions)",
+                                 arguments: StatementArguments([id.databaseValue] + values)) ?? false
+    }
+}

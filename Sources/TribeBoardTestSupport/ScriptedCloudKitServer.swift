@@ -1,0 +1,97 @@
+import Dispatch
+import FlyingFox
+import FlyingSocks
+import Foundation
+import Synchronization
+
+/// A CloudKit Web Services stand-in whose answers a test scripts: for servers that misbehave in
+/// ways the emulator, which follows Apple's documentation, never does (results out of order,
+/// missing, repeated, or about records nobody asked for), and for running another writer at the
+/// exact moment a request is on the wire. Signatures are not checked.
+///
+/// Unscripted, it answers records/query with no records, records/lookup with NOT_FOUND for every
+/// name, and records/modify with every record saved, in the order of the operations.
+public final class ScriptedCloudKitServer: Sendable {
+    public struct Script: Sendable {
+        /// Runs before each request is answered, with its operation (`records/modify`, ...) and
+        /// how many of that operation came before it; a concurrent writer goes here.
+        public var beforeAnswer: @Sendable (_ operation: String, _ earlier: Int, _ body: [String: Any]) -> Void = { _, _, _ in }
+        /// Rewrites records/modify's per-record results (JSON objects, one per operation, in order).
+        public var modifyResults: @Sendable (_ results: [[String: Any]]) -> [[String: Any]] = { $0 }
+
+        public init() {}
+    }
+
+    private let server: HTTPServer
+    private let task: Task<Void, any Error>
+    public let baseURL: String
+
+    public static func start(_ script: Script) async throws -> ScriptedCloudKitServer {
+        let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 30, logger: .disabled)
+        let counts = Mutex<[String: Int]>([:])
+        await server.appendRoute("*") { request in
+            let operation = ["records/modify", "records/lookup", "records/query", "users/caller"].first { request.path.hasSuffix($0) } ?? request.path
+            let earlier = counts.withLock { counts in
+                defer { counts[operation, default: 0] += 1 }
+                return counts[operation, default: 0]
+            }
+            let data = (try? await request.bodyData) ?? Data()
+            let body = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+            script.beforeAnswer(operation, earlier, body)
+            let answer: [String: Any]
+            switch operation {
+            case "records/modify":
+                let operations = body["operations"] as? [[String: Any]] ?? []
+                answer = ["records": script.modifyResults(operations.map(Self.saved))]
+            case "records/lookup":
+                let names = (body["records"] as? [[String: Any]] ?? []).compactMap { $0["recordName"] as? String }
+                answer = ["records": names.map { ["recordName": $0, "serverErrorCode": "NOT_FOUND", "reason": "Record not found"] }]
+            case "users/caller":
+                answer = ["userRecordName": "_scripted"]
+            default:
+                answer = ["records": [[String: Any]]()]
+            }
+            let bytes = (try? JSONSerialization.data(withJSONObject: answer)) ?? Data("{}".utf8)
+            return HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json"], body: bytes)
+        }
+        let task = Task(executorPreference: ScriptedExecutor()) { try await server.run() }
+        try await server.waitUntilListening(timeout: 30)
+        var port: UInt16 = 0
+        if case .ip4(_, let bound)? = await server.listeningAddress { port = bound }
+        return ScriptedCloudKitServer(server: server, task: task, baseURL: "http://127.0.0.1:\(port)")
+    }
+
+    private init(server: HTTPServer, task: Task<Void, any Error>, baseURL: String) {
+        self.server = server
+        self.task = task
+        self.baseURL = baseURL
+    }
+
+    /// What CloudKit answers for a saved record: the record with a change tag.
+    static func saved(_ operation: [String: Any]) -> [String: Any] {
+        var record = operation["record"] as? [String: Any] ?? [:]
+        record["recordChangeTag"] = "tag-1"
+        return record
+    }
+
+    /// A per-record error entry, as CloudKit puts it among the results.
+    public static func failure(_ recordName: String, _ serverErrorCode: String, reason: String = "scripted") -> [String: Any] {
+        ["recordName": recordName, "serverErrorCode": serverErrorCode, "reason": reason]
+    }
+
+    public func stop() async {
+        await server.stop(timeout: 1)
+        task.cancel()
+    }
+}
+
+/// The server's tasks on threads of their own: the code under test blocks its thread while it
+/// waits for an answer, and the test's cooperative threads may all be busy.
+private final class ScriptedExecutor: TaskExecutor, @unchecked Sendable {
+    private let queue = DispatchQueue(label: "tribeboard.scripted-cloudkit", attributes: .concurrent)
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import GRDB
+import Logging
+import Testing
+import TribeBoardTestSupport
+@testable import TribeBoardCore
+
+/// Resync against a server whose timing and answers a test scripts: another writer changes a row
+/// while its upload is on the wire, or the answer does not line up with the request.
+@Suite("Resync: races and answers that do not match")
+struct ResyncRaceTests {
+    static let logger = ProvisionWorkspace.quietLogger
+
+    /// Runs one resync of `store` against a scripted server, off the cooperative pool.
+    static func resync(_ storePath: String, _ script: ScriptedCloudKitServer.Script) async throws -> ResyncReport {
+        let server = try await ScriptedCloudKitServer.start(script)
+        defer { Task { await server.stop() } }
+        var configuration = CloudKitConfiguration()
+        configuration.baseURL = server.baseURL
+        let client = CloudKitClient(configuration: configuration, signer: nil, policy: EmulatorFixture.quickRetries, logger: logger)
+        let store = try TribeBoardStore.open(at: storePath)
+        return try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try Resyncer(store: store, client: client, logger: logger).run() }) }.start()
+        }
+    }
+
+    /// Family 1's code is also held by an older CloudKit family: a repair gives family 1 a new code.
+    static func repairable() throws -> (AuditWorkspace, [(id: String, name: String, code: String)]) {
+        var workspace = try AuditWorkspace(families: 2)
+        let families = try workspace.families()
+        try workspace.snapshot.append(SnapshotFixture.family(code: families[1].code, createdAt: Date(timeIntervalSince1970: 1_600_000_000)))
+        try workspace.snapshot.write(to: workspace.snapshotPath)
+        return (workspace, families)
+    }
+
+    /// `audit --repair --apply` of the workspace, as another process would run it.
+    static func repair(store: String, snapshot: String, out: String) {
+        var request = AuditRequest(storePath: store, remote: .snapshot(path: snapshot))
+        request.repair = .apply(outputDirectory: out)
+        _ = try? Auditor(request: request, logger: logger).run()
+    }
+
+    @Test("a repair during the upload: the repaired family keeps needs_sync, its new code unverified")
+    func repairWhileUploading() async throws {
+        let (workspace, families) = try Self.repairable()
+        let (store, snapshot, out) = (workspace.provision.storePath, workspace.snapshotPath, workspace.provision.folder.file("repair"))
+        var script = ScriptedCloudKitServer.Script()
+        script.beforeAnswer = { operation, earlier, _ in
+            if operation == "records/modify" && earlier == 0 { Self.repair(store: store, snapshot: snapshot, out: out) }
+        }
+        let report = try await Self.resync(workspace.provision.storePath, script)
+        let rows = try workspace.provision.inspector().rows("SELECT id, code, needs_sync, code_verified_remotely_at FROM families ORDER BY source_line")
+        #expect(rows[1]["code"] != families[1].code, "the repair happened")
+        #expect(rows[1]["needs_sync"] == "1", "the new code never went up: it must stay pending")
+        #expect(rows[0]["needs_sync"] == "0")
+        #expect(report.pending.families == 1)
+        #expect(report.exitKind == .tryLater)
+    }
+
+    @Test("a repair during the code check: the new code is not marked verified")
+    func repairWhileCheckingCodes() async throws {
+        let (workspace, families) = try Self.repairable()
+        let (store, snapshot, out) = (workspace.provision.storePath, workspace.snapshotPath, workspace.provision.folder.file("repair"))
+        var script = ScriptedCloudKitServer.Script()
+        script.beforeAnswer = { operation, earlier, _ in
+            if operation == "records/query" && earlier == 0 { Self.repair(store: store, snapshot: snapshot, out: out) }
+        }
+        _ = try await Self.resync(workspace.provision.storePath, script)
+        let row = try #require(try workspace.provision.inspector().rows("SELECT code, needs_sync, code_verified_remotely_at FROM families WHERE id = '\(families[1].id)'").first)
+        #expect(row["code"] != families[1].code)
+        #expect(row["code_verified_remotely_at"] == nil, "CloudKit was asked about the old code, not this one")
+        #expect(row["needs_sync"] == "1")
+    }
+
+    @Test("a row of any table changed while it is uploaded stays pending",
+          arguments: [("families", "name = 'Renamed'"), ("user_profiles", "display_name = 'Renamed'"), ("memberships", "status = 'removed'")])
+    func changedRowStaysPending(table: String, change: String) async throws {
+        let workspace = try ProvisionWorkspace()
+        try workspace.run(CSVFixtures.families(count: 1))
+        let id = try #require(try workspace.inspector().strings("SELECT id FROM \(table)").first)
+        let storePath = workspace.storePath
+        var script = ScriptedCloudKitServer.Script()
+        script.beforeAnswer = { operation, _, body in
+            let names = (body["operations"] as? [[String: Any]] ?? []).compactMap { ($0["record"] as? [String: Any])?["recordName"] as? String }
+            guard operation == "records/modify", names.contains(id) else { return }
+            _ = try? DatabaseQueue(path: storePath).write { db in
+                try db.execute(sql: "UPDATE \(table) SET \(change), needs_sync = 1 WHERE id = ?", arguments: [id])
+            }
+        }
+        let report = try await Self.resync(storePath, script)
+        #expect(try workspace.inspector().strings("SELECT needs_sync FROM \(table) WHERE id = '\(id)'") == ["1"])
+        #expect(report.synced == 2, "the other two records went up")
+    }
+
+    /// Three families; CloudKit refuses the first one's create with a data error.
+    static func threeFamilies() throws -> (workspace: ProvisionWorkspace, ids: [String]) {
+        let workspace = try ProvisionWorkspace()
+        try workspace.run("family_name\nAlpha\nBravo\nCharlie\n")
+        return (workspace, try workspace.inspector().strings("SELECT id FROM families ORDER BY source_line"))
+    }
+
+    @Test("results in another order settle each record by its name")
+    func reorderedResults() async throws {
+        let (workspace, ids) = try Self.threeFamilies()
+        var script = ScriptedCloudKitServer.Script()
+        script.modifyResults = { results in
+            results.map { ($0["recordName"] as? String) == ids[0] ? ScriptedCloudKitServer.failure(ids[0], "BAD_REQUEST") : $0 }.reversed()
+        }
+        let report = try await Self.resync(workspace.storePath, script)
+        #expect(try workspace.inspector().strings("SELECT id FROM families WHERE needs_sync = 1") == [ids[0]])
+        #expect(try workspace.inspector().strings("SELECT record_id FROM sync_state WHERE status = 'quarantined'") == [ids[0]])
+        #expect(report.synced == 2 && report.stop == nil)
+    }
+
+    @Test("a missing, repeated or unasked-for result stops the run and says which record",
+          arguments: ["missing", "repeated", "unasked", "unnamed"])
+    func unmatchedResults(kind: String) async throws {
+        let (workspace, ids) = try Self.threeFamilies()
+        let stranger = "00000000-0000-7000-8000-000000000000"
+        var script = ScriptedCloudKitServer.Script()
+        script.modifyResults = { results in
+            switch kind {
+            case "missing": return Array(results.dropLast())
+            case "repeated": return results + [results[2]]
+            case "unasked": return Array(results.dropLast()) + [["recordName": stranger, "recordType": "Family", "fields": [String: Any]()]]
+            default: return Array(results.dropLast()) + [["serverErrorCode": "INTERNAL_ERROR"]]
+            }
+        }
+        let report = try await Self.resync(workspace.storePath, script)
+        let reason = try #require(report.stoppedBy)
+        let expected = ["missing": "no result for \(ids[2])", "repeated": "several results for \(ids[2])",
+                        "unasked": "a result for \(stranger), not in the request", "unnamed": "1 result without a record name"]
+        #expect(reason.contains(expected[kind] ?? "?"), "\(reason)")
+        #expect(report.exitKind == .tryLater)
+        #expect(try workspace.inspector().strings("SELECT id FROM families WHERE needs_sync = 1") == [ids[2]], "only the unanswered record stays pending")
+    }
+
+    @Test("a store that fails during resync is a store error, not a CloudKit answer")
+    func storeFailureKeepsItsIdentity() async throws {
+        let (workspace, _) = try Self.threeFamilies()
+        let storePath = workspace.storePath
+        var script = ScriptedCloudKitServer.Script()
+        script.beforeAnswer = { operation, _, _ in
+            guard operation == "records/query" else { return }
+            _ = try? DatabaseQueue(path: storePath).write { db in
+                try db.execute(sql: "CREATE TRIGGER IF NOT EXISTS disk_full BEFORE UPDATE ON families BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END")
+            }
+        }
+        await #expect(throws: StoreError.self) { try await Self.resync(storePath, script) }
+        withExtendedLifetime(workspace) {}
+    }
+}
