@@ -3,6 +3,7 @@
 // simdjson's DOM parser needs under 1 µs.
 #include "CSnapshotParser.h"
 #include <simdjson.h>
+#include <cmath>
 #include <new>
 
 struct tb_snapshot_parser {
@@ -36,12 +37,23 @@ static tb_text field_text(simdjson::dom::object fields, const char *name, int *n
     return text;
 }
 
-static bool number_of(simdjson::dom::element element, int64_t *out) {
+// A creation date in range, or why not. A double is range-checked before the conversion: casting
+// 1e300 or NaN to int64_t is undefined behaviour.
+static const char *timestamp_of(simdjson::dom::element element, int64_t *out, bool app_field) {
+    const char *out_of_range = app_field ? "fields.createdAt.value is out of range" : "created.timestamp is out of range";
     int64_t integer;
-    if (element.get(integer) == simdjson::SUCCESS) { *out = integer; return true; }
+    if (element.get(integer) == simdjson::SUCCESS) {
+        if (integer < TB_SNAPSHOT_MIN_MS || integer > TB_SNAPSHOT_MAX_MS) return out_of_range;
+        *out = integer;
+        return nullptr;
+    }
     double real;
-    if (element.get(real) == simdjson::SUCCESS) { *out = static_cast<int64_t>(real); return true; }
-    return false;
+    if (element.get(real) == simdjson::SUCCESS) {
+        if (!std::isfinite(real) || real < double(TB_SNAPSHOT_MIN_MS) || real > double(TB_SNAPSHOT_MAX_MS)) return out_of_range;
+        *out = static_cast<int64_t>(real);
+        return nullptr;
+    }
+    return app_field ? "fields.createdAt.value is not a number" : "created.timestamp is not a number";
 }
 
 extern "C" int tb_snapshot_parse(tb_snapshot_parser *parser, const char *line, size_t length,
@@ -79,12 +91,19 @@ extern "C" int tb_snapshot_parse(tb_snapshot_parser *parser, const char *line, s
         record->code = field_text(fields, "code", &record->code_not_string);
         record->name = field_text(fields, "name", nullptr);
         simdjson::dom::element value;
-        if (fields["createdAt"]["value"].get(value) == simdjson::SUCCESS && number_of(value, &record->created_ms)) {
-            record->has_created = 1;
+        if (fields["createdAt"].get(element) == simdjson::SUCCESS) {
+            // The app's own field: when it is unusable the date is unknown (no fallback to the
+            // server's creation time, which is another date).
+            if (element["value"].get(value) != simdjson::SUCCESS) {
+                record->created_problem = "fields.createdAt has no value";
+            } else if ((record->created_problem = timestamp_of(value, &record->created_ms, true)) == nullptr) {
+                record->has_created = 1;
+            }
+            return 0;
         }
     }
-    if (!record->has_created && object["created"]["timestamp"].get(element) == simdjson::SUCCESS
-        && number_of(element, &record->created_ms)) {
+    if (object["created"]["timestamp"].get(element) == simdjson::SUCCESS
+        && (record->created_problem = timestamp_of(element, &record->created_ms, false)) == nullptr) {
         record->has_created = 1;
     }
     return 0;

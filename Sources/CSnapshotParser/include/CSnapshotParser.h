@@ -23,9 +23,17 @@ typedef struct {
     tb_text name;          /* fields.name.value */
     int64_t created_ms;    /* fields.createdAt.value, else created.timestamp */
     int has_created;
+    /* Set when the creation date is present but unusable (not a number, NaN, outside
+       TB_SNAPSHOT_MIN_MS...TB_SNAPSHOT_MAX_MS): has_created is then 0 and this says why. */
+    const char *created_problem;
     int deleted;           /* "deleted": true */
     int code_not_string;   /* fields.code is present but its value is not a string */
 } tb_snapshot_record;
+
+/* Creation dates an audit accepts, in milliseconds since 1970: up to 9999-12-31T23:59:59.999Z.
+   Anything else (1e300, a negative number) is from a broken writer, not a date. */
+#define TB_SNAPSHOT_MIN_MS 0LL
+#define TB_SNAPSHOT_MAX_MS 253402300799999LL
 
 typedef struct tb_snapshot_parser tb_snapshot_parser;
 

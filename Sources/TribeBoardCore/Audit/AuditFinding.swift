@@ -17,17 +17,20 @@ public struct AuditFinding: Encodable, Sendable, Equatable {
         case caseOnlyTwins = "case-only-twins"
         case invalidFormat = "invalid-format"
         case unreadableSnapshotLine = "unreadable-snapshot-line"
+        case duplicateRecordName = "duplicate-record-name"
         case noParentAdmin = "no-parent-admin"
         case stalePending = "stale-pending"
         case remoteOnly = "remote-only"
         case legacyRecord = "legacy-record"
         case codeDiffers = "code-differs"
+        case invalidValue = "invalid-value"
 
         public var severity: Severity {
             switch self {
-            case .duplicateLocal, .duplicateRemote, .duplicateLocalRemote, .caseOnlyTwins, .invalidFormat, .unreadableSnapshotLine:
+            case .duplicateLocal, .duplicateRemote, .duplicateLocalRemote, .caseOnlyTwins, .invalidFormat, .unreadableSnapshotLine,
+                 .duplicateRecordName:
                 return .error
-            case .noParentAdmin, .stalePending, .remoteOnly, .legacyRecord, .codeDiffers:
+            case .noParentAdmin, .stalePending, .remoteOnly, .legacyRecord, .codeDiffers, .invalidValue:
                 return .warning
             }
         }
@@ -45,11 +48,13 @@ public struct AuditFinding: Encodable, Sendable, Equatable {
             case .caseOnlyTwins: return "codes that differ only in case or spaces"
             case .invalidFormat: return "code breaks the format ^[A-Z0-9]{6,8}$"
             case .unreadableSnapshotLine: return "snapshot line that is not a record"
+            case .duplicateRecordName: return "record name read more than once"
             case .noParentAdmin: return "family without any parent_admin membership"
             case .stalePending: return "families pending sync for too long"
             case .remoteOnly: return "CloudKit families unknown locally"
             case .legacyRecord: return "records of a legacy record type"
             case .codeDiffers: return "local and CloudKit copies of a family have different codes"
+            case .invalidValue: return "CloudKit record with a value out of range (treated as unknown)"
             }
         }
     }

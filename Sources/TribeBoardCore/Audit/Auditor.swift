@@ -58,6 +58,8 @@ public struct Auditor: Sendable {
             for member in try findings.named(check.formatViolations()) { report.add(findings.formatViolation(member)) }
             for line in remote.malformed { report.add(findings.malformed(line, total: remote.malformedCount)) }
             for record in remote.withoutCode { report.add(findings.withoutCode(record)) }
+            for finding in findings.repeatedNames(remote) { report.add(finding) }
+            for record in remote.invalidValues { report.add(findings.invalidValue(record, total: remote.invalidValueCount)) }
             let copies = check.remoteCopies(sampleLimit: request.sampleLimit)
             report.awaitingResync = copies.awaitingResync
             for (entry, localCode) in copies.differs { report.add(findings.codeDiffers(entry, localCode: localCode)) }

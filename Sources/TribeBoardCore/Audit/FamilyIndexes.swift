@@ -90,12 +90,33 @@ struct RemoteFamilyIndex: Sendable {
     var malformedCount = 0
     /// Family records without a code field.
     var withoutCode: [RemoteRecordSummary] = []
+    /// Records holding a value that could not be used (a creation date of 1e300), the first
+    /// `malformedListLimit` of them.
+    var invalidValues: [RemoteRecordSummary] = []
+    var invalidValueCount = 0
+    /// The line each record name was first read on (0 for a live read), and the further lines of
+    /// names read more than once: a snapshot that holds a record twice was not written by one read.
+    private var lineByName: [CompactID: Int32] = [:]
+    private(set) var repeatedNames: [CompactID: [Int32]] = [:]
 
     /// Keeps every malformed line and legacy record when asked, else the first `sampleLimit`.
     let sampleLimit: Int?
 
+    init(sampleLimit: Int?) {
+        self.sampleLimit = sampleLimit
+    }
+
     mutating func add(_ record: RemoteRecordSummary) {
         recordCounts[record.recordType, default: 0] += 1
+        let id = CompactID(record.recordName)
+        let line = Int32(clamping: record.line ?? 0)
+        if let previous = lineByName.updateValue(line, forKey: id) {
+            repeatedNames[id, default: [previous]].append(line)
+        }
+        if record.invalidValue != nil {
+            invalidValueCount += 1
+            if invalidValues.count < Self.malformedListLimit { invalidValues.append(record) }
+        }
         guard record.holdsFamilyCode else {
             if record.isLegacy {
                 otherLegacyCount += 1
@@ -107,8 +128,7 @@ struct RemoteFamilyIndex: Sendable {
             withoutCode.append(record)
             return
         }
-        codes.add(Entry(id: CompactID(record.recordName), code: code, name: record.name,
-                        createdAtMilliseconds: record.createdAtMilliseconds, line: Int32(clamping: record.line ?? 0),
+        codes.add(Entry(id: id, code: code, name: record.name, createdAtMilliseconds: record.createdAtMilliseconds, line: line,
                         recordType: record.recordType),
                   key: CodeFormat.key(code))
     }

@@ -89,6 +89,36 @@ struct FindingBuilder {
                             families: [])
     }
 
+    /// One finding per record name read more than once, with every line holding it.
+    func repeatedNames(_ remote: RemoteFamilyIndex) -> [AuditFinding] {
+        let repeated = remote.repeatedNames.sorted { ($0.value.first ?? 0, $0.key.string) < ($1.value.first ?? 0, $1.key.string) }
+        let fromSnapshot = repeated.contains { $0.value.contains { $0 > 0 } }
+        return repeated.prefix(RemoteFamilyIndex.malformedListLimit).map { id, lines in
+            var message = "record \(id.string) was read \(lines.count) times"
+                + (fromSnapshot ? " (snapshot lines \(lines.map(String.init).joined(separator: ", ")))" : "")
+                + "; the audit counted it once"
+            if repeated.count > RemoteFamilyIndex.malformedListLimit {
+                message += " (\(repeated.count) such names, the first \(RemoteFamilyIndex.malformedListLimit) listed)"
+            }
+            let action = fromSnapshot
+                ? "A snapshot `--export-remote` writes holds each record once: this file was edited or joined with another; export a fresh one"
+                : "CloudKit returned the record on several pages (it may have changed during the read): audit again"
+            return AuditFinding(category: .duplicateRecordName, message: message, action: action,
+                                families: lines.map { AuditFamily(id: id.string, location: .remote, snapshotLine: $0 > 0 ? Int($0) : nil) })
+        }
+    }
+
+    func invalidValue(_ record: RemoteRecordSummary, total: Int) -> AuditFinding {
+        var message = "CloudKit \(record.recordType) record \(record.recordName): \(record.invalidValue ?? "a value is unusable"); its creation date is treated as unknown, so it is never the oldest of a duplicate group"
+        if total > RemoteFamilyIndex.malformedListLimit {
+            message += " (\(total) such records, the first \(RemoteFamilyIndex.malformedListLimit) listed)"
+        }
+        return AuditFinding(category: .invalidValue, message: message,
+                            action: "Correct the record in the app or the CloudKit Dashboard; whatever wrote it writes broken dates",
+                            families: [AuditFamily(id: record.recordName, name: record.name, location: .remote, recordType: record.recordType,
+                                                   snapshotLine: record.line)])
+    }
+
     func codeDiffers(_ entry: RemoteFamilyIndex.Entry, localCode: String) -> AuditFinding {
         AuditFinding(category: .codeDiffers, code: request.display(localCode),
                      message: "family \(entry.id.string) has code \(request.display(localCode)) locally and \(request.display(entry.code)) in CloudKit, and no repair explains it",

@@ -97,7 +97,8 @@ struct SnapshotReader {
         try record(RemoteRecordSummary(recordName: Self.string(parsed.record_name) ?? "",
                                        recordType: Self.string(parsed.record_type) ?? "",
                                        code: Self.string(parsed.code), name: Self.string(parsed.name),
-                                       createdAtMilliseconds: parsed.has_created != 0 ? parsed.created_ms : nil, line: number))
+                                       createdAtMilliseconds: parsed.has_created != 0 ? parsed.created_ms : nil,
+                                       invalidValue: parsed.created_problem.map { String(cString: $0) }, line: number))
     }
 
     private static func string(_ text: tb_text) -> String? {

@@ -1,0 +1,31 @@
+import Foundation
+import Testing
+import TribeBoardCore
+import TribeBoardTestSupport
+
+/// A live CloudKit record whose creation date no clock can hold, through the real binary.
+@Suite struct AuditHostileLiveTests {
+    @Test func aLiveRecordDated1e300IsAFindingNotACrash() async throws {
+        let fixture = try await EmulatorFixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        let directory = try TemporaryDirectory("audit-hostile-live")
+        try directory.write("in.csv", CSVFixtures.families(count: 1))
+        let tribeboard = ProcessRunner.executable("tribeboard")
+        let provisioned = try await ProcessRunner.runAsync(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "-q"], in: directory.path)
+        try #require(provisioned.status == 0, "\(provisioned.stderr)")
+        let family = try #require(try StoreInspector(path: directory.file("s.sqlite")).rows("SELECT id, code FROM families").first)
+        var broken = SnapshotFixture.family(code: family["code"] ?? "", name: "Broken clock")
+        broken.fields?["createdAt"] = CloudKitRecord.Field(value: .number(1e300), type: "TIMESTAMP")
+        await fixture.emulator.seed([broken], container: CloudKitConfiguration.defaultContainer)
+
+        let audit = try await ProcessRunner.runAsync(tribeboard, ["audit", "--store", "s.sqlite", "--json", "--repair"] + fixture.remoteArguments,
+                                                     in: directory.path)
+        #expect(audit.status == 1, "findings, not a trap: \(audit.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(audit.stdout.utf8)) as? [String: Any])
+        let counts = report["counts"] as? [String: Int] ?? [:]
+        #expect(counts["invalid-value"] == 1 && counts["duplicate-local-remote"] == 1, "\(counts)")
+        let repair = report["repair"] as? [String: Any] ?? [:]
+        #expect((repair["changes"] as? [Any])?.isEmpty == true, "the local family, with a real date, keeps its code")
+        #expect((repair["manual"] as? [[String: Any]])?.first?["recordName"] as? String == broken.recordName)
+    }
+}
