@@ -7,6 +7,8 @@ public enum CodeRepairError: Error, LocalizedError {
     case store(StoreError)
     case codeGeneration(String)
     case qrCode(String)
+    /// The store changed, but some QR codes could not be put in place.
+    case incomplete(String)
 
     public var errorDescription: String? {
         switch self {
@@ -14,6 +16,7 @@ public enum CodeRepairError: Error, LocalizedError {
         case .store(let error): return "repair not applied: \(error.localizedDescription)"
         case .codeGeneration(let reason): return "repair not applied: \(reason)"
         case .qrCode(let reason): return "repair not applied: cannot make a QR code: \(reason)"
+        case .incomplete(let reason): return "repair applied to the store, but not every file is in place (run the same repair again to finish): \(reason)"
         }
     }
 }
@@ -35,6 +38,8 @@ public struct CodeRepairReport: Encodable, Sendable {
         public var skipped: String?
         /// The code as the audit read it (`oldCode` may be masked).
         let expectedCode: String
+        /// The new code in full, while a repair is being applied.
+        var assignedCode: String?
 
         enum CodingKeys: String, CodingKey { case familyId, familyName, oldCode, newCode, keptBy, reason, qrFile, skipped }
     }
@@ -71,106 +76,5 @@ struct CodeRepairPlanner {
             }
         }
         return report
-    }
-}
-
-/// Applies a plan: new codes in one store transaction, new QR PNGs and `repairs.csv` in the output
-/// folder. Any failure rolls the store back and removes the files written: nothing half done.
-struct CodeRepairApplier {
-    static let manifestName = "repairs.csv"
-    static let manifestHeader = ["family_id", "family_name", "old_code", "new_code", "kept_by", "reason", "qr_file"]
-
-    let request: AuditRequest
-    let outputDirectory: String
-    let logger: Logger
-
-    func apply(_ plan: CodeRepairReport, avoiding knownCodes: Set<String>) throws(CodeRepairError) -> CodeRepairReport {
-        var report = plan
-        report.outputDirectory = outputDirectory
-        guard !plan.changes.isEmpty else { return report }
-        let folder = OutputFolder(path: outputDirectory)
-        let store: TribeBoardStore
-        do {
-            _ = try folder.prepare()
-            store = try TribeBoardStore.open(at: request.storePath)
-        } catch let error as FileSystemError {
-            throw .output(error)
-        } catch let error as StoreError {
-            throw .store(error)
-        } catch {
-            throw .codeGeneration("\(error)")
-        }
-        var written: [String] = []
-        let manifestPath = "\(outputDirectory)/\(Self.manifestName)"
-        var manifestCommitted = false
-        do {
-            let manifest = try StreamingFile(path: manifestPath)
-            let records = CSVRecordWriter(file: manifest)
-            try records.append(Self.manifestHeader)
-            report.changes = try store.writer.writeWithoutTransaction { db in
-                var changes = plan.changes
-                try db.inTransaction(.immediate) {
-                    changes = try applyChanges(changes, db: db, folder: folder, records: records, avoiding: knownCodes, written: &written)
-                    try manifest.commit()
-                    manifestCommitted = true
-                    return .commit
-                }
-                return changes
-            }
-        } catch {
-            for path in written { unlink(path) }
-            if manifestCommitted { unlink(manifestPath) }
-            throw Self.classify(error)
-        }
-        report.applied = true
-        report.manifest = manifestPath
-        logger.notice("repair applied", metadata: ["families": "\(report.changes.filter { $0.newCode != nil }.count)", "output": "\(outputDirectory)"])
-        return report
-    }
-
-    private func applyChanges(_ planned: [CodeRepairReport.Change], db: Database, folder: OutputFolder, records: CSVRecordWriter,
-                              avoiding knownCodes: Set<String>, written: inout [String]) throws -> [CodeRepairReport.Change] {
-        let generator = try FamilyCodeGenerator()
-        let lookups = try FamilyLookups(db)
-        let renderer = try QRCodePNGRenderer()
-        let now = StoreTimestamp.format(Date())
-        var taken = knownCodes
-        var changes = planned
-        for index in changes.indices {
-            let change = changes[index]
-            let current = try String.fetchOne(db, sql: "SELECT code FROM families WHERE id = ?", arguments: [change.familyId])
-            guard current == change.expectedCode else {
-                changes[index].skipped = current == nil ? "the family no longer exists" : "its code changed after the audit read it"
-                continue
-            }
-            let code = try generator.generateFree(avoiding: taken, lookups: lookups, reservations: nil)
-            taken.insert(code.value)
-            try db.execute(sql: """
-                UPDATE families SET code = ?, needs_sync = 1, code_verified_remotely_at = NULL WHERE id = ?
-                """, arguments: [code.value, change.familyId])
-            // A conflict recorded for the old code no longer holds: resync starts afresh.
-            try db.execute(sql: "DELETE FROM sync_state WHERE record_table = 'families' AND record_id = ?", arguments: [change.familyId])
-            try db.execute(sql: """
-                INSERT INTO code_repairs (family_id, old_code, new_code, kept_by, reason, at) VALUES (?, ?, ?, ?, ?, ?)
-                """, arguments: [change.familyId, change.expectedCode, code.value, change.keptBy, change.reason, now])
-            let qrFile = QRCodeFiles.relativePath(for: change.familyId)
-            let qrPath = "\(folder.path)/\(qrFile)"
-            try AtomicFile.write(try renderer.png(for: code.value), to: qrPath)
-            written.append(qrPath)
-            try records.append([change.familyId, change.familyName ?? "", change.expectedCode, code.value, change.keptBy, change.reason, qrFile])
-            changes[index].newCode = request.display(code.value)
-            changes[index].qrFile = qrFile
-        }
-        return changes
-    }
-
-    private static func classify(_ error: any Error) -> CodeRepairError {
-        switch error {
-        case let error as CodeRepairError: return error
-        case let error as FileSystemError: return .output(error)
-        case let error as QRCodeError: return .qrCode(error.localizedDescription)
-        case let error as CodeGenerationError: return .codeGeneration(error.localizedDescription)
-        default: return .store(.writeFailed(reason: "\(error)"))
-        }
     }
 }
