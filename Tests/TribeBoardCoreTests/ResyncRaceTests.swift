@@ -33,21 +33,23 @@ struct ResyncRaceTests {
         return (workspace, families)
     }
 
-    /// `audit --repair --apply` of the workspace, as another process would run it.
-    static func repair(store: String, snapshot: String, out: String) {
-        var request = AuditRequest(storePath: store, remote: .snapshot(path: snapshot))
-        request.repair = .apply(outputDirectory: out)
-        _ = try? Auditor(request: request, logger: logger).run()
+    /// A server that runs `audit --repair --apply` of the workspace, as another process would,
+    /// while the first request of `operation` waits for its answer.
+    static func repairing(_ workspace: AuditWorkspace, during operation: String) -> ScriptedCloudKitServer.Script {
+        var request = AuditRequest(storePath: workspace.provision.storePath, remote: .snapshot(path: workspace.snapshotPath))
+        request.repair = .apply(outputDirectory: workspace.provision.folder.file("repair"))
+        let repair = request
+        var script = ScriptedCloudKitServer.Script()
+        script.beforeAnswer = { answering, earlier, _ in
+            if answering == operation && earlier == 0 { _ = try? Auditor(request: repair, logger: logger).run() }
+        }
+        return script
     }
 
     @Test("a repair during the upload: the repaired family keeps needs_sync, its new code unverified")
     func repairWhileUploading() async throws {
         let (workspace, families) = try Self.repairable()
-        let (store, snapshot, out) = (workspace.provision.storePath, workspace.snapshotPath, workspace.provision.folder.file("repair"))
-        var script = ScriptedCloudKitServer.Script()
-        script.beforeAnswer = { operation, earlier, _ in
-            if operation == "records/modify" && earlier == 0 { Self.repair(store: store, snapshot: snapshot, out: out) }
-        }
+        let script = Self.repairing(workspace, during: "records/modify")
         let report = try await Self.resync(workspace.provision.storePath, script)
         let rows = try workspace.provision.inspector().rows("SELECT id, code, needs_sync, code_verified_remotely_at FROM families ORDER BY source_line")
         #expect(rows[1]["code"] != families[1].code, "the repair happened")
@@ -60,11 +62,7 @@ struct ResyncRaceTests {
     @Test("a repair during the code check: the new code is not marked verified")
     func repairWhileCheckingCodes() async throws {
         let (workspace, families) = try Self.repairable()
-        let (store, snapshot, out) = (workspace.provision.storePath, workspace.snapshotPath, workspace.provision.folder.file("repair"))
-        var script = ScriptedCloudKitServer.Script()
-        script.beforeAnswer = { operation, earlier, _ in
-            if operation == "records/query" && earlier == 0 { Self.repair(store: store, snapshot: snapshot, out: out) }
-        }
+        let script = Self.repairing(workspace, during: "records/query")
         _ = try await Self.resync(workspace.provision.storePath, script)
         let row = try #require(try workspace.provision.inspector().rows("SELECT code, needs_sync, code_verified_remotely_at FROM families WHERE id = '\(families[1].id)'").first)
         #expect(row["code"] != families[1].code)

@@ -13,7 +13,8 @@ public struct AuditCommand: ParsableCommand {
             or nothing (the store alone). --export-remote FILE saves what a live read saw as a snapshot.
             Exit status: 0 nothing reaches --fail-on; 1 something does; 64 bad usage; 66 the snapshot \\
             cannot be opened; 74 the store cannot be opened, or a repair cannot be written (nothing \\
-            changed); 75 CloudKit was unavailable; 78 CloudKit refused the configuration.
+            changed, unless it says the store was changed: then run it again to finish); 75 CloudKit was \\
+            unavailable; 78 CloudKit refused the configuration.
             """)
 
     enum Threshold: String, ExpressibleByArgument, CaseIterable {

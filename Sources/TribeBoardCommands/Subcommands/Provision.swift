@@ -110,7 +110,7 @@ public struct ProvisionCommand: ParsableCommand {
         report.remote?.uploaded = outcome.synced
         report.remote?.uploadFailed = outcome.failed
         report.remote?.uploadError = outcome.stoppedBy
-        if case .remote(let error)? = outcome.stop, report.remote?.errorKind == nil { report.remote?.errorKind = error.category.rawValue }
+        if let category = outcome.stopCategory, report.remote?.errorKind == nil { report.remote?.errorKind = category.rawValue }
         report.pendingSync = outcome.pending
     }
 

@@ -47,6 +47,16 @@ public struct ResyncReport: Encodable, Sendable {
         }
     }
 
+    /// What kind of remote trouble stopped the run: a mismatched answer is the server's passing
+    /// trouble, like THROTTLED (the records stay pending for the next run).
+    public var stopCategory: CloudKitError.Category? {
+        switch stop {
+        case .remote(let error): return error.category
+        case .unmatchedAnswer: return .transient
+        case .deadline, nil: return nil
+        }
+    }
+
     public var exitKind: ExitKind {
         if case .remote(let error) = stop, error.category == .configuration { return .configuration }
         let setAside = quarantined + conflicts + blocked
