@@ -114,7 +114,7 @@ public struct Auditor: Sendable {
             done.signal()
         }
         scanner.start()
-        var remote = RemoteFamilyIndex(sampleLimit: request.sampleLimit)
+        var remote = RemoteFamilyIndex(sampleLimit: request.sampleLimit, expectedRecords: expectedRemoteRecords())
         var remoteFailure: AuditError?
         if let source = request.remote {
             do {
@@ -136,6 +136,15 @@ public struct Auditor: Sendable {
         case .failure(let error)?: throw .store(TribeBoardStore.classify(error, path: request.storePath))
         case nil: throw .failed("the local scan ended without a result")
         }
+    }
+
+    /// About 300 bytes a record line in a snapshot (a million-record export is 316 MB); nothing to
+    /// go by for a live read.
+    private func expectedRemoteRecords() -> Int {
+        guard case .snapshot(let path)? = request.remote, let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int else {
+            return 0
+        }
+        return min(size / 300, 50_000_000)
     }
 
     private func describeRemote() -> String {

@@ -102,8 +102,11 @@ struct RemoteFamilyIndex: Sendable {
     /// Keeps every malformed line and legacy record when asked, else the first `sampleLimit`.
     let sampleLimit: Int?
 
-    init(sampleLimit: Int?) {
+    /// `expectedRecords`: a guess from the snapshot's size, so the name index does not grow by
+    /// rehashing a million entries several times.
+    init(sampleLimit: Int?, expectedRecords: Int = 0) {
         self.sampleLimit = sampleLimit
+        lineByName.reserveCapacity(expectedRecords)
     }
 
     mutating func add(_ record: RemoteRecordSummary) {
