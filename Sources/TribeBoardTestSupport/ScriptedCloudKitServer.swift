@@ -11,6 +11,7 @@ import Synchronization
 ///
 /// Unscripted, it answers records/query with no records, records/lookup with NOT_FOUND for every
 /// name, and records/modify with every record saved, in the order of the operations.
+/// Each script closure runs on the server's threads: what it shares with the test needs a lock.
 public final class ScriptedCloudKitServer: Sendable {
     public struct Script: Sendable {
         /// Runs before each request is answered, with its operation (`records/modify`, ...) and
@@ -18,6 +19,10 @@ public final class ScriptedCloudKitServer: Sendable {
         public var beforeAnswer: @Sendable (_ operation: String, _ earlier: Int, _ body: [String: Any]) -> Void = { _, _, _ in }
         /// Rewrites records/modify's per-record results (JSON objects, one per operation, in order).
         public var modifyResults: @Sendable (_ results: [[String: Any]]) -> [[String: Any]] = { $0 }
+        /// Answers records/lookup for these names (by default NOT_FOUND for each, in order).
+        public var lookupResults: @Sendable (_ names: [String]) -> [[String: Any]] = { names in
+            names.map { ScriptedCloudKitServer.failure($0, "NOT_FOUND", reason: "Record not found") }
+        }
 
         public init() {}
     }
@@ -45,7 +50,7 @@ public final class ScriptedCloudKitServer: Sendable {
                 answer = ["records": script.modifyResults(operations.map(Self.saved))]
             case "records/lookup":
                 let names = (body["records"] as? [[String: Any]] ?? []).compactMap { $0["recordName"] as? String }
-                answer = ["records": names.map { ["recordName": $0, "serverErrorCode": "NOT_FOUND", "reason": "Record not found"] }]
+                answer = ["records": script.lookupResults(names)]
             case "users/caller":
                 answer = ["userRecordName": "_scripted"]
             default:

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Logging
+import Synchronization
 import Testing
 import TribeBoardTestSupport
 @testable import TribeBoardCore
@@ -108,6 +109,36 @@ struct ResyncRaceTests {
         #expect(try workspace.inspector().strings("SELECT id FROM families WHERE needs_sync = 1") == [ids[0]])
         #expect(try workspace.inspector().strings("SELECT record_id FROM sync_state WHERE status = 'quarantined'") == [ids[0]])
         #expect(report.synced == 2 && report.stop == nil)
+    }
+
+    @Test("records/lookup answers in another order are matched by name too")
+    func reorderedLookup() async throws {
+        let (workspace, ids) = try Self.threeFamilies()
+        // Every create answers EXISTS (a crash after an earlier upload); the lookup finds each
+        // record as it was sent, in reverse order.
+        let sent = Mutex<[String: Data]>([:])  // each record as sent, as JSON
+        var script = ScriptedCloudKitServer.Script()
+        script.beforeAnswer = { operation, _, body in
+            guard operation == "records/modify" else { return }
+            for case let record as [String: Any] in (body["operations"] as? [[String: Any]] ?? []).compactMap({ $0["record"] }) {
+                if let name = record["recordName"] as? String, let json = try? JSONSerialization.data(withJSONObject: record) {
+                    sent.withLock { $0[name] = json }
+                }
+            }
+        }
+        script.modifyResults = { results in results.map { ScriptedCloudKitServer.failure($0["recordName"] as? String ?? "", "EXISTS") } }
+        script.lookupResults = { names in
+            // The first family's CloudKit copy is another record under its name: a conflict.
+            names.reversed().map { name in
+                var record = sent.withLock { $0[name] }.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } ?? [:]
+                if name == ids[0] { record["fields"] = ["name": ["type": "STRING", "value": "Someone else"]] }
+                return record
+            }
+        }
+        let report = try await Self.resync(workspace.storePath, script)
+        #expect(try workspace.inspector().strings("SELECT id FROM families WHERE needs_sync = 1") == [ids[0]])
+        #expect(try workspace.inspector().strings("SELECT record_id FROM sync_state WHERE status = 'conflict'") == [ids[0]])
+        #expect(report.synced == 2 && report.stop == nil, "\(report.stoppedBy ?? "")")
     }
 
     @Test("a missing, repeated or unasked-for result stops the run and says which record",
