@@ -62,7 +62,7 @@ struct CodeRepairApplier {
 
     /// Step 1: a new code for each family still as the audit read it, unique among the store's
     /// codes and every code the audit saw. A read: other writers go on meanwhile.
-    private func choose(_ planned: [CodeRepairReport.Change], store: TribeBoardStore,
+    func choose(_ planned: [CodeRepairReport.Change], store: TribeBoardStore,
                         avoiding knownCodes: Set<String>) throws -> [CodeRepairReport.Change] {
         try store.writer.read { db in
             let generator = try FamilyCodeGenerator()
@@ -84,7 +84,7 @@ struct CodeRepairApplier {
     }
 
     /// Step 2: the changes whose plan still holds, in one short transaction.
-    private func commit(_ planned: [CodeRepairReport.Change], store: TribeBoardStore) throws -> [CodeRepairReport.Change] {
+    func commit(_ planned: [CodeRepairReport.Change], store: TribeBoardStore) throws -> [CodeRepairReport.Change] {
         let now = StoreTimestamp.format(Date())
         return try store.writer.writeWithoutTransaction { db in
             var changes = planned
