@@ -115,7 +115,7 @@ struct BackgroundModes {
                 if let location = setting.location { locations.append(location) }
                 continue
             }
-            guard let setting = settings.resolved("INFOPLIST_FILE"), !setting.value.isEmpty else {
+            guard let setting = settings.resolvedPath("INFOPLIST_FILE"), !setting.value.isEmpty else {
                 missing.append(build.label)
                 continue
             }

@@ -67,9 +67,8 @@ struct TargetChecks {
                 if codeUse.isEmpty { warnings.append(line) } else { failures.append(line) }
                 continue
             }
-            guard setting.isResolved else {
-                warnings.append("\(build.label): the path cannot be resolved: \(TargetFacts.describe(setting.unresolved))")
-                continue
+            if !setting.isResolved {
+                warnings.append("\(build.label): \(TargetFacts.describe(setting.unresolved)); Xcode reads it as empty, giving \(facts.relative(build.entitlementsPath ?? setting.value))")
             }
             let named = setting.location.map { ", named by CODE_SIGN_ENTITLEMENTS at \($0)" } ?? ""
             let shown = facts.relative(build.entitlementsPath ?? setting.value)
@@ -161,13 +160,16 @@ struct TargetChecks {
         var locations: [SourceLocation] = []
         for build in facts.builds where build.usesCloudKitService {
             guard let file = build.file else { continue }
-            // On macOS the key is com.apple.developer.aps-environment.
-            let key = build.variant.context.sdk == "macosx" ? "com.apple.developer.aps-environment" : "aps-environment"
-            let value = file.string(key) ?? (build.variant.context.sdk == "macosx" ? nil : file.string("com.apple.developer.aps-environment"))
+            // A native macOS build needs com.apple.developer.aps-environment; iOS (and Mac Catalyst,
+            // which Xcode maps) aps-environment.
+            let native = build.variant.context.sdk == "macosx" && !build.variant.catalyst
+            let key = native ? "com.apple.developer.aps-environment" : "aps-environment"
+            let value = file.string(key) ?? (native ? nil : file.string("com.apple.developer.aps-environment"))
             if let value, ["development", "production"].contains(value.lowercased()) {
                 found.append("\(build.label): \(key) \(value)")
             } else {
-                missing.append("\(build.label): \(key) \(value.map { "\"\($0)\" is not development or production" } ?? "missing") in \(facts.relative(file.path))")
+                let iOSKeyOnMac = native && file.string("aps-environment") != nil ? " (aps-environment is the iOS key)" : ""
+                missing.append("\(build.label): \(key) \(value.map { "\"\($0)\" is not development or production" } ?? "missing")\(iOSKeyOnMac) in \(facts.relative(file.path))")
                 locations.append(SourceLocation(path: facts.relative(file.path), line: file.line(ofKey: key)))
             }
         }

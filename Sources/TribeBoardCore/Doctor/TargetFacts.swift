@@ -40,11 +40,11 @@ struct TargetFacts {
         self.target = target
         self.display = display
         builds = target.variants.map { variant in
-            let setting = variant.settings.resolved("CODE_SIGN_ENTITLEMENTS")
+            let setting = variant.settings.resolvedPath("CODE_SIGN_ENTITLEMENTS")
             var entitlements: Result<XMLPlistFile, XcodeProjectError>?
             var path: String?
             var caseDiffers = false
-            if let setting, !setting.value.isEmpty, setting.isResolved {
+            if let setting, !setting.value.isEmpty {
                 let written = project.path(fromSetting: setting.value)
                 let found = CaseInsensitivePath.resolve(written)
                 caseDiffers = found?.caseDiffers ?? false

@@ -25,6 +25,8 @@ public struct BuildSettings: Sendable {
     /// Lowest first.
     let layers: [BuildSettingLayer]
     let builtins: [String: String]
+    /// Xcode reads an unset variable as empty; doctor does so only for paths (see `resolvedPath`).
+    private var unsetIsEmpty = false
     static let maxDepth = 24
 
     init(context: BuildContext, layers: [BuildSettingLayer], builtins: [String: String]) {
@@ -43,6 +45,13 @@ public struct BuildSettings: Sendable {
         var unresolved: [UnresolvedVariable] = []
         let value = expand(assignment.value, key: key, layer: layer, depth: 0, unresolved: &unresolved)
         return ResolvedSetting(value: value, location: assignment.location, unresolved: Array(Set(unresolved)).sorted { $0.name < $1.name })
+    }
+
+    /// A path setting as Xcode would use it: unset variables read as empty (still reported).
+    public func resolvedPath(_ key: String) -> ResolvedSetting? {
+        var xcode = self
+        xcode.unsetIsEmpty = true
+        return xcode.resolved(key)
     }
 
     /// Any text (an entitlements value, an Info.plist string) expanded with these settings.
@@ -98,7 +107,7 @@ public struct BuildSettings: Sendable {
                 output += fallback
             } else {
                 unresolved.append(UnresolvedVariable(name: name, hint: hint(for: name)))
-                output += rest[dollar...end]
+                if !unsetIsEmpty { output += rest[dollar...end] }
             }
             rest = rest[rest.index(after: end)...]
         }

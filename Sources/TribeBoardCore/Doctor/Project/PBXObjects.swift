@@ -39,9 +39,9 @@ struct PBXObjects {
                 let builtins = ["TARGET_NAME": name, "PROJECT_NAME": projectName, "SRCROOT": folder, "PROJECT_DIR": folder,
                                 "SOURCE_ROOT": folder, "PROJECT_FILE_PATH": (pbxprojPath as NSString).deletingLastPathComponent]
                 let probe = BuildSettings(context: BuildContext(configuration: layers.name, sdk: "iphoneos"), layers: stack, builtins: builtins)
-                for sdk in XcodeTarget.sdks(probe) {
+                for (sdk, catalyst) in XcodeTarget.sdks(probe) {
                     variants.append(TargetVariant(settings: BuildSettings(context: BuildContext(configuration: layers.name, sdk: sdk),
-                                                                          layers: stack, builtins: builtins)))
+                                                                          layers: stack, builtins: builtins), catalyst: catalyst))
                 }
             }
             return XcodeTarget(name: name, kind: TargetKind(productType: productType), productType: productType, variants: variants,
@@ -62,7 +62,10 @@ struct PBXObjects {
             }
             var xcconfig: BuildSettingLayer?
             var problems: [String] = []
-            if let reference = object["baseConfigurationReference"]?.string, let path = paths.path(of: reference) {
+            // objectVersion 77 names an xcconfig inside a synchronized folder by anchor and relative path.
+            let anchored = object["baseConfigurationReferenceAnchor"]?.string.flatMap { paths.path(of: $0) }
+                .flatMap { anchor in object["baseConfigurationReferenceRelativePath"]?.string.map { FilePaths.join(anchor, $0) } }
+            if let path = anchored ?? object["baseConfigurationReference"]?.string.flatMap({ paths.path(of: $0) }) {
                 let contents = XCConfigFile.read(CaseInsensitivePath.resolve(path)?.path ?? path, display: display)
                 xcconfig = BuildSettingLayer(name: "\(display(path)) (\(owner)'s xcconfig)", assignments: contents.assignments,
                                              missingOptionalIncludes: contents.missingOptionalIncludes)

@@ -36,7 +36,9 @@ public enum XCConfigFile {
             return
         }
         guard let data = FileManager.default.contents(atPath: standardized), data.count <= maxFileSize else {
-            contents.problems.append(Problem(message: "cannot read \(display(standardized))", location: SourceLocation(path: display(standardized), line: nil)))
+            let reason = FileManager.default.fileExists(atPath: standardized) ? "cannot be read" : "does not exist (a file the repository leaves out?)"
+            contents.problems.append(Problem(message: "\(display(standardized)), the base configuration, \(reason)",
+                                             location: SourceLocation(path: display(standardized), line: nil)))
             return
         }
         visiting.insert(standardized)

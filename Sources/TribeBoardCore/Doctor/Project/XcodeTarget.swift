@@ -36,11 +36,13 @@ public enum TargetKind: String, Sendable, Codable, CaseIterable {
 /// One build of a target: a configuration for one SDK, with its settings.
 public struct TargetVariant: Sendable {
     public let settings: BuildSettings
+    /// A Mac Catalyst build: the macosx SDK, but iOS entitlement keys (Xcode maps them).
+    public var catalyst = false
     public var context: BuildContext { settings.context }
 
     /// `Debug`, or `Debug (macosx)` when the target builds for several SDKs.
     public func label(multipleSDKs: Bool) -> String {
-        multipleSDKs ? "\(context.configuration) (\(context.sdk))" : context.configuration
+        multipleSDKs ? "\(context.configuration) (\(catalyst ? "Mac Catalyst" : context.sdk))" : context.configuration
     }
 }
 
@@ -60,13 +62,14 @@ public struct XcodeTarget: Sendable {
     public var isMacOnly: Bool { sdks == ["macosx"] }
 
     /// The SDKs a target builds for, from `SDKROOT`, `SUPPORTED_PLATFORMS` and Mac Catalyst.
-    static func sdks(_ settings: BuildSettings) -> [String] {
+    static func sdks(_ settings: BuildSettings) -> [(sdk: String, catalyst: Bool)] {
         let supported = (settings.resolved("SUPPORTED_PLATFORMS")?.value ?? "").split(separator: " ").map(String.init)
             .filter { !$0.hasSuffix("simulator") && !$0.isEmpty }
         let root = settings.resolved("SDKROOT")?.value.lowercased() ?? ""
         var sdks = supported.isEmpty || (!root.isEmpty && root != "auto" && supported.count == 1) ? [Self.sdkName(root)] : supported
-        if settings.resolved("SUPPORTS_MACCATALYST")?.value.uppercased() == "YES", !sdks.contains("macosx") { sdks.append("macosx") }
-        return sdks.map { $0.isEmpty ? "iphoneos" : $0 }
+        sdks = sdks.map { $0.isEmpty ? "iphoneos" : $0 }
+        let catalyst = settings.resolved("SUPPORTS_MACCATALYST")?.value.uppercased() == "YES" && !sdks.contains("macosx")
+        return sdks.map { ($0, false) } + (catalyst ? [("macosx", true)] : [])
     }
 
     /// `iphoneos17.0` or `macosx` as written; the default is iOS, as for a new project.
