@@ -9,7 +9,9 @@ struct PBXObjects {
 
     init(_ entries: [OpenStepEntry], folder: String, display: @escaping (String) -> String) {
         byID = Dictionary(entries.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
-        self.folder = folder
+        // `projectDirPath` moves SRCROOT (rare, but generated projects use it).
+        let directory = byID.values.first { $0["isa"]?.string == "PBXProject" }?["projectDirPath"]?.string ?? ""
+        self.folder = FilePaths.join(folder, directory)
         self.display = display
     }
 
@@ -23,8 +25,9 @@ struct PBXObjects {
     func project() -> OpenStepValue? { byID.values.first { $0["isa"]?.string == "PBXProject" } }
 
     func targets(projectName: String, pbxprojPath: String) -> [XcodeTarget] {
-        let projectLayers = configurations(listID: project()?["buildConfigurationList"]?.string, owner: "the project", pbxprojPath: pbxprojPath)
         let paths = FilePaths(objects: self)
+        let projectLayers = configurations(listID: project()?["buildConfigurationList"]?.string, owner: "the project", pbxprojPath: pbxprojPath,
+                                           paths: paths)
         let natives = byID.filter { $0.value["isa"]?.string == "PBXNativeTarget" }
             .sorted { ($0.value["name"]?.string ?? "") < ($1.value["name"]?.string ?? "") }
         return natives.map { targetID, target in
@@ -32,7 +35,8 @@ struct PBXObjects {
             let productType = target["productType"]?.string ?? ""
             var problems: [String] = projectLayers.flatMap(\.problems)
             var variants: [TargetVariant] = []
-            for layers in configurations(listID: target["buildConfigurationList"]?.string, owner: "target \(name)", pbxprojPath: pbxprojPath) {
+            for layers in configurations(listID: target["buildConfigurationList"]?.string, owner: "target \(name)", pbxprojPath: pbxprojPath,
+                                         paths: paths) {
                 problems += layers.problems
                 let projectLevel = projectLayers.first { $0.name == layers.name }
                 let stack = [projectLevel?.xcconfig, projectLevel?.settings, layers.xcconfig, layers.settings].compactMap { $0 }
@@ -49,9 +53,8 @@ struct PBXObjects {
         }
     }
 
-    private func configurations(listID: String?, owner: String, pbxprojPath: String) -> [ConfigurationLayers] {
+    private func configurations(listID: String?, owner: String, pbxprojPath: String, paths: FilePaths) -> [ConfigurationLayers] {
         guard let listID, let ids = byID[listID]?["buildConfigurations"]?.array else { return [] }
-        let paths = FilePaths(objects: self)
         return ids.compactMap { $0.string.flatMap { byID[$0] } }.map { object in
             let name = object["name"]?.string ?? "(unnamed)"
             var assignments: [BuildSettingAssignment] = []

@@ -47,16 +47,10 @@ public struct XcodeProject: Sendable {
         guard let entries = root["objects"]?.entries else {
             throw .malformed(path: pbxproj, line: root.line, reason: "no objects dictionary")
         }
-        var folder = (bundle as NSString).deletingLastPathComponent
         let name = ((bundle as NSString).lastPathComponent as NSString).deletingPathExtension
-        let objects = PBXObjects(entries, folder: folder, display: display)
-        // `projectDirPath` moves SRCROOT (rare, but generated projects use it).
-        if let directory = objects.project()?["projectDirPath"]?.string, !directory.isEmpty {
-            folder = FilePaths.join(folder, directory)
-        }
-        let rooted = PBXObjects(entries, folder: folder, display: display)
-        return XcodeProject(folder: folder, pbxprojPath: pbxproj, name: name,
-                            targets: rooted.targets(projectName: name, pbxprojPath: pbxproj))
+        let objects = PBXObjects(entries, folder: (bundle as NSString).deletingLastPathComponent, display: display)
+        return XcodeProject(folder: objects.folder, pbxprojPath: pbxproj, name: name,
+                            targets: objects.targets(projectName: name, pbxprojPath: pbxproj))
     }
 
     /// A path from a build setting (already expanded), relative to the project folder as in Xcode.
