@@ -63,7 +63,7 @@ public struct DoctorProjectBuilder {
                 return configuration
             }
             let list = id()
-            objects.append("\(list) = {isa = XCConfigurationList; buildConfigurations = (\(ids.joined(separator: ", ")), ); };")
+            objects.append("\(list) = {isa = XCConfigurationList; buildConfigurations = (\(ids.map { $0 + ", " }.joined())); };")
             return list
         }
         var targetIDs: [String] = []
@@ -77,7 +77,7 @@ public struct DoctorProjectBuilder {
                     return buildFile
                 }
                 let phase = id()
-                objects.append("\(phase) = {isa = PBXSourcesBuildPhase; files = (\(files.joined(separator: ", ")), ); };")
+                objects.append("\(phase) = {isa = PBXSourcesBuildPhase; files = (\(files.map { $0 + ", " }.joined())); };")
                 phases = phase
             }
             let targetID = id()
@@ -88,7 +88,7 @@ public struct DoctorProjectBuilder {
                 """)
         }
         let projectList = configurationList(projectSettings, debug: [:], release: [:], xcconfig: projectXCConfig)
-        objects.append("P00000000000000000000001 = {isa = PBXProject; buildConfigurationList = \(projectList); targets = (\(targetIDs.joined(separator: ", ")), ); };")
+        objects.append("P00000000000000000000001 = {isa = PBXProject; buildConfigurationList = \(projectList); targets = (\(targetIDs.map { $0 + ", " }.joined())); };")
         let text = "// !$*UTF8*$!\n{\n\tarchiveVersion = 1;\n\tobjectVersion = 56;\n\tobjects = {\n\t\t" + objects.joined(separator: "\n\t\t")
             + "\n\t};\n\trootObject = P00000000000000000000001;\n}\n"
         try FileManager.default.createDirectory(atPath: folder.file("\(name).xcodeproj"), withIntermediateDirectories: true)

@@ -62,7 +62,7 @@ public enum XCConfigFile {
                 }
                 continue
             }
-            guard let equals = line.firstIndex(of: "="), !line.hasPrefix("#") else { continue }
+guard let equals = line[afterConditions...].firstIndex(of: "="), !line.hasPrefix("#") else { continue }
             var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
             // Some projects end xcconfig lines with `;` as in a pbxproj; Xcode ignores it.
             if value.hasSuffix(";") { value = String(value.dropLast()).trimmingCharacters(in: .whitespaces) }
@@ -70,6 +70,22 @@ public enum XCConfigFile {
             guard !key.isEmpty else { continue }
             contents.assignments.append(BuildSettingAssignment.parse(key: key, value: value, location: location))
         }
+    }
+
+    /// The `=` of `KEY[sdk=macosx*] = value`: the first one outside the conditions' brackets.
+    private static func assignment(in line: String) -> String.Index? {
+        var depth = 0
+        var index = line.startIndex
+        while index < line.endIndex {
+            switch line[index] {
+            case "[": depth += 1
+            case "]": depth -= 1
+            case "=" where depth <= 0: return index
+            default: break
+            }
+            index = line.index(after: index)
+        }
+        return nil
     }
 
     /// `//` starts a comment, except inside a URL-like `://`.
