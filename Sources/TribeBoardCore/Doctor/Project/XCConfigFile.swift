@@ -62,7 +62,7 @@ public enum XCConfigFile {
                 }
                 continue
             }
-guard let equals = line[afterConditions...].firstIndex(of: "="), !line.hasPrefix("#") else { continue }
+            guard let equals = assignment(in: line), !line.hasPrefix("#") else { continue }
             var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
             // Some projects end xcconfig lines with `;` as in a pbxproj; Xcode ignores it.
             if value.hasSuffix(";") { value = String(value.dropLast()).trimmingCharacters(in: .whitespaces) }
