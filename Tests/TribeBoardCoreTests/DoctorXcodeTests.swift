@@ -193,3 +193,38 @@ struct DoctorXcodeTests {
         return sub
     }
 }
+
+extension DoctorXcodeTests {
+    /// objectVersion 77: a target's files are a synchronized folder, less the exceptions for it.
+    @Test func synchronizedFoldersAttributeSourcesToTheirTargetLessExceptions() throws {
+        let folder = try TemporaryDirectory("doctor-synchronized")
+        try Self.put(folder, "Shared/Store.swift", "let c = ModelConfiguration(cloudKitDatabase: .private(\"iCloud.com.example.Other\"))\n")
+        try Self.put(folder, "Shared/AppOnly.swift", "let d = CKContainer(identifier: \"iCloud.com.example.AppOnly\")\n")
+        try Self.put(folder, "Shared/Legacy.swift", "let e = NSPersistentCloudKitContainer(name: \"Model\")\n")
+        try Self.put(folder, "Widget.entitlements", DoctorProjectBuilder.entitlements(containers: ["iCloud.com.example.App"]))
+        try Self.put(folder, "App.xcodeproj/project.pbxproj", """
+            // !$*UTF8*$!
+            {
+            \tobjectVersion = 77;
+            \tobjects = {
+            \t\tEX1 = {isa = PBXFileSystemSynchronizedBuildFileExceptionSet; membershipExceptions = (AppOnly.swift, ); target = WT1; };
+            \t\tSG1 = {isa = PBXFileSystemSynchronizedRootGroup; exceptions = (EX1, ); path = Shared; sourceTree = "<group>"; };
+            \t\tMG1 = {isa = PBXGroup; children = (SG1, ); sourceTree = "<group>"; };
+            \t\tWC1 = {isa = XCBuildConfiguration; buildSettings = {CODE_SIGN_ENTITLEMENTS = Widget.entitlements; PRODUCT_BUNDLE_IDENTIFIER = com.example.App.Widget; }; name = Release; };
+            \t\tWL1 = {isa = XCConfigurationList; buildConfigurations = (WC1, ); };
+            \t\tWT1 = {isa = PBXNativeTarget; buildConfigurationList = WL1; buildPhases = (); fileSystemSynchronizedGroups = (SG1, ); name = Widget; productType = "com.apple.product-type.app-extension"; };
+            \t\tPL1 = {isa = XCConfigurationList; buildConfigurations = (); };
+            \t\tPR1 = {isa = PBXProject; buildConfigurationList = PL1; mainGroup = MG1; targets = (WT1, ); };
+            \t};
+            \trootObject = PR1;
+            }
+            """)
+        let checks = Self.run(folder)
+        let sources = try #require(Self.check(checks, "Widget", "container.swiftSources"))
+        #expect(sources.status == .failure)
+        #expect(sources.found.contains("iCloud.com.example.Other (Shared/Store.swift:1"))
+        #expect(!sources.found.contains("AppOnly"), "a membership exception takes the file out of the target")
+        #expect(sources.found.contains("iCloud.com.example.App (Shared/Legacy.swift:1, NSPersistentCloudKitContainer(name:))"),
+                "the default container of NSPersistentCloudKitContainer is the first listed")
+    }
+}

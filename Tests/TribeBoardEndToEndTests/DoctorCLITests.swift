@@ -123,4 +123,19 @@ import TribeBoardTestSupport
         #expect(rejected.stdout.contains("[FAIL] Key accepted (users/caller): rejected"))
         #expect(rejected.stdout.contains("the toolkit would run localOnly (authFailure)"))
     }
+
+    @Test func targetNarrowsTheContainerChecksToOneTargetAndNeedsAProject() throws {
+        let directory = try TemporaryDirectory("doctor-cli-target")
+        let store = try provisionedStore(in: directory)
+        let project = DoctorFixtures.project("real/Ranchero-Software-NetNewsWire")
+        let result = try ProcessRunner.run(tribeboard, ["doctor", "--store", store, "--project", project, "--target", "NetNewsWire-iOS", "--json"])
+        let container = try json(result)["checks"].flatMap { $0 as? [[String: Any]] }?.filter { $0["section"] as? String == "container" } ?? []
+        let targets = Set(container.compactMap { $0["target"] as? String })
+        #expect(targets == ["NetNewsWire-iOS"], "\(result.stdout)")
+        #expect(container.contains { $0["id"] as? String == "container.bundleID" && ($0["found"] as? String)?.contains("com.ranchero.NetNewsWire.iOS") == true })
+        let text = try ProcessRunner.run(tribeboard, ["doctor", "--store", store, "--project", project, "--target", "NetNewsWire-iOS"])
+        #expect(text.stdout.contains("[ ok ] NetNewsWire-iOS: iCloud containers in the entitlements: iCloud.com.ranchero.NetNewsWire"))
+        let usage = try ProcessRunner.run(tribeboard, ["doctor", "--store", store, "--target", "App"])
+        #expect(usage.status == 64)
+    }
 }

@@ -63,7 +63,7 @@ struct SourceChecks {
             let choice = listed.isEmpty ? "add the iCloud capability with a container to \(facts.target.name)"
                 : "make the entitlements list the container the code names (Signing & Capabilities > iCloud > Containers), or name one they list: \(listed.joined(separator: ", "))"
             result = DoctorCheck("container.swiftSources", .container, .failure, checked: checked,
-                                 found: (failures + unique).joined(separator: "\n"),
+                                 found: (failures + unique + found.map { "listed, fine: \($0)" }).joined(separator: "\n"),
                                  action: choice + ": a container the entitlements do not list makes ModelContainer creation fail at launch",
                                  locations: failureLocations)
         } else if !unique.isEmpty {

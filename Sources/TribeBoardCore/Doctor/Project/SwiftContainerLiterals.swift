@@ -90,7 +90,9 @@ public enum SwiftContainerLiterals {
             }
         }
         let text = String(decoding: code, as: UTF8.self)
-        for (pattern, call) in defaults {
+        // NSPersistentCloudKitContainer without options mirrors to the first container listed.
+        let persistent = matches(#"[cC]ontainerIdentifier"#, text) ? [] : [(#"NSPersistentCloudKitContainer\s*\(\s*name"#, "NSPersistentCloudKitContainer(name:)")]
+        for (pattern, call) in defaults + persistent {
             for offset in utf8Offsets(pattern, text) {
                 result.direct.append(ContainerReference(value: .defaultContainer, call: call, location: SourceLocation(path: path, line: lineOf(offset))))
             }
