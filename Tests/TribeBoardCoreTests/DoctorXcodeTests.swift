@@ -56,6 +56,18 @@ struct DoctorXcodeTests {
         #expect(missing.unresolved.first?.hint.contains("Local/Developer.xcconfig (#include? at") == true, "the missing optional include is named")
     }
 
+    @Test func settingsThatReferToEachOtherAndTruncatedSourcesAreFindingsNotCrashes() throws {
+        let folder = try TemporaryDirectory("doctor-cycle")
+        try DoctorProjectBuilder(targets: [Target("App", settings: ["CYCLE_A": "$(CYCLE_B)", "CYCLE_B": "x$(CYCLE_A)"])]).write(in: folder)
+        let settings = try #require(try XcodeProject.read(bundle: folder.file("App.xcodeproj"), display: { $0 }).targets.first?.variants.first?.settings)
+        #expect(settings.resolved("CYCLE_A")?.isResolved == false)
+        for source in ["let a = CKContainer(identifier: \"iCloud.x\\", "let b = \"", "CKContainer(identifier: \"iCloud.\\(", "/* \"iCloud."] {
+            for length in 0...source.utf8.count {
+                _ = SwiftContainerLiterals.scan(Array(source.utf8.prefix(length)), path: "A.swift")
+            }
+        }
+    }
+
     @Test func everyVariableInTheEntitlementsIsExpandedAndAnUnresolvedOneIsAWarningNeverARawFailure() throws {
         let folder = try TemporaryDirectory("doctor-variables")
         try Self.put(folder, "App.xcconfig", "BUNDLE_ID_PREFIX = net.example\nPRODUCT_BUNDLE_IDENTIFIER = $(BUNDLE_ID_PREFIX).App\n")

@@ -68,8 +68,6 @@ struct TargetFacts {
         hasICloud || usesCloudKitInCode || builds.contains { if case .failure? = $0.entitlements { return true } else { return false } }
     }
 
-    func location(_ setting: ResolvedSetting?) -> SourceLocation? { setting?.location }
-
     func relative(_ path: String) -> String { display(path) }
 
     /// Where a container is written in an entitlements file.

@@ -85,7 +85,11 @@ public struct BuildSettings: Sendable {
     }
 
     private func expand(_ text: String, key: String?, layer: Int, depth: Int, unresolved: inout [UnresolvedVariable]) -> String {
-        guard depth < Self.maxDepth, text.contains("$") else { return text }
+        guard text.contains("$") else { return text }
+        guard depth < Self.maxDepth else {
+            unresolved.append(UnresolvedVariable(name: key ?? "a setting", hint: "part of settings that refer to each other in a cycle"))
+            return text
+        }
         var output = ""
         var rest = Substring(text)
         while let dollar = rest.firstIndex(of: "$") {

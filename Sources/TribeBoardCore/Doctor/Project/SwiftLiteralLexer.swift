@@ -38,6 +38,8 @@ struct SwiftLiteralLexer {
                 let start = offset
                 let startLine = line
                 let (text, interpolated) = singleLineString()
+                // A backslash at the very end steps past it: the end is clamped to the source.
+                offset = min(offset, code.count)
                 found.append(Literal(text: text, offset: start, end: offset, line: startLine, interpolated: interpolated))
             } else {
                 offset += 1
