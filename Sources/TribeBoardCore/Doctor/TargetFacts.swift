@@ -57,15 +57,20 @@ struct TargetFacts {
         }
         // A trimmed project does not list sources: every Swift file below it counts for its apps.
         let files = target.sourceFiles ?? (target.kind == .app ? allSwiftFiles() : [])
-        references = SwiftContainerLiterals.references(in: files, display: display)
+        references = SwiftContainerLiterals.references(in: files + target.packageSourceFiles, display: display)
+        let packageFiles = Set(target.packageSourceFiles.map(display))
+        ownCodeUsesCloudKit = references.contains { !packageFiles.contains($0.location.path) }
     }
+
+    /// The target's own files (not its packages') use CloudKit.
+    let ownCodeUsesCloudKit: Bool
 
     var hasICloud: Bool { builds.contains { $0.hasICloud } }
     var usesCloudKitInCode: Bool { !references.isEmpty }
     /// Targets doctor judges: those with iCloud entitlements or CloudKit code.
     /// An entitlements file that cannot be read might hold iCloud: it is judged too.
     var isRelevant: Bool {
-        hasICloud || usesCloudKitInCode || builds.contains { if case .failure? = $0.entitlements { return true } else { return false } }
+        hasICloud || ownCodeUsesCloudKit || builds.contains { if case .failure? = $0.entitlements { return true } else { return false } }
     }
 
     func relative(_ path: String) -> String { display(path) }

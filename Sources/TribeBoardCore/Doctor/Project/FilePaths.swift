@@ -6,6 +6,8 @@ import Foundation
 struct FilePaths {
     let objects: PBXObjects
     private let parents: [String: String]
+    /// Local Swift packages added to the project as folders, by folder name.
+    private let localPackages: [String: String]
 
     init(objects: PBXObjects) {
         self.objects = objects
@@ -16,6 +18,39 @@ struct FilePaths {
             }
         }
         self.parents = parents
+        var packages: [String: String] = [:]
+        for (id, object) in objects.byID where object["isa"]?.string == "PBXFileReference"
+            && ["wrapper", "folder"].contains(object["lastKnownFileType"]?.string ?? "") {
+            if let path = Self(objects: objects, parents: parents).path(of: id),
+               FileManager.default.fileExists(atPath: path + "/Package.swift") {
+                packages[(path as NSString).lastPathComponent] = path
+            }
+        }
+        localPackages = packages
+    }
+
+    private init(objects: PBXObjects, parents: [String: String]) {
+        self.objects = objects
+        self.parents = parents
+        localPackages = [:]
+    }
+
+    /// Swift files of the local packages whose products the target links: all of a package's
+    /// `Sources` (which of its targets make up the product is not read). Remote packages are not on disk.
+    func localPackageSources(of target: OpenStepValue) -> [String] {
+        var folders = Set<String>()
+        for dependencyID in target["packageProductDependencies"]?.array?.compactMap(\.string) ?? [] {
+            guard let dependency = objects.byID[dependencyID], let product = dependency["productName"]?.string else { continue }
+            if let packageID = dependency["package"]?.string {
+                guard let package = objects.byID[packageID], package["isa"]?.string == "XCLocalSwiftPackageReference",
+                      let relative = package["relativePath"]?.string else { continue }
+                folders.insert(Self.join(objects.folder, relative))
+            } else if let folder = localPackages[product] ?? packageFolder(named: product)
+                        ?? (localPackages.count == 1 ? localPackages.values.first : nil) {
+                folders.insert(folder)
+            }
+        }
+        return folders.sorted().flatMap { SwiftContainerLiterals.swiftFiles(below: $0 + "/Sources") }
     }
 
     /// The absolute path of a file reference or group; nil for paths in the SDK or build products.
@@ -30,6 +65,13 @@ struct FilePaths {
             return path(of: parent, depth: depth + 1).map { Self.join($0, own) }
         default: return nil
         }
+    }
+
+    /// `NAME/` or `*/NAME/` below the project folder holding a Package.swift (a workspace's packages).
+    private func packageFolder(named name: String) -> String? {
+        let top = (try? FileManager.default.contentsOfDirectory(atPath: objects.folder))?.sorted() ?? []
+        let candidates = [Self.join(objects.folder, name)] + top.map { Self.join(Self.join(objects.folder, $0), name) }
+        return candidates.first { FileManager.default.fileExists(atPath: $0 + "/Package.swift") }
     }
 
     /// nil when the project does not say (no Sources phase and no synchronized group).

@@ -49,7 +49,8 @@ struct PBXObjects {
                 }
             }
             return XcodeTarget(name: name, kind: TargetKind(productType: productType), productType: productType, variants: variants,
-                               sourceFiles: paths.swiftSources(of: target, id: targetID), problems: Array(Set(problems)).sorted())
+                               sourceFiles: paths.swiftSources(of: target, id: targetID),
+                               packageSourceFiles: paths.localPackageSources(of: target), problems: Array(Set(problems)).sorted())
         }
     }
 

@@ -54,6 +54,9 @@ public struct XcodeTarget: Sendable {
     public let productType: String
     public let variants: [TargetVariant]
     public let sourceFiles: [String]?
+    /// Swift files of the local packages it links: judged with the target, but they alone do not
+    /// make a target without iCloud a CloudKit target (a package serves several targets).
+    public let packageSourceFiles: [String]
     /// Problems met reading the target's xcconfig files.
     public let problems: [String]
 
