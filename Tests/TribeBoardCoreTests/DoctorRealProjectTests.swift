@@ -40,6 +40,10 @@ struct DoctorRealProjectTests {
         Verdict(fixture: "apple-sample-cloudkit-sync-engine", targets: ["SyncEngine"],
                 containers: ["SyncEngine": "iCloud.com.apple.samples.cloudkit.SyncEngine"]),
         Verdict(fixture: "apple-sample-food-truck", targets: [], containers: [:]),
+        Verdict(fixture: "aguilarcarboni-storage", targets: ["storage"], containers: ["storage": "iCloud.com.aguilarcarboni.storage"],
+                warnings: ["storage|container.backgroundModes"], failures: ["storage|container.swiftSources"]),
+        Verdict(fixture: "Dantejvv-ToDoozies", targets: ["ToDoozies"], containers: ["ToDoozies": "iCloud.dante.ToDoozies"]),
+        Verdict(fixture: "atjason-SwiftDataUsage", targets: ["SwiftDataUsage"], containers: ["SwiftDataUsage": "iCloud.net.toolinbox.SwiftDataUsage"]),
         Verdict(fixture: "aurnhammer-CloudKit-CoreData-Example", targets: ["District-1 Admin"],
                 containers: ["District-1 Admin": "iCloud.com.districtapp.CloudKit-CoreData"]),
         Verdict(fixture: "home-assistant-iOS", targets: [], containers: [:]),
@@ -105,6 +109,14 @@ struct DoctorRealProjectTests {
         let aps = try #require(checks.first { $0.id == "container.apsEnvironment" })
         #expect(aps.found.contains("Debug (macosx): com.apple.developer.aps-environment missing (aps-environment is the iOS key)"))
         #expect(!aps.found.contains("iphoneos"), "the iOS builds have the iOS key")
+    }
+
+    @Test func aContainerTheEntitlementsDoNotListIsTheFailureItShouldBe() throws {
+        let check = try #require(Self.run("aguilarcarboni-storage").first { $0.id == "container.swiftSources" })
+        #expect(check.target == "storage" && check.status == .failure)
+        #expect(check.found.contains("iCloud.com.aguilarcarboni.media (storage/Services/CloudKitManager.swift:23, CKContainer(identifier:)) is not in the entitlements of storage"))
+        #expect(check.locations == [SourceLocation(path: "storage/Services/CloudKitManager.swift", line: 23)])
+        #expect(check.action?.contains("or name one they list: iCloud.com.aguilarcarboni.storage:") == true)
     }
 
     @Test func generatorFoldersAskForTheGeneratedProject() throws {

@@ -64,7 +64,7 @@ struct SourceChecks {
                 : "make the entitlements list the container the code names (Signing & Capabilities > iCloud > Containers), or name one they list: \(listed.joined(separator: ", "))"
             result = DoctorCheck("container.swiftSources", .container, .failure, checked: checked,
                                  found: (failures + unique + found.map { "listed, fine: \($0)" }).joined(separator: "\n"),
-                                 action: choice + ": a container the entitlements do not list makes ModelContainer creation fail at launch",
+                                 action: choice + ": a container the entitlements do not list makes ModelContainer creation fail at launch, and every CKContainer request fail",
                                  locations: failureLocations)
         } else if !unique.isEmpty {
             result = DoctorCheck("container.swiftSources", .container, .warning, checked: checked, found: (unique + found).joined(separator: "\n"),
