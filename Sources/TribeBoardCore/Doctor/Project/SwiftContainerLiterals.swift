@@ -74,18 +74,24 @@ public enum SwiftContainerLiterals {
     }
 
     public static func scan(_ source: [UInt8], path: String) -> FileScan {
+        var result = FileScan()
+        // Most files never mention CloudKit: skip the lexer and the patterns for them.
+        let raw = String(decoding: source, as: UTF8.self)
+        guard ["CKContainer", "cloudKitDatabase", "ontainerIdentifier", "NSPersistentCloudKitContainer", "\"iCloud"].contains(where: raw.contains) else {
+            return result
+        }
         var lexer = SwiftLiteralLexer(source)
         let literals = lexer.stringLiterals()
         let code = lexer.code
-        var result = FileScan()
         let lineStarts = [0] + code.indices.filter { code[$0] == 0x0A }.map { $0 + 1 }
         let lineOf = { (offset: Int) in (lineStarts.lastIndex { $0 <= offset } ?? 0) + 1 }
-        for literal in literals {
+        // A container identifier starts with "iCloud."; an interpolation may hide that.
+        for literal in literals where literal.text.hasPrefix("iCloud") || literal.text.hasPrefix("\\(") {
             let before = String(decoding: code[max(0, literal.offset - 240)..<literal.offset], as: UTF8.self)
             let location = SourceLocation(path: path, line: literal.line)
             if let call = positions.first(where: { matches($0.pattern, before) })?.call {
                 result.direct.append(ContainerReference(value: value(of: literal, code: code), call: call, location: location))
-            } else if let name = capture(constant, before), literal.text.hasPrefix("iCloud") {
+            } else if literal.text.hasPrefix("iCloud"), let name = capture(constant, before) {
                 result.constants[name] = (literal.text, location, literal.interpolated)
             }
         }
