@@ -44,7 +44,9 @@ struct TargetChecks {
                          action: "set the bundle id of every configuration (target > Signing & Capabilities, or the target's xcconfig)")
         }
         if !unresolved.isEmpty {
-            return check("container.bundleID", .warning, checked, "cannot be resolved: \(TargetFacts.describe(unresolved))",
+            let labels = facts.builds.filter { $0.bundleID?.isResolved == false }.map(\.label).joined(separator: ", ")
+            return check("container.bundleID", .warning, checked,
+                         (["cannot be resolved in \(labels): \(TargetFacts.describe(unresolved))"] + places).joined(separator: "\n"),
                          action: "compare the containers below with the bundle id Xcode shows", locations: locations)
         }
         return check("container.bundleID", .ok, checked, places.joined(separator: "; "), locations: Self.unique(locations))

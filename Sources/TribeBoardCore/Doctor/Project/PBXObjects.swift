@@ -71,7 +71,8 @@ struct PBXObjects {
                 .flatMap { anchor in object["baseConfigurationReferenceRelativePath"]?.string.map { FilePaths.join(anchor, $0) } }
             if let path = anchored ?? object["baseConfigurationReference"]?.string.flatMap({ paths.path(of: $0) }) {
                 let contents = XCConfigFile.read(CaseInsensitivePath.resolve(path)?.path ?? path, display: display)
-                xcconfig = BuildSettingLayer(name: "\(display(path)) (\(owner)'s xcconfig)", assignments: contents.assignments,
+                let missing = contents.files.isEmpty ? ", missing" : ""
+                xcconfig = BuildSettingLayer(name: "\(display(path)) (\(owner)'s xcconfig\(missing))", assignments: contents.assignments,
                                              missingOptionalIncludes: contents.missingOptionalIncludes)
                 problems = contents.problems.map(\.message)
                 if CaseInsensitivePath.resolve(path)?.caseDiffers == true {
