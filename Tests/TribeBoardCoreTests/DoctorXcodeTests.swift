@@ -129,7 +129,7 @@ struct DoctorXcodeTests {
             .write(in: folder)
         let checks = Self.run(folder)
         #expect(Self.check(checks, "App", "container.entitlements")?.status == .failure)
-        #expect(Self.check(checks, "App", "container.swiftSources")?.found.contains("the target has no entitlements file") == true)
+        #expect(Self.check(checks, "App", "container.swiftSources")?.found.contains("the target has no readable entitlements file") == true)
     }
 
     @Test func macOSTargetsGetMacRulesAndPathsInAnotherCaseAreFoundWithAWarning() throws {

@@ -13,7 +13,7 @@ struct SourceChecks {
         for reference in facts.references {
             let place = "\(reference.location), \(reference.call)"
             if builds.isEmpty {
-                failures.append("\(describe(reference.value)) (\(place)): the target has no entitlements file, so no container at all")
+                failures.append("\(describe(reference.value)) (\(place)): the target has no readable entitlements file, so no container at all")
                 failureLocations.append(reference.location)
                 continue
             }
@@ -49,8 +49,11 @@ struct SourceChecks {
             }
             let name = builds.first.flatMap { value(reference.value, $0) } ?? describe(reference.value)
             if !missingIn.isEmpty {
-                let what = reference.value == .defaultContainer ? "the default container (\(place))" : "\(name) (\(place))"
-                failures.append("\(what) is not in the entitlements of \(facts.target.name): \(missingIn.joined(separator: "; "))")
+                if reference.value == .defaultContainer {
+                    failures.append("\(place) uses the default container, but the entitlements of \(facts.target.name) list none in \(missingIn.joined(separator: ", "))")
+                } else {
+                    failures.append("\(name) (\(place)) is not in the entitlements of \(facts.target.name): \(missingIn.joined(separator: "; "))")
+                }
                 failureLocations.append(reference.location)
             } else if !uses.isEmpty {
                 found.append("\(uses.sorted().joined(separator: ", ")) (\(place))")
