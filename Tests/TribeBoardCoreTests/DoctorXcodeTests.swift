@@ -240,3 +240,23 @@ extension DoctorXcodeTests {
                 "the default container of NSPersistentCloudKitContainer is the first listed")
     }
 }
+
+extension DoctorXcodeTests {
+    @Test func theDefaultContainerNeedsAListedOneAndAMissingIncludeIsSaid() throws {
+        let folder = try TemporaryDirectory("doctor-default")
+        try Self.put(folder, "App.xcconfig", "#include \"Secrets.xcconfig\"\nPRODUCT_BUNDLE_IDENTIFIER = com.example.App\n")
+        try Self.put(folder, "App/App.entitlements", DoctorProjectBuilder.entitlements(containers: []))
+        try Self.put(folder, "App/Sync.swift", "let database = CKContainer.default().privateCloudDatabase\n")
+        try DoctorProjectBuilder(targets: [Target("App", settings: ["CODE_SIGN_ENTITLEMENTS": "App/App.entitlements"], xcconfig: "App.xcconfig",
+                                                  sources: ["App/Sync.swift"])]).write(in: folder)
+        let checks = Self.run(folder)
+        #expect(Self.check(checks, "App", "container.entitlementContainers")?.status == .failure)
+        let sources = try #require(Self.check(checks, "App", "container.swiftSources"))
+        #expect(sources.status == .failure)
+        #expect(sources.found.contains("App/Sync.swift:1, CKContainer.default() uses the default container, but the entitlements of App list none in Debug, Release"))
+        #expect(sources.action?.hasPrefix("add the iCloud capability with a container to App") == true, "no container is invented")
+        let xcconfig = try #require(Self.check(checks, "App", "container.xcconfig"))
+        #expect(xcconfig.found.contains("#include \"Secrets.xcconfig\" at App.xcconfig:1: the file does not exist"))
+        #expect(Self.check(checks, "App", "container.bundleID")?.found.hasPrefix("com.example.App (Debug, Release, App.xcconfig:2)") == true)
+    }
+}
