@@ -39,6 +39,7 @@ bench: release
 	scripts/bench-provision.sh
 	scripts/bench-resync.sh
 	scripts/bench-audit.sh
+	scripts/bench-doctor.sh
 
 install: release
 	install -d $(DESTDIR)$(PREFIX)/bin

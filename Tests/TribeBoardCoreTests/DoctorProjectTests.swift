@@ -16,7 +16,7 @@ struct DoctorProjectTests {
     @Test func theCorrectProjectPassesEveryCheck() {
         let checks = checks("correct")
         #expect(checks.values.allSatisfy { $0.status == .ok }, "\(checks.values.filter { $0.status != .ok })")
-        #expect(checks["container.bundleID"]?.found.contains("Release: net.dataenvy.TribeBoard") == true,
+        #expect(checks["container.bundleID"]?.found.contains("net.dataenvy.TribeBoard (Debug, Release") == true,
                 "$(PRODUCT_NAME) in the Release bundle id resolves to the target name")
         #expect(checks["container.entitlementContainers"]?.found.contains("iCloud.net.dataenvy.TribeBoard.test") == true,
                 "$(CFBundleIdentifier).test is the allowed test container")
@@ -28,16 +28,26 @@ struct DoctorProjectTests {
         let check = try #require(checks("wrong-identifier")["container.swiftSources"])
         #expect(check.status == .failure)
         #expect(check.found.contains("iCloud.com.tribeboard.TribeBoard (TribeBoard/CloudKitService.swift:6, CKContainer(identifier:))"))
-        #expect(check.found.contains("iCloud.net.dataenvy.TribeBoard"))
-        #expect(check.found.contains("TribeBoard.xcodeproj/project.pbxproj:85, Debug"))
+        // The rule: a container the code names must be in the target's own entitlements (the old
+        // test expected "does not match iCloud.<bundle id>"; the issue showed that rule to be wrong).
+        #expect(check.found.contains("is not in the entitlements of TribeBoard: Debug lists iCloud.net.dataenvy.TribeBoard"))
+        #expect(check.target == "TribeBoard")
+        #expect(check.action?.contains("or name one they list: iCloud.net.dataenvy.TribeBoard, iCloud.net.dataenvy.TribeBoard.test") == true)
         #expect(check.locations == [SourceLocation(path: "TribeBoard/CloudKitService.swift", line: 6)])
     }
 
-    @Test func aMismatchedEntitlementsFileNamesTheEntryAndTheBundleID() throws {
-        let check = try #require(checks("mismatched-entitlements")["container.entitlementContainers"])
-        #expect(check.status == .failure)
-        #expect(check.found.contains("iCloud.com.tribeboard.TribeBoard (TribeBoard/TribeBoard.entitlements:9) does not match iCloud.net.dataenvy.TribeBoard"))
-        #expect(check.found.contains("project.pbxproj:99, Release"))
+    /// Changed with issue 13: a container not named after the bundle id is information (Apple
+    /// allows it); what fails is the toolkit writing to a container the app does not list.
+    @Test func aContainerNotNamedAfterTheBundleIDIsInformationButTheToolkitMustUseAListedOne() throws {
+        let checks = checks("mismatched-entitlements")
+        let listed = try #require(checks["container.entitlementContainers"])
+        #expect(listed.status == .ok)
+        #expect(listed.found.contains("iCloud.com.tribeboard.TribeBoard (TribeBoard/TribeBoard.entitlements:9)"))
+        #expect(listed.found.contains("iCloud.com.tribeboard.TribeBoard is not named after the bundle id net.dataenvy.TribeBoard: Apple allows this"))
+        let toolkit = try #require(checks["container.toolkit"])
+        #expect(toolkit.status == .failure)
+        #expect(toolkit.found.contains("iCloud.net.dataenvy.TribeBoard (from the default) is not among the containers the project's entitlements list"))
+        #expect(toolkit.action?.contains("one of iCloud.com.tribeboard.TribeBoard, iCloud.net.dataenvy.TribeBoard.test") == true)
     }
 
     @Test func aMissingEntitlementsFileNamesTheSettingThatPointsAtIt() throws {
@@ -52,7 +62,7 @@ struct DoctorProjectTests {
     @Test func theToolkitsOwnContainerMustMatchTheProjects() throws {
         let check = try #require(checks("correct", container: "iCloud.com.tribeboard.TribeBoard", source: "--container")["container.toolkit"])
         #expect(check.status == .failure)
-        #expect(check.found.contains("iCloud.com.tribeboard.TribeBoard (from --container) does not match iCloud.net.dataenvy.TribeBoard"))
+        #expect(check.found.contains("iCloud.com.tribeboard.TribeBoard (from --container) is not among the containers the project's entitlements list: iCloud.net.dataenvy.TribeBoard"))
         #expect(checks("correct", container: "iCloud.net.dataenvy.TribeBoard.test")["container.toolkit"]?.status == .ok)
     }
 
@@ -104,8 +114,9 @@ struct DoctorProjectTests {
         #expect(root["nested"]?.entry("PRODUCT_BUNDLE_IDENTIFIER")?.line == 7)
     }
 
-    @Test func swiftLiteralsOutsideCommentsWithTheirCalls() {
-        let source = """
+    @Test func swiftLiteralsOnlyInContainerPositionsOutsideComments() throws {
+        let folder = try TemporaryDirectory("doctor-literals")
+        try folder.write("A.swift", """
             /* CKContainer(identifier: "iCloud.in.a.block.comment") /* nested */ still comment */
             let a = "not \\("iCloud.interpolated")"
             let b = ModelConfiguration(schema: schema,
@@ -115,10 +126,20 @@ struct DoctorProjectTests {
                 "iCloud.inside.a.multiline.string"
                 \"\"\"
             let e = "iCloud.net.dataenvy.TribeBoard.test"
-            """
-        let literals = SwiftContainerLiterals.literals(in: Array(source.utf8), path: "A.swift")
-        #expect(literals.map(\.value) == ["iCloud.net.dataenvy.TribeBoard", "iCloud.com.tribeboard.TribeBoard", "iCloud.net.dataenvy.TribeBoard.test"])
-        #expect(literals.map(\.context) == [.modelConfiguration, .ckContainer, .other])
-        #expect(literals.map(\.location.line) == [4, 5, 9])
+            let title = NSLocalizedString("iCloud.notAuthenticated.title", comment: "")
+            let f = CKContainer(identifier: "iCloud." + Bundle.main.bundleIdentifier!)
+            let g = CKContainer(identifier: "iCloud.\\(suffix)")
+            let h = NSPersistentCloudKitContainerOptions(containerIdentifier: Config.containerIdentifier)
+            let i = CKContainer.default()
+            """)
+        try folder.write("Config.swift", "enum Config {\n    static let containerIdentifier = \"iCloud.com.example.shared\"\n    static let prose = \"iCloud. Sync is off\"\n}\n")
+        let references = SwiftContainerLiterals.references(in: [folder.file("A.swift"), folder.file("Config.swift")],
+                                                           display: { ($0 as NSString).lastPathComponent })
+        #expect(references.map(\.value) == [
+            .literal("iCloud.net.dataenvy.TribeBoard"), .literal("iCloud.com.tribeboard.TribeBoard"),
+            .bundleIDSuffix(prefix: "iCloud."), .interpolated("iCloud.\\(…)"), .defaultContainer, .literal("iCloud.com.example.shared"),
+        ])
+        #expect(references.map(\.location.line) == [4, 5, 11, 12, 14, 2])
+        #expect(references.last?.call.contains("Config.containerIdentifier (A.swift:13)") == true)
     }
 }

@@ -30,7 +30,7 @@ import TribeBoardTestSupport
         let store = try provisionedStore(in: directory)
         let result = try ProcessRunner.run(tribeboard, ["doctor", "--store", store, "--project", DoctorFixtures.project("correct")])
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
-        #expect(result.stdout.contains("[ ok ] Container identifiers in Swift sources"))
+        #expect(result.stdout.contains("[ ok ] TribeBoard: Container identifiers in Swift sources"))
         #expect(result.stdout.contains("[warn] CloudKit settings: no remote configured"))
         #expect(result.stdout.contains("the toolkit would run localOnly (noKey)"))
     }
@@ -58,17 +58,18 @@ import TribeBoardTestSupport
     @Test func everyFixtureNamesItsProblemAndNoneCrashes() throws {
         let directory = try TemporaryDirectory("doctor-cli-fixtures")
         let store = try provisionedStore(in: directory)
-        for (fixture, named) in ["wrong-identifier": "CloudKitService.swift:6", "mismatched-entitlements": "TribeBoard.entitlements:9"] {
+        // Issue 13: a failure names the target and the container the entitlements list (never iCloud.<bundle id> as a rule).
+        for (fixture, named) in ["wrong-identifier": "[FAIL] TribeBoard: Container identifiers in Swift sources", "mismatched-entitlements": "(from the default)"] {
             let result = try ProcessRunner.run(tribeboard, ["doctor", "--store", store, "--project", DoctorFixtures.project(fixture)])
             #expect(result.status == 1, "\(fixture): \(result.stderr)")
             let failure = result.stdout.split(separator: "\n").first { $0.contains("[FAIL]") } ?? ""
-            for part in [named, "iCloud.com.tribeboard.TribeBoard", "iCloud.net.dataenvy.TribeBoard", "project.pbxproj:85"] {
+            for part in [named, "iCloud.com.tribeboard.TribeBoard", "iCloud.net.dataenvy.TribeBoard"] {
                 #expect(failure.contains(part), "\(fixture): \(failure)")
             }
         }
         let missing = try ProcessRunner.run(tribeboard, ["doctor", "--store", store, "--project", DoctorFixtures.project("missing-entitlements")])
         #expect(missing.status == 1)
-        #expect(missing.stdout.contains("[FAIL] Entitlements file (CODE_SIGN_ENTITLEMENTS): TribeBoard/TribeBoard.entitlements, named by CODE_SIGN_ENTITLEMENTS at TribeBoard.xcodeproj/project.pbxproj:80"))
+        #expect(missing.stdout.contains("[FAIL] TribeBoard: Entitlements file (CODE_SIGN_ENTITLEMENTS): TribeBoard/TribeBoard.entitlements, named by CODE_SIGN_ENTITLEMENTS at TribeBoard.xcodeproj/project.pbxproj:80"))
 
         let garbage = try DoctorFixtures.randomBytesStore(in: directory)
         let truncated = try DoctorFixtures.truncatedStore(in: directory)
@@ -121,5 +122,20 @@ import TribeBoardTestSupport
         #expect(rejected.status == 1)
         #expect(rejected.stdout.contains("[FAIL] Key accepted (users/caller): rejected"))
         #expect(rejected.stdout.contains("the toolkit would run localOnly (authFailure)"))
+    }
+
+    @Test func targetNarrowsTheContainerChecksToOneTargetAndNeedsAProject() throws {
+        let directory = try TemporaryDirectory("doctor-cli-target")
+        let store = try provisionedStore(in: directory)
+        let project = DoctorFixtures.project("real/Ranchero-Software-NetNewsWire")
+        let result = try ProcessRunner.run(tribeboard, ["doctor", "--store", store, "--project", project, "--target", "NetNewsWire-iOS", "--json"])
+        let container = try json(result)["checks"].flatMap { $0 as? [[String: Any]] }?.filter { $0["section"] as? String == "container" } ?? []
+        let targets = Set(container.compactMap { $0["target"] as? String })
+        #expect(targets == ["NetNewsWire-iOS"], "\(result.stdout)")
+        #expect(container.contains { $0["id"] as? String == "container.bundleID" && ($0["found"] as? String)?.contains("com.ranchero.NetNewsWire.iOS") == true })
+        let text = try ProcessRunner.run(tribeboard, ["doctor", "--store", store, "--project", project, "--target", "NetNewsWire-iOS"])
+        #expect(text.stdout.contains("[ ok ] NetNewsWire-iOS: iCloud containers in the entitlements: iCloud.com.ranchero.NetNewsWire"))
+        let usage = try ProcessRunner.run(tribeboard, ["doctor", "--store", store, "--target", "App"])
+        #expect(usage.status == 64)
     }
 }

@@ -45,7 +45,8 @@ enum DoctorReportText {
         let indent = "         "
         var found = check.found.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let first = found.isEmpty ? "" : found.removeFirst()
-        var lines = ["  \(mark(check.status)) \(check.checked): \(first)"]
+        let target = check.target.map { "\($0): " } ?? ""
+        var lines = ["  \(mark(check.status)) \(target)\(check.checked): \(first)"]
         lines += found.map { indent + $0 }
         for item in check.sample {
             let name = item.name.map { " \"\($0)\"" } ?? ""

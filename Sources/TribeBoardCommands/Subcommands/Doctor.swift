@@ -23,6 +23,10 @@ public struct DoctorCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The app's Xcode project: the folder holding the .xcodeproj, or the .xcodeproj.", valueName: "path"))
     public var project: String?
 
+    @Option(help: ArgumentHelp("Check only this Xcode target (an app, extension, watch app or App Clip); default: every target using iCloud or CloudKit.",
+                               valueName: "name"))
+    public var target: String?
+
     @Option(parsing: .unconditional, help: ArgumentHelp("Families to show for each finding about many (the rest are counted).", valueName: "n"))
     public var sample: Int = 5
 
@@ -33,11 +37,13 @@ public struct DoctorCommand: ParsableCommand {
 
     public func validate() throws {
         try NumericOption.check(sample, "--sample", in: 0...1000)
+        if target != nil, project == nil { throw ValidationError("--target needs --project.") }
     }
 
     public func run() throws {
         let context = CommandContext(options: global, label: "tribeboard.doctor")
         var request = doctorOptions.request(global: global, remote: remoteOptions, project: project)
+        request.target = target
         request.sampleSize = sample
         request.quickIntegrity = quick
         let report = Doctor(request: request, logger: context.logger).runBlocking()

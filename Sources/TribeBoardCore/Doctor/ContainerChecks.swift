@@ -12,128 +12,110 @@ public struct ToolkitContainer: Sendable, Equatable {
     }
 }
 
-/// Section 1: the app's container identifiers against `iCloud.` + bundle id, in the Xcode project
-/// (build settings, entitlements, Info.plist, Swift sources) and in the toolkit's own settings.
+/// Section 1: the Xcode project read as Xcode reads it (xcconfig files, conditions, every
+/// target), each CloudKit target checked on its own, then the toolkit's container against them.
 struct ContainerChecks {
     let projectPath: String?
+    var targetFilter: String?
     let toolkit: ToolkitContainer?
+
+    init(projectPath: String?, targetFilter: String? = nil, toolkit: ToolkitContainer?) {
+        self.projectPath = projectPath
+        self.targetFilter = targetFilter
+        self.toolkit = toolkit
+    }
 
     func run() -> [DoctorCheck] {
         guard let projectPath else {
             return [DoctorCheck("container.project", .container, .warning, checked: "Xcode project",
                                 found: "not checked: no --project given",
                                 action: "pass --project PATH (the folder holding TribeBoard.xcodeproj) to check the app's identifiers"),
-                    toolkitCheck(ContainerRule.appDefault)]
+                    toolkitCheck(listed: nil)]
         }
-        let project: XcodeProject
+        let location: ProjectLocation
+        var projects: [XcodeProject] = []
         do {
-            project = try XcodeProject.load(projectPath)
+            location = try ProjectLocation.locate(projectPath)
+            let display = { (path: String) in ProjectLocation.relative(path, to: location.root) }
+            for bundle in location.bundles { projects.append(try XcodeProject.read(bundle: bundle, display: display)) }
         } catch {
-            return [DoctorCheck("container.project", .container, .failure, checked: "Xcode project",
-                                found: error.localizedDescription,
-                                action: "pass --project the folder holding the app's .xcodeproj, or the .xcodeproj itself"),
-                    toolkitCheck(ContainerRule.appDefault)]
+            return [DoctorCheck("container.project", .container, .failure, checked: "Xcode project", found: error.localizedDescription,
+                                action: Self.action(for: error)),
+                    toolkitCheck(listed: nil)]
         }
-        var checks = [projectCheck(project)]
-        let rule = ContainerRule(sources: project.configurations.compactMap { configuration in
-            configuration.bundleID.map { ContainerRule.Source(bundleID: $0.value, configuration: configuration.name,
-                                                              location: location(project, project.pbxprojPath, $0.line)) }
-        })
-        checks.append(bundleIDCheck(project, rule: rule))
-        guard !rule.sources.isEmpty else { return checks + [toolkitCheck(ContainerRule.appDefault)] }
-        let entitlements = EntitlementsChecks(project: project, rule: rule, relative: { self.relative(project, $0) })
-        checks += entitlements.run()
-        checks.append(BackgroundModesCheck(project: project, relative: { self.relative(project, $0) }).run())
-        checks.append(sourcesCheck(project, rule: rule))
-        checks.append(toolkitCheck(rule))
+        let display = { (path: String) in ProjectLocation.relative(path, to: location.root) }
+        var all: [TargetFacts] = []
+        for project in projects {
+            var swiftFiles: [String]?
+            for target in project.targets where target.kind != .other {
+                all.append(TargetFacts(project: project, target: target, allSwiftFiles: {
+                    if swiftFiles == nil { swiftFiles = SwiftContainerLiterals.swiftFiles(below: project.folder) }
+                    return swiftFiles ?? []
+                }(), display: display))
+            }
+        }
+        var checks = [projectCheck(projects, location: location, facts: all)]
+        var chosen = all.filter(\.isRelevant)
+        if let targetFilter {
+            chosen = all.filter { $0.target.name == targetFilter }
+            if chosen.isEmpty {
+                let names = projects.flatMap(\.targets).map(\.name)
+                checks.append(DoctorCheck("container.target", .container, .failure, checked: "Target \(targetFilter)",
+                                          found: "no target named \(targetFilter); the project has \(names.joined(separator: ", "))",
+                                          action: "pass --target one of the names above"))
+            }
+        }
+        for facts in chosen { checks += TargetChecks(facts: facts).run() }
+        let listed = chosen.flatMap { $0.builds.flatMap { $0.containers.filter { $0.value.isResolved }.map(\.value.value) } }
+        checks.append(toolkitCheck(listed: listed.isEmpty ? nil : Array(Set(listed)).sorted()))
         return checks
     }
 
-    private func projectCheck(_ project: XcodeProject) -> DoctorCheck {
-        let targets = Set(project.configurations.compactMap(\.target)).sorted()
-        let names = project.configurations.map(\.name)
-        guard !project.configurations.isEmpty else {
+    private static func action(for error: Error) -> String {
+        switch error as? XcodeProjectError {
+        case .notGenerated(_, _, let command)?: return "run `\(command)`, then pass --project the folder again"
+        case .severalProjects?: return "pass --project one of them"
+        default: return "pass --project the folder holding the app's .xcodeproj or .xcworkspace, or the .xcodeproj itself"
+        }
+    }
+
+    private func projectCheck(_ projects: [XcodeProject], location: ProjectLocation, facts: [TargetFacts]) -> DoctorCheck {
+        let names = projects.map { ProjectLocation.relative($0.pbxprojPath, to: location.root) }.joined(separator: ", ")
+        let relevant = facts.filter(\.isRelevant).map { "\($0.target.name) (\($0.target.kind.title))" }
+        let skipped = facts.filter { !$0.isRelevant }.map(\.target.name)
+        var lines = ["\(names): CloudKit targets \(relevant.joined(separator: ", ").ifEmpty("none"))"]
+        if !skipped.isEmpty { lines.append("without iCloud and without CloudKit code (not checked): \(skipped.joined(separator: ", "))") }
+        lines += location.notes
+        let caseNote = location.notes.contains { $0.contains("ignoring case") }
+        if facts.isEmpty {
             return DoctorCheck("container.project", .container, .failure, checked: "Xcode project",
-                               found: "\(project.pbxprojPath) has no application target and no configuration with PRODUCT_BUNDLE_IDENTIFIER",
-                               action: "point --project at the app's project")
+                               found: "\(names) has no app, extension, watch app or App Clip target", action: "point --project at the app's project")
         }
-        let target = targets.isEmpty ? "" : "app target \(targets.joined(separator: ", ")), "
-        return DoctorCheck("container.project", .container, .ok, checked: "Xcode project",
-                           found: "\(project.pbxprojPath): \(target)configurations \(names.joined(separator: ", "))")
+        return DoctorCheck("container.project", .container, caseNote ? .warning : .ok, checked: "Xcode project", found: lines.joined(separator: "\n"),
+                           action: caseNote ? "write the path as it is on disk: a case-sensitive volume would not find it" : nil)
     }
 
-    private func bundleIDCheck(_ project: XcodeProject, rule: ContainerRule) -> DoctorCheck {
-        let missing = project.configurations.filter { $0.bundleID == nil }.map(\.name)
-        let checked = "Bundle identifier (PRODUCT_BUNDLE_IDENTIFIER)"
-        let places = rule.sources.map { "\($0.configuration): \($0.bundleID) (\($0.location))" }.joined(separator: "; ")
-        if !missing.isEmpty {
-            return DoctorCheck("container.bundleID", .container, .failure, checked: checked,
-                               found: "no PRODUCT_BUNDLE_IDENTIFIER in \(missing.joined(separator: ", "))" + (places.isEmpty ? "" : "; \(places)"),
-                               action: "set the bundle id of every configuration in Xcode (target > Signing & Capabilities)",
-                               locations: [SourceLocation(path: relative(project, project.pbxprojPath), line: nil)])
-        }
-        if let unresolved = rule.sources.first(where: { $0.bundleID.contains("$") }) {
-            return DoctorCheck("container.bundleID", .container, .warning, checked: checked,
-                               found: "\(unresolved.bundleID) (\(unresolved.location)) uses a variable doctor cannot resolve",
-                               action: "compare the containers below with the bundle id Xcode shows", locations: rule.sources.map(\.location))
-        }
-        if rule.bundleIDs.count > 1 {
-            return DoctorCheck("container.bundleID", .container, .warning, checked: checked,
-                               found: "configurations differ: \(places)",
-                               action: "each configuration then needs its own container iCloud.<bundle id>; make sure that is intended",
-                               locations: rule.sources.map(\.location))
-        }
-        return DoctorCheck("container.bundleID", .container, .ok, checked: checked, found: places, locations: rule.sources.map(\.location))
-    }
-
-    private func sourcesCheck(_ project: XcodeProject, rule: ContainerRule) -> DoctorCheck {
-        let literals = SwiftContainerLiterals.scan(folder: project.folder)
-        let checked = "Container identifiers in Swift sources (ModelConfiguration cloudKitDatabase, CKContainer)"
-        guard !literals.isEmpty else {
-            return DoctorCheck("container.swiftSources", .container, .ok, checked: checked,
-                               found: "no \"iCloud.…\" literal in the Swift sources: SwiftData uses the entitlements' first container")
-        }
-        let wrong = literals.filter { !rule.accepts($0.value) }
-        let located = { (literal: ContainerLiteral) in SourceLocation(path: self.relative(project, literal.location.path), line: literal.location.line) }
-        guard wrong.isEmpty else {
-            let found = wrong.map { "\($0.value) (\(located($0)), \(Self.describe($0.context))) does not match \(rule.explanation())" }
-            return DoctorCheck("container.swiftSources", .container, .failure, checked: checked, found: found.joined(separator: "\n"),
-                               action: "change the literal to \(rule.expected().joined(separator: " or ")): a mismatch makes ModelContainer creation fail at launch",
-                               locations: wrong.map(located))
-        }
-        return DoctorCheck("container.swiftSources", .container, .ok, checked: checked,
-                           found: literals.map { "\($0.value) (\(located($0)))" }.joined(separator: "; "), locations: literals.map(located))
-    }
-
-    private static func describe(_ context: ContainerLiteral.Context) -> String {
-        switch context {
-        case .modelConfiguration: return "ModelConfiguration cloudKitDatabase"
-        case .ckContainer: return "CKContainer(identifier:)"
-        case .other: return "string literal"
-        }
-    }
-
-    private func toolkitCheck(_ rule: ContainerRule) -> DoctorCheck {
+    /// The toolkit writes where the app reads only if the app's entitlements list its container.
+    private func toolkitCheck(listed: [String]?) -> DoctorCheck {
         let checked = "The toolkit's container (--container, TRIBEBOARD_CK_CONTAINER, config file)"
         guard let toolkit else {
             return DoctorCheck("container.toolkit", .container, .warning, checked: checked,
                                found: "not checked: the toolkit's CloudKit settings cannot be read (see the remote checks)")
         }
-        guard rule.accepts(toolkit.value) else {
-            return DoctorCheck("container.toolkit", .container, .failure, checked: checked,
-                               found: "\(toolkit.value) (from \(toolkit.source)) does not match \(rule.explanation())",
-                               action: "set --container (or TRIBEBOARD_CK_CONTAINER) to \(rule.expected().joined(separator: " or ")): records written elsewhere are invisible to the app")
+        guard let listed else {
+            guard ContainerRule.acceptsWithoutProject(toolkit.value) else {
+                return DoctorCheck("container.toolkit", .container, .failure, checked: checked,
+                                   found: "\(toolkit.value) (from \(toolkit.source)) is not the app's container \(ContainerRule.expected) (the app's published bundle id \(CloudKitConfiguration.bundleID))",
+                                   action: "set --container (or TRIBEBOARD_CK_CONTAINER) to \(ContainerRule.expected): records written elsewhere are invisible to the app")
+            }
+            return DoctorCheck("container.toolkit", .container, .ok, checked: checked, found: "\(toolkit.value) (from \(toolkit.source))")
         }
-        return DoctorCheck("container.toolkit", .container, .ok, checked: checked, found: "\(toolkit.value) (from \(toolkit.source))")
-    }
-
-    private func location(_ project: XcodeProject, _ path: String, _ line: Int?) -> SourceLocation {
-        SourceLocation(path: relative(project, path), line: line)
-    }
-
-    /// Paths under the project folder are shown relative to it, as Xcode shows them.
-    func relative(_ project: XcodeProject, _ path: String) -> String {
-        let prefix = project.folder.hasSuffix("/") ? project.folder : project.folder + "/"
-        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+        guard listed.contains(toolkit.value) else {
+            return DoctorCheck("container.toolkit", .container, .failure, checked: checked,
+                               found: "\(toolkit.value) (from \(toolkit.source)) is not among the containers the project's entitlements list: \(listed.joined(separator: ", "))",
+                               action: "set --container (or TRIBEBOARD_CK_CONTAINER) to the app's container, one of \(listed.joined(separator: ", ")): records written elsewhere are invisible to the app")
+        }
+        return DoctorCheck("container.toolkit", .container, .ok, checked: checked,
+                           found: "\(toolkit.value) (from \(toolkit.source)), listed in the project's entitlements")
     }
 }

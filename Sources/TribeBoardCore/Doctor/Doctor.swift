@@ -6,6 +6,8 @@ public struct DoctorRequest: Sendable {
     public var storePath: String
     /// The folder holding the app's `.xcodeproj`, or the `.xcodeproj`; nil: not checked.
     public var projectPath: String?
+    /// Only this Xcode target's container checks (`--target`); nil: every CloudKit target.
+    public var target: String?
     /// The toolkit's CloudKit settings, or why they cannot be read.
     public var remote: Result<CloudKitConfiguration, CloudKitConfigurationError>
     /// Where the container setting came from (`--container`, a variable, a file, the default).
@@ -59,7 +61,7 @@ public struct Doctor: Sendable {
 
     public func run() async -> DoctorReport {
         let toolkit = try? request.remote.get()
-        var checks = ContainerChecks(projectPath: request.projectPath,
+        var checks = ContainerChecks(projectPath: request.projectPath, targetFilter: request.target,
                                      toolkit: toolkit.map { ToolkitContainer(value: $0.container, source: request.containerSource) }).run()
         let (storeChecks, storeState) = StoreChecks(path: request.storePath, quickIntegrity: request.quickIntegrity).run()
         checks += storeChecks

@@ -49,6 +49,8 @@ public struct DoctorCheck: Sendable, Codable, Equatable {
     /// Stable, for scripts: `store.integrity`, `container.entitlements`...
     public let id: String
     public let section: DoctorSection
+    /// The Xcode target a container finding is about; nil for findings about the whole project.
+    public var target: String?
     public var status: DoctorSeverity
     public let checked: String
     public var found: String

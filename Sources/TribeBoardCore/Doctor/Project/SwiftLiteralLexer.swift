@@ -5,7 +5,11 @@ struct SwiftLiteralLexer {
     struct Literal {
         let text: String
         let offset: Int
+        /// Just past the closing quote.
+        let end: Int
         let line: Int
+        /// `"iCloud.\(id)"`: `text` then holds `\(…)` where each interpolation was.
+        let interpolated: Bool
     }
 
     /// The source with comments blanked out (newlines kept), for looking at the code around a literal.
@@ -33,7 +37,10 @@ struct SwiftLiteralLexer {
             } else if byte == 0x22 {
                 let start = offset
                 let startLine = line
-                if let text = singleLineString() { found.append(Literal(text: text, offset: start, line: startLine)) }
+                let (text, interpolated) = singleLineString()
+                // A backslash at the very end steps past it: the end is clamped to the source.
+                offset = min(offset, code.count)
+                found.append(Literal(text: text, offset: start, end: offset, line: startLine, interpolated: interpolated))
             } else {
                 offset += 1
             }
@@ -90,14 +97,15 @@ struct SwiftLiteralLexer {
         }
     }
 
-    /// The literal's text when it has no interpolation; nil otherwise (it cannot be a plain identifier).
-    private mutating func singleLineString() -> String? {
+    /// The literal's text, and whether it interpolates (then it cannot be checked as written).
+    private mutating func singleLineString() -> (String, Bool) {
         offset += 1
         var text: [UInt8] = []
         var interpolated = false
         while offset < code.count, code[offset] != 0x22, code[offset] != 0x0A {
             if code[offset] == 0x5C, peek(1) == 0x28 {
                 interpolated = true
+                text += Array("\\(…)".utf8)
                 skipInterpolation()
                 continue
             }
@@ -110,7 +118,7 @@ struct SwiftLiteralLexer {
             offset += 1
         }
         if offset < code.count, code[offset] == 0x22 { offset += 1 }
-        return interpolated ? nil : String(decoding: text, as: UTF8.self)
+        return (String(decoding: text, as: UTF8.self), interpolated)
     }
 
     /// `\( ... )`, with nested parentheses and simple strings inside.

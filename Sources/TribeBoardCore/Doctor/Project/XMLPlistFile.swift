@@ -19,7 +19,8 @@ public struct XMLPlistFile: Sendable {
         guard let dictionary = object as? [String: Any] else {
             throw .malformed(path: path, line: 0, reason: "the top level is not a dictionary")
         }
-        let text = String(decoding: data, as: UTF8.self)
+        // A binary plist (bplist00) has no lines: findings then name the file alone.
+        let text = data.starts(with: Array("bplist00".utf8)) ? "" : String(decoding: data, as: UTF8.self)
         return XMLPlistFile(path: path, root: dictionary.compactMapValues(Self.sendable),
                             lines: text.split(separator: "\n", omittingEmptySubsequences: false))
     }

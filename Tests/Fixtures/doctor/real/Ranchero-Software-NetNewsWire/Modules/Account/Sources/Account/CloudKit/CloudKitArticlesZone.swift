@@ -1,0 +1,117 @@
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+	var zoneID: CKRecordZone.ID
+
+	weak var container: CKContainer?
+	weak var database: CKDatabase?
+	var delegate: CloudKitZoneDelegate?
+	var fetchChangesPageHandler: CloudKitZoneFetchPageHandler?
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+	let syncArticleContentForUnreadArticles: @Sendable () -> Bool
+
+	init(container: CKContainer, syncArticleContentForUnreadArticles: @escaping @Sendable () -> Bool) {
+		self.container = container
+		self.database = container.privateCloudDatabase
+		self.zoneID = CKRecordZone.ID(zoneName: "Articles", ownerName: CKCurrentUserDefaultName)

@@ -1,0 +1,25 @@
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+		return .read
+	}
+
+	public var containerID: ContainerIdentifier? {
+		ContainerIdentifier.folder(accountID, nameForDisplay)
+	}
+
+	public var sidebarItemID: SidebarItemIdentifier? {

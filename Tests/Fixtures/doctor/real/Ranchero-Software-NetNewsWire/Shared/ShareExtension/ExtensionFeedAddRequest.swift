@@ -1,0 +1,24 @@
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+	let name: String?
+	let feedURL: URL
+	let destinationContainerID: ContainerIdentifier
+
+}

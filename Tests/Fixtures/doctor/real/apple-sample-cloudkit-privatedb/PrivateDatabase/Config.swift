@@ -1,0 +1,10 @@
+
+
+
+
+
+enum Config {
+    /// iCloud container identifier.
+    /// Update this if you wish to use your own iCloud container.
+    static let containerIdentifier = "iCloud.com.example.private-database"
+}

@@ -1,0 +1,18 @@
+
+
+
+
+
+
+
+
+
+
+
+  
+  static func checkCloudKitStatus() async -> CKAccountStatus {
+    do {
+      return try await CKContainer.default().accountStatus()
+    } catch {
+      return .temporarilyUnavailable
+    }

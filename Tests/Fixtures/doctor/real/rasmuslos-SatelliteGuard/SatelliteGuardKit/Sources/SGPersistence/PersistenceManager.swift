@@ -1,0 +1,50 @@
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+                                                    isStoredInMemoryOnly: false,
+                                                    allowsSave: true,
+                                                    groupContainer: identifier,
+                                                    cloudKitDatabase: .private("iCloud.SatelliteGuard"))
+        
+        modelContainer = try! ModelContainer(for: schema, configurations: [modelConfiguration])
+        

@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+import TribeBoardTestSupport
+@testable import TribeBoardCore
+
+/// Trimmed copies of public Xcode projects (Tests/Fixtures/doctor/real, each with a SOURCE.md),
+/// and the verdict a careful support engineer gives each: which targets use CloudKit, which
+/// container each lists, and which checks warn or fail. The toolkit's own container is left out
+/// (it is TribeBoard's, not theirs).
+@Suite("Doctor: real Xcode projects")
+struct DoctorRealProjectTests {
+    struct Verdict: Sendable, CustomTestStringConvertible {
+        let fixture: String
+        /// The targets judged (those with iCloud or CloudKit code), in order.
+        let targets: [String]
+        /// `target: container` pairs that must be listed as found.
+        let containers: [String: String]
+        /// `target|check id` (or `-|check id` for the project) that warn or fail; every other check is ok.
+        var warnings: Set<String> = []
+        var failures: Set<String> = []
+        var testDescription: String { fixture }
+    }
+
+    static let verdicts: [Verdict] = [
+        Verdict(fixture: "Aidoku-Aidoku", targets: ["Aidoku (iOS)"], containers: ["Aidoku (iOS)": "iCloud.app.aidoku.Aidoku"]),
+        Verdict(fixture: "Dimillian-IceCubesApp", targets: ["IceCubesApp"], containers: ["IceCubesApp": "iCloud.icecubesapp"],
+                warnings: ["IceCubesApp|container.bundleID", "IceCubesApp|container.xcconfig"]),
+        Verdict(fixture: "GordonBeeming-HardPhaseTracker", targets: ["HardPhaseTracker"],
+                containers: ["HardPhaseTracker": "iCloud.com.gordonbeeming.HardPhaseTracker"]),
+        Verdict(fixture: "Ranchero-Software-NetNewsWire", targets: ["NetNewsWire", "NetNewsWire-iOS"],
+                containers: ["NetNewsWire": "iCloud.com.ranchero.NetNewsWire", "NetNewsWire-iOS": "iCloud.com.ranchero.NetNewsWire"],
+                // The Account package builds "iCloud.\(orgID).NetNewsWire": cannot verify, said so.
+                warnings: ["NetNewsWire|container.swiftSources", "NetNewsWire-iOS|container.swiftSources"]),
+        Verdict(fixture: "apple-sample-cloudkit-coredatasync", targets: ["CoreDataSync"],
+                containers: ["CoreDataSync": "iCloud.com.apple.samples.cloudkit.CoreDataSync"]),
+        Verdict(fixture: "apple-sample-cloudkit-privatedb", targets: ["PrivateDatabase"],
+                containers: ["PrivateDatabase": "iCloud.com.example.private-database"], warnings: ["PrivateDatabase|container.backgroundModes"]),
+        Verdict(fixture: "apple-sample-cloudkit-sharing", targets: ["Sharing"],
+                containers: ["Sharing": "iCloud.com.apple.samples.cloudkit.sharing"], warnings: ["Sharing|container.backgroundModes"]),
+        Verdict(fixture: "apple-sample-cloudkit-sync-engine", targets: ["SyncEngine"],
+                containers: ["SyncEngine": "iCloud.com.apple.samples.cloudkit.SyncEngine"]),
+        Verdict(fixture: "apple-sample-food-truck", targets: [], containers: [:]),
+        Verdict(fixture: "aguilarcarboni-storage", targets: ["storage"], containers: ["storage": "iCloud.com.aguilarcarboni.storage"],
+                warnings: ["storage|container.backgroundModes"], failures: ["storage|container.swiftSources"]),
+        Verdict(fixture: "Dantejvv-ToDoozies", targets: ["ToDoozies"], containers: ["ToDoozies": "iCloud.dante.ToDoozies"]),
+        Verdict(fixture: "atjason-SwiftDataUsage", targets: ["SwiftDataUsage"], containers: ["SwiftDataUsage": "iCloud.net.toolinbox.SwiftDataUsage"]),
+        Verdict(fixture: "aurnhammer-CloudKit-CoreData-Example", targets: ["District-1 Admin"],
+                containers: ["District-1 Admin": "iCloud.com.districtapp.CloudKit-CoreData"]),
+        Verdict(fixture: "home-assistant-iOS", targets: [], containers: [:]),
+        Verdict(fixture: "jasonlin0001-a11y-ClippyIsle", targets: ["ClippyIsle"], containers: ["ClippyIsle": "iCloud.J894ABBU74.ClippyIsle"],
+                warnings: ["ClippyIsle|container.backgroundModes"]),
+        Verdict(fixture: "kiwix-kiwix-apple", targets: [], containers: [:], failures: ["-|container.project"]),
+        Verdict(fixture: "marriagav-taskchamp", targets: [], containers: [:], failures: ["-|container.project"]),
+        Verdict(fixture: "rasmuslos-SatelliteGuard", targets: ["Multiplatform", "WireGuardExtension"],
+                containers: ["Multiplatform": "iCloud.SatelliteGuard", "WireGuardExtension": "iCloud.SatelliteGuard"],
+                warnings: ["Multiplatform|container.apsEnvironment"]),
+    ]
+
+    static func run(_ fixture: String, target: String? = nil) -> [DoctorCheck] {
+        ContainerChecks(projectPath: DoctorFixtures.project("real/\(fixture)"), targetFilter: target, toolkit: nil).run()
+            .filter { $0.id != "container.toolkit" }
+    }
+
+    @Test(arguments: verdicts)
+    func theVerdictASupportEngineerGives(_ verdict: Verdict) throws {
+        let checks = Self.run(verdict.fixture)
+        let key = { (check: DoctorCheck) in "\(check.target ?? "-")|\(check.id)" }
+        #expect(Set(checks.filter { $0.status == .failure }.map(key)) == verdict.failures, "\(checks.filter { $0.status == .failure })")
+        #expect(Set(checks.filter { $0.status == .warning }.map(key)) == verdict.warnings, "\(checks.filter { $0.status == .warning })")
+        var judged: [String] = []
+        for check in checks { if let target = check.target, !judged.contains(target) { judged.append(target) } }
+        #expect(judged == verdict.targets)
+        for (target, container) in verdict.containers {
+            let listed = try #require(checks.first { $0.target == target && $0.id == "container.entitlementContainers" })
+            #expect(listed.found.contains(container), "\(target): \(listed.found)")
+        }
+        for check in checks where check.status == .failure {
+            #expect(!check.found.contains("$(") && !(check.action ?? "").contains("$("), "no raw variable in a failure: \(check)")
+        }
+    }
+
+    @Test func everyFixtureSaysWhereItComesFrom() throws {
+        for verdict in Self.verdicts {
+            let source = try String(contentsOfFile: DoctorFixtures.project("real/\(verdict.fixture)") + "/SOURCE.md", encoding: .utf8)
+            #expect(source.contains("github.com/") && source.range(of: "[0-9a-f]{40}", options: .regularExpression) != nil, "\(verdict.fixture)")
+        }
+    }
+
+    @Test func netNewsWireSettingsComeFromItsXcconfigFilesThroughIncludes() throws {
+        let checks = Self.run("Ranchero-Software-NetNewsWire", target: "NetNewsWire-iOS")
+        let bundleID = try #require(checks.first { $0.id == "container.bundleID" })
+        // $(ORGANIZATION_IDENTIFIER).NetNewsWire.iOS$(BUNDLE_ID_SUFFIX), both set in #included files, the suffix per configuration.
+        #expect(bundleID.found.contains("com.ranchero.NetNewsWire.iOS (Release, xcconfig/NetNewsWire_iOSapp_target.xcconfig:8)"))
+        #expect(bundleID.found.contains("com.ranchero.NetNewsWire.iOS-DEBUG (Debug"))
+        #expect(checks.allSatisfy { $0.target == nil || $0.target == "NetNewsWire-iOS" }, "--target narrows")
+        let entitlements = try #require(checks.first { $0.id == "container.entitlementContainers" })
+        #expect(entitlements.found.contains("iCloud.com.ranchero.NetNewsWire (iOS/Resources/NetNewsWire.entitlements:11)"),
+                "iCloud.$(ORGANIZATION_IDENTIFIER).NetNewsWire expanded")
+    }
+
+    @Test func aSharedContainerIsInformationNotAFailure() throws {
+        let checks = Self.run("rasmuslos-SatelliteGuard")
+        let app = try #require(checks.first { $0.target == "WireGuardExtension" && $0.id == "container.entitlementContainers" })
+        #expect(app.status == .ok)
+        #expect(app.found.contains("iCloud.SatelliteGuard is not named after the bundle id io.rfk.SatelliteGuard.WireGuardExtension: Apple allows this"))
+        let code = try #require(checks.first { $0.target == "WireGuardExtension" && $0.id == "container.swiftSources" })
+        #expect(code.status == .ok && code.found.contains("iCloud.SatelliteGuard (SatelliteGuardKit/Sources/SGPersistence/PersistenceManager.swift:47"),
+                "code in a local package the target links is the target's code")
+        let aps = try #require(checks.first { $0.id == "container.apsEnvironment" })
+        #expect(aps.found.contains("Debug (macosx): com.apple.developer.aps-environment missing (aps-environment is the iOS key)"))
+        #expect(!aps.found.contains("iphoneos"), "the iOS builds have the iOS key")
+    }
+
+    @Test func aContainerTheEntitlementsDoNotListIsTheFailureItShouldBe() throws {
+        let check = try #require(Self.run("aguilarcarboni-storage").first { $0.id == "container.swiftSources" })
+        #expect(check.target == "storage" && check.status == .failure)
+        #expect(check.found.contains("iCloud.com.aguilarcarboni.media (storage/Services/CloudKitManager.swift:23, CKContainer(identifier:)) is not in the entitlements of storage"))
+        #expect(check.locations == [SourceLocation(path: "storage/Services/CloudKitManager.swift", line: 23)])
+        #expect(check.action?.contains("or name one they list: iCloud.com.aguilarcarboni.storage:") == true)
+    }
+
+    @Test func generatorFoldersAskForTheGeneratedProject() throws {
+        let xcodegen = try #require(Self.run("kiwix-kiwix-apple").first)
+        #expect(xcodegen.action == "run `xcodegen generate`, then pass --project the folder again")
+        let tuist = try #require(Self.run("marriagav-taskchamp").first)
+        #expect(tuist.found.hasSuffix("holds Project.swift but no generated .xcodeproj: run `tuist generate` there first"))
+    }
+}
