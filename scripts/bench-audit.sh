@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 ROWS=${ROWS:-1000000}
 PLANT=${PLANT:-100}
 WORK=${WORK:-bench-out}/audit
-BIN=.build/release
+BIN=${BIN:-.build/release}  # another build to compare: BIN=/path/to/its/release
 rm -rf "$WORK"
 mkdir -p "$WORK"
 

@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROWS=${ROWS:-100000}
 WORK=${WORK:-bench-out}/resync
-BIN=.build/release
+BIN=${BIN:-.build/release}  # another build to compare: BIN=/path/to/its/release
 PORT=${PORT:-18787}
 
 OLD=""
