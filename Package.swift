@@ -51,6 +51,9 @@ let package = Package(
         ),
         // getrandom(2) and O_TMPFILE, which Glibc's Swift module does not export.
         .target(name: "CSystemCalls"),
+        // `--version` for every executable: VERSION plus the git commit, stamped at build time.
+        .plugin(name: "VersionStamp", capability: .buildTool()),
+        .target(name: "TribeBoardVersion", plugins: ["VersionStamp"]),
         .target(
             name: "TribeBoardCore",
             dependencies: [
@@ -70,6 +73,7 @@ let package = Package(
             name: "TribeBoardCommands",
             dependencies: [
                 "TribeBoardCore",
+                "TribeBoardVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -80,7 +84,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "tribeboard-cloudkit-emulator",
-            dependencies: ["TribeBoardCloudKitEmulator", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["TribeBoardCloudKitEmulator", "TribeBoardVersion", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(name: "tribeboard", dependencies: ["TribeBoardCommands"]),
         .executableTarget(name: "tribeboard-provision", dependencies: ["TribeBoardCommands"]),

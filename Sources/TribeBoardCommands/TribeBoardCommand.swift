@@ -1,10 +1,15 @@
 import ArgumentParser
+import TribeBoardVersion
+
+/// `--version` of every command: the release and the commit it was built from.
+let toolkitVersion = BuildInfo.versionLine
 
 /// `tribeboard`: every subcommand under one executable.
 public struct TribeBoardCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "tribeboard",
         abstract: "Operator tools for TribeBoard's families: provision, resync, audit and doctor.",
+        version: toolkitVersion,
         subcommands: [ProvisionCommand.self, ResyncCommand.self, AuditCommand.self, DoctorCommand.self])
 
     public init() {}

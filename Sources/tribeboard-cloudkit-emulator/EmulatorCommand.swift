@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TribeBoardCloudKitEmulator
+import TribeBoardVersion
 
 /// `tribeboard-cloudkit-emulator`: CloudKit Web Services on 127.0.0.1, to rehearse a run.
 @main
@@ -15,7 +16,8 @@ struct EmulatorCommand: AsyncParsableCommand {
             with --data its records are saved (at most a second behind) and loaded again on the next start.
             Faults, as fractions of requests: --faults 503=0.1,429=0.05,500=0.05,drop=0.05,latency=20ms,retry-after=1,seed=7; \
             or --faults down, in which every connection is cut before a full response.
-            """)
+            """,
+        version: BuildInfo.versionLine)
 
     @Option(help: "Port on 127.0.0.1 (0 picks a free one).")
     var port: UInt16 = 8787

@@ -15,7 +15,8 @@ public struct AuditCommand: ParsableCommand {
             cannot be opened; 74 the store cannot be opened, or a repair cannot be written (nothing \\
             changed, unless it says the store was changed: then run it again to finish); 75 CloudKit was \\
             unavailable; 78 CloudKit refused the configuration.
-            """)
+            """,
+        version: toolkitVersion)
 
     enum Threshold: String, ExpressibleByArgument, CaseIterable {
         case error, warning, none

@@ -14,6 +14,7 @@ public struct DoctorCommand: ParsableCommand {
             `tribeboard doctor family CODE_OR_ID` shows one family's timeline.
             Exit status: 0 no check failed; 1 some check failed; 64 bad usage.
             """,
+        version: toolkitVersion,
         subcommands: [DoctorFamilyCommand.self])
 
     @OptionGroup(title: "Global options") public var global: GlobalOptions

@@ -10,7 +10,8 @@ struct DoctorFamilyCommand: ParsableCommand {
         discussion: """
             CODE_OR_ID is the family's code, its record id (UUID) or the external id it was provisioned with. \
             Exit status: 0 nothing failed; 1 the family is missing, stuck or differs from CloudKit; 64 bad usage.
-            """)
+            """,
+        version: toolkitVersion)
 
     @OptionGroup(title: "Global options") var global: GlobalOptions
     @OptionGroup(title: "CloudKit") var remoteOptions: RemoteOptions

@@ -17,7 +17,8 @@ public struct ProvisionCommand: ParsableCommand {
             65 the file is not readable CSV or lacks family_name; 66 the file cannot be opened; \
             74 the store or output folder cannot be opened or written; 75 CloudKit was unavailable \
             (local work done, codes checked locally only); 78 CloudKit refused the configuration.
-            """)
+            """,
+        version: toolkitVersion)
 
     @OptionGroup(title: "Global options") public var global: GlobalOptions
 

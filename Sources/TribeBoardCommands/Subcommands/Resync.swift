@@ -14,7 +14,8 @@ public struct ResyncCommand: ParsableCommand {
             (see --list); 64 bad usage; 73 another resync holds the store's lock; 74 the store cannot \\
             be opened or written; 75 CloudKit was unavailable or throttled, or --max-duration passed, \\
             and records remain pending (try later); 78 no usable remote configuration.
-            """)
+            """,
+        version: toolkitVersion)
 
     @OptionGroup(title: "Global options") public var global: GlobalOptions
     @OptionGroup(title: "CloudKit") public var remoteOptions: RemoteOptions
