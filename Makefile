@@ -6,11 +6,15 @@ DEMO    ?= demo-out
 # libssl-dev: CloudKit request signing (libcrypto).
 # Tests: zbar-tools (zbarimg, an independent QR reader), openssl (an independent signature
 # verifier). Bench: qrencode (the CLI baseline), time.
-APT_PACKAGES = libsqlite3-dev libqrencode-dev libpng-dev libssl-dev libsimdjson-dev pkg-config zbar-tools qrencode openssl time sqlite3 jq
+# Packaging: dpkg-dev (dpkg-shlibdeps derives Depends), adduser (the package creates its user).
+APT_PACKAGES = dpkg-dev adduser libsqlite3-dev libqrencode-dev libpng-dev libssl-dev libsimdjson-dev pkg-config zbar-tools qrencode openssl time sqlite3 jq
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo)
+# Installed as binaries; every other executable is installed as a link to `tribeboard`, which runs
+# the subcommand its name ends with (a static binary carries the Swift runtime: about 65 MB each).
+BINARIES = tribeboard tribeboard-cloudkit-emulator
 EXECUTABLES = tribeboard tribeboard-provision tribeboard-resync tribeboard-audit tribeboard-doctor tribeboard-cloudkit-emulator
 
-.PHONY: deps build release test demo bench install clean
+.PHONY: deps build release test demo bench install uninstall deb deb-check clean
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; done; \
@@ -41,9 +45,21 @@ bench: release
 	scripts/bench-audit.sh
 	scripts/bench-doctor.sh
 
-install: release
-	install -d $(DESTDIR)$(PREFIX)/bin
-	for e in $(EXECUTABLES); do install -m 0755 .build/release/$$e $(DESTDIR)$(PREFIX)/bin/; done
+# Executables, man pages, completions, systemd units (in PREFIX/lib/systemd/system) and templates.
+install: release build
+	scripts/install-files.sh "$(DESTDIR)" "$(PREFIX)" "$$($(SWIFT) build -c release --show-bin-path)" "$(PREFIX)/lib/systemd/system"
+
+uninstall:
+	rm -f $(foreach e,$(EXECUTABLES),$(DESTDIR)$(PREFIX)/bin/$(e) $(DESTDIR)$(PREFIX)/share/bash-completion/completions/$(e) $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_$(e) $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/$(e).fish)
+	rm -f $(DESTDIR)$(PREFIX)/share/man/man1/tribeboard*.1.gz $(DESTDIR)$(PREFIX)/lib/systemd/system/tribeboard-resync.*
+	rm -rf $(DESTDIR)$(PREFIX)/share/tribeboard-ops
+
+# tribeboard-ops_VERSION_amd64.deb: static Swift runtime, Depends derived by dpkg-shlibdeps.
+deb: build
+	scripts/build-deb.sh .
+
+deb-check: deb
+	scripts/check-deb.sh tribeboard-ops_$$(tr -d ' \n' < VERSION)_amd64.deb
 
 clean:
-	rm -rf .build $(DEMO) bench-out
+	rm -rf .build .build-release $(DEMO) bench-out tribeboard-ops_*.deb

@@ -1,3 +1,3 @@
 import TribeBoardCommands
 
-TribeBoardCommand.main()
+TribeBoardCommand.mainForProgramName()
