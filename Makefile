@@ -6,8 +6,9 @@ DEMO    ?= demo-out
 # libssl-dev: CloudKit request signing (libcrypto).
 # Tests: zbar-tools (zbarimg, an independent QR reader), openssl (an independent signature
 # verifier). Bench: qrencode (the CLI baseline), time.
-# Packaging: dpkg-dev (dpkg-shlibdeps derives Depends), adduser (the package creates its user).
-APT_PACKAGES = dpkg-dev adduser libsqlite3-dev libqrencode-dev libpng-dev libssl-dev libsimdjson-dev pkg-config zbar-tools qrencode openssl time sqlite3 jq
+# Packaging: dpkg-dev (dpkg-shlibdeps derives Depends), adduser (the package creates its user),
+# libcurl4-openssl-dev (a static FoundationNetworking links -lcurl).
+APT_PACKAGES = dpkg-dev adduser libcurl4-openssl-dev libsqlite3-dev libqrencode-dev libpng-dev libssl-dev libsimdjson-dev pkg-config zbar-tools qrencode openssl time sqlite3 jq
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo)
 # Installed as binaries; every other executable is installed as a link to `tribeboard`, which runs
 # the subcommand its name ends with (a static binary carries the Swift runtime: about 65 MB each).

@@ -17,12 +17,11 @@ trap 'rm -rf "$root"' EXIT
 scripts/install-files.sh "$root" /usr "$bin" /lib/systemd/system
 for e in $binaries; do strip --strip-unneeded "$root/usr/bin/$e"; done
 
-# Debian's changelog and copyright, and the lintian overrides.
-install -d "$root/usr/share/doc/tribeboard-ops" "$root/usr/share/lintian/overrides"
+# The changelog (a native package: changelog.gz) and the machine-readable copyright.
+install -d "$root/usr/share/doc/tribeboard-ops"
 install -m 0644 packaging/copyright "$root/usr/share/doc/tribeboard-ops/copyright"
-gzip -9nc packaging/changelog > "$root/usr/share/doc/tribeboard-ops/changelog.Debian.gz"
-chmod 0644 "$root/usr/share/doc/tribeboard-ops/changelog.Debian.gz"
-install -m 0644 packaging/lintian-overrides "$root/usr/share/lintian/overrides/tribeboard-ops"
+gzip -9nc packaging/changelog > "$root/usr/share/doc/tribeboard-ops/changelog.gz"
+chmod 0644 "$root/usr/share/doc/tribeboard-ops/changelog.gz"
 
 # Depends: what the binaries link, as dpkg-shlibdeps finds it (it wants a debian/control).
 shlib=$(mktemp -d)

@@ -57,7 +57,7 @@ for sub in provision resync audit doctor doctor-family; do need "/usr/share/man/
 for f in /lib/systemd/system/tribeboard-resync.service /lib/systemd/system/tribeboard-resync.timer \
          /usr/share/tribeboard-ops/cloudkit.conf /usr/share/tribeboard-ops/cloudkit-schema.ckdb \
          /usr/share/tribeboard-ops/families.csv /usr/share/tribeboard-ops/tribeboard-resync.crontab \
-         /usr/share/doc/tribeboard-ops/copyright /usr/share/doc/tribeboard-ops/changelog.Debian.gz; do need "$f"; done
+         /usr/share/doc/tribeboard-ops/copyright /usr/share/doc/tribeboard-ops/changelog.gz; do need "$f"; done
 grep -q '^ExecStart=/usr/bin/tribeboard ' "$root/lib/systemd/system/tribeboard-resync.service" \
     || fail "the service does not start /usr/bin/tribeboard"
 if [ "$failures" -gt 0 ]; then echo "check-deb: $failures problem(s) in $deb" >&2; exit 1; fi

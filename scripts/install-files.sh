@@ -22,7 +22,8 @@ done
 # one-command links have none of their own (their generated scripts would register the bare
 # subcommand name, `audit`, not `tribeboard-audit`).
 for e in $binaries; do
-    "$bin/$e" --generate-completion-script bash > "$dest$prefix/share/bash-completion/completions/$e"
+    # bash-completion sources these files: a #! line would only mislead.
+    "$bin/$e" --generate-completion-script bash | sed '1{/^#!/d}' > "$dest$prefix/share/bash-completion/completions/$e"
     "$bin/$e" --generate-completion-script zsh > "$dest$prefix/share/zsh/vendor-completions/_$e"
     "$bin/$e" --generate-completion-script fish > "$dest$prefix/share/fish/vendor_completions.d/$e.fish"
 done
@@ -38,7 +39,11 @@ swift package plugin generate-manual --configuration debug --multi-page >/dev/nu
 for page in .build/plugins/GenerateManual/outputs/*/tribeboard*.1; do
     name=$(basename "$page" .1)
     case "$name" in *.help) continue ;; esac
-    sed '/^\.Dt /{s/^\.Dt //;s/\./-/g;s/^/.Dt /}' "$page" | gzip -9nc > "$dest$prefix/share/man/man1/${name//./-}.1.gz"
+    # The page's name as man and whatis know it (tribeboard-doctor-family), while the synopsis keeps
+    # the command as typed ("tribeboard doctor family"): the first .Nm is renamed, later bare ones
+    # get the original back from sed's hold space.
+    sed -e '/^\.Dt /{s/^\.Dt //;s/\./-/g;s/^/.Dt /}' -e '/^\.Nm ./{h;s/ /-/g;s/^\.Nm-"\{0,1\}/.Nm /;s/"$//}' -e '/^\.Nm$/g' \
+        -e 's/^\.Nd "\(.*\)"$/.Nd \1/' "$page" | gzip -9nc > "$dest$prefix/share/man/man1/${name//./-}.1.gz"
 done
 chmod 0644 "$dest$prefix"/share/man/man1/*.gz
 

@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+import TribeBoardTestSupport
+
+/// What an installed toolkit answers: `--version` names the release and the commit the binaries
+/// were built from, and the one-command names the package installs as links to `tribeboard`
+/// (`tribeboard-provision` → `tribeboard`) run their subcommand.
+@Suite struct InstalledNamesTests {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
+    static let executables = ["tribeboard", "tribeboard-provision", "tribeboard-resync", "tribeboard-audit",
+                              "tribeboard-doctor", "tribeboard-cloudkit-emulator"]
+
+    func gitCommit() throws -> String? {
+        let git = try ProcessRunner.run("/usr/bin/git", ["-C", Self.packageRoot, "rev-parse", "--short=12", "HEAD"])
+        return git.status == 0 ? git.stdout.trimmingCharacters(in: .whitespacesAndNewlines) : nil
+    }
+
+    @Test(arguments: executables) func versionNamesTheReleaseAndTheCommit(executable: String) throws {
+        let release = try String(contentsOfFile: "\(Self.packageRoot)/VERSION", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let result = try ProcessRunner.run(ProcessRunner.executable(executable), ["--version"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let commit = try gitCommit() ?? "unknown"
+        #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "\(release) (commit \(commit))")
+    }
+
+    /// A link in a temporary folder, named as the package installs it.
+    func link(_ name: String, in directory: TemporaryDirectory) throws -> String {
+        let path = directory.file(name)
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: ProcessRunner.executable("tribeboard"))
+        return path
+    }
+
+    @Test func aLinkNamedAfterASubcommandRunsIt() throws {
+        let directory = try TemporaryDirectory("installed-link")
+        _ = try directory.write("in.csv", CSVFixtures.families(count: 3))
+        let provision = try link("tribeboard-provision", in: directory)
+        let result = try ProcessRunner.run(provision, ["in.csv", "--store", "s.sqlite", "--out", "out", "--json"], in: directory.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        let summary = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        #expect(summary?["created"] as? Int == 3, "\(result.stdout)")
+        #expect(FileManager.default.fileExists(atPath: directory.file("out/manifest.csv")))
+    }
+
+    @Test func aLinkWithAnotherNameIsTheWholeTool() throws {
+        let directory = try TemporaryDirectory("installed-other")
+        let other = try link("tribeboard-nonesuch", in: directory)
+        // Not a subcommand's name: the root command, which wants a subcommand (usage, 64).
+        #expect(try ProcessRunner.run(other, ["nonesuch"]).status == 64)
+        #expect(try ProcessRunner.run(other, ["provision", "--help"]).status == 0)
+    }
+}
