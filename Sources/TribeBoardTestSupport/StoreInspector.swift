@@ -8,6 +8,9 @@ public struct StoreInspector {
     public init(path: String) throws {
         var configuration = Configuration()
         configuration.readonly = true
+        // A store a command has just closed may still be checkpointing its WAL: wait, as sqlite3
+        // users do with .timeout, instead of failing with "database is locked".
+        configuration.busyMode = .timeout(10)
         queue = try DatabaseQueue(path: path, configuration: configuration)
     }
 

@@ -9,6 +9,7 @@ public enum CSVImportError: Error, Equatable, LocalizedError {
     case missingColumn(String)
     case duplicateColumn(String)
     case unreadable(reason: String)
+    case malformedHeader(CSVMalformedRecord)
 
     public var errorDescription: String? {
         switch self {
@@ -19,6 +20,7 @@ public enum CSVImportError: Error, Equatable, LocalizedError {
         case .missingColumn(let name): return "the header has no \(name) column"
         case .duplicateColumn(let name): return "the header names \(name) more than once"
         case .unreadable(let reason): return "the file cannot be read as CSV: \(reason)"
+        case .malformedHeader(let record): return "the header row (line 1, field \(record.field)) is not valid CSV: \(record.reason)"
         }
     }
 }

@@ -1,10 +1,15 @@
 import Foundation
 
 /// One fast pass over the raw bytes before anything is written: counts data records (for the
-/// progress bar's ETA) and rejects files the CSV parser would silently misread. CSV.swift reads an
-/// unclosed quote to the end of the file as one field, and stops at the first invalid UTF-8 byte.
+/// progress bar's ETA), rejects files the CSV parser would silently misread (CSV.swift reads an
+/// unclosed quote to the end of the file as one field, and stops at the first invalid UTF-8 byte),
+/// and finds the records that break RFC 4180's quoting. CSV.swift reads `"Smith" x` by staying in
+/// the quoted field, swallowing the lines after it; here such a record ends at its line's end, and
+/// the reader hands it over as a malformed record that fails alone.
 public struct CSVPreScan: Sendable {
     public let dataRecords: Int
+    /// Records that break the quoting rules, in file order; the header is never one of them.
+    public let malformedRecords: [CSVMalformedRecord]
 
     public static func scan(path: String) throws(CSVImportError) -> CSVPreScan {
         var isDirectory: ObjCBool = false
@@ -30,13 +35,27 @@ public struct CSVPreScan: Sendable {
             }
             if let failure { throw failure }
         }
-        return CSVPreScan(dataRecords: try scanner.finish())
+        let records = try scanner.finish()
+        return CSVPreScan(dataRecords: records, malformedRecords: scanner.malformed)
+    }
+
+    /// Where the current field stands, following CSV.swift's reading of the same bytes.
+    enum FieldState {
+        case start, unquoted, quoted
+        /// A quote inside a quoted field: the field's end, or the first half of `""`.
+        case quoteInQuoted
+        /// The record is malformed; the rest of its line belongs to it.
+        case skippingLine
     }
 
     struct Scanner {
         var line = 1
-        var inQuotes = false
+        var state = FieldState.start
         var quoteLine = 0
+        var field = 1
+        var recordLine = 1
+        var problem: (field: Int, reason: String)?
+        var malformed: [CSVMalformedRecord] = []
         var recordHasContent = false
         var records = 0
         var utf8Pending = 0
@@ -55,13 +74,10 @@ public struct CSVPreScan: Sendable {
                 if byte == 0x0A || isCR {
                     if byte == 0x0A && previousWasCR { continue }  // CRLF is one line end
                     line += 1
-                    if !inQuotes { endRecord() }
+                    if state != .quoted { endRecord() }
                     continue
                 }
-                if byte == 0x22 {
-                    if !inQuotes { quoteLine = line }
-                    inQuotes.toggle()
-                }
+                step(byte)
                 // A row of bare separators (`,,` as spreadsheets export empty rows) has no content.
                 if byte != 0x20 && byte != 0x09 && byte != 0x2C && byte != 0x22 { recordHasContent = true }
             }
@@ -87,17 +103,68 @@ public struct CSVPreScan: Sendable {
             }
         }
 
+        /// One byte that is not a line break, through RFC 4180's field grammar.
+        private mutating func step(_ byte: UInt8) {
+            switch (state, byte) {
+            case (.skippingLine, _): return
+            case (.start, 0x22): state = .quoted; quoteLine = line
+            case (.start, 0x2C), (.unquoted, 0x2C), (.quoteInQuoted, 0x2C): state = .start; field += 1
+            case (.start, _): state = .unquoted
+            case (.unquoted, 0x22): malformed(reason: "a quote inside a field that does not start with one; quote the whole field and double the quote (\"\")")
+            case (.unquoted, _), (.quoted, 0x2C): return
+            case (.quoted, 0x22): state = .quoteInQuoted
+            case (.quoted, _): return
+            case (.quoteInQuoted, 0x22): state = .quoted
+            case (.quoteInQuoted, _):
+                malformed(reason: "\(Self.describe(byte)) after the closing quote; a quoted field ends at a comma or the end of the line")
+                state = .skippingLine
+            }
+        }
+
+        private mutating func malformed(reason: String) {
+            if problem == nil { problem = (field, reason) }
+        }
+
+        static func describe(_ byte: UInt8) -> String {
+            switch byte {
+            case 0x20: return "a space"
+            case 0x09: return "a tab"
+            case 0x21...0x7E: return "\"\(Character(Unicode.Scalar(byte)))\""
+            default: return "a non-ASCII character"
+            }
+        }
+
         private mutating func endRecord() {
+            if let problem {
+                malformed.append(CSVMalformedRecord(line: recordLine, lastLine: line - 1, field: problem.field, reason: problem.reason))
+                recordHasContent = true
+            }
             if recordHasContent { records += 1 }
             recordHasContent = false
+            problem = nil
+            state = .start
+            field = 1
+            recordLine = line
         }
 
         mutating func finish() throws(CSVImportError) -> Int {
             if utf8Pending > 0 { throw .invalidUTF8(line: line) }
-            if inQuotes { throw .unterminatedQuote(line: quoteLine) }
+            if state == .quoted { throw .unterminatedQuote(line: quoteLine) }
+            line += 1  // the last line has no line break: end its record as if it had
             endRecord()
+            if let header = malformed.first, header.line == 1 { throw .malformedHeader(header) }
             guard sawAnyByte, records > 0 else { throw .empty }
             return records - 1  // the header
         }
     }
+}
+
+/// A record that breaks RFC 4180's quoting: it fails alone, naming where and what was found.
+public struct CSVMalformedRecord: Sendable, Equatable {
+    /// The physical lines it covers, as an editor numbers them.
+    public let line: Int
+    public let lastLine: Int
+    /// 1-based position of the field where the problem is.
+    public let field: Int
+    public let reason: String
 }

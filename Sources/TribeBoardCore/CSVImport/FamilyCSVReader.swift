@@ -16,10 +16,20 @@ public struct FamilyCSVRecord: Sendable, Equatable {
     public let fields: [FamilyCSVColumn: String]
     /// Set when the record's field count differs from the header's.
     public let fieldCountMismatch: (found: Int, expected: Int)?
+    /// Set when the record breaks the quoting rules: its fields were not read.
+    public let malformed: RowError?
+
+    public init(line: Int, fields: [FamilyCSVColumn: String], fieldCountMismatch: (found: Int, expected: Int)? = nil,
+                malformed: RowError? = nil) {
+        self.line = line
+        self.fields = fields
+        self.fieldCountMismatch = fieldCountMismatch
+        self.malformed = malformed
+    }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.line == rhs.line && lhs.fields == rhs.fields
-            && lhs.fieldCountMismatch?.found == rhs.fieldCountMismatch?.found
+            && lhs.fieldCountMismatch?.found == rhs.fieldCountMismatch?.found && lhs.malformed == rhs.malformed
     }
 }
 
@@ -32,12 +42,24 @@ public final class FamilyCSVReader {
     private let stream: InputStream
     private let columnIndex: [(FamilyCSVColumn, Int)]
     private let headerWidth: Int
+    private let header: [String]
     private var nextLine: Int
+    /// The pre-scan's malformed records not handed out yet, and a parsed record held back while
+    /// one that comes before it is.
+    private var malformed: ArraySlice<CSVMalformedRecord>
+    private var heldBack: FamilyCSVRecord?
+    private let cleanCopy: CSVCleanCopy?
 
-    public init(path: String) throws(CSVImportError) {
-        guard let stream = InputStream(fileAtPath: path) else {
+    /// Reads `path`; `malformed` (from `CSVPreScan`) are the records CSV.swift must not see: the
+    /// reader parses a copy with their lines blanked and hands each over, in its place, as a
+    /// record that fails.
+    public init(path: String, malformed: [CSVMalformedRecord] = []) throws(CSVImportError) {
+        let cleanCopy = malformed.isEmpty ? nil : try CSVCleanCopy(of: path, blanking: malformed)
+        guard let stream = InputStream(fileAtPath: cleanCopy?.path ?? path) else {
             throw .cannotOpen(path: path, reason: "no such file")
         }
+        self.cleanCopy = cleanCopy
+        self.malformed = malformed[...]
         self.stream = stream
         do {
             reader = try CSVReader(stream: stream, hasHeaderRow: true)
@@ -63,11 +85,30 @@ public final class FamilyCSVReader {
         columns = Set(index.map(\.0))
         unknownColumns = unknown
         headerWidth = header.count
+        self.header = header
         nextLine = 2 + Self.lineBreaks(in: header)
     }
 
-    /// The next non-blank record, or nil at the end of the file.
+    /// The next non-blank record, or nil at the end of the file: parsed records and malformed ones
+    /// in the order of their lines.
     public func next() throws(CSVImportError) -> FamilyCSVRecord? {
+        let parsed: FamilyCSVRecord?
+        if let held = heldBack {
+            parsed = held
+            heldBack = nil
+        } else {
+            parsed = try nextParsed()
+        }
+        if let bad = malformed.first, bad.line < parsed?.line ?? Int.max {
+            malformed = malformed.dropFirst()
+            heldBack = parsed
+            let column = bad.field <= header.count ? header[bad.field - 1].trimmed : "field \(bad.field)"
+            return FamilyCSVRecord(line: bad.line, fields: [:], malformed: RowError(column: column, bad.reason))
+        }
+        return parsed
+    }
+
+    private func nextParsed() throws(CSVImportError) -> FamilyCSVRecord? {
         while let values = reader.next() {
             let line = nextLine
             nextLine += 1 + Self.lineBreaks(in: values)

@@ -51,13 +51,14 @@ public struct Provisioner: Sendable {
         let started = ContinuousClock.now
         let generator = try FamilyCodeGenerator(length: request.codeLength, source: randomSource)
         let renderer = try QRCodePNGRenderer(scale: request.qrScale)
-        let total = try CSVPreScan.scan(path: request.csvPath).dataRecords
-        let reader = try FamilyCSVReader(path: request.csvPath)
+        let preScan = try CSVPreScan.scan(path: request.csvPath)
+        let total = preScan.dataRecords
+        let reader = try FamilyCSVReader(path: request.csvPath, malformed: preScan.malformedRecords)
         for column in reader.unknownColumns {
             logger.warning("ignoring unknown column", metadata: ["column": "\(column)"])
         }
         let tracker = try RowTracker()
-        if reader.columns.contains(.code) { try reservePreassignedCodes(in: tracker) }
+        if reader.columns.contains(.code) { try reservePreassignedCodes(in: tracker, malformed: preScan.malformedRecords) }
 
         var report = ProvisionReport(dryRun: request.dryRun, csv: request.csvPath, store: request.storePath)
         report.unknownColumns = reader.unknownColumns
@@ -163,8 +164,8 @@ public struct Provisioner: Sendable {
 
     /// Preassigned codes are claimed before any code is generated, so that a random code can never
     /// take a code that a later row of the same file keeps.
-    private func reservePreassignedCodes(in tracker: RowTracker) throws {
-        let reader = try FamilyCSVReader(path: request.csvPath)
+    private func reservePreassignedCodes(in tracker: RowTracker, malformed: [CSVMalformedRecord]) throws {
+        let reader = try FamilyCSVReader(path: request.csvPath, malformed: malformed)
         while let record = try reader.next() {
             // Every well-formed code claims its place, even on a row that fails for another
             // reason: two lines giving one code are a conflict in the file, and the earlier line

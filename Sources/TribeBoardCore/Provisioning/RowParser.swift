@@ -4,6 +4,9 @@ import Foundation
 /// its column.
 struct RowParser {
     func parse(_ record: FamilyCSVRecord) -> BatchEntry {
+        if let malformed = record.malformed {
+            return .invalid(line: record.line, externalId: nil, familyName: "", importKey: nil, error: malformed)
+        }
         let externalId = trimmed(record.fields[.externalId])
         if let externalId, let control = externalId.unicodeScalars.first(where: { CharacterSet.controlCharacters.contains($0) }) {
             return .invalid(line: record.line, externalId: nil, familyName: record.fields[.familyName] ?? "", importKey: nil,
