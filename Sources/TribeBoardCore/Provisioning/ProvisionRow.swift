@@ -32,8 +32,11 @@ public struct ProvisionRowResult: Sendable, Equatable {
     public let code: String?
     public var status: ProvisionStatus
     public var error: String?
-    /// Set when the row's QR PNG must be (re)written.
+    /// Set when the row's QR PNG must be written, or checked and rewritten if it is stale.
     public var needsQRCode: Bool
+    /// The family existed and a PNG may be there already: it is kept only if it encodes the
+    /// family's current code (an audit repair may have changed the code since it was written).
+    public var checkExistingQRCode = false
     /// For a created family: whether CloudKit was asked and had no family with this code.
     public var codeVerifiedRemotely: Bool? = nil
 }

@@ -27,6 +27,8 @@ final class QRCodeStage: Sendable {
         let familyID: RecordID
         let code: String
         let path: String
+        /// A PNG may be there: keep it if it holds these very bytes, replace it otherwise.
+        let checkExisting: Bool
     }
 
     final class Ticket: Sendable {
@@ -53,7 +55,7 @@ final class QRCodeStage: Sendable {
         let jobs: [Job] = rows.enumerated().compactMap { index, row in
             guard row.needsQRCode, let familyID = row.familyId, let code = row.code else { return nil }
             return Job(index: index, familyID: familyID, code: code,
-                       path: "\(outputDirectory)/\(QRCodeFiles.relativePath(for: familyID))")
+                       path: "\(outputDirectory)/\(QRCodeFiles.relativePath(for: familyID))", checkExisting: row.checkExistingQRCode)
         }
         // A work item per chunk rather than per family: two dispatches per family cost more than
         // the queue bookkeeping they buy.
@@ -76,7 +78,14 @@ final class QRCodeStage: Sendable {
                     Self.yieldToStoreWriter()
                     for (job, png) in pngs {
                         do {
-                            try AtomicFile.write(png, to: job.path, permissions: 0o600, whenPresent: .keepExisting)
+                            // Rendering is deterministic: the same code gives the same bytes, so
+                            // an existing PNG that differs encodes another code (or was damaged).
+                            if job.checkExisting, let current = QRCodeFiles.contents(of: job.path) {
+                                if current == png { continue }
+                                try AtomicFile.write(png, to: job.path, permissions: 0o600, whenPresent: .replace)
+                            } else {
+                                try AtomicFile.write(png, to: job.path, permissions: 0o600, whenPresent: .keepExisting)
+                            }
                             ticket.written.add(1, ordering: .relaxed)
                         } catch {
                             ticket.recordFailure(at: job.index, familyID: job.familyID, error)

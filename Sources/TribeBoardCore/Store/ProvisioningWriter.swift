@@ -49,9 +49,11 @@ struct ProvisioningWriter {
                 if let conflict = PreassignedCode.conflict(row, existing: existing) {
                     return failed(row, conflict.localizedDescription)
                 }
-                return ProvisionRowResult(line: row.line, externalId: row.externalId, familyId: existing.id,
-                                          familyName: existing.name, code: existing.code, status: .existing,
-                                          error: nil, needsQRCode: !qrFileExists(existing.id))
+                var result = ProvisionRowResult(line: row.line, externalId: row.externalId, familyId: existing.id,
+                                                familyName: existing.name, code: existing.code, status: .existing,
+                                                error: nil, needsQRCode: true)
+                result.checkExistingQRCode = qrFileExists(existing.id)
+                return result
             }
             do {
                 return try create(row, planned: planned[row.line], db: db, statements: statements,
