@@ -55,6 +55,8 @@ public struct ResyncCommand: ParsableCommand {
         do {
             lock = try SyncLock(storePath: global.store)
         } catch {
+            // Another run holds it (73, normal under cron); a lock file that cannot be used is 74.
+            guard case .held = error else { throw context.fail(error.localizedDescription, status: .ioError) }
             throw context.fail(error.localizedDescription, status: .lockHeld)
         }
         let report: ResyncReport

@@ -11,6 +11,9 @@ public struct OutputFolder: Sendable {
         public var tightenedQRDirectory = false
         public var removedTemporaryFiles = 0
         public var outputIsWorldReadable = false
+        /// Others may create and rename entries in it: they could swap `qr/` for a link between
+        /// two runs (each run refuses a linked `qr/`, but the operator should know).
+        public var outputIsWorldWritable = false
     }
 
     public init(path: String) {
@@ -27,6 +30,7 @@ public struct OutputFolder: Sendable {
         }
         // An existing folder the operator chose is left as it is, but said out loud.
         preparation.outputIsWorldReadable = permissions(of: path) & 0o007 != 0
+        preparation.outputIsWorldWritable = permissions(of: path) & 0o002 != 0 && permissions(of: path) & S_ISVTX == 0
         preparation.removedTemporaryFiles = AtomicFile.removeOrphans(in: qrDirectory) + AtomicFile.removeOrphans(in: path)
         guard access(qrDirectory, W_OK) == 0 else { throw FileSystemError("write to", path: qrDirectory) }
         return preparation
@@ -36,7 +40,14 @@ public struct OutputFolder: Sendable {
         access("\(path)/\(QRCodeFiles.relativePath(for: familyID))", F_OK) == 0
     }
 
+    /// Makes the folder, or checks the one there: a symbolic link is refused (the toolkit follows
+    /// none it did not create: an output folder swapped for a link would receive the PNGs, and
+    /// have its permissions changed and its temporary files deleted).
     private func makeDirectory(_ directory: String) throws(FileSystemError) {
+        var link = stat()
+        if lstat(directory, &link) == 0, link.st_mode & S_IFMT == S_IFLNK {
+            throw FileSystemError("use", path: directory, reason: "it is a symbolic link, which the toolkit does not follow; give the real folder's path")
+        }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else { throw FileSystemError("use", path: directory, reason: "it is a file, not a folder") }
@@ -48,6 +59,6 @@ public struct OutputFolder: Sendable {
     private func permissions(of directory: String) -> mode_t {
         var info = stat()
         guard stat(directory, &info) == 0 else { return 0 }
-        return info.st_mode & 0o777
+        return info.st_mode & 0o7777
     }
 }

@@ -80,7 +80,7 @@ public struct Provisioner: Sendable {
     private func provision(reader: FamilyCSVReader, tracker: RowTracker, generator: FamilyCodeGenerator,
                            renderer: QRCodePNGRenderer, sink: inout RunSink) throws {
         let store = try TribeBoardStore.open(at: request.storePath)
-        let marker = StoreActivityMarker(storePath: request.storePath)
+        let marker = try StoreActivityMarker(storePath: request.storePath)
         if let pid = marker.otherRunPID {
             sink.report.otherRunDetected = true
             logger.notice("another provision run is writing to this store; both go on, coordinated by the store's transactions, and rows the other run created first are reported as existing",
@@ -178,6 +178,9 @@ public struct Provisioner: Sendable {
     private func logPreparation(_ preparation: OutputFolder.Preparation, folder: OutputFolder) {
         if preparation.tightenedQRDirectory {
             logger.warning("restricted the QR folder to its owner (mode 0700): family codes are secrets", metadata: ["folder": "\(folder.qrDirectory)"])
+        }
+        if preparation.outputIsWorldWritable {
+            logger.warning("other users can create and rename files in the output folder; keep QR codes in a folder only you can write to", metadata: ["folder": "\(folder.path)"])
         }
         if preparation.outputIsWorldReadable {
             logger.warning("the output folder can be listed by other users; the QR folder and manifest inside it are owner-only", metadata: ["folder": "\(folder.path)"])

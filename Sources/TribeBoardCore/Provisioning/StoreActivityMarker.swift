@@ -7,10 +7,8 @@ final class StoreActivityMarker {
     private let descriptor: Int32
     let otherRunPID: Int32?
 
-    init(storePath: String) {
-        let path = storePath + ".provision-lock"
-        descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { otherRunPID = nil; return }
+    init(storePath: String) throws(FileSystemError) {
+        descriptor = try SidecarFile.open(storePath + ".provision-lock")
         if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
             otherRunPID = nil
             let pid = "\(getpid())\n"
@@ -25,6 +23,6 @@ final class StoreActivityMarker {
     }
 
     deinit {
-        if descriptor >= 0 { close(descriptor) }
+        close(descriptor)
     }
 }

@@ -21,8 +21,12 @@ public final class SyncLock {
 
     public init(storePath: String) throws(Failure) {
         let path = storePath + ".resync-lock"
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        let descriptor: Int32
+        do {
+            descriptor = try SidecarFile.open(path)
+        } catch {
+            throw .cannotOpen(path: path, reason: error.reason)
+        }
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             var buffer = [UInt8](repeating: 0, count: 32)
             let count = pread(descriptor, &buffer, buffer.count, 0)

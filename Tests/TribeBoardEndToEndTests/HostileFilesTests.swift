@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+import TribeBoardTestSupport
+
+/// Files the toolkit did not create, planted where it writes: it neither follows nor truncates
+/// them, refuses with exit 74 and says what to remove.
+@Suite struct HostileFilesTests {
+    let tribeboard = ProcessRunner.executable("tribeboard")
+
+    /// A file that must survive: what a planted link or hard link points at.
+    func victim(in directory: TemporaryDirectory) throws -> String {
+        try directory.write("victim.txt", "precious\n")
+    }
+
+    func contents(_ path: String) -> String? { try? String(contentsOfFile: path, encoding: .utf8) }
+
+    @Test(arguments: ["symlink", "hardlink"]) func aPlantedProvisionLockIsRefusedAndItsTargetKept(kind: String) throws {
+        let directory = try TemporaryDirectory("hostile-provision-lock")
+        _ = try directory.write("in.csv", CSVFixtures.families(count: 2))
+        let target = try victim(in: directory)
+        if kind == "symlink" {
+            try FileManager.default.createSymbolicLink(atPath: directory.file("s.sqlite.provision-lock"), withDestinationPath: target)
+        } else {
+            try FileManager.default.linkItem(atPath: target, toPath: directory.file("s.sqlite.provision-lock"))
+        }
+        let result = try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out"], in: directory.path)
+        #expect(result.status == 74, "\(result.stderr)")
+        #expect(contents(target) == "precious\n")
+        #expect(result.stderr.contains("provision-lock"))
+    }
+
+    @Test func aPlantedResyncLockIsRefusedWith74AndItsTargetKept() throws {
+        let directory = try TemporaryDirectory("hostile-resync-lock")
+        let target = try victim(in: directory)
+        try FileManager.default.createSymbolicLink(atPath: directory.file("s.sqlite.resync-lock"), withDestinationPath: target)
+        let key = directory.file("eckey.pem")
+        try #require(try ProcessRunner.run("/usr/bin/openssl", ["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", key]).status == 0)
+        chmod(key, 0o600)
+        let result = try ProcessRunner.run(tribeboard, ["resync", "--store", "s.sqlite", "--key-id", "k", "--key-file", key,
+                                                        "--ck-base-url", "http://127.0.0.1:9"], in: directory.path)
+        #expect(result.status == 74, "\(result.stderr)")
+        #expect(contents(target) == "precious\n")
+    }
+
+    @Test func aQRFolderThatIsALinkIsRefusedAndTheOtherFolderUntouched() throws {
+        let directory = try TemporaryDirectory("hostile-qr-link")
+        _ = try directory.write("in.csv", CSVFixtures.families(count: 2))
+        let elsewhere = directory.file("elsewhere")
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o755])
+        _ = try directory.write("elsewhere/.tmp-1-someone-else.png", "theirs")
+        try FileManager.default.createDirectory(atPath: directory.file("out"), withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: directory.file("out/qr"), withDestinationPath: elsewhere)
+        let result = try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out"], in: directory.path)
+        #expect(result.status == 74, "\(result.stderr)")
+        #expect(result.stderr.contains("symbolic link"))
+        #expect(FileMode.of(elsewhere) == 0o755)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere) == [".tmp-1-someone-else.png"])
+    }
+
+    @Test func anOutputFolderThatIsALinkIsRefused() throws {
+        let directory = try TemporaryDirectory("hostile-out-link")
+        _ = try directory.write("in.csv", CSVFixtures.families(count: 1))
+        try FileManager.default.createDirectory(atPath: directory.file("real"), withIntermediateDirectories: false)
+        try FileManager.default.createSymbolicLink(atPath: directory.file("out"), withDestinationPath: directory.file("real"))
+        let result = try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out"], in: directory.path)
+        #expect(result.status == 74, "\(result.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.file("real")).isEmpty)
+    }
+
+    @Test func aWorldWritableOutputFolderIsWarnedAbout() throws {
+        let directory = try TemporaryDirectory("hostile-out-777")
+        _ = try directory.write("in.csv", CSVFixtures.families(count: 1))
+        try FileManager.default.createDirectory(atPath: directory.file("out"), withIntermediateDirectories: false, attributes: [.posixPermissions: 0o777])
+        let result = try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out"], in: directory.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("other users can create and rename files in the output folder"))
+    }
+}
