@@ -76,3 +76,71 @@ import TribeBoardTestSupport
         #expect(result.stderr.contains("other users can create and rename files in the output folder"))
     }
 }
+
+/// Another application's files given as `--store`: refused by every command without being changed.
+@Suite struct ForeignStoreTests {
+    let tribeboard = ProcessRunner.executable("tribeboard")
+
+    /// A database made by sqlite3 itself, in its default rollback-journal mode.
+    func foreignDatabase(in directory: TemporaryDirectory) throws -> String {
+        let path = directory.file("other.db")
+        let made = try ProcessRunner.run("/usr/bin/sqlite3", [path, "CREATE TABLE notes(id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes(body) VALUES ('keep me');"])
+        try #require(made.status == 0, "sqlite3 (make deps): \(made.stderr)")
+        return path
+    }
+
+    func commands(store: String, key: String) -> [[String]] {
+        [["provision", "in.csv", "--store", store, "--out", "out"],
+         ["resync", "--store", store, "--key-id", "k", "--key-file", key, "--ck-base-url", "http://127.0.0.1:9"],
+         ["audit", "--store", store]]
+    }
+
+    func key(in directory: TemporaryDirectory) throws -> String {
+        let key = directory.file("eckey.pem")
+        try #require(try ProcessRunner.run("/usr/bin/openssl", ["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", key]).status == 0)
+        chmod(key, 0o600)
+        return key
+    }
+
+    @Test func anotherApplicationsDatabaseIsRefusedAndLeftAsItWas() throws {
+        let directory = try TemporaryDirectory("foreign-db")
+        _ = try directory.write("in.csv", CSVFixtures.families(count: 1))
+        let database = try foreignDatabase(in: directory)
+        let before = try Data(contentsOf: URL(fileURLWithPath: database))
+        let key = try key(in: directory)
+        for command in commands(store: database, key: key) {
+            let result = try ProcessRunner.run(tribeboard, command, in: directory.path)
+            #expect(result.status == 74, "\(command[0]): \(result.stderr)")
+            #expect(result.stderr.contains("another application"), "\(command[0]): \(result.stderr)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == before)
+        let mode = try ProcessRunner.run("/usr/bin/sqlite3", [database, "PRAGMA journal_mode;"])
+        #expect(mode.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "delete")
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("other.db") }
+        #expect(left == ["other.db"], "no -wal, -shm, -journal or lock file beside it")
+    }
+
+    @Test func aDeviceOrAFolderIsRefusedWithoutCreatingAJournal() throws {
+        let directory = try TemporaryDirectory("foreign-device")
+        _ = try directory.write("in.csv", CSVFixtures.families(count: 1))
+        let key = try key(in: directory)
+        let journalExisted = FileManager.default.fileExists(atPath: "/dev/full-journal")
+        for store in ["/dev/full", directory.path] {
+            for command in commands(store: store, key: key) {
+                let result = try ProcessRunner.run(tribeboard, command, in: directory.path)
+                #expect(result.status == 74, "\(command[0]) \(store): \(result.stderr)")
+            }
+        }
+        if !journalExisted { #expect(!FileManager.default.fileExists(atPath: "/dev/full-journal")) }
+        #expect(!FileManager.default.fileExists(atPath: directory.path + ".resync-lock"))
+    }
+
+    @Test func aTextFileIsNotAStore() throws {
+        let directory = try TemporaryDirectory("foreign-text")
+        _ = try directory.write("in.csv", CSVFixtures.families(count: 1))
+        let text = try directory.write("notes.txt", "family_name\nnot a database\n")
+        let result = try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", text, "--out", "out"], in: directory.path)
+        #expect(result.status == 74, "\(result.stderr)")
+        #expect(try String(contentsOfFile: text, encoding: .utf8) == "family_name\nnot a database\n")
+    }
+}

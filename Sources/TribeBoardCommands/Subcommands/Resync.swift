@@ -53,6 +53,12 @@ public struct ResyncCommand: ParsableCommand {
         }
         let lock: SyncLock
         do {
+            // Not a lock file beside another application's database: what is there is checked first.
+            try TribeBoardStore.identify(at: global.store)
+        } catch {
+            throw context.fail(error.localizedDescription, status: .ioError)
+        }
+        do {
             lock = try SyncLock(storePath: global.store)
         } catch {
             // Another run holds it (73, normal under cron); a lock file that cannot be used is 74.

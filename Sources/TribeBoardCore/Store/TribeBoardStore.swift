@@ -39,6 +39,7 @@ public struct TribeBoardStore: Sendable {
         guard FileManager.default.fileExists(atPath: directory) else {
             throw .cannotOpen(path: path, reason: "the folder \(directory) does not exist")
         }
+        try identify(at: path)
         var delay = 0.02
         let deadline = Date().addingTimeInterval(30)
         while true {
@@ -86,6 +87,35 @@ public struct TribeBoardStore: Sendable {
                 Thread.sleep(forTimeInterval: 0.02 * Double(attempts))
             }
         }
+    }
+
+    /// Looks at what is at `path` without changing anything, before anything opens it for writing:
+    /// SQLite alone would switch another application's database to WAL, and create a journal
+    /// beside a device (`/dev/full-journal`), before our schema check could refuse them. Nothing
+    /// there (or an empty file another run is creating) is a new store.
+    public static func identify(at path: String) throws(StoreError) {
+        var status = stat()
+        guard lstat(path, &status) == 0 else {
+            if errno == ENOENT { return }
+            throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFLNK: throw .cannotOpen(path: path, reason: "it is a symbolic link, which the toolkit does not follow; give the real file's path")
+        case S_IFDIR: throw .cannotOpen(path: path, reason: "it is a folder; --store takes the store file's path")
+        default: throw .cannotOpen(path: path, reason: "it is not a regular file (a device, a pipe or a socket)")
+        }
+        guard status.st_size > 0 else { return }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        guard header == Data("SQLite format 3\u{0}".utf8) else {
+            throw .notAStore(path: path, reason: "it is not an SQLite database")
+        }
+        // Reading through a read-only connection is what the schema check needs, and all it does.
+        _ = try openReadOnly(at: path)
     }
 
     /// The store holds family codes: a new one is created readable by its owner only, before
