@@ -22,7 +22,7 @@ struct CommandContext {
             let data = try encoder.encode(report)
             Terminal.writeOutput(String(decoding: data, as: UTF8.self) + "\n")
         } else if !options.quiet {
-            Terminal.writeOutput(text(report))
+            Terminal.writeOutput(TerminalText.sanitized(text(report)))
         }
     }
 

@@ -92,7 +92,11 @@ public struct AuditCommand: ParsableCommand {
             throw context.fail(error.localizedDescription, status: Self.status(error))
         }
         if csv {
-            if !global.quiet { Terminal.writeOutput(AuditCSV.render(report)) }
+            if !global.quiet {
+                // Exact cells for a file or a pipe; on a terminal, no control character gets through.
+                let csv = AuditCSV.render(report)
+                Terminal.writeOutput(Terminal.isTerminal(.standardOutput) ? TerminalText.sanitized(csv) : csv)
+            }
         } else {
             try context.emit(report, text: AuditReportText.render)
         }

@@ -1,0 +1,30 @@
+/// Text that reaches a terminal from outside (family names from a CSV, record names and fields
+/// from CloudKit) must not drive it: an ESC sequence can rewrite the screen, set the window title
+/// or hide lines, and bidirectional overrides can reorder what is shown. Every text report goes
+/// through `sanitized` on its way to stdout; JSON needs nothing (its encoder escapes controls).
+enum TerminalText {
+    /// Control characters (but line feed and tab, which the reports' own layout uses) and the
+    /// bidi embedding, override and isolate controls become visible `\u{…}` escapes. Joiners and
+    /// directional marks stay: Arabic, Devanagari or Thai names need them.
+    static func sanitized(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if isUnsafe(scalar) {
+                result.append(contentsOf: "\\u{\(String(scalar.value, radix: 16))}".unicodeScalars)
+            } else {
+                result.append(scalar)
+            }
+        }
+        return String(result)
+    }
+
+    static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x0A, 0x09: return false
+        case 0x00...0x1F, 0x7F...0x9F: return true
+        case 0x202A...0x202E, 0x2066...0x2069: return true
+        default: return false
+        }
+    }
+}
