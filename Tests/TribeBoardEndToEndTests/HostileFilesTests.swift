@@ -144,3 +144,29 @@ import TribeBoardTestSupport
         #expect(try String(contentsOfFile: text, encoding: .utf8) == "family_name\nnot a database\n")
     }
 }
+
+/// A run stopped by SIGTERM (systemd stopping the unit, a timeout) leaves no temporary file.
+@Suite struct TerminatedRunTests {
+    @Test func sigtermMidRunLeavesNoTemporaryManifest() throws {
+        let rows = 6_000
+        let directory = try TemporaryDirectory("sigterm")
+        _ = try directory.write("in.csv", CSVFixtures.families(count: rows))
+        // The test runner may ignore SIGTERM, and an ignored signal stays ignored across exec:
+        // env restores its default action, as a service manager's child has it.
+        let run = try ProcessRunner.start("/usr/bin/env", ["--default-signal=TERM", ProcessRunner.executable("tribeboard"),
+                                          "provision", "in.csv", "--store", "s.sqlite", "--out", "out", "-q"], in: directory.path)
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            if let count = try? StoreInspector(path: directory.file("s.sqlite")).count("SELECT COUNT(*) FROM families"), count >= 300 { break }
+            usleep(5_000)
+        }
+        kill(run.pid, SIGTERM)
+        let result = run.wait()
+        #expect(result.status != 0, "stopped by the signal")
+        let committed = try StoreInspector(path: directory.file("s.sqlite")).count("SELECT COUNT(*) FROM families")
+        #expect(committed < rows, "the signal must land mid-run to test anything (status \(result.status))")
+        let output = (try? FileManager.default.contentsOfDirectory(atPath: directory.file("out"))) ?? []
+        #expect(!output.contains { $0.hasPrefix(".tmp-") }, "\(output)")
+        #expect(!output.contains("manifest.csv"), "a stopped run writes no manifest")
+    }
+}

@@ -1,8 +1,11 @@
+import CSystemCalls
 import Foundation
 
-/// A file written in pieces into a temporary sibling and renamed into place by `commit()`, so a
-/// killed run leaves the previous file (or none), never a truncated one. Mode 0600: what goes
-/// through here (manifests, snapshots) holds family codes.
+/// A file written in pieces into an unnamed file (O_TMPFILE) that `commit()` names and renames
+/// into place, so a run stopped at any moment (kill -9, SIGTERM) leaves the previous file (or
+/// none), never a truncated one, and no temporary file. Where the file system has no O_TMPFILE, a
+/// named temporary sibling stands in. Mode 0600: what goes through here (manifests, snapshots)
+/// holds family codes.
 ///
 /// Written through a plain file descriptor: Foundation's OutputStream traps in `streamError` on Linux.
 final class StreamingFile {
@@ -11,16 +14,25 @@ final class StreamingFile {
     private let descriptor: Int32
     private var buffer: [UInt8] = []
     private var closed = false
+    /// The bytes are in an unnamed file until `commit()`.
+    private let unnamed: Bool
 
     init(path: String) throws(FileSystemError) {
         self.path = path
         let (directory, name) = AtomicFile.split(path)
         temporaryPath = "\(directory)/\(AtomicFile.temporaryPrefix)\(getpid())-\(name)"
-        // Never through a symlink or into a file someone else planted under the predictable name;
-        // one of ours left by an earlier process that had the same pid is removed first.
-        unlink(temporaryPath)
-        descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw FileSystemError("create", path: temporaryPath) }
+        let anonymous = tb_open_unnamed_file(directory, 0o600)
+        if anonymous >= 0 {
+            descriptor = anonymous
+            unnamed = true
+        } else {
+            // Never through a symlink or into a file someone else planted under the predictable
+            // name; one of ours left by an earlier process that had the same pid is removed first.
+            unlink(temporaryPath)
+            descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            unnamed = false
+            guard descriptor >= 0 else { throw FileSystemError("create", path: temporaryPath) }
+        }
         buffer.reserveCapacity(1 << 16)
     }
 
@@ -36,6 +48,15 @@ final class StreamingFile {
     func commit() throws(FileSystemError) {
         try flush()
         closed = true
+        if unnamed {
+            // A name for the finished file, then rename over the old one (linkat cannot replace).
+            unlink(temporaryPath)
+            guard tb_link_unnamed_file(descriptor, temporaryPath) == 0 else {
+                let code = errno
+                close(descriptor)
+                throw FileSystemError("create", path: temporaryPath, errno: code)
+            }
+        }
         try AtomicFile.moveIntoPlace(descriptor: descriptor, temporary: temporaryPath, path: path)
     }
 
@@ -43,7 +64,7 @@ final class StreamingFile {
         guard !closed else { return }
         closed = true
         close(descriptor)
-        unlink(temporaryPath)
+        if !unnamed { unlink(temporaryPath) }
     }
 
     private func flush() throws(FileSystemError) {
