@@ -25,6 +25,7 @@ public enum FieldRules {
     public static func familyName(_ raw: String, column: String) throws(RowError) -> String {
         let name = raw.trimmed
         guard !name.isEmpty else { throw RowError(column: column, "is empty") }
+        try checkStacking(name, column: column)
         guard familyNameLengths.contains(name.count) else {
             throw RowError(column: column, "must have 2 to 50 characters, has \(name.count)")
         }
@@ -34,8 +35,25 @@ public enum FieldRules {
         return name
     }
 
+    /// Scalars a name may have: 50 characters of any script the app accepts stay far below it
+    /// (a Devanagari conjunct or a flag is a few scalars), while a name of 2 letters and 300,000
+    /// combining marks would pass a character count and break every screen that shows it.
+    static let maximumScalars = 400
+    static let maximumScalarsPerCharacter = 12
+
+    private static func checkStacking(_ name: String, column: String) throws(RowError) {
+        let scalars = name.unicodeScalars.count
+        guard scalars <= maximumScalars else {
+            throw RowError(column: column, "is made of \(scalars) Unicode scalars (combining marks included); at most \(maximumScalars) are accepted")
+        }
+        if let stacked = name.first(where: { $0.unicodeScalars.count > maximumScalarsPerCharacter }) {
+            throw RowError(column: column, "has a character made of \(stacked.unicodeScalars.count) scalars (stacked combining marks); at most \(maximumScalarsPerCharacter) are accepted")
+        }
+    }
+
     public static func displayName(_ raw: String, column: String) throws(RowError) -> String {
         let name = raw.trimmed
+        try checkStacking(name, column: column)
         guard displayNameLengths.contains(name.count) else {
             throw RowError(column: column, "must have 1 to 50 characters, has \(name.count)")
         }

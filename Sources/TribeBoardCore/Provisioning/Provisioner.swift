@@ -54,8 +54,13 @@ public struct Provisioner: Sendable {
         let preScan = try CSVPreScan.scan(path: request.csvPath)
         let total = preScan.dataRecords
         let reader = try FamilyCSVReader(path: request.csvPath, malformed: preScan.malformedRecords)
-        for column in reader.unknownColumns {
-            logger.warning("ignoring unknown column", metadata: ["column": "\(column)"])
+        // One warning, however many: a file with 100,000 stray columns must not print 100,000 lines.
+        if !reader.unknownColumns.isEmpty {
+            let shown = reader.unknownColumns.prefix(5).joined(separator: ", ")
+            logger.warning("ignoring unknown columns", metadata: [
+                "count": "\(reader.unknownColumns.count)",
+                "columns": "\(shown)\(reader.unknownColumns.count > 5 ? ", …" : "")",
+            ])
         }
         let tracker = try RowTracker()
         if reader.columns.contains(.code) { try reservePreassignedCodes(in: tracker, malformed: preScan.malformedRecords) }
