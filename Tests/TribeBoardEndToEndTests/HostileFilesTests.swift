@@ -170,3 +170,34 @@ import TribeBoardTestSupport
         #expect(!output.contains("manifest.csv"), "a stopped run writes no manifest")
     }
 }
+
+/// Input that can be read only once: standard input, a shell's process substitution, a FIFO.
+@Suite struct StreamedInputTests {
+    func provision(_ shell: String, in directory: TemporaryDirectory) throws -> ProcessRunner.Result {
+        _ = try directory.write("in.csv", CSVFixtures.families(count: 25))
+        let tribeboard = ProcessRunner.executable("tribeboard")
+        return try ProcessRunner.run("/bin/bash", ["-c", shell.replacingOccurrences(of: "TB", with: "'\(tribeboard)'")], in: directory.path)
+    }
+
+    @Test(arguments: [
+        "TB provision - --store s.sqlite --out out --json < in.csv",
+        "cat in.csv | TB provision - --store s.sqlite --out out --json",
+        "TB provision <(cat in.csv) --store s.sqlite --out out --json",
+        "mkfifo pipe && { cat in.csv > pipe & } && TB provision pipe --store s.sqlite --out out --json",
+    ])
+    func everyRowIsProvisionedFromAStream(shell: String) throws {
+        let directory = try TemporaryDirectory("streamed-input")
+        let result = try provision(shell, in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        let summary = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        #expect(summary?["created"] as? Int == 25, "\(result.stdout)")
+        #expect(try StoreInspector(path: directory.file("s.sqlite")).count("SELECT COUNT(*) FROM families") == 25)
+    }
+
+    @Test func anEmptyStreamIsTheEmptyFileError() throws {
+        let directory = try TemporaryDirectory("streamed-empty")
+        let result = try provision("TB provision - --store s.sqlite --out out < /dev/null", in: directory)
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("out")))
+    }
+}
