@@ -201,3 +201,29 @@ import TribeBoardTestSupport
         #expect(!FileManager.default.fileExists(atPath: directory.file("out")))
     }
 }
+
+/// Another writer holding the store: the run waits, then says "busy" and who holds it.
+@Suite struct BusyStoreTests {
+    @Test func aStoreHeldByAnotherWriterIsBusyAndTheHolderIsNamed() throws {
+        let directory = try TemporaryDirectory("busy-store")
+        _ = try directory.write("in.csv", CSVFixtures.families(count: 3))
+        _ = try directory.write("more.csv", CSVFixtures.families(count: 3, idPrefix: "M"))
+        let tribeboard = ProcessRunner.executable("tribeboard")
+        try #require(try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "-q"], in: directory.path).status == 0)
+        // sqlite3 holds the write lock; flock(1) holds the provision lock as a running provision would.
+        let holder = try ProcessRunner.start("/bin/bash", ["-c", """
+            (echo 'BEGIN IMMEDIATE;'; echo 'SELECT 1;'; sleep 20) | sqlite3 s.sqlite > held.txt &
+            exec flock s.sqlite.provision-lock sleep 20
+            """], in: directory.path)
+        defer { holder.killHard(); _ = try? ProcessRunner.run("/usr/bin/pkill", ["-f", "sqlite3 s.sqlite"]) }
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline, (try? String(contentsOfFile: directory.file("held.txt"), encoding: .utf8))?.contains("1") != true {
+            usleep(20_000)
+        }
+        let result = try ProcessRunner.run(tribeboard, ["provision", "more.csv", "--store", "s.sqlite", "--out", "out"], in: directory.path,
+                                           environment: ["TRIBEBOARD_BUSY_TIMEOUT": "1"])
+        #expect(result.status == 74, "\(result.stderr)")
+        #expect(result.stderr.contains("is busy"), "\(result.stderr)")
+        #expect(result.stderr.contains("a provision run holding"), "\(result.stderr)")
+    }
+}

@@ -73,7 +73,7 @@ public struct Auditor: Sendable {
         } catch let error as CodeRepairError {
             throw .failed(error.localizedDescription)
         } catch {
-            throw .store(.readFailed(reason: "\(error)"))
+            throw .store(.reading(error, store: request.storePath))
         }
         report.durationSeconds = (ContinuousClock.now - started).seconds
         return report

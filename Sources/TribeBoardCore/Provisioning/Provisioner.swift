@@ -43,7 +43,7 @@ public struct Provisioner: Sendable {
         } catch let error as QRCodeError {
             throw .configuration(error.localizedDescription)
         } catch {
-            throw .store(.writeFailed(reason: "\(error)"))
+            throw .store(.writing(error, store: request.storePath))
         }
     }
 

@@ -59,7 +59,7 @@ public struct Resyncer: Sendable {
         } catch let error as StoreError {
             throw error
         } catch {
-            throw .writeFailed(reason: "\(error)")
+            throw .writing(error, store: store.path)
         }
         report.durationSeconds = (ContinuousClock.now - started).seconds
         return report

@@ -32,7 +32,7 @@ struct ProvisioningWriter {
         } catch let error as StoreError {
             throw error
         } catch {
-            throw .writeFailed(reason: "\(error)")
+            throw .writing(error, store: store.path)
         }
     }
 

@@ -7,6 +7,7 @@ public enum StoreError: Error, Equatable, LocalizedError {
     case newerSchema(path: String, unknownMigrations: [String])
     case writeFailed(reason: String)
     case readFailed(reason: String)
+    case busy(path: String, holders: [String])
 
     public var errorDescription: String? {
         switch self {
@@ -20,6 +21,10 @@ public enum StoreError: Error, Equatable, LocalizedError {
             return "cannot write to the store: \(reason)"
         case .readFailed(let reason):
             return "cannot read the store: \(reason)"
+        case .busy(let path, let holders):
+            let who = holders.isEmpty ? "no provision or resync run of this toolkit holds it (sqlite3 or another program may)"
+                : holders.joined(separator: "; ")
+            return "the store \(path) is busy: another process kept it locked for writing longer than this run waits (\(Int(StoreHolders.busyTimeout)) s); \(who). Run again when it has finished"
         }
     }
 }
@@ -41,7 +46,8 @@ public struct TribeBoardStore: Sendable {
         }
         try identify(at: path)
         var delay = 0.02
-        let deadline = Date().addingTimeInterval(30)
+        // As long as a write waits for another writer, no longer: past it the store is busy.
+        let deadline = Date().addingTimeInterval(max(StoreHolders.busyTimeout, 1))
         while true {
             do {
                 return try openAndMigrate(at: path)
@@ -59,7 +65,7 @@ public struct TribeBoardStore: Sendable {
     private static func openAndMigrate(at path: String) throws -> TribeBoardStore {
         var configuration = Configuration()
         // Concurrent provision runs serialize on SQLite's write lock; a batch holds it briefly.
-        configuration.busyMode = .timeout(60)
+        configuration.busyMode = .timeout(StoreHolders.busyTimeout)
         configuration.foreignKeysEnabled = true
         configuration.prepareDatabase { db in
             // Savepoint journals in memory: on disk, each family's savepoint cost dozens of writes.
@@ -177,6 +183,8 @@ public struct TribeBoardStore: Sendable {
         switch databaseError.resultCode {
         case .SQLITE_NOTADB, .SQLITE_CORRUPT:
             return .notAStore(path: path, reason: databaseError.message ?? "\(databaseError.resultCode)")
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return .writing(error, store: path)
         default:
             return .cannotOpen(path: path, reason: databaseError.message ?? "\(databaseError.resultCode)")
         }
