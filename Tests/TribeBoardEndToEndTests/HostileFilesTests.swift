@@ -227,3 +227,48 @@ import TribeBoardTestSupport
         #expect(result.stderr.contains("a provision run holding"), "\(result.stderr)")
     }
 }
+
+/// A stale `-shm` left behind by a killed run as root: the operator gives the store and its WAL
+/// back to the service user, and the store still cannot be opened for writing. Run as an
+/// unprivileged user (root ignores modes).
+@Suite struct StaleSharedMemoryFileTests {
+    @Test func doctorAndProvisionNameTheShmFileThatBlocksWriting() throws {
+        let setpriv = "/usr/bin/setpriv"
+        guard getuid() == 0, FileManager.default.isExecutableFile(atPath: setpriv) else { return }
+        let directory = try TemporaryDirectory("stale-shm")
+        let tribeboard = ProcessRunner.executable("tribeboard")
+        _ = try directory.write("in.csv", CSVFixtures.families(count: 6_000))
+        _ = try directory.write("more.csv", CSVFixtures.families(count: 2, idPrefix: "M"))
+        chmod(directory.path, 0o777)
+        for file in ["in.csv", "more.csv"] { chmod(directory.file(file), 0o644) }
+        var folder = directory.path
+        while folder != "/" {  // the unprivileged user must reach the folder
+            folder = URL(fileURLWithPath: folder).deletingLastPathComponent().path
+            var info = stat()
+            if stat(folder, &info) == 0, info.st_mode & 0o001 == 0 { chmod(folder, info.st_mode & 0o7777 | 0o011) }
+        }
+        // A run as root, killed mid-run: the store's -wal and -shm stay behind, root's.
+        let killed = try ProcessRunner.start(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "-q"], in: directory.path)
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, (try? StoreInspector(path: directory.file("s.sqlite")).count("SELECT COUNT(*) FROM families")) ?? 0 < 300 {
+            usleep(5_000)
+        }
+        killed.killHard()
+        _ = killed.wait()
+        try #require(FileManager.default.fileExists(atPath: directory.file("s.sqlite-shm")))
+        // The operator hands the store and its WAL to the service user; the -shm is forgotten.
+        for file in ["s.sqlite", "s.sqlite-wal"] { chown(directory.file(file), 65534, 65534) }
+        chmod(directory.file("s.sqlite-shm"), 0o400)
+        let user = ["--reuid=65534", "--regid=65534", "--clear-groups"]
+
+        let doctor = try ProcessRunner.run(setpriv, user + [tribeboard, "doctor", "--store", "s.sqlite", "--json"], in: directory.path)
+        #expect(doctor.status == 1)
+        let json = try JSONSerialization.jsonObject(with: Data(doctor.stdout.utf8)) as? [String: Any]
+        let failures = ((json?["checks"] as? [[String: Any]]) ?? []).filter { $0["status"] as? String == "failure" }
+        #expect(failures.contains { ($0["found"] as? String)?.contains("s.sqlite-shm is not writable by this user (mode 400") == true }, "\(doctor.stdout)")
+
+        let provision = try ProcessRunner.run(setpriv, user + [tribeboard, "provision", "more.csv", "--store", "s.sqlite", "--out", "out2"], in: directory.path)
+        #expect(provision.status == 74, "\(provision.stderr)")
+        #expect(provision.stderr.contains("s.sqlite-shm is not writable by this user"), "\(provision.stderr)")
+    }
+}

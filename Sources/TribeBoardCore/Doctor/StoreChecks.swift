@@ -49,10 +49,10 @@ struct StoreChecks {
                                     action: Self.advice(for: error))
             return ([check, permissionsCheck(), diskSpaceCheck()], .unusable(reason: error.localizedDescription))
         }
-        let writeProblem = Self.writeProblem(path: path, folder: folder)
+        let writeProblem = StoreFiles.writeProblem(path: path)
         let fileCheck = writeProblem.map {
-            DoctorCheck("store.file", .store, .failure, checked: "Store file", found: "\(path) opens read-only: \($0)",
-                        action: "run the toolkit as the store's owner, or make the file and its folder writable by that user")
+            DoctorCheck("store.file", .store, .failure, checked: "Store file", found: "\(path) cannot be written: \($0)",
+                        action: "run the toolkit as the store's owner, or make the store, its -wal and -shm and its folder writable by that user")
         } ?? DoctorCheck("store.file", .store, .ok, checked: "Store file", found: "\(path) opens for reading and writing")
         let integrity = integrityCheck(store)
         let checks = [fileCheck, integrity, migrationsCheck(store), journalCheck(store), permissionsCheck(), diskSpaceCheck()]
@@ -66,13 +66,6 @@ struct StoreChecks {
         case .notAStore: return "restore the store from a backup, or move this file aside and let `tribeboard provision` create a new store"
         default: return "check the path and the file's permissions"
         }
-    }
-
-    /// SQLite needs the file and, for the WAL and its index, the folder.
-    static func writeProblem(path: String, folder: String) -> String? {
-        if access(path, W_OK) != 0 { return "the file is not writable by this user" }
-        if access(folder, W_OK) != 0 { return "the folder \(folder) is not writable (SQLite keeps its -wal and -shm files there)" }
-        return nil
     }
 
     private func integrityCheck(_ store: TribeBoardStore) -> DoctorCheck {

@@ -5,7 +5,14 @@ extension StoreError {
     /// A failure while writing: a store another process kept locked past the wait is `busy`,
     /// worded apart from a real write failure, and names the toolkit's runs that hold it.
     public static func writing(_ error: any Error, store path: String?) -> StoreError {
-        busy(error, store: path) ?? .writeFailed(reason: "\(error)")
+        if let busy = busy(error, store: path) { return busy }
+        // A store that cannot be written says which file stands in the way, and how to fix it.
+        if let database = error as? DatabaseError, let path,
+           [.SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM].contains(database.resultCode),
+           let problem = StoreFiles.writeProblem(path: path) {
+            return .writeFailed(reason: "\(database.message ?? "\(database.resultCode)"): \(problem)")
+        }
+        return .writeFailed(reason: "\(error)")
     }
 
     public static func reading(_ error: any Error, store path: String?) -> StoreError {
@@ -51,5 +58,24 @@ enum StoreHolders {
             }
             return "a \(command) run" + (pid.map { " (pid \($0))" } ?? "") + " holding \(path)"
         }
+    }
+}
+
+/// What writing to a store needs of the file system: the store file, its `-wal` and `-shm` when
+/// they exist (a stale `-shm` left read-only keeps the store unwritable after the store's own
+/// mode is fixed), and the folder (SQLite creates them there).
+public enum StoreFiles {
+    public static func writeProblem(path: String) -> String? {
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        for file in [path, path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: file) {
+            guard access(file, W_OK) != 0 else { continue }
+            var info = stat()
+            let mode = stat(file, &info) == 0 ? " (mode \(String(info.st_mode & 0o777, radix: 8)), owner uid \(info.st_uid))" : ""
+            let fix = file == path ? "chmod 600 it, owned by the user that runs the toolkit"
+                : "chmod 600 it, or delete it while no process has the store open"
+            return "\(file) is not writable by this user\(mode): \(fix)"
+        }
+        if access(folder, W_OK) != 0 { return "the folder \(folder) is not writable (SQLite keeps the store's -wal and -shm files there)" }
+        return nil
     }
 }

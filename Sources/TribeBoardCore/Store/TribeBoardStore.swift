@@ -185,6 +185,9 @@ public struct TribeBoardStore: Sendable {
             return .notAStore(path: path, reason: databaseError.message ?? "\(databaseError.resultCode)")
         case .SQLITE_BUSY, .SQLITE_LOCKED:
             return .writing(error, store: path)
+        case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_IOERR:
+            let reason = databaseError.message ?? "\(databaseError.resultCode)"
+            return .cannotOpen(path: path, reason: StoreFiles.writeProblem(path: path).map { "\(reason): \($0)" } ?? reason)
         default:
             return .cannotOpen(path: path, reason: databaseError.message ?? "\(databaseError.resultCode)")
         }
