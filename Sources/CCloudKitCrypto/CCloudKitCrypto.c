@@ -32,11 +32,29 @@ static int is_p256(EVP_PKEY *key) {
     return strcmp(group, "prime256v1") == 0 || strcmp(group, "P-256") == 0;
 }
 
+/* Never asks for a passphrase: OpenSSL's default callback prompts on the terminal, which hangs a
+   cron job. Without a passphrase an encrypted key simply fails to load (see pem_is_encrypted). */
+static int no_passphrase(char *buffer, int size, int rwflag, void *user) {
+    (void)buffer; (void)size; (void)rwflag; (void)user;
+    return -1;
+}
+
+static int pem_is_encrypted(const char *pem, size_t pem_length) {
+    static const char *marks[] = {"ENCRYPTED PRIVATE KEY", "Proc-Type: 4,ENCRYPTED"};
+    for (size_t m = 0; m < sizeof marks / sizeof marks[0]; m++) {
+        size_t mark_length = strlen(marks[m]);
+        for (size_t i = 0; i + mark_length <= pem_length; i++) {
+            if (memcmp(pem + i, marks[m], mark_length) == 0) return 1;
+        }
+    }
+    return 0;
+}
+
 static EVP_PKEY *read_key(const char *pem, size_t pem_length, int want_private) {
     BIO *bio = BIO_new_mem_buf(pem, (int)pem_length);
     if (bio == NULL) return NULL;
-    EVP_PKEY *key = want_private ? PEM_read_bio_PrivateKey(bio, NULL, NULL, NULL)
-                                 : PEM_read_bio_PUBKEY(bio, NULL, NULL, NULL);
+    EVP_PKEY *key = want_private ? PEM_read_bio_PrivateKey(bio, NULL, no_passphrase, NULL)
+                                 : PEM_read_bio_PUBKEY(bio, NULL, no_passphrase, NULL);
     BIO_free(bio);
     return key;
 }
@@ -53,7 +71,11 @@ int tb_sha256_base64(const void *data, size_t length, char *out, size_t out_size
 int tb_ecdsa_p256_sign(const char *pem, size_t pem_length, const void *message, size_t message_length,
                        unsigned char *signature, size_t *signature_length, char *error, size_t error_size) {
     EVP_PKEY *key = read_key(pem, pem_length, 1);
-    if (key == NULL) return fail(error, error_size, "the key file holds no readable private key");
+    if (key == NULL) {
+        return fail(error, error_size, pem_is_encrypted(pem, pem_length)
+            ? "the key is protected by a passphrase, which an unattended run cannot type; export it without one (openssl ec -in key.pem -out plain.pem) and keep that file mode 600"
+            : "the key file holds no readable private key");
+    }
     if (!is_p256(key)) {
         EVP_PKEY_free(key);
         return fail(error, error_size, "the key is not an EC P-256 (prime256v1) key");

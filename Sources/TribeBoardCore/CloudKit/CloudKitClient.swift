@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -17,6 +18,8 @@ public final class CloudKitClient: Sendable {
     private let policy: RetryPolicy
     private let limiter: ConcurrencyLimiter
     private let logger: Logger
+    /// The most one request may take, however slowly its answer trickles in.
+    private let requestDeadline: Double
 
     public init(configuration: CloudKitConfiguration, signer: CloudKitSigner?, policy: RetryPolicy = RetryPolicy(),
                 maxConcurrentRequests: Int = 4, requestTimeout: Double = 30, logger: Logger) {
@@ -28,7 +31,8 @@ public final class CloudKitClient: Sendable {
         let sessionConfiguration = URLSessionConfiguration.ephemeral
         sessionConfiguration.timeoutIntervalForRequest = requestTimeout
         sessionConfiguration.httpMaximumConnectionsPerHost = maxConcurrentRequests
-        session = URLSession(configuration: sessionConfiguration)
+        requestDeadline = requestTimeout * 2
+        session = URLSession(configuration: sessionConfiguration, delegate: NoRedirects(), delegateQueue: nil)
     }
 
     /// Builds the signer from the configured key file. Nil signer means the remote is not configured.
@@ -54,10 +58,11 @@ public final class CloudKitClient: Sendable {
     public func queryAll(_ query: CloudKitQuery, zone: CloudKitZoneID = .defaultZone,
                          page: ([CloudKitRecordResult]) throws -> Void) async throws {
         var marker: String?
+        var pages = ContinuationGuard(recordType: query.recordType)
         repeat {
             let result = try await self.query(query, zone: zone, continuationMarker: marker)
             try page(result.records)
-            marker = result.continuationMarker
+            marker = try pages.next(after: result.continuationMarker)
         } while marker != nil
     }
 
@@ -149,7 +154,7 @@ public final class CloudKitClient: Sendable {
         let data: Data
         let response: URLResponse
         do {
-            (data, response) = try await session.data(for: request)
+            (data, response) = try await perform(request)
         } catch {
             throw .network(reason: Self.describe(error))
         }
@@ -162,11 +167,52 @@ public final class CloudKitClient: Sendable {
                 throw .unexpectedResponse(httpStatus: status, detail: "\(error)".prefix(200).description)
             }
         }
+        // Throttling may come with only an HTTP Retry-After header (seconds or an HTTP date).
+        let headerRetryAfter = Self.retryAfter(header: (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Retry-After"))
         if let envelope = try? JSONDecoder().decode(CloudKitErrorEnvelope.self, from: data) {
             throw .service(code: CloudKitServerErrorCode(rawValue: envelope.serverErrorCode), httpStatus: status,
-                           reason: envelope.reason ?? "no reason given", retryAfter: envelope.retryAfter)
+                           reason: envelope.reason ?? "no reason given", retryAfter: envelope.retryAfter ?? headerRetryAfter)
+        }
+        if status == 429 || status == 503 {
+            throw .service(code: status == 429 ? .throttled : .tryAgainLater, httpStatus: status,
+                           reason: "HTTP \(status) without a CloudKit error body", retryAfter: headerRetryAfter)
+        }
+        if (300..<400).contains(status) {
+            let location = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Location") ?? "nowhere"
+            throw .unexpectedResponse(httpStatus: status, detail: "the server redirected to \(URLComponents(string: location)?.host ?? location); redirects are not followed (the request's signed headers would go with it): check --ck-base-url")
         }
         throw .unexpectedResponse(httpStatus: status, detail: String(decoding: data.prefix(200), as: UTF8.self))
+    }
+
+    /// One exchange, cut at `requestDeadline`: URLSession's own timeout is an idle limit, so a
+    /// server sending a byte every few seconds would hold a request (and a cron job) for hours.
+    private func perform(_ request: URLRequest) async throws -> (Data, URLResponse) {
+        let pending = Mutex<CheckedContinuation<(Data, URLResponse), any Error>?>(nil)
+        let finish: @Sendable (Result<(Data, URLResponse), any Error>) -> Void = { result in
+            pending.withLock { continuation in
+                continuation?.resume(with: result)
+                continuation = nil
+            }
+        }
+        let deadline = requestDeadline
+        return try await withCheckedThrowingContinuation { continuation in
+            pending.withLock { $0 = continuation }
+            let task = session.dataTask(with: request) { data, response, error in
+                if let data, let response { finish(.success((data, response))) } else { finish(.failure(error ?? URLError(.badServerResponse))) }
+            }
+            DispatchQueue.global().asyncAfter(deadline: .now() + deadline) {
+                finish(.failure(URLError(.timedOut)))
+                task.cancel()
+            }
+            task.resume()
+        }
+    }
+
+    /// `Retry-After: 120` or `Retry-After: Fri, 31 Dec 1999 23:59:59 GMT`, as seconds from now.
+    static func retryAfter(header: String?, now: Date = Date()) -> Double? {
+        guard let header = header?.trimmingCharacters(in: .whitespaces), !header.isEmpty else { return nil }
+        if let seconds = Double(header) { return RetryPolicy.usable(seconds, upTo: 86_400) }
+        return HTTPDate.parse(header).map { max($0.timeIntervalSince(now), 0) }
     }
 
     static func describe(_ error: any Error) -> String {
@@ -180,6 +226,15 @@ public final class CloudKitClient: Sendable {
         case .notConnectedToInternet: return "no network"
         default: return urlError.localizedDescription
         }
+    }
+}
+
+/// CloudKit answers where it was asked; a redirect (to another host, or to plain HTTP) would carry
+/// the signed headers with it. The 3xx itself is handed back and reported.
+final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        completionHandler(nil)
     }
 }
 

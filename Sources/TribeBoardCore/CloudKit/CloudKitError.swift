@@ -88,7 +88,7 @@ public enum CloudKitError: Error, Sendable, Equatable, LocalizedError {
         case .network(let reason):
             return "CloudKit is unreachable (network: \(reason)); the work stays pending and can be retried"
         case .service(let code, let status, let reason, let retryAfter):
-            return "CloudKit answered \(code) (HTTP \(status)): \(reason)" + (retryAfter.map { "; retry after \(Int($0)) s" } ?? "") + advice(code)
+            return "CloudKit answered \(code) (HTTP \(status)): \(reason)" + (RetryPolicy.usable(retryAfter, upTo: 86_400).map { "; retry after \(Int($0)) s" } ?? "") + advice(code)
         case .unexpectedResponse(let status, let detail):
             return "CloudKit answered HTTP \(status) with an unreadable body: \(detail)"
         case .gaveUp(let attempts, let last):

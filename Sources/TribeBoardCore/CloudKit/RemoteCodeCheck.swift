@@ -36,13 +36,14 @@ public final class RemoteCodeCheck: Sendable {
             for recordType in [RecordMapping.familyType, "CKFamily"] {
                 for chunk in codes.chunked(Self.codesPerQuery) {
                     var marker: String?
+                    var pages = ContinuationGuard(recordType: recordType)
                     repeat {
                         let page = try await client.query(CloudKitQuery(recordType: recordType, filterBy: [.isIn("code", Array(chunk))]),
                                                           continuationMarker: marker)
                         for case .record(let record) in page.records {
                             if let code = record.string("code") { holders[code] = record.recordName }
                         }
-                        marker = page.continuationMarker
+                        marker = try pages.next(after: page.continuationMarker)
                     } while marker != nil
                 }
             }

@@ -16,11 +16,19 @@ public struct RetryPolicy: Sendable, Equatable {
         self.maxTotalSeconds = maxTotalSeconds
     }
 
-    /// The wait before attempt `attempt + 1` (attempt counts from 1).
+    /// The wait before attempt `attempt + 1` (attempt counts from 1). A server's `retryAfter` is
+    /// honoured when it is a number of seconds from 0 to `maxTotalSeconds`; anything else
+    /// (negative, NaN, 1e300) is ignored rather than trusted: the backoff applies.
     public func delay(afterAttempt attempt: Int, retryAfter: Double?, random: Double = Double.random(in: 0...1)) -> Double {
-        let ceiling = min(maxDelay, baseDelay * pow(2, Double(attempt - 1)))
+        let ceiling = min(maxDelay, baseDelay * pow(2, Double(min(max(attempt, 1), 60) - 1)))
         let jittered = ceiling * random
-        guard let retryAfter else { return jittered }
+        guard let retryAfter = Self.usable(retryAfter, upTo: maxTotalSeconds) else { return jittered }
         return max(retryAfter, jittered)
+    }
+
+    /// A wait in seconds from outside, if it is one a run can honour.
+    public static func usable(_ seconds: Double?, upTo limit: Double) -> Double? {
+        guard let seconds, seconds.isFinite, seconds >= 0, seconds <= limit else { return nil }
+        return seconds
     }
 }
