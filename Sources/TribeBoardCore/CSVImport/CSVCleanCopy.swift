@@ -9,12 +9,13 @@ final class CSVCleanCopy {
     private let descriptor: Int32
     var path: String { "/proc/self/fd/\(descriptor)" }
 
-    init(of source: String, blanking records: [CSVMalformedRecord]) throws(CSVImportError) {
+    /// `droppingFirstLine`: an Excel `sep=` line goes, so that CSV.swift reads the header first.
+    init(of source: String, blanking records: [CSVMalformedRecord], droppingFirstLine: Bool = false) throws(CSVImportError) {
         guard let input = FileHandle(forReadingAtPath: source) else { throw .cannotOpen(path: source, reason: "cannot read it again") }
         defer { try? input.close() }
         descriptor = tb_open_unnamed_file(NSTemporaryDirectory(), 0o600)
         guard descriptor >= 0 else { throw .unreadable(reason: "cannot make a working copy in \(NSTemporaryDirectory()): \(String(cString: strerror(errno)))") }
-        var blanker = LineBlanker(records: records[...])
+        var blanker = LineBlanker(records: records[...], dropsFirstLine: droppingFirstLine)
         var output: [UInt8] = []
         output.reserveCapacity(1 << 16)
         do {
@@ -45,12 +46,17 @@ final class CSVCleanCopy {
     /// end as CSVPreScan counts them: LF, CR, or CRLF as one.
     struct LineBlanker {
         var records: ArraySlice<CSVMalformedRecord>
+        var dropsFirstLine = false
         var line = 1
         var previousWasCR = false
 
         mutating func copy(_ byte: UInt8, into output: inout [UInt8]) {
             let isCR = byte == 0x0D
             defer { previousWasCR = isCR }
+            if dropsFirstLine && (line == 1 || (line == 2 && byte == 0x0A && previousWasCR)) {
+                if byte == 0x0A || isCR { line = 2 }
+                return
+            }
             while let first = records.first, first.lastLine < line { records = records.dropFirst() }
             let blanked = records.first.map { $0.line <= line } ?? false
             if byte == 0x0A && previousWasCR {

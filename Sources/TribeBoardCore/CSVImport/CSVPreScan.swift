@@ -10,6 +10,8 @@ public struct CSVPreScan: Sendable {
     public let dataRecords: Int
     /// Records that break the quoting rules, in file order; the header is never one of them.
     public let malformedRecords: [CSVMalformedRecord]
+    /// The delimiter, and where the header is.
+    public let format: CSVFormat
 
     public static func scan(path: String) throws(CSVImportError) -> CSVPreScan {
         var isDirectory: ObjCBool = false
@@ -20,7 +22,7 @@ public struct CSVPreScan: Sendable {
             throw .cannotOpen(path: path, reason: FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file")
         }
         defer { try? handle.close() }
-        var scanner = Scanner()
+        var scanner: Scanner?
         while true {
             let chunk: Data
             do {
@@ -29,14 +31,16 @@ public struct CSVPreScan: Sendable {
                 throw .unreadable(reason: "\(error)")
             }
             if chunk.isEmpty { break }
+            if scanner == nil { scanner = Scanner(format: try CSVFormat.detect(Array(chunk.prefix(4096)))) }
             let failure = chunk.withUnsafeBytes { bytes -> CSVImportError? in
-                do throws(CSVImportError) { try scanner.consume(bytes) } catch { return error }
+                do throws(CSVImportError) { try scanner?.consume(bytes) } catch { return error }
                 return nil
             }
             if let failure { throw failure }
         }
+        guard var scanner else { throw .empty }
         let records = try scanner.finish()
-        return CSVPreScan(dataRecords: records, malformedRecords: scanner.malformed)
+        return CSVPreScan(dataRecords: records, malformedRecords: scanner.malformed, format: scanner.format)
     }
 
     /// Where the current field stands, following CSV.swift's reading of the same bytes.
@@ -49,6 +53,7 @@ public struct CSVPreScan: Sendable {
     }
 
     struct Scanner {
+        let format: CSVFormat
         var line = 1
         var state = FieldState.start
         var quoteLine = 0
@@ -79,7 +84,7 @@ public struct CSVPreScan: Sendable {
                 }
                 step(byte)
                 // A row of bare separators (`,,` as spreadsheets export empty rows) has no content.
-                if byte != 0x20 && byte != 0x09 && byte != 0x2C && byte != 0x22 { recordHasContent = true }
+                if byte != 0x20 && byte != 0x09 && byte != format.delimiter && byte != 0x22 { recordHasContent = true }
             }
         }
 
@@ -108,15 +113,15 @@ public struct CSVPreScan: Sendable {
             switch (state, byte) {
             case (.skippingLine, _): return
             case (.start, 0x22): state = .quoted; quoteLine = line
-            case (.start, 0x2C), (.unquoted, 0x2C), (.quoteInQuoted, 0x2C): state = .start; field += 1
+            case (.start, format.delimiter), (.unquoted, format.delimiter), (.quoteInQuoted, format.delimiter): state = .start; field += 1
             case (.start, _): state = .unquoted
             case (.unquoted, 0x22): malformed(reason: "a quote inside a field that does not start with one; quote the whole field and double the quote (\"\")")
-            case (.unquoted, _), (.quoted, 0x2C): return
+            case (.unquoted, _): return
             case (.quoted, 0x22): state = .quoteInQuoted
             case (.quoted, _): return
             case (.quoteInQuoted, 0x22): state = .quoted
             case (.quoteInQuoted, _):
-                malformed(reason: "\(Self.describe(byte)) after the closing quote; a quoted field ends at a comma or the end of the line")
+                malformed(reason: "\(Self.describe(byte)) after the closing quote; a quoted field ends at a \(format.delimiterName) or the end of the line")
                 state = .skippingLine
             }
         }
@@ -152,9 +157,10 @@ public struct CSVPreScan: Sendable {
             if state == .quoted { throw .unterminatedQuote(line: quoteLine) }
             line += 1  // the last line has no line break: end its record as if it had
             endRecord()
-            if let header = malformed.first, header.line == 1 { throw .malformedHeader(header) }
-            guard sawAnyByte, records > 0 else { throw .empty }
-            return records - 1  // the header
+            if let header = malformed.first, header.line == format.headerLine { throw .malformedHeader(header) }
+            // The header, and Excel's `sep=` line before it.
+            guard sawAnyByte, records >= format.headerLine else { throw .empty }
+            return records - format.headerLine
         }
     }
 }

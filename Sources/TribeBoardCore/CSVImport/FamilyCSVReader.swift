@@ -53,8 +53,9 @@ public final class FamilyCSVReader {
     /// Reads `path`; `malformed` (from `CSVPreScan`) are the records CSV.swift must not see: the
     /// reader parses a copy with their lines blanked and hands each over, in its place, as a
     /// record that fails.
-    public init(path: String, malformed: [CSVMalformedRecord] = []) throws(CSVImportError) {
-        let cleanCopy = malformed.isEmpty ? nil : try CSVCleanCopy(of: path, blanking: malformed)
+    public init(path: String, malformed: [CSVMalformedRecord] = [], format: CSVFormat = .standard) throws(CSVImportError) {
+        let cleanCopy = malformed.isEmpty && format.headerLine == 1 ? nil
+            : try CSVCleanCopy(of: path, blanking: malformed, droppingFirstLine: format.headerLine == 2)
         guard let stream = InputStream(fileAtPath: cleanCopy?.path ?? path) else {
             throw .cannotOpen(path: path, reason: "no such file")
         }
@@ -62,7 +63,7 @@ public final class FamilyCSVReader {
         self.malformed = malformed[...]
         self.stream = stream
         do {
-            reader = try CSVReader(stream: stream, hasHeaderRow: true)
+            reader = try CSVReader(stream: stream, hasHeaderRow: true, delimiter: Unicode.Scalar(format.delimiter))
         } catch CSVError.cannotReadHeaderRow {
             throw .empty
         } catch {
@@ -80,13 +81,15 @@ public final class FamilyCSVReader {
             if index.contains(where: { $0.0 == column }) { throw .duplicateColumn(column.rawValue) }
             index.append((column, position))
         }
-        guard index.contains(where: { $0.0 == .familyName }) else { throw .missingColumn(FamilyCSVColumn.familyName.rawValue) }
+        guard index.contains(where: { $0.0 == .familyName }) else {
+            throw .missingColumnInHeader(FamilyCSVColumn.familyName.rawValue, header: header, delimiter: format.delimiterName)
+        }
         columnIndex = index
         columns = Set(index.map(\.0))
         unknownColumns = unknown
         headerWidth = header.count
         self.header = header
-        nextLine = 2 + Self.lineBreaks(in: header)
+        nextLine = format.headerLine + 1 + Self.lineBreaks(in: header)
     }
 
     /// The next non-blank record, or nil at the end of the file: parsed records and malformed ones

@@ -54,7 +54,7 @@ public struct Provisioner: Sendable {
         let source = try CSVSource(request.csvPath)
         let preScan = try CSVPreScan.scan(path: source.path)
         let total = preScan.dataRecords
-        let reader = try FamilyCSVReader(path: source.path, malformed: preScan.malformedRecords)
+        let reader = try FamilyCSVReader(path: source.path, malformed: preScan.malformedRecords, format: preScan.format)
         // One warning, however many: a file with 100,000 stray columns must not print 100,000 lines.
         if !reader.unknownColumns.isEmpty {
             let shown = reader.unknownColumns.prefix(5).joined(separator: ", ")
@@ -64,7 +64,7 @@ public struct Provisioner: Sendable {
             ])
         }
         let tracker = try RowTracker()
-        if reader.columns.contains(.code) { try reservePreassignedCodes(in: tracker, source: source, malformed: preScan.malformedRecords) }
+        if reader.columns.contains(.code) { try reservePreassignedCodes(in: tracker, source: source, preScan: preScan) }
 
         var report = ProvisionReport(dryRun: request.dryRun, csv: request.csvPath, store: request.storePath)
         report.unknownColumns = reader.unknownColumns
@@ -170,8 +170,8 @@ public struct Provisioner: Sendable {
 
     /// Preassigned codes are claimed before any code is generated, so that a random code can never
     /// take a code that a later row of the same file keeps.
-    private func reservePreassignedCodes(in tracker: RowTracker, source: CSVSource, malformed: [CSVMalformedRecord]) throws {
-        let reader = try FamilyCSVReader(path: source.path, malformed: malformed)
+    private func reservePreassignedCodes(in tracker: RowTracker, source: CSVSource, preScan: CSVPreScan) throws {
+        let reader = try FamilyCSVReader(path: source.path, malformed: preScan.malformedRecords, format: preScan.format)
         while let record = try reader.next() {
             // Every well-formed code claims its place, even on a row that fails for another
             // reason: two lines giving one code are a conflict in the file, and the earlier line
