@@ -118,10 +118,12 @@ public struct ProvisionCommand: ParsableCommand {
     /// The most serious condition wins: files not written, then the remote, then failed rows.
     static func status(of report: ProvisionReport) -> ExitStatus? {
         if report.qrWriteFailures > 0 { return .ioError }
+        // The remote check or the upload stopped: that part of the job was not done, whatever
+        // the kind of failure (a server's unusable answer included); never 0.
         switch report.remote?.errorKind {
         case "configuration"?: return .remoteConfiguration
-        case "network"?, "transient"?: return .remoteUnavailable
-        default: break
+        case .some: return .remoteUnavailable
+        case nil: break
         }
         if report.failed > 0 || (report.remote?.uploadFailed ?? 0) > 0 { return .partialFailure }
         return nil

@@ -71,12 +71,26 @@ public enum CloudKitError: Error, Sendable, Equatable, LocalizedError {
         switch self {
         case .network: return .network
         case .service(let code, _, _, _): return code.category
-        case .unexpectedResponse(let status, _): return status >= 500 ? .transient : .data
+        // An answer that is not CloudKit's: a login page, a redirect or a missing endpoint means
+        // the settings point somewhere else (78); anything else unusable (an empty or broken
+        // body, a record without its name) is the server's problem today, worth a later try (75).
+        case .unexpectedResponse(let status, _):
+            return [401, 403, 404, 421].contains(status) || (300..<400).contains(status) ? .configuration : .transient
         case .gaveUp(_, let last): return last.category
         }
     }
 
     public var isTransient: Bool { category == .network || category == .transient }
+
+    /// The server answered, but not as CloudKit does (no JSON, no CloudKit error body, a record
+    /// without its name).
+    public var isUnusableAnswer: Bool {
+        switch self {
+        case .unexpectedResponse: return true
+        case .gaveUp(_, let last): return last.isUnusableAnswer
+        default: return false
+        }
+    }
 
     public var retryAfter: Double? {
         if case .service(_, _, _, let retryAfter) = self { return retryAfter }

@@ -95,6 +95,12 @@ struct RemoteChecks {
             let check = DoctorCheck("remote.reachable", .remote, .warning, checked: "CloudKit reachable", found: error.localizedDescription,
                                     action: "check the network, proxy and --ck-base-url; commands meanwhile work local-only and exit 75")
             return ([check], .unreachable(error.localizedDescription))
+        case .failure(let error) where error.isUnusableAnswer && error.category == .transient:
+            // Not busy: what answered does not speak CloudKit (a proxy, a broken endpoint).
+            let check = DoctorCheck("remote.key", .remote, .failure, checked: "Key accepted (users/caller)",
+                                    found: "the answer is not CloudKit's: \(error.localizedDescription)",
+                                    action: "check --ck-base-url and any proxy in between; commands meanwhile exit 75")
+            return ([reachable(milliseconds), check], .unreachable(error.localizedDescription))
         case .failure(let error) where error.category == .transient:
             let check = DoctorCheck("remote.key", .remote, .warning, checked: "Key accepted (users/caller)",
                                     found: "not checked, the service is busy: \(error.localizedDescription)", action: "run doctor again later")
