@@ -44,3 +44,24 @@ struct UnusableAnswerTests {
         #expect(doctor.status == 1, "doctor after \(answer.name)")
     }
 }
+
+/// `resync --max-duration` is a promise for the whole run: a server that trickles its answers or
+/// asks for long waits does not hold a cron job past it.
+@Suite(.serialized, .timeLimit(.minutes(1)))
+struct MaxDurationTests {
+    @Test(arguments: ["trickle", "retry-after"]) func resyncEndsByItsMaxDuration(server kind: String) throws {
+        let server = try RawHTTPServer { _, _ in
+            kind == "trickle"
+                ? .init(status: 200, body: String(repeating: " ", count: 10_000) + "{}", interval: 1, bytesPerChunk: 1)
+                : .init(status: 503, headers: ["Retry-After": "100"], body: "")
+        }
+        defer { server.stop() }
+        let (directory, key) = try UnusableAnswerTests().workspace("max-duration-\(kind)")
+        let result = try ProcessRunner.run(ProcessRunner.executable("tribeboard"),
+                                           ["resync", "--store", "s.sqlite", "--key-id", "k", "--key-file", key, "--ck-base-url", server.baseURL,
+                                            "--max-duration", "3", "--json"], in: directory.path)
+        let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        #expect(report?["stoppedBy"] as? String == "--max-duration reached", "\(result.stdout)\n\(result.stderr)")
+        #expect(result.status != 0, "records stay pending")
+    }
+}

@@ -69,7 +69,8 @@ public struct ResyncCommand: ParsableCommand {
         do {
             let store = try TribeBoardStore.open(at: global.store)
             let deadline = maxDuration.map { ContinuousClock.now + .seconds($0) }
-            report = try Resyncer(store: store, client: client, logger: context.logger).run(until: deadline)
+            // --max-duration is a promise for the whole run: requests and backoff end by it too.
+            report = try Resyncer(store: store, client: client.bounded(by: deadline), logger: context.logger).run(until: deadline)
         } catch {
             throw context.fail(error.localizedDescription, status: .ioError)
         }

@@ -20,6 +20,8 @@ public final class CloudKitClient: Sendable {
     private let logger: Logger
     /// The most one request may take, however slowly its answer trickles in.
     private let requestDeadline: Double
+    /// When the whole run must be over (`--max-duration`): no request or backoff outlives it.
+    private let runDeadline: ContinuousClock.Instant?
 
     public init(configuration: CloudKitConfiguration, signer: CloudKitSigner?, policy: RetryPolicy = RetryPolicy(),
                 maxConcurrentRequests: Int = 4, requestTimeout: Double = 30, logger: Logger) {
@@ -32,8 +34,28 @@ public final class CloudKitClient: Sendable {
         sessionConfiguration.timeoutIntervalForRequest = requestTimeout
         sessionConfiguration.httpMaximumConnectionsPerHost = maxConcurrentRequests
         requestDeadline = requestTimeout * 2
+        runDeadline = nil
         session = URLSession(configuration: sessionConfiguration, delegate: NoRedirects(), delegateQueue: nil)
     }
+
+    private init(_ other: CloudKitClient, runDeadline: ContinuousClock.Instant?) {
+        configuration = other.configuration
+        signer = other.signer
+        session = other.session
+        policy = other.policy
+        limiter = other.limiter
+        logger = other.logger
+        requestDeadline = other.requestDeadline
+        self.runDeadline = runDeadline
+    }
+
+    /// The same client, whose requests, retries and waits all end by `deadline`.
+    public func bounded(by deadline: ContinuousClock.Instant?) -> CloudKitClient {
+        CloudKitClient(self, runDeadline: deadline)
+    }
+
+    /// Seconds left before the run's deadline, if it has one.
+    private var secondsLeft: Double? { runDeadline.map { (($0 - ContinuousClock.now).seconds) } }
 
     /// Builds the signer from the configured key file. Nil signer means the remote is not configured.
     public convenience init(configuration: CloudKitConfiguration, policy: RetryPolicy = RetryPolicy(), logger: Logger) throws(CloudKitConfigurationError) {
@@ -109,6 +131,7 @@ public final class CloudKitClient: Sendable {
         var attempt = 0
         while true {
             attempt += 1
+            if let left = secondsLeft, left <= 0 { throw .outOfTime }
             do {
                 return try await limiter.run { () async throws(CloudKitError) -> Response in
                     try await self.attempt(operation, method: method, body: bytes)
@@ -119,6 +142,7 @@ public final class CloudKitClient: Sendable {
                 }
                 let wait = policy.delay(afterAttempt: attempt, retryAfter: error.retryAfter)
                 let elapsed = (ContinuousClock.now - started).seconds
+                if let left = secondsLeft, wait >= left { throw .outOfTime }
                 guard elapsed + wait <= policy.maxTotalSeconds else { throw .gaveUp(attempts: attempt, last: error) }
                 logger.info("retrying CloudKit request", metadata: ["operation": "\(operation)", "attempt": "\(attempt)",
                                                                    "wait": "\(String(format: "%.2f", wait))s", "error": "\(error.category)"])
@@ -155,6 +179,8 @@ public final class CloudKitClient: Sendable {
         let response: URLResponse
         do {
             (data, response) = try await perform(request)
+        } catch let error as CloudKitError {
+            throw error
         } catch {
             throw .network(reason: Self.describe(error))
         }
@@ -194,14 +220,15 @@ public final class CloudKitClient: Sendable {
                 continuation = nil
             }
         }
-        let deadline = requestDeadline
+        let deadline = min(requestDeadline, max(secondsLeft ?? requestDeadline, 0.001))
+        let runEnds = secondsLeft.map { $0 <= requestDeadline } ?? false
         return try await withCheckedThrowingContinuation { continuation in
             pending.withLock { $0 = continuation }
             let task = session.dataTask(with: request) { data, response, error in
                 if let data, let response { finish(.success((data, response))) } else { finish(.failure(error ?? URLError(.badServerResponse))) }
             }
             DispatchQueue.global().asyncAfter(deadline: .now() + deadline) {
-                finish(.failure(URLError(.timedOut)))
+                finish(.failure(runEnds ? CloudKitError.outOfTime : URLError(.timedOut)))
                 task.cancel()
             }
             task.resume()

@@ -66,6 +66,8 @@ public enum CloudKitError: Error, Sendable, Equatable, LocalizedError {
     case unexpectedResponse(httpStatus: Int, detail: String)
     /// Retries ran out (attempts or time); carries the last error.
     indirect case gaveUp(attempts: Int, last: CloudKitError)
+    /// The run's own time (`--max-duration`) was up before the request could be sent or answered.
+    case outOfTime
 
     public var category: Category {
         switch self {
@@ -77,6 +79,7 @@ public enum CloudKitError: Error, Sendable, Equatable, LocalizedError {
         case .unexpectedResponse(let status, _):
             return [401, 403, 404, 421].contains(status) || (300..<400).contains(status) ? .configuration : .transient
         case .gaveUp(_, let last): return last.category
+        case .outOfTime: return .transient
         }
     }
 
@@ -107,6 +110,8 @@ public enum CloudKitError: Error, Sendable, Equatable, LocalizedError {
             return "CloudKit answered HTTP \(status) with an unreadable body: \(detail)"
         case .gaveUp(let attempts, let last):
             return "gave up after \(attempts) attempts: \(last.localizedDescription)"
+        case .outOfTime:
+            return "the run's time (--max-duration) was up before CloudKit answered; the rest waits for the next run"
         }
     }
 

@@ -17,12 +17,14 @@ public struct RetryPolicy: Sendable, Equatable {
     }
 
     /// The wait before attempt `attempt + 1` (attempt counts from 1). A server's `retryAfter` is
-    /// honoured when it is a number of seconds from 0 to `maxTotalSeconds`; anything else
-    /// (negative, NaN, 1e300) is ignored rather than trusted: the backoff applies.
+    /// honoured: a wait longer than the policy allows (even 1e300) makes the caller give up at
+    /// once rather than ask again too early; one that is no number of seconds (negative, NaN,
+    /// infinite) is ignored and the backoff applies. Only a caller's comparison sees the value:
+    /// nothing converts it to an integer.
     public func delay(afterAttempt attempt: Int, retryAfter: Double?, random: Double = Double.random(in: 0...1)) -> Double {
         let ceiling = min(maxDelay, baseDelay * pow(2, Double(min(max(attempt, 1), 60) - 1)))
         let jittered = ceiling * random
-        guard let retryAfter = Self.usable(retryAfter, upTo: maxTotalSeconds) else { return jittered }
+        guard let retryAfter, retryAfter.isFinite, retryAfter >= 0 else { return jittered }
         return max(retryAfter, jittered)
     }
 

@@ -113,3 +113,10 @@ public struct ResyncReport: Encodable, Sendable {
         return lines.joined(separator: "\n") + "\n"
     }
 }
+
+extension ResyncReport.Stop {
+    /// A remote failure stops the run; the client running out of the run's time is `--max-duration`.
+    init(_ error: CloudKitError) {
+        if case .outOfTime = error { self = .deadline } else { self = .remote(error) }
+    }
+}

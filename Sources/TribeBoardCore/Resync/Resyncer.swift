@@ -84,7 +84,7 @@ public struct Resyncer: Sendable {
         }
         if table == .families {
             switch try checkCodes(rows, bookkeeping: bookkeeping, report: &report) {
-            case .failure(let error): return .remote(error)
+            case .failure(let error): return ResyncReport.Stop(error)
             case .success(let conflicted): pending.removeAll { conflicted.contains($0.record.recordName) }
             }
         }
@@ -94,7 +94,7 @@ public struct Resyncer: Sendable {
         let operations = pending.map { CloudKitOperation(.create, $0.record) }
         let results: [CloudKitRecordResult]
         switch BlockingBridge.run({ () async throws(CloudKitError) in try await client.modify(operations) }) {
-        case .failure(let error): return .remote(error)
+        case .failure(let error): return ResyncReport.Stop(error)
         case .success(let value): results = value
         }
         let answered = MatchedResults(asked: pending.map(\.record.recordName), results: results, operation: "records/modify")
@@ -118,7 +118,7 @@ public struct Resyncer: Sendable {
             report.requests += 1
             let names = existing.map(\.record.recordName)
             switch BlockingBridge.run({ () async throws(CloudKitError) in try await client.lookup(recordNames: names) }) {
-            case .failure(let error): return .remote(error)
+            case .failure(let error): return ResyncReport.Stop(error)
             case .success(let remote):
                 let found = MatchedResults(asked: names, results: remote, operation: "records/lookup")
                 problem = problem ?? found.problem
@@ -140,7 +140,7 @@ public struct Resyncer: Sendable {
         if !updates.isEmpty {
             report.requests += 1
             switch try uploadRepairs(updates, bookkeeping: bookkeeping, report: &report) {
-            case .failure(let error): return .remote(error)
+            case .failure(let error): return ResyncReport.Stop(error)
             case .success(let done):
                 synced += done.synced
                 problem = problem ?? done.problem
