@@ -58,7 +58,7 @@ struct ProvisionerInputErrorTests {
 
     @Test func missingFamilyNameColumnStopsTheRun() throws {
         let (error, workspace) = try inputError(Array("external_id,name\nE1,Smith\n".utf8))
-        #expect(error == .missingColumn("family_name"))
+        #expect(error == .missingColumnInHeader("family_name", header: ["external_id", "name"], delimiter: "comma"))
         #expect(!FileManager.default.fileExists(atPath: workspace.storePath))
         #expect(!FileManager.default.fileExists(atPath: workspace.outputPath))
     }

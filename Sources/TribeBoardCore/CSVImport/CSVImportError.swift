@@ -6,7 +6,6 @@ public enum CSVImportError: Error, Equatable, LocalizedError {
     case invalidUTF8(line: Int)
     case unterminatedQuote(line: Int)
     case empty
-    case missingColumn(String)
     /// The header has no family_name column: what was read, and with which delimiter.
     case missingColumnInHeader(String, header: [String], delimiter: String)
     case utf16
@@ -20,7 +19,6 @@ public enum CSVImportError: Error, Equatable, LocalizedError {
         case .invalidUTF8(let line): return "line \(line) is not valid UTF-8; save the file as UTF-8"
         case .unterminatedQuote(let line): return "the quoted field that starts on line \(line) is never closed"
         case .empty: return "the file is empty; it needs a header row with at least family_name"
-        case .missingColumn(let name): return "the header has no \(name) column"
         case .missingColumnInHeader(let name, let header, let delimiter):
             let shown = header.prefix(8).map { "\"\($0)\"" }.joined(separator: ", ")
             return "the header has no \(name) column: read with \(delimiter) as the delimiter, it holds \(header.count) column\(header.count == 1 ? "" : "s") (\(shown)\(header.count > 8 ? ", …" : ""))"
