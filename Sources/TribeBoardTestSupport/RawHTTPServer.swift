@@ -2,7 +2,8 @@ import Foundation
 
 /// A loopback HTTP server that answers with exactly the bytes a test scripts, as a misbehaving
 /// server would: bodies that are not CloudKit's, redirects, answers that trickle a byte at a time.
-/// One thread, one connection at a time; `stop()` ends it.
+/// One thread, one connection at a time; `stop()` ends it. Unchecked Sendable: its only mutable
+/// state (`stopped`, `paths`) is read and written under `lock`.
 public final class RawHTTPServer: @unchecked Sendable {
     /// What to send for a request: `head` at once, then `body`, `bytesPerChunk` bytes every
     /// `interval` seconds (0: all at once).

@@ -43,6 +43,20 @@ struct MisbehavingServerTests {
         #expect(RetryPolicy(maxTotalSeconds: 120).delay(afterAttempt: 1, retryAfter: .nan, random: 0) == 0)
     }
 
+    @Test func anImpossibleCreationTimeMakesThatTimeUnknownNotTheAnswerUnusable() async throws {
+        let server = try RawHTTPServer { _, _ in
+            .init(status: 200, body: #"{"records":[{"recordName":"A","recordType":"Family","fields":{},"created":{"timestamp":1e300,"userRecordName":"_u"}},"#
+                + #"{"recordName":"B","recordType":"Family","fields":{},"created":{"timestamp":1700000000000}}]}"#)
+        }
+        defer { server.stop() }
+        var records: [CloudKitRecord] = []
+        try await client(server).queryAll(CloudKitQuery(recordType: "Family")) { page in
+            for case .record(let record) in page { records.append(record) }
+        }
+        #expect(records.map(\.recordName) == ["A", "B"])
+        #expect(records.map { $0.created?.timestamp } == [nil, 1_700_000_000_000])
+    }
+
     @Test func aContinuationMarkerThatComesBackStopsTheQuery() async throws {
         let server = try RawHTTPServer { _, _ in .init(status: 200, body: #"{"records":[],"continuationMarker":"again"}"#) }
         defer { server.stop() }

@@ -27,6 +27,17 @@ public struct CloudKitRecord: Codable, Sendable, Equatable {
             self.timestamp = timestamp
             self.userRecordName = userRecordName
         }
+
+        /// Milliseconds from year 1 to 9999: a server's 1e300 (or a string) is no date, and
+        /// makes this stamp's time unknown instead of failing the whole answer.
+        static let plausibleMilliseconds: ClosedRange<Double> = -62_135_596_800_000...253_402_300_799_000
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            let number = try? container.decodeIfPresent(Double.self, forKey: .timestamp)
+            timestamp = number.flatMap { $0.isFinite && Self.plausibleMilliseconds.contains($0) ? Int64($0) : nil }
+            userRecordName = try? container.decodeIfPresent(String.self, forKey: .userRecordName)
+        }
     }
 
     public var recordName: String
