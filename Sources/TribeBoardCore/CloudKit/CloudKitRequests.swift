@@ -85,6 +85,25 @@ struct RecordsResponse: Decodable, Sendable {
     var records: [CloudKitRecordResult]
 }
 
+/// users/caller's identity. Apple's reference shows it inside `{"users": [ … ]}`; older clients
+/// (and some answers) have it at the top level: both are read.
 public struct CloudKitCaller: Decodable, Sendable {
     public var userRecordName: String
+
+    private enum CodingKeys: String, CodingKey { case userRecordName, users }
+    private struct Identity: Decodable { var userRecordName: String }
+
+    public init(userRecordName: String) { self.userRecordName = userRecordName }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        if let name = try container.decodeIfPresent(String.self, forKey: .userRecordName) {
+            userRecordName = name
+        } else if let first = try container.decodeIfPresent([Identity].self, forKey: .users)?.first {
+            userRecordName = first.userRecordName
+        } else {
+            throw DecodingError.keyNotFound(CodingKeys.userRecordName, .init(codingPath: decoder.codingPath,
+                debugDescription: "users/caller named no user (neither userRecordName nor users[0].userRecordName)"))
+        }
+    }
 }

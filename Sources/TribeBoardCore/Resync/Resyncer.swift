@@ -106,7 +106,10 @@ public struct Resyncer: Sendable {
             switch answered.byName[record.recordName] {
             case nil: continue
             case .record?: synced.append(read)
-            case .failure(let error)? where error.code == .exists: existing.append((record, read))
+            // A create answered EXISTS, or CONFLICT (how native CloudKit reports "record to insert
+            // already exists"; Web Services does not document which it sends): look it up and
+            // compare, identical means an earlier run uploaded it before it was stopped.
+            case .failure(let error)? where error.code == .exists || error.code == .conflict: existing.append((record, read))
             case .failure(let error)?:
                 if error.code.category == .configuration { return .remote(.service(code: error.code, httpStatus: 0, reason: error.reason ?? "", retryAfter: nil)) }
                 try bookkeeping.record(outcome(for: error), row: read, at: now)
