@@ -12,7 +12,7 @@ public struct RemoteOptions: ParsableArguments {
     @Option(help: ArgumentHelp("development or production (env TRIBEBOARD_CK_ENVIRONMENT).", valueName: "name"))
     var environment: String?
 
-    @Option(help: ArgumentHelp("public (default), private or shared (env TRIBEBOARD_CK_DATABASE).", valueName: "name"))
+    @Option(help: ArgumentHelp("public, the only database a server-to-server key reaches (env TRIBEBOARD_CK_DATABASE).", valueName: "name"))
     var database: String?
 
     @Option(help: ArgumentHelp("Server-to-server key id (env TRIBEBOARD_CK_KEY_ID).", valueName: "id"))

@@ -38,7 +38,12 @@ public final class RawHTTPServer: @unchecked Sendable {
     /// Request paths seen so far, in order.
     public var requests: [String] { lock.withLock { paths } }
 
-    public init(_ answer: @escaping @Sendable (_ index: Int, _ path: String) -> Answer) throws {
+    public convenience init(_ answer: @escaping @Sendable (_ index: Int, _ path: String) -> Answer) throws {
+        try self.init(answering: { index, path, _ in answer(index, path) })
+    }
+
+    /// `answer` also sees the request's body (as text).
+    public init(answering answer: @escaping @Sendable (_ index: Int, _ path: String, _ body: String) -> Answer) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -60,14 +65,14 @@ public final class RawHTTPServer: @unchecked Sendable {
 
     private var isStopped: Bool { lock.withLock { stopped } }
 
-    private func serve(_ answer: @Sendable (Int, String) -> Answer) {
+    private func serve(_ answer: @Sendable (Int, String, String) -> Answer) {
         var index = 0
         while !isStopped {
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else { return }
-            let path = readRequest(connection)
+            let (path, body) = readRequest(connection)
             lock.withLock { paths.append(path) }
-            let reply = answer(index, path)
+            let reply = answer(index, path, body)
             index += 1
             send(Array(reply.head.utf8), to: connection)
             if reply.interval <= 0 {
@@ -85,8 +90,8 @@ public final class RawHTTPServer: @unchecked Sendable {
         }
     }
 
-    /// Reads the request line, headers and a Content-Length body; returns the path.
-    private func readRequest(_ connection: Int32) -> String {
+    /// Reads the request line, headers and a Content-Length body; returns the path and the body.
+    private func readRequest(_ connection: Int32) -> (String, String) {
         var data = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
@@ -101,7 +106,9 @@ public final class RawHTTPServer: @unchecked Sendable {
             if text.utf8.count - text.utf8.distance(from: text.startIndex, to: end.upperBound) >= length { break }
         }
         let line = String(decoding: data.prefix { $0 != 0x0D }, as: UTF8.self)
-        return line.split(separator: " ").dropFirst().first.map(String.init) ?? ""
+        let text = String(decoding: data, as: UTF8.self)
+        let body = text.range(of: "\r\n\r\n").map { String(text[$0.upperBound...]) } ?? ""
+        return (line.split(separator: " ").dropFirst().first.map(String.init) ?? "", body)
     }
 
     @discardableResult

@@ -37,6 +37,8 @@ struct RemoteReading {
                         try await client.queryAll(CloudKitQuery(recordType: type)) { page in
                             guard pages.put(page) else { throw CancellationError() }
                         }
+                    } catch let error as CloudKitError where error.isMissingLegacyType {
+                        // A container that never had this legacy type: no records of it.
                     } catch let error as CloudKitError {
                         throw error
                     } catch {

@@ -22,6 +22,8 @@ public final class CloudKitClient: Sendable {
     private let requestDeadline: Double
     /// When the whole run must be over (`--max-duration`): no request or backoff outlives it.
     private let runDeadline: ContinuousClock.Instant?
+    /// Legacy types found missing, so that each is noted once per run, not once per query.
+    private let missingTypesNoted: MissingTypeNotes
 
     public init(configuration: CloudKitConfiguration, signer: CloudKitSigner?, policy: RetryPolicy = RetryPolicy(),
                 maxConcurrentRequests: Int = 4, requestTimeout: Double = 30, logger: Logger) {
@@ -35,6 +37,7 @@ public final class CloudKitClient: Sendable {
         sessionConfiguration.httpMaximumConnectionsPerHost = maxConcurrentRequests
         requestDeadline = requestTimeout * 2
         runDeadline = nil
+        missingTypesNoted = MissingTypeNotes()
         session = URLSession(configuration: sessionConfiguration, delegate: NoRedirects(), delegateQueue: nil)
     }
 
@@ -47,6 +50,7 @@ public final class CloudKitClient: Sendable {
         logger = other.logger
         requestDeadline = other.requestDeadline
         self.runDeadline = runDeadline
+        missingTypesNoted = other.missingTypesNoted
     }
 
     /// The same client, whose requests, retries and waits all end by `deadline`.
@@ -73,7 +77,11 @@ public final class CloudKitClient: Sendable {
                       continuationMarker: String? = nil) async throws(CloudKitError) -> CloudKitQueryPage {
         let request = QueryRequest(zoneID: zone, resultsLimit: min(resultsLimit, Self.maxResultsPerQuery),
                                    query: query, continuationMarker: continuationMarker)
-        return try await send("records/query", body: request)
+        do {
+            return try await send("records/query", body: request)
+        } catch .schema(.notQueryable(let field, nil), let reason) {
+            throw .schema(.notQueryable(field: field, recordType: query.recordType), reason: reason)
+        }
     }
 
     /// Every record the query matches, page by page, handed to `page` as they arrive.
@@ -155,13 +163,9 @@ public final class CloudKitClient: Sendable {
     func attempt<Response: Decodable & Sendable>(_ operation: String, method: String, body: [UInt8],
                                                  dateHeader: (String?) -> Void = { _ in }) async throws(CloudKitError) -> Response {
         let subpath = configuration.subpath(operation)
-        guard var components = URLComponents(string: configuration.baseURL + subpath) else {
+        guard let url = URL(string: configuration.baseURL + subpath) else {
             throw .unexpectedResponse(httpStatus: 0, detail: "bad URL \(configuration.baseURL + subpath)")
         }
-        if configuration.database != .public, let token = configuration.apiToken, let webToken = configuration.webAuthToken {
-            components.queryItems = [URLQueryItem(name: "ckAPIToken", value: token), URLQueryItem(name: "ckWebAuthToken", value: webToken)]
-        }
-        guard let url = components.url else { throw .unexpectedResponse(httpStatus: 0, detail: "bad URL") }
         var request = URLRequest(url: url)
         request.httpMethod = method
         if method == "POST" {
@@ -196,6 +200,14 @@ public final class CloudKitClient: Sendable {
         // Throttling may come with only an HTTP Retry-After header (seconds or an HTTP date).
         let headerRetryAfter = Self.retryAfter(header: (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Retry-After"))
         if let envelope = try? JSONDecoder().decode(CloudKitErrorEnvelope.self, from: data) {
+            if envelope.serverErrorCode == CloudKitServerErrorCode.badRequest.rawValue, let reason = envelope.reason,
+               let problem = CloudKitError.schemaProblem(in: reason) {
+                let error = CloudKitError.schema(problem, reason: reason)
+                if error.isMissingLegacyType, case .missingType(let type) = problem, missingTypesNoted.first(type) {
+                    logger.info("the container has no legacy record type \(type): no records of it to read", metadata: ["recordType": "\(type)"])
+                }
+                throw error
+            }
             throw .service(code: CloudKitServerErrorCode(rawValue: envelope.serverErrorCode), httpStatus: status,
                            reason: envelope.reason ?? "no reason given", retryAfter: envelope.retryAfter ?? headerRetryAfter)
         }
@@ -296,4 +308,12 @@ extension Array {
     func chunked(_ size: Int) -> [ArraySlice<Element>] {
         stride(from: 0, to: count, by: size).map { self[$0..<Swift.min($0 + size, count)] }
     }
+}
+
+/// Which names were already noted; shared by a client and its bounded copies.
+final class MissingTypeNotes: Sendable {
+    private let noted = Mutex<Set<String>>([])
+
+    /// True the first time `type` is seen.
+    func first(_ type: String) -> Bool { noted.withLock { $0.insert(type).inserted } }
 }

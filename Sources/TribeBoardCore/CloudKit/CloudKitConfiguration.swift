@@ -4,7 +4,10 @@ import Foundation
 /// `TRIBEBOARD_CK_*` environment variables, a `key = value` config file (see Templates/).
 public struct CloudKitConfiguration: Sendable, Equatable {
     public enum Environment: String, Sendable, CaseIterable { case development, production }
-    public enum Database: String, Sendable, CaseIterable { case `public`, `private`, shared }
+    /// Only the public database: a server-to-server key reaches nothing else, and a user's private
+    /// or shared database (where SwiftData's own mirror lives) needs that user's web auth token,
+    /// single-use and rotated by every response, which an unattended operator's tool does not hold.
+    public enum Database: String, Sendable, CaseIterable { case `public` }
 
     public static let bundleID = "net.dataenvy.TribeBoard"
     /// The rule the app's crash taught: `iCloud.` + bundle id.
@@ -17,19 +20,12 @@ public struct CloudKitConfiguration: Sendable, Equatable {
     public var database = Database.public
     public var keyID: String?
     public var keyFile: String?
-    public var apiToken: String?
-    public var webAuthToken: String?
     public var baseURL = Self.defaultBaseURL
 
     public init() {}
 
-    /// A remote is configured when there are credentials for the chosen database.
-    public var isConfigured: Bool {
-        switch database {
-        case .public: return keyID != nil && keyFile != nil
-        case .private, .shared: return apiToken != nil && webAuthToken != nil
-        }
-    }
+    /// A remote is configured when there is a server-to-server key.
+    public var isConfigured: Bool { keyID != nil && keyFile != nil }
 
     /// `/database/1/{container}/{environment}/{database}/{operation}`: what a signature covers.
     public func subpath(_ operation: String) -> String {
@@ -46,9 +42,6 @@ public struct CloudKitConfiguration: Sendable, Equatable {
         if (keyID == nil) != (keyFile == nil) {
             throw .missing(keyID == nil ? "key id (--key-id or TRIBEBOARD_CK_KEY_ID) to go with the key file"
                                         : "key file (--key-file or TRIBEBOARD_CK_KEY_FILE) to go with the key id")
-        }
-        if database != .public && (apiToken == nil || webAuthToken == nil) {
-            throw .missing("API token and web auth token: the \(database.rawValue) database needs a user's tokens; a server-to-server key reaches only the public database")
         }
     }
 
@@ -73,7 +66,7 @@ public struct CloudKitConfiguration: Sendable, Equatable {
         let fromEnvironment: [String: String] = [
             "container": "TRIBEBOARD_CK_CONTAINER", "environment": "TRIBEBOARD_CK_ENVIRONMENT",
             "database": "TRIBEBOARD_CK_DATABASE", "key_id": "TRIBEBOARD_CK_KEY_ID", "key_file": "TRIBEBOARD_CK_KEY_FILE",
-            "base_url": "TRIBEBOARD_CK_BASE_URL", "api_token": "TRIBEBOARD_CK_API_TOKEN", "web_auth_token": "TRIBEBOARD_CK_WEB_AUTH_TOKEN",
+            "base_url": "TRIBEBOARD_CK_BASE_URL",
         ].compactMapValues { variables[$0] }
         settings.merge(fromEnvironment) { _, new in new }
         let fromFlags: [String: String] = [
@@ -95,14 +88,14 @@ public struct CloudKitConfiguration: Sendable, Equatable {
         }
         if let value = settings["database"] {
             guard let database = Database(rawValue: value) else {
-                throw .invalid(setting: "database", value: value, expected: "public, private or shared")
+                throw .invalid(setting: "database", value: value,
+                               expected: "public: a server-to-server key reaches only the public database, and users' private databases "
+                                   + "(where SwiftData's own mirror lives) are out of an operator's reach (README: Where provisioned families live)")
             }
             configuration.database = database
         }
         configuration.keyID = settings["key_id"].flatMap { $0.isEmpty ? nil : $0 }
         configuration.keyFile = settings["key_file"].flatMap { $0.isEmpty ? nil : $0 }
-        configuration.apiToken = settings["api_token"].flatMap { $0.isEmpty ? nil : $0 }
-        configuration.webAuthToken = settings["web_auth_token"].flatMap { $0.isEmpty ? nil : $0 }
         if let value = settings["base_url"] { configuration.baseURL = value }
         try configuration.validate()
         return configuration
@@ -111,8 +104,9 @@ public struct CloudKitConfiguration: Sendable, Equatable {
 
 /// `key = value` lines, `#` comments, optional quotes around values.
 enum ConfigFile {
-    static let knownKeys: Set<String> = ["container", "environment", "database", "key_id", "key_file", "base_url",
-                                         "api_token", "web_auth_token"]
+    static let knownKeys: Set<String> = ["container", "environment", "database", "key_id", "key_file", "base_url"]
+    /// Settings of the private-database mode, which was removed: said so, not "unknown".
+    static let retiredKeys: Set<String> = ["api_token", "web_auth_token"]
 
     static func read(_ path: String) throws(CloudKitConfigurationError) -> [String: String] {
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -128,6 +122,10 @@ enum ConfigFile {
             let key = line[..<equals].trimmed
             var value = line[line.index(after: equals)...].trimmed
             if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+            if retiredKeys.contains(key) {
+                throw .configFile(path: path, line: index + 1, reason: "\"\(key)\" belonged to the private database mode, which was removed: "
+                                      + "the toolkit works on the public database with a server-to-server key (key_id, key_file)")
+            }
             guard knownKeys.contains(key) else {
                 throw .configFile(path: path, line: index + 1, reason: "unknown setting \"\(key)\" (known: \(knownKeys.sorted().joined(separator: ", ")))")
             }

@@ -68,6 +68,17 @@ public enum CloudKitError: Error, Sendable, Equatable, LocalizedError {
     indirect case gaveUp(attempts: Int, last: CloudKitError)
     /// The run's own time (`--max-duration`) was up before the request could be sent or answered.
     case outOfTime
+    /// The container's schema lacks what the toolkit needs (a record type, a QUERYABLE index): a
+    /// configuration problem no retry fixes. `reason` is CloudKit's own text.
+    case schema(SchemaProblem, reason: String)
+
+    public enum SchemaProblem: Sendable, Equatable {
+        case missingType(String)
+        /// `recordType` is the queried type, when the client knows it (CloudKit's text omits it).
+        case notQueryable(field: String, recordType: String?)
+        /// A production container refused a type or field the development schema has not deployed.
+        case notDeployed
+    }
 
     public var category: Category {
         switch self {
@@ -80,10 +91,38 @@ public enum CloudKitError: Error, Sendable, Equatable, LocalizedError {
             return [401, 403, 404, 421].contains(status) || (300..<400).contains(status) ? .configuration : .transient
         case .gaveUp(_, let last): return last.category
         case .outOfTime: return .transient
+        case .schema: return .configuration
         }
     }
 
     public var isTransient: Bool { category == .network || category == .transient }
+
+    /// A legacy record type (`CKFamily`…) the container never had: it simply has no records.
+    public var isMissingLegacyType: Bool {
+        switch self {
+        case .schema(.missingType(let type), _): return RecordMapping.legacyTypes.contains(type)
+        case .gaveUp(_, let last): return last.isMissingLegacyType
+        default: return false
+        }
+    }
+
+    /// Reads CloudKit's BAD_REQUEST texts for a missing type ("Did not find record type: X") and a
+    /// missing index ("Field 'F' is not marked queryable"), as Apple's servers word them.
+    static func schemaProblem(in reason: String) -> SchemaProblem? {
+        if let range = reason.range(of: "Did not find record type: ") {
+            let type = reason[range.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+            return type.isEmpty ? nil : .missingType(String(type))
+        }
+        if reason.contains("not marked queryable") {
+            let quoted = reason.split(separator: "'", omittingEmptySubsequences: false)
+            return .notQueryable(field: quoted.count >= 3 ? String(quoted[1]) : "?", recordType: nil)
+        }
+        // Native CloudKit words it "Cannot create new type X in production schema"; a field the
+        // same way. Web Services' exact text is not documented, so any mention of the production
+        // schema in a BAD_REQUEST counts.
+        if reason.localizedCaseInsensitiveContains("production schema") { return .notDeployed }
+        return nil
+    }
 
     /// The server answered, but not as CloudKit does (no JSON, no CloudKit error body, a record
     /// without its name).
@@ -112,6 +151,20 @@ public enum CloudKitError: Error, Sendable, Equatable, LocalizedError {
             return "gave up after \(attempts) attempts: \(last.localizedDescription)"
         case .outOfTime:
             return "the run's time (--max-duration) was up before CloudKit answered; the rest waits for the next run"
+        case .schema(.missingType(let type), let reason):
+            return "the container has no record type \(type) in this environment (CloudKit: \(reason)); import the toolkit's schema: "
+                + "`xcrun cktool import-schema --team-id TEAM --container-id CONTAINER --environment development --file Templates/cloudkit-schema.ckdb`, "
+                + "then deploy it to production in the CloudKit Console (Schema > Deploy Schema Changes)"
+        case .schema(.notQueryable(let field, let recordType), let reason):
+            let type = recordType ?? "the record type"
+            // An unfiltered query needs the system field ___recordID, which CloudKit's text calls recordName.
+            let index = ["recordName", "___recordID"].contains(field) ? "recordName (___recordID)" : field
+            return "\(type) has no QUERYABLE index on \(index) (CloudKit: \(reason)); add it in the CloudKit Console "
+                + "(Schema > Indexes > \(type) > Add Index > \(index) > Queryable) or import Templates/cloudkit-schema.ckdb with "
+                + "`xcrun cktool import-schema`, then deploy it to production (Schema > Deploy Schema Changes)"
+        case .schema(.notDeployed, let reason):
+            return "the production schema lacks what the toolkit writes (CloudKit: \(reason)); deploy the development schema "
+                + "in the CloudKit Console (Schema > Deploy Schema Changes) after importing Templates/cloudkit-schema.ckdb into development"
         }
     }
 

@@ -38,8 +38,13 @@ public final class RemoteCodeCheck: Sendable {
                     var marker: String?
                     var pages = ContinuationGuard(recordType: recordType)
                     repeat {
-                        let page = try await client.query(CloudKitQuery(recordType: recordType, filterBy: [.isIn("code", Array(chunk))]),
+                        let page: CloudKitQueryPage
+                        do throws(CloudKitError) {
+                            page = try await client.query(CloudKitQuery(recordType: recordType, filterBy: [.isIn("code", Array(chunk))]),
                                                           continuationMarker: marker)
+                        } catch where error.isMissingLegacyType {
+                            break  // a container that never had CKFamily holds no legacy family
+                        }
                         for case .record(let record) in page.records {
                             if let code = record.string("code") { holders[code] = record.recordName }
                         }

@@ -65,9 +65,12 @@ public struct Doctor: Sendable {
                                      toolkit: toolkit.map { ToolkitContainer(value: $0.container, source: request.containerSource) }).run()
         let (storeChecks, storeState) = StoreChecks(path: request.storePath, quickIntegrity: request.quickIntegrity).run()
         checks += storeChecks
-        let (remoteChecks, remoteState, _) = await RemoteChecks(configuration: request.remote, requestTimeout: request.requestTimeout,
-                                                                 logger: logger).run()
+        let (remoteChecks, remoteState, client) = await RemoteChecks(configuration: request.remote, requestTimeout: request.requestTimeout,
+                                                                      logger: logger).run()
         checks += remoteChecks
+        if remoteState == .accepted, let client {
+            checks += await RemoteSchemaChecks(client: client).run()
+        }
         let (fallback, fallbackCheck) = FallbackChain.assess(store: storeState, remote: remoteState)
         checks.append(fallbackCheck)
         if let store = storeState.store {

@@ -42,10 +42,10 @@ struct RemoteChecks {
             return ([check, environment], .notConfigured, nil)
         }
         var checks = [DoctorCheck("remote.configuration", .remote, .ok, checked: "CloudKit settings",
-                                  found: "key id \(configuration.keyID.map { String($0.prefix(8)) + "…" } ?? "none (user tokens)")"),
+                                  found: "key id \(configuration.keyID.map { String($0.prefix(8)) + "…" } ?? "none")"),
                       environment]
         var signer: CloudKitSigner?
-        if configuration.database == .public, let keyID = configuration.keyID, let keyFile = configuration.keyFile {
+        if let keyID = configuration.keyID, let keyFile = configuration.keyFile {
             let (check, made) = keyFileCheck(keyID: keyID, keyFile: keyFile)
             checks.append(check)
             guard let made else { return (checks, .misconfigured(check.found), nil) }

@@ -110,6 +110,11 @@ public struct Resyncer: Sendable {
             // already exists"; Web Services does not document which it sends): look it up and
             // compare, identical means an earlier run uploaded it before it was stopped.
             case .failure(let error)? where error.code == .exists || error.code == .conflict: existing.append((record, read))
+            case .failure(let error)? where error.code == .badRequest && error.reason.flatMap(CloudKitError.schemaProblem(in:)) != nil:
+                // The container's schema refuses the record (not deployed to production): the whole
+                // run's configuration, not this record's fault; it stays pending.
+                let reason = error.reason ?? ""
+                return .remote(.schema(CloudKitError.schemaProblem(in: reason) ?? .notDeployed, reason: reason))
             case .failure(let error)?:
                 if error.code.category == .configuration { return .remote(.service(code: error.code, httpStatus: 0, reason: error.reason ?? "", retryAfter: nil)) }
                 try bookkeeping.record(outcome(for: error), row: read, at: now)

@@ -32,7 +32,12 @@ struct RemoteFamilyLookup {
             }
             if let code {
                 for recordType in [RecordMapping.familyType] + RecordMapping.legacyTypes.prefix(1) {
-                    let page = try await client.query(CloudKitQuery(recordType: recordType, filterBy: [.equals("code", code)]), resultsLimit: 10)
+                    let page: CloudKitQueryPage
+                    do throws(CloudKitError) {
+                        page = try await client.query(CloudKitQuery(recordType: recordType, filterBy: [.equals("code", code)]), resultsLimit: 10)
+                    } catch where error.isMissingLegacyType {
+                        continue
+                    }
                     for case .record(let record) in page.records where !records.contains(where: { $0.recordName == record.recordName }) {
                         records.append(record)
                     }

@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+import TribeBoardTestSupport
+@testable import TribeBoardCore
+
+/// Settings from flags, environment and file, strongest first; the private-database mode is gone,
+/// and whoever still asks for it is told why rather than sent to a half-working path.
+struct CloudKitConfigurationTests {
+    @Test func flagsBeatTheEnvironmentWhichBeatsTheFile() throws {
+        let folder = try TemporaryDirectory("ck-config")
+        let file = try folder.write("ck.conf", "container = iCloud.from.file\nenvironment = production\nkey_id = file-key\nkey_file = /k.pem\n")
+        var flags = CloudKitConfiguration.Overrides()
+        flags.configFile = file
+        flags.keyID = "flag-key"
+        let resolved = try CloudKitConfiguration.resolve(flags, environment: ["TRIBEBOARD_CK_CONTAINER": "iCloud.from.env"])
+        #expect(resolved.container == "iCloud.from.env")
+        #expect(resolved.environment == .production)
+        #expect(resolved.keyID == "flag-key" && resolved.keyFile == "/k.pem")
+        #expect(resolved.database == .public && resolved.isConfigured)
+    }
+
+    @Test(arguments: ["private", "shared"]) func aUserDatabaseIsRefusedWithTheReason(database: String) {
+        var flags = CloudKitConfiguration.Overrides()
+        flags.database = database
+        #expect(throws: CloudKitConfigurationError.self) { try CloudKitConfiguration.resolve(flags, environment: [:]) }
+        do {
+            _ = try CloudKitConfiguration.resolve(CloudKitConfiguration.Overrides(), environment: ["TRIBEBOARD_CK_DATABASE": database])
+            Issue.record("\(database) accepted from the environment")
+        } catch .invalid(let setting, let value, let expected) {
+            #expect(setting == "database" && value == database)
+            #expect(expected.contains("server-to-server key reaches only the public database"))
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
+    @Test func theRemovedTokenSettingsAreNamedInTheConfigFile() throws {
+        let folder = try TemporaryDirectory("ck-config")
+        let file = try folder.write("ck.conf", "# tokens from an old setup\nweb_auth_token = 123+abc/=\n")
+        var flags = CloudKitConfiguration.Overrides()
+        flags.configFile = file
+        #expect(throws: CloudKitConfigurationError.configFile(path: file, line: 2, reason:
+            "\"web_auth_token\" belonged to the private database mode, which was removed: the toolkit works on the public database with a server-to-server key (key_id, key_file)")) {
+            try CloudKitConfiguration.resolve(flags, environment: [:])
+        }
+    }
+}
