@@ -80,7 +80,9 @@ let package = Package(
         ),
         .target(
             name: "TribeBoardCloudKitEmulator",
-            dependencies: ["TribeBoardCore", .product(name: "FlyingFox", package: "FlyingFox")]
+            // Not TribeBoardCore: the emulator has its own wire types, so a wire mistake the client
+            // makes is not made here too. Signatures are checked with libcrypto directly.
+            dependencies: ["CCloudKitCrypto", .product(name: "FlyingFox", package: "FlyingFox")]
         ),
         .executableTarget(
             name: "tribeboard-cloudkit-emulator",
@@ -101,6 +103,11 @@ let package = Package(
             name: "TribeBoardCoreTests",
             dependencies: ["TribeBoardCore", "TribeBoardTestSupport", "TribeBoardCloudKitEmulator", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "Logging", package: "swift-log")]
+        ),
+        // The emulator alone, over HTTP with raw JSON bodies and `openssl` signatures: no client types.
+        .testTarget(
+            name: "TribeBoardCloudKitEmulatorTests",
+            dependencies: ["TribeBoardCloudKitEmulator"]
         ),
         .testTarget(
             name: "TribeBoardEndToEndTests",

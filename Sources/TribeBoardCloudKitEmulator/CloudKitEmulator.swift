@@ -1,11 +1,12 @@
 import FlyingFox
 import FlyingSocks
 import Foundation
-import TribeBoardCore
 
-/// A loopback emulator of CloudKit Web Services for tests and rehearsals: it checks each request's
-/// signature against registered public keys, answers records/query, records/lookup,
-/// records/modify, users/caller and zones/list with the documented bodies and error envelopes,
+/// A loopback emulator of CloudKit Web Services for tests and rehearsals, written from Apple's
+/// documentation and sharing no code with the client: it checks each request's signature against
+/// the keys registered for its container, answers records/query, records/lookup, records/modify,
+/// users/caller and zones/list with the documented bodies and error dictionaries, enforces a
+/// schema (types, fields, indexes, security roles, development vs production) when given one,
 /// injects the faults it was started with, and can persist its records to a file.
 public final class CloudKitEmulator: Sendable {
     public struct Options: Sendable {
@@ -16,6 +17,11 @@ public final class CloudKitEmulator: Sendable {
         /// Seconds added to the emulator's clock: a server whose clock disagrees with ours.
         public var clockOffset: Double = 0
         public var dataFile: String?
+        /// `.permissive` (the default): every type exists and every field is indexed. `.enforced`:
+        /// a real container's schema, starting from the given development and production schemas.
+        public var schema: SchemaMode = .permissive
+        /// Answer a create of an existing name with CONFLICT instead of EXISTS.
+        public var conflictOnRepeatedCreate = false
         public init() {}
     }
 
@@ -31,7 +37,7 @@ public final class CloudKitEmulator: Sendable {
         // Every answer carries the server's clock, as Apple's does (doctor measures skew with it).
         await server.appendRoute("*") { request in
             var response = await state.handle(request)
-            response.headers[.date] = HTTPDate.format(Date().addingTimeInterval(options.clockOffset))
+            response.headers[.date] = ServerClock.httpDate(Date().addingTimeInterval(options.clockOffset))
             return response
         }
         let task = Task(executorPreference: EmulatorExecutor()) { try await server.run() }
@@ -49,23 +55,34 @@ public final class CloudKitEmulator: Sendable {
         self.baseURL = baseURL
     }
 
-    /// Registers a key the way the CloudKit Dashboard does: its id and public half.
-    public func registerKey(id: String, publicKeyPEM: [UInt8]) async {
-        await state.registerKey(id: id, publicKeyPEM: publicKeyPEM)
+    /// Registers a key the way the CloudKit Dashboard does: its id and public half, for one
+    /// container (a request to another container signed with it is AUTHENTICATION_FAILED), or
+    /// for every container when `container` is nil.
+    public func registerKey(id: String, publicKeyPEM: [UInt8], container: String? = nil) async {
+        await state.registerKey(id: id, publicKeyPEM: publicKeyPEM, container: container)
     }
 
     public func setFaults(_ faults: EmulatorFaults) async { await state.setFaults(faults) }
 
     /// Every record of a zone, for tests to inspect.
-    public func records(container: String, environment: String = "development", database: String = "public",
-                        zone: String = "_defaultZone") async -> [CloudKitRecord] {
-        await state.records(in: "\(container)/\(environment)/\(database)/\(zone)")
+    public func storedRecords(container: String, environment: String = "development", zone: String = "_defaultZone") async -> [WireRecord] {
+        await state.records(at: Location(container: container, environment: environment, database: "public", zone: zone))
     }
 
-    public func seed(_ records: [CloudKitRecord], container: String, environment: String = "development",
-                     database: String = "public", zone: String = "_defaultZone") async {
-        await state.seed(records, in: "\(container)/\(environment)/\(database)/\(zone)")
+    /// Records written earlier: by the container's developer (its server-to-server keys), or by
+    /// the app user their `created.userRecordName` names, whose records the keys may not change.
+    public func seedRecords(_ records: [WireRecord], container: String, environment: String = "development",
+                            zone: String = "_defaultZone") async {
+        await state.seed(records, at: Location(container: container, environment: environment, database: "public", zone: zone))
     }
+
+    /// The schema an environment has now (grown by development writes); nil when not enforced.
+    public func schema(container: String, environment: String = "development") async -> ContainerSchema? {
+        await state.schema(at: Location(container: container, environment: environment, database: "public", zone: "_defaultZone"))
+    }
+
+    /// The user record a container's server-to-server keys act as (users/caller answers it).
+    public static func developerRecordName(container: String) -> String { Caller.developer(of: container) }
 
     /// Requests answered so far, by operation (`records/modify`, ...), faults included.
     public func requestCounts() async -> [String: Int] { await state.counts }

@@ -5,10 +5,13 @@ import Synchronization
 /// service does on a bad day. Fractions are per request, drawn from a seeded generator so that a
 /// failing test can be replayed.
 public struct EmulatorFaults: Sendable, Equatable {
-    /// 503 TRY_AGAIN_LATER.
+    /// 503 TRY_AGAIN_LATER, with an HTTP `Retry-After` header.
     public var unavailable = 0.0
-    /// 429 THROTTLED with `retryAfter`.
+    /// 503 with only the HTTP `Retry-After` header and no body, as a proxy in front of the service sends.
+    public var bareUnavailable = 0.0
+    /// 429 THROTTLED with `retryAfter` in the body and the HTTP `Retry-After` header.
     public var throttled = 0.0
+    /// Seconds in `Retry-After` (header and 429 body). Apple sends whole seconds; fractions keep tests fast.
     public var throttleRetryAfter = 1.0
     /// 500 INTERNAL_ERROR.
     public var internalError = 0.0
@@ -20,9 +23,9 @@ public struct EmulatorFaults: Sendable, Equatable {
 
     public init() {}
 
-    public var total: Double { unavailable + throttled + internalError + dropConnection }
+    public var total: Double { unavailable + bareUnavailable + throttled + internalError + dropConnection }
 
-    /// Parses `kind=fraction` lists such as `503=0.1,429=0.1,500=0.05,drop=0.05,latency=20ms`,
+    /// Parses `kind=fraction` lists such as `503=0.1,503-bare=0.1,429=0.1,500=0.05,drop=0.05,latency=20ms`,
     /// or `down`.
     public static func parse(_ text: String) throws -> EmulatorFaults {
         var faults = EmulatorFaults()
@@ -36,8 +39,8 @@ public struct EmulatorFaults: Sendable, Equatable {
             guard parts.count == 2 else { throw EmulatorError.badOption("fault \"\(item)\" is not kind=value") }
             let (kind, value) = (parts[0], parts[1])
             if kind == "latency" {
-                guard let milliseconds = Int(value.replacingOccurrences(of: "ms", with: "")) else {
-                    throw EmulatorError.badOption("latency takes milliseconds, e.g. latency=20ms")
+                guard let milliseconds = Int(value.replacingOccurrences(of: "ms", with: "")), (0...60_000).contains(milliseconds) else {
+                    throw EmulatorError.badOption("latency takes milliseconds from 0 to 60000, e.g. latency=20ms")
                 }
                 faults.latency = .milliseconds(milliseconds)
                 continue
@@ -48,19 +51,22 @@ public struct EmulatorFaults: Sendable, Equatable {
                 continue
             }
             if kind == "retry-after" {
-                guard let seconds = Double(value) else { throw EmulatorError.badOption("retry-after takes seconds") }
+                guard let seconds = Double(value), seconds.isFinite, (0...86_400).contains(seconds) else {
+                    throw EmulatorError.badOption("retry-after takes seconds from 0 to 86400")
+                }
                 faults.throttleRetryAfter = seconds
                 continue
             }
-            guard let fraction = Double(value), (0...1).contains(fraction) else {
+            guard let fraction = Double(value), fraction.isFinite, (0...1).contains(fraction) else {
                 throw EmulatorError.badOption("fault \(kind) takes a fraction between 0 and 1")
             }
             switch kind {
             case "503": faults.unavailable = fraction
+            case "503-bare": faults.bareUnavailable = fraction
             case "429": faults.throttled = fraction
             case "500": faults.internalError = fraction
             case "drop": faults.dropConnection = fraction
-            default: throw EmulatorError.badOption("unknown fault \"\(kind)\" (known: 503, 429, 500, drop, latency, retry-after, seed, down)")
+            default: throw EmulatorError.badOption("unknown fault \"\(kind)\" (known: 503, 503-bare, 429, 500, drop, latency, retry-after, seed, down)")
             }
         }
         guard faults.total <= 1 else { throw EmulatorError.badOption("fault fractions add up to more than 1") }
@@ -71,18 +77,20 @@ public struct EmulatorFaults: Sendable, Equatable {
 public enum EmulatorError: Error, LocalizedError, Equatable {
     case badOption(String)
     case cannotLoad(path: String, reason: String)
+    case badSchema(path: String, reason: String)
 
     public var errorDescription: String? {
         switch self {
         case .badOption(let message): return message
         case .cannotLoad(let path, let reason): return "cannot load \(path): \(reason)"
+        case .badSchema(let path, let reason): return "\(path) is not a CloudKit schema (.ckdb): \(reason)"
         }
     }
 }
 
 /// What the fault plan decided for one request.
 enum InjectedFault: Equatable {
-    case none, unavailable, throttled, internalError, drop
+    case none, unavailable, bareUnavailable, throttled, internalError, drop
 }
 
 /// SplitMix64: small, seeded, good enough to spread faults.
@@ -95,6 +103,8 @@ final class FaultDice: Sendable {
         let draw = next()
         var threshold = faults.unavailable
         if draw < threshold { return .unavailable }
+        threshold += faults.bareUnavailable
+        if draw < threshold { return .bareUnavailable }
         threshold += faults.throttled
         if draw < threshold { return .throttled }
         threshold += faults.internalError

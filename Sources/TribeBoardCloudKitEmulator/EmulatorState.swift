@@ -1,13 +1,13 @@
 import FlyingFox
 import Foundation
-import TribeBoardCore
 
 /// The emulator's mutable state and request handling, serialized by the actor.
 actor EmulatorState {
     private var database = EmulatorDatabase()
-    private var keys: [String: [UInt8]] = [:]
+    private var keyRing = KeyRing()
     private var faults: EmulatorFaults
     private var dice: FaultDice
+    private let policy: ContainerPolicy
     private let maxClockSkew: Double
     private let clockOffset: Double
     private let dataFile: String?
@@ -17,6 +17,7 @@ actor EmulatorState {
     init(options: CloudKitEmulator.Options) throws {
         faults = options.faults
         dice = FaultDice(seed: options.faults.seed)
+        policy = ContainerPolicy(schemaMode: options.schema, repeatedCreate: options.conflictOnRepeatedCreate ? .conflict : .exists)
         maxClockSkew = options.maxClockSkew
         clockOffset = options.clockOffset
         dataFile = options.dataFile
@@ -29,122 +30,114 @@ actor EmulatorState {
         }
     }
 
-    func registerKey(id: String, publicKeyPEM: [UInt8]) { keys[id] = publicKeyPEM }
+    func registerKey(id: String, publicKeyPEM: [UInt8], container: String?) {
+        keyRing.register(id: id, publicKeyPEM: publicKeyPEM, container: container)
+    }
 
     func setFaults(_ faults: EmulatorFaults) {
         self.faults = faults
         dice = FaultDice(seed: faults.seed)
     }
 
-    func records(in zone: String) -> [CloudKitRecord] {
-        (database.zones[zone] ?? [:]).values.sorted { $0.recordName < $1.recordName }
+    func records(at location: Location) -> [WireRecord] {
+        (database.zones[location.zoneKey] ?? [:]).values.sorted { $0.recordName < $1.recordName }
     }
 
-    func seed(_ records: [CloudKitRecord], in zone: String) {
-        database.seed(records, in: zone)
+    func seed(_ records: [WireRecord], at location: Location) {
+        database.seed(records, at: location, mode: policy.schemaMode, developer: Caller.developer(of: location.container))
     }
+
+    func schema(at location: Location) -> ContainerSchema? { database.schema(at: location, mode: policy.schemaMode) }
 
     // MARK: Requests
 
     func handle(_ request: HTTPRequest) async -> HTTPResponse {
         let path = request.path
-        let parts = path.split(separator: "/").map(String.init)
-        // database / 1 / container / environment / database / operation...
-        guard parts.count >= 7, parts[0] == "database", parts[1] == "1" else {
-            return Self.error(.badRequest, status: 400, "unknown path \(path)")
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        // "" / database / 1 / container / environment / database / operation...
+        guard parts.count >= 8, parts[0].isEmpty, parts[1] == "database", parts[2] == "1" else {
+            return Self.error(.badRequest, "unknown path \(path)")
         }
-        let (container, environment, scope) = (parts[2], parts[3], parts[4])
-        let operation = parts[5...].joined(separator: "/")
+        let (container, environment, scope) = (parts[3], parts[4], parts[5])
+        let operation = parts[6...].joined(separator: "/")
         counts[operation, default: 0] += 1
 
         if faults.latency > .zero { try? await Task.sleep(for: faults.latency) }
+        if let injected = injectedFault() { return injected }
+
+        let body: Data
+        do { body = try await request.bodyData } catch { return Self.error(.badRequest, "unreadable body") }
+        guard ["development", "production"].contains(environment) else { return Self.error(.badRequest, "unknown environment \(environment)") }
+        guard scope == "public" else {
+            return Self.error(.authenticationRequired, "the \(scope) database needs a user's ckWebAuthToken; a server-to-server key reaches only the public database")
+        }
+        let now = Date().addingTimeInterval(clockOffset)
+        if let refusal = keyRing.check({ request.headers[HTTPHeader($0)] }, body: Array(body), subpath: path, container: container,
+                                       serverClock: now, maxClockSkew: maxClockSkew) {
+            return Self.error(refusal.code, refusal.reason)
+        }
+        let caller = Caller(userRecordName: Caller.developer(of: container), now: Int64(now.timeIntervalSince1970 * 1000))
+        return answer(request.method, operation, body: body, container: container, environment: environment, caller: caller)
+    }
+
+    private func injectedFault() -> HTTPResponse? {
+        let retryAfter = Self.headerSeconds(faults.throttleRetryAfter)
         switch dice.roll(faults) {
-        case .unavailable: return Self.error(.tryAgainLater, status: 503, "injected: service unavailable")
-        case .throttled: return Self.error(.throttled, status: 429, "injected: too many requests", retryAfter: faults.throttleRetryAfter)
-        case .internalError: return Self.error(.internalError, status: 500, "injected: internal error")
+        case .unavailable: return Self.error(.tryAgainLater, "injected: service unavailable", headers: [.retryAfter: retryAfter])
+        case .bareUnavailable: return HTTPResponse(statusCode: HTTPStatusCode(503, phrase: "Service Unavailable"), headers: [.retryAfter: retryAfter])
+        case .throttled:
+            return Self.error(.throttled, "injected: too many requests", retryAfter: faults.throttleRetryAfter, headers: [.retryAfter: retryAfter])
+        case .internalError: return Self.error(.internalError, "injected: internal error")
         case .drop:
             return HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json"],
                                 body: HTTPBodySequence(from: TruncatedBody(bytes: Array(#"{"records":[]}"#.utf8) + Array(repeating: 0x20, count: 64)),
                                                        count: 80))
-        case .none: break
-        }
-
-        let body: Data
-        do { body = try await request.bodyData } catch { return Self.error(.badRequest, status: 400, "unreadable body") }
-        guard ["development", "production"].contains(environment) else {
-            return Self.error(.badRequest, status: 400, "unknown environment \(environment)")
-        }
-        if let failure = authenticate(request, scope: scope, body: Array(body), subpath: path) { return failure }
-        let caller = "_" + (request.headers[HTTPHeader("X-Apple-CloudKit-Request-KeyID")] ?? "user").prefix(16)
-        let zonePrefix = "\(container)/\(environment)/\(scope)/"
-
-        switch (request.method, operation) {
-        case (.GET, "users/caller"):
-            return Self.json(["userRecordName": caller])
-        case (.GET, "zones/list"):
-            return Self.json(["zones": [["zoneID": ["zoneName": "_defaultZone"]]]])
-        case (.POST, "records/query"):
-            guard let query = try? JSONDecoder().decode(QueryBody.self, from: body) else { return Self.malformed("records/query") }
-            let zone = query.zoneID?.zoneName ?? "_defaultZone"
-            guard zone == "_defaultZone" else { return Self.error(.zoneNotFound, status: 404, "zone \(zone) not found") }
-            do {
-                let page = try database.query(query, in: zonePrefix + zone)
-                return Self.encode(QueryPageBody(records: page.records, continuationMarker: page.marker))
-            } catch {
-                return Self.error(error.code, status: 400, error.reason)
-            }
-        case (.POST, "records/lookup"):
-            guard let lookup = try? JSONDecoder().decode(LookupBody.self, from: body) else { return Self.malformed("records/lookup") }
-            let zone = lookup.zoneID?.zoneName ?? "_defaultZone"
-            guard zone == "_defaultZone" else { return Self.error(.zoneNotFound, status: 404, "zone \(zone) not found") }
-            return Self.encode(RecordsBody(records: database.lookup(lookup.records.map(\.recordName), in: zonePrefix + zone)))
-        case (.POST, "records/modify"):
-            guard let modify = try? JSONDecoder().decode(ModifyBody.self, from: body) else { return Self.malformed("records/modify") }
-            let zone = modify.zoneID?.zoneName ?? "_defaultZone"
-            guard zone == "_defaultZone" else { return Self.error(.zoneNotFound, status: 404, "zone \(zone) not found") }
-            do {
-                let results = try database.modify(modify.operations, in: zonePrefix + zone, atomic: modify.atomic ?? false,
-                                                  now: Int64(Date().timeIntervalSince1970 * 1000), caller: caller)
-                persistIfDue()
-                return Self.encode(RecordsBody(records: results))
-            } catch {
-                return Self.error(error.code, status: 400, error.reason)
-            }
-        default:
-            return Self.error(.badRequest, status: 400, "unsupported operation \(request.method.rawValue) \(operation)")
+        case .none: return nil
         }
     }
 
-    /// The public database takes a server-to-server signature; the others a user's tokens.
-    private func authenticate(_ request: HTTPRequest, scope: String, body: [UInt8], subpath: String) -> HTTPResponse? {
-        guard scope == "public" else {
-            let tokens = Dictionary(request.query.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
-            guard tokens["ckAPIToken"]?.isEmpty == false, tokens["ckWebAuthToken"]?.isEmpty == false else {
-                return Self.error(.authenticationRequired, status: 421, "the \(scope) database needs ckAPIToken and ckWebAuthToken")
+    private func answer(_ method: HTTPMethod, _ operation: String, body: Data, container: String, environment: String,
+                        caller: Caller) -> HTTPResponse {
+        func location(_ zone: WireZoneID?) -> Location {
+            Location(container: container, environment: environment, database: "public", zone: zone?.zoneName ?? "_defaultZone")
+        }
+        do {
+            switch (method, operation) {
+            case (.GET, "users/caller"):
+                return Self.encode(CallerResponseBody(users: [.init(userRecordName: caller.userRecordName)]))
+            case (.GET, "zones/list"):
+                return Self.encode(["zones": [["zoneID": ["zoneName": "_defaultZone"]]]])
+            case (.POST, "records/query"):
+                let query = try Self.decode(QueryRequestBody.self, body, operation)
+                let page = try database.query(query, at: try Self.defaultZone(location(query.zoneID)), policy: policy, caller: caller)
+                return Self.encode(QueryResponseBody(records: page.records, continuationMarker: page.marker))
+            case (.POST, "records/lookup"):
+                let lookup = try Self.decode(LookupRequestBody.self, body, operation)
+                let place = try Self.defaultZone(location(lookup.zoneID))
+                return Self.encode(RecordsResponseBody(records: database.lookup(lookup.records.map(\.recordName), at: place)))
+            case (.POST, "records/modify"):
+                let modify = try Self.decode(ModifyRequestBody.self, body, operation)
+                let results = try database.modify(modify, at: try Self.defaultZone(location(modify.zoneID)), policy: policy, caller: caller)
+                persistIfDue()
+                return Self.encode(RecordsResponseBody(records: results))
+            default:
+                return Self.error(.badRequest, "unsupported operation \(method.rawValue) \(operation)")
             }
-            return nil
+        } catch {
+            return Self.error(error.code, error.reason)
         }
-        guard let keyID = request.headers[HTTPHeader(CloudKitSigner.keyIDHeader)],
-              let date = request.headers[HTTPHeader(CloudKitSigner.dateHeader)],
-              let signatureText = request.headers[HTTPHeader(CloudKitSigner.signatureHeader)] else {
-            return Self.error(.authenticationFailed, status: 401, "missing X-Apple-CloudKit-Request-* headers")
+    }
+
+    /// Custom zones are not emulated: only the public database's default zone exists.
+    private static func defaultZone(_ location: Location) throws(Refusal) -> Location {
+        guard location.zone == "_defaultZone" else { throw Refusal(.zoneNotFound, "Zone '\(location.zone)' does not exist") }
+        return location
+    }
+
+    private static func decode<Body: Decodable>(_ type: Body.Type, _ body: Data, _ operation: String) throws(Refusal) -> Body {
+        do { return try JSONDecoder().decode(type, from: body) } catch {
+            throw Refusal(.badRequest, "the body of \(operation) is not valid JSON of the documented shape")
         }
-        guard let publicKey = keys[keyID] else {
-            return Self.error(.authenticationFailed, status: 401, "unknown key id")
-        }
-        guard let sent = try? Date(date, strategy: .iso8601) else {
-            return Self.error(.authenticationFailed, status: 401, "the request date \(date) is not ISO 8601")
-        }
-        let skew = abs(sent.timeIntervalSince(Date().addingTimeInterval(clockOffset)))
-        guard skew <= maxClockSkew else {
-            return Self.error(.authenticationFailed, status: 401, "the request date is \(Int(skew)) s away from the server's clock")
-        }
-        let message = Array(CloudKitSigner.message(timestamp: date, body: body, subpath: subpath).utf8)
-        guard let signature = Data(base64Encoded: signatureText),
-              CloudKitSignatureVerifier.isValid(signature: Array(signature), message: message, publicKeyPEM: publicKey) else {
-            return Self.error(.authenticationFailed, status: 401, "the signature does not match")
-        }
-        return nil
     }
 
     // MARK: Persistence
@@ -156,39 +149,32 @@ actor EmulatorState {
 
     func persistNow() {
         guard let dataFile, let data = try? JSONEncoder().encode(database) else { return }
-        try? AtomicFile.write(Array(data), to: dataFile, permissions: 0o600)
+        try? DataFile.write(data, to: dataFile)
         lastPersist = .now
     }
 
     // MARK: Responses
 
-    static func error(_ code: CloudKitServerErrorCode, status: Int, _ reason: String, retryAfter: Double? = nil) -> HTTPResponse {
-        let envelope = CloudKitErrorEnvelope(uuid: UUID().uuidString, serverErrorCode: code.rawValue, reason: reason,
-                                             retryAfter: retryAfter, redirectURL: nil)
-        let body = (try? JSONEncoder().encode(envelope)) ?? Data()
-        return HTTPResponse(statusCode: HTTPStatusCode(status, phrase: code.rawValue), headers: [.contentType: "application/json"], body: body)
-    }
-
-    static func malformed(_ operation: String) -> HTTPResponse {
-        error(.badRequest, status: 400, "the body of \(operation) is not valid JSON of the documented shape")
-    }
-
-    static func json(_ object: [String: Any]) -> HTTPResponse {
-        let body = (try? JSONSerialization.data(withJSONObject: object)) ?? Data()
-        return HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json"], body: body)
+    /// Apple's error dictionary, `uuid` included, with the status its code is sent with.
+    static func error(_ code: ServerErrorCode, _ reason: String, retryAfter: Double? = nil,
+                      headers: [HTTPHeader: String] = [:]) -> HTTPResponse {
+        let body = (try? JSONEncoder().encode(ErrorBody(uuid: UUID().uuidString, serverErrorCode: code, reason: reason, retryAfter: retryAfter))) ?? Data()
+        var all = headers
+        all[.contentType] = "application/json"
+        return HTTPResponse(statusCode: HTTPStatusCode(code.httpStatus, phrase: code.rawValue), headers: all, body: body)
     }
 
     static func encode(_ value: some Encodable) -> HTTPResponse {
-        guard let body = try? JSONEncoder().encode(value) else { return error(.internalError, status: 500, "cannot encode") }
+        guard let body = try? JSONEncoder().encode(value) else { return error(.internalError, "cannot encode the answer") }
         return HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json"], body: body)
+    }
+
+    /// Whole seconds as Apple sends them; a fraction as given (tests use short waits).
+    static func headerSeconds(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
     }
 }
 
-struct QueryPageBody: Encodable {
-    var records: [CloudKitRecord]
-    var continuationMarker: String?
-}
-
-struct RecordsBody: Encodable {
-    var records: [LookupEntry]
+extension HTTPHeader {
+    static let retryAfter = HTTPHeader("Retry-After")
 }

@@ -10,11 +10,22 @@ struct EmulatorCommand: AsyncParsableCommand {
         commandName: "tribeboard-cloudkit-emulator",
         abstract: "Serve an emulation of CloudKit Web Services on 127.0.0.1 for tests and rehearsals.",
         discussion: """
-            Requests to the public database must be signed with a registered key (--key ID=PUBLIC.pem; \
-            the public half, as registered in the CloudKit Dashboard: `openssl ec -in eckey.pem -pubout`). \
-            Point the toolkit at it with --ck-base-url http://127.0.0.1:PORT. Stop it with Ctrl-C; \
-            with --data its records are saved (at most a second behind) and loaded again on the next start.
-            Faults, as fractions of requests: --faults 503=0.1,429=0.05,500=0.05,drop=0.05,latency=20ms,retry-after=1,seed=7; \
+            Requests to the public database must be signed with a registered key: --key ID=PUBLIC.pem opens \
+            every container; --container iCloud.X=ID:PUBLIC.pem[,ID2:PUBLIC2.pem] opens only that one (a request \
+            to another container signed with it is AUTHENTICATION_FAILED). The public half is what the CloudKit \
+            Dashboard registers: `openssl ec -in eckey.pem -pubout`. Point the toolkit at it with \
+            --ck-base-url http://127.0.0.1:PORT. Stop it with Ctrl-C; with --data its records (and schemas) are \
+            saved (at most a second behind) and loaded again on the next start.
+            Schemas: without --schema or --production-schema every type exists and every field is queryable. \
+            With them, each container behaves like a real one: development starts with --schema's types \
+            (a .ckdb file as `cktool import-schema` reads, or `empty`) and creates types and fields on first \
+            write, without indexes; production holds only --production-schema (what was deployed; `empty` by \
+            default) and refuses other writes. Queries need QUERYABLE fields (an unfiltered one, ___recordID), \
+            sorts SORTABLE ones; a missing type is BAD_REQUEST "Did not find record type: X". \
+            Security roles apply in every mode: only a record's creator may change it (seed an app user's \
+            records with --seed FILE, whose created.userRecordName names the user).
+            Faults, as fractions of requests: --faults 503=0.1,503-bare=0.1,429=0.05,500=0.05,drop=0.05,latency=20ms,retry-after=1,seed=7 \
+            (503 and 429 carry a Retry-After header; 503-bare is that header with no body); \
             or --faults down, in which every connection is cut before a full response.
             """,
         version: BuildInfo.versionLine)
@@ -22,8 +33,24 @@ struct EmulatorCommand: AsyncParsableCommand {
     @Option(help: "Port on 127.0.0.1 (0 picks a free one).")
     var port: UInt16 = 8787
 
-    @Option(name: .customLong("key"), help: ArgumentHelp("A registered key: KEY_ID=PUBLIC_KEY.pem (repeatable).", valueName: "id=file"))
+    @Option(name: .customLong("key"), help: ArgumentHelp("A key valid in every container: KEY_ID=PUBLIC_KEY.pem (repeatable).", valueName: "id=file"))
     var keys: [String] = []
+
+    @Option(name: .customLong("container"),
+            help: ArgumentHelp("A container and its own keys: iCloud.X=KEY_ID:PUBLIC_KEY.pem[,...] (repeatable).", valueName: "container=id:file"))
+    var containers: [String] = []
+
+    @Option(help: ArgumentHelp("Development's schema at start: a .ckdb file, or `empty`; enforces schemas.", valueName: "file"))
+    var schema: String?
+
+    @Option(help: ArgumentHelp("Production's deployed schema: a .ckdb file, or `empty` (default when schemas are enforced).", valueName: "file"))
+    var productionSchema: String?
+
+    @Option(help: ArgumentHelp("Records written earlier, by the developer or an app user (JSON, repeatable).", valueName: "file"))
+    var seed: [String] = []
+
+    @Flag(help: "Answer a create of a record name that exists with CONFLICT instead of EXISTS.")
+    var conflictOnRepeatedCreate = false
 
     @Option(help: ArgumentHelp("Keep records in this JSON file across restarts.", valueName: "file"))
     var data: String?
@@ -36,60 +63,32 @@ struct EmulatorCommand: AsyncParsableCommand {
 
     func run() async throws {
         var options = CloudKitEmulator.Options()
-        options.port = port
-        options.dataFile = data
-        options.maxClockSkew = maxClockSkew
+        let keys: [EmulatorSetup.Key]
+        let seeds: [EmulatorSetup.Seed]
         do {
+            options.port = port
+            options.dataFile = data
+            guard maxClockSkew.isFinite, (0...86_400).contains(maxClockSkew) else { throw EmulatorError.badOption("--max-clock-skew takes 0 to 86400 seconds") }
+            options.maxClockSkew = maxClockSkew
             options.faults = try EmulatorFaults.parse(faults)
+            options.conflictOnRepeatedCreate = conflictOnRepeatedCreate
+            if schema != nil || productionSchema != nil {
+                let production = try productionSchema.map(EmulatorSetup.schema) ?? .empty
+                // A development environment reset without an import holds what production has.
+                options.schema = .enforced(development: try schema.map(EmulatorSetup.schema) ?? production, production: production)
+            }
+            keys = try self.keys.map(EmulatorSetup.key) + containers.flatMap(EmulatorSetup.containerKeys)
+            seeds = try seed.map(EmulatorSetup.seed)
         } catch {
             throw ValidationError(error.localizedDescription)
         }
         let emulator = try await CloudKitEmulator.start(options)
-        for key in keys {
-            let parts = key.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let pem = FileManager.default.contents(atPath: parts[1]) else {
-                throw ValidationError("--key takes KEY_ID=PUBLIC_KEY.pem with a readable file, got \(key)")
-            }
-            await emulator.registerKey(id: parts[0], publicKeyPEM: Array(pem))
+        for key in keys { await emulator.registerKey(id: key.id, publicKeyPEM: key.publicKeyPEM, container: key.container) }
+        for seed in seeds {
+            await emulator.seedRecords(seed.records, container: seed.container, environment: seed.environment ?? "development")
         }
         FileHandle.standardError.write(Data("tribeboard-cloudkit-emulator: listening on \(emulator.baseURL)\n".utf8))
-        await Self.waitForTermination()
+        await SignalWait.untilTerminated()
         await emulator.stop()
     }
-
-    /// Ctrl-C or SIGTERM ends the emulator after saving its records.
-    static func waitForTermination() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let resumed = ResumeOnce(continuation)
-            for signalNumber in [SIGINT, SIGTERM] {
-                signal(signalNumber, SIG_IGN)
-                let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-                source.setEventHandler { resumed.resume() }
-                source.resume()
-                SignalSources.keep(source)
-            }
-        }
-    }
-}
-
-/// Resumes a continuation at most once, whichever signal comes first.
-final class ResumeOnce: @unchecked Sendable {
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<Void, Never>?
-
-    init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
-
-    func resume() {
-        lock.lock()
-        let pending = continuation
-        continuation = nil
-        lock.unlock()
-        pending?.resume()
-    }
-}
-
-/// Signal sources live as long as the process.
-enum SignalSources {
-    nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
-    static func keep(_ source: any DispatchSourceSignal) { sources.append(source) }
 }

@@ -193,12 +193,4 @@ struct CloudKitClientTests {
         #expect(throws: EmulatorError.self) { try EmulatorFaults.parse("503=0.7,429=0.7") }
         #expect(throws: EmulatorError.self) { try EmulatorFaults.parse("teapot=0.1") }
     }
-
-    @Test func moreThan200OperationsInOneRequestIsABadRequest() throws {
-        var database = EmulatorDatabase()
-        let operations = (1...201).map { CloudKitOperation(.create, Self.family($0)) }
-        #expect(throws: EmulatorDatabase.Failure.self) {
-            try database.modify(operations, in: "c/development/public/_defaultZone", atomic: false, now: 0, caller: "_x")
-        }
-    }
 }

@@ -1,0 +1,186 @@
+import Foundation
+
+/// How the container answers, chosen at start.
+struct ContainerPolicy {
+    var schemaMode: SchemaMode = .permissive
+    /// What a create of a name that exists answers: EXISTS as Web Services documents, or CONFLICT
+    /// (native CloudKit's serverRecordChanged, "record to insert already exists").
+    var repeatedCreate: ServerErrorCode = .exists
+}
+
+/// records/query, records/lookup and records/modify with the semantics Apple documents.
+extension EmulatorDatabase {
+    // MARK: query
+
+    func query(_ request: QueryRequestBody, at location: Location, policy: ContainerPolicy,
+               caller: Caller) throws(Refusal) -> (records: [WireRecord], marker: String?) {
+        let limit = request.resultsLimit ?? 200
+        guard (1...200).contains(limit) else { throw Refusal(.badRequest, "resultsLimit must be between 1 and 200, got \(limit)") }
+        let filters = request.query.filterBy ?? []
+        try SchemaRules.checkFilters(filters)
+        if let schema = schema(at: location, mode: policy.schemaMode) { try SchemaRules.checkQuery(request.query, schema: schema) }
+        let type = recordType(request.query.recordType, at: location, mode: policy.schemaMode)
+        var matching = candidates(filters, zone: location.zoneKey)
+            .filter { record in
+                record.recordType == request.query.recordType && filters.allSatisfy { Self.matches(record, filter: $0) }
+                    && SchemaRules.canRead(record, type: type, caller: caller.userRecordName)
+            }
+            .sorted { $0.recordName < $1.recordName }
+        if let sorts = request.query.sortBy, !sorts.isEmpty { matching = Self.sorted(matching, by: sorts) }
+        // The marker is the position reached: opaque to the client, as Apple's is.
+        let start = request.continuationMarker.flatMap { Data(base64Encoded: $0) }.flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? 0
+        guard start >= 0, start <= matching.count else { throw Refusal(.badRequest, "continuationMarker is not one this server gave") }
+        let page = Array(matching[start...].prefix(limit))
+        let end = start + page.count
+        return (page, end < matching.count ? Data(String(end).utf8).base64EncodedString() : nil)
+    }
+
+    private static func sorted(_ records: [WireRecord], by sorts: [QueryRequestBody.Sort]) -> [WireRecord] {
+        records.sorted { left, right in
+            for sort in sorts {
+                let a = left.fields?[sort.fieldName]?.value, b = right.fields?[sort.fieldName]?.value
+                guard a != b else { continue }
+                let ascending = sort.ascending ?? true
+                switch (a?.number, b?.number) {
+                case (let x?, let y?): return ascending ? x < y : x > y
+                default: return ascending ? (a?.comparable ?? "") < (b?.comparable ?? "") : (a?.comparable ?? "") > (b?.comparable ?? "")
+                }
+            }
+            return false
+        }
+    }
+
+    static func matches(_ record: WireRecord, filter: QueryRequestBody.Filter) -> Bool {
+        let value = filter.fieldValue.value
+        let actual = isRecordNameField(filter.fieldName) ? record.recordName : record.fields?[filter.fieldName]?.value.comparable
+        switch filter.comparator {
+        case "EQUALS": return actual != nil && actual == value.comparable
+        case "NOT_EQUALS": return actual != value.comparable
+        case "IN", "NOT_IN":
+            let contained = actual.map { (value.array ?? []).compactMap(\.comparable).contains($0) } ?? false
+            return filter.comparator == "IN" ? contained : !contained
+        case "BEGINS_WITH":
+            guard let actual, let prefix = value.comparable else { return false }
+            return actual.hasPrefix(prefix)
+        case "LESS_THAN", "LESS_THAN_OR_EQUALS", "GREATER_THAN", "GREATER_THAN_OR_EQUALS":
+            guard let x = record.fields?[filter.fieldName]?.value.number, let y = value.number else { return false }
+            switch filter.comparator {
+            case "LESS_THAN": return x < y
+            case "LESS_THAN_OR_EQUALS": return x <= y
+            case "GREATER_THAN": return x > y
+            default: return x >= y
+            }
+        default: return false
+        }
+    }
+
+    // MARK: lookup
+
+    func lookup(_ names: [String], at location: Location) -> [RecordEntry] {
+        names.map { name in
+            if let record = zones[location.zoneKey]?[name] { return .record(record) }
+            return .error(RecordErrorBody(recordName: name, reason: "Record not found", serverErrorCode: .notFound, uuid: UUID().uuidString))
+        }
+    }
+
+    // MARK: modify
+
+    mutating func modify(_ request: ModifyRequestBody, at location: Location, policy: ContainerPolicy,
+                         caller: Caller) throws(Refusal) -> [RecordEntry] {
+        let operations = request.operations
+        guard operations.count <= 200 else {
+            throw Refusal(.badRequest, "a request holds at most 200 operations, this one has \(operations.count)")
+        }
+        var seen = Set<String>()
+        for operation in operations where !seen.insert(operation.record.recordName).inserted {
+            throw Refusal(.badRequest, "record \(operation.record.recordName) appears twice in one request")
+        }
+        // Atomic batches exist only in custom zones, as documented; only they need a copy to roll back to.
+        let before = (request.atomic ?? false) && location.zone != "_defaultZone" ? self : nil
+        var results: [RecordEntry] = []
+        for operation in operations {
+            do throws(Refusal) {
+                guard let kind = OperationType(rawValue: operation.operationType) else {
+                    throw Refusal(.badRequest, "unknown operationType \(operation.operationType)")
+                }
+                results.append(.record(try apply(kind, operation.record, at: location, policy: policy, caller: caller)))
+            } catch {
+                results.append(.error(RecordErrorBody(recordName: operation.record.recordName, reason: error.reason,
+                                                      serverErrorCode: error.code, uuid: UUID().uuidString)))
+            }
+        }
+        guard let before, results.contains(where: \.isError) else { return results }
+        self = before
+        return results.map { entry in
+            guard case .record(let record) = entry else { return entry }
+            return .error(RecordErrorBody(recordName: record.recordName, reason: "another operation in the atomic batch failed",
+                                          serverErrorCode: .atomicError, uuid: UUID().uuidString))
+        }
+    }
+
+    private mutating func apply(_ kind: OperationType, _ incoming: WireRecord, at location: Location, policy: ContainerPolicy,
+                                caller: Caller) throws(Refusal) -> WireRecord {
+        let name = incoming.recordName
+        let zone = location.zoneKey
+        let existing = zones[zone]?[name]
+        let typeName = incoming.recordType ?? existing?.recordType
+        let type = recordType(typeName ?? "", at: location, mode: policy.schemaMode)
+        try SchemaRules.checkWrite(kind, existing: existing, type: type, caller: caller.userRecordName)
+        switch kind {
+        case .create:
+            guard existing == nil else {
+                throw policy.repeatedCreate == .conflict ? Refusal(.conflict, "record to insert already exists")
+                                                         : Refusal(.exists, "record \(name) already exists")
+            }
+        case .update, .replace, .delete:
+            guard let existing else { throw Refusal(.notFound, "Record not found") }
+            guard incoming.recordChangeTag == existing.recordChangeTag else {
+                throw Refusal(.conflict, "record \(name) has changed (change tag \(existing.recordChangeTag ?? "none"))")
+            }
+        case .forceUpdate, .forceReplace, .forceDelete: break
+        }
+        if kind == .delete || kind == .forceDelete {
+            put(nil, named: name, zone: zone)
+            return .deletedMarker(name)
+        }
+        return try store(incoming, replacing: existing, merge: kind == .update || kind == .forceUpdate,
+                         at: location, policy: policy, caller: caller)
+    }
+
+    private mutating func store(_ incoming: WireRecord, replacing existing: WireRecord?, merge: Bool, at location: Location,
+                                policy: ContainerPolicy, caller: Caller) throws(Refusal) -> WireRecord {
+        guard let typeName = incoming.recordType ?? existing?.recordType else {
+            throw Refusal(.badRequest, "record \(incoming.recordName) has no recordType")
+        }
+        if var schema = schema(at: location, mode: policy.schemaMode) {
+            try SchemaRules.admit(incoming, type: typeName, into: &schema, production: location.isProduction)
+            schemas[location.schemaKey] = schema
+        } else {
+            _ = try SchemaRules.fieldTypes(incoming)
+        }
+        var fields = merge ? (existing?.fields ?? [:]) : [:]
+        for (key, value) in incoming.fields ?? [:] { fields[key] = WireRecord.Field(value: value.value, type: try Self.type(of: value)) }
+        for (key, field) in fields where field.type == "REFERENCE" {
+            guard let target = field.value.object?["recordName"]?.string,
+                  zones[location.zoneKey]?[target] != nil || target == incoming.recordName else {
+                throw Refusal(.validatingReferenceError, "field \(key) refers to a record that does not exist")
+            }
+        }
+        let size = (try? JSONEncoder().encode(fields).count) ?? 0
+        guard size <= 1_000_000 else { throw Refusal(.badRequest, "record is larger than 1 MB") }
+        var record = WireRecord(recordName: incoming.recordName, recordType: typeName, fields: fields)
+        record.recordChangeTag = String(nextTag, radix: 36)
+        nextTag += 1
+        let stamp = WireRecord.Stamp(timestamp: caller.now, userRecordName: caller.userRecordName)
+        record.created = existing?.created ?? stamp
+        record.modified = stamp
+        put(record, named: incoming.recordName, zone: location.zoneKey)
+        return record
+    }
+
+    /// Responses always carry each field's type.
+    private static func type(of field: WireRecord.Field) throws(Refusal) -> String {
+        let probe = WireRecord(recordName: "", recordType: nil, fields: ["f": field])
+        return try SchemaRules.fieldTypes(probe)["f"] ?? "STRING"
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import TribeBoardCloudKitEmulator
+
+/// Development and production as a real container has them: types, fields and indexes.
+@Suite("Emulator environments and indexes")
+struct EnvironmentTests {
+    @Test func aFreshDevelopmentContainerHoldsOnlyTheSchemaFilesTypes() async throws {
+        let harness = try await EmulatorHarness.start(EmulatorHarness.enforced(development: try EmulatorHarness.templateSchema()))
+        defer { Task { await harness.emulator.stop() } }
+        let legacy = try await harness.client.post("records/query", RawCloudKit.queryAll("CKFamily"))
+        #expect(legacy.status == 400)
+        #expect(legacy.serverErrorCode == "BAD_REQUEST")
+        #expect(legacy.reason == "Did not find record type: CKFamily")
+        #expect(try await harness.client.post("records/modify", RawCloudKit.createFamily("F1", code: "ABC234")).records.first?["recordChangeTag"] != nil)
+        let byCode = try await harness.client.post("records/query", RawCloudKit.queryCode(["ABC234", "XYZ789"]))
+        #expect(byCode.status == 200)
+        #expect(byCode.records.map { $0["recordName"] as? String } == ["F1"])
+        #expect(try await harness.client.post("records/query", RawCloudKit.queryAll("Family")).records.count == 1)
+    }
+
+    @Test func developmentCreatesTypesAndFieldsOnFirstWriteWithoutIndexes() async throws {
+        let harness = try await EmulatorHarness.start(EmulatorHarness.enforced(development: .empty))
+        defer { Task { await harness.emulator.stop() } }
+        #expect(try await harness.client.post("records/query", RawCloudKit.queryCode(["ABC234"])).reason == "Did not find record type: Family")
+        let created = try await harness.client.post("records/modify", RawCloudKit.createFamily("F1", code: "ABC234"))
+        #expect(created.records.first?["recordName"] as? String == "F1")
+        let schema = try #require(await harness.emulator.schema(container: harness.client.container))
+        #expect(schema.types["Family"]?.fields["code"] == SchemaField(type: "STRING"))
+        let byCode = try await harness.client.post("records/query", RawCloudKit.queryCode(["ABC234"]))
+        #expect(byCode.status == 400)
+        #expect(byCode.reason == "Field 'code' is not marked queryable")
+        let all = try await harness.client.post("records/query", RawCloudKit.queryAll("Family"))
+        #expect(all.reason == "Field 'recordName' is not marked queryable")
+        // A field keeps its type: a number where a string was is refused for that record only.
+        let wrongType = try await harness.client.post("records/modify", """
+            {"operations": [{"operationType": "create", "record": {"recordType": "Family", "recordName": "F2",
+              "fields": {"code": {"value": 7, "type": "INT64"}}}}], "atomic": false}
+            """)
+        #expect(wrongType.status == 200)
+        #expect(wrongType.records.first?["serverErrorCode"] as? String == "BAD_REQUEST")
+        #expect((wrongType.records.first?["reason"] as? String)?.contains("defined to be: STRING") == true)
+        #expect(wrongType.records.first?["uuid"] is String)
+    }
+
+    @Test func productionWithoutTheDeployedSchemaRefusesWritesAndQueries() async throws {
+        let harness = try await EmulatorHarness.start(EmulatorHarness.enforced(development: try EmulatorHarness.templateSchema()))
+            .in("production")
+        defer { Task { await harness.emulator.stop() } }
+        let write = try await harness.client.post("records/modify", RawCloudKit.createFamily("F1", code: "ABC234"))
+        #expect(write.records.first?["serverErrorCode"] as? String == "BAD_REQUEST")
+        #expect(write.records.first?["reason"] as? String == "Cannot create new type Family in production schema")
+        #expect(try await harness.client.post("records/query", RawCloudKit.queryCode(["ABC234"])).reason == "Did not find record type: Family")
+        #expect(await harness.emulator.storedRecords(container: harness.client.container, environment: "production").isEmpty)
+    }
+
+    @Test func productionWithTheDeployedSchemaTakesItsFieldsAndRefusesOthers() async throws {
+        let schema = try EmulatorHarness.templateSchema()
+        let harness = try await EmulatorHarness.start(EmulatorHarness.enforced(development: schema, production: schema)).in("production")
+        defer { Task { await harness.emulator.stop() } }
+        let write = try await harness.client.post("records/modify", RawCloudKit.createFamily("F1", code: "ABC234"))
+        #expect(write.records.first?["recordChangeTag"] != nil)
+        #expect(try await harness.client.post("records/query", RawCloudKit.queryCode(["ABC234"])).records.count == 1)
+        let undeployed = try await harness.client.post("records/modify",
+            RawCloudKit.createFamily("F2", code: "XYZ789", extra: #", "motto": {"value": "hi", "type": "STRING"}"#))
+        #expect(undeployed.records.first?["reason"] as? String == "Cannot create or modify field 'motto' in record 'Family' in production schema")
+    }
+
+    @Test func inTakesAListTypeNotAPlainString() async throws {
+        let harness = try await EmulatorHarness.start()
+        defer { Task { await harness.emulator.stop() } }
+        let answer = try await harness.client.post("records/query", RawCloudKit.queryCode(["ABC234"], type: "STRING"))
+        #expect(answer.status == 400)
+        #expect(answer.serverErrorCode == "BAD_REQUEST")
+    }
+}
+
+extension EmulatorHarness {
+    func `in`(_ environment: String) -> EmulatorHarness {
+        var client = self.client
+        client.environment = environment
+        return EmulatorHarness(emulator: emulator, client: client, publicFile: publicFile)
+    }
+}

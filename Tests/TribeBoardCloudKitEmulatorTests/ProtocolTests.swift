@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import TribeBoardCloudKitEmulator
+
+/// The documented request and answer shapes, errors and faults, with raw JSON.
+@Suite("Emulator protocol")
+struct ProtocolTests {
+    @Test func everyErrorCarriesAUUIDAndTheDocumentedStatus() async throws {
+        let harness = try await EmulatorHarness.start()
+        defer { Task { await harness.emulator.stop() } }
+        _ = try await harness.client.post("records/modify", RawCloudKit.createFamily("F1", code: "ABC234"))
+        let again = try await harness.client.post("records/modify", RawCloudKit.createFamily("F1", code: "ABC234"))
+        let entry = try #require(again.records.first)
+        #expect(entry["serverErrorCode"] as? String == "EXISTS")
+        #expect(UUID(uuidString: entry["uuid"] as? String ?? "") != nil)
+        let malformed = try await harness.client.post("records/query", #"{"query": {}}"#)
+        #expect(malformed.status == 400)
+        #expect(UUID(uuidString: malformed.json["uuid"] as? String ?? "") != nil)
+        let operations = (1...201).map { #"{"operationType": "create", "record": {"recordType": "Family", "recordName": "N\#($0)", "fields": {}}}"# }
+        let tooMany = try await harness.client.post("records/modify", #"{"operations": [\#(operations.joined(separator: ","))], "atomic": false}"#)
+        #expect(tooMany.status == 400)
+        #expect(tooMany.serverErrorCode == "BAD_REQUEST")
+        #expect(UUID(uuidString: tooMany.json["uuid"] as? String ?? "") != nil)
+    }
+
+    @Test func repeatedCreatesAnswerConflictWhenAskedTo() async throws {
+        var options = CloudKitEmulator.Options()
+        options.conflictOnRepeatedCreate = true
+        let harness = try await EmulatorHarness.start(options)
+        defer { Task { await harness.emulator.stop() } }
+        _ = try await harness.client.post("records/modify", RawCloudKit.createFamily("F1", code: "ABC234"))
+        let again = try await harness.client.post("records/modify", RawCloudKit.createFamily("F1", code: "ABC234"))
+        #expect(again.records.first?["serverErrorCode"] as? String == "CONFLICT")
+        #expect(await harness.emulator.storedRecords(container: harness.client.container).count == 1)
+    }
+
+    @Test func callerAnswersInsideUsersAsAppleShowsIt() async throws {
+        let harness = try await EmulatorHarness.start()
+        defer { Task { await harness.emulator.stop() } }
+        let caller = try await harness.client.get("users/caller")
+        let users = try #require(caller.json["users"] as? [[String: Any]])
+        #expect(users.first?["userRecordName"] as? String == CloudKitEmulator.developerRecordName(container: harness.client.container))
+    }
+
+    @Test func unavailableAndThrottledCarryRetryAfterHeaders() async throws {
+        var options = CloudKitEmulator.Options()
+        options.faults = try EmulatorFaults.parse("503=1,retry-after=7")
+        let harness = try await EmulatorHarness.start(options)
+        defer { Task { await harness.emulator.stop() } }
+        let unavailable = try await harness.client.get("users/caller")
+        #expect(unavailable.status == 503)
+        #expect(unavailable.headers["retry-after"] == "7")
+        #expect(unavailable.serverErrorCode == "TRY_AGAIN_LATER")
+        #expect(UUID(uuidString: unavailable.json["uuid"] as? String ?? "") != nil)
+
+        await harness.emulator.setFaults(try EmulatorFaults.parse("429=1,retry-after=3"))
+        let throttled = try await harness.client.get("users/caller")
+        #expect(throttled.status == 429)
+        #expect(throttled.headers["retry-after"] == "3")
+        #expect(throttled.json["retryAfter"] as? Double == 3)
+
+        await harness.emulator.setFaults(try EmulatorFaults.parse("503-bare=1,retry-after=2"))
+        let bare = try await harness.client.get("users/caller")
+        #expect(bare.status == 503)
+        #expect(bare.headers["retry-after"] == "2")
+        #expect(bare.data.isEmpty)
+    }
+
+    @Test func faultOptionsRejectNonsense() {
+        #expect(throws: EmulatorError.self) { try EmulatorFaults.parse("503-bare=2") }
+        #expect(throws: EmulatorError.self) { try EmulatorFaults.parse("retry-after=-1") }
+        #expect(throws: EmulatorError.self) { try EmulatorFaults.parse("503=0.6,503-bare=0.6") }
+    }
+}
