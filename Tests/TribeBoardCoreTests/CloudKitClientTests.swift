@@ -62,7 +62,7 @@ struct CloudKitClientTests {
     }
 
     @Test func queryPagesWithContinuationMarkersAndFilters() async throws {
-        let fixture = try await EmulatorFixture.start()
+        let fixture = try await EmulatorFixture.start(try .templateContainer())
         defer { Task { await fixture.emulator.stop() } }
         await fixture.emulator.seed((1...450).map { Self.family($0) }, container: container)
         let client = try fixture.client()
