@@ -3,19 +3,58 @@ import TribeBoardCloudKitEmulator
 import TribeBoardCore
 
 /// The emulator speaks only its own wire types; tests written with the client's records cross
-/// over through JSON, the one thing both sides share, as on the wire.
+/// over value by value, as the same JSON would (tests poll these, so no JSON round trip).
 extension CloudKitEmulator {
     public func records(container: String, environment: String = "development", zone: String = "_defaultZone") async -> [CloudKitRecord] {
-        Self.convert(await storedRecords(container: container, environment: environment, zone: zone))
+        await storedRecords(container: container, environment: environment, zone: zone).map(Self.clientRecord)
     }
 
     public func seed(_ records: [CloudKitRecord], container: String, environment: String = "development",
                      zone: String = "_defaultZone") async {
-        await seedRecords(Self.convert(records), container: container, environment: environment, zone: zone)
+        await seedRecords(records.map(Self.wireRecord), container: container, environment: environment, zone: zone)
     }
 
-    static func convert<From: Encodable, To: Decodable>(_ values: [From]) -> [To] {
-        guard let data = try? JSONEncoder().encode(values), let converted = try? JSONDecoder().decode([To].self, from: data) else { return [] }
+    static func clientRecord(_ record: WireRecord) -> CloudKitRecord {
+        var converted = CloudKitRecord(recordName: record.recordName, recordType: record.recordType ?? "",
+                                       fields: (record.fields ?? [:]).mapValues { CloudKitRecord.Field(value: jsonValue($0.value), type: $0.type) },
+                                       recordChangeTag: record.recordChangeTag)
+        converted.recordType = record.recordType
+        converted.fields = record.fields == nil ? nil : converted.fields
+        converted.created = record.created.map { CloudKitRecord.Stamp(timestamp: $0.timestamp, userRecordName: $0.userRecordName) }
+        converted.modified = record.modified.map { CloudKitRecord.Stamp(timestamp: $0.timestamp, userRecordName: $0.userRecordName) }
+        converted.deleted = record.deleted
         return converted
+    }
+
+    static func wireRecord(_ record: CloudKitRecord) -> WireRecord {
+        var converted = WireRecord(recordName: record.recordName, recordType: record.recordType,
+                                   fields: record.fields?.mapValues { WireRecord.Field(value: wireValue($0.value), type: $0.type) },
+                                   recordChangeTag: record.recordChangeTag,
+                                   created: record.created.map { WireRecord.Stamp(timestamp: $0.timestamp, userRecordName: $0.userRecordName) })
+        converted.modified = record.modified.map { WireRecord.Stamp(timestamp: $0.timestamp, userRecordName: $0.userRecordName) }
+        converted.deleted = record.deleted
+        return converted
+    }
+
+    static func jsonValue(_ value: WireValue) -> JSONValue {
+        switch value {
+        case .null: return .null
+        case .bool(let flag): return .bool(flag)
+        case .number(let number): return .number(number)
+        case .string(let text): return .string(text)
+        case .array(let items): return .array(items.map(jsonValue))
+        case .object(let object): return .object(object.mapValues(jsonValue))
+        }
+    }
+
+    static func wireValue(_ value: JSONValue) -> WireValue {
+        switch value {
+        case .null: return .null
+        case .bool(let flag): return .bool(flag)
+        case .number(let number): return .number(number)
+        case .string(let text): return .string(text)
+        case .array(let items): return .array(items.map(wireValue))
+        case .object(let object): return .object(object.mapValues(wireValue))
+        }
     }
 }

@@ -1,0 +1,162 @@
+import Foundation
+import Testing
+import TribeBoardCloudKitEmulator
+import TribeBoardCore
+import TribeBoardTestSupport
+
+/// Issue 12's "Done when": the commands against the emulator behaving as a real container in
+/// each mode end with the documented status and a message naming the fix, nothing lost and
+/// nothing uploaded twice. Store rows are read with sqlite3, not the toolkit.
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct EmulatedContainerTests {
+    let container = CloudKitConfiguration.defaultContainer
+    static let families = 6
+
+    struct Workspace {
+        let directory: TemporaryDirectory
+        let fixture: EmulatorFixture
+        var environment = "development"
+
+        func run(_ arguments: [String]) async throws -> (result: ProcessRunner.Result, report: [String: Any]) {
+            let result = try await ProcessRunner.runAsync(ProcessRunner.executable("tribeboard"),
+                                                          arguments + ["--store", "s.sqlite", "--json", "--environment", environment]
+                                                              + fixture.remoteArguments, in: directory.path)
+            let report = (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [String: Any] ?? [:]
+            return (result, report)
+        }
+
+        func provision() async throws -> (result: ProcessRunner.Result, report: [String: Any]) {
+            try await run(["provision", "in.csv", "--out", "out", "--sync"])
+        }
+
+        func sqlite(_ query: String) throws -> Int {
+            let result = try ProcessRunner.run("/usr/bin/sqlite3", [directory.file("s.sqlite"), query])
+            return Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        }
+
+        var pendingFamilies: Int { get throws { try sqlite("SELECT count(*) FROM families WHERE needs_sync = 1") } }
+        var localFamilies: Int { get throws { try sqlite("SELECT count(*) FROM families") } }
+
+        func remoteFamilies() async -> [CloudKitRecord] {
+            await fixture.emulator.records(container: CloudKitConfiguration.defaultContainer, environment: environment)
+                .filter { $0.recordType == RecordMapping.familyType }
+        }
+
+        /// doctor's remote schema checks, by id.
+        func doctorSchemaChecks() async throws -> [String: [String: Any]] {
+            let (_, report) = try await run(["doctor"])
+            let checks = (report["checks"] as? [[String: Any]] ?? []).filter { ($0["id"] as? String)?.hasPrefix("remote.schema.") == true }
+            return Dictionary(checks.compactMap { check in (check["id"] as? String).map { ($0, check) } }, uniquingKeysWith: { a, _ in a })
+        }
+    }
+
+    func workspace(_ options: CloudKitEmulator.Options, environment: String = "development") async throws -> Workspace {
+        let directory = try TemporaryDirectory("emulated-container")
+        try directory.write("in.csv", CSVFixtures.families(count: Self.families))
+        return Workspace(directory: directory, fixture: try await EmulatorFixture.start(options), environment: environment)
+    }
+
+    /// The toolkit's schema file with one line changed, as an operator's container might have it.
+    static func template(replacing line: String, with replacement: String) throws -> ContainerSchema {
+        let text = try String(contentsOfFile: CloudKitEmulator.Options.templateSchemaPath, encoding: .utf8)
+        try #require(text.contains(line))
+        return try SchemaParser.parse(text.replacingOccurrences(of: line, with: replacement))
+    }
+
+    @Test func aFreshDevelopmentContainerWithTheSchemaFileTakesEverythingOnce() async throws {
+        let space = try await workspace(.enforcing(development: try CloudKitEmulator.Options.templateSchema()))
+        defer { Task { await space.fixture.emulator.stop() } }
+        let (provision, report) = try await space.provision()
+        #expect(provision.status == 0, "\(provision.stderr)")
+        #expect(report["codesVerifiedRemotely"] as? Int == Self.families, "\(provision.stdout)")
+        #expect(try await space.run(["resync"]).result.status == 0)
+        #expect(await space.remoteFamilies().count == Self.families)
+        #expect(try space.pendingFamilies == 0)
+        let audit = try await space.run(["audit"])
+        #expect(audit.result.status == 0, "\(audit.result.stderr)")
+        let checks = try await space.doctorSchemaChecks()
+        #expect(!checks.isEmpty)
+        #expect(checks.values.allSatisfy { $0["status"] as? String == "ok" }, "\(checks)")
+    }
+
+    @Test func codeWithoutQueryableIndexIs78NamingTheIndexAndUploadsNothing() async throws {
+        let schema = try Self.template(replacing: "code            STRING QUERYABLE", with: "code            STRING")
+        let space = try await workspace(.enforcing(development: schema))
+        defer { Task { await space.fixture.emulator.stop() } }
+        let (provision, _) = try await space.provision()
+        #expect(provision.status == 78, "\(provision.stderr)")
+        #expect(provision.stderr.contains("Family has no QUERYABLE index on code"), "\(provision.stderr)")
+        let (resync, _) = try await space.run(["resync"])
+        #expect(resync.status == 78, "\(resync.stderr)")
+        #expect(try space.localFamilies == Self.families && space.pendingFamilies == Self.families, "nothing lost")
+        #expect(await space.remoteFamilies().isEmpty, "nothing uploaded with codes unchecked")
+        let checks = try await space.doctorSchemaChecks()
+        #expect(checks["remote.schema.Family.code"]?["status"] as? String == "failure")
+        #expect((checks["remote.schema.Family.code"]?["found"] as? String)?.contains("Schema > Indexes > Family") == true)
+    }
+
+    @Test func theLiveAuditWithoutRecordIDQueryableIs78NamingIt() async throws {
+        let schema = try Self.template(replacing: "\"___recordID\"   REFERENCE QUERYABLE,\n        code", with: "code")
+        let space = try await workspace(.enforcing(development: schema))
+        defer { Task { await space.fixture.emulator.stop() } }
+        #expect(try await space.provision().result.status == 0)
+        let (audit, _) = try await space.run(["audit"])
+        #expect(audit.status == 78, "\(audit.stderr)")
+        #expect(audit.stderr.contains("recordName (___recordID)"), "\(audit.stderr)")
+        let checks = try await space.doctorSchemaChecks()
+        #expect(checks["remote.schema.Family.recordID"]?["status"] as? String == "failure")
+    }
+
+    @Test func productionWithoutTheDeployedSchemaIs78AndKeepsEverythingPending() async throws {
+        let space = try await workspace(.enforcing(development: try CloudKitEmulator.Options.templateSchema()), environment: "production")
+        defer { Task { await space.fixture.emulator.stop() } }
+        let (provision, _) = try await space.provision()
+        #expect(provision.status == 78, "\(provision.stderr)")
+        #expect(provision.stderr.contains("Deploy Schema Changes"), "\(provision.stderr)")
+        #expect(try await space.run(["resync"]).result.status == 78)
+        #expect(try space.localFamilies == Self.families && space.pendingFamilies == Self.families)
+        #expect(await space.remoteFamilies().isEmpty)
+    }
+
+    @Test func productionWithTheDeployedSchemaTakesEverythingOnce() async throws {
+        let space = try await workspace(try .templateContainer(), environment: "production")
+        defer { Task { await space.fixture.emulator.stop() } }
+        let (provision, _) = try await space.provision()
+        #expect(provision.status == 0, "\(provision.stderr)")
+        #expect(try await space.run(["resync"]).result.status == 0)
+        #expect(await space.remoteFamilies().count == Self.families)
+        #expect(await space.fixture.emulator.records(container: container).isEmpty, "development untouched")
+    }
+
+    @Test func aBare503IsWaitedOutAsItsRetryAfterHeaderSays() async throws {
+        var options = try CloudKitEmulator.Options.templateContainer()
+        options.faults = try EmulatorFaults.parse("503-bare=1,retry-after=3600")
+        let space = try await workspace(options)
+        defer { Task { await space.fixture.emulator.stop() } }
+        let (provision, _) = try await space.provision()
+        #expect(provision.status == 75, "\(provision.stderr)")
+        // An hour's wait does not fit in the run: no request is retried at once (each command makes one).
+        let counts = await space.fixture.emulator.requestCounts()
+        #expect(counts.values.reduce(0, +) == 1, "\(counts)")
+        #expect(try space.localFamilies == Self.families, "created locally all the same")
+        await space.fixture.emulator.setFaults(EmulatorFaults())
+        #expect(try await space.run(["resync"]).result.status == 0)
+        #expect(await space.remoteFamilies().count == Self.families)
+        #expect(try space.pendingFamilies == 0)
+    }
+
+    @Test func conflictOnARepeatedCreateIsLookedUpNotQuarantined() async throws {
+        var options = try CloudKitEmulator.Options.templateContainer()
+        options.conflictOnRepeatedCreate = true
+        let space = try await workspace(options)
+        defer { Task { await space.fixture.emulator.stop() } }
+        #expect(try await space.provision().result.status == 0)
+        // As after a kill -9 between the upload and its bookkeeping: uploaded, still marked pending.
+        _ = try space.sqlite("UPDATE families SET needs_sync = 1")
+        let (resync, report) = try await space.run(["resync"])
+        #expect(resync.status == 0, "\(resync.stderr)")
+        #expect(report["quarantined"] as? Int ?? 0 == 0, "\(resync.stdout)")
+        #expect(try space.pendingFamilies == 0)
+        #expect(await space.remoteFamilies().count == Self.families, "nothing uploaded twice")
+    }
+}
