@@ -8,10 +8,15 @@ struct SecurityTests {
     @Test func aKeyMayNotChangeARecordAnAppUserCreated() async throws {
         let harness = try await EmulatorHarness.start()
         defer { Task { await harness.emulator.stop() } }
-        let byUser = WireRecord(recordName: "U1", recordType: "Family",
-                                fields: ["code": .init(value: .string("ABC234"), type: "STRING")],
-                                created: .init(timestamp: 1_700_000_000_000, userRecordName: "_0123456789abcdef0123456789abcdef"))
-        await harness.emulator.seedRecords([byUser], container: harness.client.container)
+        // A seed file as --seed reads it: a record an app user created from the app.
+        let seedFile = FileManager.default.temporaryDirectory.appendingPathComponent("seed-\(UUID().uuidString).json").path
+        try Data("""
+            {"container": "\(harness.client.container)", "environment": "development", "records": [
+              {"recordName": "U1", "recordType": "Family", "fields": {"code": {"value": "ABC234", "type": "STRING"}},
+               "created": {"timestamp": 1700000000000, "userRecordName": "_0123456789abcdef0123456789abcdef"}}]}
+            """.utf8).write(to: URL(fileURLWithPath: seedFile))
+        let seed = try EmulatorSetup.seed(seedFile)
+        await harness.emulator.seedRecords(seed.records, container: seed.container, environment: seed.environment ?? "development")
         // Everyone reads it.
         let read = try await harness.client.post("records/lookup", #"{"records": [{"recordName": "U1"}]}"#)
         #expect(read.records.first?["recordName"] as? String == "U1")

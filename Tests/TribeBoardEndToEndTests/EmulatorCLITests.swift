@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+import TribeBoardCore
+import TribeBoardTestSupport
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// `tribeboard-cloudkit-emulator` as an operator starts it: containers with their own keys, a
+/// schema file, and options it refuses with a message naming the problem.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct EmulatorCLITests {
+    let emulator = ProcessRunner.executable("tribeboard-cloudkit-emulator")
+    let tribeboard = ProcessRunner.executable("tribeboard")
+
+    @Test func badOptionsExit64NamingTheProblem() throws {
+        let directory = try TemporaryDirectory("emulator-cli-bad")
+        let broken = try directory.write("broken.ckdb", "DEFINE SCHEMA\nRECORD TYPE Family (\n  code STRNG\n);\n")
+        let cases: [([String], String)] = [
+            (["--schema", "/nonexistent/schema.ckdb"], "/nonexistent/schema.ckdb"),
+            (["--schema", broken], "line 3: unknown field type STRNG"),
+            (["--container", "example.app=k:key.pem"], "iCloud.CONTAINER=KEY_ID:PUBLIC_KEY.pem"),
+            (["--faults", "503-bare=2"], "between 0 and 1"),
+            (["--seed", "/nonexistent/seed.json"], "/nonexistent/seed.json"),
+        ]
+        for (arguments, message) in cases {
+            let result = try ProcessRunner.run(emulator, arguments + ["--port", "0"])
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+    }
+
+    @Test func eachContainerOpensOnlyToItsOwnKeys() async throws {
+        let directory = try TemporaryDirectory("emulator-cli-containers")
+        try directory.write("in.csv", CSVFixtures.families(count: 5))
+        var keys: [String] = []
+        for name in ["own", "other"] {
+            let key = directory.file("\(name).pem")
+            try #require(try ProcessRunner.run("/usr/bin/openssl", ["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", key]).status == 0)
+            try #require(try ProcessRunner.run("/usr/bin/openssl", ["ec", "-in", key, "-pubout", "-out", key + ".pub"]).status == 0)
+            chmod(key, 0o600)
+            keys.append(key)
+        }
+        let port = try Self.freePort()
+        let server = try ProcessRunner.start(emulator, [
+            "--port", "\(port)", "--schema", CloudKitEmulatorTemplate.path, "--production-schema", CloudKitEmulatorTemplate.path,
+            "--container", "\(CloudKitConfiguration.defaultContainer)=own:\(keys[0]).pub",
+            "--container", "iCloud.example.other=other:\(keys[1]).pub",
+        ])
+        defer {
+            kill(server.pid, SIGTERM)
+            _ = server.wait()
+        }
+        let baseURL = "http://127.0.0.1:\(port)"
+        try await Self.waitUntilListening(baseURL)
+        func doctorKeyCheck(_ keyID: String, _ key: String) async throws -> String? {
+            let result = try await ProcessRunner.runAsync(tribeboard, ["doctor", "--json", "--key-id", keyID, "--key-file", key, "--ck-base-url", baseURL],
+                                                          in: directory.path)
+            let report = (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [String: Any]
+            return (report?["checks"] as? [[String: Any]])?.first { $0["id"] as? String == "remote.key" }?["status"] as? String
+        }
+        #expect(try await doctorKeyCheck("own", keys[0]) == "ok")
+        #expect(try await doctorKeyCheck("other", keys[1]) == "failure", "another container's key is refused")
+        let provision = try await ProcessRunner.runAsync(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "--sync",
+                                                                      "--key-id", "own", "--key-file", keys[0], "--ck-base-url", baseURL],
+                                                         in: directory.path)
+        #expect(provision.status == 0, "\(provision.stderr)")
+    }
+
+    static func waitUntilListening(_ baseURL: String) async throws {
+        let url = try #require(URL(string: baseURL + "/"))
+        for _ in 0..<200 {
+            if (try? await URLSession.shared.data(from: url)) != nil { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("the emulator did not start listening on \(baseURL)")
+    }
+
+    /// A port nothing listens on now: bound to 0, read back, closed.
+    static func freePort() throws -> UInt16 {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+        }
+        try #require(bound)
+        return UInt16(bigEndian: address.sin_port)
+    }
+}
+
+/// Templates/cloudkit-schema.ckdb, for the command line.
+enum CloudKitEmulatorTemplate {
+    static let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Templates/cloudkit-schema.ckdb").path
+}
