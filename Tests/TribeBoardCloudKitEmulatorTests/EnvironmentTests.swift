@@ -82,3 +82,22 @@ extension EmulatorHarness {
         return EmulatorHarness(emulator: emulator, client: client, publicFile: publicFile)
     }
 }
+
+/// `--data`: records and the schema development grew survive a restart.
+@Suite("Emulator persistence")
+struct PersistenceTests {
+    @Test func aRestartKeepsRecordsAndTheGrownSchema() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("emulator-data-\(UUID().uuidString).json").path
+        var options = EmulatorHarness.enforced(development: .empty)
+        options.dataFile = file
+        let first = try await EmulatorHarness.start(options)
+        _ = try await first.client.post("records/modify", RawCloudKit.createFamily("F1", code: "ABC234"))
+        await first.emulator.stop()
+        let second = try await CloudKitEmulator.start(options)
+        defer { Task { await second.stop() } }
+        #expect(await second.storedRecords(container: first.client.container).map(\.recordName) == ["F1"])
+        #expect(await second.schema(container: first.client.container)?.types["Family"]?.fields["code"]?.type == "STRING")
+        let mode = try #require(FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int)
+        #expect(mode == 0o600)
+    }
+}
