@@ -55,7 +55,8 @@ extension SyncBookkeeping {
             var codes: [String: Set<String>] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT family_id, old_code FROM code_repairs WHERE family_id IN \(Self.placeholders(familyIDs.count))",
                                         arguments: StatementArguments(familyIDs)) {
-                codes[row["family_id"], default: []].insert(row["old_code"])
+                guard let family = row.text("family_id"), let old = row.text("old_code") else { continue }
+                codes[family, default: []].insert(old)
             }
             return codes
         }
