@@ -103,6 +103,12 @@ let package = Package(
             dependencies: ["TribeBoardCore", "TribeBoardTestSupport", "TribeBoardCloudKitEmulator", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "Logging", package: "swift-log")]
         ),
+        // Parsing, validation, exit-status mapping and JSON shapes, in-process.
+        .testTarget(
+            name: "TribeBoardCommandsTests",
+            dependencies: ["TribeBoardCommands", "TribeBoardCore", "TribeBoardTestSupport",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .testTarget(
             name: "TribeBoardEndToEndTests",
             // Depending on the executables makes `swift test` build them first.
