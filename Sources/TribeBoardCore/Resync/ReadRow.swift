@@ -50,3 +50,15 @@ struct DueRow {
     let row: Row
     let read: ReadRow
 }
+
+/// A record to upload, and the row it was made from.
+struct Upload {
+    let record: CloudKitRecord
+    let read: ReadRow
+}
+
+/// A due family decoded, for the remote check of its code.
+struct DueFamily {
+    let family: Family
+    let read: ReadRow
+}

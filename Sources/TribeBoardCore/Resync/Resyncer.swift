@@ -70,13 +70,15 @@ public struct Resyncer: Sendable {
     /// stop, if it must. Store failures are thrown as they are (exit 74), never dressed as CloudKit's.
     private func upload(_ rows: [DueRow], table: SyncTable, bookkeeping: SyncBookkeeping,
                         report: inout ResyncReport) throws -> ResyncReport.Stop? {
-        var pending: [(record: CloudKitRecord, read: ReadRow)] = []
-        var families: [(family: Family, read: ReadRow)] = []
+        var pending: [Upload] = []
+        var families: [DueFamily] = []
         for due in rows {
             let (row, read) = (due.row, due.read)
-            if table == .families, let family = try? Family(row: row) { families.append((family, read)) }
-            if let record = PendingRecords.record(table, row: row) {
-                pending.append((record, read))
+            // A family is decoded once: its code is checked remotely before its record goes up.
+            let family = table == .families ? try? Family(row: row) : nil
+            if let family { families.append(DueFamily(family: family, read: read)) }
+            if let record = family?.cloudKitRecord ?? (table == .families ? nil : PendingRecords.record(table, row: row)) {
+                pending.append(Upload(record: record, read: read))
             } else {
                 // A row the store cannot give back as a record (a damaged date, an unknown role)
                 // is set aside with its reason instead of being skipped, and pending, forever.
@@ -103,17 +105,18 @@ public struct Resyncer: Sendable {
         }
         let answered = MatchedResults(asked: pending.map(\.record.recordName), results: results, operation: "records/modify")
         var synced: [ReadRow] = []
-        var existing: [(record: CloudKitRecord, read: ReadRow)] = []
-        var updates: [(record: CloudKitRecord, read: ReadRow)] = []
+        var existing: [Upload] = []
+        var updates: [Upload] = []
         let now = Date()
-        for (record, read) in pending {
+        for upload in pending {
+            let (record, read) = (upload.record, upload.read)
             switch answered.byName[record.recordName] {
             case nil: continue
             case .record?: synced.append(read)
             // A create answered EXISTS, or CONFLICT (how native CloudKit reports "record to insert
             // already exists"; Web Services does not document which it sends): look it up and
             // compare, identical means an earlier run uploaded it before it was stopped.
-            case .failure(let error)? where error.code == .exists || error.code == .conflict: existing.append((record, read))
+            case .failure(let error)? where error.code == .exists || error.code == .conflict: existing.append(Upload(record: record, read: read))
             case .failure(let error)? where error.code == .badRequest && error.reason.flatMap(CloudKitError.schemaProblem(in:)) != nil:
                 // The container's schema refuses the record (not deployed to production): the whole
                 // run's configuration, not this record's fault; it stays pending.
@@ -135,12 +138,13 @@ public struct Resyncer: Sendable {
                 let found = MatchedResults(asked: names, results: remote, operation: "records/lookup")
                 problem = problem ?? found.problem
                 let repaired = table == .families ? try bookkeeping.repairedCodes(familyIDs: names) : [:]
-                for (ours, read) in existing {
+                for upload in existing {
+                    let (ours, read) = (upload.record, upload.read)
                     guard let theirs = found.byName[ours.recordName] else { continue }
                     if case .record(let remoteRecord) = theirs, PendingRecords.sameContent(ours, remoteRecord) {
                         synced.append(read)
                     } else if case .record(let remoteRecord) = theirs, let update = Self.repairUpdate(ours, theirs: remoteRecord, repaired: repaired) {
-                        updates.append((update, read))
+                        updates.append(Upload(record: update, read: read))
                     } else {
                         try bookkeeping.record(.conflict(with: ours.recordName, error: "a different record with this name is already in CloudKit"),
                                                row: read, at: now)
@@ -167,7 +171,7 @@ public struct Resyncer: Sendable {
     }
 
     /// Codes never checked remotely are looked up first. Returns the families set aside as conflicts.
-    private func checkCodes(_ families: [(family: Family, read: ReadRow)], bookkeeping: SyncBookkeeping,
+    private func checkCodes(_ families: [DueFamily], bookkeeping: SyncBookkeeping,
                             report: inout ResyncReport) throws -> Result<Set<String>, CloudKitError> {
         let unverified = families.filter { $0.family.codeVerifiedRemotelyAt == nil }
         guard !unverified.isEmpty else { return .success([]) }
@@ -180,7 +184,8 @@ public struct Resyncer: Sendable {
         }
         var conflicted = Set<String>()
         var verified: [ReadRow] = []
-        for (family, read) in unverified {
+        for due in unverified {
+            let (family, read) = (due.family, due.read)
             let code = family.code
             if let holder = holders[code], holder != read.id {
                 conflicted.insert(read.id)

@@ -134,7 +134,9 @@ public struct TribeBoardStore: Sendable {
         let tables: [String]
         do {
             (applied, tables) = try writer.read { db in
-                (try StoreSchema.migrator.appliedIdentifiers(db),
+                // No grdb_migrations yet (nor any table): a store another process is creating right
+                // now, seen by `identify` before this run waits for the open lock.
+                (try db.tableExists("grdb_migrations") ? try StoreSchema.migrator.appliedIdentifiers(db) : [],
                  // grdb_migrations alone is a store another process is creating right now.
                  try String.fetchAll(db, sql: """
                     SELECT name FROM sqlite_master
