@@ -43,6 +43,7 @@ demo: build
 
 bench: release
 	scripts/bench-provision.sh
+	scripts/bench-statements.sh
 	scripts/bench-resync.sh
 	scripts/bench-audit.sh
 	scripts/bench-doctor.sh
