@@ -11,13 +11,7 @@ BIN=$PWD/.build/release/tribeboard
 WORK=$(mktemp -d /dev/shm/tb-statements.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 
-awk -v rows="$ROWS" 'BEGIN {
-    print "external_id,family_name,admin_display_name,admin_apple_user_id_hash"
-    for (i = 1; i <= rows; i++) {
-        hash = (i % 3 == 0) ? sprintf("%064x", i) : ""
-        printf "S%07d,Family %c%c%c,Admin %d,%s\n", i, 65 + i % 26, 65 + int(i / 26) % 26, 65 + int(i / 676) % 26, i, hash
-    }
-}' > "$WORK/families.csv"
+scripts/bench-families-csv.sh "$ROWS" S > "$WORK/families.csv"
 
 run() {  # $1: label, $2: value of TRIBEBOARD_BENCH_GRDB_STATEMENTS
     local dir="$WORK/run-$1-$RANDOM"
