@@ -5,7 +5,8 @@ import PackageDescription
 // GRDB + argument-parser + swift-log + CSV.swift build in under a minute in debug.
 let package = Package(
     name: "TribeBoardOps",
-    platforms: [.macOS(.v13)],
+    // Linux only: the sources use Glibc, O_TMPFILE and /proc, so no Apple platform is declared
+    // (a deployment target would claim a build that does not exist).
     products: [
         .executable(name: "tribeboard", targets: ["tribeboard"]),
         .executable(name: "tribeboard-provision", targets: ["tribeboard-provision"]),
@@ -108,6 +109,12 @@ let package = Package(
         .testTarget(
             name: "TribeBoardCloudKitEmulatorTests",
             dependencies: ["TribeBoardCloudKitEmulator"]
+        ),
+        // Parsing, validation, exit-status mapping and JSON shapes, in-process.
+        .testTarget(
+            name: "TribeBoardCommandsTests",
+            dependencies: ["TribeBoardCommands", "TribeBoardCore", "TribeBoardTestSupport",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(
             name: "TribeBoardEndToEndTests",

@@ -20,13 +20,7 @@ fi
 trap 'if [ -n "$OLD" ]; then rm -rf "$OLD"; fi' EXIT
 mkdir -p "$WORK"
 
-awk -v rows="$ROWS" 'BEGIN {
-    print "external_id,family_name,admin_display_name,admin_apple_user_id_hash"
-    for (i = 1; i <= rows; i++) {
-        hash = (i % 3 == 0) ? sprintf("%064x", i) : ""
-        printf "B%07d,Family %c%c%c,Admin %d,%s\n", i, 65 + i % 26, 65 + int(i / 26) % 26, 65 + int(i / 676) % 26, i, hash
-    }
-}' > "$WORK/families.csv"
+scripts/bench-families-csv.sh "$ROWS" B > "$WORK/families.csv"
 echo "generated $WORK/families.csv: $ROWS rows, $(du -h "$WORK/families.csv" | cut -f1)" >&2
 
 /usr/bin/time -v "$BIN" provision "$WORK/families.csv" --store "$WORK/bench.sqlite" --out "$WORK/out" -q --json \

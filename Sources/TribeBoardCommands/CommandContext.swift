@@ -10,8 +10,9 @@ struct CommandContext {
     init(options: GlobalOptions, label: String) {
         self.options = options
         let level = options.logLevel
-        LoggingSystem.bootstrap { _ in StderrLogHandler(level: level) }
-        self.logger = Logger(label: label)
+        // The handler is given to this logger, not bootstrapped process-wide: swift-log allows one
+        // bootstrap per process, and tests run several commands in one.
+        self.logger = Logger(label: label) { _ in StderrLogHandler(level: level) }
     }
 
     /// Prints a report on stdout: one JSON document with --json, the readable text otherwise.

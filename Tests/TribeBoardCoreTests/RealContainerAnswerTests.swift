@@ -21,20 +21,7 @@ struct RealContainerAnswerTests {
     /// the records are looked up, found as sent, and counted as uploaded, not quarantined.
     @Test func conflictOnACreateIsLookedUpLikeExists() async throws {
         let (workspace, ids) = try ResyncRaceTests.threeFamilies()
-        let sent = Mutex<[String: Data]>([:])
-        var script = ScriptedCloudKitServer.Script()
-        script.beforeAnswer = { operation, _, body in
-            guard operation == "records/modify" else { return }
-            for case let record as [String: Any] in (body["operations"] as? [[String: Any]] ?? []).compactMap({ $0["record"] }) {
-                if let name = record["recordName"] as? String, let json = try? JSONSerialization.data(withJSONObject: record) {
-                    sent.withLock { $0[name] = json }
-                }
-            }
-        }
-        script.modifyResults = { results in results.map { ScriptedCloudKitServer.failure($0["recordName"] as? String ?? "", "CONFLICT") } }
-        script.lookupResults = { names in
-            names.map { name in sent.withLock { $0[name] }.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } ?? [:] }
-        }
+        let script = ScriptedCloudKitServer.Script.createsAnswered("CONFLICT", remembering: SentRecords())
         let report = try await ResyncRaceTests.resync(workspace.storePath, script)
         #expect(report.synced == 3, "\(report.stoppedBy ?? "")")
         #expect(try workspace.inspector().count("SELECT COUNT(*) FROM families WHERE needs_sync = 1") == 0)

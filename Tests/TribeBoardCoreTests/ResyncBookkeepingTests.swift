@@ -33,7 +33,7 @@ struct ResyncBookkeepingTests {
     /// A pending row as resync reads it.
     func read(_ table: SyncTable, _ id: String) throws -> ReadRow {
         let row = try store.writer.read { db in try Row.fetchOne(db, sql: "SELECT * FROM \(table.rawValue) WHERE id = ?", arguments: [id]) }
-        return ReadRow(table, try #require(row))
+        return try ReadRow(table, try #require(row))
     }
 
     func error(_ code: String) -> CloudKitRecordError {

@@ -116,21 +116,12 @@ struct ResyncRaceTests {
         let (workspace, ids) = try Self.threeFamilies()
         // Every create answers EXISTS (a crash after an earlier upload); the lookup finds each
         // record as it was sent, in reverse order.
-        let sent = Mutex<[String: Data]>([:])  // each record as sent, as JSON
-        var script = ScriptedCloudKitServer.Script()
-        script.beforeAnswer = { operation, _, body in
-            guard operation == "records/modify" else { return }
-            for case let record as [String: Any] in (body["operations"] as? [[String: Any]] ?? []).compactMap({ $0["record"] }) {
-                if let name = record["recordName"] as? String, let json = try? JSONSerialization.data(withJSONObject: record) {
-                    sent.withLock { $0[name] = json }
-                }
-            }
-        }
-        script.modifyResults = { results in results.map { ScriptedCloudKitServer.failure($0["recordName"] as? String ?? "", "EXISTS") } }
+        let sent = SentRecords()
+        var script = ScriptedCloudKitServer.Script.createsAnswered("EXISTS", remembering: sent)
         script.lookupResults = { names in
             // The first family's CloudKit copy is another record under its name: a conflict.
             names.reversed().map { name in
-                var record = sent.withLock { $0[name] }.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } ?? [:]
+                var record = sent.record(name)
                 if name == ids[0] { record["fields"] = ["name": ["type": "STRING", "value": "Someone else"]] }
                 return record
             }

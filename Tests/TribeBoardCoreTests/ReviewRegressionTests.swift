@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TribeBoardTestSupport
 @testable import TribeBoardCore
@@ -10,14 +11,16 @@ struct ReviewRegressionTests {
     /// released below its initial count.
     @Test func prefetcherStoppedEarlyIsReleasedQuietly() throws {
         for _ in 0..<20 {
-            var produced = 0
+            let produced = Atomic(0)
             let prefetcher = BatchPrefetcher(depth: 2) {
-                produced += 1
-                return produced > 50 ? nil : []
+                let count = produced.add(1, ordering: .relaxed).newValue
+                return count > 50 ? nil : []
             }
-            _ = try prefetcher.next()
-            usleep(2_000)  // let it read ahead and hold both permits
+            #expect(try prefetcher.next() != nil)
+            // Let it read ahead and hold both permits (a crash here was the bug), then stop it.
+            for _ in 0..<400 where produced.load(ordering: .relaxed) < 3 { usleep(500) }
             prefetcher.cancel()
+            #expect(produced.load(ordering: .relaxed) < 50, "cancel stops the producer before the input ends")
         }
     }
 

@@ -111,7 +111,7 @@ public struct ProvisionCommand: ParsableCommand {
         report.remote?.uploaded = outcome.synced
         report.remote?.uploadFailed = outcome.failed
         report.remote?.uploadError = outcome.stoppedBy
-        if let category = outcome.stopCategory, report.remote?.errorKind == nil { report.remote?.errorKind = category.rawValue }
+        if let category = outcome.stopCategory, report.remote?.errorKind == nil { report.remote?.errorKind = category }
         report.pendingSync = outcome.pending
     }
 
@@ -121,7 +121,7 @@ public struct ProvisionCommand: ParsableCommand {
         // The remote check or the upload stopped: that part of the job was not done, whatever
         // the kind of failure (a server's unusable answer included); never 0.
         switch report.remote?.errorKind {
-        case "configuration"?: return .remoteConfiguration
+        case .configuration?: return .remoteConfiguration
         case .some: return .remoteUnavailable
         case nil: break
         }

@@ -30,7 +30,7 @@ struct LocalAuditQueries: Sendable {
                 SELECT f.id, f.name, f.created_at FROM families f
                 WHERE \(FamilyConditions.withoutParentAdmin("f"))
                 ORDER BY f.created_at, f.id
-                """).map { AuditFamily(id: $0["id"], name: $0["name"], location: .local, createdAt: $0["created_at"]) }
+                """).map { AuditFamily(id: $0.shown("id"), name: $0.shown("name"), location: .local, createdAt: $0.text("created_at")) }
         }
     }
 
@@ -45,7 +45,7 @@ struct LocalAuditQueries: Sendable {
             let limitClause = limit.map { " LIMIT \($0)" } ?? ""
             let sample = try Row.fetchAll(db, sql: "SELECT * FROM (\(stale)) WHERE pending_since < ? ORDER BY pending_since, id\(limitClause)",
                                           arguments: [cutoffText])
-                .map { AuditFamily(id: $0["id"], name: $0["name"], location: .local, createdAt: $0["created_at"]) }
+                .map { AuditFamily(id: $0.shown("id"), name: $0.shown("name"), location: .local, createdAt: $0.text("created_at")) }
             return (count, sample)
         }
     }
@@ -57,7 +57,7 @@ struct LocalAuditQueries: Sendable {
             for chunk in ids.chunked(500) {
                 let rows = try Row.fetchAll(db, sql: "SELECT id, name, created_at FROM families WHERE id IN \(SyncBookkeeping.placeholders(chunk.count))",
                                             arguments: StatementArguments(Array(chunk)))
-                for row in rows { details[row["id"]] = FamilyDetails(name: row["name"], createdAt: row["created_at"]) }
+                for row in rows { details[row.shown("id")] = FamilyDetails(name: row.shown("name"), createdAt: row.shown("created_at")) }
             }
         }
         return details
@@ -70,7 +70,8 @@ struct LocalAuditQueries: Sendable {
         return try store.writer.read { db in
             var codes: [String: Set<String>] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT family_id, old_code FROM code_repairs") {
-                codes[row["family_id"], default: []].insert(row["old_code"])
+                guard let family = row.text("family_id"), let old = row.text("old_code") else { continue }
+                codes[family, default: []].insert(old)
             }
             return codes
         }

@@ -53,7 +53,7 @@ struct RepairStaging {
                     WHERE f.id IN \(SyncBookkeeping.placeholders(chunk.count))
                       AND EXISTS (SELECT 1 FROM code_repairs r WHERE r.family_id = f.id AND r.new_code = f.code)
                     """, arguments: StatementArguments(Array(chunk))) {
-                    codes[row["id"]] = row["code"]
+                    if let id = row.text("id"), let code = row.text("code") { codes[id] = code }
                 }
             }
             return codes

@@ -1,9 +1,12 @@
 import Dispatch
 import Synchronization
 
-/// Runs async CloudKit work from the provisioning pipeline, which is synchronous and runs on its
-/// own threads (never on the cooperative pool, which blocking could starve).
+/// The one bridge from the synchronous CPU/SQLite pipeline (provisioning, resync, the audit's
+/// scan), which runs on its own threads, to async CloudKit work. It blocks its caller, so it must
+/// never be called from async code: there it would hold a thread of the cooperative pool, which
+/// the awaited work itself may need (`noasync` makes the compiler say so).
 enum BlockingBridge {
+    @available(*, noasync, message: "blocks the calling thread; await the work instead")
     static func run<Value: Sendable>(_ body: @escaping @Sendable () async throws(CloudKitError) -> Value) -> Result<Value, CloudKitError> {
         let done = DispatchSemaphore(value: 0)
         let outcome = Mutex<Result<Value, CloudKitError>?>(nil)
@@ -15,5 +18,11 @@ enum BlockingBridge {
         }
         done.wait()
         return outcome.withLock { $0 } ?? .failure(.network(reason: "the request task ended without an answer"))
+    }
+
+    /// Work that cannot fail, run from the command line; nil only if the task ended without an answer.
+    @available(*, noasync, message: "blocks the calling thread; await the work instead")
+    static func wait<Value: Sendable>(_ body: @escaping @Sendable () async -> Value) -> Value? {
+        try? run { () async throws(CloudKitError) -> Value in await body() }.get()
     }
 }

@@ -154,7 +154,13 @@ public final class CloudKitClient: Sendable {
                 guard elapsed + wait <= policy.maxTotalSeconds else { throw .gaveUp(attempts: attempt, last: error) }
                 logger.info("retrying CloudKit request", metadata: ["operation": "\(operation)", "attempt": "\(attempt)",
                                                                    "wait": "\(String(format: "%.2f", wait))s", "error": "\(error.category)"])
-                try? await Task.sleep(for: .seconds(wait))
+                let failure = error
+                do {
+                    try await Task.sleep(for: .seconds(wait))
+                } catch {
+                    // Cancelled while waiting: stop retrying, with the failure that caused the wait.
+                    throw .gaveUp(attempts: attempt, last: failure)
+                }
             }
         }
     }

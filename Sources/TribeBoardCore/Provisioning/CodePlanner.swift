@@ -31,8 +31,9 @@ struct CodePlanner {
                     taken.insert(code.value)
                     continue
                 }
-                // A generation failure is left to the store transaction, which fails and logs that row alone.
-                guard let code = try? generate(avoiding: taken, lookups: lookups) else { continue }
+                // A generation failure is left to the store transaction, which fails and logs that
+                // row alone; a store failure stops the run as one.
+                guard let code = try generateOrNil(avoiding: taken, lookups: lookups) else { continue }
                 taken.insert(code.value)
                 planned[row.line] = Planned(code: code, verifiedRemotely: false)
             }
@@ -64,7 +65,7 @@ struct CodePlanner {
                     let lookups = try FamilyLookups(db)
                     for line in collided {
                         planned[line] = nil
-                        guard let code = try? generate(avoiding: taken, lookups: lookups) else { continue }
+                        guard let code = try generateOrNil(avoiding: taken, lookups: lookups) else { continue }
                         taken.insert(code.value)
                         planned[line] = Planned(code: code, verifiedRemotely: false)
                     }
@@ -75,8 +76,13 @@ struct CodePlanner {
         return planned
     }
 
-    private func generate(avoiding taken: Set<String>, lookups: FamilyLookups) throws -> FamilyCode {
-        try generator.generateFree(avoiding: taken, lookups: lookups, reservations: reservations)
+    /// Nil when no code could be generated (the random source failed or every try collided).
+    private func generateOrNil(avoiding taken: Set<String>, lookups: FamilyLookups) throws -> FamilyCode? {
+        do {
+            return try generator.generateFree(avoiding: taken, lookups: lookups, reservations: reservations)
+        } catch is CodeGenerationError {
+            return nil
+        }
     }
 }
 

@@ -41,7 +41,7 @@ public struct ProvisionReport: Encodable, Sendable {
         /// Why remote checking stopped during the run, if it did.
         public var unavailable: String?
         /// `network`, `transient`, `configuration` or `data`.
-        public var errorKind: String?
+        public var errorKind: CloudKitError.Category?
         /// Records uploaded by --sync, and those that stayed pending.
         public var uploaded: Int?
         public var uploadFailed: Int?
@@ -49,7 +49,7 @@ public struct ProvisionReport: Encodable, Sendable {
 
         init(failure: CloudKitError?) {
             unavailable = failure?.localizedDescription
-            errorKind = failure?.category.rawValue
+            errorKind = failure?.category
         }
     }
 

@@ -131,6 +131,9 @@ public struct Provisioner: Sendable {
             sink.report.remote = ProvisionReport.RemoteSummary(failure: remote.failure)
         }
         logger.debug("store checkpointed", metadata: ["elapsed": "\(sink.elapsed)"])
+        // The marker tells other runs this one is writing: optimized builds may release an unused
+        // value early, so its lifetime is pinned to the end of the run.
+        withExtendedLifetime(marker) {}
     }
 
     /// Validates everything and reads the store if there is one; writes nothing at all.

@@ -5,7 +5,7 @@ import GRDB
 /// line. It lives in SQLite's anonymous temporary database (path ""): on disk rather than in
 /// memory, so that memory does not grow with the size of the CSV, yet unlinked from the start, so
 /// that neither other users nor a kill -9 ever see the codes it holds.
-final class RowTracker: @unchecked Sendable {
+final class RowTracker: Sendable {
     private let queue: DatabaseQueue
 
     init() throws(StoreError) {

@@ -28,22 +28,33 @@ enum PendingRecords {
         return true
     }
 
+    /// The row as its typed record, then as the app's CloudKit record; nil when a column does not
+    /// hold what the store's format says (a hand-edited date, a blob, an unknown role).
     static func record(_ table: SyncTable, row: Row) -> CloudKitRecord? {
-        func date(_ column: String) -> Date? { (row[column] as String?).flatMap(RecordMapping.date(fromStoreTimestamp:)) }
         switch table {
-        case .families:
-            guard let created = date("created_at") else { return nil }
-            return RecordMapping.family(id: row["id"], name: row["name"], code: row["code"],
-                                        createdByUserId: row["created_by_user_id"], createdAt: created)
-        case .userProfiles:
-            guard let created = date("created_at") else { return nil }
-            return RecordMapping.userProfile(id: row["id"], displayName: row["display_name"], appleUserIdHash: row["apple_user_id_hash"],
-                                             avatarUrl: row["avatar_url"], createdAt: created)
-        case .memberships:
-            guard let joined = date("joined_at"),
-                  let role = MembershipRole(rawValue: row["role"]), let status = MembershipStatus(rawValue: row["status"]) else { return nil }
-            return RecordMapping.membership(id: row["id"], familyID: row["family_id"], userID: row["user_id"], role: role,
-                                            status: status, joinedAt: joined, lastRoleChangeAt: date("last_role_change_at"))
+        case .families: return (try? Family(row: row))?.cloudKitRecord
+        case .userProfiles: return (try? UserProfile(row: row))?.cloudKitRecord
+        case .memberships: return (try? Membership(row: row))?.cloudKitRecord
         }
+    }
+}
+
+extension Family {
+    var cloudKitRecord: CloudKitRecord {
+        RecordMapping.family(id: id.rawValue, name: name, code: code, createdByUserId: createdByUserID.rawValue, createdAt: createdAt.date)
+    }
+}
+
+extension UserProfile {
+    var cloudKitRecord: CloudKitRecord {
+        RecordMapping.userProfile(id: id.rawValue, displayName: displayName, appleUserIdHash: appleUserIdHash, avatarUrl: avatarURL,
+                                  createdAt: createdAt.date)
+    }
+}
+
+extension Membership {
+    var cloudKitRecord: CloudKitRecord {
+        RecordMapping.membership(id: id.rawValue, familyID: familyID.rawValue, userID: userID.rawValue, role: role, status: status,
+                                 joinedAt: joinedAt.date, lastRoleChangeAt: lastRoleChangeAt?.date)
     }
 }

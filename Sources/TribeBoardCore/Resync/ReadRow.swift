@@ -8,9 +8,13 @@ struct ReadRow {
     let id: String
     let values: [DatabaseValue]
 
-    init(_ table: SyncTable, _ row: Row) {
+    /// Values are kept as stored, whatever they hold; only the id must be text.
+    init(_ table: SyncTable, _ row: Row) throws(StoreError) {
         self.table = table
-        id = row["id"]
+        guard let id = try? row.decode(String.self, forColumn: "id") else {
+            throw .readFailed(reason: "a row of \(table.rawValue) has an id that is not text; find it with sqlite3: SELECT rowid, typeof(id) FROM \(table.rawValue) WHERE typeof(id) != 'text'")
+        }
+        self.id = id
         values = PendingRecords.uploadedColumns(table).map { row[$0] ?? .null }
     }
 
@@ -39,4 +43,22 @@ struct ReadRow {
         return try Bool.fetchOne(db, sql: "SELECT 1 FROM \(table.rawValue) WHERE id = ? AND \(conditions)",
                                  arguments: StatementArguments([id.databaseValue] + values)) ?? false
     }
+}
+
+/// A due row as fetched, with what resync compares against when it writes back.
+struct DueRow {
+    let row: Row
+    let read: ReadRow
+}
+
+/// A record to upload, and the row it was made from.
+struct Upload {
+    let record: CloudKitRecord
+    let read: ReadRow
+}
+
+/// A due family decoded, for the remote check of its code.
+struct DueFamily {
+    let family: Family
+    let read: ReadRow
 }

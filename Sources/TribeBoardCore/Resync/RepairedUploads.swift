@@ -18,7 +18,7 @@ extension Resyncer {
     }
 
     /// Sends the updates; returns the rows now synced, and what did not match in the answer.
-    func uploadRepairs(_ updates: [(record: CloudKitRecord, read: ReadRow)], bookkeeping: SyncBookkeeping,
+    func uploadRepairs(_ updates: [Upload], bookkeeping: SyncBookkeeping,
                        report: inout ResyncReport) throws -> Result<(synced: [ReadRow], problem: String?), CloudKitError> {
         let client = client
         let operations = updates.map { CloudKitOperation(.update, $0.record) }
@@ -29,7 +29,8 @@ extension Resyncer {
         }
         let answered = MatchedResults(asked: updates.map(\.record.recordName), results: results, operation: "records/modify")
         var synced: [ReadRow] = []
-        for (record, read) in updates {
+        for upload in updates {
+            let (record, read) = (upload.record, upload.read)
             switch answered.byName[record.recordName] {
             case nil: continue
             case .record?: synced.append(read)
@@ -55,7 +56,8 @@ extension SyncBookkeeping {
             var codes: [String: Set<String>] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT family_id, old_code FROM code_repairs WHERE family_id IN \(Self.placeholders(familyIDs.count))",
                                         arguments: StatementArguments(familyIDs)) {
-                codes[row["family_id"], default: []].insert(row["old_code"])
+                guard let family = row.text("family_id"), let old = row.text("old_code") else { continue }
+                codes[family, default: []].insert(old)
             }
             return codes
         }

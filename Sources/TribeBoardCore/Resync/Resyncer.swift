@@ -40,9 +40,10 @@ public struct Resyncer: Sendable {
                     }
                     let rows = try bookkeeping.duePage(table, after: after, now: StoreTimestamp.format(Date()),
                                                        limit: CloudKitClient.maxOperationsPerRequest)
-                    guard let last = rows.last else { break }
-                    after = last["id"]
-                    if let stop = try upload(rows, table: table, bookkeeping: bookkeeping, report: &report) {
+                    guard !rows.isEmpty else { break }
+                    let read = try rows.map { row throws(StoreError) in try ReadRow(table, row) }
+                    after = read.last?.id ?? after
+                    if let stop = try upload(zip(rows, read).map { DueRow(row: $0, read: $1) }, table: table, bookkeeping: bookkeeping, report: &report) {
                         report.stop = stop
                         break tables
                     }
@@ -67,23 +68,28 @@ public struct Resyncer: Sendable {
 
     /// One page: check codes, upload, settle each result by record name. Returns why the run must
     /// stop, if it must. Store failures are thrown as they are (exit 74), never dressed as CloudKit's.
-    private func upload(_ rows: [Row], table: SyncTable, bookkeeping: SyncBookkeeping,
+    private func upload(_ rows: [DueRow], table: SyncTable, bookkeeping: SyncBookkeeping,
                         report: inout ResyncReport) throws -> ResyncReport.Stop? {
-        var pending: [(record: CloudKitRecord, read: ReadRow)] = []
-        for row in rows {
-            let read = ReadRow(table, row)
-            if let record = PendingRecords.record(table, row: row) {
-                pending.append((record, read))
+        var pending: [Upload] = []
+        var families: [DueFamily] = []
+        for due in rows {
+            let (row, read) = (due.row, due.read)
+            // A family is decoded once: its code is checked remotely before its record goes up.
+            let family = table == .families ? try? Family(row: row) : nil
+            if let family { families.append(DueFamily(family: family, read: read)) }
+            if let record = family?.cloudKitRecord ?? (table == .families ? nil : PendingRecords.record(table, row: row)) {
+                pending.append(Upload(record: record, read: read))
             } else {
                 // A row the store cannot give back as a record (a damaged date, an unknown role)
                 // is set aside with its reason instead of being skipped, and pending, forever.
-                try bookkeeping.record(.quarantine(error: "the local row cannot be read as a \(table.rawValue) record (a date or value is malformed)"),
+                try bookkeeping.record(.quarantine(error: "the local row cannot be read as a \(table.rawValue) record (a date that is not ISO 8601, "
+                                                   + "a value of the wrong type or an unknown role or status); inspect it with sqlite3"),
                                        row: read, at: Date())
                 report.failed += 1
             }
         }
         if table == .families {
-            switch try checkCodes(rows, bookkeeping: bookkeeping, report: &report) {
+            switch try checkCodes(families, bookkeeping: bookkeeping, report: &report) {
             case .failure(let error): return ResyncReport.Stop(error)
             case .success(let conflicted): pending.removeAll { conflicted.contains($0.record.recordName) }
             }
@@ -99,17 +105,18 @@ public struct Resyncer: Sendable {
         }
         let answered = MatchedResults(asked: pending.map(\.record.recordName), results: results, operation: "records/modify")
         var synced: [ReadRow] = []
-        var existing: [(record: CloudKitRecord, read: ReadRow)] = []
-        var updates: [(record: CloudKitRecord, read: ReadRow)] = []
+        var existing: [Upload] = []
+        var updates: [Upload] = []
         let now = Date()
-        for (record, read) in pending {
+        for upload in pending {
+            let (record, read) = (upload.record, upload.read)
             switch answered.byName[record.recordName] {
             case nil: continue
             case .record?: synced.append(read)
             // A create answered EXISTS, or CONFLICT (how native CloudKit reports "record to insert
             // already exists"; Web Services does not document which it sends): look it up and
             // compare, identical means an earlier run uploaded it before it was stopped.
-            case .failure(let error)? where error.code == .exists || error.code == .conflict: existing.append((record, read))
+            case .failure(let error)? where error.code == .exists || error.code == .conflict: existing.append(Upload(record: record, read: read))
             case .failure(let error)? where error.code == .badRequest && error.reason.flatMap(CloudKitError.schemaProblem(in:)) != nil:
                 // The container's schema refuses the record (not deployed to production): the whole
                 // run's configuration, not this record's fault; it stays pending.
@@ -131,12 +138,13 @@ public struct Resyncer: Sendable {
                 let found = MatchedResults(asked: names, results: remote, operation: "records/lookup")
                 problem = problem ?? found.problem
                 let repaired = table == .families ? try bookkeeping.repairedCodes(familyIDs: names) : [:]
-                for (ours, read) in existing {
+                for upload in existing {
+                    let (ours, read) = (upload.record, upload.read)
                     guard let theirs = found.byName[ours.recordName] else { continue }
                     if case .record(let remoteRecord) = theirs, PendingRecords.sameContent(ours, remoteRecord) {
                         synced.append(read)
                     } else if case .record(let remoteRecord) = theirs, let update = Self.repairUpdate(ours, theirs: remoteRecord, repaired: repaired) {
-                        updates.append((update, read))
+                        updates.append(Upload(record: update, read: read))
                     } else {
                         try bookkeeping.record(.conflict(with: ours.recordName, error: "a different record with this name is already in CloudKit"),
                                                row: read, at: now)
@@ -163,10 +171,11 @@ public struct Resyncer: Sendable {
     }
 
     /// Codes never checked remotely are looked up first. Returns the families set aside as conflicts.
-    private func checkCodes(_ rows: [Row], bookkeeping: SyncBookkeeping, report: inout ResyncReport) throws -> Result<Set<String>, CloudKitError> {
-        let unverified = rows.filter { ($0["code_verified_remotely_at"] as String?) == nil }
+    private func checkCodes(_ families: [DueFamily], bookkeeping: SyncBookkeeping,
+                            report: inout ResyncReport) throws -> Result<Set<String>, CloudKitError> {
+        let unverified = families.filter { $0.family.codeVerifiedRemotelyAt == nil }
         guard !unverified.isEmpty else { return .success([]) }
-        let codes = unverified.map { $0["code"] as String }
+        let codes = unverified.map(\.family.code)
         // One query per record type (Family, legacy CKFamily) per 200 codes.
         report.requests += 2 * ((codes.count + RemoteCodeCheck.codesPerQuery - 1) / RemoteCodeCheck.codesPerQuery)
         let check = RemoteCodeCheck(client: client, logger: logger)
@@ -175,9 +184,9 @@ public struct Resyncer: Sendable {
         }
         var conflicted = Set<String>()
         var verified: [ReadRow] = []
-        for row in unverified {
-            let read = ReadRow(.families, row)
-            let code: String = row["code"]
+        for due in unverified {
+            let (family, read) = (due.family, due.read)
+            let code = family.code
             if let holder = holders[code], holder != read.id {
                 conflicted.insert(read.id)
                 report.failed += 1

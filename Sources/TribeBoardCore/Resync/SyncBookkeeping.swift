@@ -113,7 +113,7 @@ struct SyncBookkeeping {
             guard try row.isUnchanged(db) else { return }
             let attempts = (try Int.fetchOne(db, sql: "SELECT attempts FROM sync_state WHERE record_table = ? AND record_id = ?",
                                              arguments: [table.rawValue, id]) ?? 0) + 1
-            var status = "retrying"
+            var status = SyncStatus.retrying
             var error = ""
             var next: String?
             var conflictWith: String?
@@ -121,16 +121,16 @@ struct SyncBookkeeping {
             case .retry(let message, let backoff):
                 error = message
                 if attempts >= backoff.maxAttempts {
-                    status = "quarantined"
+                    status = .quarantined
                     error = message + " (after \(attempts) attempts)"
                 } else {
                     next = StoreTimestamp.format(now.addingTimeInterval(backoff.delay(afterAttempts: attempts)))
                 }
             case .quarantine(let message):
-                status = "quarantined"
+                status = .quarantined
                 error = message
             case .conflict(let other, let message):
-                status = "conflict"
+                status = .conflict
                 error = message
                 conflictWith = other
             }
@@ -151,23 +151,33 @@ struct SyncBookkeeping {
     /// Records set aside or waiting, with why: what `resync --list` shows.
     func entries() throws -> [ResyncListEntry] {
         try store.writer.read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT record_table, record_id, status, attempts, last_error, last_attempt_at, next_attempt_at, conflict_with
-                FROM sync_state ORDER BY status, record_table, record_id
-                """).map { row in
-                ResyncListEntry(table: row["record_table"], id: row["record_id"], status: row["status"], attempts: row["attempts"],
-                                lastError: row["last_error"], lastAttemptAt: row["last_attempt_at"],
-                                nextAttemptAt: row["next_attempt_at"], conflictWith: row["conflict_with"])
+            try SyncStateEntry.order(Column("status"), Column("record_table"), Column("record_id")).fetchAll(db).map { entry in
+                ResyncListEntry(table: entry.table.rawValue, id: entry.recordID, status: entry.status.rawValue, attempts: entry.attempts,
+                                lastError: entry.lastError, lastAttemptAt: entry.lastAttemptAt?.text,
+                                nextAttemptAt: entry.nextAttemptAt?.text, conflictWith: entry.conflictWith)
             }
         }
     }
 
-    func counts() throws -> (quarantined: Int, conflicts: Int, retrying: Int) {
+    /// How many records wait in each state.
+    struct Counts {
+        var quarantined = 0
+        var conflicts = 0
+        var retrying = 0
+    }
+
+    func counts() throws -> Counts {
         try store.writer.read { db in
-            func count(_ status: String) throws -> Int {
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sync_state WHERE status = ?", arguments: [status]) ?? 0
+            var counts = Counts()
+            for row in try Row.fetchAll(db, sql: "SELECT status, COUNT(*) AS n FROM sync_state GROUP BY status") {
+                switch row.text("status").flatMap(SyncStatus.init(rawValue:)) {
+                case .quarantined?: counts.quarantined = row.integer("n") ?? 0
+                case .conflict?: counts.conflicts = row.integer("n") ?? 0
+                case .retrying?: counts.retrying = row.integer("n") ?? 0
+                case nil: continue  // the table's CHECK admits no other status
+                }
             }
-            return (try count("quarantined"), try count("conflict"), try count("retrying"))
+            return counts
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import GRDBSQLite
 
@@ -7,8 +8,12 @@ import GRDBSQLite
 /// (looking the statement up by its SQL text, boxing arguments, building `Row` values) was most of
 /// the store writer's time, which is the pipeline's critical path. Errors still surface as GRDB's
 /// `DatabaseError` with SQLite's result code, so constraint handling reads the same.
+///
+/// `TRIBEBOARD_BENCH_GRDB_STATEMENTS=1` runs the same statements through GRDB's own API instead,
+/// so that `make bench` measures what this type earns (BENCHMARKS.md); nothing else reads it.
 struct BoundStatement {
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    private static let throughGRDB = ProcessInfo.processInfo.environment["TRIBEBOARD_BENCH_GRDB_STATEMENTS"] == "1"
 
     private let statement: Statement
     private var handle: OpaquePointer { statement.sqliteStatement }
@@ -19,6 +24,7 @@ struct BoundStatement {
 
     /// Runs the statement with `values` (String, Int, Double or nil); for INSERT and UPDATE.
     func execute(_ values: [BindableValue]) throws {
+        if Self.throughGRDB { return try statement.execute(arguments: StatementArguments(values.map(\.databaseValue))) }
         try bind(values)
         let code = sqlite3_step(handle)
         let failure = code == SQLITE_DONE ? nil : error(code)
@@ -26,8 +32,16 @@ struct BoundStatement {
         if let failure { throw failure }
     }
 
-    /// The text columns of the first row, or nil when there is none.
+    /// The text columns of the first row, or nil when there is none. A column that is not text
+    /// (NULL, a number) is an error, never an empty string.
     func firstRow(_ values: [BindableValue], columns: Int32) throws -> [String]? {
+        if Self.throughGRDB {
+            guard let row = try Row.fetchOne(statement, arguments: StatementArguments(values.map(\.databaseValue))) else { return nil }
+            return try (0..<Int(columns)).map { index throws in
+                guard case .string(let text) = (row[index] as DatabaseValue).storage else { throw notText(Int32(index)) }
+                return text
+            }
+        }
         try bind(values)
         let code = sqlite3_step(handle)
         guard code == SQLITE_ROW else {
@@ -36,8 +50,15 @@ struct BoundStatement {
             if let failure { throw failure }
             return nil
         }
-        let current = StatementRow(handle: handle)
-        let row = (0..<columns).map { current.text($0) ?? "" }
+        var row: [String] = []
+        for column in 0..<columns {
+            guard sqlite3_column_type(handle, column) == SQLITE_TEXT, let text = StatementRow(handle: handle).text(column) else {
+                let failure = notText(column)
+                reset()
+                throw failure
+            }
+            row.append(text)
+        }
         reset()
         return row
     }
@@ -78,6 +99,10 @@ struct BoundStatement {
         sqlite3_clear_bindings(handle)
     }
 
+    private func notText(_ column: Int32) -> DatabaseError {
+        DatabaseError(resultCode: .SQLITE_MISMATCH, message: "column \(column + 1) is not text (NULL, a number or a blob)", sql: statement.sql)
+    }
+
     private func error(_ code: Int32) -> DatabaseError {
         let connection = sqlite3_db_handle(handle)
         let extended = connection.map { sqlite3_extended_errcode($0) } ?? code
@@ -106,4 +131,13 @@ enum BindableValue {
     case null
 
     static func text(_ value: String?) -> BindableValue { value.map { .text($0) } ?? .null }
+
+    var databaseValue: DatabaseValue {
+        switch self {
+        case .text(let text): return text.databaseValue
+        case .integer(let number): return number.databaseValue
+        case .real(let number): return number.databaseValue
+        case .null: return .null
+        }
+    }
 }

@@ -75,7 +75,8 @@ struct ProvisioningWriter {
 
     private func create(_ row: ValidatedRow, planned: CodePlanner.Planned?, db: Database, statements: ProvisioningStatements,
                         timestamp: String, operatorID: String) throws -> ProvisionRowResult {
-        let (code, verified) = try chooseCode(for: row, planned: planned, lookups: statements.lookups)
+        let chosen = try chooseCode(for: row, planned: planned, lookups: statements.lookups)
+        let (code, verified) = (chosen.code, chosen.verifiedRemotely)
         let verifiedAt = verified ? timestamp : nil
         let familyID = try ids.make()
         try statements.allOrNothing {
@@ -99,16 +100,16 @@ struct ProvisioningWriter {
     /// A preassigned code is kept or the row fails; it is never silently replaced.
     /// The planned code when it is still free; otherwise (a concurrent run took it) a new one,
     /// checked locally only.
-    private func chooseCode(for row: ValidatedRow, planned: CodePlanner.Planned?, lookups: FamilyLookups) throws -> (FamilyCode, Bool) {
+    private func chooseCode(for row: ValidatedRow, planned: CodePlanner.Planned?, lookups: FamilyLookups) throws -> CodePlanner.Planned {
         if let code = row.preassignedCode {
             if let problem = try PreassignedCode.problem(row, lookups: lookups, reservations: reservations) { throw problem }
-            return (code, planned?.verifiedRemotely ?? false)
+            return CodePlanner.Planned(code: code, verifiedRemotely: planned?.verifiedRemotely ?? false)
         }
         if let planned, try lookups.family(code: planned.code.value) == nil,
            try reservations?.reservedLine(for: planned.code.value) == nil {
-            return (planned.code, planned.verifiedRemotely)
+            return planned
         }
-        return (try generator.generateFree(lookups: lookups, reservations: reservations), false)
+        return CodePlanner.Planned(code: try generator.generateFree(lookups: lookups, reservations: reservations), verifiedRemotely: false)
     }
 
     private func logFailure(_ row: ValidatedRow, db: Database, timestamp: String,

@@ -34,31 +34,20 @@ public struct TribeBoardStore: Sendable {
     public let path: String
     let writer: any DatabaseWriter
 
-    /// Opens (creating when missing) and migrates the store for writing.
-    ///
-    /// Two processes creating the same new store at once can meet SQLITE_BUSY while one of them
-    /// switches the file to WAL, a step SQLite does not route through the busy timeout; opening
-    /// is retried with backoff for a bounded time (migrations are idempotent).
+    /// Opens (creating when missing) and migrates the store for writing, serialized with other
+    /// processes opening it (see `OpenLock`).
     public static func open(at path: String) throws(StoreError) -> TribeBoardStore {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         guard FileManager.default.fileExists(atPath: directory) else {
             throw .cannotOpen(path: path, reason: "the folder \(directory) does not exist")
         }
         try identify(at: path)
-        var delay = 0.02
-        // As long as a write waits for another writer, no longer: past it the store is busy.
-        let deadline = Date().addingTimeInterval(max(StoreHolders.busyTimeout, 1))
-        while true {
-            do {
-                return try openAndMigrate(at: path)
-            } catch let error as StoreError {
-                throw error
-            } catch let error as DatabaseError where (error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED) && Date() < deadline {
-                Thread.sleep(forTimeInterval: delay * Double.random(in: 0.5...1.5))
-                delay = min(delay * 2, 1)
-            } catch {
-                throw classify(error, path: path)
-            }
+        do {
+            return try OpenLock.holding(storePath: path) { try openAndMigrate(at: path) }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw classify(error, path: path)
         }
     }
 
@@ -78,21 +67,8 @@ public struct TribeBoardStore: Sendable {
         createOwnerOnly(path)
         let store = TribeBoardStore(path: path, writer: try DatabasePool(path: path, configuration: configuration))
         try store.checkSchemaIsKnown()
-        // Another process may be migrating the same new store at the same moment (GRDB's migrator
-        // does not guard against that): a migration it applied first fails here ("table already
-        // exists"). Each migration commits on its own, so trying again applies only what is left.
-        var attempts = 0
-        while true {
-            do {
-                try StoreSchema.migrator.migrate(store.writer)
-                return store
-            } catch {
-                attempts += 1
-                if try store.writer.read({ db in try StoreSchema.migrator.hasCompletedMigrations(db) }) { return store }
-                guard attempts < 20 else { throw error }
-                Thread.sleep(forTimeInterval: 0.02 * Double(attempts))
-            }
-        }
+        try StoreSchema.migrator.migrate(store.writer)
+        return store
     }
 
     /// Looks at what is at `path` without changing anything, before anything opens it for writing:
@@ -158,7 +134,9 @@ public struct TribeBoardStore: Sendable {
         let tables: [String]
         do {
             (applied, tables) = try writer.read { db in
-                (try StoreSchema.migrator.appliedIdentifiers(db),
+                // No grdb_migrations yet (nor any table): a store another process is creating right
+                // now, seen by `identify` before this run waits for the open lock.
+                (try db.tableExists("grdb_migrations") ? try StoreSchema.migrator.appliedIdentifiers(db) : [],
                  // grdb_migrations alone is a store another process is creating right now.
                  try String.fetchAll(db, sql: """
                     SELECT name FROM sqlite_master

@@ -1,7 +1,8 @@
 import GRDB
 
 /// Column reads that never trap: GRDB's typed subscripts stop the process on a value of the wrong
-/// type, and doctor reads stores that may have been edited by hand or damaged.
+/// type, and doctor, audit and resync read stores that may have been edited by hand or damaged.
+/// Where a value is shown rather than acted on, an unreadable one is shown as "?".
 extension Row {
     func text(_ column: String) -> String? {
         switch (self[column] as DatabaseValue).storage {
@@ -20,4 +21,7 @@ extension Row {
         case .blob, .null: return nil
         }
     }
+
+    /// The text, or "?" for a value that is not text (a blob, NULL): shown, never acted on.
+    func shown(_ column: String) -> String { text(column) ?? "?" }
 }

@@ -1,0 +1,119 @@
+import ArgumentParser
+import Foundation
+import Testing
+@testable import TribeBoardCommands
+@testable import TribeBoardCore
+
+/// The commands in-process: what they accept, what they refuse with 64, and how what happened
+/// maps to an exit status, checked against the README's tables (what users read).
+struct CommandParsingTests {
+    static func usageStatus(_ arguments: [String]) -> Int32? {
+        do {
+            _ = try TribeBoardCommand.parseAsRoot(arguments)
+            return nil
+        } catch {
+            return TribeBoardCommand.exitCode(for: error).rawValue
+        }
+    }
+
+    @Test(arguments: [
+        ["provision", "in.csv", "--code-length", "5"],
+        ["provision", "in.csv", "--qr-scale", "0"],
+        ["provision", "in.csv", "--quiet", "--verbose"],
+        ["provision", "in.csv", "--no-such-option"],
+        ["resync", "--max-duration", "0"],
+        ["resync", "--max-duration", "86401"],
+        ["audit", "--apply"],
+        ["frobnicate"],
+    ])
+    func refusedBeforeAnythingRuns(arguments: [String]) {
+        #expect(Self.usageStatus(arguments) == ExitStatus.usage.rawValue, "\(arguments)")
+    }
+
+    @Test(arguments: [
+        ["provision", "in.csv", "--code-length", "8", "--qr-scale", "64", "--out", "o"],
+        ["resync", "--max-duration", "86400", "--json"],
+        ["audit", "--repair", "--apply", "--out", "o"],
+        ["doctor", "--project", "p", "--target", "App"],
+        ["doctor", "family", "HJK4MN"],
+    ])
+    func accepted(arguments: [String]) {
+        #expect(Self.usageStatus(arguments) == nil, "\(arguments)")
+    }
+
+    @Test func subcommandsAreTheOnesTheReadmeDocuments() throws {
+        let names = TribeBoardCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
+        let readme = try String(contentsOfFile: ReadmeTables.path, encoding: .utf8)
+        for name in names { #expect(readme.contains("## \(name)"), "README has no section for \(name)") }
+    }
+}
+
+struct ExitStatusMappingTests {
+    static func report(_ change: (inout ProvisionReport) -> Void) -> ProvisionReport {
+        var report = ProvisionReport(dryRun: false, csv: "in.csv", store: "s.sqlite")
+        change(&report)
+        return report
+    }
+
+    @Test func provisionStatusesFromWhatHappened() {
+        #expect(ProvisionCommand.status(of: Self.report { _ in }) == nil)
+        #expect(ProvisionCommand.status(of: Self.report { $0.failed = 1 }) == .partialFailure)
+        #expect(ProvisionCommand.status(of: Self.report { $0.remote = .init(failure: .network(reason: "down")) }) == .remoteUnavailable)
+        #expect(ProvisionCommand.status(of: Self.report { $0.remote = .init(failure: .schema(.missingType("Family"), reason: "x")) })
+                == .remoteConfiguration)
+        // The most serious wins: PNGs not written beat a remote that stopped, which beats failed rows.
+        #expect(ProvisionCommand.status(of: Self.report { $0.failed = 3; $0.remote = .init(failure: .outOfTime) }) == .remoteUnavailable)
+        #expect(ProvisionCommand.status(of: Self.report { $0.qrWriteFailures = 1; $0.remote = .init(failure: .outOfTime) }) == .ioError)
+        #expect(ProvisionCommand.status(for: .input(.cannotOpen(path: "x", reason: "gone"))) == .noInput)
+        #expect(ProvisionCommand.status(for: .input(.invalidUTF8(line: 2))) == .dataError)
+        #expect(ProvisionCommand.status(for: .store(.busy(path: "s", holders: []))) == .ioError)
+    }
+
+    @Test func resyncStatusesFromHowTheRunEnded() {
+        #expect(ResyncCommand.status(.success) == .success)
+        #expect(ResyncCommand.status(.setAside) == .partialFailure)
+        #expect(ResyncCommand.status(.tryLater) == .remoteUnavailable)
+        #expect(ResyncCommand.status(.configuration) == .remoteConfiguration)
+    }
+
+    /// Every status a command can end with is in the README's tables, and nothing else is.
+    @Test func everyStatusIsDocumented() throws {
+        let documented = try ReadmeTables.exitStatuses()
+        let defined = Set([ExitStatus.success, .partialFailure, .usage, .dataError, .noInput, .lockHeld, .ioError,
+                           .remoteUnavailable, .remoteConfiguration].map(\.rawValue))
+        #expect(documented == defined)
+    }
+
+    @Test func provisionReportJSONKeys() throws {
+        let report = Self.report { $0.remote = .init(failure: .network(reason: "down")) }
+        let data = try JSONEncoder().encode(report)
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        for key in ["command", "dryRun", "csv", "store", "rows", "created", "existing", "failed", "qrCodesWritten", "failures"] {
+            #expect(object[key] != nil, "missing \(key)")
+        }
+        let remote = try #require(object["remote"] as? [String: Any])
+        #expect(remote["errorKind"] as? String == "network")
+    }
+}
+
+/// The README, read as a user reads it.
+enum ReadmeTables {
+    static var path: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("README.md").path
+    }
+
+    /// The first cell of every row of every `| status | meaning |` table.
+    static func exitStatuses() throws -> Set<Int32> {
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        var statuses = Set<Int32>()
+        var inTable = false
+        for line in lines {
+            if line == "| status | meaning |" { inTable = true; continue }
+            guard inTable, line.hasPrefix("| ") else { inTable = false; continue }
+            let cell = line.dropFirst(2).prefix { $0 != " " && $0 != "|" }
+            if let status = Int32(cell) { statuses.insert(status) }
+        }
+        return statuses
+    }
+}
