@@ -159,4 +159,27 @@ struct EmulatedContainerTests {
         #expect(try space.pendingFamilies == 0)
         #expect(await space.remoteFamilies().count == Self.families, "nothing uploaded twice")
     }
+
+    @Test func thirtyPercentFaultsAndAKillMidRunStillUploadEveryRecordOnce() async throws {
+        var options = try CloudKitEmulator.Options.templateContainer()
+        options.faults = try EmulatorFaults.parse("503=0.1,503-bare=0.05,429=0.05,retry-after=0.05,500=0.05,drop=0.05,latency=5ms,seed=12")
+        let space = try await workspace(options)
+        defer { Task { await space.fixture.emulator.stop() } }
+        try space.directory.write("in.csv", CSVFixtures.families(count: 600))
+        // Provisioned offline first, as on a machine without the key.
+        let local = try await ProcessRunner.runAsync(ProcessRunner.executable("tribeboard"),
+                                                     ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "-q"], in: space.directory.path)
+        try #require(local.status == 0, "\(local.stderr)")
+        let victim = try ProcessRunner.start(ProcessRunner.executable("tribeboard"),
+                                             ["resync", "--store", "s.sqlite"] + space.fixture.remoteArguments, in: space.directory.path)
+        for _ in 0..<300 where await space.remoteFamilies().count < 100 { try await Task.sleep(for: .milliseconds(10)) }
+        victim.killHard()
+        _ = victim.wait()
+        var status: Int32 = -1
+        for _ in 0..<10 where status != 0 { status = try await space.run(["resync"]).result.status }
+        #expect(status == 0)
+        #expect(try space.pendingFamilies == 0 && space.localFamilies == 600)
+        let remote = await space.remoteFamilies()
+        #expect(remote.count == 600 && Set(remote.map(\.recordName)).count == 600, "every family once")
+    }
 }
