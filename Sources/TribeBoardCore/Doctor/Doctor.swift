@@ -59,18 +59,24 @@ public struct Doctor: Sendable {
         self.logger = logger
     }
 
-    public func run() async -> DoctorReport {
+    /// File and SQLite work runs on the caller's thread; only the remote checks are async, through
+    /// the bridge. Never call it from async code (`run()` is for that).
+    @available(*, noasync, message: "blocks on files and SQLite; use run()")
+    public func runBlocking() -> DoctorReport {
         let toolkit = try? request.remote.get()
         var checks = ContainerChecks(projectPath: request.projectPath, targetFilter: request.target,
                                      toolkit: toolkit.map { ToolkitContainer(value: $0.container, source: request.containerSource) }).run()
         let (storeChecks, storeState) = StoreChecks(path: request.storePath, quickIntegrity: request.quickIntegrity).run()
         checks += storeChecks
-        let (remoteChecks, remoteState, client) = await RemoteChecks(configuration: request.remote, requestTimeout: request.requestTimeout,
-                                                                      logger: logger).run()
-        checks += remoteChecks
-        if remoteState == .accepted, let client {
-            checks += await RemoteSchemaChecks(client: client).run()
+        let remoteChecks = RemoteChecks(configuration: request.remote, requestTimeout: request.requestTimeout, logger: logger)
+        let remote = BlockingBridge.wait { () async -> ([DoctorCheck], RemoteState) in
+            let (remoteChecks, remoteState, client) = await remoteChecks.run()
+            guard remoteState == .accepted, let client else { return (remoteChecks, remoteState) }
+            return (remoteChecks + (await RemoteSchemaChecks(client: client).run()), remoteState)
         }
+        let remoteState = remote?.1 ?? .unreachable("the remote checks did not finish")
+        checks += remote?.0 ?? [DoctorCheck("remote.reachable", .remote, .warning, checked: "CloudKit reachable",
+                                            found: "the remote checks did not finish")]
         let (fallback, fallbackCheck) = FallbackChain.assess(store: storeState, remote: remoteState)
         checks.append(fallbackCheck)
         if let store = storeState.store {
@@ -86,12 +92,11 @@ public struct Doctor: Sendable {
         return DoctorReport(request: request, fallback: fallback, checks: checks)
     }
 
-    /// For synchronous callers (the command line): runs the checks off the caller's thread.
-    public func runBlocking() -> DoctorReport {
-        let doctor = self
-        if let report = BlockingBridge.wait({ await doctor.run() }) { return report }
-        let check = DoctorCheck("doctor.run", .fallback, .failure, checked: "Doctor", found: "the checks did not finish")
-        return DoctorReport(request: request, fallback: FallbackAssessment(mode: .inMemory, reason: .storeUnusable, explanation: "unknown"),
-                            checks: [check])
+    /// For async callers: the same checks on a thread of their own, so that file and SQLite work
+    /// never holds a thread of the cooperative pool.
+    public func run() async -> DoctorReport {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: self.runBlocking()) }.start()
+        }
     }
 }

@@ -25,7 +25,10 @@ public struct FamilyDoctor: Sendable {
         self.logger = logger
     }
 
-    public func run() async -> FamilyReport {
+    /// The store is read on the caller's thread, CloudKit asked through the bridge. Never call it
+    /// from async code (`run()` is for that).
+    @available(*, noasync, message: "blocks on SQLite; use run()")
+    public func runBlocking() -> FamilyReport {
         logger.debug("looking up one family", metadata: ["query": "\(FamilyCode.mask(query))"])
         var findings: [DoctorCheck] = []
         var records: FamilyRecords?
@@ -41,7 +44,13 @@ public struct FamilyDoctor: Sendable {
             findings.append(DoctorCheck("family.found", .creations, .failure, checked: "Family in the store", found: "\(error.localizedDescription)",
                                         action: "run `tribeboard doctor` for the store's health"))
         }
-        let remote = await remoteState(records)
+        let doctor = self
+        let found = records
+        guard let remote = BlockingBridge.wait({ await doctor.remoteState(found) }) else {
+            return FamilyReport(query: query, store: request.storePath, family: nil, timeline: [],
+                                remote: RemoteFamilyState(status: .unavailable, detail: "the lookup did not finish"), findings: [],
+                                nextSteps: [], passed: false)
+        }
         if let records { findings += FamilyDiagnosis(records: records, request: request).findings() }
         findings.append(FamilyDiagnosis.remoteFinding(remote, family: records?.family))
         var timeline = records?.events ?? []
@@ -55,12 +64,11 @@ public struct FamilyDoctor: Sendable {
                             passed: !findings.contains { $0.status == .failure })
     }
 
-    public func runBlocking() -> FamilyReport {
-        let doctor = self
-        if let report = BlockingBridge.wait({ await doctor.run() }) { return report }
-        return FamilyReport(query: query, store: request.storePath, family: nil, timeline: [],
-                            remote: RemoteFamilyState(status: .unavailable, detail: "the lookup did not finish"), findings: [],
-                            nextSteps: [], passed: false)
+    /// For async callers: the same on a thread of its own, off the cooperative pool.
+    public func run() async -> FamilyReport {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: self.runBlocking()) }.start()
+        }
     }
 
     /// Looks in CloudKit by record name and by code; what was typed stands in for a family not in the store.
