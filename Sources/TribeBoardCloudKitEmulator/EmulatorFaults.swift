@@ -11,6 +11,9 @@ public struct EmulatorFaults: Sendable, Equatable {
     public var bareUnavailable = 0.0
     /// 429 THROTTLED with `retryAfter` in the body and the HTTP `Retry-After` header.
     public var throttled = 0.0
+    /// Per record of a records/modify: THROTTLED in that record's entry, with its own `retryAfter`,
+    /// while the other records of the request are saved.
+    public var recordThrottled = 0.0
     /// Seconds in `Retry-After` (header and 429 body). Apple sends whole seconds; fractions keep tests fast.
     public var throttleRetryAfter = 1.0
     /// 500 INTERNAL_ERROR.
@@ -63,10 +66,11 @@ public struct EmulatorFaults: Sendable, Equatable {
             switch kind {
             case "503": faults.unavailable = fraction
             case "503-bare": faults.bareUnavailable = fraction
+            case "record-429": faults.recordThrottled = fraction
             case "429": faults.throttled = fraction
             case "500": faults.internalError = fraction
             case "drop": faults.dropConnection = fraction
-            default: throw EmulatorError.badOption("unknown fault \"\(kind)\" (known: 503, 503-bare, 429, 500, drop, latency, retry-after, seed, down)")
+            default: throw EmulatorError.badOption("unknown fault \"\(kind)\" (known: 503, 503-bare, 429, record-429, 500, drop, latency, retry-after, seed, down)")
             }
         }
         guard faults.total <= 1 else { throw EmulatorError.badOption("fault fractions add up to more than 1") }
@@ -113,6 +117,9 @@ final class FaultDice: Sendable {
         if draw < threshold { return .drop }
         return .none
     }
+
+    /// Whether one record of a modify is throttled.
+    func throttlesRecord(_ faults: EmulatorFaults) -> Bool { faults.recordThrottled > 0 && next() < faults.recordThrottled }
 
     private func next() -> Double {
         state.withLock { value in

@@ -101,7 +101,7 @@ actor EmulatorState {
         func location(_ zone: WireZoneID?) -> Location {
             Location(container: container, environment: environment, database: "public", zone: zone?.zoneName ?? "_defaultZone")
         }
-        do {
+        do throws(Refusal) {
             switch (method, operation) {
             case (.GET, "users/caller"):
                 return Self.encode(CallerResponseBody(users: [.init(userRecordName: caller.userRecordName)]))
@@ -116,9 +116,22 @@ actor EmulatorState {
                 let place = try Self.defaultZone(location(lookup.zoneID))
                 return Self.encode(RecordsResponseBody(records: database.lookup(lookup.records.map(\.recordName), at: place)))
             case (.POST, "records/modify"):
-                let modify = try Self.decode(ModifyRequestBody.self, body, operation)
-                let results = try database.modify(modify, at: try Self.defaultZone(location(modify.zoneID)), policy: policy, caller: caller)
+                var modify = try Self.decode(ModifyRequestBody.self, body, operation)
+                let place = try Self.defaultZone(location(modify.zoneID))
+                guard modify.operations.count <= 200 else {
+                    throw Refusal(.badRequest, "a request holds at most 200 operations, this one has \(modify.operations.count)")
+                }
+                let throttled = modify.operations.map { _ in dice.throttlesRecord(faults) }
+                let all = modify.operations
+                modify.operations = zip(all, throttled).filter { !$0.1 }.map(\.0)
+                var saved = try database.modify(modify, at: place, policy: policy, caller: caller).makeIterator()
                 persistIfDue()
+                let results = zip(all, throttled).map { operation, isThrottled in
+                    isThrottled ? .error(RecordErrorBody(recordName: operation.record.recordName, reason: "injected: too many requests for this record",
+                                                         serverErrorCode: .throttled, retryAfter: faults.throttleRetryAfter, uuid: UUID().uuidString))
+                                : saved.next() ?? .error(RecordErrorBody(recordName: operation.record.recordName, reason: "no answer",
+                                                                          serverErrorCode: .internalError, uuid: UUID().uuidString))
+                }
                 return Self.encode(RecordsResponseBody(records: results))
             default:
                 return Self.error(.badRequest, "unsupported operation \(method.rawValue) \(operation)")

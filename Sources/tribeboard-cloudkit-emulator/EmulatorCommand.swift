@@ -24,8 +24,9 @@ struct EmulatorCommand: AsyncParsableCommand {
             sorts SORTABLE ones; a missing type is BAD_REQUEST "Did not find record type: X". \
             Security roles apply in every mode: only a record's creator may change it (seed an app user's \
             records with --seed FILE, whose created.userRecordName names the user).
-            Faults, as fractions of requests: --faults 503=0.1,503-bare=0.1,429=0.05,500=0.05,drop=0.05,latency=20ms,retry-after=1,seed=7 \
-            (503 and 429 carry a Retry-After header; 503-bare is that header with no body); \
+            Faults, as fractions of requests: --faults 503=0.1,503-bare=0.1,429=0.05,record-429=0.1,500=0.05,drop=0.05,latency=20ms,retry-after=1,seed=7 \
+            (503 and 429 carry a Retry-After header; 503-bare is that header with no body; record-429 throttles single \
+            records of a records/modify with their own retryAfter); \
             or --faults down, in which every connection is cut before a full response.
             """,
         version: BuildInfo.versionLine)

@@ -66,6 +66,21 @@ struct ProtocolTests {
         #expect(bare.data.isEmpty)
     }
 
+    @Test func aThrottledRecordCarriesItsOwnRetryAfterWhileTheOthersAreSaved() async throws {
+        var options = CloudKitEmulator.Options()
+        options.faults = try EmulatorFaults.parse("record-429=0.5,retry-after=4,seed=3")
+        let harness = try await EmulatorHarness.start(options)
+        defer { Task { await harness.emulator.stop() } }
+        let operations = (1...20).map { #"{"operationType": "create", "record": {"recordType": "Family", "recordName": "N\#($0)", "fields": {}}}"# }
+        let answer = try await harness.client.post("records/modify", #"{"operations": [\#(operations.joined(separator: ","))], "atomic": false}"#)
+        #expect(answer.status == 200)
+        #expect(answer.records.map { $0["recordName"] as? String } == (1...20).map { "N\($0)" }, "one entry per operation, in order")
+        let throttled = answer.records.filter { $0["serverErrorCode"] as? String == "THROTTLED" }
+        #expect(!throttled.isEmpty && throttled.count < 20)
+        #expect(throttled.allSatisfy { $0["retryAfter"] as? Double == 4 && $0["uuid"] is String })
+        #expect(await harness.emulator.storedRecords(container: harness.client.container).count == 20 - throttled.count)
+    }
+
     @Test func faultOptionsRejectNonsense() {
         #expect(throws: EmulatorError.self) { try EmulatorFaults.parse("503-bare=2") }
         #expect(throws: EmulatorError.self) { try EmulatorFaults.parse("retry-after=-1") }
