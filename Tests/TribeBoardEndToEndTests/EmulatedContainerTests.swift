@@ -116,6 +116,22 @@ struct EmulatedContainerTests {
         #expect(try await space.run(["resync"]).result.status == 78)
         #expect(try space.localFamilies == Self.families && space.pendingFamilies == Self.families)
         #expect(await space.remoteFamilies().isEmpty)
+        let (audit, _) = try await space.run(["audit"])
+        #expect(audit.status == 78, "\(audit.stderr)")
+        #expect(audit.stderr.contains("Did not find record type: Family"), "\(audit.stderr)")
+        let checks = try await space.doctorSchemaChecks()
+        #expect(checks["remote.schema.Family.code"]?["status"] as? String == "failure")
+        #expect((checks["remote.schema.Family.code"]?["found"] as? String)?.contains("cktool import-schema") == true)
+    }
+
+    @Test func aFreshEmptyDevelopmentContainerIs78NamingTheSchemaImport() async throws {
+        let space = try await workspace(.enforcing(development: .empty))
+        defer { Task { await space.fixture.emulator.stop() } }
+        let (provision, _) = try await space.provision()
+        #expect(provision.status == 78, "\(provision.stderr)")
+        #expect(provision.stderr.contains("cktool import-schema"), "\(provision.stderr)")
+        #expect(try space.localFamilies == Self.families && space.pendingFamilies == Self.families)
+        #expect(await space.remoteFamilies().isEmpty)
     }
 
     @Test func productionWithTheDeployedSchemaTakesEverythingOnce() async throws {
@@ -139,6 +155,7 @@ struct EmulatedContainerTests {
         let counts = await space.fixture.emulator.requestCounts()
         #expect(counts.values.reduce(0, +) == 1, "\(counts)")
         #expect(try space.localFamilies == Self.families, "created locally all the same")
+        #expect(try await space.run(["audit"]).result.status == 75, "the live read could not be made")
         await space.fixture.emulator.setFaults(EmulatorFaults())
         #expect(try await space.run(["resync"]).result.status == 0)
         #expect(await space.remoteFamilies().count == Self.families)
