@@ -66,6 +66,27 @@ struct EnvironmentTests {
         #expect(undeployed.records.first?["reason"] as? String == "Cannot create or modify field 'motto' in record 'Family' in production schema")
     }
 
+    @Test func recordIDFiltersTakeAReferenceNotAString() async throws {
+        let harness = try await EmulatorHarness.start(EmulatorHarness.enforced(development: try EmulatorHarness.templateSchema()))
+        defer { Task { await harness.emulator.stop() } }
+        _ = try await harness.client.post("records/modify", RawCloudKit.createFamily("F1", code: "ABC234"))
+        func query(_ value: String, _ type: String) -> String {
+            """
+            {"query": {"recordType": "Family", "filterBy": [{"fieldName": "___recordID", "comparator": "EQUALS",
+              "fieldValue": {"value": \(value), "type": "\(type)"}}]}}
+            """
+        }
+        let byReference = try await harness.client.post("records/query", query(#"{"recordName": "F1"}"#, "REFERENCE"))
+        #expect(byReference.records.map { $0["recordName"] as? String } == ["F1"])
+        let byString = try await harness.client.post("records/query", query(#""F1""#, "STRING"))
+        #expect(byString.status == 400)
+        #expect(byString.serverErrorCode == "BAD_REQUEST")
+        let byRecordName = try await harness.client.post("records/query", #"""
+            {"query": {"recordType": "Family", "filterBy": [{"fieldName": "recordName", "comparator": "EQUALS", "fieldValue": {"value": "F1", "type": "STRING"}}]}}
+            """#)
+        #expect(byRecordName.reason == "Field 'recordName' is not marked queryable")
+    }
+
     @Test func inTakesAListTypeNotAPlainString() async throws {
         let harness = try await EmulatorHarness.start()
         defer { Task { await harness.emulator.stop() } }

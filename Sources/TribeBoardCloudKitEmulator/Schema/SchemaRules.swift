@@ -30,8 +30,20 @@ enum SchemaRules {
         if filters.isEmpty, type.fields["___recordID"]?.queryable != true {
             throw Refusal(.badRequest, "Field 'recordName' is not marked queryable")
         }
-        for filter in filters where type.fields[filter.fieldName]?.queryable != true {
-            throw Refusal(.badRequest, "Field '\(filter.fieldName)' is not marked queryable")
+        for filter in filters {
+            guard let field = type.fields[filter.fieldName], field.queryable else {
+                throw Refusal(.badRequest, "Field '\(filter.fieldName)' is not marked queryable")
+            }
+            // The value's type must fit the field's: `___recordID` takes a REFERENCE, IN a `_LIST`.
+            let expected: String
+            switch filter.comparator {
+            case "IN", "NOT_IN": expected = field.type + "_LIST"
+            case "LIST_CONTAINS", "NOT_LIST_CONTAINS": expected = field.type.replacingOccurrences(of: "_LIST", with: "")
+            default: expected = field.type
+            }
+            if let sent = filter.fieldValue.type, sent != expected {
+                throw Refusal(.badRequest, "Field '\(filter.fieldName)' is of type \(field.type); a \(filter.comparator) filter takes a \(expected) value, not \(sent)")
+            }
         }
         for sort in query.sortBy ?? [] where type.fields[sort.fieldName]?.sortable != true {
             throw Refusal(.badRequest, "Field '\(sort.fieldName)' is not marked sortable")
