@@ -87,3 +87,9 @@ struct MigrationTranslation: Sendable {
         return result
     }
 }
+
+/// The name `migrate legacy-types` gives a legacy record's copy (for scripts and tests that
+/// look a copy up).
+public enum LegacyCopyName {
+    public static func of(_ legacyName: String) -> RecordID { MigrationTranslation.copyName(of: legacyName) }
+}
