@@ -18,7 +18,7 @@ enum MigrateFixtures {
 
     static func profile(_ id: String, legacy: Bool = false) -> CloudKitRecord {
         CloudKitRecord(recordName: id, recordType: legacy ? "CKUserProfile" : "UserProfile", fields: [
-            "displayName": .string("Person \(id.prefix(4))"), "appleUserIdHash": .string(String(repeating: "a", count: 52) + id.prefix(12).lowercased()),
+            "displayName": .string("Person \(id.prefix(4))"), "appleUserIdHash": .string(String(repeating: "a", count: 52) + id.suffix(12).lowercased()),
             "createdAt": .timestamp(milliseconds: 1_700_000_000_000),
         ])
     }

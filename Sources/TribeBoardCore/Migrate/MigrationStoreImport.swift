@@ -16,7 +16,9 @@ public enum MigrationStoreImport {
     static func learn(_ items: [MigrationItem], in db: Database) throws -> Learned {
         var learned = Learned()
         let now = StoreTimestamp.format(Date())
-        for item in items where item.outcome.isInPlace {
+        // A legacy record copied as it is (container copy) stays invisible to the app: the store
+        // learns it once `legacy-types` has made it current.
+        for item in items where item.outcome.isInPlace && item.copy.recordType == item.kind.currentType {
             let copy = item.copy
             let created = StoreTimestamp.format(createdAt(item))
             switch item.kind {
