@@ -36,7 +36,7 @@ struct MigrationApply {
         for kind in MigratedKind.allCases {
             Migrator.skipOrphans(&items)
             let batch = items.indices.filter { items[$0].kind == kind && (items[$0].outcome == .wouldCopy || items[$0].outcome == .identical) }
-            for chunk in batch.chunked(CloudKitClient.maxOperationsPerRequest) {
+            for chunk in batch.chunked(MigrationTransfer.groupSize) {
                 var records = chunk.map { items[$0] }
                 let toCreate = records.indices.filter { records[$0].outcome == .wouldCopy }
                 try checkpoint.record(toCreate.map { entry(records[$0], .pending) })
@@ -61,7 +61,7 @@ struct MigrationApply {
 
     private func entry(_ item: MigrationItem, _ status: MigrationCheckpoint.Status) -> MigrationCheckpoint.Entry {
         MigrationCheckpoint.Entry(sourceName: item.sourceName, kind: item.kind, destinationName: item.destinationName,
-                                  newCode: item.recode?.newCode, status: status)
+                                  newCode: item.recode?.newCode, status: status, keptBy: item.recode?.keptBy)
     }
 
     /// `DIR/qr/FAMILY_ID.png` for every re-coded family in place, this run's or an earlier one's
@@ -85,7 +85,7 @@ struct MigrationApply {
         for kind in MigratedKind.allCases { verification.counts[kind.rawValue] = MigrationReport.KindCount() }
         for item in items { verification.counts[item.kind.rawValue, default: .init()].source += 1 }
         let placed = items.indices.filter { items[$0].outcome.isInPlace }
-        for chunk in placed.chunked(CloudKitClient.maxOperationsPerRequest) {
+        for chunk in placed.chunked(MigrationTransfer.groupSize) {
             let found = try MigrationTransfer.lookup(chunk.map { items[$0].destinationName }, at: destination)
             for index in chunk {
                 verification.checked += 1

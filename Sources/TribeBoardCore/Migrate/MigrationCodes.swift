@@ -35,6 +35,7 @@ struct MigrationCodes {
         let codes = order.compactMap { items[$0].source.string("code") }
         let remote = try remoteHolders(of: codes)
         let local = try localHolders(of: codes)
+        var needCodes: [Int] = []
         for index in order {
             guard let code = items[index].source.string("code") else { continue }
             let item = items[index]
@@ -57,8 +58,10 @@ struct MigrationCodes {
                         items[index].reason = "its code \(request.display(code)) is held by the older family \(oldest.id) (\(oldest.place)); --on-code-conflict report: not migrated"
                         continue
                     }
-                    finalCode = try freeCode(avoiding: Set(remote.keys).union(local.keys).union(placed.keys))
-                    items[index].recode = MigrationRecode(oldCode: code, newCode: finalCode, keptBy: oldest.id)
+                    // Chosen below for all such families at once: one round of queries, not one each.
+                    items[index].recode = MigrationRecode(oldCode: code, newCode: "", keptBy: oldest.id)
+                    needCodes.append(index)
+                    continue
                 } else {
                     items[index].outcome = .codeConflict
                     items[index].reason = "its code \(request.display(code)) is held by \(oldest.id) (\(oldest.place)), a newer family: by the audit's rule the older family keeps it; give \(oldest.id) a new code (audit --repair, or in the app), then run migrate again"
@@ -67,6 +70,13 @@ struct MigrationCodes {
             }
             if finalCode != code { items[index].copy.fields?["code"] = .string(finalCode) }
             placed[finalCode] = CodeHolder(id: item.destinationName, createdAt: created, place: "migrated")
+        }
+        let fresh = try freeCodes(needCodes.count, avoiding: Set(codes).union(remote.keys).union(local.keys).union(placed.keys))
+        for (index, newCode) in zip(needCodes, fresh) {
+            items[index].recode?.newCode = newCode
+            guard !newCode.isEmpty else { continue }
+            items[index].copy.fields?["code"] = .string(newCode)
+            placed[newCode] = CodeHolder(id: items[index].destinationName, createdAt: MigrationStoreImport.createdAt(items[index]), place: "migrated")
         }
     }
 
@@ -80,18 +90,32 @@ struct MigrationCodes {
         }
     }
 
-    /// A new code, free in the store, among `taken`, and at the destination (asked each time:
-    /// re-coding is rare, and a code taken meanwhile must not be handed out).
-    private func freeCode(avoiding taken: Set<String>) throws -> String {
+    /// `count` new codes, free in the store, among `taken`, and at the destination (asked for all
+    /// candidates at once; a candidate taken there is replaced and the replacements asked again).
+    private func freeCodes(_ count: Int, avoiding taken: Set<String>) throws -> [String] {
         // A plan says a new code will be given; choosing one now would promise a code it cannot hold.
-        guard request.apply, let store else { return "" }
-        for _ in 0..<8 {
-            let candidate = try store.writer.read { db in
-                try generator.generateFree(avoiding: taken, lookups: try FamilyLookups(db), reservations: nil)
+        guard count > 0, request.apply, let store else { return Array(repeating: "", count: count) }
+        var chosen = [String](repeating: "", count: count)
+        var avoid = taken
+        var open = Array(0..<count)
+        for _ in 0..<8 where !open.isEmpty {
+            let candidates = try store.writer.read { db in
+                let lookups = try FamilyLookups(db)
+                return try open.map { _ in
+                    let code = try generator.generateFree(avoiding: avoid, lookups: lookups, reservations: nil).value
+                    avoid.insert(code)
+                    return code
+                }
             }
-            if try remoteHolders(of: [candidate.value]).isEmpty { return candidate.value }
+            let held = try remoteHolders(of: candidates)
+            var still: [Int] = []
+            for (slot, code) in zip(open, candidates) {
+                if held[code] == nil { chosen[slot] = code } else { still.append(slot) }
+            }
+            open = still
         }
-        throw CodeGenerationError.noFreeCode(candidatesTried: 8)
+        guard open.isEmpty else { throw CodeGenerationError.noFreeCode(candidatesTried: 8) }
+        return chosen
     }
 
     /// Families at the destination holding any of `codes`: current ones, and legacy ones unless
@@ -99,21 +123,24 @@ struct MigrationCodes {
     private func remoteHolders(of codes: [String]) throws -> [String: [CodeHolder]] {
         let types = request.mode == .container ? [RecordMapping.familyType, MigratedKind.family.legacyType] : [RecordMapping.familyType]
         let client = destination
+        let chunks = Array(Set(codes)).sorted().chunked(RemoteCodeCheck.codesPerQuery).map(Array.init)
         let records = try MigrationRemote.call { () async throws(CloudKitError) -> [CloudKitRecord] in
             var found: [CloudKitRecord] = []
             for type in types {
-                for chunk in Array(Set(codes)).sorted().chunked(RemoteCodeCheck.codesPerQuery) {
+                found += try await MigrationTransfer.inParallel(chunks) { chunk throws(CloudKitError) -> [CloudKitRecord] in
+                    var records: [CloudKitRecord] = []
                     do {
-                        try await client.queryAll(CloudKitQuery(recordType: type, filterBy: [.isIn("code", Array(chunk))])) { page in
-                            for case .record(let record) in page where record.deleted != true { found.append(record) }
+                        try await client.queryAll(CloudKitQuery(recordType: type, filterBy: [.isIn("code", chunk)])) { page in
+                            for case .record(let record) in page where record.deleted != true { records.append(record) }
                         }
                     } catch let error as CloudKitError where type != RecordMapping.familyType && error.isUnknownRecordType {
-                        break
+                        return []
                     } catch let error as CloudKitError {
                         throw error
                     } catch {
                         throw .unexpectedResponse(httpStatus: 0, detail: "\(error)")
                     }
+                    return records
                 }
             }
             return found

@@ -24,11 +24,11 @@ public enum MigrationStoreImport {
             switch item.kind {
             case .family:
                 guard let name = copy.string("name"), let code = copy.string("code") else { continue }
-                try db.execute(sql: """
+                try db.cachedStatement(sql: """
                     INSERT OR IGNORE INTO families (id, name, code, created_by_user_id, created_at, needs_sync, last_sync_date,
                                                     ck_record_id, code_verified_remotely_at)
                     VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)
-                    """, arguments: [copy.recordName, name, code, copy.string("createdByUserId") ?? "", created, now, copy.recordName, now])
+                    """).execute(arguments: [copy.recordName, name, code, copy.string("createdByUserId") ?? "", created, now, copy.recordName, now])
                 learned.families += db.changesCount
                 if let recode = item.recode, try !hasRepair(recode, family: copy.recordName, db) {
                     try db.execute(sql: "INSERT INTO code_repairs (family_id, old_code, new_code, kept_by, reason, at) VALUES (?, ?, ?, ?, ?, ?)",
@@ -36,11 +36,11 @@ public enum MigrationStoreImport {
                 }
             case .userProfile:
                 guard let displayName = copy.string("displayName") else { continue }
-                try db.execute(sql: """
+                try db.cachedStatement(sql: """
                     INSERT OR IGNORE INTO user_profiles (id, display_name, apple_user_id_hash, avatar_url, created_at, needs_sync,
                                                          last_sync_date, ck_record_id)
                     VALUES (?, ?, ?, ?, ?, 0, ?, ?)
-                    """, arguments: [copy.recordName, displayName, copy.string("appleUserIdHash"), copy.string("avatarUrl"), created,
+                    """).execute(arguments: [copy.recordName, displayName, copy.string("appleUserIdHash"), copy.string("avatarUrl"), created,
                                      now, copy.recordName])
                 learned.userProfiles += db.changesCount
             case .membership:
@@ -49,12 +49,12 @@ public enum MigrationStoreImport {
                 let roleChanged = copy.fields?["lastRoleChangeAt"]?.value.number.flatMap(date(milliseconds:)).map(StoreTimestamp.format)
                 // CHECK constraints (an unknown role) and the one-active-admin index ignore the row;
                 // a family or profile the store does not have is not referenced.
-                try db.execute(sql: """
+                try db.cachedStatement(sql: """
                     INSERT OR IGNORE INTO memberships (id, family_id, user_id, role, status, joined_at, last_role_change_at, needs_sync,
                                                        last_sync_date, ck_record_id)
                     SELECT ?, ?, ?, ?, ?, ?, ?, 0, ?, ?
                     WHERE EXISTS (SELECT 1 FROM families WHERE id = ?) AND EXISTS (SELECT 1 FROM user_profiles WHERE id = ?)
-                    """, arguments: [copy.recordName, family, user, copy.string("role") ?? MembershipRole.kid.rawValue,
+                    """).execute(arguments: [copy.recordName, family, user, copy.string("role") ?? MembershipRole.kid.rawValue,
                                      copy.string("status") ?? "", joined, roleChanged, now, copy.recordName, family, user])
                 learned.memberships += db.changesCount
             }

@@ -27,7 +27,11 @@ enum MigrationTransfer {
     /// The records the destination holds under `names` (absent: not there).
     static func lookup(_ names: [String], at client: CloudKitClient) throws(CloudKitError) -> [String: CloudKitRecord] {
         guard !names.isEmpty else { return [:] }
-        let results = try MigrationRemote.call { () async throws(CloudKitError) in try await client.lookup(recordNames: names) }
+        let results = try MigrationRemote.call { () async throws(CloudKitError) in
+            try await inParallel(names.chunked(CloudKitClient.maxOperationsPerRequest).map(Array.init)) { chunk throws(CloudKitError) in
+                try await client.lookup(recordNames: chunk)
+            }
+        }
         var found: [String: CloudKitRecord] = [:]
         for result in results {
             switch result {
@@ -48,7 +52,11 @@ enum MigrationTransfer {
     /// One result per operation, by record name (by position for an entry that names none).
     static func modify(_ operations: [CloudKitOperation], at client: CloudKitClient) throws(CloudKitError) -> [String: CloudKitRecordResult] {
         guard !operations.isEmpty else { return [:] }
-        let results = try MigrationRemote.call { () async throws(CloudKitError) in try await client.modify(operations) }
+        let results = try MigrationRemote.call { () async throws(CloudKitError) in
+            try await inParallel(operations.chunked(CloudKitClient.maxOperationsPerRequest).map(Array.init)) { chunk throws(CloudKitError) in
+                try await client.modify(chunk)
+            }
+        }
         var byName: [String: CloudKitRecordResult] = [:]
         for (position, result) in results.enumerated() {
             switch result {
@@ -109,5 +117,31 @@ enum MigrationTransfer {
             case nil: items[index].reason = "the legacy record was not deleted: no result for it"
             }
         }
+    }
+
+    /// Requests of 200 side by side (the client keeps at most 4 in flight), results in the order
+    /// of the chunks; the first error ends the lot.
+    static let groupSize = 4 * CloudKitClient.maxOperationsPerRequest
+
+    static func inParallel<Chunk: Sendable, Element: Sendable>(_ chunks: [Chunk],
+                                                                _ body: @escaping @Sendable (Chunk) async throws(CloudKitError) -> [Element])
+        async throws(CloudKitError) -> [Element] {
+        let outcome = await withTaskGroup(of: (Int, Result<[Element], CloudKitError>).self) { group in
+            for (position, chunk) in chunks.enumerated() {
+                group.addTask {
+                    do throws(CloudKitError) { return (position, .success(try await body(chunk))) } catch { return (position, .failure(error)) }
+                }
+            }
+            var results = [[Element]](repeating: [], count: chunks.count)
+            var failure: CloudKitError?
+            for await (position, result) in group {
+                switch result {
+                case .success(let records): results[position] = records
+                case .failure(let error): failure = failure ?? error
+                }
+            }
+            return failure.map { Result<[Element], CloudKitError>.failure($0) } ?? .success(results.flatMap { $0 })
+        }
+        return try outcome.get()
     }
 }

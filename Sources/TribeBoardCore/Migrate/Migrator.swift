@@ -61,13 +61,14 @@ public struct Migrator: Sendable {
             items[index].deleted = entry.status == .deleted
             if let code = entry.newCode, let old = items[index].source.string("code") {
                 items[index].copy.fields?["code"] = .string(code)
-                items[index].recode = MigrationRecode(oldCode: old, newCode: code, keptBy: "")
+                items[index].recode = MigrationRecode(oldCode: old, newCode: code, keptBy: entry.keptBy ?? "")
             }
         }
         progress(.planning, 0, items.count)
         var codes = try MigrationCodes(request: request, destination: endpoints.destination, store: store)
         try codes.decide(&items, checkpoint: checkpoint)
-        try compareWithDestination(&items)
+        // An applied run learns the same from its creates (EXISTS is looked up and compared).
+        if !request.apply { try compareWithDestination(&items) }
         Self.skipOrphans(&items)
         progress(.planning, items.count, items.count)
         return items
@@ -77,7 +78,7 @@ public struct Migrator: Sendable {
     /// different one a conflict.
     private func compareWithDestination(_ items: inout [MigrationItem]) throws(CloudKitError) {
         let pending = items.indices.filter { items[$0].outcome == .wouldCopy }
-        for chunk in pending.chunked(CloudKitClient.maxOperationsPerRequest) {
+        for chunk in pending.chunked(MigrationTransfer.groupSize) {
             let found = try MigrationTransfer.lookup(chunk.map { items[$0].destinationName }, at: endpoints.destination)
             for index in chunk {
                 guard let record = found[items[index].destinationName] else { continue }
