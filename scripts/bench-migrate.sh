@@ -37,11 +37,12 @@ trap 'kill $emulator 2>/dev/null || true' EXIT
 for _ in $(seq 1 600); do grep -q listening "$WORK/emulator.log" && break; sleep 0.1; done
 sync
 
-echo "| date | legacy families | records | re-coded | wall | peak RSS | user / sys CPU | outcome |"
+echo "| date | legacy families | records | re-coded | wall | peak RSS | user / sys CPU | emulator CPU | outcome |"
 /usr/bin/time -v "$BIN/tribeboard" migrate legacy-types --store "$WORK/store.sqlite" --apply --out "$WORK/out" -q --json \
     --key-id bench --key-file "$WORK/eckey.pem" --ck-base-url "http://127.0.0.1:$PORT" > "$WORK/report.json" 2> "$WORK/time.txt" || true
 wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$WORK/time.txt")
 rss_kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$WORK/time.txt")
 user=$(awk -F': ' '/User time/ {print $2}' "$WORK/time.txt")
 sys=$(awk -F': ' '/System time/ {print $2}' "$WORK/time.txt")
-echo "| $(date -u +%F) | $ROWS | $((ROWS * 3)) | $(jq '.recoded' "$WORK/report.json") | $wall | $((rss_kb / 1024)) MB | ${user} s / ${sys} s | $(jq -c '.counts | with_entries(select(.value > 0))' "$WORK/report.json") |"
+emulator_cpu=$(ps -o time= -p "$emulator" | tr -d ' ')
+echo "| $(date -u +%F) | $ROWS | $((ROWS * 3)) | $(jq '.recoded' "$WORK/report.json") | $wall | $((rss_kb / 1024)) MB | ${user} s / ${sys} s | $emulator_cpu | $(jq -c '.counts | with_entries(select(.value > 0))' "$WORK/report.json") |"

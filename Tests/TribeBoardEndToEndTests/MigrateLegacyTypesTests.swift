@@ -102,6 +102,16 @@ import TribeBoardTestSupport
         #expect(F.counts(try F.json(rerun))["checkpointed"] == 7)
         #expect(F.contents(await fixture.emulator.records(container: container)) == snapshot)
         #expect(try F.sqlite(store, "SELECT COUNT(*) FROM code_repairs") == ["1"])
+        let rerunL2 = (try F.json(rerun)["entries"] as? [[String: Any]])?.first { $0["sourceName"] as? String == "L2" }
+        #expect((rerunL2?["recode"] as? [String: String])?["keptBy"] == "C0000000-0000-4000-8000-000000000001")
+
+        // Another store (no checkpoint): the copies are found, the re-coded one with its code.
+        let elsewhere = try await ProcessRunner.runAsync(tribeboard, ["migrate", "legacy-types", "--store", "other.sqlite", "--apply", "--out", "out2",
+                                                                      "--json", "--show-codes"] + fixture.remoteArguments, in: directory.path)
+        #expect(elsewhere.status == 0, "\(elsewhere.stderr)")
+        #expect(F.counts(try F.json(elsewhere))["identical"] == 7)
+        #expect(F.contents(await fixture.emulator.records(container: container)) == snapshot)
+        #expect(try F.sqlite(directory.file("other.sqlite"), "SELECT code FROM families WHERE id = '\(LegacyCopyName.of("L2"))'") == [newCode])
     }
 
     @Test func anOlderLegacyFamilyWhoseCodeANewerFamilyHoldsIsAConflictNotADuplicate() async throws {

@@ -49,3 +49,16 @@ struct MigrationItem: Sendable {
     var sourceName: String { source.recordName }
     var destinationName: String { copy.recordName }
 }
+
+extension MigrationItem {
+    /// The destination's copy differs only in the code of a family this run would re-code: an
+    /// earlier run re-coded it (with a store whose checkpoint is not this one). It is the same
+    /// family; its code there stands, since choosing another would make a conflict of our own copy.
+    mutating func adoptEarlierCode(from found: CloudKitRecord) -> Bool {
+        guard kind == .family, recode != nil, MigrationTranslation.differingFields(copy, found) == ["code"],
+              let code = found.string("code") else { return false }
+        copy.fields?["code"] = .string(code)
+        recode?.newCode = code
+        return true
+    }
+}

@@ -93,7 +93,8 @@ enum MigrationTransfer {
         }
         let found = try lookup(existing.map { items[$0].destinationName }, at: client)
         for index in existing {
-            if let record = found[items[index].destinationName], MigrationTranslation.same(items[index].copy, record) {
+            if let record = found[items[index].destinationName],
+               MigrationTranslation.same(items[index].copy, record) || items[index].adoptEarlierCode(from: record) {
                 items[index].outcome = .identical
             } else {
                 items[index].outcome = .conflict
@@ -126,22 +127,34 @@ enum MigrationTransfer {
     static func inParallel<Chunk: Sendable, Element: Sendable>(_ chunks: [Chunk],
                                                                 _ body: @escaping @Sendable (Chunk) async throws(CloudKitError) -> [Element])
         async throws(CloudKitError) -> [Element] {
-        let outcome = await withTaskGroup(of: (Int, Result<[Element], CloudKitError>).self) { group in
+        let outcome = await withTaskGroup(of: ChunkResult<Element>.self) { group in
             for (position, chunk) in chunks.enumerated() {
                 group.addTask {
-                    do throws(CloudKitError) { return (position, .success(try await body(chunk))) } catch { return (position, .failure(error)) }
+                    do throws(CloudKitError) {
+                        return ChunkResult(position: position, result: .success(try await body(chunk)))
+                    } catch {
+                        return ChunkResult(position: position, result: .failure(error))
+                    }
                 }
             }
-            var results = [[Element]](repeating: [], count: chunks.count)
-            var failure: CloudKitError?
-            for await (position, result) in group {
-                switch result {
-                case .success(let records): results[position] = records
-                case .failure(let error): failure = failure ?? error
+            var finished: [ChunkResult<Element>] = []
+            for await done in group { finished.append(done) }
+            finished.sort { $0.position < $1.position }
+            var elements: [Element] = []
+            for done in finished {
+                switch done.result {
+                case .success(let records): elements += records
+                case .failure(let error): return Result<[Element], CloudKitError>.failure(error)
                 }
             }
-            return failure.map { Result<[Element], CloudKitError>.failure($0) } ?? .success(results.flatMap { $0 })
+            return .success(elements)
         }
         return try outcome.get()
     }
+}
+
+/// One chunk's answer, with its place among the chunks.
+struct ChunkResult<Element: Sendable>: Sendable {
+    let position: Int
+    let result: Result<[Element], CloudKitError>
 }

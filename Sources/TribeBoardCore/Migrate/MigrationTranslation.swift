@@ -41,6 +41,7 @@ struct MigrationTranslation: Sendable {
         let status = tb_sha256_base64(message, message.count, &encoded, encoded.count)
         let digest = status == 0 ? Data(base64Encoded: String(cString: encoded)).map(Array.init) : nil
         var bytes = Array((digest ?? Self.fallbackDigest(message)).prefix(16))
+        while bytes.count < 16 { bytes.append(0) }
         bytes[6] = (bytes[6] & 0x0F) | 0x80
         bytes[8] = (bytes[8] & 0x3F) | 0x80
         let uuid = UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],

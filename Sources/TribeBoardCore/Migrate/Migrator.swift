@@ -26,7 +26,6 @@ public struct Migrator: Sendable {
             let store = try openStore()
             let checkpoint = store.map { MigrationCheckpoint(store: $0, runKey: endpoints.runKey(request.mode)) }
             let done = (try? checkpoint?.load()) ?? [:]
-            progress(.reading, 0, 0)
             let sources = try MigrationTransfer.readAll(types: request.sourceTypes, from: endpoints.source)
             logger.info("source read", metadata: ["records": "\(sources.count)"])
             var items = try plan(sources, store: store, checkpoint: done)
@@ -82,7 +81,7 @@ public struct Migrator: Sendable {
             let found = try MigrationTransfer.lookup(chunk.map { items[$0].destinationName }, at: endpoints.destination)
             for index in chunk {
                 guard let record = found[items[index].destinationName] else { continue }
-                if MigrationTranslation.same(items[index].copy, record) {
+                if MigrationTranslation.same(items[index].copy, record) || items[index].adoptEarlierCode(from: record) {
                     items[index].outcome = .identical
                 } else {
                     items[index].outcome = .conflict
