@@ -45,6 +45,7 @@ bench: release
 	scripts/bench-resync.sh
 	scripts/bench-audit.sh
 	scripts/bench-doctor.sh
+	scripts/bench-migrate.sh
 
 # Executables, man pages, completions, systemd units (in PREFIX/lib/systemd/system) and templates.
 install: release build
