@@ -13,7 +13,7 @@ SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo)
 # Installed as binaries; every other executable is installed as a link to `tribeboard`, which runs
 # the subcommand its name ends with (a static binary carries the Swift runtime: about 65 MB each).
 BINARIES = tribeboard tribeboard-cloudkit-emulator
-EXECUTABLES = tribeboard tribeboard-provision tribeboard-resync tribeboard-audit tribeboard-doctor tribeboard-cloudkit-emulator
+EXECUTABLES = tribeboard tribeboard-provision tribeboard-resync tribeboard-audit tribeboard-doctor tribeboard-migrate tribeboard-cloudkit-emulator
 
 .PHONY: deps build release test demo bench install uninstall deb deb-check clean
 
@@ -47,6 +47,7 @@ bench: release
 	scripts/bench-resync.sh
 	scripts/bench-audit.sh
 	scripts/bench-doctor.sh
+	scripts/bench-migrate.sh
 
 # Executables, man pages, completions, systemd units (in PREFIX/lib/systemd/system) and templates.
 install: release build

@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "tribeboard-resync", targets: ["tribeboard-resync"]),
         .executable(name: "tribeboard-audit", targets: ["tribeboard-audit"]),
         .executable(name: "tribeboard-doctor", targets: ["tribeboard-doctor"]),
+        .executable(name: "tribeboard-migrate", targets: ["tribeboard-migrate"]),
         .executable(name: "tribeboard-cloudkit-emulator", targets: ["tribeboard-cloudkit-emulator"]),
         .library(name: "TribeBoardCore", targets: ["TribeBoardCore"]),
     ],
@@ -94,6 +95,7 @@ let package = Package(
         .executableTarget(name: "tribeboard-resync", dependencies: ["TribeBoardCommands"]),
         .executableTarget(name: "tribeboard-audit", dependencies: ["TribeBoardCommands"]),
         .executableTarget(name: "tribeboard-doctor", dependencies: ["TribeBoardCommands"]),
+        .executableTarget(name: "tribeboard-migrate", dependencies: ["TribeBoardCommands"]),
         .target(
             name: "TribeBoardTestSupport",
             dependencies: ["TribeBoardCore", "TribeBoardCloudKitEmulator", .product(name: "GRDB", package: "GRDB.swift"),
@@ -119,7 +121,7 @@ let package = Package(
         .testTarget(
             name: "TribeBoardEndToEndTests",
             // Depending on the executables makes `swift test` build them first.
-            dependencies: ["TribeBoardCore", "TribeBoardTestSupport", "TribeBoardCloudKitEmulator", "tribeboard", "tribeboard-provision", "tribeboard-resync", "tribeboard-audit", "tribeboard-doctor",
+            dependencies: ["TribeBoardCore", "TribeBoardTestSupport", "TribeBoardCloudKitEmulator", "tribeboard", "tribeboard-provision", "tribeboard-resync", "tribeboard-audit", "tribeboard-doctor", "tribeboard-migrate",
                            .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ],

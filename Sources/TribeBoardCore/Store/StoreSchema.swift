@@ -45,6 +45,22 @@ enum StoreSchema {
                 CREATE INDEX code_repairs_family ON code_repairs(family_id);
                 """)
         }
+        // migrate's checkpoint: each source record a run has written (or is writing) to which
+        // destination name, and the new code of a re-coded family, so a killed run resumes.
+        migrator.registerMigration("v5-migration-checkpoint") { db in
+            try db.execute(sql: """
+                CREATE TABLE migration_checkpoint (
+                    run_key TEXT NOT NULL,
+                    source_name TEXT NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind IN ('family', 'user_profile', 'membership')),
+                    destination_name TEXT NOT NULL,
+                    new_code TEXT,
+                    status TEXT NOT NULL CHECK (status IN ('pending', 'copied', 'deleted')),
+                    at TEXT NOT NULL,
+                    PRIMARY KEY (run_key, source_name)
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 

@@ -1,0 +1,44 @@
+import Foundation
+import TribeBoardCore
+
+enum MigrateReportText {
+    static func render(_ report: MigrationReport) -> String {
+        let side = { (side: MigrationReport.Side) in "\(side.container) (\(side.environment), \(side.database))" }
+        var lines = ["Migrate \(report.mode.rawValue) (\(report.applied ? "applied" : "plan")): \(side(report.source)) -> \(side(report.destination))"]
+        lines.append(MigrationOutcome.allCases.map { "\($0.rawValue) \(report.counts[$0.rawValue] ?? 0)" }.joined(separator: ", "))
+        if report.recoded > 0 {
+            lines.append("Families given a new code (an older family holds theirs): \(report.recoded)"
+                         + (report.applied ? report.outputDirectory.map { " (QR codes in \($0)/qr)" } ?? "" : ""))
+        }
+        if report.applied {
+            lines.append("Store learned: \(report.store.families) families, \(report.store.userProfiles) profiles, \(report.store.memberships) memberships")
+        }
+        if let verification = report.verification {
+            let counts = verification.counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.source) -> \($0.value.destination)" }
+            lines.append("Verification: \(verification.matched) of \(verification.checked) copies match their source field by field"
+                         + (verification.passed ? "" : "; \(verification.mismatched) DO NOT") + " (\(counts.joined(separator: ", ")))")
+        }
+        if report.sourceDeleted > 0 { lines.append("Legacy records deleted: \(report.sourceDeleted)") }
+        if let refused = report.deletionRefused { lines.append("Delete source: \(refused)") }
+        let problems = report.entries.filter { $0.reason != nil && $0.outcome != .copied && $0.outcome != .identical }
+        if !problems.isEmpty {
+            lines.append("Not migrated, and why:")
+            for entry in problems.prefix(200) {
+                lines.append("  \(entry.outcome.rawValue)  \(entry.kind.rawValue)  \(entry.sourceName) -> \(entry.destinationName): \(entry.reason ?? "")")
+            }
+            if problems.count > 200 { lines.append("  … and \(problems.count - 200) more (--json or --csv lists every record)") }
+        }
+        let recoded = report.entries.filter { $0.recode != nil && $0.outcome != .codeConflict }
+        if !recoded.isEmpty {
+            lines.append("New codes:")
+            for entry in recoded.prefix(200) {
+                guard let recode = entry.recode else { continue }
+                let new = recode.newCode.isEmpty ? "(chosen with --apply)" : recode.newCode
+                lines.append("  \(entry.destinationName)  \(recode.oldCode) -> \(new)  kept by \(recode.keptBy)" + (entry.qrFile.map { "  \($0)" } ?? ""))
+            }
+        }
+        if let stopped = report.stoppedBy { lines.append("Stopped: \(stopped)") }
+        if !report.applied { lines.append("This is a plan: nothing was written. Run again with --apply to migrate.") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

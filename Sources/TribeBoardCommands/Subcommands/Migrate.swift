@@ -1,0 +1,160 @@
+import ArgumentParser
+import Foundation
+import TribeBoardCore
+
+/// `tribeboard migrate`: moves families off the legacy record types, or out of another container.
+public struct MigrateCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "migrate",
+        abstract: "Move families off the legacy CK* record types, or from another container, resumably and verified.",
+        discussion: """
+            `migrate legacy-types` copies every CKFamily, CKUserProfile and CKMembership record of the \\
+            configured container to the current types; `migrate container --from-container ID` copies \\
+            every TribeBoard record of another container's public database here. A plan by default; \\
+            --apply writes.
+            Exit status: 0 everything is in place; 1 conflicts, code conflicts, skipped or failed \\
+            records, or a failed verification; 64 bad usage; 74 the store or --out cannot be written; \\
+            75 CloudKit was unavailable (run again: the checkpoint resumes); 78 CloudKit refused the \\
+            configuration, or none is configured.
+            """,
+        version: toolkitVersion,
+        subcommands: [MigrateLegacyTypesCommand.self, MigrateContainerCommand.self])
+
+    public init() {}
+}
+
+/// The options both migrations take.
+public struct MigrateOptions: ParsableArguments {
+    @Flag(help: "Write: copy the records, teach the store, verify. Without it, a plan.")
+    var apply = false
+
+    @Option(help: ArgumentHelp("A family whose code an older family holds at the destination: repair (a new code, the audit's rule) or report (listed, not migrated).",
+                               valueName: "policy"))
+    var onCodeConflict: CodeConflictPolicy = .repair
+
+    @Option(help: ArgumentHelp("With --apply: folder for the QR codes of re-coded families (qr/FAMILY_ID.png, owner-only).", valueName: "dir"))
+    var out: String?
+
+    @Flag(help: "Print the report as CSV, one row per source record.")
+    var csv = false
+
+    @Flag(help: "Print codes in full (masked as AB**** by default).")
+    var showCodes = false
+
+    public init() {}
+
+    func check(global: GlobalOptions) throws {
+        if csv && global.json { throw ValidationError("--csv and --json contradict each other; pick one.") }
+        if apply && onCodeConflict == .repair && (out ?? "").isEmpty {
+            throw ValidationError("--apply needs --out DIR for the QR codes of families given a new code (or --on-code-conflict report).")
+        }
+    }
+
+    func request(_ mode: MigrationMode, global: GlobalOptions) -> MigrationRequest {
+        var request = MigrationRequest(mode: mode, storePath: global.store)
+        request.apply = apply
+        request.onCodeConflict = onCodeConflict
+        request.outputDirectory = out
+        request.showCodes = showCodes
+        return request
+    }
+}
+
+extension CodeConflictPolicy: ExpressibleByArgument {}
+
+/// `tribeboard migrate legacy-types`.
+public struct MigrateLegacyTypesCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "legacy-types",
+        abstract: "Copy every CKFamily, CKUserProfile and CKMembership record to the current types (new names derived from the old).",
+        discussion: "Exit status as `tribeboard migrate`.",
+        version: toolkitVersion)
+
+    @OptionGroup(title: "Global options") public var global: GlobalOptions
+    @OptionGroup(title: "CloudKit") public var remoteOptions: RemoteOptions
+    @OptionGroup(title: "Migration") var options: MigrateOptions
+
+    @Flag(help: "With --apply: delete the legacy records once every copy is verified.")
+    var deleteSource = false
+
+    public init() {}
+
+    public func validate() throws {
+        try options.check(global: global)
+        if deleteSource && !options.apply { throw ValidationError("--delete-source needs --apply.") }
+    }
+
+    public func run() throws {
+        let context = CommandContext(options: global, label: "tribeboard.migrate")
+        let client = try MigrationRun.destinationClient(remoteOptions, context: context)
+        var request = options.request(.legacyTypes, global: global)
+        request.deleteSource = deleteSource
+        try MigrationRun(context: context, options: options).execute(request, MigrationEndpoints(source: client, destination: client))
+    }
+}
+
+/// `tribeboard migrate container`.
+public struct MigrateContainerCommand: ParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "container",
+        abstract: "Copy every TribeBoard record (current and legacy types) from another container's public database, under the same names.",
+        discussion: """
+            The source has its own settings, each defaulting to the destination's: a server-to-server \\
+            key belongs to one container. A record already at the destination and identical is done; a \\
+            different one is a conflict, reported and never overwritten. Exit status as `tribeboard migrate`.
+            """,
+        version: toolkitVersion)
+
+    @OptionGroup(title: "Global options") public var global: GlobalOptions
+    @OptionGroup(title: "CloudKit (the destination)") public var remoteOptions: RemoteOptions
+    @OptionGroup(title: "Migration") var options: MigrateOptions
+
+    @Option(help: ArgumentHelp("The container to copy from, e.g. iCloud.com.tribeboard.TribeBoard.", valueName: "id"))
+    var fromContainer: String
+
+    @Option(help: ArgumentHelp("The source's key id (default: the destination's).", valueName: "id"))
+    var fromKeyID: String?
+
+    @Option(help: ArgumentHelp("The source's PEM private key, mode 600 (default: the destination's).", valueName: "file"))
+    var fromKeyFile: String?
+
+    @Option(help: ArgumentHelp("The source's environment, development or production (default: the destination's).", valueName: "name"))
+    var fromEnvironment: String?
+
+    @Option(name: .customLong("from-ck-base-url"), help: ArgumentHelp("The source's Web Services base URL (default: the destination's).", valueName: "url"))
+    var fromBaseURL: String?
+
+    public init() {}
+
+    public func validate() throws {
+        try options.check(global: global)
+        if fromContainer.isEmpty { throw ValidationError("--from-container needs a container id.") }
+        if let fromEnvironment, CloudKitConfiguration.Environment(rawValue: fromEnvironment) == nil {
+            throw ValidationError("--from-environment takes development or production, got \(fromEnvironment).")
+        }
+    }
+
+    public func run() throws {
+        let context = CommandContext(options: global, label: "tribeboard.migrate")
+        let destination = try MigrationRun.destinationClient(remoteOptions, context: context)
+        var configuration = destination.configuration
+        configuration.container = fromContainer
+        configuration.database = .public
+        if let fromKeyID { configuration.keyID = fromKeyID }
+        if let fromKeyFile { configuration.keyFile = fromKeyFile }
+        if let environment = fromEnvironment.flatMap(CloudKitConfiguration.Environment.init(rawValue:)) { configuration.environment = environment }
+        if let fromBaseURL { configuration.baseURL = fromBaseURL }
+        if configuration.subpath("") == destination.configuration.subpath(""), configuration.baseURL == destination.configuration.baseURL {
+            throw context.fail("the source is the destination (\(fromContainer)); to move legacy types within one container use `migrate legacy-types`",
+                               status: .usage)
+        }
+        let source: CloudKitClient
+        do {
+            source = try CloudKitClient(configuration: configuration, logger: context.logger)
+        } catch {
+            throw context.fail("the source: \(error.localizedDescription)", status: .remoteConfiguration)
+        }
+        try MigrationRun(context: context, options: options).execute(options.request(.container, global: global),
+                                                                      MigrationEndpoints(source: source, destination: destination))
+    }
+}

@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import TribeBoardCore
+
+/// What both migrations do once their sides are known: run, print, exit with the truth.
+struct MigrationRun {
+    let context: CommandContext
+    let options: MigrateOptions
+
+    static func destinationClient(_ remote: RemoteOptions, context: CommandContext) throws -> CloudKitClient {
+        let client: CloudKitClient?
+        do {
+            client = try remote.client(policy: RetryPolicy(), logger: context.logger)
+        } catch {
+            throw context.fail(error.localizedDescription, status: .remoteConfiguration)
+        }
+        guard let client else {
+            throw context.fail("no remote is configured: migrate needs --key-id and --key-file (or TRIBEBOARD_CK_KEY_ID and TRIBEBOARD_CK_KEY_FILE)",
+                               status: .remoteConfiguration)
+        }
+        return client
+    }
+
+    func execute(_ request: MigrationRequest, _ endpoints: MigrationEndpoints) throws {
+        let global = context.options
+        let progress = ProgressDisplay(quiet: global.quiet || global.json && !Terminal.isTerminal(.standardError), logger: context.logger)
+        let report: MigrationReport
+        do {
+            report = try Migrator(request: request, endpoints: endpoints, logger: context.logger,
+                                  onProgress: { progress.update(ProvisionProgress($0)) }).run()
+        } catch {
+            progress.finish()
+            throw context.fail(error.localizedDescription, status: Self.status(error))
+        }
+        progress.finish()
+        if let reason = report.stoppedBy { context.logger.warning("migration stopped early", metadata: ["reason": "\(reason)"]) }
+        if options.csv {
+            if !global.quiet {
+                let csv = MigrationCSV.render(report)
+                Terminal.writeOutput(Terminal.isTerminal(.standardOutput) ? TerminalText.sanitized(csv) : csv)
+            }
+        } else {
+            try context.emit(report, text: MigrateReportText.render)
+        }
+        let status = Self.status(report.exitKind)
+        if status != .success { throw status.exitCode }
+    }
+
+    static func status(_ kind: MigrationReport.ExitKind) -> ExitStatus {
+        switch kind {
+        case .success: return .success
+        case .problems: return .partialFailure
+        case .tryLater: return .remoteUnavailable
+        case .configuration: return .remoteConfiguration
+        }
+    }
+
+    static func status(_ error: MigrationError) -> ExitStatus {
+        switch error {
+        case .remote(let remote): return remote.category == .configuration ? .remoteConfiguration : .remoteUnavailable
+        case .store, .output, .codeGeneration, .qrCode: return .ioError
+        }
+    }
+}

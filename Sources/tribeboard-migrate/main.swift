@@ -1,0 +1,3 @@
+import TribeBoardCommands
+
+MigrateCommand.main()

@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+import TribeBoardCloudKitEmulator
+import TribeBoardCore
+import TribeBoardTestSupport
+
+/// `tribeboard migrate container` between two emulators, one per container, each with its own key
+/// (as a server-to-server key belongs to one container).
+@Suite struct MigrateContainerTests {
+    let tribeboard = ProcessRunner.executable("tribeboard")
+    static let wrongContainer = "iCloud.com.tribeboard.TribeBoard"
+    let container = CloudKitConfiguration.defaultContainer
+    typealias F = MigrateFixtures
+
+    func arguments(from source: EmulatorFixture, to destination: EmulatorFixture, _ extra: [String]) -> [String] {
+        ["migrate", "container", "--store", "s.sqlite", "--from-container", Self.wrongContainer,
+         "--from-key-id", source.keyID, "--from-key-file", source.keyFile, "--from-ck-base-url", source.emulator.baseURL]
+            + destination.remoteArguments + extra
+    }
+
+    func migrate(_ source: EmulatorFixture, _ destination: EmulatorFixture, _ directory: TemporaryDirectory,
+                 _ extra: [String]) async throws -> ProcessRunner.Result {
+        try await ProcessRunner.runAsync(tribeboard, arguments(from: source, to: destination, extra), in: directory.path)
+    }
+
+    @Test func killedMidRunThenRerunEndsWithExactlyTheSourcesRecords() async throws {
+        let source = try await EmulatorFixture.start()
+        var slow = CloudKitEmulator.Options()
+        slow.faults = try EmulatorFaults.parse("latency=120ms")
+        let destination = try await EmulatorFixture.start(slow)
+        defer { Task { await source.emulator.stop(); await destination.emulator.stop() } }
+        await source.emulator.seed(F.families(1_400, legacy: false) + F.families(100, legacy: true, offset: 5_000, kindBase: 10),
+                                   container: Self.wrongContainer)
+        let expected = F.contents(await source.emulator.records(container: Self.wrongContainer))
+        let directory = try TemporaryDirectory("migrate-kill")
+
+        let victim = try ProcessRunner.start(tribeboard, arguments(from: source, to: destination, ["--apply", "--out", "out", "-q"]), in: directory.path)
+        // Cheap to ask (listing the records would slow the emulator down): a few batches in.
+        for _ in 0..<3000 where (await destination.emulator.requestCounts()["records/modify"] ?? 0) < 5 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        victim.killHard()
+        _ = victim.wait()
+        let copiedBeforeKill = await destination.emulator.records(container: container).count
+        #expect(copiedBeforeKill > 0 && copiedBeforeKill < expected.count, "the kill must land mid-run (\(copiedBeforeKill) of \(expected.count))")
+        let checkpointed = try F.sqlite(directory.file("s.sqlite"), "SELECT COUNT(*) FROM migration_checkpoint WHERE status = 'copied'")
+        #expect(Int(checkpointed.first ?? "") ?? 0 > 0, "the killed run left a checkpoint")
+
+        await destination.emulator.setFaults(EmulatorFaults())
+        let rerun = try await migrate(source, destination, directory, ["--apply", "--out", "out", "--json"])
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        let counts = F.counts(try F.json(rerun))
+        #expect((counts["checkpointed"] ?? 0) > 0, "the rerun resumed from the checkpoint: \(counts)")
+        #expect((counts["checkpointed"] ?? 0) + (counts["copied"] ?? 0) + (counts["identical"] ?? 0) == expected.count)
+        #expect(F.contents(await destination.emulator.records(container: container)) == expected, "exactly the source's records")
+        // The store knows the current families (the legacy ones wait for legacy-types).
+        #expect(try F.sqlite(directory.file("s.sqlite"), "SELECT COUNT(*) FROM families WHERE needs_sync = 0") == ["1400"])
+        #expect(try F.sqlite(directory.file("s.sqlite"), "SELECT COUNT(*) FROM memberships") == ["1400"])
+    }
+
+    @Test func faultsOnBothSidesEndInTheSameRecordsWithOnlyTryLaterOnTheWay() async throws {
+        var flaky = CloudKitEmulator.Options()
+        flaky.faults = try EmulatorFaults.parse("503=0.1,429=0.1,retry-after=0.05,500=0.05,drop=0.1,seed=5")
+        let source = try await EmulatorFixture.start(flaky)
+        flaky.faults = try EmulatorFaults.parse("503=0.1,429=0.1,retry-after=0.05,500=0.05,drop=0.1,seed=9")
+        let destination = try await EmulatorFixture.start(flaky)
+        defer { Task { await source.emulator.stop(); await destination.emulator.stop() } }
+        await source.emulator.seed(F.families(300, legacy: false) + F.families(20, legacy: true, offset: 900, kindBase: 10),
+                                   container: Self.wrongContainer)
+        let expected = F.contents(await source.emulator.records(container: Self.wrongContainer))
+        let directory = try TemporaryDirectory("migrate-faults")
+        var statuses: [Int32] = []
+        for _ in 0..<15 {
+            let result = try await migrate(source, destination, directory, ["--apply", "--out", "out", "-q"])
+            statuses.append(result.status)
+            if result.status == 0 { break }
+            #expect(result.status == 75, "only 'try later' on the way: \(result.stderr)")
+        }
+        #expect(statuses.last == 0, "statuses: \(statuses)")
+        #expect(F.contents(await destination.emulator.records(container: container)) == expected)
+    }
+
+    @Test func aDifferentRecordAtTheDestinationIsAConflictAndACodeTakenThereIsRepaired() async throws {
+        let source = try await EmulatorFixture.start()
+        let destination = try await EmulatorFixture.start()
+        defer { Task { await source.emulator.stop(); await destination.emulator.stop() } }
+        let t0 = 1_700_000_000_000.0
+        await source.emulator.seed([
+            F.family("A0000000-0000-4000-8000-000000000001", code: "SAME23", createdAt: t0),
+            F.family("A0000000-0000-4000-8000-000000000002", code: "TAKEN2", createdAt: t0 + F.day),
+            F.family("A0000000-0000-4000-8000-000000000003", code: "CLASH2", createdAt: t0, name: "Source side"),
+            F.profile("A0000000-0000-4000-8000-000000000004"),
+            F.membership("A0000000-0000-4000-8000-000000000005", family: "A0000000-0000-4000-8000-000000000003",
+                         user: "A0000000-0000-4000-8000-000000000004"),
+        ], container: Self.wrongContainer)
+        let squatter = F.family("A0000000-0000-4000-8000-000000000003", code: "CLASH2", createdAt: t0, name: "Destination side")
+        await destination.emulator.seed([
+            F.family("A0000000-0000-4000-8000-000000000001", code: "SAME23", createdAt: t0),
+            F.family("D0000000-0000-4000-8000-000000000009", code: "TAKEN2", createdAt: t0),
+            squatter,
+        ], container: container)
+        let directory = try TemporaryDirectory("migrate-conflict")
+        let plan = try await migrate(source, destination, directory, ["--json"])
+        #expect(plan.status == 1, "a plan with a conflict says so: \(plan.stderr)")
+
+        let result = try await migrate(source, destination, directory, ["--apply", "--out", "out", "--json", "--show-codes"])
+        #expect(result.status == 1, "\(result.stderr)")
+        let entries = try F.json(result)["entries"] as? [[String: Any]] ?? []
+        let entry = { (name: String) in entries.first { $0["sourceName"] as? String == name } ?? [:] }
+        #expect(entry("A0000000-0000-4000-8000-000000000001")["outcome"] as? String == "identical")
+        #expect(entry("A0000000-0000-4000-8000-000000000003")["outcome"] as? String == "conflict")
+        #expect((entry("A0000000-0000-4000-8000-000000000003")["reason"] as? String)?.contains("name") == true, "names the differing field")
+        #expect(entry("A0000000-0000-4000-8000-000000000005")["outcome"] as? String == "skipped")
+        let recode = try #require(entry("A0000000-0000-4000-8000-000000000002")["recode"] as? [String: String])
+        #expect(recode["oldCode"] == "TAKEN2" && recode["keptBy"] == "D0000000-0000-4000-8000-000000000009")
+        let records = await destination.emulator.records(container: container)
+        #expect(records.first { $0.recordName == "A0000000-0000-4000-8000-000000000003" }?.string("name") == "Destination side", "never overwritten")
+        let newCode = try #require(records.first { $0.recordName == "A0000000-0000-4000-8000-000000000002" }?.string("code"))
+        #expect(newCode == recode["newCode"] && newCode != "TAKEN2")
+        #expect(try QRReader.decode([directory.file("out/qr/A0000000-0000-4000-8000-000000000002.png")]) == [newCode])
+        let codes = records.compactMap { $0.string("code") }
+        #expect(Set(codes).count == codes.count, "no duplicate code: \(codes)")
+    }
+
+    @Test func theSourceMustBeAnotherContainer() async throws {
+        let fixture = try await EmulatorFixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        let directory = try TemporaryDirectory("migrate-same")
+        let result = try await ProcessRunner.runAsync(tribeboard, ["migrate", "container", "--store", "s.sqlite", "--from-container",
+                                                                   container] + fixture.remoteArguments, in: directory.path)
+        #expect(result.status == 64, "\(result.stderr)")
+        let link = directory.file("tribeboard-migrate")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: tribeboard)
+        #expect(try await ProcessRunner.runAsync(link, ["container", "--help"]).status == 0, "the installed name runs migrate")
+    }
+}
