@@ -41,7 +41,9 @@ public enum ManifestInvitations {
                                         externalId: fields[external].isEmpty ? nil : unneutralized(fields[external]))
             do { try body(invitation) } catch { throw .rendering(error) }
         }
-        if let error = reader.error { throw .manifest(path: path, reason: "\(error)") }
+        // CSV.swift's reader.error is also how it says "end of file"; the stream's status tells a
+        // real failure (its streamError traps on Linux).
+        if stream.streamStatus == .error { throw .manifest(path: path, reason: "a read failed after line \(line)") }
     }
 
     /// Undoes the `'` that CSVField.escape puts before a field a spreadsheet would run as a formula.
