@@ -6,10 +6,9 @@ import TribeBoardCore
 /// the Noto face of each script (Arabic, Hebrew, Devanagari, Thai) and to Noto Sans CJK. Codes: DejaVu Sans Mono Bold, whose 0 is slashed and whose 1, I, 8, B, 5, S, 2 and Z
 /// all differ, so a code typed from paper is typed right even with the app's older codes.
 enum SheetFonts {
-    static let text = "Noto Sans"
+    /// Listed rather than left to fontconfig, which would take DejaVu Sans for Arabic and Hebrew.
+    static let text = "Noto Sans, Noto Sans Arabic, Noto Sans Hebrew, Noto Sans Devanagari, Noto Sans Thai, Noto Sans CJK JP"
     static let code = "DejaVu Sans Mono Bold"
-    /// DejaVu Sans Mono's advance width, in ems.
-    static let codeAdvance = 0.602
 }
 
 /// Draws invitations one by one onto pages of a PDF, emitting each page as soon as it is full.
