@@ -99,7 +99,7 @@ public final class SheetRenderer {
                          label: TextBox(context: context, font: "\(SheetFonts.text) 9", language: language),
                          code: TextBox(context: context, font: "\(SheetFonts.code) 24"),
                          small: TextBox(context: context, font: "\(SheetFonts.text) 9.5"),
-                         body: TextBox(context: context, font: "\(SheetFonts.text) 8.5", language: language))
+                         body: TextBox(context: context, font: "\(SheetFonts.text) 7.5", language: language))
         } else {
             made = Boxes(heading: TextBox(context: context, font: "\(SheetFonts.text) Bold 22", language: language),
                          name: TextBox(context: context, font: "\(SheetFonts.text) Bold 34"),

@@ -161,7 +161,7 @@ public struct SheetTemplate: Sendable, Equatable {
         code_label: Family code
         admin_label: Administrator
         ---
-        Install TribeBoard on your phone, choose “Join a family” and scan this QR code, or type the family code {code}. Keep this page private: whoever holds the code can ask to join {family_name}.
+        Install TribeBoard, choose “Join a family” and scan this QR code, or type the code {code}. Keep it private: whoever holds the code can ask to join {family_name}.
         """
 
     public static func builtIn() throws(SheetTemplateError) -> SheetTemplate {
