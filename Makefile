@@ -8,12 +8,15 @@ DEMO    ?= demo-out
 # verifier). Bench: qrencode (the CLI baseline), time.
 # Packaging: dpkg-dev (dpkg-shlibdeps derives Depends), adduser (the package creates its user),
 # libcurl4-openssl-dev (a static FoundationNetworking links -lcurl).
-APT_PACKAGES = dpkg-dev adduser libcurl4-openssl-dev libsqlite3-dev libqrencode-dev libpng-dev libssl-dev libsimdjson-dev pkg-config zbar-tools qrencode openssl time sqlite3 jq
+# Sheets: libcairo2-dev (PDF), libpango1.0-dev (text layout, with harfbuzz and fribidi), fonts
+# (fonts-noto-core: Latin, Greek, Cyrillic, Arabic, Hebrew, Devanagari, Thai; fonts-noto-cjk:
+# Han, kana and Hangul; fonts-dejavu-core: the code's face), poppler-utils (tests read PDFs back).
+APT_PACKAGES = dpkg-dev adduser libcurl4-openssl-dev libsqlite3-dev libqrencode-dev libpng-dev libssl-dev libsimdjson-dev pkg-config zbar-tools qrencode openssl time sqlite3 jq libcairo2-dev libpango1.0-dev fonts-noto-core fonts-noto-cjk fonts-dejavu-core poppler-utils
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo)
 # Installed as binaries; every other executable is installed as a link to `tribeboard`, which runs
 # the subcommand its name ends with (a static binary carries the Swift runtime: about 65 MB each).
 BINARIES = tribeboard tribeboard-cloudkit-emulator
-EXECUTABLES = tribeboard tribeboard-provision tribeboard-resync tribeboard-audit tribeboard-doctor tribeboard-migrate tribeboard-cloudkit-emulator
+EXECUTABLES = tribeboard tribeboard-provision tribeboard-resync tribeboard-audit tribeboard-doctor tribeboard-migrate tribeboard-sheets tribeboard-cloudkit-emulator
 
 .PHONY: deps build release test demo bench install uninstall deb deb-check clean
 
@@ -48,6 +51,7 @@ bench: release
 	scripts/bench-audit.sh
 	scripts/bench-doctor.sh
 	scripts/bench-migrate.sh
+	scripts/bench-sheets.sh
 
 # Executables, man pages, completions, systemd units (in PREFIX/lib/systemd/system) and templates.
 install: release build

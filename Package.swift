@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "tribeboard-audit", targets: ["tribeboard-audit"]),
         .executable(name: "tribeboard-doctor", targets: ["tribeboard-doctor"]),
         .executable(name: "tribeboard-migrate", targets: ["tribeboard-migrate"]),
+        .executable(name: "tribeboard-sheets", targets: ["tribeboard-sheets"]),
         .executable(name: "tribeboard-cloudkit-emulator", targets: ["tribeboard-cloudkit-emulator"]),
         .library(name: "TribeBoardCore", targets: ["TribeBoardCore"]),
     ],
@@ -32,6 +33,12 @@ let package = Package(
             name: "CQRencode",
             pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"])]
+        ),
+        // cairo (PDF) and pango with harfbuzz (text shaping and bidi) for `tribeboard sheets`.
+        .systemLibrary(
+            name: "CCairoPango",
+            pkgConfig: "pangocairo",
+            providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]
         ),
         // libpng behind a small C shim: libpng reports errors with longjmp, which Swift
         // cannot catch, so the setjmp lives in C and errors come back as return codes.
@@ -75,11 +82,14 @@ let package = Package(
             name: "TribeBoardCommands",
             dependencies: [
                 "TribeBoardCore",
+                "TribeBoardSheets",
                 "TribeBoardVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // Printable invitations: page layout and drawing through cairo and pango.
+        .target(name: "TribeBoardSheets", dependencies: ["TribeBoardCore", "CCairoPango"]),
         .target(
             name: "TribeBoardCloudKitEmulator",
             // Not TribeBoardCore: the emulator has its own wire types, so a wire mistake the client
@@ -96,6 +106,7 @@ let package = Package(
         .executableTarget(name: "tribeboard-audit", dependencies: ["TribeBoardCommands"]),
         .executableTarget(name: "tribeboard-doctor", dependencies: ["TribeBoardCommands"]),
         .executableTarget(name: "tribeboard-migrate", dependencies: ["TribeBoardCommands"]),
+        .executableTarget(name: "tribeboard-sheets", dependencies: ["TribeBoardCommands"]),
         .target(
             name: "TribeBoardTestSupport",
             dependencies: ["TribeBoardCore", "TribeBoardCloudKitEmulator", .product(name: "GRDB", package: "GRDB.swift"),
@@ -121,7 +132,7 @@ let package = Package(
         .testTarget(
             name: "TribeBoardEndToEndTests",
             // Depending on the executables makes `swift test` build them first.
-            dependencies: ["TribeBoardCore", "TribeBoardTestSupport", "TribeBoardCloudKitEmulator", "tribeboard", "tribeboard-provision", "tribeboard-resync", "tribeboard-audit", "tribeboard-doctor", "tribeboard-migrate",
+            dependencies: ["TribeBoardCore", "TribeBoardTestSupport", "TribeBoardCloudKitEmulator", "tribeboard", "tribeboard-provision", "tribeboard-resync", "tribeboard-audit", "tribeboard-doctor", "tribeboard-migrate", "tribeboard-sheets",
                            .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ],

@@ -31,7 +31,9 @@ paths=$(for e in $binaries; do printf '%s ' "$root/usr/bin/$e"; done)
 depends=$(cd "$shlib" && dpkg-shlibdeps -O $paths 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 rm -rf "$shlib"
 [ -n "$depends" ] || { echo "build-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
-depends="$depends, adduser"
+# Fonts are opened at run time, not linked: `tribeboard sheets` draws with Noto (every script the
+# app accepts, CJK included) and the code in DejaVu Sans Mono.
+depends="$depends, adduser, fonts-noto-core, fonts-noto-cjk, fonts-dejavu-core"
 
 install -d "$root/DEBIAN"
 size=$(du -sk --exclude=DEBIAN "$root" | cut -f1)

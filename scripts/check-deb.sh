@@ -53,7 +53,7 @@ done
 for e in $executables; do
     case " $binaries " in *" $e "*) ;; *) [ "$(readlink "$root/usr/bin/$e")" = tribeboard ] || fail "/usr/bin/$e is not a link to tribeboard" ;; esac
 done
-for sub in provision resync audit doctor doctor-family migrate migrate-legacy-types migrate-container; do need "/usr/share/man/man1/tribeboard-$sub.1.gz"; done
+for sub in provision resync audit doctor doctor-family migrate migrate-legacy-types migrate-container sheets; do need "/usr/share/man/man1/tribeboard-$sub.1.gz"; done
 for f in /lib/systemd/system/tribeboard-resync.service /lib/systemd/system/tribeboard-resync.timer \
          /usr/share/tribeboard-ops/cloudkit.conf /usr/share/tribeboard-ops/cloudkit-schema.ckdb \
          /usr/share/tribeboard-ops/families.csv /usr/share/tribeboard-ops/tribeboard-resync.crontab \

@@ -54,3 +54,5 @@ done
 sed "s|/usr/local/bin/|$prefix/bin/|g" Templates/tribeboard-resync.crontab > "$dest$prefix/share/tribeboard-ops/tribeboard-resync.crontab"
 install -m 0644 Templates/cloudkit.conf Templates/cloudkit-schema.ckdb Templates/families.csv "$dest$prefix/share/tribeboard-ops/"
 chmod 0644 "$dest$prefix/share/tribeboard-ops/tribeboard-resync.crontab"
+install -d "$dest$prefix/share/tribeboard-ops/sheets"
+install -m 0644 Templates/sheets/* "$dest$prefix/share/tribeboard-ops/sheets/"

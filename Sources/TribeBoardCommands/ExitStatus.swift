@@ -12,6 +12,8 @@ public enum ExitStatus: Int32 {
     case noInput = 66
     /// Another run holds the store's resync lock.
     case lockHeld = 73
+    /// EX_CANTCREAT: an output file cannot be created where asked (sheets: a symlink, no folder).
+    static var cannotCreate: ExitStatus { .lockHeld }
     /// The store or the output folder cannot be opened or written.
     case ioError = 74
     /// The remote was unavailable or throttled: its part was not done; the local part was.

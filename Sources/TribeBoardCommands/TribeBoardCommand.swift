@@ -8,9 +8,9 @@ let toolkitVersion = BuildInfo.versionLine
 public struct TribeBoardCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "tribeboard",
-        abstract: "Operator tools for TribeBoard's families: provision, resync, audit, doctor and migrate.",
+        abstract: "Operator tools for TribeBoard's families: provision, resync, audit, doctor, migrate and sheets.",
         version: toolkitVersion,
-        subcommands: [ProvisionCommand.self, ResyncCommand.self, AuditCommand.self, DoctorCommand.self, MigrateCommand.self])
+        subcommands: [ProvisionCommand.self, ResyncCommand.self, AuditCommand.self, DoctorCommand.self, MigrateCommand.self, SheetsCommand.self])
 
     public init() {}
 }

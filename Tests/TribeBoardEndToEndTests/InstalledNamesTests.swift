@@ -9,7 +9,7 @@ import TribeBoardTestSupport
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().path
     static let executables = ["tribeboard", "tribeboard-provision", "tribeboard-resync", "tribeboard-audit",
-                              "tribeboard-doctor", "tribeboard-migrate", "tribeboard-cloudkit-emulator"]
+                              "tribeboard-doctor", "tribeboard-migrate", "tribeboard-sheets", "tribeboard-cloudkit-emulator"]
 
     func gitCommit() throws -> String? {
         let git = try ProcessRunner.run("/usr/bin/git", ["-C", Self.packageRoot, "rev-parse", "--short=12", "HEAD"])

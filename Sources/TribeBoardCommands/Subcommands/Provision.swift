@@ -40,6 +40,9 @@ public struct ProvisionCommand: ParsableCommand {
     @Flag(name: .long, help: "Upload the records waiting for sync right after creating them (default: leave them for `resync`).")
     public var sync = false
 
+    @Option(name: .long, help: ArgumentHelp("Also print the invitations: cards on A4, from the manifest (see `tribeboard sheets`).", valueName: "file.pdf"))
+    public var sheets: String?
+
     @OptionGroup(title: "CloudKit") public var remoteOptions: RemoteOptions
 
     /// Checks during a bulk run must not stall it: a short, bounded policy.
@@ -51,6 +54,8 @@ public struct ProvisionCommand: ParsableCommand {
         guard (6...8).contains(codeLength) else { throw ValidationError("--code-length must be 6, 7 or 8.") }
         guard (1...64).contains(qrScale) else { throw ValidationError("--qr-scale must be between 1 and 64.") }
         if out.isEmpty { throw ValidationError("--out needs a folder path.") }
+        if sheets != nil && dryRun { throw ValidationError("--dry-run writes nothing: drop --sheets or --dry-run.") }
+        if sheets?.isEmpty == true { throw ValidationError("--sheets needs a file path.") }
     }
 
     public func run() throws {
@@ -93,6 +98,11 @@ public struct ProvisionCommand: ParsableCommand {
         }
         progress.finish()
         try context.emit(report, text: ProvisionReportText.render)
+        if let sheets {
+            let request = SheetsCommand.Request(out: sheets, layout: .cards, paper: .a4, template: nil)
+            let printed = try SheetsCommand.render(request, fromManifest: "\(out)/manifest.csv", storePath: global.store, context: context)
+            context.logger.notice("sheets: \(printed.invitations) cards on \(printed.pages) pages in \(sheets) (mode 600: it holds the codes)")
+        }
         if let status = Self.status(of: report) { throw status.exitCode }
     }
 

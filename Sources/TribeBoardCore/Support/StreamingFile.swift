@@ -8,8 +8,8 @@ import Foundation
 /// holds family codes.
 ///
 /// Written through a plain file descriptor: Foundation's OutputStream traps in `streamError` on Linux.
-final class StreamingFile {
-    let path: String
+public final class StreamingFile {
+    public let path: String
     private let temporaryPath: String
     private let descriptor: Int32
     private var buffer: [UInt8] = []
@@ -17,7 +17,7 @@ final class StreamingFile {
     /// The bytes are in an unnamed file until `commit()`.
     private let unnamed: Bool
 
-    init(path: String) throws(FileSystemError) {
+    public init(path: String) throws(FileSystemError) {
         self.path = path
         let (directory, name) = AtomicFile.split(path)
         temporaryPath = "\(directory)/\(AtomicFile.temporaryPrefix)\(getpid())-\(name)"
@@ -40,12 +40,12 @@ final class StreamingFile {
         if !closed { abandon() }
     }
 
-    func append<Bytes: Sequence>(_ bytes: Bytes) throws(FileSystemError) where Bytes.Element == UInt8 {
+    public func append<Bytes: Sequence>(_ bytes: Bytes) throws(FileSystemError) where Bytes.Element == UInt8 {
         buffer.append(contentsOf: bytes)
         if buffer.count >= 1 << 16 { try flush() }
     }
 
-    func commit() throws(FileSystemError) {
+    public func commit() throws(FileSystemError) {
         try flush()
         closed = true
         if unnamed {
@@ -60,7 +60,7 @@ final class StreamingFile {
         try AtomicFile.moveIntoPlace(descriptor: descriptor, temporary: temporaryPath, path: path)
     }
 
-    func abandon() {
+    public func abandon() {
         guard !closed else { return }
         closed = true
         close(descriptor)

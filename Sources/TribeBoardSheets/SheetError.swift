@@ -1,0 +1,25 @@
+import Foundation
+import TribeBoardCore
+
+public enum SheetError: Error, LocalizedError {
+    case template(SheetTemplateError)
+    case input(InvitationReadError)
+    /// The PDF cannot be created where asked (symlink, missing folder, no permission).
+    case cannotCreate(path: String, reason: String)
+    case write(FileSystemError)
+    case cairo(String)
+    case qr(QRCodeError)
+    case nothingSelected
+
+    public var errorDescription: String? {
+        switch self {
+        case .template(let error): return error.localizedDescription
+        case .input(let error): return error.localizedDescription
+        case .cannotCreate(let path, let reason): return "cannot create \(path): \(reason)"
+        case .write(let error): return error.localizedDescription
+        case .cairo(let reason): return "cairo could not write the PDF: \(reason)"
+        case .qr(let error): return error.localizedDescription
+        case .nothingSelected: return "no family matches: nothing to print, no PDF written"
+        }
+    }
+}

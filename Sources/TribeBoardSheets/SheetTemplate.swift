@@ -1,0 +1,170 @@
+import Foundation
+
+/// The family's fields a template may name as `{field}`.
+public enum TemplateField: String, CaseIterable, Sendable {
+    case familyName = "family_name"
+    case adminName = "admin_name"
+    case code
+    case externalId = "external_id"
+    case organisation
+}
+
+/// Text with placeholders, parsed once and filled per family.
+public struct TemplateText: Sendable, Equatable {
+    enum Part: Sendable, Equatable {
+        case literal(String)
+        case field(TemplateField)
+    }
+
+    let parts: [Part]
+
+    public func filled(_ values: [TemplateField: String]) -> String {
+        parts.map { part in
+            switch part {
+            case .literal(let text): return text
+            case .field(let field): return values[field] ?? ""
+            }
+        }.joined()
+    }
+
+    /// `{name}` is a placeholder, `{{` and `}}` a literal brace. Every unknown name is collected
+    /// (with its line) so the operator fixes them all in one go.
+    static func parse(_ text: String, firstLine: Int, unknown: inout [String]) throws(SheetTemplateError) -> TemplateText {
+        var parts: [Part] = []
+        var literal = ""
+        var line = firstLine
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            let next = text.index(after: index)
+            if character == "\n" { line += 1 }
+            if (character == "{" || character == "}"), next < text.endIndex, text[next] == character {
+                literal.append(character)
+                index = text.index(after: next)
+                continue
+            }
+            if character == "}" { throw .syntax(line: line, "a lone \"}\" (write \"}}\" for a brace)") }
+            guard character == "{" else {
+                literal.append(character)
+                index = next
+                continue
+            }
+            guard let close = text[next...].firstIndex(of: "}"), !text[next..<close].contains("\n") else {
+                throw .syntax(line: line, "a \"{\" without its \"}\" on the same line (write \"{{\" for a brace)")
+            }
+            let name = String(text[next..<close])
+            if let field = TemplateField(rawValue: name.trimmingCharacters(in: .whitespaces)) {
+                if !literal.isEmpty { parts.append(.literal(literal)) }
+                literal = ""
+                parts.append(.field(field))
+            } else {
+                unknown.append("{\(name)} (line \(line))")
+            }
+            index = text.index(after: close)
+        }
+        if !literal.isEmpty { parts.append(.literal(literal)) }
+        return TemplateText(parts: parts)
+    }
+}
+
+public enum SheetTemplateError: Error, Equatable, LocalizedError {
+    case cannotOpen(path: String, reason: String)
+    case syntax(line: Int, String)
+    case unknownPlaceholders([String])
+    case unknownSetting(line: Int, String)
+    case logo(path: String, reason: String)
+
+    public var errorDescription: String? {
+        let known = TemplateField.allCases.map { "{\($0.rawValue)}" }.joined(separator: " ")
+        switch self {
+        case .cannotOpen(let path, let reason): return "cannot read the template \(path): \(reason)"
+        case .syntax(let line, let problem): return "template line \(line): \(problem)"
+        case .unknownPlaceholders(let names):
+            return "the template names unknown placeholders: \(names.joined(separator: ", ")); known: \(known)"
+        case .unknownSetting(let line, let name):
+            return "template line \(line): unknown setting \"\(name)\"; known: \(SheetTemplate.settingNames.joined(separator: ", "))"
+        case .logo(let path, let reason): return "the template's logo \(path): \(reason)"
+        }
+    }
+}
+
+/// An invitation template: `name: value` settings, a line `---`, then the wording.
+/// Documented in the README (section "Printable invitations").
+public struct SheetTemplate: Sendable, Equatable {
+    static let settingNames = ["organisation", "language", "logo", "title", "code_label", "admin_label"]
+
+    public var organisation = ""
+    /// BCP 47 tag of the instructions' language: pango picks glyph variants and line breaks by it.
+    public var language = "en"
+    /// A PNG, relative paths taken from the template's folder.
+    public var logoPath: String?
+    public var title = TemplateText(parts: [])
+    public var codeLabel = "Family code"
+    public var adminLabel = "Administrator"
+    public var body = TemplateText(parts: [])
+
+    public static func load(path: String) throws(SheetTemplateError) -> SheetTemplate {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            let reason = FileManager.default.fileExists(atPath: path) ? "not UTF-8 text or unreadable" : "no such file"
+            throw .cannotOpen(path: path, reason: reason)
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        return try parse(text, folder: folder.isEmpty ? "." : folder)
+    }
+
+    public static func parse(_ text: String, folder: String) throws(SheetTemplateError) -> SheetTemplate {
+        var template = SheetTemplate()
+        var unknown: [String] = []
+        let lines = text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
+        var number = 0
+        var separator: Int?
+        for line in lines {
+            number += 1
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed == "---" { separator = number; break }
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            guard let colon = trimmed.firstIndex(of: ":") else {
+                throw .syntax(line: number, "expected \"name: value\" or \"---\" before the wording")
+            }
+            let name = trimmed[..<colon].trimmingCharacters(in: .whitespaces)
+            let value = trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            switch name {
+            case "organisation": template.organisation = value
+            case "language": template.language = value.isEmpty ? "en" : value
+            case "logo": template.logoPath = value.isEmpty ? nil : (value.hasPrefix("/") ? value : "\(folder)/\(value)")
+            case "title": template.title = try TemplateText.parse(value, firstLine: number, unknown: &unknown)
+            case "code_label": template.codeLabel = value
+            case "admin_label": template.adminLabel = value
+            default: throw .unknownSetting(line: number, name)
+            }
+        }
+        guard let separator else { throw .syntax(line: number, "no \"---\" line between the settings and the wording") }
+        let wording = lines[separator...].joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
+        template.body = try TemplateText.parse(wording, firstLine: separator + 1, unknown: &unknown)
+        if !unknown.isEmpty { throw .unknownPlaceholders(unknown) }
+        if let logo = template.logoPath, !logo.lowercased().hasSuffix(".png") {
+            throw .logo(path: logo, reason: "only PNG logos are supported (convert an SVG with `rsvg-convert -o logo.png logo.svg`)")
+        }
+        return template
+    }
+
+    /// The template used without --template: the same text as Templates/sheets/invitation.txt.
+    public static let builtInText = """
+        # TribeBoard invitation. Settings (name: value) above the --- line, the wording below it.
+        # Placeholders: {family_name} {admin_name} {code} {external_id} {organisation}; {{ and }} are braces.
+        organisation: TribeBoard
+        language: en
+        title: Welcome to TribeBoard, {family_name}
+        code_label: Family code
+        admin_label: Administrator
+        ---
+        Install TribeBoard, choose “Join a family” and scan this QR code, or type the code {code}. Keep it private: whoever holds the code can ask to join {family_name}.
+        """
+
+    public static func builtIn() throws(SheetTemplateError) -> SheetTemplate {
+        try parse(builtInText, folder: ".")
+    }
+}

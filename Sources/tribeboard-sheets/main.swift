@@ -1,0 +1,3 @@
+import TribeBoardCommands
+
+SheetsCommand.main()

@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+import TribeBoardTestSupport
+
+/// `tribeboard sheets` read back the way a printer's user would check it: the pages rendered to
+/// images and every QR code decoded by zbarimg, the text found by pdftotext, the page size by
+/// pdfinfo and the faces by pdffonts, all independent of cairo and pango.
+@Suite struct SheetsCLITests {
+    let tribeboard = ProcessRunner.executable("tribeboard")
+    /// Where cards are: two columns, four rows, half-inch margins.
+    static let cards = PDFReader.Grid(columns: 2, rows: 4, margin: 36)
+    static let templates = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../Templates/sheets").standardized.path
+
+    /// A store and manifest with `count` families (every family has an admin, "Admin N").
+    func provisioned(_ count: Int, in directory: TemporaryDirectory) throws -> [ManifestRow] {
+        try directory.write("in.csv", CSVFixtures.families(count: count))
+        let result = try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "-q"], in: directory.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        return try ManifestFile.read(directory.file("out/manifest.csv"))
+    }
+
+    func json(_ text: String) throws -> [String: Any] {
+        try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] ?? [:]
+    }
+
+    static let layouts: [(layout: String, paper: String, perPage: Int, width: Double, height: Double)] = [
+        ("cards", "a4", 8, 595.276, 841.89), ("cards", "letter", 8, 612, 792),
+        ("letters", "a4", 1, 595.276, 841.89), ("letters", "letter", 1, 612, 792),
+    ]
+
+    @Test(arguments: 0..<layouts.count) func everyCodeScansAndEveryNameReadsInEachLayoutAndPaper(index: Int) throws {
+        let (layout, paper, perPage, width, height) = Self.layouts[index]
+        let directory = try TemporaryDirectory("sheets-\(layout)-\(paper)")
+        let families = try provisioned(layout == "cards" ? 19 : 5, in: directory)
+        let result = try ProcessRunner.run(tribeboard, ["sheets", "--store", "s.sqlite", "--out", "inv.pdf", "--layout", layout,
+                                                        "--paper", paper, "--json"], in: directory.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        let pdf = directory.file("inv.pdf")
+        let pages = (families.count + perPage - 1) / perPage
+        let report = try json(result.stdout)
+        #expect(report["invitations"] as? Int == families.count)
+        #expect(report["pages"] as? Int == pages)
+        #expect(report["mode"] as? String == "0600")
+        #expect(FileMode.of(pdf) == 0o600)
+
+        let info = try PDFReader.info(pdf)
+        #expect(info.pages == pages)
+        #expect(abs(info.width - width) < 0.01 && abs(info.height - height) < 0.01)
+        #expect(try PDFReader.qrCodes(pdf, grid: layout == "cards" ? Self.cards : nil).sorted() == families.map(\.code).sorted())
+        let text = try PDFReader.text(pdf)
+        for family in families {
+            #expect(text.contains(family.code), "code of \(family.familyName)")
+            #expect(text.contains(family.familyName))
+        }
+        #expect(text.contains("Administrator: Admin 1\n"))
+    }
+
+    /// Names in every script the app accepts are shaped with the font made for their script, and
+    /// come back out of the PDF as the same characters (right-to-left ones with their bidi marks).
+    @Test func namesInEveryScriptRenderWithTheirScriptsFont() throws {
+        let directory = try TemporaryDirectory("sheets-scripts")
+        let names = ["Famille Lefèvre-Çelik", "Οικογένεια Παπαδοπούλου", "Семья Иванова", "عائلة الحسيني", "משפחת כהן",
+                     "शर्मा परिवार", "ครอบครัวสมชาย", "山田家 王家 김씨 가족"]
+        try directory.write("in.csv", "family_name,admin_display_name\n" + names.map { "\($0),Zoë Ångström\n" }.joined())
+        let provision = try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "-q"], in: directory.path)
+        #expect(provision.status == 0, "\(provision.stderr)")
+        let result = try ProcessRunner.run(tribeboard, ["sheets", "--manifest", "out/manifest.csv", "--store", "s.sqlite", "--out", "inv.pdf"],
+                                           in: directory.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        let pdf = directory.file("inv.pdf")
+        let codes = try ManifestFile.read(directory.file("out/manifest.csv")).map(\.code)
+        #expect(try PDFReader.qrCodes(pdf, grid: Self.cards).sorted() == codes.sorted())
+        let text = try PDFReader.text(pdf).replacingOccurrences(of: "\u{202B}", with: "").replacingOccurrences(of: "\u{202C}", with: "")
+        for name in names { #expect(text.contains(name), "\(name)") }
+        #expect(text.contains("Administrator: Zoë Ångström"))
+        let fonts = Set(try PDFReader.fonts(pdf))
+        for face in ["NotoSans-Bold", "NotoSansArabic-Bold", "NotoSansHebrew-Bold", "NotoSansDevanagari-Bold", "NotoSansThai-Bold",
+                     "NotoSansCJKjp-Bold", "DejaVuSansMono-Bold"] {
+            #expect(fonts.contains(face), "\(face) not in \(fonts.sorted())")
+        }
+    }
+
+    @Test func aTemplateWithUnknownPlaceholdersIsRefusedNamingThem() throws {
+        let directory = try TemporaryDirectory("sheets-template")
+        _ = try provisioned(2, in: directory)
+        try directory.write("bad.txt", "organisation: X\ntitle: Hello {family}\n---\nYour code: {code}, {kode}.\n")
+        let result = try ProcessRunner.run(tribeboard, ["sheets", "--out", "inv.pdf", "--store", "s.sqlite", "--template", "bad.txt"],
+                                           in: directory.path)
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("{family} (line 2)") && result.stderr.contains("{kode} (line 4)"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("inv.pdf")))
+    }
+
+    @Test func theShippedTemplatesWorkWithTheirLogoAndLanguage() throws {
+        let directory = try TemporaryDirectory("sheets-french")
+        let families = try provisioned(3, in: directory)
+        let result = try ProcessRunner.run(tribeboard, ["sheets", "--out", "inv.pdf", "--store", "s.sqlite", "--layout", "letters",
+                                                        "--template", "\(Self.templates)/invitation-fr.txt"], in: directory.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = try PDFReader.text(directory.file("inv.pdf"))
+        #expect(text.contains("École des Tilleuls") && text.contains("Code famille"))
+        #expect(text.contains("Bienvenue sur TribeBoard, \(families[0].familyName)"))
+        let images = try ProcessRunner.run("/usr/bin/pdfimages", ["-list", directory.file("inv.pdf")])
+        #expect(images.stdout.split(separator: "\n").count - 2 >= 3, "the logo on every letter: \(images.stdout)")
+
+        let plain = try ProcessRunner.run(tribeboard, ["sheets", "--out", "plain.pdf", "--store", "s.sqlite",
+                                                       "--template", "\(Self.templates)/invitation.txt"], in: directory.path)
+        #expect(plain.status == 0, "\(plain.stderr)")
+    }
+
+    @Test func aSymlinkedOutputIsRefusedAndItsTargetUntouched() throws {
+        let directory = try TemporaryDirectory("sheets-symlink")
+        _ = try provisioned(2, in: directory)
+        try directory.write("target.txt", "keep me")
+        try FileManager.default.createSymbolicLink(atPath: directory.file("inv.pdf"), withDestinationPath: directory.file("target.txt"))
+        let result = try ProcessRunner.run(tribeboard, ["sheets", "--out", "inv.pdf", "--store", "s.sqlite"], in: directory.path)
+        #expect(result.status == 73, "\(result.stderr)")
+        #expect(try String(contentsOfFile: directory.file("target.txt"), encoding: .utf8) == "keep me")
+        let missingFolder = try ProcessRunner.run(tribeboard, ["sheets", "--out", "no/such/inv.pdf", "--store", "s.sqlite"], in: directory.path)
+        #expect(missingFolder.status == 73, "\(missingFolder.stderr)")
+    }
+
+    @Test func selectionsPickTheirFamiliesOnly() throws {
+        let directory = try TemporaryDirectory("sheets-select")
+        let families = try provisioned(6, in: directory)
+        func codes(_ arguments: [String]) throws -> (status: Int32, codes: [String]) {
+            let result = try ProcessRunner.run(tribeboard, ["sheets", "--out", "inv.pdf", "--store", "s.sqlite", "-q"] + arguments, in: directory.path)
+            guard result.status == 0 else { return (result.status, []) }
+            return (0, try PDFReader.qrCodes(directory.file("inv.pdf"), grid: Self.cards).sorted())
+        }
+        let byId = try codes(["--external-id", families[1].externalId, "--external-id", families[4].externalId])
+        #expect(byId.codes == [families[1].code, families[4].code].sorted())
+        try directory.write("subset.csv", CSVFixtures.families(count: 2))
+        #expect(try codes(["--from-import", "subset.csv"]).codes == families.prefix(2).map(\.code).sorted())
+        #expect(try codes(["--created-from", "2000-01-01"]).codes == families.map(\.code).sorted())
+        #expect(try codes(["--created-to", "2000-01-01"]).status == 65)
+        #expect(try codes(["--created-from", "2026-13-40"]).status == 64)
+        #expect(try codes(["--external-id", "X", "--from-import", "subset.csv"]).status == 64)
+        #expect(try codes(["--manifest", "missing.csv"]).status == 66)
+    }
+
+    @Test func provisionWithSheetsPrintsTheRunsFamilies() throws {
+        let directory = try TemporaryDirectory("sheets-provision")
+        try directory.write("in.csv", CSVFixtures.families(count: 9))
+        let result = try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "--sheets", "inv.pdf"],
+                                           in: directory.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        let manifest = try ManifestFile.read(directory.file("out/manifest.csv"))
+        #expect(try PDFReader.qrCodes(directory.file("inv.pdf"), grid: Self.cards).sorted() == manifest.map(\.code).sorted())
+        #expect(FileMode.of(directory.file("inv.pdf")) == 0o600)
+        #expect(try PDFReader.text(directory.file("inv.pdf")).contains("Administrator: Admin 9"))
+        let dry = try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "--dry-run", "--sheets", "x.pdf"],
+                                        in: directory.path)
+        #expect(dry.status == 64)
+    }
+}
