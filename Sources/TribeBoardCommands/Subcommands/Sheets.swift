@@ -12,12 +12,12 @@ public struct SheetsCommand: ParsableCommand {
         commandName: "sheets",
         abstract: "Print invitations: a PDF with each family's name, code and QR code.",
         discussion: """
-            Reads a provision manifest (--manifest) or the store: every family, or those named by \\
-            --external-id, the rows of --from-import, or a --created-from/--created-to range. The PDF is \\
+            Reads a provision manifest (--manifest) or the store: every family, or those named by \
+            --external-id, the rows of --from-import, or a --created-from/--created-to range. The PDF is \
             written owner-only (mode 600: it holds the codes) and appears only once complete.
-            Exit status: 0 written; 64 bad usage; 65 a template or manifest that cannot be used (an unknown \\
-            placeholder, a code that cannot be encoded), or no family matches; 66 the manifest, template, \\
-            logo or import file cannot be opened; 73 the PDF cannot be created there (a symbolic link, no \\
+            Exit status: 0 written; 64 bad usage; 65 a template or manifest that cannot be used (an unknown \
+            placeholder, a code that cannot be encoded), or no family matches; 66 the manifest, template, \
+            logo or import file cannot be opened; 73 the PDF cannot be created there (a symbolic link, no \
             such folder); 74 the store cannot be read or the PDF cannot be written.
             """,
         version: toolkitVersion)
