@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # make bench (part 5): `tribeboard sheets` on COUNT families (names in eight scripts, every one
-# with an admin), as cards and as letters, with the peak memory of a tenth of the run beside it
-# (memory should not grow with the count); then the obvious alternative: the QR PNGs provision
-# wrote, put into one PDF by img2pdf (bench only, not in APT_PACKAGES: skipped when missing; it
+# with an admin), as cards, as letters and as letters with an SVG logo, with the peak memory of a
+# tenth of the run beside it (memory should not grow with the count); then the obvious
+# alternative: the QR PNGs provision wrote, put into one PDF by img2pdf (bench only, not in APT_PACKAGES: skipped when missing; it
 # makes pages of bare QR images, with no names, codes or wording). Prints Markdown rows.
 set -euo pipefail
 cd "$(dirname "$0")/.."
