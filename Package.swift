@@ -40,6 +40,8 @@ let package = Package(
             pkgConfig: "pangocairo",
             providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]
         ),
+        // librsvg: SVG logos in `tribeboard sheets`, drawn as vectors into the cairo PDF.
+        .systemLibrary(name: "CRSVG", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
         // libpng behind a small C shim: libpng reports errors with longjmp, which Swift
         // cannot catch, so the setjmp lives in C and errors come back as return codes.
         .target(
@@ -89,7 +91,7 @@ let package = Package(
             ]
         ),
         // Printable invitations: page layout and drawing through cairo and pango.
-        .target(name: "TribeBoardSheets", dependencies: ["TribeBoardCore", "CCairoPango"]),
+        .target(name: "TribeBoardSheets", dependencies: ["TribeBoardCore", "CCairoPango", "CRSVG"]),
         .target(
             name: "TribeBoardCloudKitEmulator",
             // Not TribeBoardCore: the emulator has its own wire types, so a wire mistake the client
