@@ -33,19 +33,20 @@ public struct SyncBackoff: Sendable {
 struct SyncBookkeeping {
     let store: TribeBoardStore
 
-    /// A membership waits while its family has never gone up (pending, no CloudKit record id):
-    /// set aside, throttled, or stopped by the run's end. CloudKit would refuse its reference, and
-    /// the refusal would count against the membership's own attempts. A family that went up once
-    /// and waits with a change (a repaired code) has its record there: its memberships go.
-    static let waitsForFamily = """
-        EXISTS (SELECT 1 FROM families f WHERE f.id = t.family_id AND f.needs_sync = 1 AND f.ck_record_id IS NULL)
+    /// A membership waits while its family has never gone up (pending, no CloudKit record id) and
+    /// its last attempt failed (throttled, waiting, set aside): CloudKit would refuse its reference,
+    /// and the refusal would count against the membership's own attempts. A family that went up
+    /// once and waits with a change (a repaired code) has its record there: its memberships go.
+    static func waitsForFamily(_ statuses: [SyncStatus] = SyncStatus.allCases) -> String {
         """
+        EXISTS (SELECT 1 FROM families f JOIN sync_state s ON s.record_table = 'families' AND s.record_id = f.id
+                WHERE f.id = t.family_id AND f.needs_sync = 1 AND f.ck_record_id IS NULL
+                  AND s.status IN (\(statuses.map { "'\($0.rawValue)'" }.joined(separator: ", "))))
+        """
+    }
 
     /// ... and is held back for good while that family is set aside (a person must act).
-    static let blockedByFamily = """
-        EXISTS (SELECT 1 FROM families f JOIN sync_state s ON s.record_table = 'families' AND s.record_id = f.id
-                WHERE f.id = t.family_id AND f.needs_sync = 1 AND f.ck_record_id IS NULL AND s.status IN ('quarantined', 'conflict'))
-        """
+    static let blockedByFamily = waitsForFamily([.quarantined, .conflict])
 
     /// The next records of `table` that are due: pending, not set aside, past their next attempt.
     func duePage(_ table: SyncTable, after: String, now: String, limit: Int) throws -> [Row] {
@@ -55,7 +56,7 @@ struct SyncBookkeeping {
                 LEFT JOIN sync_state s ON s.record_table = ? AND s.record_id = t.id
                 WHERE t.needs_sync = 1 AND t.id > ?
                   AND (s.status IS NULL OR (s.status = 'retrying' AND (s.next_attempt_at IS NULL OR s.next_attempt_at <= ?)))
-                  \(table == .memberships ? "AND NOT " + Self.waitsForFamily : "")
+                  \(table == .memberships ? "AND NOT " + Self.waitsForFamily() : "")
                 ORDER BY t.id LIMIT ?
                 """, arguments: [table.rawValue, after, now, limit])
         }
