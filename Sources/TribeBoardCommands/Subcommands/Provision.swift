@@ -16,7 +16,8 @@ public struct ProvisionCommand: ParsableCommand {
             Exit status: 0 all rows created or existing; 1 some rows failed; 64 bad usage; \
             65 the file is not readable CSV or lacks family_name; 66 the file cannot be opened; \
             74 the store or output folder cannot be opened or written; 75 CloudKit was unavailable \
-            (local work done, codes checked locally only); 78 CloudKit refused the configuration.
+            or throttled (local work done; codes checked locally only, or records wait for resync); \
+            78 CloudKit refused the configuration.
             """,
         version: toolkitVersion)
 

@@ -8,11 +8,11 @@ public struct ResyncCommand: ParsableCommand {
         commandName: "resync",
         abstract: "Upload the records waiting for sync to CloudKit (safe to run from cron).",
         discussion: """
-            Families first, then user profiles, then memberships, 200 per request. Silent on success \\
+            Families first, then user profiles, then memberships, 200 per request. Silent on success \
             unless -v. One run per store at a time; an overlapping run exits at once.
-            Exit status: 0 nothing left pending; 1 some records are quarantined or in conflict \\
-            (see --list); 64 bad usage; 73 another resync holds the store's lock; 74 the store cannot \\
-            be opened or written; 75 CloudKit was unavailable or throttled, or --max-duration passed, \\
+            Exit status: 0 nothing left pending; 1 some records are quarantined or in conflict \
+            (see --list; --release ID once dealt with); 64 bad usage; 73 another resync holds the store's lock; 74 the store cannot \
+            be opened or written; 75 CloudKit was unavailable or throttled, or --max-duration passed, \
             and records remain pending (try later); 78 no usable remote configuration.
             """,
         version: toolkitVersion)
