@@ -11,7 +11,7 @@ public struct ResyncCommand: ParsableCommand {
             Families first, then user profiles, then memberships, 200 per request. Silent on success \
             unless -v. One run per store at a time; an overlapping run exits at once.
             Exit status: 0 nothing left pending; 1 some records are quarantined or in conflict \
-            (see --list); 64 bad usage; 73 another resync holds the store's lock; 74 the store cannot \
+            (see --list; --release ID once dealt with); 64 bad usage; 73 another resync holds the store's lock; 74 the store cannot \
             be opened or written; 75 CloudKit was unavailable or throttled, or --max-duration passed, \
             and records remain pending (try later); 78 no usable remote configuration.
             """,
@@ -29,6 +29,10 @@ public struct ResyncCommand: ParsableCommand {
     @Flag(help: "List what is waiting, quarantined or in conflict, and why; upload nothing.")
     public var list = false
 
+    @Option(help: ArgumentHelp("Give a quarantined or conflicting record back to resync, once its cause is dealt with (repeatable); upload nothing.",
+                               valueName: "record-id"))
+    public var release: [String] = []
+
     @Option(help: ArgumentHelp("Write Prometheus metrics here (node_exporter's textfile collector).", valueName: "file"))
     public var metricsFile: String?
 
@@ -41,6 +45,7 @@ public struct ResyncCommand: ParsableCommand {
     public func run() throws {
         let context = CommandContext(options: global, label: "tribeboard.resync")
         if list { return try showList(context) }
+        if !release.isEmpty { return try releaseRecords(context) }
         let client: CloudKitClient?
         do {
             client = try remoteOptions.client(policy: retryPolicy, logger: context.logger)
@@ -107,6 +112,23 @@ public struct ResyncCommand: ParsableCommand {
         }
     }
 
+    /// --release: the next run tries those records again; an id that is not set aside is a mistake.
+    private func releaseRecords(_ context: CommandContext) throws {
+        let released: [String]
+        do {
+            try TribeBoardStore.identify(at: global.store)
+            released = try TribeBoardStore.open(at: global.store).releaseSetAside(ids: release)
+        } catch {
+            throw context.fail(error.localizedDescription, status: .ioError)
+        }
+        let result = ResyncRelease(released: released, notSetAside: release.filter { !released.contains($0) })
+        try context.emit(result) { "Released \($0.released.count) records: the next resync tries them again.\n" }
+        if !result.notSetAside.isEmpty {
+            throw context.fail("not quarantined or in conflict, nothing to release: \(result.notSetAside.joined(separator: ", ")) (see `tribeboard resync --list`)",
+                               status: .usage)
+        }
+    }
+
     private func showList(_ context: CommandContext) throws {
         let listing: ResyncListing
         do {
@@ -122,4 +144,12 @@ public struct ResyncCommand: ParsableCommand {
 public struct ResyncListing: Encodable {
     public let pending: TribeBoardStore.PendingSyncCounts
     public let entries: [ResyncListEntry]
+}
+
+public struct ResyncRelease: Encodable {
+    public let command = "resync --release"
+    public let released: [String]
+    public let notSetAside: [String]
+
+    enum CodingKeys: String, CodingKey { case command, released, notSetAside }
 }

@@ -22,7 +22,7 @@ public struct ProvisionReport: Encodable, Sendable {
     public var failed = 0
     public var qrCodesWritten = 0
     public var qrWriteFailures = 0
-    /// Records across the whole store that still wait for `resync` (none are uploaded here).
+    /// Records across the whole store that still wait for `resync` (after --sync, what it left).
     public var pendingSync: TribeBoardStore.PendingSyncCounts?
     public var unknownColumns: [String] = []
     public var otherRunDetected = false
@@ -46,6 +46,13 @@ public struct ProvisionReport: Encodable, Sendable {
         public var uploaded: Int?
         public var uploadFailed: Int?
         public var uploadError: String?
+        /// How the --sync upload ended, as `resync` would say it (`success`, `setAside`, `tryLater`, `configuration`).
+        public var uploadOutcome: ResyncReport.ExitKind?
+        /// After --sync: records waiting to retry (throttled, with when in `resync --list`), set
+        /// aside for a person (quarantined, in conflict, or memberships of such a family), and the command to run next.
+        public var uploadWaiting: Int?
+        public var uploadSetAside: Int?
+        public var next: String?
 
         init(failure: CloudKitError?) {
             unavailable = failure?.localizedDescription

@@ -34,6 +34,9 @@ public struct ResyncReport: Encodable, Sendable {
     public var conflicts = 0
     /// Memberships waiting for a family that is set aside.
     public var blocked = 0
+    /// The records set aside (quarantined or in conflict), with why: the first 100.
+    public var setAside: [ResyncListEntry] = []
+    static let listedSetAsideLimit = 100
     public var lastSuccess: String?
     public var durationSeconds = 0.0
     public var stop: Stop?
@@ -65,7 +68,7 @@ public struct ResyncReport: Encodable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case command, synced, failed, requests, pendingBefore, pending, waiting, quarantined, conflicts, blocked, lastSuccess,
+        case command, synced, failed, requests, pendingBefore, pending, waiting, quarantined, conflicts, blocked, setAside, lastSuccess,
              durationSeconds, stoppedBy, exitKind
     }
 
@@ -81,6 +84,7 @@ public struct ResyncReport: Encodable, Sendable {
         try container.encode(quarantined, forKey: .quarantined)
         try container.encode(conflicts, forKey: .conflicts)
         try container.encode(blocked, forKey: .blocked)
+        try container.encode(setAside, forKey: .setAside)
         try container.encodeIfPresent(lastSuccess, forKey: .lastSuccess)
         try container.encode(durationSeconds, forKey: .durationSeconds)
         try container.encodeIfPresent(stoppedBy, forKey: .stoppedBy)
