@@ -35,7 +35,9 @@ BEGIN { first = 1; printf "{\"nextTag\":1,\"zones\":{\"%s\":{\n", zone
 
 "$EMULATOR_BIN/tribeboard-cloudkit-emulator" --port "$PORT" --key bench="$WORK/eckey.pub.pem" --data "$WORK/emulator.json" 2> "$WORK/emulator.log" &
 emulator=$!
-trap 'kill $emulator 2>/dev/null || true' EXIT
+# Waits for it: stopping saves its data file, which takes seconds at 100,000 families, and the
+# next run's emulator needs the port.
+trap 'kill $emulator 2>/dev/null || true; wait $emulator 2>/dev/null || true' EXIT
 for _ in $(seq 1 600); do grep -q listening "$WORK/emulator.log" && break; sleep 0.1; done
 sync
 loaded_cpu=$(ps -o times= -p "$emulator" | tr -d ' ')  # reading the data file
