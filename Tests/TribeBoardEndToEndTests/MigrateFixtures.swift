@@ -18,9 +18,17 @@ enum MigrateFixtures {
 
     static func profile(_ id: String, legacy: Bool = false) -> CloudKitRecord {
         CloudKitRecord(recordName: id, recordType: legacy ? "CKUserProfile" : "UserProfile", fields: [
-            "displayName": .string("Person \(id.prefix(4))"), "appleUserIdHash": .string(String(repeating: "a", count: 52) + id.suffix(12).lowercased()),
+            "displayName": .string("Person \(id.prefix(4))"), "appleUserIdHash": .string(String(repeating: "a", count: 52) + hexTail(id)),
             "createdAt": .timestamp(milliseconds: 1_700_000_000_000),
         ])
+    }
+
+    /// 12 hex digits from an id (a SHA-256 is hex): its last 12 when they are, else its bytes in hex.
+    static func hexTail(_ id: String) -> String {
+        let tail = id.suffix(12).lowercased()
+        if tail.count == 12, tail.allSatisfy(\.isHexDigit) { return tail }
+        let hex = id.utf8.map { String(format: "%02x", $0) }.joined()
+        return String((String(repeating: "0", count: 12) + hex).suffix(12))
     }
 
     static func membership(_ id: String, family: String, user: String, role: String = "parent_admin", legacy: Bool = false) -> CloudKitRecord {

@@ -7,7 +7,7 @@ enum MigrateReportText {
         var lines = ["Migrate \(report.mode.rawValue) (\(report.applied ? "applied" : "plan")): \(side(report.source)) -> \(side(report.destination))"]
         lines.append(MigrationOutcome.allCases.map { "\($0.rawValue) \(report.counts[$0.rawValue] ?? 0)" }.joined(separator: ", "))
         if report.recoded > 0 {
-            lines.append("Families given a new code (an older family holds theirs): \(report.recoded)"
+            lines.append("Families given a new code (an older family holds theirs, or it is not in the wire format): \(report.recoded)"
                          + (report.applied ? report.outputDirectory.map { " (QR codes in \($0)/qr)" } ?? "" : ""))
         }
         if report.applied {

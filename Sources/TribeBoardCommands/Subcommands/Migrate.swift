@@ -12,8 +12,8 @@ public struct MigrateCommand: ParsableCommand {
             configured container to the current types; `migrate container --from-container ID` copies \
             every TribeBoard record of another container's public database here. A plan by default; \
             --apply writes.
-            Exit status: 0 everything is in place; 1 conflicts, code conflicts, skipped or failed \
-            records, or a failed verification; 64 bad usage; 74 the store or --out cannot be written; \
+            Exit status: 0 everything is in place; 1 conflicts, code conflicts, invalid, skipped or \
+            failed records, or a failed verification; 64 bad usage; 74 the store or --out cannot be written; \
             75 CloudKit was unavailable (run again: the checkpoint resumes); 78 CloudKit refused the \
             configuration, or none is configured.
             """,
@@ -28,7 +28,7 @@ public struct MigrateOptions: ParsableArguments {
     @Flag(help: "Write: copy the records, teach the store, verify. Without it, a plan.")
     var apply = false
 
-    @Option(help: ArgumentHelp("A family whose code an older family holds at the destination: repair (a new code, the audit's rule) or report (listed, not migrated).",
+    @Option(help: ArgumentHelp("A family whose code an older family holds at the destination, or that is not in the wire format: repair (a new code) or report (listed, not migrated).",
                                valueName: "policy"))
     var onCodeConflict: CodeConflictPolicy = .repair
 
@@ -73,24 +73,31 @@ public struct MigrateLegacyTypesCommand: ParsableCommand {
     @OptionGroup(title: "Global options") public var global: GlobalOptions
     @OptionGroup(title: "CloudKit") public var remoteOptions: RemoteOptions
     @OptionGroup(title: "Migration") var options: MigrateOptions
-
-    @Flag(help: "With --apply: delete the legacy records once every copy is verified.")
-    var deleteSource = false
+    // Same title: the help lists it in the MIGRATION section with the others.
+    @OptionGroup(title: "Migration") var legacy: LegacyTypesOptions
 
     public init() {}
 
     public func validate() throws {
         try options.check(global: global)
-        if deleteSource && !options.apply { throw ValidationError("--delete-source needs --apply.") }
+        if legacy.deleteSource && !options.apply { throw ValidationError("--delete-source needs --apply.") }
     }
 
     public func run() throws {
         let context = CommandContext(options: global, label: "tribeboard.migrate")
         let client = try MigrationRun.destinationClient(remoteOptions, context: context)
         var request = options.request(.legacyTypes, global: global)
-        request.deleteSource = deleteSource
+        request.deleteSource = legacy.deleteSource
         try MigrationRun(context: context, options: options).execute(request, MigrationEndpoints(source: client, destination: client))
     }
+}
+
+/// What only `legacy-types` takes.
+public struct LegacyTypesOptions: ParsableArguments {
+    @Flag(help: "With --apply: delete the legacy records once every copy is verified.")
+    var deleteSource = false
+
+    public init() {}
 }
 
 /// `tribeboard migrate container`.

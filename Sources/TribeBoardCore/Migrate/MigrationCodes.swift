@@ -17,7 +17,7 @@ struct MigrationCodes {
     let destination: CloudKitClient
     /// Nil in a plan without a store: no local holder, and no new code is chosen.
     let store: TribeBoardStore?
-    /// Codes of families at the destination after this run, by code: filled as families are decided.
+    /// Families at the destination after this run, by code key: filled as families are decided.
     private var placed: [String: CodeHolder] = [:]
     private let generator: FamilyCodeGenerator
 
@@ -29,31 +29,44 @@ struct MigrationCodes {
     }
 
     /// Decides each family's code, oldest first; `checkpoint` holds the codes earlier runs chose.
+    /// Codes are compared by `MigrationCodeKey.key`, as the audit compares them: `abc234` and
+    /// `ABC234` are one code to the people typing them.
     mutating func decide(_ items: inout [MigrationItem], checkpoint: [String: MigrationCheckpoint.Entry]) throws {
         // Each family's date read once, not in every comparison of the sort.
-        let order = items.indices.filter { items[$0].kind == .family }
+        let order = items.indices.filter { items[$0].kind == .family && (items[$0].outcome == .wouldCopy || items[$0].outcome == .checkpointed) }
             .map { (index: $0, created: MigrationStoreImport.createdAt(items[$0]), name: items[$0].sourceName) }
             .sorted { ($0.created, $0.name) < ($1.created, $1.name) }
             .map(\.index)
-        let codes = order.compactMap { items[$0].source.string("code") }
-        let remote = try remoteHolders(of: codes)
-        let local = try localHolders(of: codes)
+        let keys = Set(order.compactMap { items[$0].source.string("code").map(MigrationCodeKey.key) })
+        let remote = try remoteHolders()
+        let local = try localHolders(of: keys)
         var needCodes: [Int] = []
         for index in order {
             guard let code = items[index].source.string("code") else { continue }
+            let key = MigrationCodeKey.key(code)
             let item = items[index]
             let mine: Set<String> = [item.sourceName, item.destinationName]
             let created = MigrationStoreImport.createdAt(item)
             if item.outcome == .checkpointed {
-                placed[item.copy.string("code") ?? code] = CodeHolder(id: item.destinationName, createdAt: created, place: "destination")
+                placed[MigrationCodeKey.key(item.copy.string("code") ?? code)] = CodeHolder(id: item.destinationName, createdAt: created, place: "destination")
                 continue
             }
-            let holders = ((remote[code] ?? []) + (local[code] ?? []) + (placed[code].map { [$0] } ?? [])).filter { !mine.contains($0.id) }
+            let holders = ((remote[key] ?? []) + (local[key] ?? []) + (placed[key].map { [$0] } ?? [])).filter { !mine.contains($0.id) }
             let oldest = holders.min { Self.older($0.createdAt, $0.id, than: $1.createdAt, $1.id) }
             var finalCode = code
             if let chosen = checkpoint[item.sourceName]?.newCode {
                 finalCode = chosen
                 items[index].recode = MigrationRecode(oldCode: code, newCode: chosen, keptBy: oldest?.id ?? "")
+            } else if !MigrationCodeKey.isWireFormat(code) {
+                // Nobody can type it as it is: a new code whatever its age, like a conflict.
+                guard request.onCodeConflict == .repair else {
+                    items[index].outcome = .codeConflict
+                    items[index].reason = "its code \(request.display(code)) is not in the wire format ^[A-Z0-9]{6,8}$; --on-code-conflict report: not migrated"
+                    continue
+                }
+                items[index].recode = MigrationRecode(oldCode: code, newCode: "", keptBy: oldest?.id ?? "")
+                needCodes.append(index)
+                continue
             } else if let oldest {
                 if Self.older(oldest.createdAt, oldest.id, than: created, item.destinationName) {
                     guard request.onCodeConflict == .repair else {
@@ -61,7 +74,7 @@ struct MigrationCodes {
                         items[index].reason = "its code \(request.display(code)) is held by the older family \(oldest.id) (\(oldest.place)); --on-code-conflict report: not migrated"
                         continue
                     }
-                    // Chosen below for all such families at once: one round of queries, not one each.
+                    // Chosen below for all such families at once.
                     items[index].recode = MigrationRecode(oldCode: code, newCode: "", keptBy: oldest.id)
                     needCodes.append(index)
                     continue
@@ -72,9 +85,9 @@ struct MigrationCodes {
                 }
             }
             if finalCode != code { items[index].copy.fields?["code"] = .string(finalCode) }
-            placed[finalCode] = CodeHolder(id: item.destinationName, createdAt: created, place: "migrated")
+            placed[MigrationCodeKey.key(finalCode)] = CodeHolder(id: item.destinationName, createdAt: created, place: "migrated")
         }
-        let fresh = try freeCodes(needCodes.count, avoiding: Set(codes).union(remote.keys).union(local.keys).union(placed.keys))
+        let fresh = try freeCodes(needCodes.count, avoiding: keys.union(remote.keys).union(local.keys).union(placed.keys))
         for (index, newCode) in zip(needCodes, fresh) {
             items[index].recode?.newCode = newCode
             guard !newCode.isEmpty else { continue }
@@ -93,81 +106,50 @@ struct MigrationCodes {
         }
     }
 
-    /// `count` new codes, free in the store, among `taken`, and at the destination (asked for all
-    /// candidates at once; a candidate taken there is replaced and the replacements asked again).
+    /// `count` new codes, free in the store and among `taken` (every code key at the destination,
+    /// in the store and among the migrated, read in full above).
     private func freeCodes(_ count: Int, avoiding taken: Set<String>) throws -> [String] {
         // A plan says a new code will be given; choosing one now would promise a code it cannot hold.
         guard count > 0, request.apply, let store else { return Array(repeating: "", count: count) }
-        var chosen = [String](repeating: "", count: count)
         var avoid = taken
-        var open = Array(0..<count)
-        for _ in 0..<8 where !open.isEmpty {
-            let candidates = try store.writer.read { db in
-                let lookups = try FamilyLookups(db)
-                return try open.map { _ in
-                    let code = try generator.generateFree(avoiding: avoid, lookups: lookups, reservations: nil).value
-                    avoid.insert(code)
-                    return code
-                }
+        return try store.writer.read { db in
+            let lookups = try FamilyLookups(db)
+            return try (0..<count).map { _ in
+                let code = try generator.generateFree(avoiding: avoid, lookups: lookups, reservations: nil).value
+                avoid.insert(code)
+                return code
             }
-            let held = try remoteHolders(of: candidates)
-            var still: [Int] = []
-            for (slot, code) in zip(open, candidates) {
-                if held[code] == nil { chosen[slot] = code } else { still.append(slot) }
-            }
-            open = still
         }
-        guard open.isEmpty else { throw CodeGenerationError.noFreeCode(candidatesTried: 8) }
-        return chosen
     }
 
-    /// Families at the destination holding any of `codes`: current ones, and legacy ones unless
-    /// they are this run's own sources.
-    private func remoteHolders(of codes: [String]) throws -> [String: [CodeHolder]] {
+    /// Every family at the destination, by code key: current ones, and legacy ones for a container
+    /// copy. Read in full, as the audit reads them: `code IN [...]` is exact, and the case variants
+    /// of a code cannot be listed.
+    private func remoteHolders() throws -> [String: [CodeHolder]] {
         let types = request.mode == .container ? [RecordMapping.familyType, MigratedKind.family.legacyType] : [RecordMapping.familyType]
-        let client = destination
-        let chunks = Array(Set(codes)).sorted().chunked(RemoteCodeCheck.codesPerQuery).map(Array.init)
-        let records = try MigrationRemote.call { () async throws(CloudKitError) -> [CloudKitRecord] in
-            var found: [CloudKitRecord] = []
-            for type in types {
-                found += try await MigrationTransfer.inParallel(chunks) { chunk throws(CloudKitError) -> [CloudKitRecord] in
-                    var records: [CloudKitRecord] = []
-                    do {
-                        try await client.queryAll(CloudKitQuery(recordType: type, filterBy: [.isIn("code", chunk)])) { page in
-                            for case .record(let record) in page where record.deleted != true { records.append(record) }
-                        }
-                    } catch let error as CloudKitError where type != RecordMapping.familyType && error.isUnknownRecordType {
-                        return []
-                    } catch let error as CloudKitError {
-                        throw error
-                    } catch {
-                        throw .unexpectedResponse(httpStatus: 0, detail: "\(error)")
-                    }
-                    return records
-                }
-            }
-            return found
-        }
+        let records = try MigrationTransfer.readAll(types: types, from: destination)
         var holders: [String: [CodeHolder]] = [:]
         for record in records {
             guard let code = record.string("code") else { continue }
             let created = record.fields?["createdAt"]?.value.number.flatMap(MigrationStoreImport.date(milliseconds:))
                 ?? record.created?.timestamp.flatMap { MigrationStoreImport.date(milliseconds: Double($0)) }
-            holders[code, default: []].append(CodeHolder(id: record.recordName, createdAt: created, place: "destination \(record.recordType ?? "")"))
+            holders[MigrationCodeKey.key(code), default: []].append(CodeHolder(id: record.recordName, createdAt: created, place: "destination \(record.recordType ?? "")"))
         }
         return holders
     }
 
-    private func localHolders(of codes: [String]) throws -> [String: [CodeHolder]] {
+    /// The store's families whose code key is one of `keys` (one pass over the table: SQL's
+    /// `IN` is exact too).
+    private func localHolders(of keys: Set<String>) throws -> [String: [CodeHolder]] {
         guard let store else { return [:] }
         return try store.writer.read { db in
             var holders: [String: [CodeHolder]] = [:]
-            for chunk in codes.chunked(500) {
-                for row in try Row.fetchAll(db, sql: "SELECT id, code, created_at FROM families WHERE code IN \(SyncBookkeeping.placeholders(chunk.count))",
-                                            arguments: StatementArguments(Array(chunk))) {
-                    let created = (row["created_at"] as String?).flatMap(RecordMapping.date(fromStoreTimestamp:))
-                    holders[row["code"], default: []].append(CodeHolder(id: row["id"], createdAt: created, place: "local store"))
-                }
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, code, created_at FROM families")
+            while let row = try rows.next() {
+                let key = MigrationCodeKey.key(row["code"] as String? ?? "")
+                guard keys.contains(key) else { continue }
+                let created = (row["created_at"] as String?).flatMap(RecordMapping.date(fromStoreTimestamp:))
+                holders[key, default: []].append(CodeHolder(id: row["id"], createdAt: created, place: "local store"))
             }
             return holders
         }

@@ -13,6 +13,8 @@ public enum MigrationOutcome: String, Sendable, Encodable, CaseIterable {
     case conflict
     /// Its code is held by another family at the destination and it was not migrated.
     case codeConflict = "code-conflict"
+    /// It breaks the app's rules for the current type (the reason names the field): not copied.
+    case invalid
     /// Not migrated because a record it references was not (or is not in the source).
     case skipped
     /// CloudKit refused this record.
@@ -23,15 +25,29 @@ public enum MigrationOutcome: String, Sendable, Encodable, CaseIterable {
     /// At the destination as it should be.
     var isInPlace: Bool { [.copied, .identical, .checkpointed].contains(self) }
     /// What makes the run exit 1.
-    var isProblem: Bool { [.conflict, .codeConflict, .skipped, .failed, .mismatch].contains(self) }
+    var isProblem: Bool { [.conflict, .codeConflict, .invalid, .skipped, .failed, .mismatch].contains(self) }
 }
 
-/// A family that got a new code because an older family holds its old one.
+/// A family that got a new code because an older family holds its old one, or its old one is not
+/// in the wire format.
 public struct MigrationRecode: Sendable, Encodable, Equatable {
     public var oldCode: String
     public var newCode: String
-    /// The family (record name at the destination, or store id) that keeps the old code.
+    /// The family (record name at the destination, or store id) that keeps the old code; empty
+    /// when nobody does (a code outside the wire format).
     public var keptBy: String
+    /// The `code_repairs` reason: `migrate-code-conflict` or `migrate-invalid-code`.
+    public var reason: String
+
+    init(oldCode: String, newCode: String, keptBy: String, reason: String? = nil) {
+        self.oldCode = oldCode
+        self.newCode = newCode
+        self.keptBy = keptBy
+        self.reason = reason ?? (MigrationCodeKey.isWireFormat(oldCode) ? Self.conflictReason : Self.invalidCodeReason)
+    }
+
+    static let conflictReason = "migrate-code-conflict"
+    static let invalidCodeReason = "migrate-invalid-code"
 }
 
 /// One source record on its way: its copy, and what became of it.

@@ -5,7 +5,7 @@ import Foundation
 public struct MigrationReport: Encodable, Sendable {
     public enum ExitKind: String, Encodable, Sendable {
         case success
-        /// Conflicts, code conflicts, skipped or failed records, mismatches: exit 1.
+        /// Conflicts, code conflicts, invalid, skipped or failed records, mismatches: exit 1.
         case problems
         /// CloudKit unavailable or throttled (a run stopped, or records refused for now): exit 75.
         case tryLater
@@ -88,7 +88,8 @@ public struct MigrationReport: Encodable, Sendable {
         var counts = Dictionary(uniqueKeysWithValues: MigrationOutcome.allCases.map { ($0.rawValue, 0) })
         entries = items.map { item in
             counts[item.outcome.rawValue, default: 0] += 1
-            let recode = item.recode.map { MigrationRecode(oldCode: request.display($0.oldCode), newCode: request.display($0.newCode), keptBy: $0.keptBy) }
+            let recode = item.recode.map { MigrationRecode(oldCode: request.display($0.oldCode), newCode: request.display($0.newCode), keptBy: $0.keptBy,
+                                                         reason: $0.reason) }
             return Entry(kind: item.kind, sourceName: item.sourceName, sourceType: item.source.recordType ?? "",
                          destinationName: item.destinationName, destinationType: item.copy.recordType ?? "", outcome: item.outcome,
                          reason: item.reason, recode: recode,
@@ -107,14 +108,14 @@ public struct MigrationReport: Encodable, Sendable {
 /// The report as CSV, one row per source record.
 public enum MigrationCSV {
     static let header = ["kind", "source_name", "source_type", "destination_name", "destination_type", "outcome", "reason",
-                         "old_code", "new_code", "kept_by", "qr_file", "source_deleted"]
+                         "old_code", "new_code", "kept_by", "qr_file", "source_deleted", "repair_reason"]
 
     public static func render(_ report: MigrationReport) -> String {
         var lines = [line(header)]
         for entry in report.entries {
             lines.append(line([entry.kind.rawValue, entry.sourceName, entry.sourceType, entry.destinationName, entry.destinationType,
                                entry.outcome.rawValue, entry.reason ?? "", entry.recode?.oldCode ?? "", entry.recode?.newCode ?? "",
-                               entry.recode?.keptBy ?? "", entry.qrFile ?? "", entry.sourceDeleted ? "yes" : "no"]))
+                               entry.recode?.keptBy ?? "", entry.qrFile ?? "", entry.sourceDeleted ? "yes" : "no", entry.recode?.reason ?? ""]))
         }
         return lines.joined()
     }

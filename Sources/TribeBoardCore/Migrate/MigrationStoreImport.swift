@@ -11,8 +11,6 @@ public enum MigrationStoreImport {
         public var memberships = 0
     }
 
-    static let repairReason = "migrate-code-conflict"
-
     static func learn(_ items: [MigrationItem], in db: Database) throws -> Learned {
         var learned = Learned()
         let now = StoreTimestamp.format(Date())
@@ -32,7 +30,7 @@ public enum MigrationStoreImport {
                 learned.families += db.changesCount
                 if let recode = item.recode, try !hasRepair(recode, family: copy.recordName, db) {
                     try db.execute(sql: "INSERT INTO code_repairs (family_id, old_code, new_code, kept_by, reason, at) VALUES (?, ?, ?, ?, ?, ?)",
-                                   arguments: [copy.recordName, recode.oldCode, recode.newCode, recode.keptBy, repairReason, now])
+                                   arguments: [copy.recordName, recode.oldCode, recode.newCode, recode.keptBy, recode.reason, now])
                 }
             case .userProfile:
                 guard let displayName = copy.string("displayName") else { continue }

@@ -64,11 +64,18 @@ public struct Migrator: Sendable {
                 items[index].recode = MigrationRecode(oldCode: old, newCode: code, keptBy: entry.keptBy ?? "")
             }
         }
+        for index in items.indices where items[index].outcome == .wouldCopy {
+            let problems = MigrationValidation.problems(items[index].source, kind: items[index].kind)
+            guard !problems.isEmpty else { continue }
+            items[index].outcome = .invalid
+            items[index].reason = problems.joined(separator: "; ") + " (the app's rules for \(items[index].kind.currentType)): not copied"
+        }
         progress(.planning, 0, items.count)
         var codes = try MigrationCodes(request: request, destination: endpoints.destination, store: store)
         try codes.decide(&items, checkpoint: checkpoint)
         // An applied run learns the same from its creates (EXISTS is looked up and compared).
         if !request.apply { try compareWithDestination(&items) }
+        try skipUnresolvedReferences(&items)
         Self.skipOrphans(&items)
         progress(.planning, items.count, items.count)
         return items
@@ -89,6 +96,34 @@ public struct Migrator: Sendable {
                     items[index].reason = "a different record holds \(items[index].destinationName) at the destination (differs in "
                         + MigrationTranslation.differingFields(items[index].copy, record).joined(separator: ", ") + "); it is never overwritten"
                 }
+            }
+        }
+    }
+
+    /// A membership referencing a record that is neither among the migrated ones nor at the
+    /// destination (as a family, or a profile) is not sent: CloudKit would refuse it
+    /// (VALIDATING_REFERENCE_ERROR), or it would point at the wrong kind of record.
+    private func skipUnresolvedReferences(_ items: inout [MigrationItem]) throws(CloudKitError) {
+        var sourceTypes: [String: String] = [:]
+        for item in items { sourceTypes[item.sourceName] = item.source.recordType ?? "" }
+        let fields: [(name: String, kind: MigratedKind)] = [("family", .family), ("user", .userProfile)]
+        let memberships = items.indices.filter { items[$0].kind == .membership && items[$0].outcome == .wouldCopy }
+        var outside = Set<String>()
+        for index in memberships {
+            for field in fields {
+                if let target = MigrationStoreImport.reference(items[index].source, field.name), sourceTypes[target] == nil { outside.insert(target) }
+            }
+        }
+        let found = outside.isEmpty ? [:] : try MigrationTransfer.lookup(outside.sorted(), at: endpoints.destination)
+        for index in memberships {
+            for field in fields {
+                guard let target = MigrationStoreImport.reference(items[index].source, field.name) else { continue }
+                let type = sourceTypes[target] ?? found[target]?.recordType
+                guard MigratedKind(recordType: type) != field.kind else { continue }
+                items[index].outcome = .skipped
+                items[index].reason = type.map { "its \(field.name) \(target) is a \($0.isEmpty ? "record without a type" : $0), not a \(field.kind.currentType)" }
+                    ?? "its \(field.name) \(target) exists nowhere (not among the migrated records, not at the destination)"
+                break
             }
         }
     }

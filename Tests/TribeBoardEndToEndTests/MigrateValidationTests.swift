@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+import TribeBoardCloudKitEmulator
+import TribeBoardCore
+import TribeBoardTestSupport
+
+/// `migrate` refuses what the app's rules refuse, gives codes outside the wire format or differing
+/// only in case a new code, and checks references before sending (the lead's hostile findings).
+@Suite struct MigrateValidationTests {
+    let tribeboard = ProcessRunner.executable("tribeboard")
+    let container = CloudKitConfiguration.defaultContainer
+    typealias F = MigrateFixtures
+    let t0 = 1_700_000_000_000.0
+
+    func migrate(_ fixture: EmulatorFixture, _ directory: TemporaryDirectory, _ extra: [String]) async throws -> ProcessRunner.Result {
+        try await ProcessRunner.runAsync(tribeboard, ["migrate", "legacy-types", "--store", "s.sqlite"] + fixture.remoteArguments + extra,
+                                         in: directory.path)
+    }
+
+    func entries(_ result: ProcessRunner.Result) throws -> [String: [String: Any]] {
+        let list = try F.json(result)["entries"] as? [[String: Any]] ?? []
+        return Dictionary(list.map { ($0["sourceName"] as? String ?? "", $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    @Test func invalidSourceRecordsAreNotCopiedAndTheStoreNeverLearnsThem() async throws {
+        let fixture = try await EmulatorFixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        var intCode = F.family("L3", code: "INTC23", createdAt: t0, legacy: true)
+        intCode.fields?["code"] = CloudKitRecord.Field(value: .number(42), type: "INT64")
+        var farDate = F.family("L4", code: "FAR234", createdAt: t0, legacy: true)
+        farDate.fields?["createdAt"] = CloudKitRecord.Field(value: .number(1e300), type: "TIMESTAMP")
+        var badRole = F.membership("M2", family: "L1", user: "P1", role: "owner", legacy: true)
+        badRole.fields?["joinedAt"] = nil
+        await fixture.emulator.seed([
+            F.family("L1", code: "GOOD23", createdAt: t0, legacy: true),
+            F.profile("P1", legacy: true),
+            F.membership("M1", family: "L1", user: "P1", legacy: true),
+            badRole, intCode, farDate,
+            CloudKitRecord(recordName: "L5", recordType: "CKFamily", fields: [:]),
+            F.membership("M4", family: "L4", user: "P1", role: "adult", legacy: true),
+        ], container: container)
+        let directory = try TemporaryDirectory("migrate-invalid")
+        let result = try await migrate(fixture, directory, ["--apply", "--out", "out", "--json"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(F.counts(try F.json(result))["invalid"] == 4)
+        let byName = try entries(result)
+        for name in ["L3", "L4", "L5", "M2"] { #expect(byName[name]?["outcome"] as? String == "invalid", "\(name)") }
+        let reason = { (name: String) in byName[name]?["reason"] as? String ?? "" }
+        #expect(reason("L3").contains("code is a INT64") && !reason("L3").contains("42"))
+        #expect(reason("L4").contains("createdAt is out of range"))
+        #expect(reason("L5").contains("name is missing") && reason("L5").contains("createdAt is missing"))
+        #expect(reason("M2").contains("role") && reason("M2").contains("joinedAt is missing"))
+        #expect(byName["M4"]?["outcome"] as? String == "skipped", "its family is invalid")
+        for name in ["L1", "P1", "M1"] { #expect(byName[name]?["outcome"] as? String == "copied", "\(name)") }
+
+        let records = await fixture.emulator.records(container: container)
+        #expect(records.filter { $0.recordType == "Family" }.map(\.recordName) == [LegacyCopyName.of("L1")])
+        #expect(records.filter { $0.recordType == "Membership" }.map(\.recordName) == [LegacyCopyName.of("M1")])
+        let store = directory.file("s.sqlite")
+        #expect(try F.sqlite(store, "SELECT id FROM families") == [LegacyCopyName.of("L1")])
+        #expect(try F.sqlite(store, "SELECT COUNT(*) FROM families WHERE created_at < '2000'") == ["0"])
+
+        let csv = try await migrate(fixture, directory, ["--csv"])
+        #expect(csv.stdout.split(separator: "\r\n").contains { $0.hasPrefix("family,L4,CKFamily,") && $0.contains(",invalid,") })
+    }
+
+    @Test func aCodeOutsideTheWireFormatIsRecodedOrReported() async throws {
+        let fixture = try await EmulatorFixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        await fixture.emulator.seed([
+            F.family("L1", code: "abc 2!", createdAt: t0, legacy: true),
+            F.family("L2", code: "abc234", createdAt: t0 + 1000, legacy: true),
+        ], container: container)
+        let reported = try await migrate(fixture, try TemporaryDirectory("migrate-wire-report"), ["--apply", "--on-code-conflict", "report", "--json"])
+        #expect(reported.status == 1, "\(reported.stderr)")
+        let listed = try entries(reported)
+        #expect(listed["L1"]?["outcome"] as? String == "code-conflict")
+        #expect(listed["L2"]?["outcome"] as? String == "code-conflict")
+        #expect(!reported.stdout.contains("abc"), "codes masked")
+        #expect(await fixture.emulator.records(container: container).filter { $0.recordType == "Family" }.isEmpty)
+
+        let directory = try TemporaryDirectory("migrate-wire")
+        let result = try await migrate(fixture, directory, ["--apply", "--out", "out", "--json", "--show-codes"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let families = await fixture.emulator.records(container: container).filter { $0.recordType == "Family" }
+        #expect(families.count == 2)
+        let codes = families.compactMap { $0.string("code") }
+        #expect(codes.allSatisfy { $0.wholeMatch(of: /[A-Z0-9]{6,8}/) != nil }, "\(codes)")
+        #expect(Set(codes).count == 2)
+        for name in ["L1", "L2"] {
+            let copy = LegacyCopyName.of(name)
+            let code = try #require(families.first { $0.recordName == copy }?.string("code"))
+            #expect(try QRReader.decode([directory.file("out/qr/\(copy).png")]) == [code])
+            #expect(try F.sqlite(directory.file("s.sqlite"), "SELECT new_code || '|' || reason FROM code_repairs WHERE family_id = '\(copy)'")
+                    == ["\(code)|migrate-invalid-code"])
+        }
+        #expect((try entries(result)["L2"]?["recode"] as? [String: String])?["reason"] == "migrate-invalid-code")
+    }
+
+    @Test func codesDifferingOnlyInCaseAreOneCodeAndTheAuditFindsNoDuplicate() async throws {
+        let fixture = try await EmulatorFixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        let holder = "C0000000-0000-4000-8000-000000000001"
+        await fixture.emulator.seed([
+            F.family(holder, code: "xyz789", createdAt: t0 - F.day),
+            F.family("L1", code: "XYZ789", createdAt: t0, legacy: true),
+            F.family("L2", code: "ABC234", createdAt: t0, legacy: true),
+            F.family("L3", code: " ABC234", createdAt: t0 + 1000, legacy: true),
+        ], container: container)
+        let directory = try TemporaryDirectory("migrate-case")
+        let result = try await migrate(fixture, directory, ["--apply", "--delete-source", "--out", "out", "--json", "--show-codes"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let byName = try entries(result)
+        let l1 = try #require(byName["L1"]?["recode"] as? [String: String])
+        #expect(l1["keptBy"] == holder && l1["reason"] == "migrate-code-conflict", "xyz789 is XYZ789 to the people typing it")
+        #expect((byName["L2"]?["recode"]) == nil, "the oldest keeps its code")
+        #expect((byName["L3"]?["recode"] as? [String: String])?["reason"] == "migrate-invalid-code")
+        let families = await fixture.emulator.records(container: container).filter { $0.recordType == "Family" }
+        let keys = families.compactMap { $0.string("code")?.trimmingCharacters(in: .whitespaces).uppercased() }
+        #expect(Set(keys).count == keys.count, "\(keys)")
+
+        let audit = try await ProcessRunner.runAsync(tribeboard, ["audit", "--store", "s.sqlite", "--json"] + fixture.remoteArguments, in: directory.path)
+        let findings = try F.json(audit)["findings"] as? [[String: Any]] ?? []
+        let copies = Set(["L1", "L2", "L3"].map(LegacyCopyName.of))
+        let created = findings.filter { finding in
+            let category = finding["category"] as? String ?? ""
+            let ids = (finding["families"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+            return (category.hasPrefix("duplicate-") || category == "case-only-twins" || category == "invalid-format") && ids.contains(where: copies.contains)
+        }
+        #expect(created.isEmpty, "\(created)")
+    }
+
+    @Test func aMembershipWhoseReferenceExistsNowhereIsSkippedUpFront() async throws {
+        let fixture = try await EmulatorFixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        let current = "C0000000-0000-4000-8000-000000000001"
+        await fixture.emulator.seed([
+            F.family(current, code: "CURR23", createdAt: t0),
+            F.profile("P1", legacy: true),
+            F.membership("M1", family: "A0000000-0000-4000-8000-00000000FFFF", user: "P1", legacy: true),
+            F.membership("M2", family: current, user: "P1", role: "adult", legacy: true),
+            F.membership("M3", family: "P1", user: "P1", role: "adult", legacy: true),
+        ], container: container)
+        let directory = try TemporaryDirectory("migrate-orphan")
+        let result = try await migrate(fixture, directory, ["--apply", "--out", "out", "--json"])
+        #expect(result.status == 1, "\(result.stderr)")
+        let byName = try entries(result)
+        #expect(byName["M1"]?["outcome"] as? String == "skipped")
+        #expect((byName["M1"]?["reason"] as? String ?? "").contains("exists nowhere"))
+        #expect(byName["M2"]?["outcome"] as? String == "copied", "its family is at the destination")
+        #expect(byName["M3"]?["outcome"] as? String == "skipped", "its family reference names a profile")
+        #expect(F.counts(try F.json(result))["failed"] == 0)
+        let memberships = await fixture.emulator.records(container: container).filter { $0.recordType == "Membership" }
+        #expect(memberships.map(\.recordName) == [LegacyCopyName.of("M2")])
+    }
+
+    @Test func deleteSourceIsListedWithTheMigrationOptions() throws {
+        let help = try ProcessRunner.run(tribeboard, ["migrate", "legacy-types", "--help"])
+        let lines = help.stdout.split(separator: "\n").map(String.init)
+        let header = try #require(lines.firstIndex { $0.hasPrefix("MIGRATION") })
+        let flag = try #require(lines.firstIndex { $0.contains("--delete-source") })
+        #expect(flag > header)
+        #expect(!lines[(header + 1)..<flag].contains { !$0.hasPrefix(" ") && !$0.isEmpty }, "no other section between: \(help.stdout)")
+    }
+}
