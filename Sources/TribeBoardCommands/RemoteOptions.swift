@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
-import TribeBoardCore
+import TribeBoardCloudKit
 
 /// The CloudKit options every command that talks to the remote takes. Flags win over
 /// `TRIBEBOARD_CK_*` variables, which win over the config file.

@@ -1,5 +1,6 @@
 import Foundation
-import TribeBoardCore
+import TribeBoardQR
+import TribeBoardSupport
 
 public enum SheetError: Error, LocalizedError {
     case template(SheetTemplateError)

@@ -1,6 +1,5 @@
 import CCairoPango
 import Foundation
-import TribeBoardCore
 
 /// Faces chosen for what they must show. Family names: Noto Sans, with fontconfig falling back to
 /// the Noto face of each script (Arabic, Hebrew, Devanagari, Thai) and to Noto Sans CJK. Codes: DejaVu Sans Mono Bold, whose 0 is slashed and whose 1, I, 8, B, 5, S, 2 and Z

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import TribeBoardCore
+import TribeBoardStore
 
 /// The doctor's fixtures: Xcode-like projects under `Tests/Fixtures/doctor`, and stores built
 /// through the store API plus SQL (a killed creation, a corrupted file).

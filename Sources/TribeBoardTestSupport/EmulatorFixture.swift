@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import TribeBoardCloudKitEmulator
-import TribeBoardCore
+import TribeBoardCloudKit
 
 /// A running emulator with a fresh registered key, and clients for it.
 public struct EmulatorFixture: Sendable {

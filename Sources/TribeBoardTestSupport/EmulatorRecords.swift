@@ -1,6 +1,6 @@
 import Foundation
 import TribeBoardCloudKitEmulator
-import TribeBoardCore
+import TribeBoardCloudKit
 
 /// The emulator speaks only its own wire types; tests written with the client's records cross
 /// over value by value, as the same JSON would (tests poll these, so no JSON round trip).

@@ -1,5 +1,5 @@
 import Foundation
-import TribeBoardCore
+import TribeBoardCloudKit
 
 /// Remote snapshot files for audit tests: CloudKit record dictionaries, one a line.
 public struct SnapshotFixture {

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import TribeBoardCore
+import TribeBoardAudit
+import TribeBoardCloudKit
+import TribeBoardSupport
 
 /// `tribeboard audit`: duplicate and invalid codes across the local store and the remote.
 public struct AuditCommand: ParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import TribeBoardCore
+import TribeBoardDoctor
 
 /// `tribeboard doctor`: the checklist support staff run first.
 public struct DoctorCommand: ParsableCommand {

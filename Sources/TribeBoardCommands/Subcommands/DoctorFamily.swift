@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import TribeBoardCore
+import TribeBoardDoctor
 
 /// `tribeboard doctor family CODE_OR_ID`: one family across the store and CloudKit.
 struct DoctorFamilyCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import TribeBoardCore
+import TribeBoardCloudKit
+import TribeBoardMigrate
 
 /// `tribeboard migrate`: moves families off the legacy record types, or out of another container.
 public struct MigrateCommand: ParsableCommand {

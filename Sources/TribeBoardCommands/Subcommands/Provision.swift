@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
-import TribeBoardCore
+import TribeBoardCloudKit
+import TribeBoardProvisioning
+import TribeBoardResync
+import TribeBoardStore
 
 /// `tribeboard provision FILE.csv --out DIR`: bulk-creates families with codes and QR PNGs.
 public struct ProvisionCommand: ParsableCommand {

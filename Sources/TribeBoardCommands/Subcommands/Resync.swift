@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
-import TribeBoardCore
+import TribeBoardCloudKit
+import TribeBoardResync
+import TribeBoardStore
+import TribeBoardSupport
 
 /// `tribeboard resync`: upload what waits for sync; built to run from cron.
 public struct ResyncCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import TribeBoardCore
+import TribeBoardSheets
+import TribeBoardStore
 import TribeBoardSheets
 
 extension SheetLayout: ExpressibleByArgument {}

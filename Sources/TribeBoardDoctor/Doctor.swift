@@ -1,0 +1,104 @@
+import Foundation
+import Logging
+import TribeBoardCloudKit
+import TribeBoardStore
+
+/// What `tribeboard doctor` is asked to look at.
+public struct DoctorRequest: Sendable {
+    public var storePath: String
+    /// The folder holding the app's `.xcodeproj`, or the `.xcodeproj`; nil: not checked.
+    public var projectPath: String?
+    /// Only this Xcode target's container checks (`--target`); nil: every CloudKit target.
+    public var target: String?
+    /// The toolkit's CloudKit settings, or why they cannot be read.
+    public var remote: Result<CloudKitConfiguration, CloudKitConfigurationError>
+    /// Where the container setting came from (`--container`, a variable, a file, the default).
+    public var containerSource = "the default"
+    /// Families waiting for sync longer than this are a failure.
+    public var staleAfter: TimeInterval = 24 * 3600
+    public var sampleSize = 5
+    /// PRAGMA quick_check instead of integrity_check (faster on big stores, skips index contents).
+    public var quickIntegrity = false
+    public var requestTimeout: Double = 10
+    public var now = Date()
+
+    public init(storePath: String, projectPath: String? = nil, remote: Result<CloudKitConfiguration, CloudKitConfigurationError>) {
+        self.storePath = storePath
+        self.projectPath = projectPath
+        self.remote = remote
+    }
+}
+
+/// The checklist, as data: rendered as text or JSON by the command.
+public struct DoctorReport: Sendable, Codable {
+    public let store: String
+    public let project: String?
+    public let checkedAt: String
+    public let fallback: FallbackAssessment
+    public let summary: DoctorSummary
+    /// True when no check failed (exit status 0).
+    public let passed: Bool
+    public let checks: [DoctorCheck]
+
+    init(request: DoctorRequest, fallback: FallbackAssessment, checks: [DoctorCheck]) {
+        store = request.storePath
+        project = request.projectPath
+        checkedAt = StoreTimestamp.format(request.now)
+        self.fallback = fallback
+        self.checks = DoctorSection.allCases.flatMap { section in checks.filter { $0.section == section } }
+        summary = DoctorSummary(checks)
+        passed = summary.failures == 0
+    }
+}
+
+/// Runs every check. Never throws and never prints: whatever goes wrong is a finding.
+public struct Doctor: Sendable {
+    let request: DoctorRequest
+    let logger: Logger
+
+    public init(request: DoctorRequest, logger: Logger) {
+        self.request = request
+        self.logger = logger
+    }
+
+    /// File and SQLite work runs on the caller's thread; only the remote checks are async, through
+    /// the bridge. Never call it from async code (`run()` is for that).
+    @available(*, noasync, message: "blocks on files and SQLite; use run()")
+    public func runBlocking() -> DoctorReport {
+        let toolkit = try? request.remote.get()
+        var checks = ContainerChecks(projectPath: request.projectPath, targetFilter: request.target,
+                                     toolkit: toolkit.map { ToolkitContainer(value: $0.container, source: request.containerSource) }).run()
+        let (storeChecks, storeState) = StoreChecks(path: request.storePath, quickIntegrity: request.quickIntegrity).run()
+        checks += storeChecks
+        let remoteChecks = RemoteChecks(configuration: request.remote, requestTimeout: request.requestTimeout, logger: logger)
+        let remote = BlockingBridge.wait { () async -> ([DoctorCheck], RemoteState) in
+            let (remoteChecks, remoteState, client) = await remoteChecks.run()
+            guard remoteState == .accepted, let client else { return (remoteChecks, remoteState) }
+            return (remoteChecks + (await RemoteSchemaChecks(client: client).run()), remoteState)
+        }
+        let remoteState = remote?.1 ?? .unreachable("the remote checks did not finish")
+        checks += remote?.0 ?? [DoctorCheck("remote.reachable", .remote, .warning, checked: "CloudKit reachable",
+                                            found: "the remote checks did not finish")]
+        let (fallback, fallbackCheck) = FallbackChain.assess(store: storeState, remote: remoteState)
+        checks.append(fallbackCheck)
+        if let store = storeState.store {
+            checks += CreationChecks(store: store, staleAfter: request.staleAfter, sampleSize: request.sampleSize,
+                                     now: request.now, logger: logger).run()
+        } else {
+            checks.append(DoctorCheck("creations.read", .creations, .warning, checked: "Family creations",
+                                      found: "not checked: the store cannot be read"))
+        }
+        for check in checks where check.status != .ok {
+            logger.debug("doctor finding", metadata: ["check": "\(check.id)", "status": "\(check.status.rawValue)"])
+        }
+        return DoctorReport(request: request, fallback: fallback, checks: checks)
+    }
+
+    /// For async callers: the same checks on a thread of their own, so that file and SQLite work
+    /// never holds a thread of the cooperative pool.
+    public func run() async -> DoctorReport {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: self.runBlocking()) }.start()
+        }
+    }
+}

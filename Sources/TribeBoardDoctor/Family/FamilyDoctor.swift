@@ -1,0 +1,96 @@
+import Foundation
+import Logging
+import TribeBoardCloudKit
+import TribeBoardDomain
+import TribeBoardStore
+import TribeBoardSupport
+
+/// `tribeboard doctor family CODE_OR_ID`: one family's timeline across the store and CloudKit,
+/// what is wrong with it, and what to do next.
+public struct FamilyReport: Sendable, Codable {
+    public let query: String
+    public let store: String
+    public let family: FamilyFacts?
+    public let timeline: [TimelineEvent]
+    public let remote: RemoteFamilyState
+    public let findings: [DoctorCheck]
+    public let nextSteps: [String]
+    public let passed: Bool
+}
+
+public struct FamilyDoctor: Sendable {
+    let request: DoctorRequest
+    let query: String
+    let logger: Logger
+
+    public init(request: DoctorRequest, query: String, logger: Logger) {
+        self.request = request
+        self.query = query
+        self.logger = logger
+    }
+
+    /// The store is read on the caller's thread, CloudKit asked through the bridge. Never call it
+    /// from async code (`run()` is for that).
+    @available(*, noasync, message: "blocks on SQLite; use run()")
+    public func runBlocking() -> FamilyReport {
+        logger.debug("looking up one family", metadata: ["query": "\(FamilyCode.mask(query))"])
+        var findings: [DoctorCheck] = []
+        var records: FamilyRecords?
+        do {
+            let store = try TribeBoardStore.openReadOnly(at: request.storePath)
+            records = try FamilyRecords.find(query, in: store)
+            if records == nil {
+                findings.append(DoctorCheck("family.found", .creations, .failure, checked: "Family in the store",
+                                            found: "no family with id, code or external id \(query) in \(request.storePath)",
+                                            action: "check the code (codes are 6 to 8 of A-Z and 0-9) or the store path; see CloudKit below"))
+            }
+        } catch {
+            findings.append(DoctorCheck("family.found", .creations, .failure, checked: "Family in the store", found: "\(error.localizedDescription)",
+                                        action: "run `tribeboard doctor` for the store's health"))
+        }
+        let doctor = self
+        let found = records
+        guard let remote = BlockingBridge.wait({ await doctor.remoteState(found) }) else {
+            return FamilyReport(query: query, store: request.storePath, family: nil, timeline: [],
+                                remote: RemoteFamilyState(status: .unavailable, detail: "the lookup did not finish"), findings: [],
+                                nextSteps: [], passed: false)
+        }
+        if let records { findings += FamilyDiagnosis(records: records, request: request).findings() }
+        findings.append(FamilyDiagnosis.remoteFinding(remote, family: records?.family))
+        var timeline = records?.events ?? []
+        timeline += remote.records.map {
+            TimelineEvent(at: $0.modified, source: "cloudkit",
+                          what: "\($0.recordType) \($0.recordName) with code \($0.code ?? "none") (\($0.name ?? "no name"))")
+        }
+        let steps = findings.filter { $0.status != .ok }.compactMap(\.action)
+        return FamilyReport(query: query, store: request.storePath, family: records?.family, timeline: timeline, remote: remote,
+                            findings: findings, nextSteps: steps.isEmpty ? ["nothing: the family is complete and in CloudKit"] : steps,
+                            passed: !findings.contains { $0.status == .failure })
+    }
+
+    /// For async callers: the same on a thread of its own, off the cooperative pool.
+    public func run() async -> FamilyReport {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: self.runBlocking()) }.start()
+        }
+    }
+
+    /// Looks in CloudKit by record name and by code; what was typed stands in for a family not in the store.
+    private func remoteState(_ records: FamilyRecords?) async -> RemoteFamilyState {
+        guard case .success(let configuration) = request.remote, configuration.isConfigured else {
+            if case .failure(let error) = request.remote { return RemoteFamilyState(status: .unavailable, detail: error.localizedDescription) }
+            return RemoteFamilyState(status: .notConfigured, detail: "no remote configured (--key-id and --key-file): CloudKit not consulted")
+        }
+        // The remote checks' probe first: a key CloudKit rejects is named as such, not as a missing family.
+        let (checks, state, probed) = await RemoteChecks(configuration: request.remote, requestTimeout: request.requestTimeout,
+                                                         logger: logger).run()
+        guard state == .accepted, let client = probed else {
+            let problem = checks.first { $0.status != .ok }?.found ?? "CloudKit cannot be used"
+            return RemoteFamilyState(status: .unavailable, detail: problem)
+        }
+        let typed = query.trimmed.uppercased()
+        let recordName = records?.family.id ?? (typed.count == 36 ? typed : nil)
+        let code = records?.family.code ?? ((try? FamilyCode(validating: typed))?.value)
+        return await RemoteFamilyLookup(client: client).lookup(recordName: recordName, code: code)
+    }
+}

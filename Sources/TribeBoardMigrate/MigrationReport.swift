@@ -1,0 +1,128 @@
+import Foundation
+import TribeBoardCloudKit
+import TribeBoardQR
+import TribeBoardSupport
+
+/// What a migration moved, found in place, conflicted or skipped, and why: one document for the
+/// text report, `--json` and `--csv`.
+public struct MigrationReport: Encodable, Sendable {
+    public enum ExitKind: String, Encodable, Sendable {
+        case success
+        /// Conflicts, code conflicts, skipped or failed records, mismatches: exit 1.
+        case problems
+        /// CloudKit unavailable or throttled (a run stopped, or records refused for now): exit 75.
+        case tryLater
+        /// CloudKit refused the configuration: exit 78.
+        case configuration
+    }
+
+    public struct Side: Encodable, Sendable {
+        public var container: String
+        public var environment: String
+        public var database: String
+        public var baseURL: String
+
+        init(_ configuration: CloudKitConfiguration) {
+            container = configuration.container
+            environment = configuration.environment.rawValue
+            database = configuration.database.rawValue
+            baseURL = configuration.baseURL
+        }
+    }
+
+    public struct Entry: Encodable, Sendable {
+        public var kind: MigratedKind
+        public var sourceName: String
+        public var sourceType: String
+        public var destinationName: String
+        public var destinationType: String
+        public var outcome: MigrationOutcome
+        public var reason: String?
+        /// Codes masked unless --show-codes.
+        public var recode: MigrationRecode?
+        public var qrFile: String?
+        public var sourceDeleted: Bool
+    }
+
+    /// Records of each kind read at the source and found right at the destination.
+    public struct KindCount: Encodable, Sendable, Equatable {
+        public var source = 0
+        public var destination = 0
+    }
+
+    public struct Verification: Encodable, Sendable {
+        /// Copies looked up at the destination and compared field by field with the source.
+        public var checked = 0
+        public var matched = 0
+        public var mismatched = 0
+        public var counts: [String: KindCount] = [:]
+        public var passed: Bool { mismatched == 0 }
+    }
+
+    public var mode: MigrationMode
+    public var applied: Bool
+    public var onCodeConflict: CodeConflictPolicy
+    public var source: Side
+    public var destination: Side
+    /// Every outcome, zero or not (stable keys for scripts).
+    public var counts: [String: Int] = [:]
+    public var recoded = 0
+    public var sourceDeleted = 0
+    /// Why --delete-source deleted nothing, when it did not.
+    public var deletionRefused: String?
+    public var verification: Verification?
+    public var store = MigrationStoreImport.Learned()
+    public var outputDirectory: String?
+    /// What stopped the run early (the checkpoint keeps what was done).
+    public var stoppedBy: String?
+    public var exitKind: ExitKind = .success
+    public var entries: [Entry] = []
+
+    init(request: MigrationRequest, endpoints: MigrationEndpoints) {
+        mode = request.mode
+        applied = request.apply
+        onCodeConflict = request.onCodeConflict
+        source = Side(endpoints.source.configuration)
+        destination = Side(endpoints.destination.configuration)
+        outputDirectory = request.outputDirectory
+    }
+
+    mutating func finish(_ items: [MigrationItem], request: MigrationRequest) {
+        var counts = Dictionary(uniqueKeysWithValues: MigrationOutcome.allCases.map { ($0.rawValue, 0) })
+        entries = items.map { item in
+            counts[item.outcome.rawValue, default: 0] += 1
+            let recode = item.recode.map { MigrationRecode(oldCode: request.display($0.oldCode), newCode: request.display($0.newCode), keptBy: $0.keptBy) }
+            return Entry(kind: item.kind, sourceName: item.sourceName, sourceType: item.source.recordType ?? "",
+                         destinationName: item.destinationName, destinationType: item.copy.recordType ?? "", outcome: item.outcome,
+                         reason: item.reason, recode: recode,
+                         qrFile: item.recode != nil && item.outcome.isInPlace && request.apply ? QRCodeFiles.relativePath(for: item.destinationName) : nil,
+                         sourceDeleted: item.deleted)
+        }
+        self.counts = counts
+        recoded = items.filter { $0.recode != nil && $0.outcome != .codeConflict }.count
+        sourceDeleted = items.filter(\.deleted).count
+        if exitKind == .success, items.contains(where: { $0.outcome.isProblem && $0.retryable }) { exitKind = .tryLater }
+        if exitKind == .success, items.contains(where: { $0.outcome.isProblem }) { exitKind = .problems }
+        if exitKind == .success, deletionRefused != nil { exitKind = .problems }
+    }
+}
+
+/// The report as CSV, one row per source record.
+public enum MigrationCSV {
+    static let header = ["kind", "source_name", "source_type", "destination_name", "destination_type", "outcome", "reason",
+                         "old_code", "new_code", "kept_by", "qr_file", "source_deleted"]
+
+    public static func render(_ report: MigrationReport) -> String {
+        var lines = [line(header)]
+        for entry in report.entries {
+            lines.append(line([entry.kind.rawValue, entry.sourceName, entry.sourceType, entry.destinationName, entry.destinationType,
+                               entry.outcome.rawValue, entry.reason ?? "", entry.recode?.oldCode ?? "", entry.recode?.newCode ?? "",
+                               entry.recode?.keptBy ?? "", entry.qrFile ?? "", entry.sourceDeleted ? "yes" : "no"]))
+        }
+        return lines.joined()
+    }
+
+    private static func line(_ fields: [String]) -> String {
+        fields.map(CSVField.escape).joined(separator: ",") + "\r\n"
+    }
+}
