@@ -3,11 +3,11 @@ import TribeBoardSupport
 
 /// The report as CSV for spreadsheets: one row per family of each finding (a finding that names
 /// none, such as an unreadable snapshot line, has one row with empty family columns).
-public enum AuditCSV {
+package enum AuditCSV {
     static let header = ["severity", "category", "code", "count", "message", "action", "family_id", "family_name",
                          "location", "family_code", "record_type", "created_at", "snapshot_line"]
 
-    public static func render(_ report: AuditReport) -> String {
+    package static func render(_ report: AuditReport) -> String {
         var lines = [line(header)]
         for finding in report.findings {
             let common = [finding.severity.rawValue, finding.category.rawValue, finding.code ?? "", String(finding.count),

@@ -1,16 +1,16 @@
 import Foundation
 
 /// One problem an audit found, with the families involved and what to do about it.
-public struct AuditFinding: Encodable, Sendable, Equatable {
-    public enum Severity: String, Encodable, Sendable, Comparable, CaseIterable {
+package struct AuditFinding: Encodable, Sendable, Equatable {
+    package enum Severity: String, Encodable, Sendable, Comparable, CaseIterable {
         case warning, error
 
-        public static func < (lhs: Severity, rhs: Severity) -> Bool {
+        package static func < (lhs: Severity, rhs: Severity) -> Bool {
             lhs == .warning && rhs == .error
         }
     }
 
-    public enum Category: String, Encodable, Sendable, CaseIterable {
+    package enum Category: String, Encodable, Sendable, CaseIterable {
         case duplicateLocal = "duplicate-local"
         case duplicateRemote = "duplicate-remote"
         case duplicateLocalRemote = "duplicate-local-remote"
@@ -25,7 +25,7 @@ public struct AuditFinding: Encodable, Sendable, Equatable {
         case codeDiffers = "code-differs"
         case invalidValue = "invalid-value"
 
-        public var severity: Severity {
+        package var severity: Severity {
             switch self {
             case .duplicateLocal, .duplicateRemote, .duplicateLocalRemote, .caseOnlyTwins, .invalidFormat, .unreadableSnapshotLine,
                  .duplicateRecordName:
@@ -36,11 +36,11 @@ public struct AuditFinding: Encodable, Sendable, Equatable {
         }
 
         /// Categories that can run to hundreds of thousands: one finding with a count and a sample.
-        public var isAggregated: Bool {
+        package var isAggregated: Bool {
             self == .stalePending || self == .remoteOnly || self == .legacyRecord
         }
 
-        public var title: String {
+        package var title: String {
             switch self {
             case .duplicateLocal: return "same code on several local families"
             case .duplicateRemote: return "same code on several CloudKit records"
@@ -59,18 +59,18 @@ public struct AuditFinding: Encodable, Sendable, Equatable {
         }
     }
 
-    public var severity: Severity { category.severity }
-    public let category: Category
+    package var severity: Severity { category.severity }
+    package let category: Category
     /// The code concerned, masked unless the audit was asked to show codes.
-    public var code: String?
+    package var code: String?
     /// What is wrong, in a sentence.
-    public var message: String
-    public var action: String
-    public var families: [AuditFamily]
+    package var message: String
+    package var action: String
+    package var families: [AuditFamily]
     /// For aggregated findings: how many families or records, of which `families` is a sample.
-    public var count: Int
+    package var count: Int
 
-    public init(category: Category, code: String? = nil, message: String, action: String, families: [AuditFamily], count: Int? = nil) {
+    package init(category: Category, code: String? = nil, message: String, action: String, families: [AuditFamily], count: Int? = nil) {
         self.category = category
         self.code = code
         self.message = message
@@ -81,7 +81,7 @@ public struct AuditFinding: Encodable, Sendable, Equatable {
 
     enum CodingKeys: String, CodingKey { case severity, category, code, message, action, families, count }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(severity, forKey: .severity)
         try container.encode(category, forKey: .category)
@@ -94,25 +94,25 @@ public struct AuditFinding: Encodable, Sendable, Equatable {
 }
 
 /// A family (or record) named in a finding, and where it lives.
-public struct AuditFamily: Encodable, Sendable, Equatable {
-    public enum Location: String, Encodable, Sendable {
+package struct AuditFamily: Encodable, Sendable, Equatable {
+    package enum Location: String, Encodable, Sendable {
         case local
         case remote
         /// In the store and in CloudKit under the same id.
         case both = "local+remote"
     }
 
-    public var id: String
-    public var name: String?
-    public var location: Location
+    package var id: String
+    package var name: String?
+    package var location: Location
     /// Masked unless the audit shows codes.
-    public var code: String?
-    public var recordType: String?
-    public var createdAt: String?
+    package var code: String?
+    package var recordType: String?
+    package var createdAt: String?
     /// The line of the remote snapshot holding the record.
-    public var snapshotLine: Int?
+    package var snapshotLine: Int?
 
-    public init(id: String, name: String? = nil, location: Location, code: String? = nil, recordType: String? = nil,
+    package init(id: String, name: String? = nil, location: Location, code: String? = nil, recordType: String? = nil,
                 createdAt: String? = nil, snapshotLine: Int? = nil) {
         self.id = id
         self.name = name

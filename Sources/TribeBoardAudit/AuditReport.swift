@@ -1,28 +1,28 @@
 import Foundation
 
 /// The outcome of one audit. JSON keys are a stable interface.
-public struct AuditReport: Encodable, Sendable {
-    public struct Scanned: Encodable, Sendable {
-        public var localFamilies = 0
+package struct AuditReport: Encodable, Sendable {
+    package struct Scanned: Encodable, Sendable {
+        package var localFamilies = 0
         /// Records read from the remote, by record type.
-        public var remoteRecords: [String: Int] = [:]
+        package var remoteRecords: [String: Int] = [:]
         /// "snapshot FILE", "CloudKit ..." or "none".
-        public var remote = "none"
+        package var remote = "none"
     }
 
-    public var command = "audit"
-    public var store: String
-    public var scanned = Scanned()
-    public var errors = 0
-    public var warnings = 0
+    package var command = "audit"
+    package var store: String
+    package var scanned = Scanned()
+    package var errors = 0
+    package var warnings = 0
     /// Per category: how many problems (duplicate groups, families, lines); for the aggregated
     /// categories (one finding each), how many families or records that finding counts.
-    public var counts: [String: Int] = [:]
-    public var findings: [AuditFinding] = []
+    package var counts: [String: Int] = [:]
+    package var findings: [AuditFinding] = []
     /// CloudKit copies still holding a code a repair replaced locally; resync uploads the new codes.
-    public var awaitingResync = 0
-    public var repair: CodeRepairReport?
-    public var durationSeconds = 0.0
+    package var awaitingResync = 0
+    package var repair: CodeRepairReport?
+    package var durationSeconds = 0.0
 
     init(store: String) {
         self.store = store
@@ -49,7 +49,7 @@ public struct AuditReport: Encodable, Sendable {
     }
 
     /// Whether anything reaches `threshold` (nil: nothing fails the run).
-    public func reaches(_ threshold: AuditFinding.Severity?) -> Bool {
+    package func reaches(_ threshold: AuditFinding.Severity?) -> Bool {
         guard let threshold else { return false }
         return findings.contains { $0.severity >= threshold }
     }

@@ -2,21 +2,21 @@ import Foundation
 import TribeBoardDomain
 
 /// What an audit compares, and how much of it to list.
-public struct AuditRequest: Sendable {
-    public var storePath: String
+package struct AuditRequest: Sendable {
+    package var storePath: String
     /// nil: the local store alone.
-    public var remote: RemoteSource?
+    package var remote: RemoteSource?
     /// Families pending sync for longer than this are reported.
-    public var staleAfter: TimeInterval = 24 * 3600
+    package var staleAfter: TimeInterval = 24 * 3600
     /// List every remote-only family, stale pending family and legacy record, not a sample.
-    public var listAll = false
+    package var listAll = false
     /// Families shown in an aggregated finding's sample.
-    public var sampleSize = 10
+    package var sampleSize = 10
     /// Codes appear masked (`AB****`) unless asked for: audit reports get pasted into tickets.
-    public var showCodes = false
-    public var repair = RepairMode.none
+    package var showCodes = false
+    package var repair = RepairMode.none
 
-    public enum RepairMode: Sendable, Equatable {
+    package enum RepairMode: Sendable, Equatable {
         case none
         /// List what a repair would change.
         case propose
@@ -24,7 +24,7 @@ public struct AuditRequest: Sendable {
         case apply(outputDirectory: String)
     }
 
-    public init(storePath: String, remote: RemoteSource? = nil) {
+    package init(storePath: String, remote: RemoteSource? = nil) {
         self.storePath = storePath
         self.remote = remote
     }

@@ -5,14 +5,14 @@ import TribeBoardCloudKit
 import TribeBoardStore
 import TribeBoardSupport
 
-public enum AuditError: Error, LocalizedError {
+package enum AuditError: Error, LocalizedError {
     case store(StoreError)
     case snapshot(SnapshotError)
     case remote(CloudKitError)
     case export(FileSystemError)
     case failed(String)
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         switch self {
         case .store(let error): return error.localizedDescription
         case .snapshot(let error): return error.localizedDescription
@@ -28,17 +28,17 @@ public enum AuditError: Error, LocalizedError {
 ///
 /// Streams both sides: the local scan runs on its own thread while the remote is read, and only
 /// ids and codes are held (names and dates are fetched for the families a finding names).
-public struct Auditor: Sendable {
+package struct Auditor: Sendable {
     let request: AuditRequest
     let logger: Logger
 
-    public init(request: AuditRequest, logger: Logger) {
+    package init(request: AuditRequest, logger: Logger) {
         self.request = request
         self.logger = logger
     }
 
     /// The audit, what it found, and the repair when one was asked for.
-    public func run() throws(AuditError) -> AuditReport {
+    package func run() throws(AuditError) -> AuditReport {
         let started = ContinuousClock.now
         let store: TribeBoardStore
         do {

@@ -4,7 +4,7 @@ import Logging
 import TribeBoardStore
 import TribeBoardSupport
 
-public enum CodeRepairError: Error, LocalizedError {
+package enum CodeRepairError: Error, LocalizedError {
     case output(FileSystemError)
     case store(StoreError)
     case codeGeneration(String)
@@ -12,7 +12,7 @@ public enum CodeRepairError: Error, LocalizedError {
     /// The store changed, but some QR codes could not be put in place.
     case incomplete(String)
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         switch self {
         case .output(let error): return "repair not applied: \(error.localizedDescription)"
         case .store(let error): return "repair not applied: \(error.localizedDescription)"
@@ -26,18 +26,18 @@ public enum CodeRepairError: Error, LocalizedError {
 /// The local fix for duplicate codes: in each group the oldest family keeps the code and the
 /// newer local families get new ones. CloudKit-only families cannot be changed from here (the
 /// toolkit never writes CloudKit directly): they are listed for a person to fix in the app.
-public struct CodeRepairReport: Encodable, Sendable {
-    public struct Change: Encodable, Sendable {
-        public var familyId: String
-        public var familyName: String?
-        public var oldCode: String
+package struct CodeRepairReport: Encodable, Sendable {
+    package struct Change: Encodable, Sendable {
+        package var familyId: String
+        package var familyName: String?
+        package var oldCode: String
         /// Set once applied.
-        public var newCode: String?
-        public var keptBy: String
-        public var reason: String
-        public var qrFile: String?
+        package var newCode: String?
+        package var keptBy: String
+        package var reason: String
+        package var qrFile: String?
         /// Not applied: the family's code changed after the audit read it.
-        public var skipped: String?
+        package var skipped: String?
         /// The code as the audit read it (`oldCode` may be masked).
         let expectedCode: String
         /// The new code in full, while a repair is being applied.
@@ -46,18 +46,18 @@ public struct CodeRepairReport: Encodable, Sendable {
         enum CodingKeys: String, CodingKey { case familyId, familyName, oldCode, newCode, keptBy, reason, qrFile, skipped }
     }
 
-    public struct ManualFix: Encodable, Sendable {
-        public var recordName: String
-        public var name: String?
-        public var code: String
-        public var keptBy: String
+    package struct ManualFix: Encodable, Sendable {
+        package var recordName: String
+        package var name: String?
+        package var code: String
+        package var keptBy: String
     }
 
-    public var applied = false
-    public var outputDirectory: String?
-    public var manifest: String?
-    public var changes: [Change] = []
-    public var manual: [ManualFix] = []
+    package var applied = false
+    package var outputDirectory: String?
+    package var manifest: String?
+    package var changes: [Change] = []
+    package var manual: [ManualFix] = []
 }
 
 struct CodeRepairPlanner {

@@ -2,24 +2,24 @@ import Foundation
 import TribeBoardCloudKit
 
 /// What an audit keeps of one CloudKit record, from a live query or a snapshot line.
-public struct RemoteRecordSummary: Sendable, Equatable {
-    public var recordName: String
-    public var recordType: String
-    public var code: String?
-    public var name: String?
+package struct RemoteRecordSummary: Sendable, Equatable {
+    package var recordName: String
+    package var recordType: String
+    package var code: String?
+    package var name: String?
     /// nil when absent or unusable (then `invalidValue` says why): such a record is never the
     /// oldest of a duplicate group.
-    public var createdAtMilliseconds: Int64?
+    package var createdAtMilliseconds: Int64?
     /// A value from outside that could not be used, in a sentence ("fields.createdAt.value is out of range").
-    public var invalidValue: String?
+    package var invalidValue: String?
     /// The snapshot line it came from; nil for a live read.
-    public var line: Int?
+    package var line: Int?
 
     /// Creation dates an audit accepts: 1970 to 9999-12-31T23:59:59.999Z, in milliseconds (the
     /// snapshot parser's TB_SNAPSHOT_MIN_MS...TB_SNAPSHOT_MAX_MS). 1e300 is a broken writer, not a date.
     static let validMilliseconds: ClosedRange<Int64> = 0...253_402_300_799_999
 
-    public init(recordName: String, recordType: String, code: String?, name: String?, createdAtMilliseconds: Int64?,
+    package init(recordName: String, recordType: String, code: String?, name: String?, createdAtMilliseconds: Int64?,
                 invalidValue: String? = nil, line: Int?) {
         self.recordName = recordName
         self.recordType = recordType
@@ -30,7 +30,7 @@ public struct RemoteRecordSummary: Sendable, Equatable {
         self.line = line
     }
 
-    public init(_ record: CloudKitRecord, line: Int? = nil) {
+    package init(_ record: CloudKitRecord, line: Int? = nil) {
         recordName = record.recordName
         recordType = record.recordType ?? ""
         code = record.string("code")
@@ -65,7 +65,7 @@ public struct RemoteRecordSummary: Sendable, Equatable {
 }
 
 /// Where the remote side of an audit comes from.
-public enum RemoteSource: Sendable {
+package enum RemoteSource: Sendable {
     case snapshot(path: String)
     /// A live read through records/query; `exportTo` also writes what was read as a snapshot.
     case live(CloudKitClient, exportTo: String?)

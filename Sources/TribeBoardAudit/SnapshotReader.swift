@@ -1,12 +1,12 @@
 import CSnapshotParser
 import Foundation
 
-public enum SnapshotError: Error, Equatable, LocalizedError {
+package enum SnapshotError: Error, Equatable, LocalizedError {
     case cannotOpen(path: String, reason: String)
     case readFailed(path: String, reason: String)
     case parserUnavailable
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         switch self {
         case .cannotOpen(let path, let reason): return "cannot open the remote snapshot \(path): \(reason)"
         case .readFailed(let path, let reason): return "cannot read the remote snapshot \(path): \(reason)"
@@ -16,9 +16,9 @@ public enum SnapshotError: Error, Equatable, LocalizedError {
 }
 
 /// A line of the snapshot that is not a record, and why.
-public struct MalformedSnapshotLine: Sendable, Equatable {
-    public let line: Int
-    public let reason: String
+package struct MalformedSnapshotLine: Sendable, Equatable {
+    package let line: Int
+    package let reason: String
 }
 
 /// Streams a remote snapshot (JSON Lines, one CloudKit record dictionary a line) in 4 MB reads:

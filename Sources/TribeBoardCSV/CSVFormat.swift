@@ -5,14 +5,14 @@ import Foundation
 /// header row holds more of those than commas, and whatever an Excel `sep=;` first line names
 /// (that line is then not the header). UTF-16, as Excel's "Unicode Text" saves, is refused with
 /// the way out: this reader is UTF-8.
-public struct CSVFormat: Sendable, Equatable {
-    public let delimiter: UInt8
+package struct CSVFormat: Sendable, Equatable {
+    package let delimiter: UInt8
     /// 2 when the first line is `sep=X` and the header follows it.
-    public let headerLine: Int
+    package let headerLine: Int
 
-    public static let standard = CSVFormat(delimiter: 0x2C, headerLine: 1)
+    package static let standard = CSVFormat(delimiter: 0x2C, headerLine: 1)
 
-    public var delimiterName: String {
+    package var delimiterName: String {
         switch delimiter {
         case 0x2C: return "comma"
         case 0x3B: return "semicolon"

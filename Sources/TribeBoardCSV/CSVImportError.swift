@@ -1,7 +1,7 @@
 import Foundation
 
 /// Problems with the input file as a whole: nothing is provisioned from it.
-public enum CSVImportError: Error, Equatable, LocalizedError {
+package enum CSVImportError: Error, Equatable, LocalizedError {
     case cannotOpen(path: String, reason: String)
     case invalidUTF8(line: Int)
     case unterminatedQuote(line: Int)
@@ -13,7 +13,7 @@ public enum CSVImportError: Error, Equatable, LocalizedError {
     case unreadable(reason: String)
     case malformedHeader(CSVMalformedRecord)
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         switch self {
         case .cannotOpen(let path, let reason): return "cannot open \(path): \(reason)"
         case .invalidUTF8(let line): return "line \(line) is not valid UTF-8; save the file as UTF-8"

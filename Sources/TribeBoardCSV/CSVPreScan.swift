@@ -6,14 +6,14 @@ import Foundation
 /// and finds the records that break RFC 4180's quoting. CSV.swift reads `"Smith" x` by staying in
 /// the quoted field, swallowing the lines after it; here such a record ends at its line's end, and
 /// the reader hands it over as a malformed record that fails alone.
-public struct CSVPreScan: Sendable {
-    public let dataRecords: Int
+package struct CSVPreScan: Sendable {
+    package let dataRecords: Int
     /// Records that break the quoting rules, in file order; the header is never one of them.
-    public let malformedRecords: [CSVMalformedRecord]
+    package let malformedRecords: [CSVMalformedRecord]
     /// The delimiter, and where the header is.
-    public let format: CSVFormat
+    package let format: CSVFormat
 
-    public static func scan(path: String) throws(CSVImportError) -> CSVPreScan {
+    package static func scan(path: String) throws(CSVImportError) -> CSVPreScan {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw .cannotOpen(path: path, reason: "it is a folder, not a file")
@@ -166,11 +166,11 @@ public struct CSVPreScan: Sendable {
 }
 
 /// A record that breaks RFC 4180's quoting: it fails alone, naming where and what was found.
-public struct CSVMalformedRecord: Sendable, Equatable {
+package struct CSVMalformedRecord: Sendable, Equatable {
     /// The physical lines it covers, as an editor numbers them.
-    public let line: Int
-    public let lastLine: Int
+    package let line: Int
+    package let lastLine: Int
     /// 1-based position of the field where the problem is.
-    public let field: Int
-    public let reason: String
+    package let field: Int
+    package let reason: String
 }

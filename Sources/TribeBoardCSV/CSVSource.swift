@@ -6,14 +6,14 @@ import Foundation
 /// input (`-`), a pipe (`<(…)`), a FIFO or a character device can be read only once, so it is
 /// read once into an unnamed owner-only file (O_TMPFILE, gone when the run ends, however it
 /// ends), and that copy is read back through /proc.
-public final class CSVSource {
+package final class CSVSource {
     /// What the operator named (`-` for standard input), for reports and messages.
-    public let name: String
+    package let name: String
     /// A path that reads the whole input from its start, every time.
-    public let path: String
+    package let path: String
     private let copy: Int32?
 
-    public init(_ argument: String) throws(CSVImportError) {
+    package init(_ argument: String) throws(CSVImportError) {
         name = argument
         let input: Int32
         if argument == "-" {

@@ -4,7 +4,7 @@ import TribeBoardDomain
 import TribeBoardSupport
 
 /// The columns provisioning understands, matched case-insensitively in any order.
-public enum FamilyCSVColumn: String, CaseIterable, Sendable {
+package enum FamilyCSVColumn: String, CaseIterable, Sendable {
     case familyName = "family_name"
     case externalId = "external_id"
     case adminDisplayName = "admin_display_name"
@@ -13,15 +13,15 @@ public enum FamilyCSVColumn: String, CaseIterable, Sendable {
 }
 
 /// One record of the file with the physical line it starts on (what an editor shows).
-public struct FamilyCSVRecord: Sendable, Equatable {
-    public let line: Int
-    public let fields: [FamilyCSVColumn: String]
+package struct FamilyCSVRecord: Sendable, Equatable {
+    package let line: Int
+    package let fields: [FamilyCSVColumn: String]
     /// Set when the record's field count differs from the header's.
-    public let fieldCountMismatch: (found: Int, expected: Int)?
+    package let fieldCountMismatch: (found: Int, expected: Int)?
     /// Set when the record breaks the quoting rules: its fields were not read.
-    public let malformed: RowError?
+    package let malformed: RowError?
 
-    public init(line: Int, fields: [FamilyCSVColumn: String], fieldCountMismatch: (found: Int, expected: Int)? = nil,
+    package init(line: Int, fields: [FamilyCSVColumn: String], fieldCountMismatch: (found: Int, expected: Int)? = nil,
                 malformed: RowError? = nil) {
         self.line = line
         self.fields = fields
@@ -29,7 +29,7 @@ public struct FamilyCSVRecord: Sendable, Equatable {
         self.malformed = malformed
     }
 
-    public static func == (lhs: Self, rhs: Self) -> Bool {
+    package static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.line == rhs.line && lhs.fields == rhs.fields
             && lhs.fieldCountMismatch?.found == rhs.fieldCountMismatch?.found && lhs.malformed == rhs.malformed
     }
@@ -37,9 +37,9 @@ public struct FamilyCSVRecord: Sendable, Equatable {
 
 /// Streams records from an RFC 4180 file through CSV.swift: UTF-8 with or without BOM, LF or CRLF,
 /// quoted fields with commas, quotes and newlines. Memory stays flat whatever the file's size.
-public final class FamilyCSVReader {
-    public let unknownColumns: [String]
-    public let columns: Set<FamilyCSVColumn>
+package final class FamilyCSVReader {
+    package let unknownColumns: [String]
+    package let columns: Set<FamilyCSVColumn>
     private let reader: CSVReader
     private let stream: InputStream
     private let columnIndex: [(FamilyCSVColumn, Int)]
@@ -55,7 +55,7 @@ public final class FamilyCSVReader {
     /// Reads `path`; `malformed` (from `CSVPreScan`) are the records CSV.swift must not see: the
     /// reader parses a copy with their lines blanked and hands each over, in its place, as a
     /// record that fails.
-    public init(path: String, malformed: [CSVMalformedRecord] = [], format: CSVFormat = .standard) throws(CSVImportError) {
+    package init(path: String, malformed: [CSVMalformedRecord] = [], format: CSVFormat = .standard) throws(CSVImportError) {
         let cleanCopy = malformed.isEmpty && format.headerLine == 1 ? nil
             : try CSVCleanCopy(of: path, blanking: malformed, droppingFirstLine: format.headerLine == 2)
         guard let stream = InputStream(fileAtPath: cleanCopy?.path ?? path) else {
@@ -96,7 +96,7 @@ public final class FamilyCSVReader {
 
     /// The next non-blank record, or nil at the end of the file: parsed records and malformed ones
     /// in the order of their lines.
-    public func next() throws(CSVImportError) -> FamilyCSVRecord? {
+    package func next() throws(CSVImportError) -> FamilyCSVRecord? {
         let parsed: FamilyCSVRecord?
         if let held = heldBack {
             parsed = held

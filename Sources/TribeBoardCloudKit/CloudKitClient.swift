@@ -9,11 +9,11 @@ import TribeBoardSupport
 /// A CloudKit Web Services client over URLSession: signed requests, errors classified as the
 /// seeds require, transient ones retried within bounds, and at most `maxConcurrentRequests` in
 /// flight whatever the caller does.
-public final class CloudKitClient: Sendable {
-    public static let maxOperationsPerRequest = 200
-    public static let maxResultsPerQuery = 200
+package final class CloudKitClient: Sendable {
+    package static let maxOperationsPerRequest = 200
+    package static let maxResultsPerQuery = 200
 
-    public let configuration: CloudKitConfiguration
+    package let configuration: CloudKitConfiguration
     private let signer: CloudKitSigner?
     private let session: URLSession
     private let policy: RetryPolicy
@@ -26,7 +26,7 @@ public final class CloudKitClient: Sendable {
     /// Legacy types found missing, so that each is noted once per run, not once per query.
     private let missingTypesNoted: MissingTypeNotes
 
-    public init(configuration: CloudKitConfiguration, signer: CloudKitSigner?, policy: RetryPolicy = RetryPolicy(),
+    package init(configuration: CloudKitConfiguration, signer: CloudKitSigner?, policy: RetryPolicy = RetryPolicy(),
                 maxConcurrentRequests: Int = 4, requestTimeout: Double = 30, logger: Logger) {
         self.configuration = configuration
         self.signer = signer
@@ -55,7 +55,7 @@ public final class CloudKitClient: Sendable {
     }
 
     /// The same client, whose requests, retries and waits all end by `deadline`.
-    public func bounded(by deadline: ContinuousClock.Instant?) -> CloudKitClient {
+    package func bounded(by deadline: ContinuousClock.Instant?) -> CloudKitClient {
         CloudKitClient(self, runDeadline: deadline)
     }
 
@@ -63,7 +63,7 @@ public final class CloudKitClient: Sendable {
     private var secondsLeft: Double? { runDeadline.map { (($0 - ContinuousClock.now).seconds) } }
 
     /// Builds the signer from the configured key file. Nil signer means the remote is not configured.
-    public convenience init(configuration: CloudKitConfiguration, policy: RetryPolicy = RetryPolicy(), logger: Logger) throws(CloudKitConfigurationError) {
+    package convenience init(configuration: CloudKitConfiguration, policy: RetryPolicy = RetryPolicy(), logger: Logger) throws(CloudKitConfigurationError) {
         var signer: CloudKitSigner?
         if configuration.database == .public, let keyID = configuration.keyID, let keyFile = configuration.keyFile {
             signer = try CloudKitSigner(keyID: keyID, keyFile: keyFile)
@@ -74,7 +74,7 @@ public final class CloudKitClient: Sendable {
     // MARK: Operations
 
     /// One page of records/query; pass the returned marker back for the next page.
-    public func query(_ query: CloudKitQuery, zone: CloudKitZoneID = .defaultZone, resultsLimit: Int = maxResultsPerQuery,
+    package func query(_ query: CloudKitQuery, zone: CloudKitZoneID = .defaultZone, resultsLimit: Int = maxResultsPerQuery,
                       continuationMarker: String? = nil) async throws(CloudKitError) -> CloudKitQueryPage {
         let request = QueryRequest(zoneID: zone, resultsLimit: min(resultsLimit, Self.maxResultsPerQuery),
                                    query: query, continuationMarker: continuationMarker)
@@ -86,7 +86,7 @@ public final class CloudKitClient: Sendable {
     }
 
     /// Every record the query matches, page by page, handed to `page` as they arrive.
-    public func queryAll(_ query: CloudKitQuery, zone: CloudKitZoneID = .defaultZone,
+    package func queryAll(_ query: CloudKitQuery, zone: CloudKitZoneID = .defaultZone,
                          page: ([CloudKitRecordResult]) throws -> Void) async throws {
         var marker: String?
         var pages = ContinuationGuard(recordType: query.recordType)
@@ -98,7 +98,7 @@ public final class CloudKitClient: Sendable {
     }
 
     /// records/lookup, 200 names a request; one result per name, in order.
-    public func lookup(recordNames: [String], zone: CloudKitZoneID = .defaultZone) async throws(CloudKitError) -> [CloudKitRecordResult] {
+    package func lookup(recordNames: [String], zone: CloudKitZoneID = .defaultZone) async throws(CloudKitError) -> [CloudKitRecordResult] {
         var results: [CloudKitRecordResult] = []
         for chunk in recordNames.chunked(Self.maxOperationsPerRequest) {
             let request = LookupRequest(records: chunk.map { .init(recordName: $0) }, zoneID: zone)
@@ -110,7 +110,7 @@ public final class CloudKitClient: Sendable {
 
     /// records/modify, 200 operations a request. A per-record error does not fail the request:
     /// every result is returned, in the order of the operations.
-    public func modify(_ operations: [CloudKitOperation], zone: CloudKitZoneID = .defaultZone,
+    package func modify(_ operations: [CloudKitOperation], zone: CloudKitZoneID = .defaultZone,
                        atomic: Bool = false) async throws(CloudKitError) -> [CloudKitRecordResult] {
         var results: [CloudKitRecordResult] = []
         for chunk in operations.chunked(Self.maxOperationsPerRequest) {
@@ -122,7 +122,7 @@ public final class CloudKitClient: Sendable {
     }
 
     /// users/caller: the cheapest authenticated call, proof that the key works.
-    public func caller() async throws(CloudKitError) -> CloudKitCaller {
+    package func caller() async throws(CloudKitError) -> CloudKitCaller {
         try await send("users/caller", body: nil as QueryRequest?, method: "GET")
     }
 

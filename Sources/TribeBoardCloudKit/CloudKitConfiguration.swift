@@ -3,37 +3,37 @@ import TribeBoardSupport
 
 /// Where and how to reach CloudKit Web Services. Sources, strongest first: command-line flags,
 /// `TRIBEBOARD_CK_*` environment variables, a `key = value` config file (see Templates/).
-public struct CloudKitConfiguration: Sendable, Equatable {
-    public enum Environment: String, Sendable, CaseIterable { case development, production }
+package struct CloudKitConfiguration: Sendable, Equatable {
+    package enum Environment: String, Sendable, CaseIterable { case development, production }
     /// Only the public database: a server-to-server key reaches nothing else, and a user's private
     /// or shared database (where SwiftData's own mirror lives) needs that user's web auth token,
     /// single-use and rotated by every response, which an unattended operator's tool does not hold.
-    public enum Database: String, Sendable, CaseIterable { case `public` }
+    package enum Database: String, Sendable, CaseIterable { case `public` }
 
-    public static let bundleID = "net.dataenvy.TribeBoard"
+    package static let bundleID = "net.dataenvy.TribeBoard"
     /// The rule the app's crash taught: `iCloud.` + bundle id.
-    public static let defaultContainer = "iCloud." + bundleID
-    public static let defaultBaseURL = "https://api.apple-cloudkit.com"
+    package static let defaultContainer = "iCloud." + bundleID
+    package static let defaultBaseURL = "https://api.apple-cloudkit.com"
 
-    public var container = Self.defaultContainer
-    public var environment = Environment.development
+    package var container = Self.defaultContainer
+    package var environment = Environment.development
     /// The public database by default: a server-to-server key reaches only that one.
-    public var database = Database.public
-    public var keyID: String?
-    public var keyFile: String?
-    public var baseURL = Self.defaultBaseURL
+    package var database = Database.public
+    package var keyID: String?
+    package var keyFile: String?
+    package var baseURL = Self.defaultBaseURL
 
-    public init() {}
+    package init() {}
 
     /// A remote is configured when there is a server-to-server key.
-    public var isConfigured: Bool { keyID != nil && keyFile != nil }
+    package var isConfigured: Bool { keyID != nil && keyFile != nil }
 
     /// `/database/1/{container}/{environment}/{database}/{operation}`: what a signature covers.
-    public func subpath(_ operation: String) -> String {
+    package func subpath(_ operation: String) -> String {
         "/database/1/\(container)/\(environment.rawValue)/\(database.rawValue)/\(operation)"
     }
 
-    public func validate() throws(CloudKitConfigurationError) {
+    package func validate() throws(CloudKitConfigurationError) {
         guard container.hasPrefix("iCloud."), container.count > "iCloud.".count, !container.contains("/") else {
             throw .invalid(setting: "container", value: container, expected: "iCloud. followed by a bundle id, e.g. \(Self.defaultContainer)")
         }
@@ -47,19 +47,19 @@ public struct CloudKitConfiguration: Sendable, Equatable {
     }
 
     /// Settings named on the command line; nil means "not given".
-    public struct Overrides: Sendable {
-        public var container: String?
-        public var environment: String?
-        public var database: String?
-        public var keyID: String?
-        public var keyFile: String?
-        public var baseURL: String?
-        public var configFile: String?
+    package struct Overrides: Sendable {
+        package var container: String?
+        package var environment: String?
+        package var database: String?
+        package var keyID: String?
+        package var keyFile: String?
+        package var baseURL: String?
+        package var configFile: String?
 
-        public init() {}
+        package init() {}
     }
 
-    public static func resolve(_ flags: Overrides, environment variables: [String: String]) throws(CloudKitConfigurationError) -> CloudKitConfiguration {
+    package static func resolve(_ flags: Overrides, environment variables: [String: String]) throws(CloudKitConfigurationError) -> CloudKitConfiguration {
         var settings: [String: String] = [:]
         if let path = flags.configFile ?? variables["TRIBEBOARD_CK_CONFIG"] {
             settings = try ConfigFile.read(path)

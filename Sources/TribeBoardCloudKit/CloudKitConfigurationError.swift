@@ -1,7 +1,7 @@
 import Foundation
 
 /// A remote that cannot be used as configured: nothing was sent.
-public enum CloudKitConfigurationError: Error, Equatable, LocalizedError {
+package enum CloudKitConfigurationError: Error, Equatable, LocalizedError {
     case missing(String)
     case invalid(setting: String, value: String, expected: String)
     case keyFileUnreadable(path: String, reason: String)
@@ -9,7 +9,7 @@ public enum CloudKitConfigurationError: Error, Equatable, LocalizedError {
     case invalidKey(reason: String)
     case configFile(path: String, line: Int, reason: String)
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         switch self {
         case .missing(let what):
             return "no \(what) is configured"

@@ -1,28 +1,28 @@
 import Foundation
 
 /// The documented serverErrorCode values, kept open for codes Apple adds later.
-public struct CloudKitServerErrorCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
-    public let rawValue: String
-    public init(rawValue: String) { self.rawValue = rawValue }
-    public var description: String { rawValue }
+package struct CloudKitServerErrorCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    package let rawValue: String
+    package init(rawValue: String) { self.rawValue = rawValue }
+    package var description: String { rawValue }
 
-    public static let throttled = Self(rawValue: "THROTTLED")
-    public static let tryAgainLater = Self(rawValue: "TRY_AGAIN_LATER")
-    public static let internalError = Self(rawValue: "INTERNAL_ERROR")
-    public static let conflict = Self(rawValue: "CONFLICT")
-    public static let exists = Self(rawValue: "EXISTS")
-    public static let authenticationFailed = Self(rawValue: "AUTHENTICATION_FAILED")
-    public static let authenticationRequired = Self(rawValue: "AUTHENTICATION_REQUIRED")
-    public static let accessDenied = Self(rawValue: "ACCESS_DENIED")
-    public static let badRequest = Self(rawValue: "BAD_REQUEST")
-    public static let notFound = Self(rawValue: "NOT_FOUND")
-    public static let zoneNotFound = Self(rawValue: "ZONE_NOT_FOUND")
-    public static let quotaExceeded = Self(rawValue: "QUOTA_EXCEEDED")
-    public static let validatingReferenceError = Self(rawValue: "VALIDATING_REFERENCE_ERROR")
-    public static let atomicError = Self(rawValue: "ATOMIC_ERROR")
+    package static let throttled = Self(rawValue: "THROTTLED")
+    package static let tryAgainLater = Self(rawValue: "TRY_AGAIN_LATER")
+    package static let internalError = Self(rawValue: "INTERNAL_ERROR")
+    package static let conflict = Self(rawValue: "CONFLICT")
+    package static let exists = Self(rawValue: "EXISTS")
+    package static let authenticationFailed = Self(rawValue: "AUTHENTICATION_FAILED")
+    package static let authenticationRequired = Self(rawValue: "AUTHENTICATION_REQUIRED")
+    package static let accessDenied = Self(rawValue: "ACCESS_DENIED")
+    package static let badRequest = Self(rawValue: "BAD_REQUEST")
+    package static let notFound = Self(rawValue: "NOT_FOUND")
+    package static let zoneNotFound = Self(rawValue: "ZONE_NOT_FOUND")
+    package static let quotaExceeded = Self(rawValue: "QUOTA_EXCEEDED")
+    package static let validatingReferenceError = Self(rawValue: "VALIDATING_REFERENCE_ERROR")
+    package static let atomicError = Self(rawValue: "ATOMIC_ERROR")
 
     /// The seeds' distinction: what passes by itself, what a person must fix, what is about the data.
-    public var category: CloudKitError.Category {
+    package var category: CloudKitError.Category {
         switch self {
         case .throttled, .tryAgainLater, .internalError: return .transient
         case .authenticationFailed, .authenticationRequired, .accessDenied, .zoneNotFound: return .configuration
@@ -32,14 +32,14 @@ public struct CloudKitServerErrorCode: RawRepresentable, Sendable, Hashable, Cus
 }
 
 /// The envelope CloudKit answers a failed request with.
-public struct CloudKitErrorEnvelope: Codable, Sendable, Equatable {
-    public var uuid: String?
-    public var serverErrorCode: String
-    public var reason: String?
-    public var retryAfter: Double?
-    public var redirectURL: String?
+package struct CloudKitErrorEnvelope: Codable, Sendable, Equatable {
+    package var uuid: String?
+    package var serverErrorCode: String
+    package var reason: String?
+    package var retryAfter: Double?
+    package var redirectURL: String?
 
-    public init(uuid: String?, serverErrorCode: String, reason: String?, retryAfter: Double?, redirectURL: String?) {
+    package init(uuid: String?, serverErrorCode: String, reason: String?, retryAfter: Double?, redirectURL: String?) {
         self.uuid = uuid
         self.serverErrorCode = serverErrorCode
         self.reason = reason
@@ -49,8 +49,8 @@ public struct CloudKitErrorEnvelope: Codable, Sendable, Equatable {
 }
 
 /// A request that did not succeed, classified as the seeds require.
-public enum CloudKitError: Error, Sendable, Equatable, LocalizedError {
-    public enum Category: String, Sendable, Encodable {
+package enum CloudKitError: Error, Sendable, Equatable, LocalizedError {
+    package enum Category: String, Sendable, Encodable {
         /// Connection refused or reset, DNS, TLS, timeout: the network, not the data.
         case network
         /// The service asks to come back later (THROTTLED, TRY_AGAIN_LATER, INTERNAL_ERROR).
@@ -72,7 +72,7 @@ public enum CloudKitError: Error, Sendable, Equatable, LocalizedError {
     /// configuration problem no retry fixes. `reason` is CloudKit's own text.
     case schema(SchemaProblem, reason: String)
 
-    public enum SchemaProblem: Sendable, Equatable {
+    package enum SchemaProblem: Sendable, Equatable {
         case missingType(String)
         /// `recordType` is the queried type, when the client knows it (CloudKit's text omits it).
         case notQueryable(field: String, recordType: String?)
@@ -80,7 +80,7 @@ public enum CloudKitError: Error, Sendable, Equatable, LocalizedError {
         case notDeployed
     }
 
-    public var category: Category {
+    package var category: Category {
         switch self {
         case .network: return .network
         case .service(let code, _, _, _): return code.category
@@ -95,10 +95,10 @@ public enum CloudKitError: Error, Sendable, Equatable, LocalizedError {
         }
     }
 
-    public var isTransient: Bool { category == .network || category == .transient }
+    package var isTransient: Bool { category == .network || category == .transient }
 
     /// A legacy record type (`CKFamily`…) the container never had: it simply has no records.
-    public var isMissingLegacyType: Bool {
+    package var isMissingLegacyType: Bool {
         switch self {
         case .schema(.missingType(let type), _): return RecordMapping.legacyTypes.contains(type)
         case .gaveUp(_, let last): return last.isMissingLegacyType
@@ -126,7 +126,7 @@ public enum CloudKitError: Error, Sendable, Equatable, LocalizedError {
 
     /// The server answered, but not as CloudKit does (no JSON, no CloudKit error body, a record
     /// without its name).
-    public var isUnusableAnswer: Bool {
+    package var isUnusableAnswer: Bool {
         switch self {
         case .unexpectedResponse: return true
         case .gaveUp(_, let last): return last.isUnusableAnswer
@@ -134,12 +134,12 @@ public enum CloudKitError: Error, Sendable, Equatable, LocalizedError {
         }
     }
 
-    public var retryAfter: Double? {
+    package var retryAfter: Double? {
         if case .service(_, _, _, let retryAfter) = self { return retryAfter }
         return nil
     }
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         switch self {
         case .network(let reason):
             return "CloudKit is unreachable (network: \(reason)); the work stays pending and can be retried"

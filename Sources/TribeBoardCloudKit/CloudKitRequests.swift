@@ -1,41 +1,41 @@
 import Foundation
 
-public struct CloudKitZoneID: Codable, Sendable, Equatable {
-    public var zoneName: String
+package struct CloudKitZoneID: Codable, Sendable, Equatable {
+    package var zoneName: String
 
-    public init(zoneName: String) { self.zoneName = zoneName }
-    public static let defaultZone = CloudKitZoneID(zoneName: "_defaultZone")
+    package init(zoneName: String) { self.zoneName = zoneName }
+    package static let defaultZone = CloudKitZoneID(zoneName: "_defaultZone")
 }
 
 /// A filter of records/query. The comparators are the documented ones.
-public struct CloudKitFilter: Codable, Sendable, Equatable {
-    public var fieldName: String
-    public var comparator: String
-    public var fieldValue: CloudKitRecord.Field
+package struct CloudKitFilter: Codable, Sendable, Equatable {
+    package var fieldName: String
+    package var comparator: String
+    package var fieldValue: CloudKitRecord.Field
 
-    public static func equals(_ field: String, _ value: String) -> Self {
+    package static func equals(_ field: String, _ value: String) -> Self {
         Self(fieldName: field, comparator: "EQUALS", fieldValue: .string(value))
     }
 
-    public static func notEquals(_ field: String, _ value: String) -> Self {
+    package static func notEquals(_ field: String, _ value: String) -> Self {
         Self(fieldName: field, comparator: "NOT_EQUALS", fieldValue: .string(value))
     }
 
-    public static func beginsWith(_ field: String, _ value: String) -> Self {
+    package static func beginsWith(_ field: String, _ value: String) -> Self {
         Self(fieldName: field, comparator: "BEGINS_WITH", fieldValue: .string(value))
     }
 
-    public static func isIn(_ field: String, _ values: [String]) -> Self {
+    package static func isIn(_ field: String, _ values: [String]) -> Self {
         Self(fieldName: field, comparator: "IN",
              fieldValue: CloudKitRecord.Field(value: .array(values.map { .string($0) }), type: "STRING_LIST"))
     }
 }
 
-public struct CloudKitQuery: Codable, Sendable, Equatable {
-    public var recordType: String
-    public var filterBy: [CloudKitFilter]?
+package struct CloudKitQuery: Codable, Sendable, Equatable {
+    package var recordType: String
+    package var filterBy: [CloudKitFilter]?
 
-    public init(recordType: String, filterBy: [CloudKitFilter]? = nil) {
+    package init(recordType: String, filterBy: [CloudKitFilter]? = nil) {
         self.recordType = recordType
         self.filterBy = filterBy
     }
@@ -48,21 +48,21 @@ struct QueryRequest: Codable {
     var continuationMarker: String?
 }
 
-public struct CloudKitQueryPage: Decodable, Sendable {
-    public var records: [CloudKitRecordResult]
-    public var continuationMarker: String?
+package struct CloudKitQueryPage: Decodable, Sendable {
+    package var records: [CloudKitRecordResult]
+    package var continuationMarker: String?
 }
 
 /// One operation of records/modify.
-public struct CloudKitOperation: Codable, Sendable, Equatable {
-    public enum Kind: String, Codable, Sendable, CaseIterable {
+package struct CloudKitOperation: Codable, Sendable, Equatable {
+    package enum Kind: String, Codable, Sendable, CaseIterable {
         case create, update, replace, forceUpdate, forceReplace, delete, forceDelete
     }
 
-    public var operationType: Kind
-    public var record: CloudKitRecord
+    package var operationType: Kind
+    package var record: CloudKitRecord
 
-    public init(_ kind: Kind, _ record: CloudKitRecord) {
+    package init(_ kind: Kind, _ record: CloudKitRecord) {
         operationType = kind
         self.record = record
     }
@@ -87,15 +87,15 @@ struct RecordsResponse: Decodable, Sendable {
 
 /// users/caller's identity. Apple's reference shows it inside `{"users": [ … ]}`; older clients
 /// (and some answers) have it at the top level: both are read.
-public struct CloudKitCaller: Decodable, Sendable {
-    public var userRecordName: String
+package struct CloudKitCaller: Decodable, Sendable {
+    package var userRecordName: String
 
     private enum CodingKeys: String, CodingKey { case userRecordName, users }
     private struct Identity: Decodable { var userRecordName: String }
 
-    public init(userRecordName: String) { self.userRecordName = userRecordName }
+    package init(userRecordName: String) { self.userRecordName = userRecordName }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         if let name = try container.decodeIfPresent(String.self, forKey: .userRecordName) {
             userRecordName = name

@@ -4,17 +4,17 @@ import Foundation
 /// Signs CloudKit Web Services requests with a server-to-server key, as Apple documents it:
 /// the message `date:base64(SHA-256(body)):subpath` signed with ECDSA P-256 over SHA-256, DER,
 /// base64, sent with the key id and the date in three headers.
-public struct CloudKitSigner: Sendable, CustomStringConvertible {
-    public static let keyIDHeader = "X-Apple-CloudKit-Request-KeyID"
-    public static let dateHeader = "X-Apple-CloudKit-Request-ISO8601Date"
-    public static let signatureHeader = "X-Apple-CloudKit-Request-SignatureV1"
+package struct CloudKitSigner: Sendable, CustomStringConvertible {
+    package static let keyIDHeader = "X-Apple-CloudKit-Request-KeyID"
+    package static let dateHeader = "X-Apple-CloudKit-Request-ISO8601Date"
+    package static let signatureHeader = "X-Apple-CloudKit-Request-SignatureV1"
 
-    public let keyID: String
+    package let keyID: String
     private let privateKeyPEM: [UInt8]
 
     /// Reads the PEM key file. A key that group or others can read is refused: whoever reads it
     /// can write to the container.
-    public init(keyID: String, keyFile: String) throws(CloudKitConfigurationError) {
+    package init(keyID: String, keyFile: String) throws(CloudKitConfigurationError) {
         var info = stat()
         guard stat(keyFile, &info) == 0 else {
             throw .keyFileUnreadable(path: keyFile, reason: String(cString: strerror(errno)))
@@ -30,7 +30,7 @@ public struct CloudKitSigner: Sendable, CustomStringConvertible {
         try self.init(keyID: keyID, privateKeyPEM: Array(data))
     }
 
-    public init(keyID: String, privateKeyPEM: [UInt8]) throws(CloudKitConfigurationError) {
+    package init(keyID: String, privateKeyPEM: [UInt8]) throws(CloudKitConfigurationError) {
         guard !keyID.isEmpty else { throw .missing("key id") }
         self.keyID = keyID
         self.privateKeyPEM = privateKeyPEM
@@ -39,10 +39,10 @@ public struct CloudKitSigner: Sendable, CustomStringConvertible {
     }
 
     /// Never prints the key, and only the start of its id.
-    public var description: String { "CloudKitSigner(keyID: \(keyID.prefix(8))…)" }
+    package var description: String { "CloudKitSigner(keyID: \(keyID.prefix(8))…)" }
 
     /// The three authentication headers for a request with `body` to `subpath` (`/database/1/...`).
-    public func headers(body: [UInt8], subpath: String, date: Date = Date()) throws(CloudKitConfigurationError) -> [String: String] {
+    package func headers(body: [UInt8], subpath: String, date: Date = Date()) throws(CloudKitConfigurationError) -> [String: String] {
         let timestamp = Self.timestamp(date)
         let message = Self.message(timestamp: timestamp, body: body, subpath: subpath)
         let signature = try sign(Array(message.utf8))
@@ -51,11 +51,11 @@ public struct CloudKitSigner: Sendable, CustomStringConvertible {
     }
 
     /// `date:base64(SHA-256(body)):subpath`, the exact bytes that are signed.
-    public static func message(timestamp: String, body: [UInt8], subpath: String) -> String {
+    package static func message(timestamp: String, body: [UInt8], subpath: String) -> String {
         "\(timestamp):\(bodyHash(body)):\(subpath)"
     }
 
-    public static func bodyHash(_ body: [UInt8]) -> String {
+    package static func bodyHash(_ body: [UInt8]) -> String {
         var output = [CChar](repeating: 0, count: 64)
         let status = body.withUnsafeBytes { tb_sha256_base64($0.baseAddress, $0.count, &output, output.count) }
         guard status == 0 else { return "" }
@@ -63,7 +63,7 @@ public struct CloudKitSigner: Sendable, CustomStringConvertible {
     }
 
     /// UTC, no fractional seconds, as CloudKit requires.
-    public static func timestamp(_ date: Date) -> String {
+    package static func timestamp(_ date: Date) -> String {
         date.formatted(.iso8601.year().month().day().dateSeparator(.dash)
             .time(includingFractionalSeconds: false).timeSeparator(.colon).timeZone(separator: .omitted))
     }
@@ -88,8 +88,8 @@ public struct CloudKitSigner: Sendable, CustomStringConvertible {
 }
 
 /// Verification, for the emulator: the same primitive the real service applies.
-public enum CloudKitSignatureVerifier {
-    public static func isValid(signature: [UInt8], message: [UInt8], publicKeyPEM: [UInt8]) -> Bool {
+package enum CloudKitSignatureVerifier {
+    package static func isValid(signature: [UInt8], message: [UInt8], publicKeyPEM: [UInt8]) -> Bool {
         var error = [CChar](repeating: 0, count: 256)
         let status = publicKeyPEM.withUnsafeBufferPointer { pem in
             pem.withMemoryRebound(to: CChar.self) { pemChars in
@@ -101,7 +101,7 @@ public enum CloudKitSignatureVerifier {
     }
 
     /// The public half of a private key, as the CloudKit Dashboard registers it.
-    public static func publicKeyPEM(ofPrivateKey privateKeyPEM: [UInt8]) -> [UInt8]? {
+    package static func publicKeyPEM(ofPrivateKey privateKeyPEM: [UInt8]) -> [UInt8]? {
         var output = [CChar](repeating: 0, count: 1024)
         var error = [CChar](repeating: 0, count: 256)
         let status = privateKeyPEM.withUnsafeBufferPointer { pem in

@@ -2,12 +2,12 @@ import Foundation
 
 /// HTTP's Date header (RFC 9110 IMF-fixdate, `Sun, 06 Nov 1994 08:49:37 GMT`): what the server's
 /// clock said when it answered.
-public enum HTTPDate {
-    public static func format(_ date: Date) -> String {
+package enum HTTPDate {
+    package static func format(_ date: Date) -> String {
         formatter().string(from: date)
     }
 
-    public static func parse(_ text: String?) -> Date? {
+    package static func parse(_ text: String?) -> Date? {
         guard let text, !text.isEmpty else { return nil }
         return formatter().date(from: text)
     }

@@ -2,7 +2,7 @@ import Foundation
 
 /// Any JSON value, decoded without loss: CloudKit field values vary by type, and a field of a type
 /// we do not map (an ASSET, a LOCATION) must not make a whole page of records unreadable.
-public enum JSONValue: Codable, Sendable, Equatable {
+package enum JSONValue: Codable, Sendable, Equatable {
     case null
     case bool(Bool)
     case number(Double)
@@ -10,7 +10,7 @@ public enum JSONValue: Codable, Sendable, Equatable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         // Most values are strings, then numbers: trying them first avoids a thrown error per value.
         if container.decodeNil() { self = .null }
@@ -21,7 +21,7 @@ public enum JSONValue: Codable, Sendable, Equatable {
         else { self = .object(try container.decode([String: JSONValue].self)) }
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -35,8 +35,8 @@ public enum JSONValue: Codable, Sendable, Equatable {
         }
     }
 
-    public var string: String? { if case .string(let value) = self { return value } else { return nil } }
-    public var number: Double? { if case .number(let value) = self { return value } else { return nil } }
-    public var object: [String: JSONValue]? { if case .object(let value) = self { return value } else { return nil } }
-    public var array: [JSONValue]? { if case .array(let value) = self { return value } else { return nil } }
+    package var string: String? { if case .string(let value) = self { return value } else { return nil } }
+    package var number: Double? { if case .number(let value) = self { return value } else { return nil } }
+    package var object: [String: JSONValue]? { if case .object(let value) = self { return value } else { return nil } }
+    package var array: [JSONValue]? { if case .array(let value) = self { return value } else { return nil } }
 }

@@ -4,14 +4,14 @@ import TribeBoardDomain
 /// The app's CloudKit mapping, exactly: record types `Family`, `UserProfile`, `Membership`, record
 /// names the models' uppercase UUIDs, the documented field names and types. Sync bookkeeping
 /// (`needs_sync`, `last_sync_date`, `ck_record_id`) is never uploaded.
-public enum RecordMapping {
-    public static let familyType = "Family"
-    public static let userProfileType = "UserProfile"
-    public static let membershipType = "Membership"
+package enum RecordMapping {
+    package static let familyType = "Family"
+    package static let userProfileType = "UserProfile"
+    package static let membershipType = "Membership"
     /// Record types of builds before the rename: read by audits, never written.
-    public static let legacyTypes = ["CKFamily", "CKUserProfile", "CKMembership"]
+    package static let legacyTypes = ["CKFamily", "CKUserProfile", "CKMembership"]
 
-    public static func family(id: RecordID, name: String, code: String, createdByUserId: RecordID,
+    package static func family(id: RecordID, name: String, code: String, createdByUserId: RecordID,
                               createdAt: Date) -> CloudKitRecord {
         CloudKitRecord(recordName: id, recordType: familyType, fields: [
             "name": .string(name),
@@ -21,7 +21,7 @@ public enum RecordMapping {
         ])
     }
 
-    public static func userProfile(id: RecordID, displayName: String, appleUserIdHash: String?, avatarUrl: String?,
+    package static func userProfile(id: RecordID, displayName: String, appleUserIdHash: String?, avatarUrl: String?,
                                    createdAt: Date) -> CloudKitRecord {
         var fields: [String: CloudKitRecord.Field] = [
             "displayName": .string(displayName),
@@ -32,7 +32,7 @@ public enum RecordMapping {
         return CloudKitRecord(recordName: id, recordType: userProfileType, fields: fields)
     }
 
-    public static func membership(id: RecordID, familyID: RecordID, userID: RecordID, role: MembershipRole,
+    package static func membership(id: RecordID, familyID: RecordID, userID: RecordID, role: MembershipRole,
                                   status: MembershipStatus, joinedAt: Date, lastRoleChangeAt: Date?) -> CloudKitRecord {
         var fields: [String: CloudKitRecord.Field] = [
             "role": .string(role.rawValue),
@@ -46,12 +46,12 @@ public enum RecordMapping {
     }
 
     /// TIMESTAMP values are milliseconds since 1970.
-    public static func milliseconds(_ date: Date) -> Int64 {
+    package static func milliseconds(_ date: Date) -> Int64 {
         Int64((date.timeIntervalSince1970 * 1000).rounded())
     }
 
     /// The store's ISO 8601 text (`2026-11-21T22:27:49.123Z`) as a date.
-    public static func date(fromStoreTimestamp text: String) -> Date? {
+    package static func date(fromStoreTimestamp text: String) -> Date? {
         try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 }

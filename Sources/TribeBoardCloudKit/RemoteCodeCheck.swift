@@ -8,7 +8,7 @@ import TribeBoardSupport
 ///
 /// A circuit breaker: after the first failure the rest of the run checks locally only (2.3), so a
 /// remote that is down costs one bounded wait, not one per batch.
-public final class RemoteCodeCheck: Sendable {
+package final class RemoteCodeCheck: Sendable {
     /// One query per record type for a page of 200: 8-character codes keep it a few KB.
     package static let codesPerQuery = 200
 
@@ -17,15 +17,15 @@ public final class RemoteCodeCheck: Sendable {
     private let tripped = Mutex<CloudKitError?>(nil)
     private let verified = Atomic<Int>(0)
 
-    public init(client: CloudKitClient, logger: Logger) {
+    package init(client: CloudKitClient, logger: Logger) {
         self.client = client
         self.logger = logger
     }
 
     /// The error that stopped remote checking, if one did.
-    public var failure: CloudKitError? { tripped.withLock { $0 } }
-    public var isAvailable: Bool { failure == nil }
-    public var codesVerified: Int { verified.load(ordering: .relaxed) }
+    package var failure: CloudKitError? { tripped.withLock { $0 } }
+    package var isAvailable: Bool { failure == nil }
+    package var codesVerified: Int { verified.load(ordering: .relaxed) }
 
     /// Codes (of `codes`) that a remote family holds, with that record's name; nil when the remote
     /// could not be asked (then nothing is verified).

@@ -6,7 +6,7 @@ extension TribeBoardCommand {
     /// binary and make `tribeboard-provision`, `tribeboard-audit`… links to it (each static binary
     /// carries the whole Swift runtime, about 65 MB), so a link's name picks its subcommand, which
     /// then behaves exactly as its own executable does (usage, help, completion script).
-    public static func mainForProgramName(_ path: String = CommandLine.arguments.first ?? "tribeboard") {
+    package static func mainForProgramName(_ path: String = CommandLine.arguments.first ?? "tribeboard") {
         let name = URL(fileURLWithPath: path).lastPathComponent
         let prefix = configuration.commandName.map { $0 + "-" } ?? "tribeboard-"
         guard name.hasPrefix(prefix),

@@ -3,12 +3,12 @@ import TribeBoardCloudKit
 import TribeBoardXcodeProject
 
 /// Where the toolkit's own container setting came from, to name it in a mismatch.
-public struct ToolkitContainer: Sendable, Equatable {
-    public let value: String
+package struct ToolkitContainer: Sendable, Equatable {
+    package let value: String
     /// `--container`, `TRIBEBOARD_CK_CONTAINER`, `config file PATH` or `the default`.
-    public let source: String
+    package let source: String
 
-    public init(value: String, source: String) {
+    package init(value: String, source: String) {
         self.value = value
         self.source = source
     }

@@ -4,25 +4,25 @@ import TribeBoardCloudKit
 import TribeBoardStore
 
 /// What `tribeboard doctor` is asked to look at.
-public struct DoctorRequest: Sendable {
-    public var storePath: String
+package struct DoctorRequest: Sendable {
+    package var storePath: String
     /// The folder holding the app's `.xcodeproj`, or the `.xcodeproj`; nil: not checked.
-    public var projectPath: String?
+    package var projectPath: String?
     /// Only this Xcode target's container checks (`--target`); nil: every CloudKit target.
-    public var target: String?
+    package var target: String?
     /// The toolkit's CloudKit settings, or why they cannot be read.
-    public var remote: Result<CloudKitConfiguration, CloudKitConfigurationError>
+    package var remote: Result<CloudKitConfiguration, CloudKitConfigurationError>
     /// Where the container setting came from (`--container`, a variable, a file, the default).
-    public var containerSource = "the default"
+    package var containerSource = "the default"
     /// Families waiting for sync longer than this are a failure.
-    public var staleAfter: TimeInterval = 24 * 3600
-    public var sampleSize = 5
+    package var staleAfter: TimeInterval = 24 * 3600
+    package var sampleSize = 5
     /// PRAGMA quick_check instead of integrity_check (faster on big stores, skips index contents).
-    public var quickIntegrity = false
-    public var requestTimeout: Double = 10
-    public var now = Date()
+    package var quickIntegrity = false
+    package var requestTimeout: Double = 10
+    package var now = Date()
 
-    public init(storePath: String, projectPath: String? = nil, remote: Result<CloudKitConfiguration, CloudKitConfigurationError>) {
+    package init(storePath: String, projectPath: String? = nil, remote: Result<CloudKitConfiguration, CloudKitConfigurationError>) {
         self.storePath = storePath
         self.projectPath = projectPath
         self.remote = remote
@@ -30,15 +30,15 @@ public struct DoctorRequest: Sendable {
 }
 
 /// The checklist, as data: rendered as text or JSON by the command.
-public struct DoctorReport: Sendable, Codable {
-    public let store: String
-    public let project: String?
-    public let checkedAt: String
-    public let fallback: FallbackAssessment
-    public let summary: DoctorSummary
+package struct DoctorReport: Sendable, Codable {
+    package let store: String
+    package let project: String?
+    package let checkedAt: String
+    package let fallback: FallbackAssessment
+    package let summary: DoctorSummary
     /// True when no check failed (exit status 0).
-    public let passed: Bool
-    public let checks: [DoctorCheck]
+    package let passed: Bool
+    package let checks: [DoctorCheck]
 
     init(request: DoctorRequest, fallback: FallbackAssessment, checks: [DoctorCheck]) {
         store = request.storePath
@@ -52,11 +52,11 @@ public struct DoctorReport: Sendable, Codable {
 }
 
 /// Runs every check. Never throws and never prints: whatever goes wrong is a finding.
-public struct Doctor: Sendable {
+package struct Doctor: Sendable {
     let request: DoctorRequest
     let logger: Logger
 
-    public init(request: DoctorRequest, logger: Logger) {
+    package init(request: DoctorRequest, logger: Logger) {
         self.request = request
         self.logger = logger
     }
@@ -64,7 +64,7 @@ public struct Doctor: Sendable {
     /// File and SQLite work runs on the caller's thread; only the remote checks are async, through
     /// the bridge. Never call it from async code (`run()` is for that).
     @available(*, noasync, message: "blocks on files and SQLite; use run()")
-    public func runBlocking() -> DoctorReport {
+    package func runBlocking() -> DoctorReport {
         let toolkit = try? request.remote.get()
         var checks = ContainerChecks(projectPath: request.projectPath, targetFilter: request.target,
                                      toolkit: toolkit.map { ToolkitContainer(value: $0.container, source: request.containerSource) }).run()
@@ -96,7 +96,7 @@ public struct Doctor: Sendable {
 
     /// For async callers: the same checks on a thread of their own, so that file and SQLite work
     /// never holds a thread of the cooperative pool.
-    public func run() async -> DoctorReport {
+    package func run() async -> DoctorReport {
         await withCheckedContinuation { continuation in
             Thread { continuation.resume(returning: self.runBlocking()) }.start()
         }

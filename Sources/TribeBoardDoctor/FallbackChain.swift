@@ -2,8 +2,8 @@ import Foundation
 
 /// The seed's fallback chain (CloudKit, then local-only, then in memory) as the toolkit lives it:
 /// with CloudKit, local-only (and why), or a store it could only read, or none at all.
-public struct FallbackAssessment: Sendable, Codable, Equatable {
-    public enum Mode: String, Sendable, Codable {
+package struct FallbackAssessment: Sendable, Codable, Equatable {
+    package enum Mode: String, Sendable, Codable {
         /// Codes checked remotely, records uploaded by resync.
         case cloudKit
         /// Codes checked in the local store only; records wait for sync.
@@ -15,13 +15,13 @@ public struct FallbackAssessment: Sendable, Codable, Equatable {
     }
 
     /// Why the toolkit is not on CloudKit, for scripts: `noKey`, `remoteDown`, `authFailure`, `storeUnusable`...
-    public enum Reason: String, Sendable, Codable {
+    package enum Reason: String, Sendable, Codable {
         case none, noKey, remoteDown, authFailure, storeReadOnly, storeUnusable
     }
 
-    public let mode: Mode
-    public let reason: Reason
-    public let explanation: String
+    package let mode: Mode
+    package let reason: Reason
+    package let explanation: String
 }
 
 enum FallbackChain {

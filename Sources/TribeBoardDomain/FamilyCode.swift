@@ -5,17 +5,17 @@ import TribeBoardSupport
 ///
 /// Whoever holds a code can ask to join the family, so `description` masks it; use `value` only
 /// where the code itself is the data (the store, the manifest, the QR image).
-public struct FamilyCode: Hashable, Sendable, CustomStringConvertible {
-    public static let allowedLengths = 6...8
+package struct FamilyCode: Hashable, Sendable, CustomStringConvertible {
+    package static let allowedLengths = 6...8
     /// What the toolkit generates: `A-Z0-9` without the look-alikes 0, O, 1 and I.
     /// 32 symbols, so one random byte's low 5 bits pick a symbol without bias.
-    public static let generatedAlphabet = Array("ABCDEFGHJKLMNPQRSTUVWXYZ23456789".utf8)
+    package static let generatedAlphabet = Array("ABCDEFGHJKLMNPQRSTUVWXYZ23456789".utf8)
 
-    public let value: String
+    package let value: String
 
     /// Accepts a code as the app's validators do: trimmed and upper-cased, then 6 to 8 of `A-Z0-9`.
     /// Look-alike characters are accepted here: codes created by the app may contain them.
-    public init(validating raw: String) throws(FamilyCodeFormatError) {
+    package init(validating raw: String) throws(FamilyCodeFormatError) {
         // Checked before upper-casing: "ß".uppercased() is "SS", which would sneak past.
         let trimmed = raw.trimmed
         if let bad = trimmed.unicodeScalars.first(where: { !Self.isWireCharacter($0) && !("a"..."z").contains($0) }) {
@@ -35,19 +35,19 @@ public struct FamilyCode: Hashable, Sendable, CustomStringConvertible {
         ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
     }
 
-    public var description: String { Self.mask(value) }
+    package var description: String { Self.mask(value) }
 
     /// Keeps the first two characters, enough to tell codes apart in a log, useless to join with.
-    public static func mask(_ code: String) -> String {
+    package static func mask(_ code: String) -> String {
         String(code.prefix(2)) + String(repeating: "*", count: max(code.count - 2, 0))
     }
 }
 
-public enum FamilyCodeFormatError: Error, Equatable, LocalizedError {
+package enum FamilyCodeFormatError: Error, Equatable, LocalizedError {
     case wrongLength(Int)
     case invalidCharacter(Character)
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         switch self {
         case .wrongLength(let length):
             return "a family code has 6 to 8 characters, this one has \(length)"

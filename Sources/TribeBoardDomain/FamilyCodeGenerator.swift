@@ -1,13 +1,13 @@
 import Foundation
 import TribeBoardSupport
 
-public enum CodeGenerationError: Error, Equatable, LocalizedError {
+package enum CodeGenerationError: Error, Equatable, LocalizedError {
     /// Every candidate was already taken.
     case noFreeCode(candidatesTried: Int)
     /// The random source kept failing after the retries.
     case randomSourceUnavailable(attempts: Int, reason: String)
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         switch self {
         case .noFreeCode(let tried):
             return "code generation failed: all \(tried) candidate codes were already taken"
@@ -21,13 +21,13 @@ public enum CodeGenerationError: Error, Equatable, LocalizedError {
 ///
 /// A collision regenerates at once; a failure of the random source is retried with exponential
 /// backoff up to `retryDelays.count` times; past either limit the error is specific to code generation.
-public struct FamilyCodeGenerator: Sendable {
-    public let length: Int
-    public let maxCandidates: Int
-    public let retryDelays: [Duration]
+package struct FamilyCodeGenerator: Sendable {
+    package let length: Int
+    package let maxCandidates: Int
+    package let retryDelays: [Duration]
     private let source: any SecureRandomSource
 
-    public init(length: Int = 6,
+    package init(length: Int = 6,
                 maxCandidates: Int = 32,
                 retryDelays: [Duration] = [.milliseconds(50), .milliseconds(100), .milliseconds(200)],
                 source: any SecureRandomSource = SystemSecureRandomSource()) throws(ProvisionConfigurationError) {
@@ -39,7 +39,7 @@ public struct FamilyCodeGenerator: Sendable {
     }
 
     /// Returns a code for which `isTaken` answered false.
-    public func generate(isTaken: (FamilyCode) throws -> Bool) throws -> FamilyCode {
+    package func generate(isTaken: (FamilyCode) throws -> Bool) throws -> FamilyCode {
         for _ in 0..<maxCandidates {
             let candidate = try candidateWithRetries()
             if try !isTaken(candidate) { return candidate }

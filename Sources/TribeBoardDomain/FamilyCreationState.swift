@@ -2,7 +2,7 @@ import Foundation
 
 /// The app's creation state machine, recorded one row per transition in `creation_log` so that
 /// support staff can see where a creation stopped.
-public enum FamilyCreationState: String, Sendable, Codable, CaseIterable {
+package enum FamilyCreationState: String, Sendable, Codable, CaseIterable {
     case idle
     case validating
     case generatingCode
@@ -12,7 +12,7 @@ public enum FamilyCreationState: String, Sendable, Codable, CaseIterable {
     case failed
 
     /// The progress the app shows for each state.
-    public var progress: Double {
+    package var progress: Double {
         switch self {
         case .idle: return 0
         case .validating: return 0.2

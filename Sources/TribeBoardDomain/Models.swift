@@ -1,7 +1,7 @@
 import Foundation
 
 /// The app's membership roles, by their raw values on the wire and in the store.
-public enum MembershipRole: String, Sendable, Codable, CaseIterable {
+package enum MembershipRole: String, Sendable, Codable, CaseIterable {
     case parentAdmin = "parent_admin"
     case adult
     case kid
@@ -9,29 +9,29 @@ public enum MembershipRole: String, Sendable, Codable, CaseIterable {
 }
 
 /// Removal is a soft delete: a removed membership stays, with this status.
-public enum MembershipStatus: String, Sendable, Codable, CaseIterable {
+package enum MembershipStatus: String, Sendable, Codable, CaseIterable {
     case active
     case invited
     case removed
 }
 
 /// Record ids as the app writes them: `UUID().uuidString`, uppercase and hyphenated.
-public typealias RecordID = String
+package typealias RecordID = String
 
 extension UUID {
-    public var recordID: RecordID { uuidString }
+    package var recordID: RecordID { uuidString }
 }
 
 /// The parent admin a CSV row asks for. Without an Apple user id hash the person has not signed in
 /// yet, so the membership is `invited` and the profile carries no hash.
-public struct AdminSpec: Sendable, Equatable {
-    public let displayName: String
-    public let appleUserIdHash: String?
+package struct AdminSpec: Sendable, Equatable {
+    package let displayName: String
+    package let appleUserIdHash: String?
 
     package init(displayName: String, appleUserIdHash: String?) {
         self.displayName = displayName
         self.appleUserIdHash = appleUserIdHash
     }
 
-    public var membershipStatus: MembershipStatus { appleUserIdHash == nil ? .invited : .active }
+    package var membershipStatus: MembershipStatus { appleUserIdHash == nil ? .invited : .active }
 }

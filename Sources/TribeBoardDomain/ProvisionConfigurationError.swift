@@ -1,10 +1,10 @@
 import Foundation
 
 /// Beside the generator that enforces it, so the domain needs nothing from provisioning.
-public enum ProvisionConfigurationError: Error, Equatable, LocalizedError {
+package enum ProvisionConfigurationError: Error, Equatable, LocalizedError {
     case invalidCodeLength(Int)
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         switch self {
         case .invalidCodeLength(let length): return "--code-length must be 6, 7 or 8, got \(length)"
         }

@@ -2,28 +2,28 @@ import Foundation
 import TribeBoardSupport
 
 /// A problem with one CSV row, naming the column so an operator can fix the file.
-public struct RowError: Error, Equatable, Sendable, LocalizedError {
-    public let column: String?
-    public let message: String
+package struct RowError: Error, Equatable, Sendable, LocalizedError {
+    package let column: String?
+    package let message: String
 
-    public init(column: String?, _ message: String) {
+    package init(column: String?, _ message: String) {
         self.column = column
         self.message = message
     }
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         column.map { "\($0): \(message)" } ?? message
     }
 }
 
 /// The app's validation rules, in their strict reading.
-public enum FieldRules {
-    public static let familyNameLengths = 2...50
-    public static let displayNameLengths = 1...50
+package enum FieldRules {
+    package static let familyNameLengths = 2...50
+    package static let displayNameLengths = 1...50
     static let familyNamePunctuation: Set<Unicode.Scalar> = [" ", "'", "-", ".", ","]
 
     /// Letters of any script, digits, spaces and `' - . ,`; 2 to 50 characters after trimming.
-    public static func familyName(_ raw: String, column: String) throws(RowError) -> String {
+    package static func familyName(_ raw: String, column: String) throws(RowError) -> String {
         let name = raw.trimmed
         guard !name.isEmpty else { throw RowError(column: column, "is empty") }
         try checkStacking(name, column: column)
@@ -52,7 +52,7 @@ public enum FieldRules {
         }
     }
 
-    public static func displayName(_ raw: String, column: String) throws(RowError) -> String {
+    package static func displayName(_ raw: String, column: String) throws(RowError) -> String {
         let name = raw.trimmed
         try checkStacking(name, column: column)
         guard displayNameLengths.contains(name.count) else {
@@ -66,7 +66,7 @@ public enum FieldRules {
 
     /// The lowercase hex SHA-256 of the Apple user id. Upper-case hex is the same hash and is
     /// lower-cased; anything else (the app tolerates 10+ characters) is refused in the strict reading.
-    public static func appleUserIdHash(_ raw: String, column: String) throws(RowError) -> String {
+    package static func appleUserIdHash(_ raw: String, column: String) throws(RowError) -> String {
         let hash = raw.trimmed.lowercased()
         guard hash.count == 64, hash.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || ("a"..."f").contains($0) }) else {
             throw RowError(column: column, "must be a SHA-256 in hex (64 characters of 0-9 a-f)")

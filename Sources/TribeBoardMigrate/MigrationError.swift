@@ -6,14 +6,14 @@ import TribeBoardStore
 import TribeBoardSupport
 
 /// What stops a migration run (the checkpoint keeps what was done).
-public enum MigrationError: Error, LocalizedError {
+package enum MigrationError: Error, LocalizedError {
     case store(StoreError)
     case remote(CloudKitError)
     case output(FileSystemError)
     case codeGeneration(String)
     case qrCode(String)
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         switch self {
         case .store(let error): return "migration stopped: \(error.localizedDescription); run it again to resume from the checkpoint"
         case .remote(let error): return "migration stopped: \(error.localizedDescription); run it again to resume from the checkpoint"

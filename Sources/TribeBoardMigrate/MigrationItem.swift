@@ -2,7 +2,7 @@ import Foundation
 import TribeBoardCloudKit
 
 /// What happened (or, in a plan, would happen) to one source record.
-public enum MigrationOutcome: String, Sendable, Encodable, CaseIterable {
+package enum MigrationOutcome: String, Sendable, Encodable, CaseIterable {
     /// Plan: would be copied.
     case wouldCopy = "would-copy"
     case copied
@@ -28,11 +28,11 @@ public enum MigrationOutcome: String, Sendable, Encodable, CaseIterable {
 }
 
 /// A family that got a new code because an older family holds its old one.
-public struct MigrationRecode: Sendable, Encodable, Equatable {
-    public var oldCode: String
-    public var newCode: String
+package struct MigrationRecode: Sendable, Encodable, Equatable {
+    package var oldCode: String
+    package var newCode: String
     /// The family (record name at the destination, or store id) that keeps the old code.
-    public var keptBy: String
+    package var keptBy: String
 }
 
 /// One source record on its way: its copy, and what became of it.

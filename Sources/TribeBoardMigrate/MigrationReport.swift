@@ -5,8 +5,8 @@ import TribeBoardSupport
 
 /// What a migration moved, found in place, conflicted or skipped, and why: one document for the
 /// text report, `--json` and `--csv`.
-public struct MigrationReport: Encodable, Sendable {
-    public enum ExitKind: String, Encodable, Sendable {
+package struct MigrationReport: Encodable, Sendable {
+    package enum ExitKind: String, Encodable, Sendable {
         case success
         /// Conflicts, code conflicts, skipped or failed records, mismatches: exit 1.
         case problems
@@ -16,11 +16,11 @@ public struct MigrationReport: Encodable, Sendable {
         case configuration
     }
 
-    public struct Side: Encodable, Sendable {
-        public var container: String
-        public var environment: String
-        public var database: String
-        public var baseURL: String
+    package struct Side: Encodable, Sendable {
+        package var container: String
+        package var environment: String
+        package var database: String
+        package var baseURL: String
 
         init(_ configuration: CloudKitConfiguration) {
             container = configuration.container
@@ -30,53 +30,53 @@ public struct MigrationReport: Encodable, Sendable {
         }
     }
 
-    public struct Entry: Encodable, Sendable {
-        public var kind: MigratedKind
-        public var sourceName: String
-        public var sourceType: String
-        public var destinationName: String
-        public var destinationType: String
-        public var outcome: MigrationOutcome
-        public var reason: String?
+    package struct Entry: Encodable, Sendable {
+        package var kind: MigratedKind
+        package var sourceName: String
+        package var sourceType: String
+        package var destinationName: String
+        package var destinationType: String
+        package var outcome: MigrationOutcome
+        package var reason: String?
         /// Codes masked unless --show-codes.
-        public var recode: MigrationRecode?
-        public var qrFile: String?
-        public var sourceDeleted: Bool
+        package var recode: MigrationRecode?
+        package var qrFile: String?
+        package var sourceDeleted: Bool
     }
 
     /// Records of each kind read at the source and found right at the destination.
-    public struct KindCount: Encodable, Sendable, Equatable {
-        public var source = 0
-        public var destination = 0
+    package struct KindCount: Encodable, Sendable, Equatable {
+        package var source = 0
+        package var destination = 0
     }
 
-    public struct Verification: Encodable, Sendable {
+    package struct Verification: Encodable, Sendable {
         /// Copies looked up at the destination and compared field by field with the source.
-        public var checked = 0
-        public var matched = 0
-        public var mismatched = 0
-        public var counts: [String: KindCount] = [:]
-        public var passed: Bool { mismatched == 0 }
+        package var checked = 0
+        package var matched = 0
+        package var mismatched = 0
+        package var counts: [String: KindCount] = [:]
+        package var passed: Bool { mismatched == 0 }
     }
 
-    public var mode: MigrationMode
-    public var applied: Bool
-    public var onCodeConflict: CodeConflictPolicy
-    public var source: Side
-    public var destination: Side
+    package var mode: MigrationMode
+    package var applied: Bool
+    package var onCodeConflict: CodeConflictPolicy
+    package var source: Side
+    package var destination: Side
     /// Every outcome, zero or not (stable keys for scripts).
-    public var counts: [String: Int] = [:]
-    public var recoded = 0
-    public var sourceDeleted = 0
+    package var counts: [String: Int] = [:]
+    package var recoded = 0
+    package var sourceDeleted = 0
     /// Why --delete-source deleted nothing, when it did not.
-    public var deletionRefused: String?
-    public var verification: Verification?
-    public var store = MigrationStoreImport.Learned()
-    public var outputDirectory: String?
+    package var deletionRefused: String?
+    package var verification: Verification?
+    package var store = MigrationStoreImport.Learned()
+    package var outputDirectory: String?
     /// What stopped the run early (the checkpoint keeps what was done).
-    public var stoppedBy: String?
-    public var exitKind: ExitKind = .success
-    public var entries: [Entry] = []
+    package var stoppedBy: String?
+    package var exitKind: ExitKind = .success
+    package var entries: [Entry] = []
 
     init(request: MigrationRequest, endpoints: MigrationEndpoints) {
         mode = request.mode
@@ -108,11 +108,11 @@ public struct MigrationReport: Encodable, Sendable {
 }
 
 /// The report as CSV, one row per source record.
-public enum MigrationCSV {
+package enum MigrationCSV {
     static let header = ["kind", "source_name", "source_type", "destination_name", "destination_type", "outcome", "reason",
                          "old_code", "new_code", "kept_by", "qr_file", "source_deleted"]
 
-    public static func render(_ report: MigrationReport) -> String {
+    package static func render(_ report: MigrationReport) -> String {
         var lines = [line(header)]
         for entry in report.entries {
             lines.append(line([entry.kind.rawValue, entry.sourceName, entry.sourceType, entry.destinationName, entry.destinationType,

@@ -4,13 +4,13 @@ import TribeBoardDomain
 
 /// What `migrate` moves: legacy record types to the current ones in one container, or every
 /// TribeBoard record from one container to another.
-public enum MigrationMode: String, Sendable, Encodable {
+package enum MigrationMode: String, Sendable, Encodable {
     case legacyTypes = "legacy-types"
     case container
 }
 
 /// What happens to a migrated family whose code another family already holds at the destination.
-public enum CodeConflictPolicy: String, Sendable, Encodable, CaseIterable {
+package enum CodeConflictPolicy: String, Sendable, Encodable, CaseIterable {
     /// The audit's rule: the oldest keeps the code, a newer migrated family gets a new one.
     case repair
     /// Only listed: the family is not migrated.
@@ -18,12 +18,12 @@ public enum CodeConflictPolicy: String, Sendable, Encodable, CaseIterable {
 }
 
 /// The three record kinds of the app, under their current and legacy record types.
-public enum MigratedKind: String, Sendable, Encodable, CaseIterable {
+package enum MigratedKind: String, Sendable, Encodable, CaseIterable {
     case family
     case userProfile = "user_profile"
     case membership
 
-    public var currentType: String {
+    package var currentType: String {
         switch self {
         case .family: return RecordMapping.familyType
         case .userProfile: return RecordMapping.userProfileType
@@ -31,7 +31,7 @@ public enum MigratedKind: String, Sendable, Encodable, CaseIterable {
         }
     }
 
-    public var legacyType: String { "CK" + currentType }
+    package var legacyType: String { "CK" + currentType }
 
     init?(recordType: String?) {
         guard let kind = Self.allCases.first(where: { $0.currentType == recordType || $0.legacyType == recordType }) else { return nil }
@@ -40,19 +40,19 @@ public enum MigratedKind: String, Sendable, Encodable, CaseIterable {
 }
 
 /// One run of `migrate`.
-public struct MigrationRequest: Sendable {
-    public var mode: MigrationMode
-    public var storePath: String
+package struct MigrationRequest: Sendable {
+    package var mode: MigrationMode
+    package var storePath: String
     /// False: a plan, nothing written anywhere.
-    public var apply = false
+    package var apply = false
     /// Legacy records are deleted once their copies are verified (legacy-types only).
-    public var deleteSource = false
-    public var onCodeConflict: CodeConflictPolicy = .repair
+    package var deleteSource = false
+    package var onCodeConflict: CodeConflictPolicy = .repair
     /// Where the QR codes of re-coded families go (`DIR/qr/FAMILY_ID.png`).
-    public var outputDirectory: String?
-    public var showCodes = false
+    package var outputDirectory: String?
+    package var showCodes = false
 
-    public init(mode: MigrationMode, storePath: String) {
+    package init(mode: MigrationMode, storePath: String) {
         self.mode = mode
         self.storePath = storePath
     }
@@ -69,11 +69,11 @@ public struct MigrationRequest: Sendable {
 }
 
 /// The two sides of a migration; the same client twice for legacy-types.
-public struct MigrationEndpoints: Sendable {
-    public let source: CloudKitClient
-    public let destination: CloudKitClient
+package struct MigrationEndpoints: Sendable {
+    package let source: CloudKitClient
+    package let destination: CloudKitClient
 
-    public init(source: CloudKitClient, destination: CloudKitClient) {
+    package init(source: CloudKitClient, destination: CloudKitClient) {
         self.source = source
         self.destination = destination
     }

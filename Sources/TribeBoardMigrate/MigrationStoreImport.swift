@@ -7,11 +7,11 @@ import TribeBoardStore
 /// Teaches the local store the migrated records, as already in CloudKit (`needs_sync = 0`, the
 /// record name in `ck_record_id`, the code checked remotely now), so doctor, audit and resync know
 /// them. A record the store already has (same id, code or signed-in user) is left as it is.
-public enum MigrationStoreImport {
-    public struct Learned: Sendable, Encodable, Equatable {
-        public var families = 0
-        public var userProfiles = 0
-        public var memberships = 0
+package enum MigrationStoreImport {
+    package struct Learned: Sendable, Encodable, Equatable {
+        package var families = 0
+        package var userProfiles = 0
+        package var memberships = 0
     }
 
     static let repairReason = "migrate-code-conflict"

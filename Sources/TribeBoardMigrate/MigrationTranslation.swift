@@ -93,6 +93,6 @@ struct MigrationTranslation: Sendable {
 
 /// The name `migrate legacy-types` gives a legacy record's copy (for scripts and tests that
 /// look a copy up).
-public enum LegacyCopyName {
-    public static func of(_ legacyName: String) -> RecordID { MigrationTranslation.copyName(of: legacyName) }
+package enum LegacyCopyName {
+    package static func of(_ legacyName: String) -> RecordID { MigrationTranslation.copyName(of: legacyName) }
 }

@@ -7,8 +7,8 @@ import TribeBoardSupport
 /// `migrate`: reads the source, plans each record (copy, already there, conflict, code conflict,
 /// skipped), and with `--apply` copies, teaches the store, verifies and (on request) deletes the
 /// legacy sources. Resumable: the store's checkpoint says what an earlier run already copied.
-public struct Migrator: Sendable {
-    public typealias ProgressHandler = @Sendable (MigrationProgress) -> Void
+package struct Migrator: Sendable {
+    package typealias ProgressHandler = @Sendable (MigrationProgress) -> Void
 
     let request: MigrationRequest
     let endpoints: MigrationEndpoints
@@ -16,14 +16,14 @@ public struct Migrator: Sendable {
     let onProgress: ProgressHandler
     let started = ContinuousClock.now
 
-    public init(request: MigrationRequest, endpoints: MigrationEndpoints, logger: Logger, onProgress: @escaping ProgressHandler = { _ in }) {
+    package init(request: MigrationRequest, endpoints: MigrationEndpoints, logger: Logger, onProgress: @escaping ProgressHandler = { _ in }) {
         self.request = request
         self.endpoints = endpoints
         self.logger = logger
         self.onProgress = onProgress
     }
 
-    public func run() throws(MigrationError) -> MigrationReport {
+    package func run() throws(MigrationError) -> MigrationReport {
         var report = MigrationReport(request: request, endpoints: endpoints)
         do {
             let store = try openStore()

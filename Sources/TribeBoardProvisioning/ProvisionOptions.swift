@@ -4,18 +4,18 @@ import TribeBoardStore
 import TribeBoardSupport
 
 /// What one provision run is asked to do.
-public struct ProvisionRequest: Sendable {
-    public var csvPath: String
-    public var storePath: String
-    public var outputDirectory: String
-    public var codeLength = 6
-    public var qrScale = 8
-    public var dryRun = false
+package struct ProvisionRequest: Sendable {
+    package var csvPath: String
+    package var storePath: String
+    package var outputDirectory: String
+    package var codeLength = 6
+    package var qrScale = 8
+    package var dryRun = false
     /// Rows per store transaction: large enough to amortize the commit, small enough that a
     /// concurrent run waits only briefly for the write lock.
-    public var batchSize = 256
+    package var batchSize = 256
 
-    public init(csvPath: String, storePath: String, outputDirectory: String) {
+    package init(csvPath: String, storePath: String, outputDirectory: String) {
         self.csvPath = csvPath
         self.storePath = storePath
         self.outputDirectory = outputDirectory
@@ -23,13 +23,13 @@ public struct ProvisionRequest: Sendable {
 }
 
 /// Failures that stop a whole run (a bad row never does).
-public enum ProvisionError: Error, LocalizedError {
+package enum ProvisionError: Error, LocalizedError {
     case input(CSVImportError)
     case store(StoreError)
     case output(FileSystemError)
     case configuration(String)
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         switch self {
         case .input(let error): return error.localizedDescription
         case .store(let error): return error.localizedDescription

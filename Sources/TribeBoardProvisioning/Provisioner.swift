@@ -10,8 +10,8 @@ import TribeBoardSupport
 /// Bulk-creates families from a CSV file: validate, give each a unique code, store it with its
 /// admin in one transaction, then write its QR PNG. Offline-first: everything new waits with
 /// `needs_sync = 1` for `resync`. Re-running the same file is safe at any point, even after kill -9.
-public struct Provisioner: Sendable {
-    public typealias ProgressHandler = @Sendable (ProvisionProgress) -> Void
+package struct Provisioner: Sendable {
+    package typealias ProgressHandler = @Sendable (ProvisionProgress) -> Void
 
     let request: ProvisionRequest
     let logger: Logger
@@ -22,7 +22,7 @@ public struct Provisioner: Sendable {
 
     static let loggedFailureLimit = 20
 
-    public init(request: ProvisionRequest, logger: Logger,
+    package init(request: ProvisionRequest, logger: Logger,
                 randomSource: any SecureRandomSource = SystemSecureRandomSource(),
                 remote: RemoteCodeCheck? = nil,
                 onProgress: @escaping ProgressHandler = { _ in }) {
@@ -33,7 +33,7 @@ public struct Provisioner: Sendable {
         self.onProgress = onProgress
     }
 
-    public func run() throws(ProvisionError) -> ProvisionReport {
+    package func run() throws(ProvisionError) -> ProvisionReport {
         do {
             return try runUntyped()
         } catch let error as ProvisionError {

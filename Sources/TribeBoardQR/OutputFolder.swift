@@ -4,25 +4,25 @@ import TribeBoardSupport
 
 /// The output folder: `DIR/qr/*.png` and `DIR/manifest.csv`. The codes are secrets, so a folder we
 /// create is owner-only, `qr/` is always made owner-only, and every file we write is mode 0600.
-public struct OutputFolder: Sendable {
-    public let path: String
-    public var qrDirectory: String { "\(path)/\(QRCodeFiles.directoryName)" }
-    public var manifestPath: String { "\(path)/manifest.csv" }
+package struct OutputFolder: Sendable {
+    package let path: String
+    package var qrDirectory: String { "\(path)/\(QRCodeFiles.directoryName)" }
+    package var manifestPath: String { "\(path)/manifest.csv" }
 
-    public struct Preparation: Sendable {
-        public var tightenedQRDirectory = false
-        public var removedTemporaryFiles = 0
-        public var outputIsWorldReadable = false
+    package struct Preparation: Sendable {
+        package var tightenedQRDirectory = false
+        package var removedTemporaryFiles = 0
+        package var outputIsWorldReadable = false
         /// Others may create and rename entries in it: they could swap `qr/` for a link between
         /// two runs (each run refuses a linked `qr/`, but the operator should know).
-        public var outputIsWorldWritable = false
+        package var outputIsWorldWritable = false
     }
 
-    public init(path: String) {
+    package init(path: String) {
         self.path = path
     }
 
-    public func prepare() throws(FileSystemError) -> Preparation {
+    package func prepare() throws(FileSystemError) -> Preparation {
         var preparation = Preparation()
         try makeDirectory(path)
         try makeDirectory(qrDirectory)
@@ -38,7 +38,7 @@ public struct OutputFolder: Sendable {
         return preparation
     }
 
-    public func qrFileExists(for familyID: RecordID) -> Bool {
+    package func qrFileExists(for familyID: RecordID) -> Bool {
         access("\(path)/\(QRCodeFiles.relativePath(for: familyID))", F_OK) == 0
     }
 

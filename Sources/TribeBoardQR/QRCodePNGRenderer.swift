@@ -5,23 +5,23 @@ import Foundation
 ///
 /// 1-bit output keeps files small (a 6-character code is about 400 bytes) and is the fastest path;
 /// identical pixel rows are shared rather than copied, since each module row repeats `scale` times.
-public struct QRCodePNGRenderer: Sendable {
-    public static let quietZoneModules = 4
-    public let scale: Int
+package struct QRCodePNGRenderer: Sendable {
+    package static let quietZoneModules = 4
+    package let scale: Int
     /// zlib level: 1 compresses these highly repetitive images almost as well as 9, far faster.
-    public let compressionLevel: Int32
+    package let compressionLevel: Int32
 
-    public init(scale: Int = 8, compressionLevel: Int32 = 1) throws(QRCodeError) {
+    package init(scale: Int = 8, compressionLevel: Int32 = 1) throws(QRCodeError) {
         guard (1...64).contains(scale) else { throw .invalidScale(scale) }
         self.scale = scale
         self.compressionLevel = compressionLevel
     }
 
-    public func pixelSize(for matrix: QRCodeModules) -> Int {
+    package func pixelSize(for matrix: QRCodeModules) -> Int {
         (matrix.width + 2 * Self.quietZoneModules) * scale
     }
 
-    public func render(_ matrix: QRCodeModules) throws(QRCodeError) -> [UInt8] {
+    package func render(_ matrix: QRCodeModules) throws(QRCodeError) -> [UInt8] {
         let modules = matrix.width + 2 * Self.quietZoneModules
         let pixels = modules * scale
         let rowBytes = (pixels + 7) / 8
@@ -55,7 +55,7 @@ public struct QRCodePNGRenderer: Sendable {
     }
 
     /// Encodes `code` and renders it in one go.
-    public func png(for code: String) throws(QRCodeError) -> [UInt8] {
+    package func png(for code: String) throws(QRCodeError) -> [UInt8] {
         try QRCodeEncoder.withModules(of: code) { (modules) throws(QRCodeError) in try render(modules) }
     }
 

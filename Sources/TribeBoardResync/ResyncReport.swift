@@ -3,8 +3,8 @@ import TribeBoardCloudKit
 import TribeBoardStore
 
 /// The outcome of one resync run. JSON keys are a stable interface.
-public struct ResyncReport: Encodable, Sendable {
-    public enum Stop: Sendable {
+package struct ResyncReport: Encodable, Sendable {
+    package enum Stop: Sendable {
         case remote(CloudKitError)
         case deadline
         /// CloudKit's per-record results did not match the records sent (reordered answers are
@@ -13,7 +13,7 @@ public struct ResyncReport: Encodable, Sendable {
     }
 
     /// What the run's exit status should say.
-    public enum ExitKind: String, Encodable, Sendable {
+    package enum ExitKind: String, Encodable, Sendable {
         /// Nothing is left pending.
         case success
         /// Some records are quarantined or in conflict: a person must look (`resync --list`).
@@ -24,23 +24,23 @@ public struct ResyncReport: Encodable, Sendable {
         case configuration
     }
 
-    public var command = "resync"
-    public var synced = 0
+    package var command = "resync"
+    package var synced = 0
     /// Records that failed this run (now waiting, quarantined or in conflict).
-    public var failed = 0
-    public var requests = 0
-    public var pendingBefore = TribeBoardStore.PendingSyncCounts(families: 0, userProfiles: 0, memberships: 0)
-    public var pending = TribeBoardStore.PendingSyncCounts(families: 0, userProfiles: 0, memberships: 0)
-    public var waiting = 0
-    public var quarantined = 0
-    public var conflicts = 0
+    package var failed = 0
+    package var requests = 0
+    package var pendingBefore = TribeBoardStore.PendingSyncCounts(families: 0, userProfiles: 0, memberships: 0)
+    package var pending = TribeBoardStore.PendingSyncCounts(families: 0, userProfiles: 0, memberships: 0)
+    package var waiting = 0
+    package var quarantined = 0
+    package var conflicts = 0
     /// Memberships waiting for a family that is set aside.
-    public var blocked = 0
-    public var lastSuccess: String?
-    public var durationSeconds = 0.0
-    public var stop: Stop?
+    package var blocked = 0
+    package var lastSuccess: String?
+    package var durationSeconds = 0.0
+    package var stop: Stop?
 
-    public var stoppedBy: String? {
+    package var stoppedBy: String? {
         switch stop {
         case .remote(let error): return error.localizedDescription
         case .deadline: return "--max-duration reached"
@@ -51,7 +51,7 @@ public struct ResyncReport: Encodable, Sendable {
 
     /// What kind of remote trouble stopped the run: a mismatched answer is the server's passing
     /// trouble, like THROTTLED (the records stay pending for the next run).
-    public var stopCategory: CloudKitError.Category? {
+    package var stopCategory: CloudKitError.Category? {
         switch stop {
         case .remote(let error): return error.category
         case .unmatchedAnswer: return .transient
@@ -59,7 +59,7 @@ public struct ResyncReport: Encodable, Sendable {
         }
     }
 
-    public var exitKind: ExitKind {
+    package var exitKind: ExitKind {
         if case .remote(let error) = stop, error.category == .configuration { return .configuration }
         let setAside = quarantined + conflicts + blocked
         if pending.total > setAside || stop != nil { return .tryLater }
@@ -71,7 +71,7 @@ public struct ResyncReport: Encodable, Sendable {
              durationSeconds, stoppedBy, exitKind
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(command, forKey: .command)
         try container.encode(synced, forKey: .synced)
@@ -90,7 +90,7 @@ public struct ResyncReport: Encodable, Sendable {
     }
 
     /// Prometheus text format for node_exporter's textfile collector.
-    public func metrics(exitStatus: Int32, now: Date = Date()) -> String {
+    package func metrics(exitStatus: Int32, now: Date = Date()) -> String {
         var lines: [String] = []
         func gauge(_ name: String, _ help: String, _ samples: [(String, Double)]) {
             lines.append("# HELP tribeboard_resync_\(name) \(help)")

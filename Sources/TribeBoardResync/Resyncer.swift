@@ -15,13 +15,13 @@ import TribeBoardSupport
 ///   holds is a conflict: the family is not uploaded and nothing remote is overwritten.
 /// - Failed records wait with backoff across runs; permanent failures are quarantined, so one bad
 ///   record neither blocks the rest nor is retried forever.
-public struct Resyncer: Sendable {
+package struct Resyncer: Sendable {
     let store: TribeBoardStore
     let client: CloudKitClient
     let logger: Logger
     let backoff: SyncBackoff
 
-    public init(store: TribeBoardStore, client: CloudKitClient, logger: Logger, backoff: SyncBackoff = SyncBackoff()) {
+    package init(store: TribeBoardStore, client: CloudKitClient, logger: Logger, backoff: SyncBackoff = SyncBackoff()) {
         self.store = store
         self.client = client
         self.logger = logger
@@ -29,7 +29,7 @@ public struct Resyncer: Sendable {
     }
 
     /// Runs until everything due is uploaded, the remote fails, or `deadline` passes.
-    public func run(until deadline: ContinuousClock.Instant? = nil) throws(StoreError) -> ResyncReport {
+    package func run(until deadline: ContinuousClock.Instant? = nil) throws(StoreError) -> ResyncReport {
         let started = ContinuousClock.now
         var report = ResyncReport()
         do {

@@ -4,15 +4,15 @@ import TribeBoardStore
 import TribeBoardDomain
 
 /// How a failed record waits before its next attempt, across runs.
-public struct SyncBackoff: Sendable {
-    public var base: Double = 60
-    public var maximum: Double = 6 * 3600
+package struct SyncBackoff: Sendable {
+    package var base: Double = 60
+    package var maximum: Double = 6 * 3600
     /// Attempts of a record whose target may still come (a missing reference) before quarantine.
-    public var maxAttempts = 8
+    package var maxAttempts = 8
 
-    public init() {}
+    package init() {}
 
-    public func delay(afterAttempts attempts: Int) -> Double {
+    package func delay(afterAttempts attempts: Int) -> Double {
         min(maximum, base * pow(2, Double(max(attempts - 1, 0))))
     }
 }
@@ -190,18 +190,18 @@ struct SyncBookkeeping {
 
 extension TribeBoardStore {
     /// Records waiting to retry, quarantined or in conflict, with why.
-    public func syncEntries() throws(StoreError) -> [ResyncListEntry] {
+    package func syncEntries() throws(StoreError) -> [ResyncListEntry] {
         do { return try SyncBookkeeping(store: self).entries() } catch { throw .readFailed(reason: "\(error)") }
     }
 }
 
-public struct ResyncListEntry: Encodable, Sendable, Equatable {
-    public let table: String
-    public let id: String
-    public let status: String
-    public let attempts: Int
-    public let lastError: String?
-    public let lastAttemptAt: String?
-    public let nextAttemptAt: String?
-    public let conflictWith: String?
+package struct ResyncListEntry: Encodable, Sendable, Equatable {
+    package let table: String
+    package let id: String
+    package let status: String
+    package let attempts: Int
+    package let lastError: String?
+    package let lastAttemptAt: String?
+    package let nextAttemptAt: String?
+    package let conflictWith: String?
 }

@@ -3,14 +3,14 @@ import TribeBoardSupport
 
 /// One resync per store at a time: an exclusive flock on `STORE.resync-lock`, held for the run
 /// and released by the kernel if the process dies, so a kill -9 never leaves a stale lock.
-public final class SyncLock {
+package final class SyncLock {
     private let descriptor: Int32
 
-    public enum Failure: Error, Equatable, LocalizedError {
+    package enum Failure: Error, Equatable, LocalizedError {
         case held(byPID: Int32?)
         case cannotOpen(path: String, reason: String)
 
-        public var errorDescription: String? {
+        package var errorDescription: String? {
             switch self {
             case .held(let pid):
                 return "another resync is running on this store" + (pid.map { " (pid \($0))" } ?? "") + "; this one stops without doing anything"
@@ -20,7 +20,7 @@ public final class SyncLock {
         }
     }
 
-    public init(storePath: String) throws(Failure) {
+    package init(storePath: String) throws(Failure) {
         let path = storePath + ".resync-lock"
         let descriptor: Int32
         do {

@@ -2,7 +2,7 @@ import Foundation
 import TribeBoardQR
 import TribeBoardSupport
 
-public enum SheetError: Error, LocalizedError {
+package enum SheetError: Error, LocalizedError {
     case template(SheetTemplateError)
     case input(InvitationReadError)
     /// The PDF cannot be created where asked (symlink, missing folder, no permission).
@@ -12,7 +12,7 @@ public enum SheetError: Error, LocalizedError {
     case qr(QRCodeError)
     case nothingSelected
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         switch self {
         case .template(let error): return error.localizedDescription
         case .input(let error): return error.localizedDescription

@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 
 /// Dates as the store keeps them: ISO 8601 UTC with milliseconds, sortable as text.
-public enum StoreTimestamp {
-    public static func format(_ date: Date) -> String {
+package enum StoreTimestamp {
+    package static func format(_ date: Date) -> String {
         date.formatted(.iso8601.year().month().day().dateSeparator(.dash)
             .time(includingFractionalSeconds: true).timeSeparator(.colon).timeZone(separator: .omitted))
     }

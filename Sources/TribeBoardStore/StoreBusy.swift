@@ -5,7 +5,7 @@ import TribeBoardSupport
 extension StoreError {
     /// A failure while writing: a store another process kept locked past the wait is `busy`,
     /// worded apart from a real write failure, and names the toolkit's runs that hold it.
-    public static func writing(_ error: any Error, store path: String?) -> StoreError {
+    package static func writing(_ error: any Error, store path: String?) -> StoreError {
         if let busy = busy(error, store: path) { return busy }
         // A store that cannot be written says which file stands in the way, and how to fix it.
         if let database = error as? DatabaseError, let path,
@@ -16,7 +16,7 @@ extension StoreError {
         return .writeFailed(reason: "\(error)")
     }
 
-    public static func reading(_ error: any Error, store path: String?) -> StoreError {
+    package static func reading(_ error: any Error, store path: String?) -> StoreError {
         busy(error, store: path) ?? .readFailed(reason: "\(error)")
     }
 
@@ -65,8 +65,8 @@ enum StoreHolders {
 /// What writing to a store needs of the file system: the store file, its `-wal` and `-shm` when
 /// they exist (a stale `-shm` left read-only keeps the store unwritable after the store's own
 /// mode is fixed), and the folder (SQLite creates them there).
-public enum StoreFiles {
-    public static func writeProblem(path: String) -> String? {
+package enum StoreFiles {
+    package static func writeProblem(path: String) -> String? {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         for file in [path, path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: file) {
             guard access(file, W_OK) != 0 else { continue }

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 
-public enum StoreError: Error, Equatable, LocalizedError {
+package enum StoreError: Error, Equatable, LocalizedError {
     case cannotOpen(path: String, reason: String)
     case notAStore(path: String, reason: String)
     case newerSchema(path: String, unknownMigrations: [String])
@@ -9,7 +9,7 @@ public enum StoreError: Error, Equatable, LocalizedError {
     case readFailed(reason: String)
     case busy(path: String, holders: [String])
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         switch self {
         case .cannotOpen(let path, let reason):
             return "cannot open the store \(path): \(reason)"
@@ -30,13 +30,13 @@ public enum StoreError: Error, Equatable, LocalizedError {
 }
 
 /// The local SQLite store: one file in WAL mode, migrated on open for writing.
-public struct TribeBoardStore: Sendable {
-    public let path: String
+package struct TribeBoardStore: Sendable {
+    package let path: String
     package let writer: any DatabaseWriter
 
     /// Opens (creating when missing) and migrates the store for writing, serialized with other
     /// processes opening it (see `OpenLock`).
-    public static func open(at path: String) throws(StoreError) -> TribeBoardStore {
+    package static func open(at path: String) throws(StoreError) -> TribeBoardStore {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         guard FileManager.default.fileExists(atPath: directory) else {
             throw .cannotOpen(path: path, reason: "the folder \(directory) does not exist")
@@ -75,7 +75,7 @@ public struct TribeBoardStore: Sendable {
     /// SQLite alone would switch another application's database to WAL, and create a journal
     /// beside a device (`/dev/full-journal`), before our schema check could refuse them. Nothing
     /// there (or an empty file another run is creating) is a new store.
-    public static func identify(at path: String) throws(StoreError) {
+    package static func identify(at path: String) throws(StoreError) {
         var status = stat()
         guard lstat(path, &status) == 0 else {
             if errno == ENOENT { return }
@@ -108,7 +108,7 @@ public struct TribeBoardStore: Sendable {
     }
 
     /// Opens an existing store without writing to it (no migration, no WAL checkpoint).
-    public static func openReadOnly(at path: String) throws(StoreError) -> TribeBoardStore {
+    package static func openReadOnly(at path: String) throws(StoreError) -> TribeBoardStore {
         guard FileManager.default.fileExists(atPath: path) else {
             throw .cannotOpen(path: path, reason: "no such file")
         }
@@ -176,15 +176,15 @@ extension TribeBoardStore {
     /// Copies what it can of the WAL back into the store file, without waiting: a TRUNCATE
     /// checkpoint holds the write lock while it waits for readers, which starved a concurrent run.
     /// SQLite folds the rest in when the last connection closes.
-    public func checkpoint() {
+    package func checkpoint() {
         _ = try? writer.writeWithoutTransaction { db in try db.checkpoint(.passive) }
     }
 
-    public struct PendingSyncCounts: Sendable, Encodable, Equatable {
-        public let families: Int
-        public let userProfiles: Int
-        public let memberships: Int
-        public var total: Int { families + userProfiles + memberships }
+    package struct PendingSyncCounts: Sendable, Encodable, Equatable {
+        package let families: Int
+        package let userProfiles: Int
+        package let memberships: Int
+        package var total: Int { families + userProfiles + memberships }
 
         package init(families: Int, userProfiles: Int, memberships: Int) {
             self.families = families
@@ -194,7 +194,7 @@ extension TribeBoardStore {
     }
 
     /// Records waiting for `resync`, across the whole store.
-    public func pendingSyncCounts() throws(StoreError) -> PendingSyncCounts {
+    package func pendingSyncCounts() throws(StoreError) -> PendingSyncCounts {
         do {
             return try writer.read { db in
                 func count(_ table: String) throws -> Int {

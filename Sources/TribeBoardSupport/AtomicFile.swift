@@ -8,24 +8,24 @@ import Darwin
 #endif
 
 /// Failures of the file system, with the path and the system's reason.
-public struct FileSystemError: Error, Equatable, LocalizedError {
-    public let operation: String
-    public let path: String
-    public let reason: String
+package struct FileSystemError: Error, Equatable, LocalizedError {
+    package let operation: String
+    package let path: String
+    package let reason: String
 
-    public init(_ operation: String, path: String, errno code: Int32 = errno) {
+    package init(_ operation: String, path: String, errno code: Int32 = errno) {
         self.operation = operation
         self.path = path
         self.reason = String(cString: strerror(code))
     }
 
-    public init(_ operation: String, path: String, reason: String) {
+    package init(_ operation: String, path: String, reason: String) {
         self.operation = operation
         self.path = path
         self.reason = reason
     }
 
-    public var errorDescription: String? { "cannot \(operation) \(path): \(reason)" }
+    package var errorDescription: String? { "cannot \(operation) \(path): \(reason)" }
 }
 
 /// Writes whole files so that a reader (or a re-run after kill -9) sees either nothing or the
@@ -37,16 +37,16 @@ public struct FileSystemError: Error, Equatable, LocalizedError {
 /// so a later run can tell a dead process's leftovers from a concurrent run's work in progress.
 /// No fsync: the guarantee is against a killed process, not a power cut, and an fsync per QR code
 /// would cost more than encoding it.
-public enum AtomicFile {
-    public static let temporaryPrefix = ".tmp-"
+package enum AtomicFile {
+    package static let temporaryPrefix = ".tmp-"
 
-    public enum WhenPresent: Sendable {
+    package enum WhenPresent: Sendable {
         /// The name already holds a complete file with the same content (a concurrent run wrote it).
         case keepExisting
         case replace
     }
 
-    public static func write(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o600,
+    package static func write(_ bytes: [UInt8], to path: String, permissions: mode_t = 0o600,
                              whenPresent: WhenPresent = .replace) throws(FileSystemError) {
         let (directory, name) = split(path)
         if whenPresent == .keepExisting {
@@ -122,7 +122,7 @@ public enum AtomicFile {
     /// Removes temporary files left in `directory` by processes that no longer run.
     /// Returns how many were removed.
     @discardableResult
-    public static func removeOrphans(in directory: String) -> Int {
+    package static func removeOrphans(in directory: String) -> Int {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return 0 }
         var removed = 0
         for name in names where name.hasPrefix(temporaryPrefix) {

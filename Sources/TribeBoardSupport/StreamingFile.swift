@@ -8,8 +8,8 @@ import Foundation
 /// holds family codes.
 ///
 /// Written through a plain file descriptor: Foundation's OutputStream traps in `streamError` on Linux.
-public final class StreamingFile {
-    public let path: String
+package final class StreamingFile {
+    package let path: String
     private let temporaryPath: String
     private let descriptor: Int32
     private var buffer: [UInt8] = []
@@ -17,7 +17,7 @@ public final class StreamingFile {
     /// The bytes are in an unnamed file until `commit()`.
     private let unnamed: Bool
 
-    public init(path: String) throws(FileSystemError) {
+    package init(path: String) throws(FileSystemError) {
         self.path = path
         let (directory, name) = AtomicFile.split(path)
         temporaryPath = "\(directory)/\(AtomicFile.temporaryPrefix)\(getpid())-\(name)"
@@ -40,12 +40,12 @@ public final class StreamingFile {
         if !closed { abandon() }
     }
 
-    public func append<Bytes: Sequence>(_ bytes: Bytes) throws(FileSystemError) where Bytes.Element == UInt8 {
+    package func append<Bytes: Sequence>(_ bytes: Bytes) throws(FileSystemError) where Bytes.Element == UInt8 {
         buffer.append(contentsOf: bytes)
         if buffer.count >= 1 << 16 { try flush() }
     }
 
-    public func commit() throws(FileSystemError) {
+    package func commit() throws(FileSystemError) {
         try flush()
         closed = true
         if unnamed {
@@ -60,7 +60,7 @@ public final class StreamingFile {
         try AtomicFile.moveIntoPlace(descriptor: descriptor, temporary: temporaryPath, path: path)
     }
 
-    public func abandon() {
+    package func abandon() {
         guard !closed else { return }
         closed = true
         close(descriptor)

@@ -1,14 +1,14 @@
 import Foundation
 
 /// One `KEY[cond=value] = value` line, from a pbxproj `buildSettings` dictionary or an `.xcconfig`.
-public struct BuildSettingAssignment: Sendable, Equatable {
-    public let key: String
+package struct BuildSettingAssignment: Sendable, Equatable {
+    package let key: String
     /// `[sdk=iphoneos*][config=Debug]`: every condition must hold for the assignment to apply.
-    public let conditions: [BuildSettingCondition]
-    public let value: String
-    public let location: SourceLocation
+    package let conditions: [BuildSettingCondition]
+    package let value: String
+    package let location: SourceLocation
 
-    public init(key: String, conditions: [BuildSettingCondition] = [], value: String, location: SourceLocation) {
+    package init(key: String, conditions: [BuildSettingCondition] = [], value: String, location: SourceLocation) {
         self.key = key
         self.conditions = conditions
         self.value = value
@@ -16,7 +16,7 @@ public struct BuildSettingAssignment: Sendable, Equatable {
     }
 
     /// Splits `CODE_SIGN_ENTITLEMENTS[sdk=macosx*][config=Debug]` into the key and its conditions.
-    public static func parse(key written: String, value: String, location: SourceLocation) -> BuildSettingAssignment {
+    package static func parse(key written: String, value: String, location: SourceLocation) -> BuildSettingAssignment {
         guard let open = written.firstIndex(of: "[") else {
             return BuildSettingAssignment(key: written.trimmingCharacters(in: .whitespaces), value: value, location: location)
         }
@@ -35,9 +35,9 @@ public struct BuildSettingAssignment: Sendable, Equatable {
 }
 
 /// `sdk=macosx*`, `config=Debug`, `arch=arm64`: a glob over one property of the build.
-public struct BuildSettingCondition: Sendable, Equatable {
-    public let name: String
-    public let pattern: String
+package struct BuildSettingCondition: Sendable, Equatable {
+    package let name: String
+    package let pattern: String
 
     func matches(_ context: BuildContext) -> Bool {
         switch name {
@@ -76,25 +76,25 @@ public struct BuildSettingCondition: Sendable, Equatable {
 }
 
 /// The build a value is resolved for: one configuration of a target for one SDK.
-public struct BuildContext: Sendable, Equatable, Hashable {
-    public let configuration: String
+package struct BuildContext: Sendable, Equatable, Hashable {
+    package let configuration: String
     /// `iphoneos`, `macosx`, `watchos`, `appletvos`, `xros`: conditions are matched against it.
-    public let sdk: String
+    package let sdk: String
 
-    public init(configuration: String, sdk: String) {
+    package init(configuration: String, sdk: String) {
         self.configuration = configuration
         self.sdk = sdk
     }
 }
 
 /// One level of Xcode's settings stack (lowest first: project xcconfig, project, target xcconfig, target).
-public struct BuildSettingLayer: Sendable {
-    public let name: String
-    public let assignments: [BuildSettingAssignment]
+package struct BuildSettingLayer: Sendable {
+    package let name: String
+    package let assignments: [BuildSettingAssignment]
     /// `#include?` files that do not exist: where an unresolved variable may have come from.
-    public let missingOptionalIncludes: [String]
+    package let missingOptionalIncludes: [String]
 
-    public init(name: String, assignments: [BuildSettingAssignment], missingOptionalIncludes: [String] = []) {
+    package init(name: String, assignments: [BuildSettingAssignment], missingOptionalIncludes: [String] = []) {
         self.name = name
         self.assignments = assignments
         self.missingOptionalIncludes = missingOptionalIncludes

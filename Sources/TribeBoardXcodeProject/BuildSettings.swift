@@ -2,26 +2,26 @@ import Foundation
 
 /// A variable Xcode would have substituted but doctor could not: its name and where it would
 /// come from, so that a finding can say so instead of showing a raw `$(…)`.
-public struct UnresolvedVariable: Sendable, Equatable, Hashable {
-    public let name: String
-    public let hint: String
+package struct UnresolvedVariable: Sendable, Equatable, Hashable {
+    package let name: String
+    package let hint: String
 }
 
 /// A value after substitution, with where it was written and what could not be resolved.
-public struct ResolvedSetting: Sendable, Equatable {
-    public let value: String
+package struct ResolvedSetting: Sendable, Equatable {
+    package let value: String
     /// Where the winning assignment is written (nil for values doctor supplies itself).
-    public let location: SourceLocation?
-    public let unresolved: [UnresolvedVariable]
+    package let location: SourceLocation?
+    package let unresolved: [UnresolvedVariable]
 
-    public var isResolved: Bool { unresolved.isEmpty }
+    package var isResolved: Bool { unresolved.isEmpty }
 }
 
 /// Build settings as Xcode resolves them for one target, configuration and SDK: the layers
 /// (project xcconfig, project, target xcconfig, target), `$(inherited)`, conditions, modifiers,
 /// and the values Xcode supplies itself (`SRCROOT`, `TARGET_NAME`, `CONFIGURATION`...).
-public struct BuildSettings: Sendable {
-    public let context: BuildContext
+package struct BuildSettings: Sendable {
+    package let context: BuildContext
     /// Lowest first.
     let layers: [BuildSettingLayer]
     let builtins: [String: String]
@@ -35,7 +35,7 @@ public struct BuildSettings: Sendable {
         self.builtins = builtins
     }
 
-    public func resolved(_ key: String) -> ResolvedSetting? {
+    package func resolved(_ key: String) -> ResolvedSetting? {
         guard let (assignment, layer) = lookup(key, below: layers.count) else {
             guard let builtin = builtin(key) else { return nil }
             var unresolved: [UnresolvedVariable] = []
@@ -48,14 +48,14 @@ public struct BuildSettings: Sendable {
     }
 
     /// A path setting as Xcode would use it: unset variables read as empty (still reported).
-    public func resolvedPath(_ key: String) -> ResolvedSetting? {
+    package func resolvedPath(_ key: String) -> ResolvedSetting? {
         var xcode = self
         xcode.unsetIsEmpty = true
         return xcode.resolved(key)
     }
 
     /// Any text (an entitlements value, an Info.plist string) expanded with these settings.
-    public func expand(_ text: String) -> ResolvedSetting {
+    package func expand(_ text: String) -> ResolvedSetting {
         var unresolved: [UnresolvedVariable] = []
         let value = expand(text, key: nil, layer: layers.count, depth: 0, unresolved: &unresolved)
         return ResolvedSetting(value: value, location: nil, unresolved: Array(Set(unresolved)).sorted { $0.name < $1.name })

@@ -3,12 +3,12 @@ import Foundation
 /// Finds a file as a default (case-insensitive) macOS volume would: the exact path first, then
 /// each component matched without regard to case. A fallback is reported, since a case-sensitive
 /// volume (and CI on Linux) would not find the file.
-public struct CaseInsensitivePath: Sendable, Equatable {
-    public let path: String
+package struct CaseInsensitivePath: Sendable, Equatable {
+    package let path: String
     /// True when the path on disk differs in case from the one written.
-    public let caseDiffers: Bool
+    package let caseDiffers: Bool
 
-    public static func resolve(_ written: String) -> CaseInsensitivePath? {
+    package static func resolve(_ written: String) -> CaseInsensitivePath? {
         let standardized = URL(fileURLWithPath: written).standardizedFileURL.path
         if FileManager.default.fileExists(atPath: standardized) { return CaseInsensitivePath(path: standardized, caseDiffers: false) }
         var current = "/"

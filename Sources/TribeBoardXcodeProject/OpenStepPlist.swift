@@ -2,63 +2,63 @@ import Foundation
 
 /// A value of an old-style (OpenStep) property list, the format of `project.pbxproj`, with the line
 /// each value starts on, so that a finding can name `project.pbxproj:LINE`.
-public indirect enum OpenStepValue: Sendable, Equatable {
+package indirect enum OpenStepValue: Sendable, Equatable {
     case string(String, line: Int)
     case array([OpenStepValue], line: Int)
     /// Entries in file order; keys carry their own line.
     case dictionary([OpenStepEntry], line: Int)
 
-    public var line: Int {
+    package var line: Int {
         switch self {
         case .string(_, let line), .array(_, let line), .dictionary(_, let line): return line
         }
     }
 
-    public var string: String? {
+    package var string: String? {
         if case .string(let value, _) = self { return value }
         return nil
     }
 
-    public var array: [OpenStepValue]? {
+    package var array: [OpenStepValue]? {
         if case .array(let values, _) = self { return values }
         return nil
     }
 
-    public var entries: [OpenStepEntry]? {
+    package var entries: [OpenStepEntry]? {
         if case .dictionary(let entries, _) = self { return entries }
         return nil
     }
 
     /// The first entry named `key` in a dictionary.
-    public subscript(key: String) -> OpenStepValue? {
+    package subscript(key: String) -> OpenStepValue? {
         entries?.first { $0.key == key }?.value
     }
 
     /// The key's entry with its line (where the setting is written).
-    public func entry(_ key: String) -> OpenStepEntry? {
+    package func entry(_ key: String) -> OpenStepEntry? {
         entries?.first { $0.key == key }
     }
 }
 
-public struct OpenStepEntry: Sendable, Equatable {
-    public let key: String
-    public let line: Int
-    public let value: OpenStepValue
+package struct OpenStepEntry: Sendable, Equatable {
+    package let key: String
+    package let line: Int
+    package let value: OpenStepValue
 }
 
-public struct OpenStepPlistError: Error, Equatable, LocalizedError {
-    public let line: Int
-    public let reason: String
+package struct OpenStepPlistError: Error, Equatable, LocalizedError {
+    package let line: Int
+    package let reason: String
 
-    public var errorDescription: String? { "line \(line): \(reason)" }
+    package var errorDescription: String? { "line \(line): \(reason)" }
 }
 
 /// A recursive-descent parser over `OpenStepTokenizer`'s tokens.
-public enum OpenStepPlist {
+package enum OpenStepPlist {
     /// Deeply nested input is refused rather than allowed to exhaust the stack.
     static let maxDepth = 64
 
-    public static func parse(_ text: String) throws(OpenStepPlistError) -> OpenStepValue {
+    package static func parse(_ text: String) throws(OpenStepPlistError) -> OpenStepValue {
         var tokens = OpenStepTokenizer(text)
         let value = try parseValue(&tokens, depth: 0)
         let trailing = try tokens.next()

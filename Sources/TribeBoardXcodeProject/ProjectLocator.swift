@@ -2,17 +2,17 @@ import Foundation
 
 /// What `--project` points at, followed the way people hand it over: an `.xcodeproj`, an
 /// `.xcworkspace` (its projects), a folder holding either, or one a level or two below.
-public struct ProjectLocation: Sendable, Equatable {
+package struct ProjectLocation: Sendable, Equatable {
     /// Paths in findings are shown relative to this folder.
-    public let root: String
+    package let root: String
     /// `.xcodeproj` bundles, absolute.
-    public let bundles: [String]
+    package let bundles: [String]
     /// How the projects were found when it was not the obvious way (case, depth, workspace).
-    public let notes: [String]
+    package let notes: [String]
 
     static let skipped: Set<String> = [".build", ".git", "DerivedData", "Pods", "Carthage", "node_modules", ".swiftpm", "build"]
 
-    public static func locate(_ given: String) throws(XcodeProjectError) -> ProjectLocation {
+    package static func locate(_ given: String) throws(XcodeProjectError) -> ProjectLocation {
         let trimmed = given.count > 1 && given.hasSuffix("/") ? String(given.dropLast()) : given
         let absolute = URL(fileURLWithPath: trimmed).standardizedFileURL.path
         guard let found = CaseInsensitivePath.resolve(absolute) else { throw .notFound(path: given) }

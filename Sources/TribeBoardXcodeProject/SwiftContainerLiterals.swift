@@ -1,8 +1,8 @@
 import Foundation
 
 /// A place in Swift code that names a CloudKit container (or relies on the default one).
-public struct ContainerReference: Sendable, Equatable {
-    public enum Value: Sendable, Equatable {
+package struct ContainerReference: Sendable, Equatable {
+    package enum Value: Sendable, Equatable {
         /// `"iCloud.com.company.Product"`, directly or through a constant.
         case literal(String)
         /// `"iCloud." + Bundle.main.bundleIdentifier!`: the prefix, then the target's bundle id.
@@ -14,17 +14,17 @@ public struct ContainerReference: Sendable, Equatable {
         case defaultContainer
     }
 
-    public let value: Value
+    package let value: Value
     /// `CKContainer(identifier:)`, `ModelConfiguration cloudKitDatabase`...
-    public let call: String
-    public let location: SourceLocation
+    package let call: String
+    package let location: SourceLocation
 }
 
 /// Finds container references in Swift sources: string literals only where a container goes
 /// (`CKContainer(identifier:)`, `cloudKitDatabase: .private(…)`, `containerIdentifier:`), and
 /// constants passed there; a localization key or prose that starts with "iCloud." is no finding.
 /// Comments and string contents are skipped by a small lexer, not a regex over the raw text.
-public enum SwiftContainerLiterals {
+package enum SwiftContainerLiterals {
     /// Folders never scanned: build products, dependencies, version control.
     static let skippedFolders: Set<String> = [".build", ".git", "DerivedData", "Pods", "Carthage", "node_modules", ".swiftpm"]
     static let maxFiles = 20_000
@@ -32,7 +32,7 @@ public enum SwiftContainerLiterals {
 
     /// One file's findings: references made directly, constants holding a literal, and names
     /// used in container positions (so a constant defined in another file can be matched).
-    public struct FileScan: Sendable {
+    package struct FileScan: Sendable {
         var direct: [ContainerReference] = []
         var constants: [String: (String, SourceLocation, Bool)] = [:]
         var namedUses: [(name: String, call: String, location: SourceLocation)] = []
@@ -53,7 +53,7 @@ public enum SwiftContainerLiterals {
     static let constant = #"(?:let|var|case)\s+([A-Za-z_][A-Za-z0-9_]*)\s*(?::\s*String\s*)?=\s*$"#
 
     /// Every reference in `files`, constants resolved across them (sorted by path, then line).
-    public static func references(in files: [String], display: (String) -> String) -> [ContainerReference] {
+    package static func references(in files: [String], display: (String) -> String) -> [ContainerReference] {
         let scans = files.compactMap { path -> FileScan? in
             guard let data = FileManager.default.contents(atPath: path), data.count <= maxFileSize else { return nil }
             return scan(Array(data), path: display(path))
@@ -73,7 +73,7 @@ public enum SwiftContainerLiterals {
         return references.sorted { ($0.location.path, $0.location.line ?? 0) < ($1.location.path, $1.location.line ?? 0) }
     }
 
-    public static func scan(_ source: [UInt8], path: String) -> FileScan {
+    package static func scan(_ source: [UInt8], path: String) -> FileScan {
         var result = FileScan()
         // Most files never mention CloudKit: skip the lexer and the patterns for them.
         let raw = String(decoding: source, as: UTF8.self)

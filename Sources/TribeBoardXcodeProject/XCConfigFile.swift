@@ -3,25 +3,25 @@ import Foundation
 /// An `.xcconfig` file read as Xcode reads it: `KEY = value` lines (conditions allowed), `//`
 /// comments, `#include "path"` (a missing file is an error) and `#include? "path"` (optional),
 /// paths relative to the including file. Includes are flattened in order into one layer.
-public enum XCConfigFile {
+package enum XCConfigFile {
     static let maxDepth = 16
     static let maxFileSize = 4_000_000
 
-    public struct Problem: Sendable, Equatable {
-        public let message: String
-        public let location: SourceLocation
+    package struct Problem: Sendable, Equatable {
+        package let message: String
+        package let location: SourceLocation
     }
 
-    public struct Contents: Sendable {
-        public var assignments: [BuildSettingAssignment] = []
-        public var missingOptionalIncludes: [String] = []
-        public var problems: [Problem] = []
+    package struct Contents: Sendable {
+        package var assignments: [BuildSettingAssignment] = []
+        package var missingOptionalIncludes: [String] = []
+        package var problems: [Problem] = []
         /// Every file read, for listing and for case warnings.
-        public var files: [String] = []
+        package var files: [String] = []
     }
 
     /// `display` turns an absolute path into the one shown in findings.
-    public static func read(_ path: String, display: (String) -> String) -> Contents {
+    package static func read(_ path: String, display: (String) -> String) -> Contents {
         var contents = Contents()
         var visiting: Set<String> = []
         read(path, display: display, depth: 0, visiting: &visiting, into: &contents)

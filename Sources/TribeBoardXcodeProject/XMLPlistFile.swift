@@ -2,12 +2,12 @@ import Foundation
 
 /// An XML (or binary) property list file read with PropertyListSerialization, plus the lines its
 /// keys and string values are written on, so that a finding can name `file:line`.
-public struct XMLPlistFile: Sendable {
-    public let path: String
+package struct XMLPlistFile: Sendable {
+    package let path: String
     let root: [String: any Sendable]
     private let lines: [Substring]
 
-    public static func read(_ path: String) throws(XcodeProjectError) -> XMLPlistFile {
+    package static func read(_ path: String) throws(XcodeProjectError) -> XMLPlistFile {
         guard FileManager.default.fileExists(atPath: path) else { throw .notFound(path: path) }
         guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path: path, reason: "permission denied") }
         let object: Any
@@ -33,30 +33,30 @@ public struct XMLPlistFile: Sendable {
         return nil
     }
 
-    public func has(_ key: String) -> Bool { root[key] != nil }
+    package func has(_ key: String) -> Bool { root[key] != nil }
 
-    public func string(_ key: String) -> String? { root[key] as? String }
+    package func string(_ key: String) -> String? { root[key] as? String }
 
     /// A string array; a lone string reads as a one-element array.
-    public func strings(_ key: String) -> [String]? {
+    package func strings(_ key: String) -> [String]? {
         if let array = root[key] as? [String] { return array }
         return string(key).map { [$0] }
     }
 
     /// The line of `<key>key</key>` (1-based), nil when not found (a binary plist).
-    public func line(ofKey key: String) -> Int? {
+    package func line(ofKey key: String) -> Int? {
         lines.firstIndex { $0.contains("<key>\(Self.escaped(key))</key>") }.map { $0 + 1 }
     }
 
     /// The line of a string value written after `key`: the first `<string>value</string>` at or
     /// after the key's line.
-    public func line(ofValue value: String, after key: String) -> Int? {
+    package func line(ofValue value: String, after key: String) -> Int? {
         let start = (line(ofKey: key) ?? 1) - 1
         let needle = "<string>\(Self.escaped(value))</string>"
         return lines[start...].firstIndex { $0.contains(needle) }.map { $0 + 1 } ?? line(ofKey: key)
     }
 
-    public func location(ofKey key: String) -> SourceLocation {
+    package func location(ofKey key: String) -> SourceLocation {
         SourceLocation(path: path, line: line(ofKey: key))
     }
 

@@ -1,6 +1,6 @@
 import Foundation
 
-public enum XcodeProjectError: Error, Equatable, LocalizedError {
+package enum XcodeProjectError: Error, Equatable, LocalizedError {
     case notFound(path: String)
     case noProjectInFolder(path: String)
     /// An XcodeGen (`project.yml`) or Tuist (`Project.swift`) folder whose project is not generated.
@@ -9,7 +9,7 @@ public enum XcodeProjectError: Error, Equatable, LocalizedError {
     case unreadable(path: String, reason: String)
     case malformed(path: String, line: Int, reason: String)
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         switch self {
         case .notFound(let path): return "\(path) does not exist"
         case .noProjectInFolder(let path): return "\(path) holds no .xcodeproj or .xcworkspace (nor one in the folders below)"
@@ -24,15 +24,15 @@ public enum XcodeProjectError: Error, Equatable, LocalizedError {
 }
 
 /// One `.xcodeproj` as doctor reads it: where it is, and its targets with their settings.
-public struct XcodeProject: Sendable {
+package struct XcodeProject: Sendable {
     /// The folder holding the `.xcodeproj`: `SRCROOT`, and build setting paths are relative to it.
-    public let folder: String
-    public let pbxprojPath: String
-    public let name: String
-    public let targets: [XcodeTarget]
+    package let folder: String
+    package let pbxprojPath: String
+    package let name: String
+    package let targets: [XcodeTarget]
 
     /// Reads `bundle` (an `.xcodeproj`); `display` turns absolute paths into the ones findings show.
-    public static func read(bundle: String, display: @escaping (String) -> String) throws(XcodeProjectError) -> XcodeProject {
+    package static func read(bundle: String, display: @escaping (String) -> String) throws(XcodeProjectError) -> XcodeProject {
         let pbxproj = bundle + "/project.pbxproj"
         guard let data = FileManager.default.contents(atPath: pbxproj) else {
             throw FileManager.default.fileExists(atPath: pbxproj)
@@ -54,7 +54,7 @@ public struct XcodeProject: Sendable {
     }
 
     /// A path from a build setting (already expanded), relative to the project folder as in Xcode.
-    public func path(fromSetting value: String) -> String {
+    package func path(fromSetting value: String) -> String {
         URL(fileURLWithPath: FilePaths.join(folder, value)).standardizedFileURL.path
     }
 }

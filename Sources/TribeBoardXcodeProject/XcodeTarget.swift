@@ -1,7 +1,7 @@
 import Foundation
 
 /// The kinds of target that carry their own entitlements and can talk to CloudKit.
-public enum TargetKind: String, Sendable, Codable, CaseIterable {
+package enum TargetKind: String, Sendable, Codable, CaseIterable {
     case app, appExtension, watchApp, watchExtension, appClip, other
 
     init(productType: String) {
@@ -18,7 +18,7 @@ public enum TargetKind: String, Sendable, Codable, CaseIterable {
         }
     }
 
-    public var title: String {
+    package var title: String {
         switch self {
         case .app: return "app"
         case .appExtension: return "app extension"
@@ -34,35 +34,35 @@ public enum TargetKind: String, Sendable, Codable, CaseIterable {
 }
 
 /// One build of a target: a configuration for one SDK, with its settings.
-public struct TargetVariant: Sendable {
-    public let settings: BuildSettings
+package struct TargetVariant: Sendable {
+    package let settings: BuildSettings
     /// A Mac Catalyst build: the macosx SDK, but iOS entitlement keys (Xcode maps them).
-    public var catalyst = false
-    public var context: BuildContext { settings.context }
+    package var catalyst = false
+    package var context: BuildContext { settings.context }
 
     /// `Debug`, or `Debug (macosx)` when the target builds for several SDKs.
-    public func label(multipleSDKs: Bool) -> String {
+    package func label(multipleSDKs: Bool) -> String {
         multipleSDKs ? "\(context.configuration) (\(catalyst ? "Mac Catalyst" : context.sdk))" : context.configuration
     }
 }
 
 /// A native target as doctor sees it: its kind, each configuration for each SDK it builds for,
 /// and the Swift files it compiles (nil when the project does not say: a trimmed project).
-public struct XcodeTarget: Sendable {
-    public let name: String
-    public let kind: TargetKind
-    public let productType: String
-    public let variants: [TargetVariant]
-    public let sourceFiles: [String]?
+package struct XcodeTarget: Sendable {
+    package let name: String
+    package let kind: TargetKind
+    package let productType: String
+    package let variants: [TargetVariant]
+    package let sourceFiles: [String]?
     /// Swift files of the local packages it links: judged with the target, but they alone do not
     /// make a target without iCloud a CloudKit target (a package serves several targets).
-    public let packageSourceFiles: [String]
+    package let packageSourceFiles: [String]
     /// Problems met reading the target's xcconfig files.
-    public let problems: [String]
+    package let problems: [String]
 
-    public var sdks: [String] { Array(Set(variants.map(\.context.sdk))).sorted() }
-    public var multipleSDKs: Bool { sdks.count > 1 }
-    public var isMacOnly: Bool { sdks == ["macosx"] }
+    package var sdks: [String] { Array(Set(variants.map(\.context.sdk))).sorted() }
+    package var multipleSDKs: Bool { sdks.count > 1 }
+    package var isMacOnly: Bool { sdks == ["macosx"] }
 
     /// The SDKs a target builds for, from `SDKROOT`, `SUPPORTED_PLATFORMS` and Mac Catalyst.
     static func sdks(_ settings: BuildSettings) -> [(sdk: String, catalyst: Bool)] {

@@ -6,8 +6,8 @@ import TribeBoardStore
 import TribeBoardSupport
 
 /// `tribeboard resync`: upload what waits for sync; built to run from cron.
-public struct ResyncCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct ResyncCommand: ParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "resync",
         abstract: "Upload the records waiting for sync to CloudKit (safe to run from cron).",
         discussion: """
@@ -20,28 +20,28 @@ public struct ResyncCommand: ParsableCommand {
             """,
         version: toolkitVersion)
 
-    @OptionGroup(title: "Global options") public var global: GlobalOptions
-    @OptionGroup(title: "CloudKit") public var remoteOptions: RemoteOptions
+    @OptionGroup(title: "Global options") package var global: GlobalOptions
+    @OptionGroup(title: "CloudKit") package var remoteOptions: RemoteOptions
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Stop starting new requests after this many seconds (1 to 86400).", valueName: "seconds"))
-    public var maxDuration: Int?
+    package var maxDuration: Int?
 
     /// A day: a cron job that may run longer than that is not bounded in any useful sense.
     static let maxDurationRange = 1...86_400
 
     @Flag(help: "List what is waiting, quarantined or in conflict, and why; upload nothing.")
-    public var list = false
+    package var list = false
 
     @Option(help: ArgumentHelp("Write Prometheus metrics here (node_exporter's textfile collector).", valueName: "file"))
-    public var metricsFile: String?
+    package var metricsFile: String?
 
-    public init() {}
+    package init() {}
 
-    public func validate() throws {
+    package func validate() throws {
         if let maxDuration { try NumericOption.check(maxDuration, "--max-duration", in: Self.maxDurationRange, unit: "seconds") }
     }
 
-    public func run() throws {
+    package func run() throws {
         let context = CommandContext(options: global, label: "tribeboard.resync")
         if list { return try showList(context) }
         let client: CloudKitClient?
@@ -122,7 +122,7 @@ public struct ResyncCommand: ParsableCommand {
     }
 }
 
-public struct ResyncListing: Encodable {
-    public let pending: TribeBoardStore.PendingSyncCounts
-    public let entries: [ResyncListEntry]
+package struct ResyncListing: Encodable {
+    package let pending: TribeBoardStore.PendingSyncCounts
+    package let entries: [ResyncListEntry]
 }

@@ -7,23 +7,23 @@ import TribeBoardSupport
 
 /// `tribeboard doctor family CODE_OR_ID`: one family's timeline across the store and CloudKit,
 /// what is wrong with it, and what to do next.
-public struct FamilyReport: Sendable, Codable {
-    public let query: String
-    public let store: String
-    public let family: FamilyFacts?
-    public let timeline: [TimelineEvent]
-    public let remote: RemoteFamilyState
-    public let findings: [DoctorCheck]
-    public let nextSteps: [String]
-    public let passed: Bool
+package struct FamilyReport: Sendable, Codable {
+    package let query: String
+    package let store: String
+    package let family: FamilyFacts?
+    package let timeline: [TimelineEvent]
+    package let remote: RemoteFamilyState
+    package let findings: [DoctorCheck]
+    package let nextSteps: [String]
+    package let passed: Bool
 }
 
-public struct FamilyDoctor: Sendable {
+package struct FamilyDoctor: Sendable {
     let request: DoctorRequest
     let query: String
     let logger: Logger
 
-    public init(request: DoctorRequest, query: String, logger: Logger) {
+    package init(request: DoctorRequest, query: String, logger: Logger) {
         self.request = request
         self.query = query
         self.logger = logger
@@ -32,7 +32,7 @@ public struct FamilyDoctor: Sendable {
     /// The store is read on the caller's thread, CloudKit asked through the bridge. Never call it
     /// from async code (`run()` is for that).
     @available(*, noasync, message: "blocks on SQLite; use run()")
-    public func runBlocking() -> FamilyReport {
+    package func runBlocking() -> FamilyReport {
         logger.debug("looking up one family", metadata: ["query": "\(FamilyCode.mask(query))"])
         var findings: [DoctorCheck] = []
         var records: FamilyRecords?
@@ -69,7 +69,7 @@ public struct FamilyDoctor: Sendable {
     }
 
     /// For async callers: the same on a thread of its own, off the cooperative pool.
-    public func run() async -> FamilyReport {
+    package func run() async -> FamilyReport {
         await withCheckedContinuation { continuation in
             Thread { continuation.resume(returning: self.runBlocking()) }.start()
         }

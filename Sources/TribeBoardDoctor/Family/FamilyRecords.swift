@@ -4,25 +4,25 @@ import TribeBoardStore
 import TribeBoardSupport
 
 /// One family's row, as the store has it.
-public struct FamilyFacts: Sendable, Codable, Equatable {
-    public let id: String
-    public let name: String
-    public let code: String
-    public let createdAt: String
-    public let createdByUserId: String
-    public let needsSync: Bool
-    public let lastSyncDate: String?
-    public let importKey: String?
-    public let sourceLine: Int?
-    public let codeVerifiedRemotelyAt: String?
+package struct FamilyFacts: Sendable, Codable, Equatable {
+    package let id: String
+    package let name: String
+    package let code: String
+    package let createdAt: String
+    package let createdByUserId: String
+    package let needsSync: Bool
+    package let lastSyncDate: String?
+    package let importKey: String?
+    package let sourceLine: Int?
+    package let codeVerifiedRemotelyAt: String?
 }
 
 /// One thing that happened to the family, from the store or from CloudKit.
-public struct TimelineEvent: Sendable, Codable, Equatable {
-    public let at: String?
+package struct TimelineEvent: Sendable, Codable, Equatable {
+    package let at: String?
     /// `families`, `creation_log`, `memberships`, `sync_state` or `cloudkit`.
-    public let source: String
-    public let what: String
+    package let source: String
+    package let what: String
 }
 
 /// Everything the store holds about one family, read in one transaction.

@@ -3,23 +3,23 @@ import TribeBoardCloudKit
 import TribeBoardStore
 
 /// What CloudKit holds for one family: its record by name, and any record holding its code.
-public struct RemoteFamilyState: Sendable, Codable, Equatable {
-    public enum Status: String, Sendable, Codable {
+package struct RemoteFamilyState: Sendable, Codable, Equatable {
+    package enum Status: String, Sendable, Codable {
         case notConfigured, unavailable, found, missing
     }
 
-    public var status: Status
-    public var detail: String
+    package var status: Status
+    package var detail: String
     /// Records (`Family` or legacy `CKFamily`) found by name or by code.
-    public var records: [RemoteFamilyRecord] = []
+    package var records: [RemoteFamilyRecord] = []
 }
 
-public struct RemoteFamilyRecord: Sendable, Codable, Equatable {
-    public let recordName: String
-    public let recordType: String
-    public let code: String?
-    public let name: String?
-    public let modified: String?
+package struct RemoteFamilyRecord: Sendable, Codable, Equatable {
+    package let recordName: String
+    package let recordType: String
+    package let code: String?
+    package let name: String?
+    package let modified: String?
 }
 
 /// Looks the family up by record name and queries its code, in `Family` and legacy `CKFamily`.

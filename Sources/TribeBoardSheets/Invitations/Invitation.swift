@@ -5,14 +5,14 @@ import TribeBoardStore
 
 /// What a printed invitation says about one family: its name, its code and who administers it.
 /// The code is the secret: `description` masks it.
-public struct Invitation: Sendable, Equatable, CustomStringConvertible {
-    public let familyId: RecordID
-    public let familyName: String
-    public let code: String
-    public let adminName: String?
-    public let externalId: String?
+package struct Invitation: Sendable, Equatable, CustomStringConvertible {
+    package let familyId: RecordID
+    package let familyName: String
+    package let code: String
+    package let adminName: String?
+    package let externalId: String?
 
-    public init(familyId: RecordID, familyName: String, code: String, adminName: String?, externalId: String?) {
+    package init(familyId: RecordID, familyName: String, code: String, adminName: String?, externalId: String?) {
         self.familyId = familyId
         self.familyName = familyName
         self.code = code
@@ -20,11 +20,11 @@ public struct Invitation: Sendable, Equatable, CustomStringConvertible {
         self.externalId = externalId
     }
 
-    public var description: String { "\(familyId) \(FamilyCode.mask(code))" }
+    package var description: String { "\(familyId) \(FamilyCode.mask(code))" }
 }
 
 /// Which of the store's families get an invitation.
-public enum InvitationSelection: Sendable, Equatable {
+package enum InvitationSelection: Sendable, Equatable {
     case all
     /// The families provisioned from rows with these `external_id`s.
     case externalIds(Set<String>)
@@ -34,7 +34,7 @@ public enum InvitationSelection: Sendable, Equatable {
     case created(from: String?, to: String?)
 }
 
-public enum InvitationReadError: Error, Equatable, LocalizedError, @unchecked Sendable {
+package enum InvitationReadError: Error, Equatable, LocalizedError, @unchecked Sendable {
     case store(StoreError)
     case importFile(CSVImportError)
     case manifest(path: String, reason: String)
@@ -42,7 +42,7 @@ public enum InvitationReadError: Error, Equatable, LocalizedError, @unchecked Se
     /// What the caller did with an invitation failed (it is passed through unchanged).
     case rendering(any Error)
 
-    public static func == (lhs: Self, rhs: Self) -> Bool {
+    package static func == (lhs: Self, rhs: Self) -> Bool {
         switch (lhs, rhs) {
         case (.store(let a), .store(let b)): return a == b
         case (.importFile(let a), .importFile(let b)): return a == b
@@ -53,7 +53,7 @@ public enum InvitationReadError: Error, Equatable, LocalizedError, @unchecked Se
         }
     }
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         switch self {
         case .store(let error): return error.localizedDescription
         case .importFile(let error): return "the import file: \(error.localizedDescription)"

@@ -3,8 +3,8 @@ import Foundation
 
 /// Reads back a `manifest.csv` that provision wrote: one invitation per row that has a family
 /// and a code (created or existing), streamed row by row.
-public enum ManifestInvitations {
-    public static func forEach(path: String, _ body: (Invitation) throws -> Void) throws(InvitationReadError) {
+package enum ManifestInvitations {
+    package static func forEach(path: String, _ body: (Invitation) throws -> Void) throws(InvitationReadError) {
         var status = stat()
         guard stat(path, &status) == 0 else {
             throw .manifestMissing(path: path, reason: errno == ENOENT ? "no such file" : String(cString: strerror(errno)))

@@ -9,7 +9,7 @@ extension TribeBoardStore {
     /// Calls `body` with each selected family in creation order, read through one cursor so that
     /// memory stays flat however many families there are. A family's admin is its active
     /// parent_admin, else its invited one.
-    public func forEachInvitation(_ selection: InvitationSelection,
+    package func forEachInvitation(_ selection: InvitationSelection,
                                  _ body: (Invitation) throws -> Void) throws(InvitationReadError) {
         let keys: Set<String>?
         switch selection {
@@ -50,7 +50,7 @@ extension TribeBoardStore {
     }
 
     /// The admin of one family (for invitations read from a manifest, which does not carry it).
-    public func adminName(familyId: RecordID) throws(InvitationReadError) -> String? {
+    package func adminName(familyId: RecordID) throws(InvitationReadError) -> String? {
         do {
             return try writer.read { db in
                 try String.fetchOne(db, sql: """

@@ -3,21 +3,21 @@ import TribeBoardDomain
 
 /// A row of `families`: the app's Family model plus the toolkit's import bookkeeping.
 /// `code` is kept as stored (a hand-edited store may hold one the format refuses; the audit says so).
-public struct Family: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "families"
+package struct Family: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    package static let databaseTableName = "families"
 
-    public var id: FamilyID
-    public var name: String
-    public var code: String
-    public var createdByUserID: UserID
-    public var createdAt: Timestamp
-    public var needsSync: Bool
-    public var lastSyncDate: Timestamp?
-    public var ckRecordID: String?
-    public var importKey: String?
-    public var sourceLine: Int?
+    package var id: FamilyID
+    package var name: String
+    package var code: String
+    package var createdByUserID: UserID
+    package var createdAt: Timestamp
+    package var needsSync: Bool
+    package var lastSyncDate: Timestamp?
+    package var ckRecordID: String?
+    package var importKey: String?
+    package var sourceLine: Int?
     /// When CloudKit last found the code free; nil: never checked remotely.
-    public var codeVerifiedRemotelyAt: Timestamp?
+    package var codeVerifiedRemotelyAt: Timestamp?
 
     enum CodingKeys: String, CodingKey {
         case id, name, code
@@ -28,18 +28,18 @@ public struct Family: Codable, Sendable, Equatable, FetchableRecord, Persistable
 }
 
 /// A row of `user_profiles`.
-public struct UserProfile: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "user_profiles"
+package struct UserProfile: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    package static let databaseTableName = "user_profiles"
 
-    public var id: UserID
-    public var displayName: String
+    package var id: UserID
+    package var displayName: String
     /// Nil until the person signs in to the app.
-    public var appleUserIdHash: String?
-    public var avatarURL: String?
-    public var createdAt: Timestamp
-    public var needsSync: Bool
-    public var lastSyncDate: Timestamp?
-    public var ckRecordID: String?
+    package var appleUserIdHash: String?
+    package var avatarURL: String?
+    package var createdAt: Timestamp
+    package var needsSync: Bool
+    package var lastSyncDate: Timestamp?
+    package var ckRecordID: String?
 
     enum CodingKeys: String, CodingKey {
         case id
@@ -49,19 +49,19 @@ public struct UserProfile: Codable, Sendable, Equatable, FetchableRecord, Persis
 }
 
 /// A row of `memberships`: who belongs to which family, in what role.
-public struct Membership: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "memberships"
+package struct Membership: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    package static let databaseTableName = "memberships"
 
-    public var id: MembershipID
-    public var familyID: FamilyID
-    public var userID: UserID
-    public var role: MembershipRole
-    public var status: MembershipStatus
-    public var joinedAt: Timestamp
-    public var lastRoleChangeAt: Timestamp?
-    public var needsSync: Bool
-    public var lastSyncDate: Timestamp?
-    public var ckRecordID: String?
+    package var id: MembershipID
+    package var familyID: FamilyID
+    package var userID: UserID
+    package var role: MembershipRole
+    package var status: MembershipStatus
+    package var joinedAt: Timestamp
+    package var lastRoleChangeAt: Timestamp?
+    package var needsSync: Bool
+    package var lastSyncDate: Timestamp?
+    package var ckRecordID: String?
 
     enum CodingKeys: String, CodingKey {
         case id, role, status

@@ -4,19 +4,19 @@ import GRDB
 /// A moment as the store keeps it: ISO 8601 UTC text with milliseconds (`2026-11-21T22:27:49.123Z`),
 /// sortable as text and readable in `sqlite3`. Text that is not such a date does not decode (a
 /// thrown error naming the column), rather than becoming a date nobody wrote.
-public struct Timestamp: Hashable, Sendable, Comparable, Codable, CustomStringConvertible, DatabaseValueConvertible {
+package struct Timestamp: Hashable, Sendable, Comparable, Codable, CustomStringConvertible, DatabaseValueConvertible {
     /// Milliseconds since 1970, what the text keeps: a value equals itself after a round trip.
-    public let milliseconds: Int64
+    package let milliseconds: Int64
 
-    public init(_ date: Date) {
+    package init(_ date: Date) {
         let value = (date.timeIntervalSince1970 * 1000).rounded()
         // Dates beyond any store's range (year ±292 million) are clamped rather than trapping.
         milliseconds = value.isFinite ? Int64(max(min(value, 9.2e18), -9.2e18)) : 0
     }
 
-    public var date: Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+    package var date: Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
 
-    public init?(text: String) {
+    package init?(text: String) {
         guard let date = (try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
                 ?? (try? Date(text, strategy: Date.ISO8601FormatStyle())) else { return nil }
         self.init(date)
@@ -24,7 +24,7 @@ public struct Timestamp: Hashable, Sendable, Comparable, Codable, CustomStringCo
 
     /// Whole seconds formatted, milliseconds appended from the integer: formatting the Date's
     /// fraction would truncate .123 (stored as .12299999…) to .122.
-    public var text: String {
+    package var text: String {
         let (seconds, remainder) = milliseconds.quotientAndRemainder(dividingBy: 1000)
         let (whole, millis) = remainder < 0 ? (seconds - 1, remainder + 1000) : (seconds, remainder)
         let base = Date(timeIntervalSince1970: Double(whole)).formatted(Self.secondsStyle)
@@ -35,16 +35,16 @@ public struct Timestamp: Hashable, Sendable, Comparable, Codable, CustomStringCo
     private static let secondsStyle = Date.ISO8601FormatStyle().year().month().day().dateSeparator(.dash)
         .time(includingFractionalSeconds: false).timeSeparator(.colon).timeZone(separator: .omitted)
 
-    public var description: String { text }
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.milliseconds < rhs.milliseconds }
+    package var description: String { text }
+    package static func < (lhs: Self, rhs: Self) -> Bool { lhs.milliseconds < rhs.milliseconds }
 
-    public var databaseValue: DatabaseValue { text.databaseValue }
+    package var databaseValue: DatabaseValue { text.databaseValue }
 
-    public static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Timestamp? {
+    package static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Timestamp? {
         String.fromDatabaseValue(dbValue).flatMap(Timestamp.init(text:))
     }
 
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let value = Timestamp(text: text) else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\"\(text)\" is not an ISO 8601 date"))
@@ -52,7 +52,7 @@ public struct Timestamp: Hashable, Sendable, Comparable, Codable, CustomStringCo
         self = value
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(text)
     }

@@ -2,7 +2,7 @@ import GRDB
 import TribeBoardDomain
 
 /// Why a record waits or was set aside (`sync_state.status`).
-public enum SyncStatus: String, Sendable, Codable, CaseIterable, DatabaseValueConvertible {
+package enum SyncStatus: String, Sendable, Codable, CaseIterable, DatabaseValueConvertible {
     /// Failed, tried again after a backoff.
     case retrying
     /// Failed permanently or too often: waits for a person (`resync --release`).
@@ -14,18 +14,18 @@ public enum SyncStatus: String, Sendable, Codable, CaseIterable, DatabaseValueCo
 extension SyncTable: Decodable, DatabaseValueConvertible {}
 
 /// A row of `sync_state`: resync's bookkeeping for a record that failed at least once.
-public struct SyncStateEntry: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "sync_state"
+package struct SyncStateEntry: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    package static let databaseTableName = "sync_state"
 
-    public var table: SyncTable
-    public var recordID: String
-    public var status: SyncStatus
-    public var attempts: Int
-    public var lastError: String?
-    public var lastAttemptAt: Timestamp?
-    public var nextAttemptAt: Timestamp?
+    package var table: SyncTable
+    package var recordID: String
+    package var status: SyncStatus
+    package var attempts: Int
+    package var lastError: String?
+    package var lastAttemptAt: Timestamp?
+    package var nextAttemptAt: Timestamp?
     /// The record in CloudKit that holds this family's code, for a conflict.
-    public var conflictWith: String?
+    package var conflictWith: String?
 
     enum CodingKeys: String, CodingKey {
         case table = "record_table", recordID = "record_id", status, attempts, lastError = "last_error"
@@ -34,19 +34,19 @@ public struct SyncStateEntry: Codable, Sendable, Equatable, FetchableRecord, Per
 }
 
 /// A row of `creation_log`: one transition of one family's creation.
-public struct CreationLogEntry: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "creation_log"
+package struct CreationLogEntry: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    package static let databaseTableName = "creation_log"
 
     /// Nil until inserted.
-    public var id: Int64?
+    package var id: Int64?
     /// Nil for a row that failed before it had a family.
-    public var familyID: FamilyID?
-    public var importKey: String?
-    public var sourceLine: Int?
-    public var state: FamilyCreationState
-    public var progress: Double
-    public var error: String?
-    public var at: Timestamp
+    package var familyID: FamilyID?
+    package var importKey: String?
+    package var sourceLine: Int?
+    package var state: FamilyCreationState
+    package var progress: Double
+    package var error: String?
+    package var at: Timestamp
 
     enum CodingKeys: String, CodingKey {
         case id, state, progress, error, at
@@ -55,16 +55,16 @@ public struct CreationLogEntry: Codable, Sendable, Equatable, FetchableRecord, P
 }
 
 /// A row of `code_repairs`: a code an audit repair replaced, and which family kept it.
-public struct CodeRepairEntry: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
-    public static let databaseTableName = "code_repairs"
+package struct CodeRepairEntry: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    package static let databaseTableName = "code_repairs"
 
-    public var id: Int64?
-    public var familyID: FamilyID
-    public var oldCode: String
-    public var newCode: String
-    public var keptBy: FamilyID
-    public var reason: String
-    public var at: Timestamp
+    package var id: Int64?
+    package var familyID: FamilyID
+    package var oldCode: String
+    package var newCode: String
+    package var keptBy: FamilyID
+    package var reason: String
+    package var at: Timestamp
 
     enum CodingKeys: String, CodingKey {
         case id, reason, at
