@@ -159,7 +159,7 @@ let package = Package(
         .testTarget(
             name: "TribeBoardCoreTests",
             dependencies: ["TribeBoardAudit", "TribeBoardCSV", "TribeBoardCloudKit", "TribeBoardDoctor", "TribeBoardDomain", "TribeBoardMigrate",
-                           "TribeBoardProvisioning", "TribeBoardQR", "TribeBoardResync", "TribeBoardSheets", "TribeBoardStore", "TribeBoardSupport", "TribeBoardDomain",
+                           "TribeBoardProvisioning", "TribeBoardQR", "TribeBoardResync", "TribeBoardSheets", "TribeBoardStore", "TribeBoardSupport",
                            "TribeBoardXcodeProject", "TribeBoardTestSupport", "TribeBoardCloudKitEmulator",
                            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]
         ),

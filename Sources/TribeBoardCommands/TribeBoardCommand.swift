@@ -5,7 +5,7 @@ import TribeBoardVersion
 let toolkitVersion = BuildInfo.versionLine
 
 /// `tribeboard`: every subcommand under one executable.
-package struct TribeBoardCommand: ParsableCommand {
+package struct TribeBoardCommand: AsyncParsableCommand {
     package static let configuration = CommandConfiguration(
         commandName: "tribeboard",
         abstract: "Operator tools for TribeBoard's families: provision, resync, audit, doctor, migrate and sheets.",

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import TribeBoardCloudKit
 import TribeBoardStore
+import TribeBoardSupport
 
 /// What `tribeboard doctor` is asked to look at.
 package struct DoctorRequest: Sendable {
@@ -61,24 +62,31 @@ package struct Doctor: Sendable {
         self.logger = logger
     }
 
-    /// File and SQLite work runs on the caller's thread; only the remote checks are async, through
-    /// the bridge. Never call it from async code (`run()` is for that).
-    @available(*, noasync, message: "blocks on files and SQLite; use run()")
-    package func runBlocking() -> DoctorReport {
+    /// File and SQLite work runs on a thread of its own, the remote checks are awaited between.
+    package func run() async -> DoctorReport {
+        let (local, storeState) = await DedicatedThread.run { self.localChecks() }
+        let (remoteChecks, remoteState) = await remote()
+        return await DedicatedThread.run { self.report(local + remoteChecks, store: storeState, remote: remoteState) }
+    }
+
+    private func localChecks() -> ([DoctorCheck], StoreState) {
         let toolkit = try? request.remote.get()
-        var checks = ContainerChecks(projectPath: request.projectPath, targetFilter: request.target,
+        let checks = ContainerChecks(projectPath: request.projectPath, targetFilter: request.target,
                                      toolkit: toolkit.map { ToolkitContainer(value: $0.container, source: request.containerSource) }).run()
         let (storeChecks, storeState) = StoreChecks(path: request.storePath, quickIntegrity: request.quickIntegrity).run()
-        checks += storeChecks
-        let remoteChecks = RemoteChecks(configuration: request.remote, requestTimeout: request.requestTimeout, logger: logger)
-        let remote = BlockingBridge.wait { () async -> ([DoctorCheck], RemoteState) in
-            let (remoteChecks, remoteState, client) = await remoteChecks.run()
-            guard remoteState == .accepted, let client else { return (remoteChecks, remoteState) }
-            return (remoteChecks + (await RemoteSchemaChecks(client: client).run()), remoteState)
-        }
-        let remoteState = remote?.1 ?? .unreachable("the remote checks did not finish")
-        checks += remote?.0 ?? [DoctorCheck("remote.reachable", .remote, .warning, checked: "CloudKit reachable",
-                                            found: "the remote checks did not finish")]
+        return (checks + storeChecks, storeState)
+    }
+
+    private func remote() async -> ([DoctorCheck], RemoteState) {
+        let (checks, state, client) = await RemoteChecks(configuration: request.remote, requestTimeout: request.requestTimeout,
+                                                         logger: logger).run()
+        guard state == .accepted, let client else { return (checks, state) }
+        return (checks + (await RemoteSchemaChecks(client: client).run()), state)
+    }
+
+    /// The fallback chain and the creation checks (SQLite) on what the others found.
+    private func report(_ found: [DoctorCheck], store storeState: StoreState, remote remoteState: RemoteState) -> DoctorReport {
+        var checks = found
         let (fallback, fallbackCheck) = FallbackChain.assess(store: storeState, remote: remoteState)
         checks.append(fallbackCheck)
         if let store = storeState.store {
@@ -92,13 +100,5 @@ package struct Doctor: Sendable {
             logger.debug("doctor finding", metadata: ["check": "\(check.id)", "status": "\(check.status.rawValue)"])
         }
         return DoctorReport(request: request, fallback: fallback, checks: checks)
-    }
-
-    /// For async callers: the same checks on a thread of their own, so that file and SQLite work
-    /// never holds a thread of the cooperative pool.
-    package func run() async -> DoctorReport {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: self.runBlocking()) }.start()
-        }
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 import TribeBoardDoctor
 
 /// `tribeboard doctor`: the checklist support staff run first.
-package struct DoctorCommand: ParsableCommand {
+package struct DoctorCommand: AsyncParsableCommand {
     package static let configuration = CommandConfiguration(
         commandName: "doctor",
         abstract: "Check the app's container configuration, the store, the remote and stuck family creations.",
@@ -41,13 +41,13 @@ package struct DoctorCommand: ParsableCommand {
         if target != nil, project == nil { throw ValidationError("--target needs --project.") }
     }
 
-    package func run() throws {
+    package func run() async throws {
         let context = CommandContext(options: global, label: "tribeboard.doctor")
         var request = doctorOptions.request(global: global, remote: remoteOptions, project: project)
         request.target = target
         request.sampleSize = sample
         request.quickIntegrity = quick
-        let report = Doctor(request: request, logger: context.logger).runBlocking()
+        let report = await Doctor(request: request, logger: context.logger).run()
         try context.emit(report, text: DoctorReportText.render)
         if !report.passed { throw ExitStatus.partialFailure.exitCode }
     }

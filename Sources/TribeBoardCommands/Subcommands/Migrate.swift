@@ -2,9 +2,10 @@ import ArgumentParser
 import Foundation
 import TribeBoardCloudKit
 import TribeBoardMigrate
+import TribeBoardSupport
 
 /// `tribeboard migrate`: moves families off the legacy record types, or out of another container.
-package struct MigrateCommand: ParsableCommand {
+package struct MigrateCommand: AsyncParsableCommand {
     package static let configuration = CommandConfiguration(
         commandName: "migrate",
         abstract: "Move families off the legacy CK* record types, or from another container, resumably and verified.",
@@ -64,7 +65,7 @@ package struct MigrateOptions: ParsableArguments {
 extension CodeConflictPolicy: ExpressibleByArgument {}
 
 /// `tribeboard migrate legacy-types`.
-package struct MigrateLegacyTypesCommand: ParsableCommand {
+package struct MigrateLegacyTypesCommand: AsyncParsableCommand {
     package static let configuration = CommandConfiguration(
         commandName: "legacy-types",
         abstract: "Copy every CKFamily, CKUserProfile and CKMembership record to the current types (new names derived from the old).",
@@ -85,7 +86,15 @@ package struct MigrateLegacyTypesCommand: ParsableCommand {
         if deleteSource && !options.apply { throw ValidationError("--delete-source needs --apply.") }
     }
 
-    package func run() throws {
+    package func run() async throws {
+        let command = self
+        try await DedicatedThread.run { () throws -> Void in try command.runOnThread() }
+    }
+
+    /// The migration pipeline (SQLite, QR files) blocks: on a thread of its own, where the
+    /// CloudKit work it does goes through `BlockingBridge`.
+    @available(*, noasync, message: "blocks its thread; await run()")
+    private func runOnThread() throws {
         let context = CommandContext(options: global, label: "tribeboard.migrate")
         let client = try MigrationRun.destinationClient(remoteOptions, context: context)
         var request = options.request(.legacyTypes, global: global)
@@ -95,7 +104,7 @@ package struct MigrateLegacyTypesCommand: ParsableCommand {
 }
 
 /// `tribeboard migrate container`.
-package struct MigrateContainerCommand: ParsableCommand {
+package struct MigrateContainerCommand: AsyncParsableCommand {
     package static let configuration = CommandConfiguration(
         commandName: "container",
         abstract: "Copy every TribeBoard record (current and legacy types) from another container's public database, under the same names.",
@@ -135,7 +144,15 @@ package struct MigrateContainerCommand: ParsableCommand {
         }
     }
 
-    package func run() throws {
+    package func run() async throws {
+        let command = self
+        try await DedicatedThread.run { () throws -> Void in try command.runOnThread() }
+    }
+
+    /// The migration pipeline (SQLite, QR files) blocks: on a thread of its own, where the
+    /// CloudKit work it does goes through `BlockingBridge`.
+    @available(*, noasync, message: "blocks its thread; await run()")
+    private func runOnThread() throws {
         let context = CommandContext(options: global, label: "tribeboard.migrate")
         let destination = try MigrationRun.destinationClient(remoteOptions, context: context)
         var configuration = destination.configuration

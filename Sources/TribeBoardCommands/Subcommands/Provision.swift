@@ -4,9 +4,10 @@ import TribeBoardCloudKit
 import TribeBoardProvisioning
 import TribeBoardResync
 import TribeBoardStore
+import TribeBoardSupport
 
 /// `tribeboard provision FILE.csv --out DIR`: bulk-creates families with codes and QR PNGs.
-package struct ProvisionCommand: ParsableCommand {
+package struct ProvisionCommand: AsyncParsableCommand {
     package static let configuration = CommandConfiguration(
         commandName: "provision",
         abstract: "Create families from a CSV file, each with a unique code and a QR code PNG.",
@@ -61,7 +62,15 @@ package struct ProvisionCommand: ParsableCommand {
         if sheets?.isEmpty == true { throw ValidationError("--sheets needs a file path.") }
     }
 
-    package func run() throws {
+    package func run() async throws {
+        let command = self
+        try await DedicatedThread.run { () throws -> Void in try command.runOnThread() }
+    }
+
+    /// The provisioning pipeline (CSV, SQLite, PNG files) blocks: on a thread of its own, where the
+    /// CloudKit work it does goes through `BlockingBridge`.
+    @available(*, noasync, message: "blocks its thread; await run()")
+    private func runOnThread() throws {
         let context = CommandContext(options: global, label: "tribeboard.provision")
         var request = ProvisionRequest(csvPath: csv, storePath: global.store, outputDirectory: out)
         request.codeLength = codeLength

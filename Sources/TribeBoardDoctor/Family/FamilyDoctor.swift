@@ -29,10 +29,14 @@ package struct FamilyDoctor: Sendable {
         self.logger = logger
     }
 
-    /// The store is read on the caller's thread, CloudKit asked through the bridge. Never call it
-    /// from async code (`run()` is for that).
-    @available(*, noasync, message: "blocks on SQLite; use run()")
-    package func runBlocking() -> FamilyReport {
+    /// The store is read on a thread of its own, then CloudKit is awaited.
+    package func run() async -> FamilyReport {
+        let (found, storeFindings) = await DedicatedThread.run { self.readStore() }
+        let remote = await remoteState(found)
+        return report(found, storeFindings, remote: remote)
+    }
+
+    private func readStore() -> (FamilyRecords?, [DoctorCheck]) {
         logger.debug("looking up one family", metadata: ["query": "\(FamilyCode.mask(query))"])
         var findings: [DoctorCheck] = []
         var records: FamilyRecords?
@@ -48,13 +52,11 @@ package struct FamilyDoctor: Sendable {
             findings.append(DoctorCheck("family.found", .creations, .failure, checked: "Family in the store", found: "\(error.localizedDescription)",
                                         action: "run `tribeboard doctor` for the store's health"))
         }
-        let doctor = self
-        let found = records
-        guard let remote = BlockingBridge.wait({ await doctor.remoteState(found) }) else {
-            return FamilyReport(query: query, store: request.storePath, family: nil, timeline: [],
-                                remote: RemoteFamilyState(status: .unavailable, detail: "the lookup did not finish"), findings: [],
-                                nextSteps: [], passed: false)
-        }
+        return (records, findings)
+    }
+
+    private func report(_ records: FamilyRecords?, _ storeFindings: [DoctorCheck], remote: RemoteFamilyState) -> FamilyReport {
+        var findings = storeFindings
         if let records { findings += FamilyDiagnosis(records: records, request: request).findings() }
         findings.append(FamilyDiagnosis.remoteFinding(remote, family: records?.family))
         var timeline = records?.events ?? []
@@ -66,13 +68,6 @@ package struct FamilyDoctor: Sendable {
         return FamilyReport(query: query, store: request.storePath, family: records?.family, timeline: timeline, remote: remote,
                             findings: findings, nextSteps: steps.isEmpty ? ["nothing: the family is complete and in CloudKit"] : steps,
                             passed: !findings.contains { $0.status == .failure })
-    }
-
-    /// For async callers: the same on a thread of its own, off the cooperative pool.
-    package func run() async -> FamilyReport {
-        await withCheckedContinuation { continuation in
-            Thread { continuation.resume(returning: self.runBlocking()) }.start()
-        }
     }
 
     /// Looks in CloudKit by record name and by code; what was typed stands in for a family not in the store.
