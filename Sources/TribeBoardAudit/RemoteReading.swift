@@ -71,6 +71,10 @@ struct RemoteReading {
 
 /// Hands pages from the thread that fetches them to the audit, a few at a time, so a fast
 /// network cannot fill memory ahead of the audit.
+///
+/// Unchecked Sendable: every stored `var` is read and written with `condition` locked. The two
+/// sides block by design (a fetch thread and the audit's scan thread, never the cooperative
+/// pool), and a wait on a condition is what Mutex does not offer.
 final class PageChannel: @unchecked Sendable {
     private let condition = NSCondition()
     private var pages: [[CloudKitRecordResult]] = []

@@ -58,7 +58,7 @@ package enum ProcessRunner {
 }
 
 /// Output goes to files, not pipes, so a chatty child can never block on a full pipe.
-final class TemporaryOutput: @unchecked Sendable {
+final class TemporaryOutput: Sendable {
     let stdoutPath = NSTemporaryDirectory() + "tb-out-\(UUID().uuidString)"
     let stderrPath = NSTemporaryDirectory() + "tb-err-\(UUID().uuidString)"
     let stdoutHandle: FileHandle

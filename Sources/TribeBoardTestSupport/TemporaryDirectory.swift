@@ -1,7 +1,7 @@
 import Foundation
 
 /// A fresh folder per test, removed when the value goes away.
-package final class TemporaryDirectory: @unchecked Sendable {
+package final class TemporaryDirectory: Sendable {
     package let path: String
 
     package init(_ label: String = "test") throws {
