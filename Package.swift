@@ -39,6 +39,8 @@ let package = Package(
             pkgConfig: "pangocairo",
             providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]
         ),
+        // librsvg: SVG logos in `tribeboard sheets`, drawn as vectors into the cairo PDF.
+        .systemLibrary(name: "CRSVG", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
         // libpng behind a small C shim: libpng reports errors with longjmp, which Swift
         // cannot catch, so the setjmp lives in C and errors come back as return codes.
         .target(
@@ -91,7 +93,7 @@ let package = Package(
         ),
         .target(
             name: "TribeBoardProvisioning",
-            dependencies: ["TribeBoardCSV", "TribeBoardCloudKit", "TribeBoardDomain", "TribeBoardQR", "TribeBoardStore", "TribeBoardSupport",
+            dependencies: ["TribeBoardCSV", "TribeBoardCloudKit", "TribeBoardDomain", "TribeBoardQR", "TribeBoardResync", "TribeBoardStore", "TribeBoardSupport",
                            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]
         ),
         .target(
@@ -131,7 +133,7 @@ let package = Package(
         .target(
             name: "TribeBoardSheets",
             dependencies: ["TribeBoardProvisioning", "TribeBoardCSV", "TribeBoardDomain", "TribeBoardQR", "TribeBoardStore", "TribeBoardSupport",
-                           "CCairoPango", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "CSV", package: "CSV.swift")]
+                           "CCairoPango", "CRSVG", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "CSV", package: "CSV.swift")]
         ),
         .target(
             name: "TribeBoardCloudKitEmulator",

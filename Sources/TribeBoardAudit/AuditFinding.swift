@@ -69,17 +69,21 @@ package struct AuditFinding: Encodable, Sendable, Equatable {
     package var families: [AuditFamily]
     /// For aggregated findings: how many families or records, of which `families` is a sample.
     package var count: Int
+    /// For legacy records: how many of `count` already have the copy `migrate legacy-types` made.
+    package var migrated: Int?
 
-    package init(category: Category, code: String? = nil, message: String, action: String, families: [AuditFamily], count: Int? = nil) {
+    package init(category: Category, code: String? = nil, message: String, action: String, families: [AuditFamily], count: Int? = nil,
+                migrated: Int? = nil) {
         self.category = category
         self.code = code
         self.message = message
         self.action = action
         self.families = families
         self.count = count ?? families.count
+        self.migrated = migrated
     }
 
-    enum CodingKeys: String, CodingKey { case severity, category, code, message, action, families, count }
+    enum CodingKeys: String, CodingKey { case severity, category, code, message, action, families, count, migrated }
 
     package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -90,6 +94,7 @@ package struct AuditFinding: Encodable, Sendable, Equatable {
         try container.encode(action, forKey: .action)
         try container.encode(families, forKey: .families)
         try container.encode(count, forKey: .count)
+        try container.encodeIfPresent(migrated, forKey: .migrated)
     }
 }
 

@@ -70,7 +70,7 @@ package struct Auditor: Sendable {
             let stale = localScan.stale
             if stale.count > 0 { report.add(findings.stalePending(stale.sample, count: stale.count)) }
             if copies.remoteOnlyCount > 0 { report.add(findings.remoteOnly(copies.remoteOnly, count: copies.remoteOnlyCount)) }
-            for finding in findings.legacy(remote) { report.add(finding) }
+            for finding in findings.legacy(remote, migrated: check.migratedLegacyCounts()) { report.add(finding) }
             report.sortFindings()
             report.repair = try repair(groups, local: local, remote: remote)
         } catch let error as CodeRepairError {

@@ -105,7 +105,33 @@ struct CodeCrossCheck {
                                            snapshotLine: entry.line > 0 ? Int(entry.line) : nil))
             }
         }
+        members = Self.withoutMigratedSources(members)
         return members.count > 1 ? DuplicateGroup(members: members) : nil
+    }
+
+    /// A legacy record beside its own migrated copy, holding the same code, is one family: `migrate
+    /// legacy-types` keeps the source until `--delete-source`. (A re-coded copy holds another code,
+    /// so its source still counts: an old build looking the old code up would find it.)
+    static func withoutMigratedSources(_ members: [GroupMember]) -> [GroupMember] {
+        members.filter { member in
+            guard member.location == .remote, let type = member.recordType, RecordMapping.legacyTypes.contains(type)
+            else { return true }
+            let copy = LegacyCopyName.of(member.id)
+            return !members.contains { $0.id == copy && $0.code == member.code }
+        }
+    }
+
+    /// Per legacy type, how many records have their migrated copy in CloudKit or the store.
+    func migratedLegacyCounts() -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for (type, names) in remote.legacyNames {
+            let migrated = names.count { name in
+                let id = CompactID(LegacyCopyName.of(name.string))
+                return remote.holds(recordName: id) || local.code(ofFamily: id) != nil
+            }
+            if migrated > 0 { counts[type] = migrated }
+        }
+        return counts
     }
 
     /// Remote records of each copy status (legacy `CKFamily` records unknown locally are left to

@@ -86,6 +86,8 @@ struct RemoteFamilyIndex: Sendable {
     /// Legacy records of types that hold no code (profiles, memberships).
     var otherLegacy: [RemoteRecordSummary] = []
     var otherLegacyCount = 0
+    /// Every legacy record's name by type: after the read, those whose migrated copy is here too.
+    private(set) var legacyNames: [String: [CompactID]] = [:]
     var malformed: [MalformedSnapshotLine] = []
     var malformedCount = 0
     /// Family records without a code field.
@@ -116,6 +118,7 @@ struct RemoteFamilyIndex: Sendable {
         if let previous = lineByName.updateValue(line, forKey: id) {
             repeatedNames[id, default: [previous]].append(line)
         }
+        if record.isLegacy { legacyNames[record.recordType, default: []].append(id) }
         if record.invalidValue != nil {
             invalidValueCount += 1
             if invalidValues.count < Self.malformedListLimit { invalidValues.append(record) }
@@ -135,6 +138,8 @@ struct RemoteFamilyIndex: Sendable {
                         recordType: record.recordType),
                   key: CodeFormat.key(code))
     }
+
+    func holds(recordName: CompactID) -> Bool { lineByName[recordName] != nil }
 
     mutating func add(_ line: MalformedSnapshotLine) {
         malformedCount += 1

@@ -147,7 +147,8 @@ struct FindingBuilder {
                      families: sample.map(remoteFamily), count: count)
     }
 
-    func legacy(_ remote: RemoteFamilyIndex) -> [AuditFinding] {
+    /// `migrated`: per type, the records whose copy `migrate legacy-types` already made.
+    func legacy(_ remote: RemoteFamilyIndex, migrated: [String: Int]) -> [AuditFinding] {
         var byType: [String: [AuditFamily]] = [:]
         for entry in remote.codes.entries where entry.recordType != RecordMapping.familyType {
             if request.sampleLimit.map({ byType[entry.recordType, default: []].count < $0 }) ?? true {
@@ -161,9 +162,14 @@ struct FindingBuilder {
         return RecordMapping.legacyTypes.compactMap { type in
             let count = remote.recordCounts[type] ?? 0
             guard count > 0 else { return nil }
-            return AuditFinding(category: .legacyRecord, message: "\(count) records of the legacy type \(type)",
-                                action: "Builds since the rename read only Family, UserProfile and Membership: migrate these in the app or delete them in the CloudKit Dashboard",
-                                families: byType[type] ?? [], count: count)
+            let copied = migrated[type] ?? 0
+            let message = copied == 0 ? "\(count) records of the legacy type \(type)"
+                : "\(count) records of the legacy type \(type), \(copied) of them already migrated"
+            let action = copied == count
+                ? "Every one has its copy: delete them with `tribeboard migrate legacy-types --apply --out DIR --delete-source`"
+                : "Builds since the rename read only Family, UserProfile and Membership: run `tribeboard migrate legacy-types` (a plan), then with --apply"
+            return AuditFinding(category: .legacyRecord, message: message, action: action, families: byType[type] ?? [], count: count,
+                                migrated: copied)
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import TribeBoardCloudKit
+import TribeBoardResync
 import TribeBoardStore
 
 /// The outcome of one provision run, rendered as text or JSON by the commands. The JSON keys are
@@ -24,7 +25,7 @@ package struct ProvisionReport: Encodable, Sendable {
     package var failed = 0
     package var qrCodesWritten = 0
     package var qrWriteFailures = 0
-    /// Records across the whole store that still wait for `resync` (none are uploaded here).
+    /// Records across the whole store that still wait for `resync` (after --sync, what it left).
     package var pendingSync: TribeBoardStore.PendingSyncCounts?
     package var unknownColumns: [String] = []
     package var otherRunDetected = false
@@ -48,6 +49,13 @@ package struct ProvisionReport: Encodable, Sendable {
         package var uploaded: Int?
         package var uploadFailed: Int?
         package var uploadError: String?
+        /// How the --sync upload ended, as `resync` would say it (`success`, `setAside`, `tryLater`, `configuration`).
+        package var uploadOutcome: ResyncReport.ExitKind?
+        /// After --sync: records waiting to retry (throttled, with when in `resync --list`), set
+        /// aside for a person (quarantined, in conflict, or memberships of such a family), and the command to run next.
+        package var uploadWaiting: Int?
+        package var uploadSetAside: Int?
+        package var next: String?
 
         init(failure: CloudKitError?) {
             unavailable = failure?.localizedDescription

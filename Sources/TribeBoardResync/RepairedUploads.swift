@@ -42,7 +42,7 @@ extension Resyncer {
                                        row: read, at: Date())
                 report.failed += 1
             case .failure(let error)?:
-                try bookkeeping.record(outcome(for: error), row: read, at: Date())
+                try settle(error, row: read, bookkeeping: bookkeeping, at: Date())
                 report.failed += 1
             }
         }

@@ -36,6 +36,9 @@ package struct ResyncReport: Encodable, Sendable {
     package var conflicts = 0
     /// Memberships waiting for a family that is set aside.
     package var blocked = 0
+    /// The records set aside (quarantined or in conflict), with why: the first 100.
+    package var setAside: [ResyncListEntry] = []
+    static let listedSetAsideLimit = 100
     package var lastSuccess: String?
     package var durationSeconds = 0.0
     package var stop: Stop?
@@ -67,7 +70,7 @@ package struct ResyncReport: Encodable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case command, synced, failed, requests, pendingBefore, pending, waiting, quarantined, conflicts, blocked, lastSuccess,
+        case command, synced, failed, requests, pendingBefore, pending, waiting, quarantined, conflicts, blocked, setAside, lastSuccess,
              durationSeconds, stoppedBy, exitKind
     }
 
@@ -83,6 +86,7 @@ package struct ResyncReport: Encodable, Sendable {
         try container.encode(quarantined, forKey: .quarantined)
         try container.encode(conflicts, forKey: .conflicts)
         try container.encode(blocked, forKey: .blocked)
+        try container.encode(setAside, forKey: .setAside)
         try container.encodeIfPresent(lastSuccess, forKey: .lastSuccess)
         try container.encode(durationSeconds, forKey: .durationSeconds)
         try container.encodeIfPresent(stoppedBy, forKey: .stoppedBy)

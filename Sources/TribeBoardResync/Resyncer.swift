@@ -59,6 +59,10 @@ package struct Resyncer: Sendable {
             report.conflicts = counts.conflicts
             report.waiting = counts.retrying
             report.blocked = try bookkeeping.blockedMemberships()
+            if counts.quarantined + counts.conflicts > 0 {
+                report.setAside = Array(try bookkeeping.entries().filter { $0.status != SyncStatus.retrying.rawValue }
+                    .prefix(ResyncReport.listedSetAsideLimit))
+            }
             if report.exitKind == .success { try bookkeeping.setLastSuccess(StoreTimestamp.format(Date())) }
             report.lastSuccess = try bookkeeping.lastSuccess()
         } catch let error as StoreError {
@@ -127,8 +131,10 @@ package struct Resyncer: Sendable {
                 let reason = error.reason ?? ""
                 return .remote(.schema(CloudKitError.schemaProblem(in: reason) ?? .notDeployed, reason: reason))
             case .failure(let error)?:
-                if error.code.category == .configuration { return .remote(.service(code: error.code, httpStatus: 0, reason: error.reason ?? "", retryAfter: nil)) }
-                try bookkeeping.record(outcome(for: error), row: read, at: now)
+                if error.code.category == .configuration && !Self.refusedForThisRecord(error) {
+                    return .remote(.service(code: error.code, httpStatus: 0, reason: error.reason ?? "", retryAfter: nil))
+                }
+                try settle(error, row: read, bookkeeping: bookkeeping, at: now)
                 report.failed += 1
             }
         }
@@ -210,9 +216,32 @@ package struct Resyncer: Sendable {
         switch error.code {
         case .throttled, .tryAgainLater, .internalError, .validatingReferenceError:
             // A missing reference target may still arrive (its family is pending or retrying).
-            return .retry(error: message, backoff: backoff)
+            // A throttled record waits what CloudKit asked of it, not the generic backoff.
+            return .retry(error: message, backoff: backoff, retryAfter: error.retryAfter)
+        case .accessDenied:
+            return .quarantine(error: message + Self.accessDeniedAdvice)
         default:
             return .quarantine(error: message)
         }
+    }
+
+    static let accessDeniedAdvice = " (the security roles let only a record's creator change it, and this CloudKit record was not created by this key:"
+        + " an app user's, or another container's developer; nothing was overwritten. Decide which version is right, then"
+        + " `tribeboard resync --release RECORD_ID` to try again)"
+
+    /// A per-record ACCESS_DENIED for changing one existing record is that record's problem (the
+    /// public database's default roles: only its creator writes it); the run goes on without it.
+    /// A refused CREATE is the record type's security roles, every record's problem: configuration.
+    static func refusedForThisRecord(_ error: CloudKitRecordError) -> Bool {
+        error.code == .accessDenied && error.reason?.localizedCaseInsensitiveContains("CREATE operation") != true
+    }
+
+    /// Records a per-record failure; a refused write is also said on stderr, as it needs a person.
+    func settle(_ error: CloudKitRecordError, row: ReadRow, bookkeeping: SyncBookkeeping, at now: Date) throws {
+        let outcome = outcome(for: error)
+        if case .quarantine(let message) = outcome, error.code == .accessDenied {
+            logger.warning("record quarantined: CloudKit refused the write", metadata: ["table": "\(row.table.rawValue)", "id": "\(row.id)", "error": "\(message)"])
+        }
+        try bookkeeping.record(outcome, row: row, at: now)
     }
 }

@@ -15,17 +15,33 @@ package struct SyncBackoff: Sendable {
     package func delay(afterAttempts attempts: Int) -> Double {
         min(maximum, base * pow(2, Double(max(attempts - 1, 0))))
     }
+
+    /// The server's `retryAfter` when it gave a usable one (Apple: wait that long, then retry),
+    /// kept within (0, maximum]; otherwise the backoff.
+    package func delay(afterAttempts attempts: Int, retryAfter: Double?) -> Double {
+        guard let retryAfter, retryAfter.isFinite, retryAfter >= 0 else { return delay(afterAttempts: attempts) }
+        return min(maximum, max(retryAfter, 0.001))
+    }
 }
 
 /// Reads and writes `sync_state` and the records' sync flags.
 struct SyncBookkeeping {
     let store: TribeBoardStore
 
-    /// A membership waits while its family is set aside: CloudKit would refuse its reference.
-    static let blockedByFamily = """
-        EXISTS (SELECT 1 FROM sync_state f WHERE f.record_table = 'families' AND f.record_id = t.family_id
-                AND f.status IN ('quarantined', 'conflict'))
+    /// A membership waits while its family has never gone up (pending, no CloudKit record id) and
+    /// its last attempt failed (throttled, waiting, set aside): CloudKit would refuse its reference,
+    /// and the refusal would count against the membership's own attempts. A family that went up
+    /// once and waits with a change (a repaired code) has its record there: its memberships go.
+    static func waitsForFamily(_ statuses: [SyncStatus] = SyncStatus.allCases) -> String {
         """
+        EXISTS (SELECT 1 FROM families f JOIN sync_state s ON s.record_table = 'families' AND s.record_id = f.id
+                WHERE f.id = t.family_id AND f.needs_sync = 1 AND f.ck_record_id IS NULL
+                  AND s.status IN (\(statuses.map { "'\($0.rawValue)'" }.joined(separator: ", "))))
+        """
+    }
+
+    /// ... and is held back for good while that family is set aside (a person must act).
+    static let blockedByFamily = waitsForFamily([.quarantined, .conflict])
 
     /// The next records of `table` that are due: pending, not set aside, past their next attempt.
     func duePage(_ table: SyncTable, after: String, now: String, limit: Int) throws -> [Row] {
@@ -35,7 +51,7 @@ struct SyncBookkeeping {
                 LEFT JOIN sync_state s ON s.record_table = ? AND s.record_id = t.id
                 WHERE t.needs_sync = 1 AND t.id > ?
                   AND (s.status IS NULL OR (s.status = 'retrying' AND (s.next_attempt_at IS NULL OR s.next_attempt_at <= ?)))
-                  \(table == .memberships ? "AND NOT " + Self.blockedByFamily : "")
+                  \(table == .memberships ? "AND NOT " + Self.waitsForFamily() : "")
                 ORDER BY t.id LIMIT ?
                 """, arguments: [table.rawValue, after, now, limit])
         }
@@ -93,7 +109,8 @@ struct SyncBookkeeping {
     }
 
     enum Outcome {
-        case retry(error: String, backoff: SyncBackoff)
+        /// `retryAfter`: what CloudKit asked this record to wait (THROTTLED), honoured over the backoff.
+        case retry(error: String, backoff: SyncBackoff, retryAfter: Double? = nil)
         case quarantine(error: String)
         case conflict(with: String, error: String)
     }
@@ -113,13 +130,13 @@ struct SyncBookkeeping {
             var next: String?
             var conflictWith: String?
             switch outcome {
-            case .retry(let message, let backoff):
+            case .retry(let message, let backoff, let retryAfter):
                 error = message
                 if attempts >= backoff.maxAttempts {
                     status = .quarantined
                     error = message + " (after \(attempts) attempts)"
                 } else {
-                    next = StoreTimestamp.format(now.addingTimeInterval(backoff.delay(afterAttempts: attempts)))
+                    next = StoreTimestamp.format(now.addingTimeInterval(backoff.delay(afterAttempts: attempts, retryAfter: retryAfter)))
                 }
             case .quarantine(let message):
                 status = .quarantined
@@ -189,6 +206,22 @@ struct SyncBookkeeping {
 }
 
 extension TribeBoardStore {
+    /// Gives records set aside (quarantined or in conflict) back to resync, after a person
+    /// looked at them; returns the ids released. Waiting records are left to their backoff.
+    package func releaseSetAside(ids: [String]) throws(StoreError) -> [String] {
+        guard !ids.isEmpty else { return [] }
+        do {
+            return try writer.write { db in
+                try String.fetchAll(db, sql: """
+                    DELETE FROM sync_state WHERE record_id IN \(SyncBookkeeping.placeholders(ids.count))
+                      AND status IN ('quarantined', 'conflict') RETURNING record_id
+                    """, arguments: StatementArguments(ids))
+            }
+        } catch {
+            throw .writing(error, store: path)
+        }
+    }
+
     /// Records waiting to retry, quarantined or in conflict, with why.
     package func syncEntries() throws(StoreError) -> [ResyncListEntry] {
         do { return try SyncBookkeeping(store: self).entries() } catch { throw .readFailed(reason: "\(error)") }

@@ -18,14 +18,7 @@ final class PDFOutput {
     }
 
     init(path: String, paper: Paper) throws(SheetError) {
-        var status = stat()
-        if lstat(path, &status) == 0 {
-            switch status.st_mode & S_IFMT {
-            case S_IFLNK: throw .cannotCreate(path: path, reason: "it is a symbolic link; name the file itself")
-            case S_IFREG: break
-            default: throw .cannotCreate(path: path, reason: "something other than a file is in the way")
-            }
-        }
+        try Self.checkPlace(path)
         let file: StreamingFile
         do {
             file = try StreamingFile(path: path)
@@ -70,6 +63,31 @@ final class PDFOutput {
             try sink.file.commit()
         } catch {
             throw .write(error)
+        }
+    }
+
+    /// What is at `path` is replaced only if it is a file of ours that we may write: a symbolic
+    /// link is not followed (nor a folder that is one, as provision refuses an `--out` folder that
+    /// is a link), and someone else's file, or one made read-only, is not silently replaced
+    /// (rename would replace either, as the folder is ours).
+    static func checkPlace(_ path: String) throws(SheetError) {
+        var status = stat()
+        let parent = (path as NSString).deletingLastPathComponent
+        let folder = parent.isEmpty ? "." : parent
+        if lstat(folder, &status) == 0, (status.st_mode & S_IFMT) == S_IFLNK {
+            throw .cannotCreate(path: path, reason: "its folder \(folder) is a symbolic link, which the toolkit does not follow; give the real folder's path")
+        }
+        guard lstat(path, &status) == 0 else { return }
+        switch status.st_mode & S_IFMT {
+        case S_IFLNK: throw .cannotCreate(path: path, reason: "it is a symbolic link; name the file itself")
+        case S_IFREG: break
+        default: throw .cannotCreate(path: path, reason: "something other than a file is in the way")
+        }
+        if status.st_uid != geteuid() {
+            throw .cannotCreate(path: path, reason: "the file there belongs to someone else (uid \(status.st_uid)); remove it or choose another name")
+        }
+        if status.st_mode & S_IWUSR == 0 {
+            throw .cannotCreate(path: path, reason: "the file there is read-only; remove it or choose another name")
         }
     }
 

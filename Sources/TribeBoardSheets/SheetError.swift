@@ -10,6 +10,9 @@ package enum SheetError: Error, LocalizedError {
     case write(FileSystemError)
     case cairo(String)
     case qr(QRCodeError)
+    /// A code that is not in the app's format (a manifest edited by hand, an old store row): the
+    /// app would refuse it when typed or scanned, so it is not printed.
+    case invalidCode(familyId: String, familyName: String, reason: String)
     case nothingSelected
 
     package var errorDescription: String? {
@@ -20,6 +23,8 @@ package enum SheetError: Error, LocalizedError {
         case .write(let error): return error.localizedDescription
         case .cairo(let reason): return "cairo could not write the PDF: \(reason)"
         case .qr(let error): return error.localizedDescription
+        case .invalidCode(let id, let name, let reason):
+            return "the code of \(name) (\(id)) cannot be printed: \(reason); nothing was written (audit the store, or fix the manifest)"
         case .nothingSelected: return "no family matches: nothing to print, no PDF written"
         }
     }

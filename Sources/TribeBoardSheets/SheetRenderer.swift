@@ -1,5 +1,6 @@
 import CCairoPango
 import Foundation
+import TribeBoardDomain
 
 /// Faces chosen for what they must show. Family names: Noto Sans, with fontconfig falling back to
 /// the Noto face of each script (Arabic, Hebrew, Devanagari, Thai) and to Noto Sans CJK. Codes: DejaVu Sans Mono Bold, whose 0 is slashed and whose 1, I, 8, B, 5, S, 2 and Z
@@ -17,7 +18,7 @@ package final class SheetRenderer {
     private let template: SheetTemplate
     private let geometry: SheetGeometry
     private let outputPath: String
-    private let logo: OpaquePointer?
+    private let logo: Logo?
     private var output: PDFOutput?
     private var boxes: Boxes?
     private var slot = 0
@@ -34,33 +35,34 @@ package final class SheetRenderer {
         self.paper = paper
         self.template = template
         geometry = SheetGeometry(paper: paper, layout: layout)
-        if let path = template.logoPath {
-            guard FileManager.default.fileExists(atPath: path) else { throw .template(.logo(path: path, reason: "no such file")) }
-            let image = cairo_image_surface_create_from_png(path)
-            let status = cairo_surface_status(image)
-            guard status == CAIRO_STATUS_SUCCESS else {
-                cairo_surface_destroy(image)
-                throw .template(.logo(path: path, reason: String(cString: cairo_status_to_string(status))))
-            }
-            logo = image
-        } else {
-            logo = nil
+        do throws(SheetTemplateError) {
+            logo = try template.logoPath.map { (path) throws(SheetTemplateError) in try Logo(path: path) }
+        } catch {
+            throw .template(error)
         }
     }
 
-    deinit { if let logo { cairo_surface_destroy(logo) } }
-
     /// The PDF is created with the first invitation: no family, no file.
     package func add(_ invitation: Invitation) throws(SheetError) {
+        try Self.validate(invitation)
         let output: PDFOutput
         if let started = self.output { output = started } else { output = try start() }
         let boxes = self.boxes.map { $0 } ?? makeBoxes(output.context)
+        if layout == .cards && slot == 0 { drawCutMarks(output.context) }
+        let frame = layout == .cards ? geometry.card(slot) : geometry.letterBody
+        // Text is fitted by its logical size, but marks stacked on one letter (a name of
+        // combining marks passes the app's 50-character rule) ink far above and below it: the
+        // clip keeps every card's drawing inside its own card, clear of the line it is cut on.
+        let inset = layout == .cards ? 4.0 : 0
+        cairo_save(output.context)
+        cairo_rectangle(output.context, frame.x + inset, frame.y + inset, frame.width - 2 * inset, frame.height - 2 * inset)
+        cairo_clip(output.context)
         if layout == .cards {
-            if slot == 0 { drawCutMarks(output.context) }
-            drawCard(invitation, in: geometry.card(slot), output.context, boxes)
+            drawCard(invitation, in: frame, output.context, boxes)
         } else {
             drawLetter(invitation, output.context, boxes)
         }
+        cairo_restore(output.context)
         try QRDrawing.draw(invitation.code, in: output.context, x: qrFrame.x, y: qrFrame.y, size: qrFrame.size)
         invitations += 1
         slot += 1
@@ -76,6 +78,19 @@ package final class SheetRenderer {
     }
 
     private var qrFrame = (x: 0.0, y: 0.0, size: 0.0)
+
+    /// Exactly the app's wire format: a code that needs trimming or upper-casing to pass is one
+    /// the app's scanner would read differently from what the store holds.
+    static func validate(_ invitation: Invitation) throws(SheetError) {
+        let reason: String
+        do {
+            if try FamilyCode(validating: invitation.code).value == invitation.code { return }
+            reason = "it is not written as the app writes it (upper case, no spaces)"
+        } catch {
+            reason = error.localizedDescription
+        }
+        throw .invalidCode(familyId: invitation.familyId, familyName: invitation.familyName, reason: reason)
+    }
 
     private func start() throws(SheetError) -> PDFOutput {
         let output = try PDFOutput(path: outputPath, paper: paper)
@@ -136,7 +151,8 @@ package final class SheetRenderer {
         if !template.organisation.isEmpty {
             y += boxes.heading.draw(template.organisation, x: card.x + pad, y: y, width: inner, alignment: .center, gray: 0.35)
         }
-        y += boxes.name.drawFitted(invitation.familyName, x: card.x + pad, y: y, width: inner) + 4
+        // 0.4 of 17 points still reads: a 50-character name (the app's longest) fits whole.
+        y += boxes.name.drawFitted(invitation.familyName, x: card.x + pad, y: y, width: inner, minimumScale: 0.4) + 4
         let qrSize = min(card.y + card.height - pad - y, card.width * 0.42)
         qrFrame = (card.x + pad, y, qrSize)
         let column = card.x + pad + qrSize + 6
@@ -144,7 +160,8 @@ package final class SheetRenderer {
         y += boxes.label.draw(template.codeLabel, x: column, y: y + 4, width: columnWidth, gray: 0.35) + 4
         y += boxes.code.drawFitted(invitation.code, x: column, y: y, width: columnWidth, minimumScale: 0.3, alignment: .natural) + 2
         if let admin = adminLine(invitation) {
-            y += boxes.small.draw(admin, x: column, y: y, width: columnWidth) + 3
+            // Shrunk before it is cut: an admin's name of the app's 50 characters reads whole.
+            y += boxes.small.drawFitted(admin, x: column, y: y, width: columnWidth, minimumScale: 0.5, alignment: .natural) + 3
         }
         let room = card.y + card.height - pad - y
         if room > 8 {
@@ -157,16 +174,8 @@ package final class SheetRenderer {
         var y = page.y
         var textX = page.x
         if let logo {
-            let height = 48.0
-            let imageHeight = Double(cairo_image_surface_get_height(logo)), imageWidth = Double(cairo_image_surface_get_width(logo))
-            let scale = min(height / max(imageHeight, 1), 160 / max(imageWidth, 1))
-            cairo_save(context)
-            cairo_translate(context, page.x, page.y)
-            cairo_scale(context, scale, scale)
-            cairo_set_source_surface(context, logo, 0, 0)
-            cairo_paint(context)
-            cairo_restore(context)
-            textX += imageWidth * scale + 12
+            logo.draw(in: context, x: page.x, y: page.y + (Logo.box.height - logo.height) / 2)
+            textX += logo.width + 12
         }
         if !template.organisation.isEmpty {
             boxes.label.draw(template.organisation, x: textX, y: page.y + 14, width: page.x + page.width - textX, gray: 0.35)

@@ -73,6 +73,8 @@ package enum SheetTemplateError: Error, Equatable, LocalizedError {
     case unknownPlaceholders([String])
     case unknownSetting(line: Int, String)
     case logo(path: String, reason: String)
+    case notUTF8(path: String, line: Int)
+    case tooLarge(path: String, bytes: Int)
 
     package var errorDescription: String? {
         let known = TemplateField.allCases.map { "{\($0.rawValue)}" }.joined(separator: " ")
@@ -84,6 +86,9 @@ package enum SheetTemplateError: Error, Equatable, LocalizedError {
         case .unknownSetting(let line, let name):
             return "template line \(line): unknown setting \"\(name)\"; known: \(SheetTemplate.settingNames.joined(separator: ", "))"
         case .logo(let path, let reason): return "the template's logo \(path): \(reason)"
+        case .notUTF8(let path, let line): return "the template \(path) is not UTF-8 text (line \(line)); save it as UTF-8"
+        case .tooLarge(let path, let bytes):
+            return "the template \(path) has \(bytes) bytes; a template may have at most \(SheetTemplate.maxBytes) (64 KB)"
         }
     }
 }
@@ -96,23 +101,40 @@ package struct SheetTemplate: Sendable, Equatable {
     package var organisation = ""
     /// BCP 47 tag of the instructions' language: pango picks glyph variants and line breaks by it.
     package var language = "en"
-    /// A PNG, relative paths taken from the template's folder.
+    /// A PNG or an SVG, relative paths taken from the template's folder.
     package var logoPath: String?
     package var title = TemplateText(parts: [])
     package var codeLabel = "Family code"
     package var adminLabel = "Administrator"
     package var body = TemplateText(parts: [])
 
+    /// A template is a page of wording: 64 KB is far more than a letter holds, and pango lays out
+    /// the whole wording again on every card, so a huge one would take minutes and gigabytes.
+    package static let maxBytes = 64 << 10
+
     package static func load(path: String) throws(SheetTemplateError) -> SheetTemplate {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            let reason = FileManager.default.fileExists(atPath: path) ? "not UTF-8 text or unreadable" : "no such file"
-            throw .cannotOpen(path: path, reason: reason)
+        var status = stat()
+        guard stat(path, &status) == 0 else {
+            throw .cannotOpen(path: path, reason: errno == ENOENT ? "no such file" : String(cString: strerror(errno)))
         }
+        guard (status.st_mode & S_IFMT) == S_IFREG else { throw .cannotOpen(path: path, reason: "not a regular file") }
+        guard status.st_size <= maxBytes else { throw .tooLarge(path: path, bytes: Int(status.st_size)) }
+        guard let data = FileManager.default.contents(atPath: path) else { throw .cannotOpen(path: path, reason: "cannot be read") }
+        guard let text = String(validating: data, as: UTF8.self) else { throw .notUTF8(path: path, line: Self.firstInvalidLine(data)) }
         let folder = (path as NSString).deletingLastPathComponent
         return try parse(text, folder: folder.isEmpty ? "." : folder)
+    }
+
+    /// The line of the first byte that is not UTF-8, for the error message.
+    static func firstInvalidLine(_ data: Data) -> Int {
+        var line = 1
+        var start = data.startIndex
+        for index in data.indices where data[index] == 0x0A {
+            if String(validating: data[start..<index], as: UTF8.self) == nil { return line }
+            line += 1
+            start = data.index(after: index)
+        }
+        return line
     }
 
     package static func parse(_ text: String, folder: String) throws(SheetTemplateError) -> SheetTemplate {
@@ -145,8 +167,8 @@ package struct SheetTemplate: Sendable, Equatable {
         let wording = lines[separator...].joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
         template.body = try TemplateText.parse(wording, firstLine: separator + 1, unknown: &unknown)
         if !unknown.isEmpty { throw .unknownPlaceholders(unknown) }
-        if let logo = template.logoPath, !logo.lowercased().hasSuffix(".png") {
-            throw .logo(path: logo, reason: "only PNG logos are supported (convert an SVG with `rsvg-convert -o logo.png logo.svg`)")
+        if let logo = template.logoPath, !logo.lowercased().hasSuffix(".png"), !logo.lowercased().hasSuffix(".svg") {
+            throw .logo(path: logo, reason: "a logo is a .png or an .svg file")
         }
         return template
     }

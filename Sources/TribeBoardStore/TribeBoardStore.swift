@@ -8,11 +8,21 @@ package enum StoreError: Error, Equatable, LocalizedError {
     case writeFailed(reason: String)
     case readFailed(reason: String)
     case busy(path: String, holders: [String])
+    /// Something other than a plain file stands at the store's path.
+    case notAFile(path: String, kind: NotAFile)
+
+    package enum NotAFile: String, Sendable, Equatable {
+        case symbolicLink = "it is a symbolic link, which the toolkit does not follow; give the real file's path"
+        case folder = "it is a folder; --store takes the store file's path"
+        case special = "it is not a regular file (a device, a pipe or a socket)"
+    }
 
     package var errorDescription: String? {
         switch self {
         case .cannotOpen(let path, let reason):
             return "cannot open the store \(path): \(reason)"
+        case .notAFile(let path, let kind):
+            return "cannot open the store \(path): \(kind.rawValue)"
         case .notAStore(let path, let reason):
             return "\(path) is not a TribeBoard store or is damaged: \(reason)"
         case .newerSchema(let path, let unknown):
@@ -76,18 +86,7 @@ package struct TribeBoardStore: Sendable {
     /// beside a device (`/dev/full-journal`), before our schema check could refuse them. Nothing
     /// there (or an empty file another run is creating) is a new store.
     package static func identify(at path: String) throws(StoreError) {
-        var status = stat()
-        guard lstat(path, &status) == 0 else {
-            if errno == ENOENT { return }
-            throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
-        }
-        switch status.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFLNK: throw .cannotOpen(path: path, reason: "it is a symbolic link, which the toolkit does not follow; give the real file's path")
-        case S_IFDIR: throw .cannotOpen(path: path, reason: "it is a folder; --store takes the store file's path")
-        default: throw .cannotOpen(path: path, reason: "it is not a regular file (a device, a pipe or a socket)")
-        }
-        guard status.st_size > 0 else { return }
+        guard let size = try regularFileSize(at: path), size > 0 else { return }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
         }
@@ -100,6 +99,23 @@ package struct TribeBoardStore: Sendable {
         _ = try openReadOnly(at: path)
     }
 
+    /// The size of the plain file at `path`, nil when nothing is there; a link, folder, device,
+    /// pipe or socket is refused by name (SQLite would follow the link, or fail on the others
+    /// with "disk I/O error" or "no such table").
+    private static func regularFileSize(at path: String) throws(StoreError) -> Int64? {
+        var status = stat()
+        guard lstat(path, &status) == 0 else {
+            if errno == ENOENT { return nil }
+            throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return Int64(status.st_size)
+        case S_IFLNK: throw .notAFile(path: path, kind: .symbolicLink)
+        case S_IFDIR: throw .notAFile(path: path, kind: .folder)
+        default: throw .notAFile(path: path, kind: .special)
+        }
+    }
+
     /// The store holds family codes: a new one is created readable by its owner only, before
     /// SQLite opens it (SQLite gives the -wal and -shm files the same mode).
     private static func createOwnerOnly(_ path: String) {
@@ -109,7 +125,7 @@ package struct TribeBoardStore: Sendable {
 
     /// Opens an existing store without writing to it (no migration, no WAL checkpoint).
     package static func openReadOnly(at path: String) throws(StoreError) -> TribeBoardStore {
-        guard FileManager.default.fileExists(atPath: path) else {
+        guard try regularFileSize(at: path) != nil else {
             throw .cannotOpen(path: path, reason: "no such file")
         }
         var configuration = Configuration()

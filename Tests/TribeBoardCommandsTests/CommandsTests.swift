@@ -46,6 +46,20 @@ struct CommandParsingTests {
         let readme = try String(contentsOfFile: ReadmeTables.path, encoding: .utf8)
         for name in names { #expect(readme.contains("## \(name)"), "README has no section for \(name)") }
     }
+
+    /// A line ending in `\\` inside a multi-line literal is a literal backslash, not a join: it
+    /// showed in `--help` as "record of the \" mid-sentence.
+    @Test func helpTextsHaveNoStrayLineContinuations() {
+        var pending: [any ParsableCommand.Type] = [TribeBoardCommand.self]
+        var seen = 0
+        while let command = pending.popLast() {
+            seen += 1
+            let help = command.helpMessage(columns: 200)
+            #expect(!help.contains("\\\n") && !help.hasSuffix("\\"), "\(command): \(help)")
+            pending += command.configuration.subcommands
+        }
+        #expect(seen >= 9, "every subcommand was visited")
+    }
 }
 
 struct ExitStatusMappingTests {

@@ -130,3 +130,25 @@ struct StoreTests {
         }
     }
 }
+
+/// Read-only opens (audit, doctor, sheets, resync's checks) look at the path as the writing open
+/// does: SQLite would follow a link, and answer "disk I/O error" for a folder or "no such table"
+/// for a device.
+@Suite("TribeBoardStore: what stands at the path")
+struct StorePathKindTests {
+    @Test(arguments: [false, true])
+    func refusedByWhatItIs(readOnly: Bool) throws {
+        let folder = try TemporaryDirectory("store-kinds")
+        let store = folder.file("real.sqlite")
+        _ = try TribeBoardStore.open(at: store)
+        let link = folder.file("link.sqlite")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: store)
+        let cases: [(String, StoreError.NotAFile)] = [(link, .symbolicLink), (folder.path, .folder), ("/dev/full", .special)]
+        for (path, kind) in cases {
+            #expect(throws: StoreError.notAFile(path: path, kind: kind)) {
+                _ = readOnly ? try TribeBoardStore.openReadOnly(at: path) : try TribeBoardStore.open(at: path)
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: "/dev/full-journal"))
+    }
+}

@@ -183,8 +183,7 @@ struct EmulatedContainerTests {
     }
 
     /// README: provision exits 1 when rows failed, 75 when CloudKit throttled and records wait for sync.
-    @Test(.disabled("client: provision --sync exits 1 with 0 failed rows when records were throttled one by one, and its summary says nothing was uploaded"))
-    func provisionWhoseRecordsWereThrottledExits75SayingWhatWaits() async throws {
+    @Test func provisionWhoseRecordsWereThrottledExits75SayingWhatWaits() async throws {
         var options = try CloudKitEmulator.Options.templateContainer()
         options.faults = try EmulatorFaults.parse("record-429=0.3,retry-after=0.05,seed=5")
         let space = try await workspace(options)
@@ -195,6 +194,20 @@ struct EmulatedContainerTests {
         #expect(try space.localFamilies == Self.families, "every row provisioned, none failed")
         #expect(provision.status == 75, "throttled: the local work is done, records wait for resync")
         #expect(!(provision.stdout + provision.stderr).contains("nothing was uploaded"), "\(provision.stdout)")
+        let uploaded = try space.sqlite("SELECT (SELECT count(*) FROM families WHERE needs_sync = 0) + (SELECT count(*) FROM user_profiles WHERE needs_sync = 0)"
+                                        + " + (SELECT count(*) FROM memberships WHERE needs_sync = 0)")
+        // Throttled records, and the memberships that wait for a throttled family.
+        let waiting = try space.sqlite("SELECT (SELECT count(*) FROM families WHERE needs_sync = 1) + (SELECT count(*) FROM user_profiles WHERE needs_sync = 1)"
+                                       + " + (SELECT count(*) FROM memberships WHERE needs_sync = 1)")
+        #expect(uploaded > 0 && waiting > 0)
+        #expect(provision.stdout.contains("--sync uploaded \(uploaded) records; \(waiting) wait to be retried"), "\(provision.stdout)")
+        #expect(provision.stdout.contains("Next: tribeboard resync"), "\(provision.stdout)")
+        // Each throttled record waits what its own retryAfter said (0.05 s), not a generic minute.
+        #expect(try space.sqlite("SELECT count(*) FROM sync_state WHERE (julianday(next_attempt_at) - julianday(last_attempt_at)) * 86400 > 5") == 0)
+        // No membership went up before its family (CloudKit would refuse the reference).
+        try #require(try space.pendingFamilies > 0, "a family was throttled (seed 5)")
+        #expect(try space.sqlite("SELECT count(*) FROM memberships m JOIN families f ON f.id = m.family_id WHERE m.needs_sync = 0 AND f.needs_sync = 1") == 0)
+        #expect(try space.sqlite("SELECT count(*) FROM sync_state WHERE last_error LIKE 'VALIDATING_REFERENCE_ERROR%'") == 0)
     }
 
     @Test func conflictOnARepeatedCreateIsLookedUpNotQuarantined() async throws {
@@ -248,14 +261,30 @@ struct EmulatedContainerTests {
         #expect(remote.first { $0.recordName == id }?.string("code") == oldCode, "the user's record is not overwritten")
     }
 
-    @Test(.disabled("client: a per-record ACCESS_DENIED on one record stops every resync with 78 instead of quarantining that record (exit 1)"))
-    func aRecordAnAppUserCreatedIsQuarantinedAndTheRunGoesOn() async throws {
-        let (space, _, _, stop) = try await repairedCodeOnAUsersRecord()
+    @Test func aRecordAnAppUserCreatedIsQuarantinedAndTheRunGoesOn() async throws {
+        let (space, id, _, stop) = try await repairedCodeOnAUsersRecord()
         defer { stop() }
         let (resync, report) = try await space.run(["resync"])
         #expect(resync.status == 1, "\(resync.stderr)")
         #expect(report["quarantined"] as? Int == 1, "\(resync.stdout)")
+        let setAside = report["setAside"] as? [[String: Any]] ?? []
+        #expect(setAside.count == 1 && setAside.first?["id"] as? String == id, "\(resync.stdout)")
+        #expect((setAside.first?["lastError"] as? String)?.hasPrefix("ACCESS_DENIED: WRITE operation not permitted") == true, "\(resync.stdout)")
+        // The family's record is in CloudKit (the user's): its membership went up with the others.
         #expect(try space.sqlite("SELECT count(*) FROM memberships WHERE needs_sync = 1") == 0)
+        #expect(try space.sqlite("SELECT count(*) FROM families WHERE needs_sync = 1") == 1)
+        // A later run does not send it again: it waits for the operator.
+        let before = await space.fixture.emulator.requestCounts()
+        let (again, againReport) = try await space.run(["resync"])
+        #expect(again.status == 1 && againReport["quarantined"] as? Int == 1, "\(again.stderr)")
+        #expect(await space.fixture.emulator.requestCounts() == before, "nothing sent for a quarantined record")
+        let (doctor, diagnosis) = try await space.run(["doctor", "family", id])
+        let sync = (diagnosis["findings"] as? [[String: Any]])?.first { $0["id"] as? String == "family.sync" }
+        #expect((sync?["found"] as? String)?.contains("WRITE operation not permitted") == true, "\(doctor.stdout)")
+        // Released by the operator (after deciding which version is right), it is tried again.
+        let (release, _) = try await space.run(["resync", "--release", id])
+        #expect(release.status == 0, "\(release.stderr)")
+        #expect(try space.sqlite("SELECT count(*) FROM sync_state") == 0)
     }
 
     /// A store whose first family got a new code from an audit repair, against a container where an

@@ -17,7 +17,12 @@ enum ProvisionReportText {
         if let manifest = report.manifest { lines.append("Manifest:  \(manifest)") }
         if report.dryRun { lines.append("Nothing was written (--dry-run).") }
         if let pending = report.pendingSync, pending.total > 0 {
-            lines.append("Waiting for resync: \(pending.total) records in the store (\(pending.families) families, \(pending.userProfiles) profiles, \(pending.memberships) memberships); nothing was uploaded: run `tribeboard resync` when a remote is configured.")
+            let counts = "\(pending.total) records in the store (\(pending.families) families, \(pending.userProfiles) profiles, \(pending.memberships) memberships)"
+            if report.remote?.uploaded == nil {
+                lines.append("Waiting for resync: \(counts); nothing was uploaded: run `tribeboard resync` when a remote is configured.")
+            } else {
+                lines.append("Still waiting after --sync: \(counts).")
+            }
         }
         if let remote = report.remote {
             lines.append("CloudKit:  codes of \(report.codesVerifiedRemotely) new families checked in CloudKit")
@@ -26,8 +31,10 @@ enum ProvisionReportText {
             }
             if let reason = remote.unavailable { lines.append("           CloudKit could not be used: \(reason)") }
             if let uploaded = remote.uploaded {
-                lines.append("           --sync uploaded \(uploaded) records, \(remote.uploadFailed ?? 0) not uploaded" + (remote.uploadError.map { " (\($0))" } ?? ""))
+                lines.append("           --sync uploaded \(uploaded) records; \(remote.uploadWaiting ?? 0) wait to be retried, \(remote.uploadSetAside ?? 0) are set aside"
+                             + (remote.uploadError.map { " (\($0))" } ?? ""))
             }
+            if let next = remote.next { lines.append("           Next: \(next)") }
         }
         if report.otherRunDetected {
             lines.append("Another provision run was writing to the same store; rows it created first are counted as existing.")

@@ -9,6 +9,7 @@ enum ResyncReportText {
         if report.quarantined > 0 { lines.append("Quarantined after a permanent error: \(report.quarantined) (tribeboard resync --list)") }
         if report.conflicts > 0 { lines.append("In conflict (code taken in CloudKit, not uploaded): \(report.conflicts) (tribeboard resync --list)") }
         if report.blocked > 0 { lines.append("Memberships waiting for a family that is set aside: \(report.blocked)") }
+        for entry in report.setAside { lines.append("  \(entry.status)  \(entry.table)  \(entry.id): \(entry.lastError ?? "no error recorded")") }
         if let reason = report.stoppedBy { lines.append("Stopped: \(reason)") }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -10,12 +10,12 @@ package struct AuditCommand: AsyncParsableCommand {
         commandName: "audit",
         abstract: "Find duplicate or invalid family codes and incomplete families, locally and in CloudKit.",
         discussion: """
-            The remote side is a snapshot file (--remote-snapshot, JSON Lines of CloudKit records), or \\
-            CloudKit itself when a remote is configured (--key-id and --key-file or their variables), \\
+            The remote side is a snapshot file (--remote-snapshot, JSON Lines of CloudKit records), or \
+            CloudKit itself when a remote is configured (--key-id and --key-file or their variables), \
             or nothing (the store alone). --export-remote FILE saves what a live read saw as a snapshot.
-            Exit status: 0 nothing reaches --fail-on; 1 something does; 64 bad usage; 66 the snapshot \\
-            cannot be opened; 74 the store cannot be opened, or a repair cannot be written (nothing \\
-            changed, unless it says the store was changed: then run it again to finish); 75 CloudKit was \\
+            Exit status: 0 nothing reaches --fail-on; 1 something does; 64 bad usage; 66 the snapshot \
+            cannot be opened; 74 the store cannot be opened, or a repair cannot be written (nothing \
+            changed, unless it says the store was changed: then run it again to finish); 75 CloudKit was \
             unavailable; 78 CloudKit refused the configuration.
             """,
         version: toolkitVersion)

@@ -10,13 +10,13 @@ package struct MigrateCommand: AsyncParsableCommand {
         commandName: "migrate",
         abstract: "Move families off the legacy CK* record types, or from another container, resumably and verified.",
         discussion: """
-            `migrate legacy-types` copies every CKFamily, CKUserProfile and CKMembership record of the \\
-            configured container to the current types; `migrate container --from-container ID` copies \\
-            every TribeBoard record of another container's public database here. A plan by default; \\
+            `migrate legacy-types` copies every CKFamily, CKUserProfile and CKMembership record of the \
+            configured container to the current types; `migrate container --from-container ID` copies \
+            every TribeBoard record of another container's public database here. A plan by default; \
             --apply writes.
-            Exit status: 0 everything is in place; 1 conflicts, code conflicts, skipped or failed \\
-            records, or a failed verification; 64 bad usage; 74 the store or --out cannot be written; \\
-            75 CloudKit was unavailable (run again: the checkpoint resumes); 78 CloudKit refused the \\
+            Exit status: 0 everything is in place; 1 conflicts, code conflicts, skipped or failed \
+            records, or a failed verification; 64 bad usage; 74 the store or --out cannot be written; \
+            75 CloudKit was unavailable (run again: the checkpoint resumes); 78 CloudKit refused the \
             configuration, or none is configured.
             """,
         version: toolkitVersion,
@@ -109,8 +109,8 @@ package struct MigrateContainerCommand: AsyncParsableCommand {
         commandName: "container",
         abstract: "Copy every TribeBoard record (current and legacy types) from another container's public database, under the same names.",
         discussion: """
-            The source has its own settings, each defaulting to the destination's: a server-to-server \\
-            key belongs to one container. A record already at the destination and identical is done; a \\
+            The source has its own settings, each defaulting to the destination's: a server-to-server \
+            key belongs to one container. A record already at the destination and identical is done; a \
             different one is a conflict, reported and never overwritten. Exit status as `tribeboard migrate`.
             """,
         version: toolkitVersion)

@@ -20,7 +20,8 @@ package struct ProvisionCommand: AsyncParsableCommand {
             Exit status: 0 all rows created or existing; 1 some rows failed; 64 bad usage; \
             65 the file is not readable CSV or lacks family_name; 66 the file cannot be opened; \
             74 the store or output folder cannot be opened or written; 75 CloudKit was unavailable \
-            (local work done, codes checked locally only); 78 CloudKit refused the configuration.
+            or throttled (local work done; codes checked locally only, or records wait for resync); \
+            78 CloudKit refused the configuration.
             """,
         version: toolkitVersion)
 
@@ -133,8 +134,22 @@ package struct ProvisionCommand: AsyncParsableCommand {
         report.remote?.uploaded = outcome.synced
         report.remote?.uploadFailed = outcome.failed
         report.remote?.uploadError = outcome.stoppedBy
+        report.remote?.uploadOutcome = outcome.exitKind
+        report.remote?.uploadWaiting = max(0, outcome.pending.total - outcome.quarantined - outcome.conflicts - outcome.blocked)
+        report.remote?.uploadSetAside = outcome.quarantined + outcome.conflicts + outcome.blocked
+        report.remote?.next = Self.nextStep(after: outcome)
         if let category = outcome.stopCategory, report.remote?.errorKind == nil { report.remote?.errorKind = category }
         report.pendingSync = outcome.pending
+    }
+
+    /// What the operator runs after --sync left records behind.
+    static func nextStep(after outcome: ResyncReport) -> String? {
+        switch outcome.exitKind {
+        case .success: return nil
+        case .tryLater: return "tribeboard resync (records wait for CloudKit: run it later, or let its cron job or timer do it)"
+        case .setAside: return "tribeboard resync --list (records set aside need a person: see why, fix, then release them)"
+        case .configuration: return "fix the CloudKit configuration named above, then tribeboard resync"
+        }
     }
 
     /// The most serious condition wins: files not written, then the remote, then failed rows.
@@ -147,7 +162,15 @@ package struct ProvisionCommand: AsyncParsableCommand {
         case .some: return .remoteUnavailable
         case nil: break
         }
-        if report.failed > 0 || (report.remote?.uploadFailed ?? 0) > 0 { return .partialFailure }
+        // Records CloudKit throttled one by one wait for a later resync: 75, as resync says it;
+        // records set aside for a person: 1, as failed rows.
+        switch report.remote?.uploadOutcome {
+        case .configuration?: return .remoteConfiguration
+        case .tryLater?: return .remoteUnavailable
+        case .setAside?: return .partialFailure
+        case .success?, nil: break
+        }
+        if report.failed > 0 { return .partialFailure }
         return nil
     }
 

@@ -11,11 +11,11 @@ package struct ResyncCommand: AsyncParsableCommand {
         commandName: "resync",
         abstract: "Upload the records waiting for sync to CloudKit (safe to run from cron).",
         discussion: """
-            Families first, then user profiles, then memberships, 200 per request. Silent on success \\
+            Families first, then user profiles, then memberships, 200 per request. Silent on success \
             unless -v. One run per store at a time; an overlapping run exits at once.
-            Exit status: 0 nothing left pending; 1 some records are quarantined or in conflict \\
-            (see --list); 64 bad usage; 73 another resync holds the store's lock; 74 the store cannot \\
-            be opened or written; 75 CloudKit was unavailable or throttled, or --max-duration passed, \\
+            Exit status: 0 nothing left pending; 1 some records are quarantined or in conflict \
+            (see --list; --release ID once dealt with); 64 bad usage; 73 another resync holds the store's lock; 74 the store cannot \
+            be opened or written; 75 CloudKit was unavailable or throttled, or --max-duration passed, \
             and records remain pending (try later); 78 no usable remote configuration.
             """,
         version: toolkitVersion)
@@ -31,6 +31,10 @@ package struct ResyncCommand: AsyncParsableCommand {
 
     @Flag(help: "List what is waiting, quarantined or in conflict, and why; upload nothing.")
     package var list = false
+
+    @Option(help: ArgumentHelp("Give a quarantined or conflicting record back to resync, once its cause is dealt with (repeatable); upload nothing.",
+                               valueName: "record-id"))
+    package var release: [String] = []
 
     @Option(help: ArgumentHelp("Write Prometheus metrics here (node_exporter's textfile collector).", valueName: "file"))
     package var metricsFile: String?
@@ -52,6 +56,7 @@ package struct ResyncCommand: AsyncParsableCommand {
     private func runOnThread() throws {
         let context = CommandContext(options: global, label: "tribeboard.resync")
         if list { return try showList(context) }
+        if !release.isEmpty { return try releaseRecords(context) }
         let client: CloudKitClient?
         do {
             client = try remoteOptions.client(policy: retryPolicy, logger: context.logger)
@@ -118,6 +123,23 @@ package struct ResyncCommand: AsyncParsableCommand {
         }
     }
 
+    /// --release: the next run tries those records again; an id that is not set aside is a mistake.
+    private func releaseRecords(_ context: CommandContext) throws {
+        let released: [String]
+        do {
+            try TribeBoardStore.identify(at: global.store)
+            released = try TribeBoardStore.open(at: global.store).releaseSetAside(ids: release)
+        } catch {
+            throw context.fail(error.localizedDescription, status: .ioError)
+        }
+        let result = ResyncRelease(released: released, notSetAside: release.filter { !released.contains($0) })
+        try context.emit(result) { "Released \($0.released.count) records: the next resync tries them again.\n" }
+        if !result.notSetAside.isEmpty {
+            throw context.fail("not quarantined or in conflict, nothing to release: \(result.notSetAside.joined(separator: ", ")) (see `tribeboard resync --list`)",
+                               status: .usage)
+        }
+    }
+
     private func showList(_ context: CommandContext) throws {
         let listing: ResyncListing
         do {
@@ -133,4 +155,12 @@ package struct ResyncCommand: AsyncParsableCommand {
 package struct ResyncListing: Encodable {
     package let pending: TribeBoardStore.PendingSyncCounts
     package let entries: [ResyncListEntry]
+}
+
+package struct ResyncRelease: Encodable {
+    package let command = "resync --release"
+    package let released: [String]
+    package let notSetAside: [String]
+
+    enum CodingKeys: String, CodingKey { case command, released, notSetAside }
 }

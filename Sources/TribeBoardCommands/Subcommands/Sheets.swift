@@ -14,13 +14,14 @@ package struct SheetsCommand: AsyncParsableCommand {
         commandName: "sheets",
         abstract: "Print invitations: a PDF with each family's name, code and QR code.",
         discussion: """
-            Reads a provision manifest (--manifest) or the store: every family, or those named by \\
-            --external-id, the rows of --from-import, or a --created-from/--created-to range. The PDF is \\
+            Reads a provision manifest (--manifest) or the store: every family, or those named by \
+            --external-id, the rows of --from-import, or a --created-from/--created-to range. The PDF is \
             written owner-only (mode 600: it holds the codes) and appears only once complete.
-            Exit status: 0 written; 64 bad usage; 65 a template or manifest that cannot be used (an unknown \\
-            placeholder, a code that cannot be encoded), or no family matches; 66 the manifest, template, \\
-            logo or import file cannot be opened; 73 the PDF cannot be created there (a symbolic link, no \\
-            such folder); 74 the store cannot be read or the PDF cannot be written.
+            Exit status: 0 written; 64 bad usage; 65 a template, logo or manifest that cannot be used (an \
+            unknown placeholder, not UTF-8, a code not in the app's format), or no family matches; 66 the \
+            manifest, template, logo or import file cannot be opened; 73 the PDF cannot be created there (a \
+            symbolic link, someone else's or a read-only file, no such folder); 74 the store cannot be read \
+            or the PDF cannot be written (disk full).
             """,
         version: toolkitVersion)
 
@@ -96,7 +97,7 @@ package struct SheetsCommand: AsyncParsableCommand {
             }
             report = try Self.render(request, selection: selection, storePath: global.store, context: context)
         }
-        try context.emit(report, text: Self.text)
+        try context.emit(report, text: SheetsReportText.render)
     }
 
     struct Request {
@@ -154,7 +155,7 @@ package struct SheetsCommand: AsyncParsableCommand {
     static func status(_ error: SheetError) -> ExitStatus {
         switch error {
         case .template(.cannotOpen), .template(.logo(_, "no such file")): return .noInput
-        case .template, .qr, .nothingSelected: return .dataError
+        case .template, .qr, .invalidCode, .nothingSelected: return .dataError
         case .input(.rendering(let inner as SheetError)): return status(inner)
         case .input(.store), .input(.rendering): return .ioError
         case .input(.manifestMissing), .input(.importFile(.cannotOpen)): return .noInput
@@ -181,14 +182,5 @@ package struct SheetsCommand: AsyncParsableCommand {
             throw ValidationError("\(option) takes a date (2026-11-01) or a UTC time (2026-11-01T08:00:00Z), got \"\(text)\".")
         }
         return fractional.string(from: date)
-    }
-
-    static func text(_ report: SheetsReport) -> String {
-        let unit = report.layout == .cards ? "cards" : "letters"
-        return """
-            wrote \(report.invitations) \(unit) on \(report.pages) \(report.paper.rawValue) pages to \(report.output) (from the \(report.source.rawValue), template \(report.template))
-            mode 600: the PDF holds every family's code; keep it private and delete it once printed
-
-            """
     }
 }

@@ -1,5 +1,6 @@
 import CSV
 import Foundation
+import TribeBoardCSV
 
 /// Reads back a `manifest.csv` that provision wrote: one invitation per row that has a family
 /// and a code (created or existing), streamed row by row.
@@ -12,6 +13,11 @@ package enum ManifestInvitations {
         guard (status.st_mode & S_IFMT) == S_IFREG, let stream = InputStream(fileAtPath: path) else {
             throw .manifestMissing(path: path, reason: "not a regular file")
         }
+        // CSV.swift stops at the first byte that is not UTF-8 and reads an unclosed quote to the
+        // end of the file: the pre-scan provision uses refuses both, naming the line.
+        let scan: CSVPreScan
+        do { scan = try CSVPreScan.scan(path: path) } catch { throw .manifest(path: path, reason: error.localizedDescription) }
+        if let bad = scan.malformedRecords.first { throw .manifest(path: path, reason: "line \(bad.line): \(bad.reason)") }
         let reader: CSVReader
         do {
             reader = try CSVReader(stream: stream, hasHeaderRow: true)

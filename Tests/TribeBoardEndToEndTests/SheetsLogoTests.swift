@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+import TribeBoardTestSupport
+
+/// Logos and what a card must survive, checked on the rendered pages (pdftoppm) rather than on
+/// what cairo was asked to draw.
+@Suite struct SheetsLogoTests {
+    let tribeboard = ProcessRunner.executable("tribeboard")
+
+    func provisioned(_ csv: String, in directory: TemporaryDirectory) throws {
+        try directory.write("in.csv", csv)
+        let result = try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "-q"], in: directory.path)
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    func letters(_ template: String, in directory: TemporaryDirectory) throws -> ProcessRunner.Result {
+        try directory.write("t.txt", "organisation: Org\n\(template)\n---\nHello {family_name}.\n")
+        return try ProcessRunner.run(tribeboard, ["sheets", "--store", "s.sqlite", "--out", "inv.pdf", "--layout", "letters", "--template", "t.txt"],
+                                     in: directory.path)
+    }
+
+    /// An SVG logo is drawn by librsvg as vectors (no image in the PDF) in the logo's box at the
+    /// top left of the letter, 160 × 48 points inside the three-quarter-inch margin.
+    @Test func anSVGLogoIsDrawnAsVectorsInItsBox() throws {
+        let directory = try TemporaryDirectory("sheets-svg")
+        try provisioned(CSVFixtures.families(count: 2), in: directory)
+        try directory.write("logo.svg", ##"<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><rect width="200" height="100" fill="#1060c0"/></svg>"##)
+        let result = try letters("logo: logo.svg", in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        let pdf = directory.file("inv.pdf")
+        let box = try PageImage.render(pdf, page: 2, x: 54, y: 54, width: 160, height: 48)
+        let dark = box.darkFraction
+        #expect(dark > 0.4, "the logo's box is \(dark) dark")
+        let images = try ProcessRunner.run("/usr/bin/pdfimages", ["-list", pdf]).stdout.split(separator: "\n")
+        #expect(images.count == 2, "vectors, not an image: \(images)")
+    }
+
+    /// librsvg is given no base URL, so the SVG's references load nothing; entity loops and
+    /// reference bombs end in librsvg's limits; an absurd size is drawn in the box.
+    @Test func aHostileSVGReadsNoFileAndStaysBounded() throws {
+        let directory = try TemporaryDirectory("sheets-svg-hostile")
+        try provisioned(CSVFixtures.families(count: 1), in: directory)
+        let secret = try directory.write("secret.txt", "SECRET-\(UUID().uuidString)")
+        let png = "\(SheetsCLITests.templates)/logo.png"
+        try directory.write("refs.svg", """
+            <svg xmlns="http://www.w3.org/2000/svg" xmlns:xi="http://www.w3.org/2001/XInclude" width="400" height="100">
+            <image href="file://\(png)" width="100" height="100"/><image href="secret.txt" width="100" height="100"/>
+            <text x="0" y="50"><xi:include href="file://\(secret)" parse="text"/></text></svg>
+            """)
+        #expect(try letters("logo: refs.svg", in: directory).status == 0)
+        #expect(try !PDFReader.text(directory.file("inv.pdf")).contains("SECRET-"))
+        let images = try ProcessRunner.run("/usr/bin/pdfimages", ["-list", directory.file("inv.pdf")]).stdout.split(separator: "\n")
+        #expect(images.count == 2, "no image loaded: \(images)")
+
+        let laughs = (1...9).map { "<!ENTITY l\($0) \"\(String(repeating: "&l\($0 - 1);", count: 10))\">" }.joined()
+        try directory.write("laughs.svg", """
+            <?xml version="1.0"?><!DOCTYPE svg [<!ENTITY l0 "lol">\(laughs)]>
+            <svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text>&l9;</text></svg>
+            """)
+        let bomb = try letters("logo: laughs.svg", in: directory)
+        #expect(bomb.status == 65 && bomb.stderr.contains("entity"), "\(bomb.stderr)")
+
+        try directory.write("huge.svg", #"<svg xmlns="http://www.w3.org/2000/svg" width="1e30" height="1"><rect width="1e30" height="1"/></svg>"#)
+        #expect(try letters("logo: huge.svg", in: directory).status == 0)
+        try directory.write("logo.gif", "GIF89a")
+        #expect(try letters("logo: logo.gif", in: directory).status == 65)
+        #expect(try letters("logo: missing.svg", in: directory).status == 66)
+    }
+
+    /// Names longer than the app's 50 characters (a manifest edited by hand), a word that cannot
+    /// be broken, a name of stacked combining marks, a long organisation and no admin: every
+    /// card's ink stays inside its card (a band along each card's edges is blank) and every code
+    /// still scans.
+    @Test func longAndStackedNamesStayInsideTheirCards() throws {
+        let directory = try TemporaryDirectory("sheets-overflow")
+        // 40 marks a letter: the app stops at 12, but a manifest is a text file anyone can edit.
+        let stacked = String(repeating: "Z" + String(repeating: "\u{0301}\u{0316}", count: 20), count: 10)
+        let names = [String(repeating: "Wolfeschlegelsteinhausen ", count: 2) + "Bergerdorff", String(repeating: "W", count: 64),
+                     "Famille " + String(repeating: "Montmorency-Laval ", count: 3) + "Saint-Aignan", stacked,
+                     "Ng", String(repeating: "ก้้้", count: 12), "山田家" + String(repeating: "山", count: 60), "Lee"]
+        try provisioned("family_name,admin_display_name\n" + names.indices.map { "Family \($0 + 10),\($0 % 2 == 0 ? "" : String(repeating: "A", count: 50))\n" }.joined(),
+                        in: directory)
+        var manifest = try String(contentsOfFile: directory.file("out/manifest.csv"), encoding: .utf8)
+        for (index, name) in names.enumerated() { manifest = manifest.replacingOccurrences(of: "Family \(index + 10)", with: name) }
+        try directory.write("m.csv", manifest)
+        try directory.write("t.txt", "organisation: \(String(repeating: "Organisation des parents d'élèves ", count: 5))\n---\n"
+                            + String(repeating: "Unbreakable", count: 60) + " {code}\n")
+        let result = try ProcessRunner.run(tribeboard, ["sheets", "--manifest", "m.csv", "--store", "s.sqlite", "--out", "inv.pdf", "--template", "t.txt"],
+                                           in: directory.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        let pdf = directory.file("inv.pdf")
+        #expect(try PDFReader.qrCodes(pdf, grid: SheetsCLITests.cards).count == names.count)
+        let (width, height) = ((595.276 - 72) / 2, (841.89 - 72) / 4)
+        for slot in 0..<8 {
+            let card = try PageImage.render(pdf, page: 1, x: 36 + Double(slot % 2) * width, y: 36 + Double(slot / 2) * height,
+                                            width: width, height: height)
+            let blank = card.edgeBandIsBlank(points: 3)
+            #expect(blank, "card \(slot + 1) draws on its edge")
+        }
+    }
+}
+
+/// A rectangle of a rendered page as 8-bit gray pixels, at 72 dpi (one pixel a point).
+struct PageImage {
+    struct Failure: Error, CustomStringConvertible { let description: String }
+
+    let width: Int, height: Int
+    let pixels: [UInt8]
+
+    /// pdftoppm's gray output is a binary PGM: "P5\n<width> <height>\n255\n" then the pixels.
+    static func render(_ pdf: String, page: Int, x: Double, y: Double, width: Double, height: Double) throws -> PageImage {
+        let directory = try TemporaryDirectory("page-image")
+        let prefix = directory.file("crop")
+        let result = try ProcessRunner.run("/usr/bin/pdftoppm", ["-r", "72", "-gray", "-f", "\(page)", "-l", "\(page)", "-singlefile",
+                                                                 "-x", "\(Int(x.rounded()))", "-y", "\(Int(y.rounded()))",
+                                                                 "-W", "\(Int(width))", "-H", "\(Int(height))", pdf, prefix])
+        let data = [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: prefix + ".pgm"))) ?? Data())
+        var fields: [Int] = [], index = 2, number = 0, inNumber = false
+        while fields.count < 3, index < data.count {
+            if (0x30...0x39).contains(data[index]) { number = number * 10 + Int(data[index] - 0x30); inNumber = true }
+            else if inNumber { fields.append(number); number = 0; inNumber = false }
+            index += 1
+        }
+        guard result.status == 0, data.starts(with: [0x50, 0x35]), fields.count == 3, data.count - index == fields[0] * fields[1] else {
+            throw Failure(description: "pdftoppm gave no gray image: \(result.stderr)")
+        }
+        return PageImage(width: fields[0], height: fields[1], pixels: Array(data[index...]))
+    }
+
+    var darkFraction: Double { Double(pixels.filter { $0 < 200 }.count) / Double(max(pixels.count, 1)) }
+
+    func edgeBandIsBlank(points: Int) -> Bool {
+        for row in 0..<height {
+            for column in 0..<width where row < points || row >= height - points || column < points || column >= width - points {
+                if pixels[row * width + column] < 250 { return false }
+            }
+        }
+        return true
+    }
+}
