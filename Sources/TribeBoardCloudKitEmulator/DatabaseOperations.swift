@@ -20,15 +20,44 @@ extension EmulatorDatabase {
         try SchemaRules.checkFilters(filters)
         if let schema = schema(at: location, mode: policy.schemaMode) { try SchemaRules.checkQuery(request.query, schema: schema) }
         let type = recordType(request.query.recordType, at: location, mode: policy.schemaMode)
-        var matching = candidates(filters, zone: location.zoneKey)
-            .filter { record in
-                record.recordType == request.query.recordType && filters.allSatisfy { Self.matches(record, filter: $0) }
-                    && SchemaRules.canRead(record, type: type, caller: caller.userRecordName)
-            }
-            .sorted { $0.recordName < $1.recordName }
-        if let sorts = request.query.sortBy, !sorts.isEmpty { matching = Self.sorted(matching, by: sorts) }
-        // The marker is the position reached: opaque to the client, as Apple's is.
-        let start = request.continuationMarker.flatMap { Data(base64Encoded: $0) }.flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? 0
+        let zone = location.zoneKey
+        let wanted = { (record: WireRecord) in
+            record.recordType == request.query.recordType && filters.allSatisfy { Self.matches(record, filter: $0) }
+                && SchemaRules.canRead(record, type: type, caller: caller.userRecordName)
+        }
+        if let sorts = request.query.sortBy, !sorts.isEmpty {
+            return try sortedPage(candidates(filters, zone: zone) ?? Array((zones[zone] ?? [:]).values), wanted: wanted, by: sorts,
+                                  limit: limit, marker: request.continuationMarker)
+        }
+        // In name order a page starts after the last name of the previous one: the marker says
+        // which (opaque to the client, as Apple's is), and the page is read from the ordered names
+        // or, for EQUALS and IN, from the index.
+        let decoded = request.continuationMarker.flatMap { Data(base64Encoded: $0) }.map { String(decoding: $0, as: UTF8.self) }
+        guard decoded.flatMap({ Int($0) }) == nil else { throw Refusal(.badRequest, "continuationMarker is not one this server gave") }
+        let after = decoded.flatMap { $0.hasPrefix(Self.markerPrefix) ? String($0.dropFirst(Self.markerPrefix.count)) : nil }
+        let names: AnySequence<String>
+        if let indexed = candidates(filters, zone: zone) {
+            names = AnySequence(indexed.map(\.recordName).filter { after == nil || $0 > after ?? "" }.sorted())
+        } else {
+            names = AnySequence(order[zone]?[request.query.recordType]?.names(after: after) ?? SortedNames().names(after: nil))
+        }
+        var page: [WireRecord] = []
+        for name in names {
+            guard let record = zones[zone]?[name], wanted(record) else { continue }
+            // One more match exists: the marker leads to it.
+            if page.count == limit { return (page, page.last.map { Data((Self.markerPrefix + $0.recordName).utf8).base64EncodedString() }) }
+            page.append(record)
+        }
+        return (page, nil)
+    }
+
+    private static let markerPrefix = "after:"
+
+    /// A query with sortBy: the whole match sorted, the marker an offset into it.
+    private func sortedPage(_ candidates: [WireRecord], wanted: (WireRecord) -> Bool, by sorts: [QueryRequestBody.Sort], limit: Int,
+                            marker: String?) throws(Refusal) -> (records: [WireRecord], marker: String?) {
+        let matching = Self.sorted(candidates.filter(wanted).sorted { $0.recordName < $1.recordName }, by: sorts)
+        let start = marker.flatMap { Data(base64Encoded: $0) }.flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? 0
         guard start >= 0, start <= matching.count else { throw Refusal(.badRequest, "continuationMarker is not one this server gave") }
         let page = Array(matching[start...].prefix(limit))
         let end = start + page.count

@@ -11,6 +11,8 @@ struct EmulatorDatabase: Codable {
     var schemas: [String: ContainerSchema] = [:]
     /// `zone` -> `field=value` -> record names: EQUALS and IN cost what they return. Derived, not saved.
     private var index: [String: [String: Set<String>]] = [:]
+    /// `zone` -> record type -> its record names in order: a query's page is read from here. Derived, not saved.
+    private(set) var order: [String: [String: SortedNames]] = [:]
 
     enum CodingKeys: String, CodingKey { case zones, nextTag, schemas }
 
@@ -21,7 +23,11 @@ struct EmulatorDatabase: Codable {
         zones = try container.decode([String: [String: WireRecord]].self, forKey: .zones)
         nextTag = try container.decode(Int.self, forKey: .nextTag)
         schemas = try container.decodeIfPresent([String: ContainerSchema].self, forKey: .schemas) ?? [:]
-        for (zone, records) in zones { for record in records.values { addToIndex(record, zone: zone) } }
+        for (zone, records) in zones {
+            for record in records.values { addToIndex(record, zone: zone) }
+            order[zone] = Dictionary(grouping: records.values.filter { $0.recordType != nil }, by: { $0.recordType ?? "" })
+                .mapValues { SortedNames($0.map(\.recordName)) }
+        }
     }
 
     // MARK: Schema
@@ -52,16 +58,21 @@ struct EmulatorDatabase: Codable {
     }
 
     mutating func put(_ record: WireRecord?, named name: String, zone: String) {
-        if let existing = zones[zone]?[name] { removeFromIndex(existing, zone: zone) }
+        let existing = zones[zone]?[name]
+        if let existing { removeFromIndex(existing, zone: zone) }
         zones[zone, default: [:]][name] = record
         if let record { addToIndex(record, zone: zone) }
+        guard existing?.recordType != record?.recordType else { return }
+        if let type = existing?.recordType { order[zone]?[type]?.remove(name) }
+        if let type = record?.recordType { order[zone, default: [:]][type, default: SortedNames()].insert(name) }
     }
 
-    /// Records that can match: from the index when a filter is EQUALS or IN on a field.
-    func candidates(_ filters: [QueryRequestBody.Filter], zone: String) -> [WireRecord] {
+    /// Records that can match: from the index when a filter is EQUALS or IN on a field, nil when
+    /// none is (every record of the type can).
+    func candidates(_ filters: [QueryRequestBody.Filter], zone: String) -> [WireRecord]? {
         let records = zones[zone] ?? [:]
         guard let filter = filters.first(where: { ["EQUALS", "IN"].contains($0.comparator) && !Self.isRecordNameField($0.fieldName) }) else {
-            return Array(records.values)
+            return nil
         }
         let values = filter.comparator == "IN" ? (filter.fieldValue.value.array ?? []).compactMap(\.comparable)
                                                : [filter.fieldValue.value.comparable].compactMap { $0 }

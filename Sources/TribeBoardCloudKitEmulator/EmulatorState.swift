@@ -12,6 +12,7 @@ actor EmulatorState {
     private let clockOffset: Double
     private let dataFile: String?
     private var lastPersist = ContinuousClock.now
+    private var lastPersistCost = Duration.zero
     private(set) var counts: [String: Int] = [:]
 
     init(options: CloudKitEmulator.Options) throws {
@@ -155,15 +156,19 @@ actor EmulatorState {
 
     // MARK: Persistence
 
+    /// Every second, or ten times as long as the last save took: a large zone's save (seconds for
+    /// hundreds of thousands of records) must not take most of the emulator's time. Stopping saves.
     private func persistIfDue() {
-        guard dataFile != nil, ContinuousClock.now - lastPersist > .seconds(1) else { return }
+        guard dataFile != nil, ContinuousClock.now - lastPersist > max(.seconds(1), lastPersistCost * 10) else { return }
         persistNow()
     }
 
     func persistNow() {
+        let started = ContinuousClock.now
         guard let dataFile, let data = try? JSONEncoder().encode(database) else { return }
         try? DataFile.write(data, to: dataFile)
         lastPersist = .now
+        lastPersistCost = lastPersist - started
     }
 
     // MARK: Responses

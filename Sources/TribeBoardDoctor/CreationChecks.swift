@@ -86,7 +86,7 @@ struct CreationChecks {
         let othersNote = others == 0 ? "" : "; \(others) profiles or memberships are set aside too"
         var check = DoctorCheck("creations.syncFailures", .creations, count == 0 ? .ok : .failure, checked: checked,
                                 found: (count == 0 ? "none" : "\(Self.families(count)) failing to upload") + othersNote,
-                                action: count == 0 && others == 0 ? nil : "`tribeboard resync --list` shows each error; fix the cause (a code conflict needs a new code), then run resync")
+                                action: count == 0 && others == 0 ? nil : "`tribeboard resync --list` shows each error; a code conflict needs a new code (`tribeboard audit --repair`); for the others fix the cause, then `tribeboard resync --release ID`")
         if count == 0 && others > 0 { check.status = .warning }
         check.count = count
         check.sample = rows.map { row in

@@ -19,8 +19,11 @@ struct MigrationApply {
     func run(_ items: inout [MigrationItem], report: inout MigrationReport) throws {
         do {
             try copy(&items, report: &report)
+            migrator.logger.info("copied")
             try writeQRCodes(items)
+            migrator.logger.info("QR codes written")
             report.verification = try verify(&items)
+            migrator.logger.info("verified")
             if request.deleteSource { try deleteSources(&items, report: &report) }
         } catch let error as CloudKitError {
             // The checkpoint keeps what was done; what was not attempted says so.

@@ -34,8 +34,11 @@ struct MigrationCodes {
 
     /// Decides each family's code, oldest first; `checkpoint` holds the codes earlier runs chose.
     mutating func decide(_ items: inout [MigrationItem], checkpoint: [String: MigrationCheckpoint.Entry]) throws {
+        // Each family's date read once, not in every comparison of the sort.
         let order = items.indices.filter { items[$0].kind == .family }
-            .sorted { (MigrationStoreImport.createdAt(items[$0]), items[$0].sourceName) < (MigrationStoreImport.createdAt(items[$1]), items[$1].sourceName) }
+            .map { (index: $0, created: MigrationStoreImport.createdAt(items[$0]), name: items[$0].sourceName) }
+            .sorted { ($0.created, $0.name) < ($1.created, $1.name) }
+            .map(\.index)
         let codes = order.compactMap { items[$0].source.string("code") }
         let remote = try remoteHolders(of: codes)
         let local = try localHolders(of: codes)

@@ -32,6 +32,7 @@ package struct Migrator: Sendable {
             let sources = try MigrationTransfer.readAll(types: request.sourceTypes, from: endpoints.source)
             logger.info("source read", metadata: ["records": "\(sources.count)"])
             var items = try plan(sources, store: store, checkpoint: done)
+            logger.info("planned", metadata: ["records": "\(items.count)"])
             if request.apply, let store, let checkpoint {
                 try MigrationApply(migrator: self, store: store, checkpoint: checkpoint).run(&items, report: &report)
             }

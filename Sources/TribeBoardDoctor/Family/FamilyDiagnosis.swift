@@ -47,8 +47,10 @@ struct FamilyDiagnosis {
             return DoctorCheck("family.sync", .creations, .failure, checked: checked,
                                found: "\(entry.status) after \(entry.attempts) attempts: \(entry.lastError ?? "no error recorded")\(conflict)",
                                action: entry.status == "conflict"
-                                   ? "give the family a new code (its current one is taken in CloudKit), then run `tribeboard resync`"
-                                   : "fix the cause named in the error, then run `tribeboard resync` (`resync --list` shows what waits)")
+                                   ? "give the family a new code (its current one is taken in CloudKit): `tribeboard audit --repair --apply --out DIR`, then `tribeboard resync`"
+                                   : entry.status == "retrying"
+                                       ? "fix the cause named in the error; `tribeboard resync` keeps trying (`resync --list` shows what waits)"
+                                       : "fix the cause named in the error, then `tribeboard resync --release \(family.id)` gives it back to the next resync")
         }
         guard family.needsSync else {
             return DoctorCheck("family.sync", .creations, .ok, checked: checked, found: "uploaded" + (family.lastSyncDate.map { " at \($0)" } ?? ""))
