@@ -16,7 +16,6 @@ let package = Package(
         .executable(name: "tribeboard-migrate", targets: ["tribeboard-migrate"]),
         .executable(name: "tribeboard-sheets", targets: ["tribeboard-sheets"]),
         .executable(name: "tribeboard-cloudkit-emulator", targets: ["tribeboard-cloudkit-emulator"]),
-        .library(name: "TribeBoardCore", targets: ["TribeBoardCore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
@@ -65,36 +64,80 @@ let package = Package(
         // `--version` for every executable: VERSION plus the git commit, stamped at build time.
         .plugin(name: "VersionStamp", capability: .buildTool()),
         .target(name: "TribeBoardVersion", plugins: ["VersionStamp"]),
+        // The toolkit's modules, lowest first; each depends only on modules above it.
+        // Files, atomic writes, sidecar locks, CSV cells: what every other module writes with.
+        .target(name: "TribeBoardSupport", dependencies: ["CSystemCalls"]),
+        // Family codes, record ids, field rules, creation states: values with no storage.
+        .target(name: "TribeBoardDomain", dependencies: ["TribeBoardSupport", "CSystemCalls"]),
+        // The SQLite store: schema, migrations, typed records, the open lock.
         .target(
-            name: "TribeBoardCore",
+            name: "TribeBoardStore",
             dependencies: [
-                "CQRencode",
-                "CSystemCalls",
-                "CCloudKitCrypto",
-                "CPNGWriter",
-                "CSnapshotParser",
+                "TribeBoardDomain", "TribeBoardSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // SQLite's C API, for the bulk insert path (see BoundStatement).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "CSV", package: "CSV.swift"),
             ]
+        ),
+        // Reading the operator's CSV files (RFC 4180, spreadsheet dialects).
+        .target(
+            name: "TribeBoardCSV",
+            dependencies: ["TribeBoardDomain", "TribeBoardSupport", "CSystemCalls", .product(name: "CSV", package: "CSV.swift")]
+        ),
+        // QR codes as PNG files, and the output folder they go into.
+        .target(name: "TribeBoardQR", dependencies: ["TribeBoardDomain", "TribeBoardSupport", "CQRencode", "CPNGWriter"]),
+        // The CloudKit Web Services client: signing, requests, errors, the app's record mapping.
+        .target(
+            name: "TribeBoardCloudKit",
+            dependencies: ["TribeBoardDomain", "TribeBoardSupport", "CCloudKitCrypto", .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(
+            name: "TribeBoardProvisioning",
+            dependencies: ["TribeBoardCSV", "TribeBoardCloudKit", "TribeBoardDomain", "TribeBoardQR", "TribeBoardResync", "TribeBoardStore", "TribeBoardSupport",
+                           .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(
+            name: "TribeBoardResync",
+            dependencies: ["TribeBoardCloudKit", "TribeBoardDomain", "TribeBoardStore", "TribeBoardSupport",
+                           .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(
+            name: "TribeBoardAudit",
+            dependencies: ["TribeBoardProvisioning", "TribeBoardCloudKit", "TribeBoardDomain", "TribeBoardQR", "TribeBoardStore", "TribeBoardSupport", "CSnapshotParser",
+                           .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]
+        ),
+        // Reading Xcode projects (pbxproj, xcconfig, plists, Swift literals) for doctor: Foundation only.
+        .target(name: "TribeBoardXcodeProject"),
+        .target(
+            name: "TribeBoardDoctor",
+            dependencies: ["TribeBoardXcodeProject", "TribeBoardCloudKit", "TribeBoardDomain", "TribeBoardStore", "TribeBoardSupport",
+                           .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(
+            name: "TribeBoardMigrate",
+            dependencies: ["TribeBoardProvisioning", "TribeBoardCloudKit", "TribeBoardDomain", "TribeBoardQR", "TribeBoardStore", "TribeBoardSupport",
+                           "CCloudKitCrypto", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "TribeBoardCommands",
             dependencies: [
-                "TribeBoardCore",
-                "TribeBoardSheets",
+                "TribeBoardAudit", "TribeBoardCloudKit", "TribeBoardDoctor", "TribeBoardMigrate", "TribeBoardProvisioning",
+                "TribeBoardResync", "TribeBoardSheets", "TribeBoardStore", "TribeBoardSupport", "TribeBoardDomain",
                 "TribeBoardVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // Printable invitations: page layout and drawing through cairo and pango.
-        .target(name: "TribeBoardSheets", dependencies: ["TribeBoardCore", "CCairoPango", "CRSVG"]),
+        // Printable invitations: who to invite (from the store or a manifest), page layout and
+        // drawing through cairo and pango.
+        .target(
+            name: "TribeBoardSheets",
+            dependencies: ["TribeBoardProvisioning", "TribeBoardCSV", "TribeBoardDomain", "TribeBoardQR", "TribeBoardStore", "TribeBoardSupport",
+                           "CCairoPango", "CRSVG", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "CSV", package: "CSV.swift")]
+        ),
         .target(
             name: "TribeBoardCloudKitEmulator",
-            // Not TribeBoardCore: the emulator has its own wire types, so a wire mistake the client
+            // Not TribeBoardCloudKit: the emulator has its own wire types, so a wire mistake the client
             // makes is not made here too. Signatures are checked with libcrypto directly.
             dependencies: ["CCloudKitCrypto", .product(name: "FlyingFox", package: "FlyingFox")]
         ),
@@ -111,14 +154,16 @@ let package = Package(
         .executableTarget(name: "tribeboard-sheets", dependencies: ["TribeBoardCommands"]),
         .target(
             name: "TribeBoardTestSupport",
-            dependencies: ["TribeBoardCore", "TribeBoardCloudKitEmulator", .product(name: "GRDB", package: "GRDB.swift"),
+            dependencies: ["TribeBoardCloudKit", "TribeBoardStore", "TribeBoardCloudKitEmulator", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "CSV", package: "CSV.swift"), .product(name: "Logging", package: "swift-log"),
                            .product(name: "FlyingFox", package: "FlyingFox")]
         ),
         .testTarget(
             name: "TribeBoardCoreTests",
-            dependencies: ["TribeBoardCore", "TribeBoardTestSupport", "TribeBoardCloudKitEmulator", .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "Logging", package: "swift-log")]
+            dependencies: ["TribeBoardAudit", "TribeBoardCSV", "TribeBoardCloudKit", "TribeBoardDoctor", "TribeBoardDomain", "TribeBoardMigrate",
+                           "TribeBoardProvisioning", "TribeBoardQR", "TribeBoardResync", "TribeBoardSheets", "TribeBoardStore", "TribeBoardSupport",
+                           "TribeBoardXcodeProject", "TribeBoardTestSupport", "TribeBoardCloudKitEmulator",
+                           .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]
         ),
         // The emulator alone, over HTTP with raw JSON bodies and `openssl` signatures: no client types.
         .testTarget(
@@ -128,13 +173,13 @@ let package = Package(
         // Parsing, validation, exit-status mapping and JSON shapes, in-process.
         .testTarget(
             name: "TribeBoardCommandsTests",
-            dependencies: ["TribeBoardCommands", "TribeBoardCore", "TribeBoardTestSupport",
+            dependencies: ["TribeBoardCommands", "TribeBoardProvisioning", "TribeBoardTestSupport",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(
             name: "TribeBoardEndToEndTests",
             // Depending on the executables makes `swift test` build them first.
-            dependencies: ["TribeBoardCore", "TribeBoardTestSupport", "TribeBoardCloudKitEmulator", "tribeboard", "tribeboard-provision", "tribeboard-resync", "tribeboard-audit", "tribeboard-doctor", "tribeboard-migrate", "tribeboard-sheets",
+            dependencies: ["TribeBoardCloudKit", "TribeBoardMigrate", "TribeBoardStore", "TribeBoardTestSupport", "TribeBoardCloudKitEmulator", "tribeboard", "tribeboard-provision", "tribeboard-resync", "tribeboard-audit", "tribeboard-doctor", "tribeboard-migrate", "tribeboard-sheets",
                            .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ],

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import TribeBoardCore
+import TribeBoardCloudKit
+import TribeBoardDoctor
+import TribeBoardSupport
 
 /// Options `doctor` and `doctor family` share, and the request they build.
 struct DoctorOptions: ParsableArguments {

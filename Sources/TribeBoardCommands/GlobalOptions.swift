@@ -3,22 +3,22 @@ import Foundation
 import Logging
 
 /// Options every subcommand takes.
-public struct GlobalOptions: ParsableArguments {
+package struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The local SQLite store (env TRIBEBOARD_STORE).", valueName: "path"))
-    public var store: String = ProcessInfo.processInfo.environment["TRIBEBOARD_STORE"] ?? "./tribeboard.sqlite"
+    package var store: String = ProcessInfo.processInfo.environment["TRIBEBOARD_STORE"] ?? "./tribeboard.sqlite"
 
     @Flag(name: .shortAndLong, help: "Print only errors; no progress.")
-    public var quiet = false
+    package var quiet = false
 
     @Flag(name: .shortAndLong, help: "Print details of the work on stderr.")
-    public var verbose = false
+    package var verbose = false
 
     @Flag(name: .long, help: "Print the summary as one JSON document on stdout.")
-    public var json = false
+    package var json = false
 
-    public init() {}
+    package init() {}
 
-    public func validate() throws {
+    package func validate() throws {
         if quiet && verbose { throw ValidationError("--quiet and --verbose contradict each other; pick one.") }
         if store.isEmpty { throw ValidationError("--store needs a path.") }
     }

@@ -6,12 +6,30 @@ extension TribeBoardCommand {
     /// binary and make `tribeboard-provision`, `tribeboard-audit`… links to it (each static binary
     /// carries the whole Swift runtime, about 65 MB), so a link's name picks its subcommand, which
     /// then behaves exactly as its own executable does (usage, help, completion script).
-    public static func mainForProgramName(_ path: String = CommandLine.arguments.first ?? "tribeboard") {
+    package static func mainForProgramName(_ path: String = CommandLine.arguments.first ?? "tribeboard") async {
         let name = URL(fileURLWithPath: path).lastPathComponent
         let prefix = configuration.commandName.map { $0 + "-" } ?? "tribeboard-"
         guard name.hasPrefix(prefix),
-              let command = configuration.subcommands.first(where: { $0.configuration.commandName == String(name.dropFirst(prefix.count)) })
-        else { return main() }
-        command.main()
+              let command = configuration.subcommands.first(where: { $0.configuration.commandName == String(name.dropFirst(prefix.count)) }),
+              let asyncCommand = command as? AsyncParsableCommand.Type
+        else { return await start() }
+        await asyncCommand.start()
+    }
+}
+
+extension AsyncParsableCommand {
+    /// The entry point of every executable. From top-level code `main()` resolves to
+    /// ParsableCommand's synchronous one, which would not run an async `run()`.
+    package static func start() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
     }
 }

@@ -1,11 +1,11 @@
 import ArgumentParser
 import Foundation
 import Logging
-import TribeBoardCore
+import TribeBoardCloudKit
 
 /// The CloudKit options every command that talks to the remote takes. Flags win over
 /// `TRIBEBOARD_CK_*` variables, which win over the config file.
-public struct RemoteOptions: ParsableArguments {
+package struct RemoteOptions: ParsableArguments {
     @Option(help: ArgumentHelp("CloudKit container (env TRIBEBOARD_CK_CONTAINER; default \(CloudKitConfiguration.defaultContainer)).", valueName: "id"))
     var container: String?
 
@@ -27,7 +27,7 @@ public struct RemoteOptions: ParsableArguments {
     @Option(name: .customLong("ck-config"), help: ArgumentHelp("A key = value settings file (env TRIBEBOARD_CK_CONFIG; see Templates/cloudkit.conf).", valueName: "file"))
     var configFile: String?
 
-    public init() {}
+    package init() {}
 
     func resolve() throws(CloudKitConfigurationError) -> CloudKitConfiguration {
         try CloudKitConfiguration.resolve(overrides, environment: ProcessInfo.processInfo.environment)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TribeBoardSupport
 
 /// `90s`, `30m`, `24h`, `2d`, or plain seconds: more than zero, at most ten years.
 struct StaleAfter {

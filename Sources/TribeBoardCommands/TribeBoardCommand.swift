@@ -5,12 +5,12 @@ import TribeBoardVersion
 let toolkitVersion = BuildInfo.versionLine
 
 /// `tribeboard`: every subcommand under one executable.
-public struct TribeBoardCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct TribeBoardCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "tribeboard",
         abstract: "Operator tools for TribeBoard's families: provision, resync, audit, doctor, migrate and sheets.",
         version: toolkitVersion,
         subcommands: [ProvisionCommand.self, ResyncCommand.self, AuditCommand.self, DoctorCommand.self, MigrateCommand.self, SheetsCommand.self])
 
-    public init() {}
+    package init() {}
 }

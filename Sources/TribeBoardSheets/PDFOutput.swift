@@ -1,6 +1,6 @@
 import CCairoPango
 import Foundation
-import TribeBoardCore
+import TribeBoardSupport
 
 /// The PDF being written: a cairo PDF surface whose bytes stream into an owner-only temporary
 /// file, renamed over `path` only once the document is complete. Cairo writes each page's content

@@ -1,5 +1,5 @@
 import CCairoPango
-import TribeBoardCore
+import TribeBoardQR
 
 /// A QR code as filled rectangles, one per run of dark modules in a row: vectors, sharp at any
 /// size, from the same libqrencode matrix as provision's PNGs.

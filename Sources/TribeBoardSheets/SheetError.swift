@@ -1,7 +1,8 @@
 import Foundation
-import TribeBoardCore
+import TribeBoardQR
+import TribeBoardSupport
 
-public enum SheetError: Error, LocalizedError {
+package enum SheetError: Error, LocalizedError {
     case template(SheetTemplateError)
     case input(InvitationReadError)
     /// The PDF cannot be created where asked (symlink, missing folder, no permission).
@@ -14,7 +15,7 @@ public enum SheetError: Error, LocalizedError {
     case invalidCode(familyId: String, familyName: String, reason: String)
     case nothingSelected
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         switch self {
         case .template(let error): return error.localizedDescription
         case .input(let error): return error.localizedDescription

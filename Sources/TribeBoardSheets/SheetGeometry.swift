@@ -1,13 +1,13 @@
 /// A rectangle on the page in PostScript points (1/72 inch), origin at the top left.
-public struct PageRect: Sendable, Equatable {
-    public var x, y, width, height: Double
+package struct PageRect: Sendable, Equatable {
+    package var x, y, width, height: Double
 }
 
-public enum Paper: String, CaseIterable, Sendable, Encodable {
+package enum Paper: String, CaseIterable, Sendable, Encodable {
     case a4, letter
 
     /// Width and height in points: ISO 216 A4 (210 × 297 mm) and US Letter (8.5 × 11 in).
-    public var size: (width: Double, height: Double) {
+    package var size: (width: Double, height: Double) {
         switch self {
         case .a4: return (595.276, 841.890)
         case .letter: return (612, 792)
@@ -15,7 +15,7 @@ public enum Paper: String, CaseIterable, Sendable, Encodable {
     }
 }
 
-public enum SheetLayout: String, CaseIterable, Sendable, Encodable {
+package enum SheetLayout: String, CaseIterable, Sendable, Encodable {
     case cards, letters
 }
 

@@ -1,6 +1,6 @@
 import CCairoPango
 import Foundation
-import TribeBoardCore
+import TribeBoardDomain
 
 /// Faces chosen for what they must show. Family names: Noto Sans, with fontconfig falling back to
 /// the Noto face of each script (Arabic, Hebrew, Devanagari, Thai) and to Noto Sans CJK. Codes: DejaVu Sans Mono Bold, whose 0 is slashed and whose 1, I, 8, B, 5, S, 2 and Z
@@ -12,9 +12,9 @@ enum SheetFonts {
 }
 
 /// Draws invitations one by one onto pages of a PDF, emitting each page as soon as it is full.
-public final class SheetRenderer {
-    public let layout: SheetLayout
-    public let paper: Paper
+package final class SheetRenderer {
+    package let layout: SheetLayout
+    package let paper: Paper
     private let template: SheetTemplate
     private let geometry: SheetGeometry
     private let outputPath: String
@@ -22,14 +22,14 @@ public final class SheetRenderer {
     private var output: PDFOutput?
     private var boxes: Boxes?
     private var slot = 0
-    public private(set) var invitations = 0
-    public private(set) var pages = 0
+    package private(set) var invitations = 0
+    package private(set) var pages = 0
 
     private struct Boxes {
         let heading, name, label, code, small, body: TextBox
     }
 
-    public init(outputPath: String, layout: SheetLayout, paper: Paper, template: SheetTemplate) throws(SheetError) {
+    package init(outputPath: String, layout: SheetLayout, paper: Paper, template: SheetTemplate) throws(SheetError) {
         self.outputPath = outputPath
         self.layout = layout
         self.paper = paper
@@ -43,7 +43,7 @@ public final class SheetRenderer {
     }
 
     /// The PDF is created with the first invitation: no family, no file.
-    public func add(_ invitation: Invitation) throws(SheetError) {
+    package func add(_ invitation: Invitation) throws(SheetError) {
         try Self.validate(invitation)
         let output: PDFOutput
         if let started = self.output { output = started } else { output = try start() }
@@ -70,7 +70,7 @@ public final class SheetRenderer {
     }
 
     /// Ends the last page and names the file. Before this, nothing is at the output path.
-    public func finish() throws(SheetError) {
+    package func finish() throws(SheetError) {
         guard let output else { throw .nothingSelected }
         if slot > 0 { try endPage() }
         boxes = nil

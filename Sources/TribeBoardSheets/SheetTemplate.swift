@@ -1,7 +1,7 @@
 import Foundation
 
 /// The family's fields a template may name as `{field}`.
-public enum TemplateField: String, CaseIterable, Sendable {
+package enum TemplateField: String, CaseIterable, Sendable {
     case familyName = "family_name"
     case adminName = "admin_name"
     case code
@@ -10,7 +10,7 @@ public enum TemplateField: String, CaseIterable, Sendable {
 }
 
 /// Text with placeholders, parsed once and filled per family.
-public struct TemplateText: Sendable, Equatable {
+package struct TemplateText: Sendable, Equatable {
     enum Part: Sendable, Equatable {
         case literal(String)
         case field(TemplateField)
@@ -18,7 +18,7 @@ public struct TemplateText: Sendable, Equatable {
 
     let parts: [Part]
 
-    public func filled(_ values: [TemplateField: String]) -> String {
+    package func filled(_ values: [TemplateField: String]) -> String {
         parts.map { part in
             switch part {
             case .literal(let text): return text
@@ -67,7 +67,7 @@ public struct TemplateText: Sendable, Equatable {
     }
 }
 
-public enum SheetTemplateError: Error, Equatable, LocalizedError {
+package enum SheetTemplateError: Error, Equatable, LocalizedError {
     case cannotOpen(path: String, reason: String)
     case syntax(line: Int, String)
     case unknownPlaceholders([String])
@@ -76,7 +76,7 @@ public enum SheetTemplateError: Error, Equatable, LocalizedError {
     case notUTF8(path: String, line: Int)
     case tooLarge(path: String, bytes: Int)
 
-    public var errorDescription: String? {
+    package var errorDescription: String? {
         let known = TemplateField.allCases.map { "{\($0.rawValue)}" }.joined(separator: " ")
         switch self {
         case .cannotOpen(let path, let reason): return "cannot read the template \(path): \(reason)"
@@ -95,24 +95,24 @@ public enum SheetTemplateError: Error, Equatable, LocalizedError {
 
 /// An invitation template: `name: value` settings, a line `---`, then the wording.
 /// Documented in the README (section "Printable invitations").
-public struct SheetTemplate: Sendable, Equatable {
+package struct SheetTemplate: Sendable, Equatable {
     static let settingNames = ["organisation", "language", "logo", "title", "code_label", "admin_label"]
 
-    public var organisation = ""
+    package var organisation = ""
     /// BCP 47 tag of the instructions' language: pango picks glyph variants and line breaks by it.
-    public var language = "en"
+    package var language = "en"
     /// A PNG or an SVG, relative paths taken from the template's folder.
-    public var logoPath: String?
-    public var title = TemplateText(parts: [])
-    public var codeLabel = "Family code"
-    public var adminLabel = "Administrator"
-    public var body = TemplateText(parts: [])
+    package var logoPath: String?
+    package var title = TemplateText(parts: [])
+    package var codeLabel = "Family code"
+    package var adminLabel = "Administrator"
+    package var body = TemplateText(parts: [])
 
     /// A template is a page of wording: 64 KB is far more than a letter holds, and pango lays out
     /// the whole wording again on every card, so a huge one would take minutes and gigabytes.
-    public static let maxBytes = 64 << 10
+    package static let maxBytes = 64 << 10
 
-    public static func load(path: String) throws(SheetTemplateError) -> SheetTemplate {
+    package static func load(path: String) throws(SheetTemplateError) -> SheetTemplate {
         var status = stat()
         guard stat(path, &status) == 0 else {
             throw .cannotOpen(path: path, reason: errno == ENOENT ? "no such file" : String(cString: strerror(errno)))
@@ -137,7 +137,7 @@ public struct SheetTemplate: Sendable, Equatable {
         return line
     }
 
-    public static func parse(_ text: String, folder: String) throws(SheetTemplateError) -> SheetTemplate {
+    package static func parse(_ text: String, folder: String) throws(SheetTemplateError) -> SheetTemplate {
         var template = SheetTemplate()
         var unknown: [String] = []
         let lines = text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
@@ -174,7 +174,7 @@ public struct SheetTemplate: Sendable, Equatable {
     }
 
     /// The template used without --template: the same text as Templates/sheets/invitation.txt.
-    public static let builtInText = """
+    package static let builtInText = """
         # TribeBoard invitation. Settings (name: value) above the --- line, the wording below it.
         # Placeholders: {family_name} {admin_name} {code} {external_id} {organisation}; {{ and }} are braces.
         organisation: TribeBoard
@@ -186,7 +186,7 @@ public struct SheetTemplate: Sendable, Equatable {
         Install TribeBoard, choose “Join a family” and scan this QR code, or type the code {code}. Keep it private: whoever holds the code can ask to join {family_name}.
         """
 
-    public static func builtIn() throws(SheetTemplateError) -> SheetTemplate {
+    package static func builtIn() throws(SheetTemplateError) -> SheetTemplate {
         try parse(builtInText, folder: ".")
     }
 }

@@ -1,11 +1,11 @@
 import Foundation
 
 /// Generated inputs for tests and benchmarks.
-public enum CSVFixtures {
-    public static let header = "external_id,family_name,admin_display_name,admin_apple_user_id_hash"
+package enum CSVFixtures {
+    package static let header = "external_id,family_name,admin_display_name,admin_apple_user_id_hash"
 
     /// `count` valid rows with distinct external ids; every third row has a signed-in admin.
-    public static func families(count: Int, idPrefix: String = "F") -> String {
+    package static func families(count: Int, idPrefix: String = "F") -> String {
         var lines = [header]
         lines.reserveCapacity(count + 1)
         for index in 1...max(count, 1) where count > 0 {
@@ -16,7 +16,7 @@ public enum CSVFixtures {
     }
 
     /// A 64-character lowercase hex string unique to `seed`.
-    public static func hexHash(_ seed: Int) -> String {
+    package static func hexHash(_ seed: Int) -> String {
         let block = String(seed, radix: 16).leftPadded(to: 16)
         return String(repeating: block, count: 4)
     }

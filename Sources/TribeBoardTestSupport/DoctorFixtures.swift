@@ -1,36 +1,36 @@
 import Foundation
 import GRDB
-import TribeBoardCore
+import TribeBoardStore
 
 /// The doctor's fixtures: Xcode-like projects under `Tests/Fixtures/doctor`, and stores built
 /// through the store API plus SQL (a killed creation, a corrupted file).
-public enum DoctorFixtures {
+package enum DoctorFixtures {
     /// `correct`, `wrong-identifier`, `mismatched-entitlements`, `missing-entitlements`.
-    public static func project(_ name: String) -> String {
+    package static func project(_ name: String) -> String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Tests/Fixtures/doctor/\(name)").path
     }
 
     /// What `killedCreationStore` put in the store, for assertions.
-    public struct StuckStore: Sendable {
-        public let path: String
+    package struct StuckStore: Sendable {
+        package let path: String
         /// Logged up to creatingLocally, then the process died: no completed row, no admin.
-        public let killedID: String
-        public let killedCode: String
+        package let killedID: String
+        package let killedCode: String
         /// Waiting for sync for three days.
-        public let staleID: String
+        package let staleID: String
         /// Quarantined by resync after repeated failures.
-        public let quarantinedID: String
-        public let quarantineError: String
+        package let quarantinedID: String
+        package let quarantineError: String
         /// Complete, with an invited admin: nothing to report.
-        public let healthyID: String
-        public let healthyCode: String
+        package let healthyID: String
+        package let healthyCode: String
     }
 
     static let admin = "11111111-1111-4111-8111-111111111111"
 
     /// A migrated store holding one family of each kind doctor reports.
-    public static func killedCreationStore(in folder: TemporaryDirectory, now: Date = Date()) throws -> StuckStore {
+    package static func killedCreationStore(in folder: TemporaryDirectory, now: Date = Date()) throws -> StuckStore {
         let path = folder.file("stuck.sqlite")
         _ = try TribeBoardStore.open(at: path)
         let fixture = StuckStore(path: path, killedID: "0192F0A0-0000-7000-8000-000000000001", killedCode: "KLD234",
@@ -66,7 +66,7 @@ public enum DoctorFixtures {
     }
 
     /// Bytes that are no SQLite file at all (seeded, so every run sees the same garbage).
-    public static func randomBytesStore(in folder: TemporaryDirectory) throws -> String {
+    package static func randomBytesStore(in folder: TemporaryDirectory) throws -> String {
         var generator = SplitMix(seed: 42)
         let bytes = (0..<8192).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
         let path = folder.file("garbage.sqlite")
@@ -75,7 +75,7 @@ public enum DoctorFixtures {
     }
 
     /// A real store cut short inside its first page: the header survives, the schema does not.
-    public static func truncatedStore(in folder: TemporaryDirectory) throws -> String {
+    package static func truncatedStore(in folder: TemporaryDirectory) throws -> String {
         let path = folder.file("truncated.sqlite")
         try createAndClose(path)
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -87,7 +87,7 @@ public enum DoctorFixtures {
 
 extension DoctorFixtures {
     /// Returns once the store's connections are closed (SQLite folds the WAL back in then).
-    public static func createAndClose(_ path: String) throws {
+    package static func createAndClose(_ path: String) throws {
         let store = try TribeBoardStore.open(at: path)
         store.checkpoint()
     }

@@ -3,20 +3,20 @@ import Foundation
 /// Writes small Xcode projects for doctor's tests: targets of any product type, settings at
 /// target and project level (conditions allowed), xcconfig files as base configurations, and
 /// Sources build phases, so each rule can be tested on the smallest project that shows it.
-public struct DoctorProjectBuilder {
-    public struct Target {
-        public var name: String
-        public var productType: String
+package struct DoctorProjectBuilder {
+    package struct Target {
+        package var name: String
+        package var productType: String
         /// Settings for every configuration; `debug` and `release` add to them.
-        public var settings: [String: String]
-        public var debug: [String: String] = [:]
-        public var release: [String: String] = [:]
+        package var settings: [String: String]
+        package var debug: [String: String] = [:]
+        package var release: [String: String] = [:]
         /// An xcconfig (relative to the project folder) both configurations are based on.
-        public var xcconfig: String?
+        package var xcconfig: String?
         /// Swift files (relative to the project folder) in the Sources phase; nil: no phase.
-        public var sources: [String]?
+        package var sources: [String]?
 
-        public init(_ name: String, _ productType: String = "com.apple.product-type.application", settings: [String: String],
+        package init(_ name: String, _ productType: String = "com.apple.product-type.application", settings: [String: String],
                     xcconfig: String? = nil, sources: [String]? = nil) {
             self.name = name
             self.productType = productType
@@ -26,20 +26,20 @@ public struct DoctorProjectBuilder {
         }
     }
 
-    public var targets: [Target]
-    public var projectSettings: [String: String] = [:]
-    public var projectXCConfig: String?
+    package var targets: [Target]
+    package var projectSettings: [String: String] = [:]
+    package var projectXCConfig: String?
 
-    public init(targets: [Target]) {
+    package init(targets: [Target]) {
         self.targets = targets
     }
 
-    public static let widget = "com.apple.product-type.app-extension"
-    public static let watchApp = "com.apple.product-type.application.watchapp2"
+    package static let widget = "com.apple.product-type.app-extension"
+    package static let watchApp = "com.apple.product-type.application.watchapp2"
 
     /// Writes `NAME.xcodeproj/project.pbxproj` into `folder`; returns the folder's path.
     @discardableResult
-    public func write(in folder: TemporaryDirectory, name: String = "App") throws -> String {
+    package func write(in folder: TemporaryDirectory, name: String = "App") throws -> String {
         var counter = 0
         func id() -> String {
             counter += 1
@@ -101,7 +101,7 @@ public struct DoctorProjectBuilder {
     }
 
     /// An entitlements file listing `containers` (CloudKit among the services unless `services` says otherwise).
-    public static func entitlements(containers: [String], services: [String] = ["CloudKit"], extra: [String: String] = [:]) -> String {
+    package static func entitlements(containers: [String], services: [String] = ["CloudKit"], extra: [String: String] = [:]) -> String {
         let strings = { (values: [String]) in values.map { "\t\t<string>\($0)</string>" }.joined(separator: "\n") }
         let more = extra.sorted { $0.key < $1.key }.map { "\t<key>\($0.key)</key>\n\t<string>\($0.value)</string>" }.joined(separator: "\n")
         return """

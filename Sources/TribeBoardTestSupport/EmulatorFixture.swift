@@ -1,17 +1,17 @@
 import Foundation
 import Logging
 import TribeBoardCloudKitEmulator
-import TribeBoardCore
+import TribeBoardCloudKit
 
 /// A running emulator with a fresh registered key, and clients for it.
-public struct EmulatorFixture: Sendable {
-    public let emulator: CloudKitEmulator
-    public let keyID: String
-    public let privateKeyPEM: [UInt8]
-    public let folder: TemporaryDirectory
-    public let keyFile: String
+package struct EmulatorFixture: Sendable {
+    package let emulator: CloudKitEmulator
+    package let keyID: String
+    package let privateKeyPEM: [UInt8]
+    package let folder: TemporaryDirectory
+    package let keyFile: String
 
-    public static func start(_ options: CloudKitEmulator.Options = CloudKitEmulator.Options()) async throws -> EmulatorFixture {
+    package static func start(_ options: CloudKitEmulator.Options = CloudKitEmulator.Options()) async throws -> EmulatorFixture {
         let folder = try TemporaryDirectory("emulator")
         let keyFile = folder.file("eckey.pem")
         let made = try ProcessRunner.run("/usr/bin/openssl", ["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", keyFile])
@@ -27,7 +27,7 @@ public struct EmulatorFixture: Sendable {
         return EmulatorFixture(emulator: emulator, keyID: keyID, privateKeyPEM: Array(pem), folder: folder, keyFile: keyFile)
     }
 
-    public var configuration: CloudKitConfiguration {
+    package var configuration: CloudKitConfiguration {
         var configuration = CloudKitConfiguration()
         configuration.baseURL = emulator.baseURL
         configuration.keyID = keyID
@@ -36,14 +36,14 @@ public struct EmulatorFixture: Sendable {
     }
 
     /// The command-line options that point a tribeboard command at this emulator.
-    public var remoteArguments: [String] {
+    package var remoteArguments: [String] {
         ["--key-id", keyID, "--key-file", keyFile, "--ck-base-url", emulator.baseURL]
     }
 
     /// Retries fast enough for tests, still bounded.
-    public static let quickRetries = RetryPolicy(maxAttempts: 6, baseDelay: 0.01, maxDelay: 0.2, maxTotalSeconds: 10)
+    package static let quickRetries = RetryPolicy(maxAttempts: 6, baseDelay: 0.01, maxDelay: 0.2, maxTotalSeconds: 10)
 
-    public func client(policy: RetryPolicy = quickRetries, keyID: String? = nil, privateKeyPEM: [UInt8]? = nil) throws -> CloudKitClient {
+    package func client(policy: RetryPolicy = quickRetries, keyID: String? = nil, privateKeyPEM: [UInt8]? = nil) throws -> CloudKitClient {
         let signer = try CloudKitSigner(keyID: keyID ?? self.keyID, privateKeyPEM: privateKeyPEM ?? self.privateKeyPEM)
         return CloudKitClient(configuration: configuration, signer: signer, policy: policy,
                               logger: Logger(label: "tests") { _ in SwiftLogNoOpLogHandler() })

@@ -1,15 +1,15 @@
 import Foundation
 import TribeBoardCloudKitEmulator
-import TribeBoardCore
+import TribeBoardCloudKit
 
 /// The emulator speaks only its own wire types; tests written with the client's records cross
 /// over value by value, as the same JSON would (tests poll these, so no JSON round trip).
 extension CloudKitEmulator {
-    public func records(container: String, environment: String = "development", zone: String = "_defaultZone") async -> [CloudKitRecord] {
+    package func records(container: String, environment: String = "development", zone: String = "_defaultZone") async -> [CloudKitRecord] {
         await storedRecords(container: container, environment: environment, zone: zone).map(Self.clientRecord)
     }
 
-    public func seed(_ records: [CloudKitRecord], container: String, environment: String = "development",
+    package func seed(_ records: [CloudKitRecord], container: String, environment: String = "development",
                      zone: String = "_defaultZone") async {
         await seedRecords(records.map(Self.wireRecord), container: container, environment: environment, zone: zone)
     }

@@ -2,19 +2,19 @@ import CSV
 import Foundation
 
 /// `manifest.csv` read back with a real CSV parser, as an operator's spreadsheet would.
-public struct ManifestRow: Sendable, Equatable {
-    public let line: Int
-    public let externalId: String
-    public let familyId: String
-    public let familyName: String
-    public let code: String
-    public let qrFile: String
-    public let status: String
-    public let error: String
+package struct ManifestRow: Sendable, Equatable {
+    package let line: Int
+    package let externalId: String
+    package let familyId: String
+    package let familyName: String
+    package let code: String
+    package let qrFile: String
+    package let status: String
+    package let error: String
 }
 
-public enum ManifestFile {
-    public static func read(_ path: String) throws -> [ManifestRow] {
+package enum ManifestFile {
+    package static func read(_ path: String) throws -> [ManifestRow] {
         let text = try String(contentsOfFile: path, encoding: .utf8)
         let reader = try CSVReader(string: text, hasHeaderRow: true)
         guard reader.headerRow == ["line", "external_id", "family_id", "family_name", "code", "qr_file", "status", "error"] else {

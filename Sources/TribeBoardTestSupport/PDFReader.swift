@@ -3,15 +3,15 @@ import Foundation
 /// Reads a PDF back with poppler-utils and zbar-tools, independent of cairo and pango: the text a
 /// copy-paste gets (pdftotext), the page count and size (pdfinfo), the embedded fonts (pdffonts)
 /// and every QR code on the rendered pages (pdftoppm, then zbarimg).
-public enum PDFReader {
-    public struct Failure: Error, CustomStringConvertible {
-        public let description: String
+package enum PDFReader {
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
     }
 
-    public struct Info: Sendable, Equatable {
-        public let pages: Int
-        public let width: Double
-        public let height: Double
+    package struct Info: Sendable, Equatable {
+        package let pages: Int
+        package let width: Double
+        package let height: Double
     }
 
     static func tool(_ name: String) throws -> String {
@@ -27,9 +27,9 @@ public enum PDFReader {
         return result.stdout
     }
 
-    public static func text(_ pdf: String) throws -> String { try output("pdftotext", ["-enc", "UTF-8", pdf, "-"]) }
+    package static func text(_ pdf: String) throws -> String { try output("pdftotext", ["-enc", "UTF-8", pdf, "-"]) }
 
-    public static func info(_ pdf: String) throws -> Info {
+    package static func info(_ pdf: String) throws -> Info {
         let lines = try output("pdfinfo", [pdf]).split(separator: "\n")
         func value(_ key: String) -> String? {
             lines.first { $0.hasPrefix(key + ":") }.map { $0.dropFirst(key.count + 1).trimmingCharacters(in: .whitespaces) }
@@ -44,7 +44,7 @@ public enum PDFReader {
     }
 
     /// The PostScript names of the embedded fonts ("NotoSansArabic-Bold", subset prefixes removed).
-    public static func fonts(_ pdf: String) throws -> [String] {
+    package static func fonts(_ pdf: String) throws -> [String] {
         try output("pdffonts", [pdf]).split(separator: "\n").dropFirst(2).compactMap { line in
             line.split(separator: " ").first.map { name in
                 String(name.split(separator: "+").last ?? name)
@@ -54,9 +54,9 @@ public enum PDFReader {
 
     /// A page cut into equal cells inside a margin, in points: cards are scanned one at a time, as
     /// a phone scans them (zbarimg, given a whole page of eight codes, misses one now and then).
-    public struct Grid: Sendable {
-        public let columns: Int, rows: Int, margin: Double
-        public init(columns: Int, rows: Int, margin: Double) {
+    package struct Grid: Sendable {
+        package let columns: Int, rows: Int, margin: Double
+        package init(columns: Int, rows: Int, margin: Double) {
             self.columns = columns
             self.rows = rows
             self.margin = margin
@@ -64,7 +64,7 @@ public enum PDFReader {
     }
 
     /// Every QR code on every page (cell by cell with a grid), in page order.
-    public static func qrCodes(_ pdf: String, dpi: Int = 150, grid: Grid? = nil) throws -> [String] {
+    package static func qrCodes(_ pdf: String, dpi: Int = 150, grid: Grid? = nil) throws -> [String] {
         let directory = try TemporaryDirectory("pdf-pages")
         let info = try info(pdf)
         let scale = Double(dpi) / 72

@@ -1,15 +1,15 @@
 import Foundation
 
 /// Runs the built executables (and other tools) the way an operator would.
-public enum ProcessRunner {
-    public struct Result: Sendable {
-        public let status: Int32
-        public let stdout: String
-        public let stderr: String
+package enum ProcessRunner {
+    package struct Result: Sendable {
+        package let status: Int32
+        package let stdout: String
+        package let stderr: String
     }
 
     /// The folder holding the built products: the test bundle sits beside the executables.
-    public static var productsDirectory: String {
+    package static var productsDirectory: String {
         if let override = ProcessInfo.processInfo.environment["TRIBEBOARD_BIN_DIR"] { return override }
         var url = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").deletingLastPathComponent()
         // From inside a .xctest bundle (macOS layout), step out of it.
@@ -19,9 +19,9 @@ public enum ProcessRunner {
         return url.path
     }
 
-    public static func executable(_ name: String) -> String { "\(productsDirectory)/\(name)" }
+    package static func executable(_ name: String) -> String { "\(productsDirectory)/\(name)" }
 
-    public static func run(_ path: String, _ arguments: [String], in directory: String? = nil,
+    package static func run(_ path: String, _ arguments: [String], in directory: String? = nil,
                            environment: [String: String] = [:]) throws -> Result {
         let process = try start(path, arguments, in: directory, environment: environment)
         return process.wait()
@@ -29,7 +29,7 @@ public enum ProcessRunner {
 
     /// Waits without blocking a thread: a test that serves the emulator in-process must leave the
     /// cooperative pool free to answer the child's requests.
-    public static func runAsync(_ path: String, _ arguments: [String], in directory: String? = nil,
+    package static func runAsync(_ path: String, _ arguments: [String], in directory: String? = nil,
                                 environment: [String: String] = [:]) async throws -> Result {
         let process = try start(path, arguments, in: directory, environment: environment)
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -38,7 +38,7 @@ public enum ProcessRunner {
         return process.wait()
     }
 
-    public static func start(_ path: String, _ arguments: [String], in directory: String? = nil,
+    package static func start(_ path: String, _ arguments: [String], in directory: String? = nil,
                              environment: [String: String] = [:]) throws -> RunningProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
@@ -58,7 +58,7 @@ public enum ProcessRunner {
 }
 
 /// Output goes to files, not pipes, so a chatty child can never block on a full pipe.
-final class TemporaryOutput: @unchecked Sendable {
+final class TemporaryOutput: Sendable {
     let stdoutPath = NSTemporaryDirectory() + "tb-out-\(UUID().uuidString)"
     let stderrPath = NSTemporaryDirectory() + "tb-err-\(UUID().uuidString)"
     let stdoutHandle: FileHandle
@@ -84,7 +84,7 @@ final class TemporaryOutput: @unchecked Sendable {
     }
 }
 
-public final class RunningProcess: @unchecked Sendable {
+package final class RunningProcess: @unchecked Sendable {
     let process: Process
     let output: TemporaryOutput
 
@@ -93,7 +93,7 @@ public final class RunningProcess: @unchecked Sendable {
         self.output = output
     }
 
-    public var pid: Int32 { process.processIdentifier }
+    package var pid: Int32 { process.processIdentifier }
 
     /// Calls `handler` once the process has ended (at once if it already has).
     func onExit(_ handler: @escaping @Sendable () -> Void) {
@@ -109,14 +109,14 @@ public final class RunningProcess: @unchecked Sendable {
         process.terminationHandler = { _ in fire() }
         if !process.isRunning { fire() }
     }
-    public var isRunning: Bool { process.isRunning }
+    package var isRunning: Bool { process.isRunning }
 
     /// SIGKILL: the process gets no chance to clean up, as after a crash or an OOM kill.
-    public func killHard() {
+    package func killHard() {
         kill(process.processIdentifier, SIGKILL)
     }
 
-    public func wait() -> ProcessRunner.Result {
+    package func wait() -> ProcessRunner.Result {
         process.waitUntilExit()
         let (out, err) = output.collect()
         return ProcessRunner.Result(status: process.terminationStatus, stdout: out, stderr: err)

@@ -1,12 +1,12 @@
 import Foundation
 
 /// Decodes QR PNGs with zbarimg (Debian's zbar-tools): a reader independent of our encoder.
-public enum QRReader {
-    public enum Failure: Error, CustomStringConvertible {
+package enum QRReader {
+    package enum Failure: Error, CustomStringConvertible {
         case zbarMissing
         case unreadable(path: String, output: String)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .zbarMissing: return "zbarimg is not installed; run `make deps` (Debian package zbar-tools)"
             case .unreadable(let path, let output): return "zbarimg could not read \(path): \(output)"
@@ -14,12 +14,12 @@ public enum QRReader {
         }
     }
 
-    public static var zbarimgPath: String? {
+    package static var zbarimgPath: String? {
         ["/usr/bin/zbarimg", "/usr/local/bin/zbarimg"].first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
     /// The text of every symbol in each file, in the order given.
-    public static func decode(_ paths: [String]) throws -> [String] {
+    package static func decode(_ paths: [String]) throws -> [String] {
         guard let zbarimg = zbarimgPath else { throw Failure.zbarMissing }
         var decoded: [String] = []
         // Many files per process: zbarimg starts in about 20 ms.

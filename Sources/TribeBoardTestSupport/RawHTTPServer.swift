@@ -4,16 +4,16 @@ import Foundation
 /// server would: bodies that are not CloudKit's, redirects, answers that trickle a byte at a time.
 /// One thread, one connection at a time; `stop()` ends it. Unchecked Sendable: its only mutable
 /// state (`stopped`, `paths`) is read and written under `lock`.
-public final class RawHTTPServer: @unchecked Sendable {
+package final class RawHTTPServer: @unchecked Sendable {
     /// What to send for a request: `head` at once, then `body`, `bytesPerChunk` bytes every
     /// `interval` seconds (0: all at once).
-    public struct Answer: Sendable {
-        public var head: String
-        public var body: [UInt8]
-        public var interval: Double = 0
-        public var bytesPerChunk = Int.max
+    package struct Answer: Sendable {
+        package var head: String
+        package var body: [UInt8]
+        package var interval: Double = 0
+        package var bytesPerChunk = Int.max
 
-        public init(status: Int, headers: [String: String] = [:], body: String, interval: Double = 0, bytesPerChunk: Int = .max) {
+        package init(status: Int, headers: [String: String] = [:], body: String, interval: Double = 0, bytesPerChunk: Int = .max) {
             let bytes = Array(body.utf8)
             var lines = ["HTTP/1.1 \(status) Scripted"]
             var all = headers
@@ -28,22 +28,22 @@ public final class RawHTTPServer: @unchecked Sendable {
         }
     }
 
-    public let port: UInt16
-    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    package let port: UInt16
+    package var baseURL: String { "http://127.0.0.1:\(port)" }
     private let listener: Int32
     private let lock = NSLock()
     private var stopped = false
     private var paths: [String] = []
 
     /// Request paths seen so far, in order.
-    public var requests: [String] { lock.withLock { paths } }
+    package var requests: [String] { lock.withLock { paths } }
 
-    public convenience init(_ answer: @escaping @Sendable (_ index: Int, _ path: String) -> Answer) throws {
+    package convenience init(_ answer: @escaping @Sendable (_ index: Int, _ path: String) -> Answer) throws {
         try self.init(answering: { index, path, _ in answer(index, path) })
     }
 
     /// `answer` also sees the request's body (as text).
-    public init(answering answer: @escaping @Sendable (_ index: Int, _ path: String, _ body: String) -> Answer) throws {
+    package init(answering answer: @escaping @Sendable (_ index: Int, _ path: String, _ body: String) -> Answer) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -57,7 +57,7 @@ public final class RawHTTPServer: @unchecked Sendable {
         Thread { [self] in serve(answer) }.start()
     }
 
-    public func stop() {
+    package func stop() {
         lock.withLock { stopped = true }
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)

@@ -12,26 +12,26 @@ import Synchronization
 /// Unscripted, it answers records/query with no records, records/lookup with NOT_FOUND for every
 /// name, and records/modify with every record saved, in the order of the operations.
 /// Each script closure runs on the server's threads: what it shares with the test needs a lock.
-public final class ScriptedCloudKitServer: Sendable {
-    public struct Script: Sendable {
+package final class ScriptedCloudKitServer: Sendable {
+    package struct Script: Sendable {
         /// Runs before each request is answered, with its operation (`records/modify`, ...) and
         /// how many of that operation came before it; a concurrent writer goes here.
-        public var beforeAnswer: @Sendable (_ operation: String, _ earlier: Int, _ body: [String: Any]) -> Void = { _, _, _ in }
+        package var beforeAnswer: @Sendable (_ operation: String, _ earlier: Int, _ body: [String: Any]) -> Void = { _, _, _ in }
         /// Rewrites records/modify's per-record results (JSON objects, one per operation, in order).
-        public var modifyResults: @Sendable (_ results: [[String: Any]]) -> [[String: Any]] = { $0 }
+        package var modifyResults: @Sendable (_ results: [[String: Any]]) -> [[String: Any]] = { $0 }
         /// Answers records/lookup for these names (by default NOT_FOUND for each, in order).
-        public var lookupResults: @Sendable (_ names: [String]) -> [[String: Any]] = { names in
+        package var lookupResults: @Sendable (_ names: [String]) -> [[String: Any]] = { names in
             names.map { ScriptedCloudKitServer.failure($0, "NOT_FOUND", reason: "Record not found") }
         }
 
-        public init() {}
+        package init() {}
     }
 
     private let server: HTTPServer
     private let task: Task<Void, any Error>
-    public let baseURL: String
+    package let baseURL: String
 
-    public static func start(_ script: Script) async throws -> ScriptedCloudKitServer {
+    package static func start(_ script: Script) async throws -> ScriptedCloudKitServer {
         let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 30, logger: .disabled)
         let counts = Mutex<[String: Int]>([:])
         await server.appendRoute("*") { request in
@@ -80,11 +80,11 @@ public final class ScriptedCloudKitServer: Sendable {
     }
 
     /// A per-record error entry, as CloudKit puts it among the results.
-    public static func failure(_ recordName: String, _ serverErrorCode: String, reason: String = "scripted") -> [String: Any] {
+    package static func failure(_ recordName: String, _ serverErrorCode: String, reason: String = "scripted") -> [String: Any] {
         ["recordName": recordName, "serverErrorCode": serverErrorCode, "reason": reason]
     }
 
-    public func stop() async {
+    package func stop() async {
         await server.stop(timeout: 1)
         task.cancel()
     }

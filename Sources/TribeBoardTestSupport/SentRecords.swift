@@ -3,13 +3,13 @@ import Synchronization
 
 /// Each record a records/modify carried, by name, as sent: so that a scripted lookup finds a record
 /// exactly as the client uploaded it (what CloudKit holds after a run killed before it marked it).
-public final class SentRecords: Sendable {
+package final class SentRecords: Sendable {
     private let byName = Mutex<[String: Data]>([:])
 
-    public init() {}
+    package init() {}
 
     /// The record sent under `name`, as a JSON object (empty when none was).
-    public func record(_ name: String) -> [String: Any] {
+    package func record(_ name: String) -> [String: Any] {
         byName.withLock { $0[name] }.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } ?? [:]
     }
 
@@ -25,7 +25,7 @@ public final class SentRecords: Sendable {
 extension ScriptedCloudKitServer.Script {
     /// Every create answered `serverErrorCode` (EXISTS, or CONFLICT as native CloudKit words a
     /// repeated insert), and every lookup finding each record as it was sent.
-    public static func createsAnswered(_ serverErrorCode: String, remembering sent: SentRecords) -> Self {
+    package static func createsAnswered(_ serverErrorCode: String, remembering sent: SentRecords) -> Self {
         var script = Self()
         script.beforeAnswer = { operation, _, body in
             if operation == "records/modify" { sent.remember(body) }

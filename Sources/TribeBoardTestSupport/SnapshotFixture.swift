@@ -1,20 +1,20 @@
 import Foundation
-import TribeBoardCore
+import TribeBoardCloudKit
 
 /// Remote snapshot files for audit tests: CloudKit record dictionaries, one a line.
-public struct SnapshotFixture {
-    public private(set) var lines: [String] = []
+package struct SnapshotFixture {
+    package private(set) var lines: [String] = []
 
-    public init() {}
+    package init() {}
 
-    public static func family(id: String = UUID().uuidString, code: String, name: String = "Remote Family",
+    package static func family(id: String = UUID().uuidString, code: String, name: String = "Remote Family",
                               createdAt: Date = Date(), type: String = RecordMapping.familyType) -> CloudKitRecord {
         var record = RecordMapping.family(id: id, name: name, code: code, createdByUserId: UUID().uuidString, createdAt: createdAt)
         record.recordType = type
         return record
     }
 
-    public mutating func append(_ record: CloudKitRecord) throws {
+    package mutating func append(_ record: CloudKitRecord) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         lines.append(String(decoding: try encoder.encode(record), as: UTF8.self))
@@ -22,12 +22,12 @@ public struct SnapshotFixture {
 
     /// A line that is not a record; returns its line number.
     @discardableResult
-    public mutating func appendRaw(_ line: String) -> Int {
+    package mutating func appendRaw(_ line: String) -> Int {
         lines.append(line)
         return lines.count
     }
 
-    public func write(to path: String) throws {
+    package func write(to path: String) throws {
         try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
     }
 }

@@ -2,10 +2,10 @@ import Foundation
 import GRDB
 
 /// Reads a store the way a support engineer would with sqlite3, independently of the core's API.
-public struct StoreInspector {
+package struct StoreInspector {
     let queue: DatabaseQueue
 
-    public init(path: String) throws {
+    package init(path: String) throws {
         var configuration = Configuration()
         configuration.readonly = true
         // A store a command has just closed may still be checkpointing its WAL: wait, as sqlite3
@@ -14,15 +14,15 @@ public struct StoreInspector {
         queue = try DatabaseQueue(path: path, configuration: configuration)
     }
 
-    public func count(_ sql: String) throws -> Int {
+    package func count(_ sql: String) throws -> Int {
         try queue.read { db in try Int.fetchOne(db, sql: sql) ?? 0 }
     }
 
-    public func strings(_ sql: String) throws -> [String] {
+    package func strings(_ sql: String) throws -> [String] {
         try queue.read { db in try String.fetchAll(db, sql: sql) }
     }
 
-    public func rows(_ sql: String) throws -> [[String: String]] {
+    package func rows(_ sql: String) throws -> [[String: String]] {
         try queue.read { db in
             try Row.fetchAll(db, sql: sql).map { row in
                 var values: [String: String] = [:]

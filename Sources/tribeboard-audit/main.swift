@@ -1,3 +1,3 @@
 import TribeBoardCommands
 
-AuditCommand.main()
+await AuditCommand.start()

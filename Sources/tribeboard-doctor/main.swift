@@ -1,3 +1,3 @@
 import TribeBoardCommands
 
-DoctorCommand.main()
+await DoctorCommand.start()

@@ -1,3 +1,3 @@
 import TribeBoardCommands
 
-MigrateCommand.main()
+await MigrateCommand.start()

@@ -1,3 +1,3 @@
 import TribeBoardCommands
 
-ProvisionCommand.main()
+await ProvisionCommand.start()

@@ -1,3 +1,3 @@
 import TribeBoardCommands
 
-ResyncCommand.main()
+await ResyncCommand.start()

@@ -1,3 +1,3 @@
 import TribeBoardCommands
 
-SheetsCommand.main()
+await SheetsCommand.start()

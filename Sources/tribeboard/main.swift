@@ -1,3 +1,3 @@
 import TribeBoardCommands
 
-TribeBoardCommand.mainForProgramName()
+await TribeBoardCommand.mainForProgramName()

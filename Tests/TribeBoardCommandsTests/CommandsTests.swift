@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Testing
 @testable import TribeBoardCommands
-@testable import TribeBoardCore
+@testable import TribeBoardProvisioning
 
 /// The commands in-process: what they accept, what they refuse with 64, and how what happened
 /// maps to an exit status, checked against the README's tables (what users read).

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TribeBoardTestSupport
-@testable import TribeBoardCore
+@testable import TribeBoardStore
 
 /// Numbers and names from outside the store, as a broken writer leaves them in a snapshot.
 @Suite("Audit: hostile snapshot values")

@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 import Testing
 import TribeBoardTestSupport
-@testable import TribeBoardCore
+@testable import TribeBoardAudit
+@testable import TribeBoardStore
 
 /// The repair's steps one at a time: what its short transaction re-checks, and what the next run
 /// does with a staging folder a killed run left.

@@ -2,7 +2,8 @@ import Foundation
 import GRDB
 import Testing
 import TribeBoardTestSupport
-@testable import TribeBoardCore
+@testable import TribeBoardAudit
+@testable import TribeBoardDomain
 
 /// A provisioned store, a snapshot beside it, and audits of the two.
 struct AuditWorkspace {

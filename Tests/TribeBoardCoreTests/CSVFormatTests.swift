@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TribeBoardTestSupport
-@testable import TribeBoardCore
+@testable import TribeBoardCSV
 
 /// Files as spreadsheets other than a US Excel write them: semicolons (Excel in most of Europe),
 /// tabs, Excel's `sep=` first line, UTF-16 "Unicode Text".

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TribeBoardTestSupport
-@testable import TribeBoardCore
+@testable import TribeBoardCSV
 
 /// FamilyCSVReader and CSVPreScan read the same files the same way.
 @Suite("CSV import")

@@ -2,7 +2,8 @@ import Foundation
 import Testing
 @testable import TribeBoardCloudKitEmulator
 import TribeBoardTestSupport
-@testable import TribeBoardCore
+@testable import TribeBoardCloudKit
+@testable import TribeBoardSupport
 
 /// The client against the loopback emulator: the documented protocol end to end.
 @Suite("CloudKit client against the emulator")

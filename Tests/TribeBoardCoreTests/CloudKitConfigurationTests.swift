@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TribeBoardTestSupport
-@testable import TribeBoardCore
+@testable import TribeBoardCloudKit
 
 /// Settings from flags, environment and file, strongest first; the private-database mode is gone,
 /// and whoever still asks for it is told why rather than sent to a half-working path.

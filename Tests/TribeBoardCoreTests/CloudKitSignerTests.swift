@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import TribeBoardTestSupport
-@testable import TribeBoardCore
+@testable import TribeBoardCloudKit
+@testable import TribeBoardStore
 
 /// Request signing, checked by an independent verifier: the openssl CLI.
 @Suite("CloudKit request signing")

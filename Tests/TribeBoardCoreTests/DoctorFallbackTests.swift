@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import TribeBoardTestSupport
-@testable import TribeBoardCore
+@testable import TribeBoardDoctor
+@testable import TribeBoardStore
 
 /// The seed's chain as the toolkit reports it: CloudKit, local-only and why, read-only, in memory.
 @Suite("Doctor: fallback chain")

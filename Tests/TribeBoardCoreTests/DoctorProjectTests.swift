@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 import TribeBoardTestSupport
-@testable import TribeBoardCore
+@testable import TribeBoardCloudKit
+@testable import TribeBoardDoctor
+@testable import TribeBoardXcodeProject
 
 /// Section 1: the app's identifiers read from Xcode-like fixtures, as support staff would see them.
 @Suite("Doctor: container configuration")

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import TribeBoardTestSupport
-@testable import TribeBoardCore
+@testable import TribeBoardDoctor
+@testable import TribeBoardXcodeProject
 
 /// Trimmed copies of public Xcode projects (Tests/Fixtures/doctor/real, each with a SOURCE.md),
 /// and the verdict a careful support engineer gives each: which targets use CloudKit, which

@@ -3,7 +3,8 @@ import Logging
 import Testing
 import TribeBoardCloudKitEmulator
 import TribeBoardTestSupport
-@testable import TribeBoardCore
+@testable import TribeBoardCloudKit
+@testable import TribeBoardDoctor
 
 /// Section 4 and the fallback chain against the in-process emulator: a key it accepts, one it
 /// rejects, a server that is down, a clock that disagrees; and one family across store and remote.

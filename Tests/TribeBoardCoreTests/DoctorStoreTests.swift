@@ -3,7 +3,9 @@ import GRDB
 import Logging
 import Testing
 import TribeBoardTestSupport
-@testable import TribeBoardCore
+@testable import TribeBoardCloudKit
+@testable import TribeBoardDoctor
+@testable import TribeBoardStore
 
 /// Sections 2, 3 and 5 against stores built to fail: missing, damaged, loose permissions, a killed
 /// creation, uploads that keep failing. No remote configured, so nothing leaves the machine.

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import TribeBoardTestSupport
-@testable import TribeBoardCore
+@testable import TribeBoardDoctor
+@testable import TribeBoardXcodeProject
 
 /// Issue 13: the project read the way Xcode reads it, each CloudKit target judged on its own.
 /// Each test builds the smallest project that shows one rule.

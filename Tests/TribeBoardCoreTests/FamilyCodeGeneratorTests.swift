@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import TribeBoardCore
+@testable import TribeBoardDomain
 
 /// A random source that plays back a script: byte arrays to hand out or failures to throw, in order.
 final class ScriptedRandomSource: SecureRandomSource, @unchecked Sendable {

@@ -1,5 +1,5 @@
 import Testing
-@testable import TribeBoardCore
+@testable import TribeBoardDomain
 
 @Suite("FamilyCode(validating:)")
 struct FamilyCodeTests {

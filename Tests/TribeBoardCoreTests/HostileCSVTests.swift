@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TribeBoardTestSupport
-@testable import TribeBoardCore
+@testable import TribeBoardCSV
 
 /// Quoting mistakes as people make them by hand: a stray character after a closing quote, a
 /// quote inside an unquoted field. CSV.swift alone reads `"Smith" x` by staying in the quoted

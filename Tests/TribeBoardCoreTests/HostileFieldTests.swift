@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TribeBoardTestSupport
-@testable import TribeBoardCore
+@testable import TribeBoardDomain
 
 /// Fields built to pass a character count while being unusable: stacked combining marks.
 @Suite("FieldRules: stacked marks")

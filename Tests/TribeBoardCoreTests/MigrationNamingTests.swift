@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-import TribeBoardCore
+import TribeBoardMigrate
+import TribeBoardCloudKit
 
 /// The names `migrate legacy-types` gives copies: what lets a rerun find its own copies.
 @Suite struct MigrationNamingTests {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import TribeBoardTestSupport
-@testable import TribeBoardCore
+@testable import TribeBoardCloudKit
+@testable import TribeBoardStore
 
 /// A server that lies, trickles or never ends: every remote call ends, with a typed error, and
 /// no number from the server can trap.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TribeBoardTestSupport
-@testable import TribeBoardCore
+import TribeBoardQR
 
 /// A PNG handed to a family always encodes the family's current code, whatever changed it.
 @Suite("Provision: QR codes on a re-run")

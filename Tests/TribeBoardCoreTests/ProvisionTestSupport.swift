@@ -1,7 +1,8 @@
 import Foundation
 import Logging
 import TribeBoardTestSupport
-@testable import TribeBoardCore
+@testable import TribeBoardDomain
+@testable import TribeBoardProvisioning
 
 /// A folder with a store, an output folder and CSV files, and in-process provision runs against them.
 struct ProvisionWorkspace {

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import TribeBoardTestSupport
-@testable import TribeBoardCore
+@testable import TribeBoardCSV
+@testable import TribeBoardProvisioning
 
 /// A problem with the file as a whole stops the run before anything is provisioned from it.
 @Suite("Provisioner: unusable input files")

@@ -3,7 +3,8 @@ import Logging
 import Testing
 import TribeBoardCloudKitEmulator
 import TribeBoardTestSupport
-@testable import TribeBoardCore
+@testable import TribeBoardCloudKit
+@testable import TribeBoardProvisioning
 
 /// Seed requirement 2.2 with a remote: a generated code that a CloudKit family already holds is
 /// replaced at once, and the family is stored as remotely verified.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TribeBoardTestSupport
-@testable import TribeBoardCore
+@testable import TribeBoardProvisioning
 
 @Suite("Provisioner: re-runs")
 struct ProvisionerRerunTests {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TribeBoardTestSupport
-@testable import TribeBoardCore
+@testable import TribeBoardCloudKit
 
 /// Answers a real container gives that the first client did not expect.
 @Suite("CloudKit: how a real container answers")

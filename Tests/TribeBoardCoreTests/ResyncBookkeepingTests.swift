@@ -3,7 +3,9 @@ import GRDB
 import Logging
 import Testing
 import TribeBoardTestSupport
-@testable import TribeBoardCore
+@testable import TribeBoardCloudKit
+@testable import TribeBoardResync
+@testable import TribeBoardStore
 
 /// What resync does with each kind of per-record error CloudKit answers.
 @Suite("Resync bookkeeping")

@@ -4,7 +4,10 @@ import Logging
 import Synchronization
 import Testing
 import TribeBoardTestSupport
-@testable import TribeBoardCore
+@testable import TribeBoardAudit
+@testable import TribeBoardCloudKit
+@testable import TribeBoardResync
+@testable import TribeBoardStore
 
 /// Resync against a server whose timing and answers a test scripts: another writer changes a row
 /// while its upload is on the wire, or the answer does not line up with the request.

@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 import Testing
 import TribeBoardTestSupport
-@testable import TribeBoardCore
+@testable import TribeBoardDomain
+@testable import TribeBoardProvisioning
 
 /// Problems a code review found, each pinned by the behaviour a user would have seen.
 @Suite("Review regressions")

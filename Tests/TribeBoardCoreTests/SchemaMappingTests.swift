@@ -3,7 +3,10 @@ import GRDB
 import Testing
 import TribeBoardCloudKitEmulator
 import TribeBoardTestSupport
-@testable import TribeBoardCore
+@testable import TribeBoardCloudKit
+@testable import TribeBoardDoctor
+@testable import TribeBoardResync
+@testable import TribeBoardStore
 
 /// The record mapping held against Templates/cloudkit-schema.ckdb, read by the emulator's own
 /// parser (written from Apple's schema language, not from the client): every field the toolkit

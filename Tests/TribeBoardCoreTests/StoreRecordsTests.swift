@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Testing
 import TribeBoardTestSupport
-@testable import TribeBoardCore
+@testable import TribeBoardStore
 
 /// The typed records read what provision wrote and write what sqlite3 reads back, column for
 /// column: the store's format does not change, and a malformed value is a thrown error, not a trap.

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import Testing
 import TribeBoardTestSupport
-@testable import TribeBoardCore
+@testable import TribeBoardStore
 
 @Suite("TribeBoardStore")
 struct StoreTests {

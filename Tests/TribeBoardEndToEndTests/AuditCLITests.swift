@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TribeBoardCloudKitEmulator
-import TribeBoardCore
+import TribeBoardCloudKit
 import TribeBoardTestSupport
 
 /// `tribeboard audit` as an operator runs it: the real binary, a store, a snapshot or the emulator.

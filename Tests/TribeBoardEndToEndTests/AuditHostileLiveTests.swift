@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TribeBoardCore
+import TribeBoardCloudKit
 import TribeBoardTestSupport
 
 /// A live CloudKit record whose creation date no clock can hold, through the real binary.

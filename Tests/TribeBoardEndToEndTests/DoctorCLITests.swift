@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 import TribeBoardCloudKitEmulator
-import TribeBoardCore
 import TribeBoardTestSupport
 
 /// `tribeboard doctor` as support staff run it: the real binary, its exit status, its text and JSON.

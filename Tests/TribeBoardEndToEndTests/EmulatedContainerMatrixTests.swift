@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 import TribeBoardCloudKitEmulator
-import TribeBoardCore
 import TribeBoardTestSupport
 
 /// Issue 12's "Done when", the combinations EmulatedContainerTests does not cover on its own:

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TribeBoardCloudKitEmulator
-import TribeBoardCore
+import TribeBoardCloudKit
 import TribeBoardTestSupport
 
 /// Issue 12's "Done when": the commands against the emulator behaving as a real container in

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
-import TribeBoardCore
 import TribeBoardTestSupport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import TribeBoardCloudKit
 #endif
 
 /// `tribeboard-cloudkit-emulator` as an operator starts it: containers with their own keys, a

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TribeBoardCloudKitEmulator
-import TribeBoardCore
+import TribeBoardCloudKit
 import TribeBoardTestSupport
 
 /// Records as the app's builds wrote them, current or legacy type, for seeding an emulator.

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 import TribeBoardCloudKitEmulator
-import TribeBoardCore
+import TribeBoardCloudKit
+import TribeBoardMigrate
 import TribeBoardTestSupport
 
 /// `tribeboard migrate legacy-types` against the emulator: the real binary, records checked in the

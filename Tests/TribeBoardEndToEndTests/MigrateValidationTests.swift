@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TribeBoardCloudKitEmulator
-import TribeBoardCore
+import TribeBoardCloudKit
 import TribeBoardTestSupport
 
 /// `migrate` refuses what the app's rules refuse, gives codes outside the wire format or differing

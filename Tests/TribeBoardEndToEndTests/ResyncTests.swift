@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TribeBoardCloudKitEmulator
-import TribeBoardCore
+import TribeBoardCloudKit
 import TribeBoardTestSupport
 
 /// `tribeboard resync` as cron runs it: the real binary against the loopback emulator.

@@ -1,5 +1,6 @@
 import Foundation
-import TribeBoardCore
+import TribeBoardAudit
+import TribeBoardDomain
 
 /// The audit as people read it: counts first, then each finding with its families and what to do.
 enum AuditReportText {

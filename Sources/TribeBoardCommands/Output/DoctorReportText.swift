@@ -1,5 +1,5 @@
 import Foundation
-import TribeBoardCore
+import TribeBoardDoctor
 
 /// The checklist as people read it: sections, one mark a check, what was found, then what to do.
 enum DoctorReportText {

@@ -1,5 +1,5 @@
 import Foundation
-import TribeBoardCore
+import TribeBoardMigrate
 
 enum MigrateReportText {
     static func render(_ report: MigrationReport) -> String {

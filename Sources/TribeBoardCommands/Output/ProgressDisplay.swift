@@ -1,7 +1,8 @@
 import Foundation
 import Logging
 import Synchronization
-import TribeBoardCore
+import TribeBoardProvisioning
+import TribeBoardSupport
 
 /// Progress on stderr: a bar with rate and ETA on a terminal, a log line every few seconds
 /// otherwise (cron mail and CI logs stay readable), nothing with -q.

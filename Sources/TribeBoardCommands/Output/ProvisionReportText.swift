@@ -1,5 +1,5 @@
 import Foundation
-import TribeBoardCore
+import TribeBoardProvisioning
 
 /// The readable form of a provision report: counts first, then where things are, then failures.
 enum ProvisionReportText {

@@ -1,5 +1,5 @@
 import Foundation
-import TribeBoardCore
+import TribeBoardResync
 
 enum ResyncReportText {
     static func render(_ report: ResyncReport) -> String {

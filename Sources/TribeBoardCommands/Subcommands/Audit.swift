@@ -1,10 +1,12 @@
 import ArgumentParser
 import Foundation
-import TribeBoardCore
+import TribeBoardAudit
+import TribeBoardCloudKit
+import TribeBoardSupport
 
 /// `tribeboard audit`: duplicate and invalid codes across the local store and the remote.
-public struct AuditCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct AuditCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "audit",
         abstract: "Find duplicate or invalid family codes and incomplete families, locally and in CloudKit.",
         discussion: """
@@ -30,17 +32,17 @@ public struct AuditCommand: ParsableCommand {
         }
     }
 
-    @OptionGroup(title: "Global options") public var global: GlobalOptions
-    @OptionGroup(title: "CloudKit") public var remoteOptions: RemoteOptions
+    @OptionGroup(title: "Global options") package var global: GlobalOptions
+    @OptionGroup(title: "CloudKit") package var remoteOptions: RemoteOptions
 
     @Option(help: ArgumentHelp("Audit against this snapshot instead of reading CloudKit.", valueName: "file.jsonl"))
-    public var remoteSnapshot: String?
+    package var remoteSnapshot: String?
 
     @Option(help: ArgumentHelp("Read CloudKit and also save what was read as a snapshot (mode 600).", valueName: "file.jsonl"))
-    public var exportRemote: String?
+    package var exportRemote: String?
 
     @Flag(help: "Audit the local store alone, even when a remote is configured.")
-    public var localOnly = false
+    package var localOnly = false
 
     @Option(parsing: .unconditional,
             help: ArgumentHelp("Report families pending sync for longer than this (e.g. 90m, 24h, 7d; default 24h).", valueName: "duration"),
@@ -51,26 +53,26 @@ public struct AuditCommand: ParsableCommand {
     var failOn: Threshold = .error
 
     @Flag(help: "List every remote-only family, stale pending family and legacy record, not a sample.")
-    public var all = false
+    package var all = false
 
     @Flag(help: "Print codes in full (masked as AB**** by default).")
-    public var showCodes = false
+    package var showCodes = false
 
     @Flag(help: "Print the findings as CSV, one row per family.")
-    public var csv = false
+    package var csv = false
 
     @Flag(help: "Propose the fix for duplicate codes: the oldest family keeps its code, newer local ones get new codes.")
-    public var repair = false
+    package var repair = false
 
     @Flag(help: "With --repair: apply it (new codes in the store, QR codes and repairs.csv in --out, marked for resync).")
-    public var apply = false
+    package var apply = false
 
     @Option(help: ArgumentHelp("With --repair --apply: folder for qr/*.png and repairs.csv (created owner-only).", valueName: "dir"))
-    public var out: String?
+    package var out: String?
 
-    public init() {}
+    package init() {}
 
-    public func validate() throws {
+    package func validate() throws {
         if csv && global.json { throw ValidationError("--csv and --json contradict each other; pick one.") }
         if apply && !repair { throw ValidationError("--apply needs --repair.") }
         if apply && (out ?? "").isEmpty { throw ValidationError("--repair --apply needs --out DIR for the new QR codes and repairs.csv.") }
@@ -78,7 +80,15 @@ public struct AuditCommand: ParsableCommand {
         if localOnly && (remoteSnapshot != nil || exportRemote != nil) { throw ValidationError("--local-only reads no remote; drop it or the snapshot option.") }
     }
 
-    public func run() throws {
+    package func run() async throws {
+        let command = self
+        try await DedicatedThread.run { () throws -> Void in try command.runOnThread() }
+    }
+
+    /// The audit reads SQLite and snapshot files, and its remote reads blocks: on a thread of its own, where the
+    /// CloudKit work it does goes through `BlockingBridge`.
+    @available(*, noasync, message: "blocks its thread; await run()")
+    private func runOnThread() throws {
         let context = CommandContext(options: global, label: "tribeboard.audit")
         var request = AuditRequest(storePath: global.store, remote: try remoteSource(context))
         request.staleAfter = staleAfter.seconds

@@ -1,10 +1,10 @@
 import ArgumentParser
 import Foundation
-import TribeBoardCore
+import TribeBoardDoctor
 
 /// `tribeboard doctor`: the checklist support staff run first.
-public struct DoctorCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct DoctorCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "doctor",
         abstract: "Check the app's container configuration, the store, the remote and stuck family creations.",
         discussion: """
@@ -17,37 +17,37 @@ public struct DoctorCommand: ParsableCommand {
         version: toolkitVersion,
         subcommands: [DoctorFamilyCommand.self])
 
-    @OptionGroup(title: "Global options") public var global: GlobalOptions
-    @OptionGroup(title: "CloudKit") public var remoteOptions: RemoteOptions
+    @OptionGroup(title: "Global options") package var global: GlobalOptions
+    @OptionGroup(title: "CloudKit") package var remoteOptions: RemoteOptions
     @OptionGroup(title: "Doctor") var doctorOptions: DoctorOptions
 
     @Option(help: ArgumentHelp("The app's Xcode project: the folder holding the .xcodeproj, or the .xcodeproj.", valueName: "path"))
-    public var project: String?
+    package var project: String?
 
     @Option(help: ArgumentHelp("Check only this Xcode target (an app, extension, watch app or App Clip); default: every target using iCloud or CloudKit.",
                                valueName: "name"))
-    public var target: String?
+    package var target: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Families to show for each finding about many (the rest are counted).", valueName: "n"))
-    public var sample: Int = 5
+    package var sample: Int = 5
 
     @Flag(help: "PRAGMA quick_check instead of integrity_check: faster on a big store, skips index contents.")
-    public var quick = false
+    package var quick = false
 
-    public init() {}
+    package init() {}
 
-    public func validate() throws {
+    package func validate() throws {
         try NumericOption.check(sample, "--sample", in: 0...1000)
         if target != nil, project == nil { throw ValidationError("--target needs --project.") }
     }
 
-    public func run() throws {
+    package func run() async throws {
         let context = CommandContext(options: global, label: "tribeboard.doctor")
         var request = doctorOptions.request(global: global, remote: remoteOptions, project: project)
         request.target = target
         request.sampleSize = sample
         request.quickIntegrity = quick
-        let report = Doctor(request: request, logger: context.logger).runBlocking()
+        let report = await Doctor(request: request, logger: context.logger).run()
         try context.emit(report, text: DoctorReportText.render)
         if !report.passed { throw ExitStatus.partialFailure.exitCode }
     }

@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
-import TribeBoardCore
+import TribeBoardDoctor
 
 /// `tribeboard doctor family CODE_OR_ID`: one family across the store and CloudKit.
-struct DoctorFamilyCommand: ParsableCommand {
+struct DoctorFamilyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "family",
         abstract: "Show one family's timeline across the store and CloudKit, and what to do next.",
@@ -24,10 +24,10 @@ struct DoctorFamilyCommand: ParsableCommand {
         if family.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("give a family code, record id or external id.") }
     }
 
-    func run() throws {
+    func run() async throws {
         let context = CommandContext(options: global, label: "tribeboard.doctor")
         let request = doctorOptions.request(global: global, remote: remoteOptions)
-        let report = FamilyDoctor(request: request, query: family, logger: context.logger).runBlocking()
+        let report = await FamilyDoctor(request: request, query: family, logger: context.logger).run()
         try context.emit(report, text: DoctorReportText.render)
         if !report.passed { throw ExitStatus.partialFailure.exitCode }
     }

@@ -1,10 +1,12 @@
 import ArgumentParser
 import Foundation
-import TribeBoardCore
+import TribeBoardCloudKit
+import TribeBoardMigrate
+import TribeBoardSupport
 
 /// `tribeboard migrate`: moves families off the legacy record types, or out of another container.
-public struct MigrateCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct MigrateCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "migrate",
         abstract: "Move families off the legacy CK* record types, or from another container, resumably and verified.",
         discussion: """
@@ -20,11 +22,11 @@ public struct MigrateCommand: ParsableCommand {
         version: toolkitVersion,
         subcommands: [MigrateLegacyTypesCommand.self, MigrateContainerCommand.self])
 
-    public init() {}
+    package init() {}
 }
 
 /// The options both migrations take.
-public struct MigrateOptions: ParsableArguments {
+package struct MigrateOptions: ParsableArguments {
     @Flag(help: "Write: copy the records, teach the store, verify. Without it, a plan.")
     var apply = false
 
@@ -41,7 +43,7 @@ public struct MigrateOptions: ParsableArguments {
     @Flag(help: "Print codes in full (masked as AB**** by default).")
     var showCodes = false
 
-    public init() {}
+    package init() {}
 
     func check(global: GlobalOptions) throws {
         if csv && global.json { throw ValidationError("--csv and --json contradict each other; pick one.") }
@@ -63,27 +65,35 @@ public struct MigrateOptions: ParsableArguments {
 extension CodeConflictPolicy: ExpressibleByArgument {}
 
 /// `tribeboard migrate legacy-types`.
-public struct MigrateLegacyTypesCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct MigrateLegacyTypesCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "legacy-types",
         abstract: "Copy every CKFamily, CKUserProfile and CKMembership record to the current types (new names derived from the old).",
         discussion: "Exit status as `tribeboard migrate`.",
         version: toolkitVersion)
 
-    @OptionGroup(title: "Global options") public var global: GlobalOptions
-    @OptionGroup(title: "CloudKit") public var remoteOptions: RemoteOptions
+    @OptionGroup(title: "Global options") package var global: GlobalOptions
+    @OptionGroup(title: "CloudKit") package var remoteOptions: RemoteOptions
     @OptionGroup(title: "Migration") var options: MigrateOptions
     // Same title: the help lists it in the MIGRATION section with the others.
     @OptionGroup(title: "Migration") var legacy: LegacyTypesOptions
 
-    public init() {}
+    package init() {}
 
-    public func validate() throws {
+    package func validate() throws {
         try options.check(global: global)
         if legacy.deleteSource && !options.apply { throw ValidationError("--delete-source needs --apply.") }
     }
 
-    public func run() throws {
+    package func run() async throws {
+        let command = self
+        try await DedicatedThread.run { () throws -> Void in try command.runOnThread() }
+    }
+
+    /// The migration pipeline (SQLite, QR files) blocks: on a thread of its own, where the
+    /// CloudKit work it does goes through `BlockingBridge`.
+    @available(*, noasync, message: "blocks its thread; await run()")
+    private func runOnThread() throws {
         let context = CommandContext(options: global, label: "tribeboard.migrate")
         let client = try MigrationRun.destinationClient(remoteOptions, context: context)
         var request = options.request(.legacyTypes, global: global)
@@ -93,16 +103,16 @@ public struct MigrateLegacyTypesCommand: ParsableCommand {
 }
 
 /// What only `legacy-types` takes.
-public struct LegacyTypesOptions: ParsableArguments {
+package struct LegacyTypesOptions: ParsableArguments, Sendable {
     @Flag(help: "With --apply: delete the legacy records once every copy is verified.")
     var deleteSource = false
 
-    public init() {}
+    package init() {}
 }
 
 /// `tribeboard migrate container`.
-public struct MigrateContainerCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct MigrateContainerCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "container",
         abstract: "Copy every TribeBoard record (current and legacy types) from another container's public database, under the same names.",
         discussion: """
@@ -112,8 +122,8 @@ public struct MigrateContainerCommand: ParsableCommand {
             """,
         version: toolkitVersion)
 
-    @OptionGroup(title: "Global options") public var global: GlobalOptions
-    @OptionGroup(title: "CloudKit (the destination)") public var remoteOptions: RemoteOptions
+    @OptionGroup(title: "Global options") package var global: GlobalOptions
+    @OptionGroup(title: "CloudKit (the destination)") package var remoteOptions: RemoteOptions
     @OptionGroup(title: "Migration") var options: MigrateOptions
 
     @Option(help: ArgumentHelp("The container to copy from, e.g. iCloud.com.tribeboard.TribeBoard.", valueName: "id"))
@@ -131,9 +141,9 @@ public struct MigrateContainerCommand: ParsableCommand {
     @Option(name: .customLong("from-ck-base-url"), help: ArgumentHelp("The source's Web Services base URL (default: the destination's).", valueName: "url"))
     var fromBaseURL: String?
 
-    public init() {}
+    package init() {}
 
-    public func validate() throws {
+    package func validate() throws {
         try options.check(global: global)
         if fromContainer.isEmpty { throw ValidationError("--from-container needs a container id.") }
         if let fromEnvironment, CloudKitConfiguration.Environment(rawValue: fromEnvironment) == nil {
@@ -141,7 +151,15 @@ public struct MigrateContainerCommand: ParsableCommand {
         }
     }
 
-    public func run() throws {
+    package func run() async throws {
+        let command = self
+        try await DedicatedThread.run { () throws -> Void in try command.runOnThread() }
+    }
+
+    /// The migration pipeline (SQLite, QR files) blocks: on a thread of its own, where the
+    /// CloudKit work it does goes through `BlockingBridge`.
+    @available(*, noasync, message: "blocks its thread; await run()")
+    private func runOnThread() throws {
         let context = CommandContext(options: global, label: "tribeboard.migrate")
         let destination = try MigrationRun.destinationClient(remoteOptions, context: context)
         var configuration = destination.configuration

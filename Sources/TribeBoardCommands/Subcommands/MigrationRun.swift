@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
-import TribeBoardCore
+import TribeBoardCloudKit
+import TribeBoardMigrate
+import TribeBoardProvisioning
 
 /// What both migrations do once their sides are known: run, print, exit with the truth.
 struct MigrationRun {

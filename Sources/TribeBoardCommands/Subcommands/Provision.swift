@@ -1,10 +1,14 @@
 import ArgumentParser
 import Foundation
-import TribeBoardCore
+import TribeBoardCloudKit
+import TribeBoardProvisioning
+import TribeBoardResync
+import TribeBoardStore
+import TribeBoardSupport
 
 /// `tribeboard provision FILE.csv --out DIR`: bulk-creates families with codes and QR PNGs.
-public struct ProvisionCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct ProvisionCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "provision",
         abstract: "Create families from a CSV file, each with a unique code and a QR code PNG.",
         discussion: """
@@ -21,37 +25,37 @@ public struct ProvisionCommand: ParsableCommand {
             """,
         version: toolkitVersion)
 
-    @OptionGroup(title: "Global options") public var global: GlobalOptions
+    @OptionGroup(title: "Global options") package var global: GlobalOptions
 
     @Argument(help: ArgumentHelp("The CSV file to provision.", valueName: "file.csv"))
-    public var csv: String
+    package var csv: String
 
     @Option(name: .long, help: ArgumentHelp("Folder for qr/*.png and manifest.csv (created owner-only).", valueName: "dir"))
-    public var out: String = "./tribeboard-out"
+    package var out: String = "./tribeboard-out"
 
     @Option(name: .long, help: "Length of generated codes, 6 to 8.")
-    public var codeLength: Int = 6
+    package var codeLength: Int = 6
 
     @Option(name: .long, help: "Pixels per QR module, 1 to 64 (8 gives about 230 px for a 6-character code).")
-    public var qrScale: Int = 8
+    package var qrScale: Int = 8
 
     @Flag(name: .long, help: "Validate every row and check it against the store; write nothing.")
-    public var dryRun = false
+    package var dryRun = false
 
     @Flag(name: .long, help: "Upload the records waiting for sync right after creating them (default: leave them for `resync`).")
-    public var sync = false
+    package var sync = false
 
     @Option(name: .long, help: ArgumentHelp("Also print the invitations: cards on A4, from the manifest (see `tribeboard sheets`).", valueName: "file.pdf"))
-    public var sheets: String?
+    package var sheets: String?
 
-    @OptionGroup(title: "CloudKit") public var remoteOptions: RemoteOptions
+    @OptionGroup(title: "CloudKit") package var remoteOptions: RemoteOptions
 
     /// Checks during a bulk run must not stall it: a short, bounded policy.
     static let remotePolicy = RetryPolicy(maxAttempts: 6, baseDelay: 0.5, maxDelay: 5, maxTotalSeconds: 30)
 
-    public init() {}
+    package init() {}
 
-    public func validate() throws {
+    package func validate() throws {
         guard (6...8).contains(codeLength) else { throw ValidationError("--code-length must be 6, 7 or 8.") }
         guard (1...64).contains(qrScale) else { throw ValidationError("--qr-scale must be between 1 and 64.") }
         if out.isEmpty { throw ValidationError("--out needs a folder path.") }
@@ -59,7 +63,15 @@ public struct ProvisionCommand: ParsableCommand {
         if sheets?.isEmpty == true { throw ValidationError("--sheets needs a file path.") }
     }
 
-    public func run() throws {
+    package func run() async throws {
+        let command = self
+        try await DedicatedThread.run { () throws -> Void in try command.runOnThread() }
+    }
+
+    /// The provisioning pipeline (CSV, SQLite, PNG files) blocks: on a thread of its own, where the
+    /// CloudKit work it does goes through `BlockingBridge`.
+    @available(*, noasync, message: "blocks its thread; await run()")
+    private func runOnThread() throws {
         let context = CommandContext(options: global, label: "tribeboard.provision")
         var request = ProvisionRequest(csvPath: csv, storePath: global.store, outputDirectory: out)
         request.codeLength = codeLength

@@ -1,10 +1,13 @@
 import ArgumentParser
 import Foundation
-import TribeBoardCore
+import TribeBoardCloudKit
+import TribeBoardResync
+import TribeBoardStore
+import TribeBoardSupport
 
 /// `tribeboard resync`: upload what waits for sync; built to run from cron.
-public struct ResyncCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct ResyncCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "resync",
         abstract: "Upload the records waiting for sync to CloudKit (safe to run from cron).",
         discussion: """
@@ -17,32 +20,40 @@ public struct ResyncCommand: ParsableCommand {
             """,
         version: toolkitVersion)
 
-    @OptionGroup(title: "Global options") public var global: GlobalOptions
-    @OptionGroup(title: "CloudKit") public var remoteOptions: RemoteOptions
+    @OptionGroup(title: "Global options") package var global: GlobalOptions
+    @OptionGroup(title: "CloudKit") package var remoteOptions: RemoteOptions
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Stop starting new requests after this many seconds (1 to 86400).", valueName: "seconds"))
-    public var maxDuration: Int?
+    package var maxDuration: Int?
 
     /// A day: a cron job that may run longer than that is not bounded in any useful sense.
     static let maxDurationRange = 1...86_400
 
     @Flag(help: "List what is waiting, quarantined or in conflict, and why; upload nothing.")
-    public var list = false
+    package var list = false
 
     @Option(help: ArgumentHelp("Give a quarantined or conflicting record back to resync, once its cause is dealt with (repeatable); upload nothing.",
                                valueName: "record-id"))
-    public var release: [String] = []
+    package var release: [String] = []
 
     @Option(help: ArgumentHelp("Write Prometheus metrics here (node_exporter's textfile collector).", valueName: "file"))
-    public var metricsFile: String?
+    package var metricsFile: String?
 
-    public init() {}
+    package init() {}
 
-    public func validate() throws {
+    package func validate() throws {
         if let maxDuration { try NumericOption.check(maxDuration, "--max-duration", in: Self.maxDurationRange, unit: "seconds") }
     }
 
-    public func run() throws {
+    package func run() async throws {
+        let command = self
+        try await DedicatedThread.run { () throws -> Void in try command.runOnThread() }
+    }
+
+    /// The resync pipeline (SQLite) blocks: on a thread of its own, where the
+    /// CloudKit work it does goes through `BlockingBridge`.
+    @available(*, noasync, message: "blocks its thread; await run()")
+    private func runOnThread() throws {
         let context = CommandContext(options: global, label: "tribeboard.resync")
         if list { return try showList(context) }
         if !release.isEmpty { return try releaseRecords(context) }
@@ -141,15 +152,15 @@ public struct ResyncCommand: ParsableCommand {
     }
 }
 
-public struct ResyncListing: Encodable {
-    public let pending: TribeBoardStore.PendingSyncCounts
-    public let entries: [ResyncListEntry]
+package struct ResyncListing: Encodable {
+    package let pending: TribeBoardStore.PendingSyncCounts
+    package let entries: [ResyncListEntry]
 }
 
-public struct ResyncRelease: Encodable {
-    public let command = "resync --release"
-    public let released: [String]
-    public let notSetAside: [String]
+package struct ResyncRelease: Encodable {
+    package let command = "resync --release"
+    package let released: [String]
+    package let notSetAside: [String]
 
     enum CodingKeys: String, CodingKey { case command, released, notSetAside }
 }

@@ -1,14 +1,16 @@
 import ArgumentParser
 import Foundation
-import TribeBoardCore
 import TribeBoardSheets
+import TribeBoardStore
+import TribeBoardSheets
+import TribeBoardSupport
 
 extension SheetLayout: ExpressibleByArgument {}
 extension Paper: ExpressibleByArgument {}
 
 /// `tribeboard sheets --out FILE.pdf`: printable invitations, cards or letters, from a manifest or the store.
-public struct SheetsCommand: ParsableCommand {
-    public static let configuration = CommandConfiguration(
+package struct SheetsCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
         commandName: "sheets",
         abstract: "Print invitations: a PDF with each family's name, code and QR code.",
         discussion: """
@@ -23,38 +25,38 @@ public struct SheetsCommand: ParsableCommand {
             """,
         version: toolkitVersion)
 
-    @OptionGroup(title: "Global options") public var global: GlobalOptions
+    @OptionGroup(title: "Global options") package var global: GlobalOptions
 
     @Option(help: ArgumentHelp("Read the families from this manifest.csv instead of the store.", valueName: "file"))
-    public var manifest: String?
+    package var manifest: String?
 
     @Option(help: ArgumentHelp("The PDF to write.", valueName: "file.pdf"))
-    public var out: String
+    package var out: String
 
     @Option(help: ArgumentHelp("cards (8 a page, with cut marks) or letters (one a page).", valueName: "layout"))
-    public var layout: SheetLayout = .cards
+    package var layout: SheetLayout = .cards
 
     @Option(help: ArgumentHelp("a4 or letter.", valueName: "paper"))
-    public var paper: Paper = .a4
+    package var paper: Paper = .a4
 
     @Option(help: ArgumentHelp("The wording, organisation, logo and language (see Templates/sheets/).", valueName: "file"))
-    public var template: String?
+    package var template: String?
 
     @Option(name: .customLong("external-id"), help: ArgumentHelp("Only this family (repeatable).", valueName: "id"))
-    public var externalIds: [String] = []
+    package var externalIds: [String] = []
 
     @Option(help: ArgumentHelp("Only the families provisioned from this CSV file.", valueName: "file.csv"))
-    public var fromImport: String?
+    package var fromImport: String?
 
     @Option(help: ArgumentHelp("Only families created on or after this date (YYYY-MM-DD or ISO 8601, UTC).", valueName: "date"))
-    public var createdFrom: String?
+    package var createdFrom: String?
 
     @Option(help: ArgumentHelp("Only families created on or before this date (a day includes all of it).", valueName: "date"))
-    public var createdTo: String?
+    package var createdTo: String?
 
-    public init() {}
+    package init() {}
 
-    public func validate() throws {
+    package func validate() throws {
         if out.isEmpty { throw ValidationError("--out needs a file path.") }
         let selectors = [!externalIds.isEmpty, fromImport != nil, createdFrom != nil || createdTo != nil].filter { $0 }.count
         if selectors > 1 { throw ValidationError("pick one selection: --external-id, --from-import or --created-from/--created-to.") }
@@ -67,7 +69,15 @@ public struct SheetsCommand: ParsableCommand {
         if let from, let to, from > to { throw ValidationError("--created-from is after --created-to.") }
     }
 
-    public func run() throws {
+    package func run() async throws {
+        let command = self
+        try await DedicatedThread.run { () throws -> Void in try command.runOnThread() }
+    }
+
+    /// Reading the store and drawing the PDF blocks: on a thread of its own, where the
+    /// CloudKit work it does goes through `BlockingBridge`.
+    @available(*, noasync, message: "blocks its thread; await run()")
+    private func runOnThread() throws {
         let context = CommandContext(options: global, label: "tribeboard.sheets")
         let request = Self.Request(out: out, layout: layout, paper: paper, template: template)
         let report: SheetsReport

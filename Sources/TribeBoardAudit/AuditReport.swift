@@ -1,0 +1,56 @@
+import Foundation
+
+/// The outcome of one audit. JSON keys are a stable interface.
+package struct AuditReport: Encodable, Sendable {
+    package struct Scanned: Encodable, Sendable {
+        package var localFamilies = 0
+        /// Records read from the remote, by record type.
+        package var remoteRecords: [String: Int] = [:]
+        /// "snapshot FILE", "CloudKit ..." or "none".
+        package var remote = "none"
+    }
+
+    package var command = "audit"
+    package var store: String
+    package var scanned = Scanned()
+    package var errors = 0
+    package var warnings = 0
+    /// Per category: how many problems (duplicate groups, families, lines); for the aggregated
+    /// categories (one finding each), how many families or records that finding counts.
+    package var counts: [String: Int] = [:]
+    package var findings: [AuditFinding] = []
+    /// CloudKit copies still holding a code a repair replaced locally; resync uploads the new codes.
+    package var awaitingResync = 0
+    package var repair: CodeRepairReport?
+    package var durationSeconds = 0.0
+
+    init(store: String) {
+        self.store = store
+    }
+
+    mutating func add(_ finding: AuditFinding) {
+        findings.append(finding)
+        counts[finding.category.rawValue, default: 0] += finding.category.isAggregated ? finding.count : 1
+        switch finding.severity {
+        case .error: errors += 1
+        case .warning: warnings += 1
+        }
+    }
+
+    /// Errors first, then by category, each category in the order found.
+    mutating func sortFindings() {
+        let order = Dictionary(uniqueKeysWithValues: AuditFinding.Category.allCases.enumerated().map { ($1, $0) })
+        findings = findings.enumerated().sorted { lhs, rhs in
+            let (left, right) = (lhs.element, rhs.element)
+            if left.severity != right.severity { return left.severity > right.severity }
+            if left.category != right.category { return order[left.category, default: 0] < order[right.category, default: 0] }
+            return lhs.offset < rhs.offset
+        }.map(\.element)
+    }
+
+    /// Whether anything reaches `threshold` (nil: nothing fails the run).
+    package func reaches(_ threshold: AuditFinding.Severity?) -> Bool {
+        guard let threshold else { return false }
+        return findings.contains { $0.severity >= threshold }
+    }
+}

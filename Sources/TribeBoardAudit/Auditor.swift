@@ -1,0 +1,163 @@
+import Foundation
+import Logging
+import Synchronization
+import TribeBoardCloudKit
+import TribeBoardStore
+import TribeBoardSupport
+
+package enum AuditError: Error, LocalizedError {
+    case store(StoreError)
+    case snapshot(SnapshotError)
+    case remote(CloudKitError)
+    case export(FileSystemError)
+    case failed(String)
+
+    package var errorDescription: String? {
+        switch self {
+        case .store(let error): return error.localizedDescription
+        case .snapshot(let error): return error.localizedDescription
+        case .remote(let error): return "cannot read CloudKit: \(error.localizedDescription)"
+        case .export(let error): return "cannot write the snapshot: \(error.localizedDescription)"
+        case .failed(let reason): return reason
+        }
+    }
+}
+
+/// Answers "is every family code unique and valid everywhere, and does every family look
+/// complete?" for a local store and, optionally, the remote (live or a snapshot).
+///
+/// Streams both sides: the local scan runs on its own thread while the remote is read, and only
+/// ids and codes are held (names and dates are fetched for the families a finding names).
+package struct Auditor: Sendable {
+    let request: AuditRequest
+    let logger: Logger
+
+    package init(request: AuditRequest, logger: Logger) {
+        self.request = request
+        self.logger = logger
+    }
+
+    /// The audit, what it found, and the repair when one was asked for.
+    package func run() throws(AuditError) -> AuditReport {
+        let started = ContinuousClock.now
+        let store: TribeBoardStore
+        do {
+            store = try TribeBoardStore.openReadOnly(at: request.storePath)
+        } catch {
+            throw .store(error)
+        }
+        let queries = LocalAuditQueries(store: store)
+        let (localScan, remote) = try scanBothSides(queries)
+        let local = localScan.index
+        var report = AuditReport(store: request.storePath)
+        report.scanned.localFamilies = local.codes.entries.count
+        report.scanned.remoteRecords = remote.recordCounts
+        report.scanned.remote = describeRemote()
+        do {
+            let check = CodeCrossCheck(local: local, remote: remote, repaired: try queries.repairedCodes())
+            let findings = FindingBuilder(request: request, queries: queries)
+            let groups = try findings.named(check.duplicateGroups())
+            for group in groups { report.add(findings.duplicate(group)) }
+            for member in try findings.named(check.formatViolations()) { report.add(findings.formatViolation(member)) }
+            for line in remote.malformed { report.add(findings.malformed(line, total: remote.malformedCount)) }
+            for record in remote.withoutCode { report.add(findings.withoutCode(record)) }
+            for finding in findings.repeatedNames(remote) { report.add(finding) }
+            for record in remote.invalidValues { report.add(findings.invalidValue(record, total: remote.invalidValueCount)) }
+            let copies = check.remoteCopies(sampleLimit: request.sampleLimit)
+            report.awaitingResync = copies.awaitingResync
+            for (entry, localCode) in copies.differs { report.add(findings.codeDiffers(entry, localCode: localCode)) }
+            for family in localScan.withoutAdmin { report.add(findings.noParentAdmin(family)) }
+            let stale = localScan.stale
+            if stale.count > 0 { report.add(findings.stalePending(stale.sample, count: stale.count)) }
+            if copies.remoteOnlyCount > 0 { report.add(findings.remoteOnly(copies.remoteOnly, count: copies.remoteOnlyCount)) }
+            for finding in findings.legacy(remote, migrated: check.migratedLegacyCounts()) { report.add(finding) }
+            report.sortFindings()
+            report.repair = try repair(groups, local: local, remote: remote)
+        } catch let error as CodeRepairError {
+            throw .failed(error.localizedDescription)
+        } catch {
+            throw .store(.reading(error, store: request.storePath))
+        }
+        report.durationSeconds = (ContinuousClock.now - started).seconds
+        return report
+    }
+
+    private func repair(_ groups: [DuplicateGroup], local: LocalFamilyIndex, remote: RemoteFamilyIndex) throws -> CodeRepairReport? {
+        let plan = CodeRepairPlanner(request: request).plan(groups)
+        switch request.repair {
+        case .none: return nil
+        case .propose: return plan
+        case .apply(let outputDirectory):
+            // New codes avoid every code either side holds, in any case (keys are upper-cased).
+            var known = Set(local.codes.keys)
+            known.formUnion(remote.codes.keys)
+            return try CodeRepairApplier(request: request, outputDirectory: outputDirectory, logger: logger).apply(plan, avoiding: known)
+        }
+    }
+
+    /// What the local side's thread reads.
+    struct LocalScan: Sendable {
+        var index: LocalFamilyIndex
+        var withoutAdmin: [AuditFamily]
+        var stale: (count: Int, sample: [AuditFamily])
+    }
+
+    /// The local scan on a thread of its own, the remote read on this one.
+    private func scanBothSides(_ queries: LocalAuditQueries) throws(AuditError) -> (LocalScan, RemoteFamilyIndex) {
+        let localResult = Mutex<Result<LocalScan, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let cutoff = Date().addingTimeInterval(-request.staleAfter)
+        let sampleLimit = request.sampleLimit
+        let scanner = Thread {
+            let result = Result {
+                LocalScan(index: try queries.scanFamilies(), withoutAdmin: try queries.familiesWithoutAdmin(),
+                          stale: try queries.stalePendingFamilies(before: cutoff, limit: sampleLimit))
+            }
+            localResult.withLock { $0 = result }
+            done.signal()
+        }
+        scanner.start()
+        var remote = RemoteFamilyIndex(sampleLimit: request.sampleLimit, expectedRecords: expectedRemoteRecords())
+        var remoteFailure: AuditError?
+        if let source = request.remote {
+            do {
+                try RemoteReading(source: source, logger: logger).read({ remote.add($0) }, malformed: { remote.add($0) })
+            } catch let error as SnapshotError {
+                remoteFailure = .snapshot(error)
+            } catch let error as CloudKitError {
+                remoteFailure = .remote(error)
+            } catch let error as FileSystemError {
+                remoteFailure = .export(error)
+            } catch {
+                remoteFailure = .failed("\(error)")
+            }
+        }
+        done.wait()
+        if let remoteFailure { throw remoteFailure }
+        switch localResult.withLock({ $0 }) {
+        case .success(let local)?: return (local, remote)
+        case .failure(let error)?: throw .store(TribeBoardStore.classify(error, path: request.storePath))
+        case nil: throw .failed("the local scan ended without a result")
+        }
+    }
+
+    /// About 300 bytes a record line in a snapshot (a million-record export is 316 MB); nothing to
+    /// go by for a live read.
+    private func expectedRemoteRecords() -> Int {
+        guard case .snapshot(let path)? = request.remote, let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int else {
+            return 0
+        }
+        return min(size / 300, 50_000_000)
+    }
+
+    private func describeRemote() -> String {
+        switch request.remote {
+        case .snapshot(let path)?: return "snapshot \(path)"
+        case .live(let client, let export)?:
+            let configuration = client.configuration
+            return "CloudKit \(configuration.container) (\(configuration.environment.rawValue), \(configuration.database.rawValue))"
+                + (export.map { ", saved to \($0)" } ?? "")
+        case nil: return "none"
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import GRDB
+import Logging
+import TribeBoardDomain
+import TribeBoardProvisioning
+import TribeBoardQR
+import TribeBoardStore
+import TribeBoardSupport
+
+/// Applies a repair plan in three steps, so that the store's write lock is held for a moment (not
+/// across thousands of PNG writes) and a killed run leaves no file naming a code the store does
+/// not hold:
+///
+/// 1. new codes are chosen (a read) and their PNGs written into a staging folder;
+/// 2. one short IMMEDIATE transaction re-checks each family (its code is still the one the audit
+///    read, the new code is still free) and commits the changes;
+/// 3. the committed families' PNGs are renamed into `DIR/qr/`, then `repairs.csv` is written.
+///
+/// Killed before step 2, the run leaves only its staging folder, which the next run removes;
+/// killed during step 3, the next run puts the committed families' QR codes in place.
+struct CodeRepairApplier {
+    static let manifestName = "repairs.csv"
+    static let manifestHeader = ["family_id", "family_name", "old_code", "new_code", "kept_by", "reason", "qr_file"]
+
+    let request: AuditRequest
+    let outputDirectory: String
+    let logger: Logger
+
+    func apply(_ plan: CodeRepairReport, avoiding knownCodes: Set<String>) throws(CodeRepairError) -> CodeRepairReport {
+        var report = plan
+        report.outputDirectory = outputDirectory
+        // With nothing to change, a folder an interrupted repair used is still finished.
+        guard !plan.changes.isEmpty || FileManager.default.fileExists(atPath: outputDirectory) else { return report }
+        let folder = OutputFolder(path: outputDirectory)
+        var staging: RepairStaging?
+        var committed = false
+        do {
+            _ = try folder.prepare()
+            let store = try TribeBoardStore.open(at: request.storePath)
+            let recovered = try RepairStaging.recover(in: folder, store: store)
+            if recovered > 0 { logger.notice("put the QR codes of an interrupted repair in place", metadata: ["families": "\(recovered)"]) }
+            guard !plan.changes.isEmpty else { return report }
+            let stage = try RepairStaging(in: folder)
+            staging = stage
+            var changes = try choose(plan.changes, store: store, avoiding: knownCodes)
+            let renderer = try QRCodePNGRenderer()
+            for change in changes {
+                guard let code = change.assignedCode else { continue }
+                try AtomicFile.write(try renderer.png(for: code), to: stage.file(for: change.familyId))
+            }
+            changes = try commit(changes, store: store)
+            committed = true
+            report.changes = try place(changes, staging: stage, folder: folder)
+        } catch {
+            // Before the commit nothing names a new code outside the staging folder: drop it.
+            // After it, the folder keeps what is not in place yet, for the next run.
+            if !committed { staging?.remove() }
+            let failure = Self.classify(error)
+            if committed, case .incomplete = failure { throw failure }
+            throw committed ? .incomplete(failure.localizedDescription) : failure
+        }
+        report.applied = true
+        report.manifest = "\(outputDirectory)/\(Self.manifestName)"
+        logger.notice("repair applied", metadata: ["families": "\(report.changes.filter { $0.newCode != nil }.count)", "output": "\(outputDirectory)"])
+        return report
+    }
+
+    /// Step 1: a new code for each family still as the audit read it, unique among the store's
+    /// codes and every code the audit saw. A read: other writers go on meanwhile.
+    func choose(_ planned: [CodeRepairReport.Change], store: TribeBoardStore,
+                        avoiding knownCodes: Set<String>) throws -> [CodeRepairReport.Change] {
+        try store.writer.read { db in
+            let generator = try FamilyCodeGenerator()
+            let lookups = try FamilyLookups(db)
+            var taken = knownCodes
+            var changes = planned
+            for index in changes.indices {
+                let current = try String.fetchOne(db, sql: "SELECT code FROM families WHERE id = ?", arguments: [changes[index].familyId])
+                guard current == changes[index].expectedCode else {
+                    changes[index].skipped = Self.skipReason(current)
+                    continue
+                }
+                let code = try generator.generateFree(avoiding: taken, lookups: lookups, reservations: nil)
+                taken.insert(code.value)
+                changes[index].assignedCode = code.value
+            }
+            return changes
+        }
+    }
+
+    /// Step 2: the changes whose plan still holds, in one short transaction.
+    func commit(_ planned: [CodeRepairReport.Change], store: TribeBoardStore) throws -> [CodeRepairReport.Change] {
+        let now = StoreTimestamp.format(Date())
+        return try store.writer.writeWithoutTransaction { db in
+            var changes = planned
+            try db.inTransaction(.immediate) {
+                changes = planned
+                for index in changes.indices {
+                    guard let code = changes[index].assignedCode else { continue }
+                    let change = changes[index]
+                    let current = try String.fetchOne(db, sql: "SELECT code FROM families WHERE id = ?", arguments: [change.familyId])
+                    if current != change.expectedCode {
+                        changes[index].skipped = Self.skipReason(current)
+                    } else if try String.fetchOne(db, sql: "SELECT id FROM families WHERE code = ?", arguments: [code]) != nil {
+                        changes[index].skipped = "the new code chosen for it was taken meanwhile; run the repair again"
+                    }
+                    guard changes[index].skipped == nil else {
+                        changes[index].assignedCode = nil
+                        continue
+                    }
+                    try db.execute(sql: "UPDATE families SET code = ?, needs_sync = 1, code_verified_remotely_at = NULL WHERE id = ?",
+                                   arguments: [code, change.familyId])
+                    // A conflict recorded for the old code no longer holds: resync starts afresh.
+                    try db.execute(sql: "DELETE FROM sync_state WHERE record_table = 'families' AND record_id = ?", arguments: [change.familyId])
+                    try db.execute(sql: "INSERT INTO code_repairs (family_id, old_code, new_code, kept_by, reason, at) VALUES (?, ?, ?, ?, ?, ?)",
+                                   arguments: [change.familyId, change.expectedCode, code, change.keptBy, change.reason, now])
+                }
+                return .commit
+            }
+            return changes
+        }
+    }
+
+    /// Step 3: the committed families' PNGs into place, then the manifest; the staging folder goes.
+    private func place(_ committed: [CodeRepairReport.Change], staging: RepairStaging, folder: OutputFolder) throws -> [CodeRepairReport.Change] {
+        var changes = committed
+        for index in changes.indices {
+            let id = changes[index].familyId
+            guard let code = changes[index].assignedCode else {
+                unlink(staging.file(for: id))
+                continue
+            }
+            let qrFile = QRCodeFiles.relativePath(for: id)
+            let destination = "\(folder.path)/\(qrFile)"
+            guard rename(staging.file(for: id), destination) == 0 else { throw FileSystemError("rename into", path: destination) }
+            changes[index].newCode = request.display(code)
+            changes[index].qrFile = qrFile
+        }
+        let manifest = try StreamingFile(path: "\(outputDirectory)/\(Self.manifestName)")
+        let records = CSVRecordWriter(file: manifest)
+        try records.append(Self.manifestHeader)
+        for change in changes {
+            guard let code = change.assignedCode, let qrFile = change.qrFile else { continue }
+            try records.append([change.familyId, change.familyName ?? "", change.expectedCode, code, change.keptBy, change.reason, qrFile])
+        }
+        try manifest.commit()
+        staging.remove()
+        return changes.map { var change = $0; change.assignedCode = nil; return change }
+    }
+
+    private static func skipReason(_ current: String?) -> String {
+        current == nil ? "the family no longer exists" : "its code changed after the audit read it"
+    }
+
+    private static func classify(_ error: any Error) -> CodeRepairError {
+        switch error {
+        case let error as CodeRepairError: return error
+        case let error as FileSystemError: return .output(error)
+        case let error as StoreError: return .store(error)
+        case let error as QRCodeError: return .qrCode(error.localizedDescription)
+        case let error as CodeGenerationError: return .codeGeneration(error.localizedDescription)
+        default: return .store(.writeFailed(reason: "\(error)"))
+        }
+    }
+}

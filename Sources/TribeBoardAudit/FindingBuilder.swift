@@ -1,0 +1,188 @@
+import Foundation
+import TribeBoardCloudKit
+import TribeBoardStore
+
+/// Turns what the cross-check found into findings: a sentence, the families, what to do.
+struct FindingBuilder {
+    let request: AuditRequest
+    let queries: LocalAuditQueries
+
+    static let repairHint = "`tribeboard audit --repair` shows the fix; `--repair --apply --out DIR` gives the newer local families new codes and QR codes (the oldest keeps its code) and marks them for resync"
+
+    /// Local members get their names and creation dates from the store.
+    func named(_ groups: [DuplicateGroup]) throws -> [DuplicateGroup] {
+        let ids = groups.flatMap { $0.members.filter { $0.location != .remote }.map(\.id) }
+        let details = try queries.details(of: ids)
+        return groups.map { group in
+            DuplicateGroup(members: group.members.map { fill($0, details) })
+        }
+    }
+
+    func named(_ members: [GroupMember]) throws -> [GroupMember] {
+        let details = try queries.details(of: members.filter { $0.location != .remote }.map(\.id))
+        return members.map { fill($0, details) }
+    }
+
+    private func fill(_ member: GroupMember, _ details: [String: LocalAuditQueries.FamilyDetails]) -> GroupMember {
+        guard member.location != .remote, let found = details[member.id] else { return member }
+        var filled = member
+        filled.name = found.name
+        filled.createdAtMilliseconds = RecordMapping.date(fromStoreTimestamp: found.createdAt).map(RecordMapping.milliseconds)
+        return filled
+    }
+
+    func family(_ member: GroupMember) -> AuditFamily {
+        AuditFamily(id: member.id, name: member.name, location: member.location, code: request.display(member.code),
+                    recordType: member.recordType, createdAt: member.createdAtMilliseconds.map(Self.timestamp),
+                    snapshotLine: member.snapshotLine)
+    }
+
+    func duplicate(_ group: DuplicateGroup) -> AuditFinding {
+        let ordered = group.membersOldestFirst
+        let category = group.category
+        let code = request.display(ordered.first?.code ?? "")
+        let count = ordered.count
+        let message: String
+        switch category {
+        case .caseOnlyTwins: message = "\(count) families have codes that differ only in case or spaces; the join screen upper-cases what people type, so they reach the same code"
+        case .duplicateLocal: message = "\(count) local families share one code"
+        case .duplicateRemote: message = "\(count) CloudKit family records share one code"
+        default: message = "a local family and a different CloudKit family share one code (\(count) families)"
+        }
+        return AuditFinding(category: category, code: code, message: message, action: duplicateAction(ordered),
+                            families: ordered.map(family))
+    }
+
+    private func duplicateAction(_ ordered: [GroupMember]) -> String {
+        guard let keeper = ordered.first else { return Self.repairHint }
+        let others = ordered.dropFirst()
+        if others.allSatisfy({ $0.location != .remote }) { return "\(keeper.id) (oldest) keeps the code; " + Self.repairHint }
+        let remoteOnly = others.filter { $0.location == .remote }.map(\.id)
+        var action = "\(keeper.id) (oldest) keeps the code. The toolkit never writes CloudKit directly: change the code of "
+            + "\(remoteOnly.joined(separator: ", ")) in the app (or delete stray records in the CloudKit Dashboard)"
+        if others.contains(where: { $0.location != .remote }) { action += "; for the local ones, " + Self.repairHint }
+        return action
+    }
+
+    func formatViolation(_ member: GroupMember) -> AuditFinding {
+        let place = member.location == .remote ? "CloudKit record" : "family"
+        let action = member.location == .remote
+            ? "Correct the code in the app; the join screen cannot reach a code in this form"
+            : "Give the family a valid code in the app (or re-provision it): the join screen cannot reach a code in this form"
+        return AuditFinding(category: .invalidFormat, code: request.display(member.code),
+                            message: "the code of \(place) \(member.id) breaks the format: \(CodeFormat.problem(member.code))",
+                            action: action, families: [family(member)])
+    }
+
+    func withoutCode(_ record: RemoteRecordSummary) -> AuditFinding {
+        AuditFinding(category: .invalidFormat, message: "CloudKit \(record.recordType) record \(record.recordName) has no code field",
+                     action: "Delete the record in the CloudKit Dashboard or give the family a code in the app",
+                     families: [AuditFamily(id: record.recordName, name: record.name, location: .remote, recordType: record.recordType,
+                                            snapshotLine: record.line)])
+    }
+
+    func malformed(_ line: MalformedSnapshotLine, total: Int) -> AuditFinding {
+        var message = "snapshot line \(line.line) is not a CloudKit record: \(line.reason)"
+        if total > RemoteFamilyIndex.malformedListLimit {
+            message += " (\(total) such lines, the first \(RemoteFamilyIndex.malformedListLimit) listed)"
+        }
+        return AuditFinding(category: .unreadableSnapshotLine, message: message,
+                            action: "The rest of the file was audited; export a fresh snapshot with `tribeboard audit --export-remote FILE`",
+                            families: [])
+    }
+
+    /// One finding per record name read more than once, with every line holding it.
+    func repeatedNames(_ remote: RemoteFamilyIndex) -> [AuditFinding] {
+        let repeated = remote.repeatedNames.sorted { ($0.value.first ?? 0, $0.key.string) < ($1.value.first ?? 0, $1.key.string) }
+        let fromSnapshot = repeated.contains { $0.value.contains { $0 > 0 } }
+        return repeated.prefix(RemoteFamilyIndex.malformedListLimit).map { id, lines in
+            var message = "record \(id.string) was read \(lines.count) times"
+                + (fromSnapshot ? " (snapshot lines \(lines.map(String.init).joined(separator: ", ")))" : "")
+                + "; the audit counted it once"
+            if repeated.count > RemoteFamilyIndex.malformedListLimit {
+                message += " (\(repeated.count) such names, the first \(RemoteFamilyIndex.malformedListLimit) listed)"
+            }
+            let action = fromSnapshot
+                ? "A snapshot `--export-remote` writes holds each record once: this file was edited or joined with another; export a fresh one"
+                : "CloudKit returned the record on several pages (it may have changed during the read): audit again"
+            return AuditFinding(category: .duplicateRecordName, message: message, action: action,
+                                families: lines.map { AuditFamily(id: id.string, location: .remote, snapshotLine: $0 > 0 ? Int($0) : nil) })
+        }
+    }
+
+    func invalidValue(_ record: RemoteRecordSummary, total: Int) -> AuditFinding {
+        var message = "CloudKit \(record.recordType) record \(record.recordName): \(record.invalidValue ?? "a value is unusable"); its creation date is treated as unknown, so it is never the oldest of a duplicate group"
+        if total > RemoteFamilyIndex.malformedListLimit {
+            message += " (\(total) such records, the first \(RemoteFamilyIndex.malformedListLimit) listed)"
+        }
+        return AuditFinding(category: .invalidValue, message: message,
+                            action: "Correct the record in the app or the CloudKit Dashboard; whatever wrote it writes broken dates",
+                            families: [AuditFamily(id: record.recordName, name: record.name, location: .remote, recordType: record.recordType,
+                                                   snapshotLine: record.line)])
+    }
+
+    func codeDiffers(_ entry: RemoteFamilyIndex.Entry, localCode: String) -> AuditFinding {
+        AuditFinding(category: .codeDiffers, code: request.display(localCode),
+                     message: "family \(entry.id.string) has code \(request.display(localCode)) locally and \(request.display(entry.code)) in CloudKit, and no repair explains it",
+                     action: "Find out which is right (`tribeboard doctor family \(entry.id.string)`); the app's members use the CloudKit one",
+                     families: [AuditFamily(id: entry.id.string, name: entry.name, location: .both, code: request.display(entry.code),
+                                            recordType: entry.recordType, snapshotLine: entry.line > 0 ? Int(entry.line) : nil)])
+    }
+
+    func noParentAdmin(_ family: AuditFamily) -> AuditFinding {
+        AuditFinding(category: .noParentAdmin, message: "family \(family.id) has no parent_admin membership (its creation stopped half way, or it was provisioned without an admin)",
+                     action: "Add its admin in the app, or see `tribeboard doctor family \(family.id)`", families: [family])
+    }
+
+    func stalePending(_ sample: [AuditFamily], count: Int) -> AuditFinding {
+        AuditFinding(category: .stalePending,
+                     message: "\(count) local families have been waiting for sync for more than \(Self.hours(request.staleAfter))",
+                     action: "Run `tribeboard resync` (is its cron job running?); `tribeboard resync --list` shows records set aside and why",
+                     families: sample, count: count)
+    }
+
+    func remoteOnly(_ sample: [RemoteFamilyIndex.Entry], count: Int) -> AuditFinding {
+        AuditFinding(category: .remoteOnly, message: "\(count) CloudKit families are not in the local store",
+                     action: "Expected when this store holds only what this machine provisioned; otherwise audit the store that should hold them",
+                     families: sample.map(remoteFamily), count: count)
+    }
+
+    /// `migrated`: per type, the records whose copy `migrate legacy-types` already made.
+    func legacy(_ remote: RemoteFamilyIndex, migrated: [String: Int]) -> [AuditFinding] {
+        var byType: [String: [AuditFamily]] = [:]
+        for entry in remote.codes.entries where entry.recordType != RecordMapping.familyType {
+            if request.sampleLimit.map({ byType[entry.recordType, default: []].count < $0 }) ?? true {
+                byType[entry.recordType, default: []].append(remoteFamily(entry))
+            }
+        }
+        for record in remote.otherLegacy {
+            byType[record.recordType, default: []].append(AuditFamily(id: record.recordName, location: .remote, recordType: record.recordType,
+                                                                      snapshotLine: record.line))
+        }
+        return RecordMapping.legacyTypes.compactMap { type in
+            let count = remote.recordCounts[type] ?? 0
+            guard count > 0 else { return nil }
+            let copied = migrated[type] ?? 0
+            let message = copied == 0 ? "\(count) records of the legacy type \(type)"
+                : "\(count) records of the legacy type \(type), \(copied) of them already migrated"
+            let action = copied == count
+                ? "Every one has its copy: delete them with `tribeboard migrate legacy-types --apply --out DIR --delete-source`"
+                : "Builds since the rename read only Family, UserProfile and Membership: run `tribeboard migrate legacy-types` (a plan), then with --apply"
+            return AuditFinding(category: .legacyRecord, message: message, action: action, families: byType[type] ?? [], count: count,
+                                migrated: copied)
+        }
+    }
+
+    private func remoteFamily(_ entry: RemoteFamilyIndex.Entry) -> AuditFamily {
+        AuditFamily(id: entry.id.string, name: entry.name, location: .remote, code: request.display(entry.code), recordType: entry.recordType,
+                    createdAt: entry.createdAtMilliseconds.map(Self.timestamp), snapshotLine: entry.line > 0 ? Int(entry.line) : nil)
+    }
+
+    static func timestamp(_ milliseconds: Int64) -> String {
+        StoreTimestamp.format(Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+    }
+
+    static func hours(_ interval: TimeInterval) -> String {
+        interval >= 3600 ? "\(Int(interval / 3600)) h" : "\(Int(interval / 60)) min"
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import TribeBoardCloudKit
+
+/// What an audit keeps of one CloudKit record, from a live query or a snapshot line.
+package struct RemoteRecordSummary: Sendable, Equatable {
+    package var recordName: String
+    package var recordType: String
+    package var code: String?
+    package var name: String?
+    /// nil when absent or unusable (then `invalidValue` says why): such a record is never the
+    /// oldest of a duplicate group.
+    package var createdAtMilliseconds: Int64?
+    /// A value from outside that could not be used, in a sentence ("fields.createdAt.value is out of range").
+    package var invalidValue: String?
+    /// The snapshot line it came from; nil for a live read.
+    package var line: Int?
+
+    /// Creation dates an audit accepts: 1970 to 9999-12-31T23:59:59.999Z, in milliseconds (the
+    /// snapshot parser's TB_SNAPSHOT_MIN_MS...TB_SNAPSHOT_MAX_MS). 1e300 is a broken writer, not a date.
+    static let validMilliseconds: ClosedRange<Int64> = 0...253_402_300_799_999
+
+    package init(recordName: String, recordType: String, code: String?, name: String?, createdAtMilliseconds: Int64?,
+                invalidValue: String? = nil, line: Int?) {
+        self.recordName = recordName
+        self.recordType = recordType
+        self.code = code
+        self.name = name
+        self.createdAtMilliseconds = createdAtMilliseconds
+        self.invalidValue = invalidValue
+        self.line = line
+    }
+
+    package init(_ record: CloudKitRecord, line: Int? = nil) {
+        recordName = record.recordName
+        recordType = record.recordType ?? ""
+        code = record.string("code")
+        name = record.string("name")
+        self.line = line
+        // The app's own field; when it is unusable the date is unknown, not the server's creation time.
+        if let field = record.fields?["createdAt"] {
+            guard let number = field.value.number else {
+                invalidValue = "fields.createdAt.value is not a number"
+                return
+            }
+            guard number.isFinite, number >= Double(Self.validMilliseconds.lowerBound), number <= Double(Self.validMilliseconds.upperBound) else {
+                invalidValue = "fields.createdAt.value is out of range (\(number))"
+                return
+            }
+            createdAtMilliseconds = Int64(number)
+        } else if let timestamp = record.created?.timestamp {
+            guard Self.validMilliseconds.contains(timestamp) else {
+                invalidValue = "created.timestamp is out of range (\(timestamp))"
+                return
+            }
+            createdAtMilliseconds = timestamp
+        }
+    }
+
+    /// Family records, current or legacy: their codes must be unique together.
+    var holdsFamilyCode: Bool {
+        recordType == RecordMapping.familyType || recordType == RecordMapping.legacyTypes[0]
+    }
+
+    var isLegacy: Bool { RecordMapping.legacyTypes.contains(recordType) }
+}
+
+/// Where the remote side of an audit comes from.
+package enum RemoteSource: Sendable {
+    case snapshot(path: String)
+    /// A live read through records/query; `exportTo` also writes what was read as a snapshot.
+    case live(CloudKitClient, exportTo: String?)
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// Problems with the input file as a whole: nothing is provisioned from it.
+package enum CSVImportError: Error, Equatable, LocalizedError {
+    case cannotOpen(path: String, reason: String)
+    case invalidUTF8(line: Int)
+    case unterminatedQuote(line: Int)
+    case empty
+    /// The header has no family_name column: what was read, and with which delimiter.
+    case missingColumnInHeader(String, header: [String], delimiter: String)
+    case utf16
+    case duplicateColumn(String)
+    case unreadable(reason: String)
+    case malformedHeader(CSVMalformedRecord)
+
+    package var errorDescription: String? {
+        switch self {
+        case .cannotOpen(let path, let reason): return "cannot open \(path): \(reason)"
+        case .invalidUTF8(let line): return "line \(line) is not valid UTF-8; save the file as UTF-8"
+        case .unterminatedQuote(let line): return "the quoted field that starts on line \(line) is never closed"
+        case .empty: return "the file is empty; it needs a header row with at least family_name"
+        case .missingColumnInHeader(let name, let header, let delimiter):
+            let shown = header.prefix(8).map { "\"\($0)\"" }.joined(separator: ", ")
+            return "the header has no \(name) column: read with \(delimiter) as the delimiter, it holds \(header.count) column\(header.count == 1 ? "" : "s") (\(shown)\(header.count > 8 ? ", …" : ""))"
+        case .utf16: return "the file is UTF-16 (as Excel's \"Unicode Text\" saves it); save it as \"CSV UTF-8\" and run again"
+        case .duplicateColumn(let name): return "the header names \(name) more than once"
+        case .unreadable(let reason): return "the file cannot be read as CSV: \(reason)"
+        case .malformedHeader(let record): return "the header row (line 1, field \(record.field)) is not valid CSV: \(record.reason)"
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import CSystemCalls
+import Foundation
+
+/// The CSV input as a file that can be read more than once: the pre-scan, the reader and the
+/// code reservations each read it from the start. A regular file is read where it is. Standard
+/// input (`-`), a pipe (`<(…)`), a FIFO or a character device can be read only once, so it is
+/// read once into an unnamed owner-only file (O_TMPFILE, gone when the run ends, however it
+/// ends), and that copy is read back through /proc.
+package final class CSVSource {
+    /// What the operator named (`-` for standard input), for reports and messages.
+    package let name: String
+    /// A path that reads the whole input from its start, every time.
+    package let path: String
+    private let copy: Int32?
+
+    package init(_ argument: String) throws(CSVImportError) {
+        name = argument
+        let input: Int32
+        if argument == "-" {
+            input = STDIN_FILENO
+        } else {
+            var status = stat()
+            guard stat(argument, &status) == 0 else {
+                throw .cannotOpen(path: argument, reason: errno == ENOENT ? "no such file" : String(cString: strerror(errno)))
+            }
+            switch status.st_mode & S_IFMT {
+            case S_IFREG:
+                path = argument
+                copy = nil
+                return
+            case S_IFDIR:
+                throw .cannotOpen(path: argument, reason: "it is a folder, not a file")
+            default:
+                input = open(argument, O_RDONLY | O_CLOEXEC)
+                guard input >= 0 else { throw .cannotOpen(path: argument, reason: String(cString: strerror(errno))) }
+            }
+        }
+        defer { if input != STDIN_FILENO { close(input) } }
+        let descriptor = tb_open_unnamed_file(NSTemporaryDirectory(), 0o600)
+        guard descriptor >= 0 else {
+            throw .unreadable(reason: "cannot keep a copy of \(argument) in \(NSTemporaryDirectory()): \(String(cString: strerror(errno)))")
+        }
+        copy = descriptor
+        path = "/proc/self/fd/\(descriptor)"
+        try Self.copyAll(from: input, to: descriptor, name: argument)
+    }
+
+    deinit { if let copy { close(copy) } }
+
+    private static func copyAll(from input: Int32, to output: Int32, name: String) throws(CSVImportError) {
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if count == 0 { return }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw .unreadable(reason: "reading \(name): \(String(cString: strerror(errno)))")
+            }
+            var offset = 0
+            while offset < count {
+                let written = buffer.withUnsafeBytes { write(output, $0.baseAddress.map { $0 + offset }, count - offset) }
+                guard written > 0 else { throw .unreadable(reason: "keeping a copy of \(name): \(String(cString: strerror(errno)))") }
+                offset += written
+            }
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import Dispatch
+import Synchronization
+
+/// The one bridge from the synchronous CPU/SQLite pipeline (provisioning, resync, the audit's
+/// scan), which runs on its own threads, to async CloudKit work. It blocks its caller, so it must
+/// never be called from async code: there it would hold a thread of the cooperative pool, which
+/// the awaited work itself may need (`noasync` makes the compiler say so).
+package enum BlockingBridge {
+    @available(*, noasync, message: "blocks the calling thread; await the work instead")
+    package static func run<Value: Sendable>(_ body: @escaping @Sendable () async throws(CloudKitError) -> Value) -> Result<Value, CloudKitError> {
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Mutex<Result<Value, CloudKitError>?>(nil)
+        Task.detached {
+            let result: Result<Value, CloudKitError>
+            do throws(CloudKitError) { result = .success(try await body()) } catch { result = .failure(error) }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        return outcome.withLock { $0 } ?? .failure(.network(reason: "the request task ended without an answer"))
+    }
+
+    /// Work that cannot fail, run from the command line; nil only if the task ended without an answer.
+    @available(*, noasync, message: "blocks the calling thread; await the work instead")
+    package static func wait<Value: Sendable>(_ body: @escaping @Sendable () async -> Value) -> Value? {
+        try? run { () async throws(CloudKitError) -> Value in await body() }.get()
+    }
+}

@@ -1,0 +1,320 @@
+import Foundation
+import Logging
+import Synchronization
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+import TribeBoardSupport
+#endif
+
+/// A CloudKit Web Services client over URLSession: signed requests, errors classified as the
+/// seeds require, transient ones retried within bounds, and at most `maxConcurrentRequests` in
+/// flight whatever the caller does.
+package final class CloudKitClient: Sendable {
+    package static let maxOperationsPerRequest = 200
+    package static let maxResultsPerQuery = 200
+
+    package let configuration: CloudKitConfiguration
+    private let signer: CloudKitSigner?
+    private let session: URLSession
+    private let policy: RetryPolicy
+    private let limiter: ConcurrencyLimiter
+    private let logger: Logger
+    /// The most one request may take, however slowly its answer trickles in.
+    private let requestDeadline: Double
+    /// When the whole run must be over (`--max-duration`): no request or backoff outlives it.
+    private let runDeadline: ContinuousClock.Instant?
+    /// Legacy types found missing, so that each is noted once per run, not once per query.
+    private let missingTypesNoted: MissingTypeNotes
+
+    package init(configuration: CloudKitConfiguration, signer: CloudKitSigner?, policy: RetryPolicy = RetryPolicy(),
+                maxConcurrentRequests: Int = 4, requestTimeout: Double = 30, logger: Logger) {
+        self.configuration = configuration
+        self.signer = signer
+        self.policy = policy
+        self.limiter = ConcurrencyLimiter(limit: maxConcurrentRequests)
+        self.logger = logger
+        let sessionConfiguration = URLSessionConfiguration.ephemeral
+        sessionConfiguration.timeoutIntervalForRequest = requestTimeout
+        sessionConfiguration.httpMaximumConnectionsPerHost = maxConcurrentRequests
+        requestDeadline = requestTimeout * 2
+        runDeadline = nil
+        missingTypesNoted = MissingTypeNotes()
+        session = URLSession(configuration: sessionConfiguration, delegate: NoRedirects(), delegateQueue: nil)
+    }
+
+    private init(_ other: CloudKitClient, runDeadline: ContinuousClock.Instant?) {
+        configuration = other.configuration
+        signer = other.signer
+        session = other.session
+        policy = other.policy
+        limiter = other.limiter
+        logger = other.logger
+        requestDeadline = other.requestDeadline
+        self.runDeadline = runDeadline
+        missingTypesNoted = other.missingTypesNoted
+    }
+
+    /// The same client, whose requests, retries and waits all end by `deadline`.
+    package func bounded(by deadline: ContinuousClock.Instant?) -> CloudKitClient {
+        CloudKitClient(self, runDeadline: deadline)
+    }
+
+    /// Seconds left before the run's deadline, if it has one.
+    private var secondsLeft: Double? { runDeadline.map { (($0 - ContinuousClock.now).seconds) } }
+
+    /// Builds the signer from the configured key file. Nil signer means the remote is not configured.
+    package convenience init(configuration: CloudKitConfiguration, policy: RetryPolicy = RetryPolicy(), logger: Logger) throws(CloudKitConfigurationError) {
+        var signer: CloudKitSigner?
+        if configuration.database == .public, let keyID = configuration.keyID, let keyFile = configuration.keyFile {
+            signer = try CloudKitSigner(keyID: keyID, keyFile: keyFile)
+        }
+        self.init(configuration: configuration, signer: signer, policy: policy, logger: logger)
+    }
+
+    // MARK: Operations
+
+    /// One page of records/query; pass the returned marker back for the next page.
+    package func query(_ query: CloudKitQuery, zone: CloudKitZoneID = .defaultZone, resultsLimit: Int = maxResultsPerQuery,
+                      continuationMarker: String? = nil) async throws(CloudKitError) -> CloudKitQueryPage {
+        let request = QueryRequest(zoneID: zone, resultsLimit: min(resultsLimit, Self.maxResultsPerQuery),
+                                   query: query, continuationMarker: continuationMarker)
+        do {
+            return try await send("records/query", body: request)
+        } catch .schema(.notQueryable(let field, nil), let reason) {
+            throw .schema(.notQueryable(field: field, recordType: query.recordType), reason: reason)
+        }
+    }
+
+    /// Every record the query matches, page by page, handed to `page` as they arrive.
+    package func queryAll(_ query: CloudKitQuery, zone: CloudKitZoneID = .defaultZone,
+                         page: ([CloudKitRecordResult]) throws -> Void) async throws {
+        var marker: String?
+        var pages = ContinuationGuard(recordType: query.recordType)
+        repeat {
+            let result = try await self.query(query, zone: zone, continuationMarker: marker)
+            try page(result.records)
+            marker = try pages.next(after: result.continuationMarker)
+        } while marker != nil
+    }
+
+    /// records/lookup, 200 names a request; one result per name, in order.
+    package func lookup(recordNames: [String], zone: CloudKitZoneID = .defaultZone) async throws(CloudKitError) -> [CloudKitRecordResult] {
+        var results: [CloudKitRecordResult] = []
+        for chunk in recordNames.chunked(Self.maxOperationsPerRequest) {
+            let request = LookupRequest(records: chunk.map { .init(recordName: $0) }, zoneID: zone)
+            let response: RecordsResponse = try await send("records/lookup", body: request)
+            results += response.records
+        }
+        return results
+    }
+
+    /// records/modify, 200 operations a request. A per-record error does not fail the request:
+    /// every result is returned, in the order of the operations.
+    package func modify(_ operations: [CloudKitOperation], zone: CloudKitZoneID = .defaultZone,
+                       atomic: Bool = false) async throws(CloudKitError) -> [CloudKitRecordResult] {
+        var results: [CloudKitRecordResult] = []
+        for chunk in operations.chunked(Self.maxOperationsPerRequest) {
+            let response: RecordsResponse = try await send("records/modify",
+                                                           body: ModifyRequest(operations: Array(chunk), zoneID: zone, atomic: atomic))
+            results += response.records
+        }
+        return results
+    }
+
+    /// users/caller: the cheapest authenticated call, proof that the key works.
+    package func caller() async throws(CloudKitError) -> CloudKitCaller {
+        try await send("users/caller", body: nil as QueryRequest?, method: "GET")
+    }
+
+    // MARK: Transport
+
+    private func send<Body: Encodable, Response: Decodable & Sendable>(_ operation: String, body: Body?,
+                                                           method: String = "POST") async throws(CloudKitError) -> Response {
+        let bytes: [UInt8]
+        do {
+            bytes = try body.map { Array(try JSONEncoder().encode($0)) } ?? []
+        } catch {
+            throw .unexpectedResponse(httpStatus: 0, detail: "cannot encode the request: \(error)")
+        }
+        let started = ContinuousClock.now
+        var attempt = 0
+        while true {
+            attempt += 1
+            if let left = secondsLeft, left <= 0 { throw .outOfTime }
+            do {
+                return try await limiter.run { () async throws(CloudKitError) -> Response in
+                    try await self.attempt(operation, method: method, body: bytes)
+                }
+            } catch {
+                guard error.isTransient, attempt < policy.maxAttempts else {
+                    throw attempt > 1 && error.isTransient ? .gaveUp(attempts: attempt, last: error) : error
+                }
+                let wait = policy.delay(afterAttempt: attempt, retryAfter: error.retryAfter)
+                let elapsed = (ContinuousClock.now - started).seconds
+                if let left = secondsLeft, wait >= left { throw .outOfTime }
+                guard elapsed + wait <= policy.maxTotalSeconds else { throw .gaveUp(attempts: attempt, last: error) }
+                logger.info("retrying CloudKit request", metadata: ["operation": "\(operation)", "attempt": "\(attempt)",
+                                                                   "wait": "\(String(format: "%.2f", wait))s", "error": "\(error.category)"])
+                let failure = error
+                do {
+                    try await Task.sleep(for: .seconds(wait))
+                } catch {
+                    // Cancelled while waiting: stop retrying, with the failure that caused the wait.
+                    throw .gaveUp(attempts: attempt, last: failure)
+                }
+            }
+        }
+    }
+
+    /// One request, no retry. `dateHeader` receives the response's Date header (doctor's clock check).
+    func attempt<Response: Decodable & Sendable>(_ operation: String, method: String, body: [UInt8],
+                                                 dateHeader: (String?) -> Void = { _ in }) async throws(CloudKitError) -> Response {
+        let subpath = configuration.subpath(operation)
+        guard let url = URL(string: configuration.baseURL + subpath) else {
+            throw .unexpectedResponse(httpStatus: 0, detail: "bad URL \(configuration.baseURL + subpath)")
+        }
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        if method == "POST" {
+            request.httpBody = Data(body)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        if let signer {
+            do {
+                for (name, value) in try signer.headers(body: body, subpath: subpath) { request.setValue(value, forHTTPHeaderField: name) }
+            } catch {
+                throw .service(code: .authenticationFailed, httpStatus: 0, reason: error.localizedDescription, retryAfter: nil)
+            }
+        }
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await perform(request)
+        } catch let error as CloudKitError {
+            throw error
+        } catch {
+            throw .network(reason: Self.describe(error))
+        }
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+        dateHeader((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Date"))
+        if status == 200 {
+            do {
+                return try JSONDecoder().decode(Response.self, from: data)
+            } catch {
+                throw .unexpectedResponse(httpStatus: status, detail: "\(error)".prefix(200).description)
+            }
+        }
+        // Throttling may come with only an HTTP Retry-After header (seconds or an HTTP date).
+        let headerRetryAfter = Self.retryAfter(header: (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Retry-After"))
+        if let envelope = try? JSONDecoder().decode(CloudKitErrorEnvelope.self, from: data) {
+            if envelope.serverErrorCode == CloudKitServerErrorCode.badRequest.rawValue, let reason = envelope.reason,
+               let problem = CloudKitError.schemaProblem(in: reason) {
+                let error = CloudKitError.schema(problem, reason: reason)
+                if error.isMissingLegacyType, case .missingType(let type) = problem, missingTypesNoted.first(type) {
+                    logger.info("the container has no legacy record type \(type): no records of it to read", metadata: ["recordType": "\(type)"])
+                }
+                throw error
+            }
+            throw .service(code: CloudKitServerErrorCode(rawValue: envelope.serverErrorCode), httpStatus: status,
+                           reason: envelope.reason ?? "no reason given", retryAfter: envelope.retryAfter ?? headerRetryAfter)
+        }
+        if status == 429 || status == 503 {
+            throw .service(code: status == 429 ? .throttled : .tryAgainLater, httpStatus: status,
+                           reason: "HTTP \(status) without a CloudKit error body", retryAfter: headerRetryAfter)
+        }
+        if (300..<400).contains(status) {
+            let location = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Location") ?? "nowhere"
+            throw .unexpectedResponse(httpStatus: status, detail: "the server redirected to \(URLComponents(string: location)?.host ?? location); redirects are not followed (the request's signed headers would go with it): check --ck-base-url")
+        }
+        throw .unexpectedResponse(httpStatus: status, detail: String(decoding: data.prefix(200), as: UTF8.self))
+    }
+
+    /// One exchange, cut at `requestDeadline`: URLSession's own timeout is an idle limit, so a
+    /// server sending a byte every few seconds would hold a request (and a cron job) for hours.
+    private func perform(_ request: URLRequest) async throws -> (Data, URLResponse) {
+        let pending = Mutex<CheckedContinuation<(Data, URLResponse), any Error>?>(nil)
+        let finish: @Sendable (Result<(Data, URLResponse), any Error>) -> Void = { result in
+            pending.withLock { continuation in
+                continuation?.resume(with: result)
+                continuation = nil
+            }
+        }
+        let deadline = min(requestDeadline, max(secondsLeft ?? requestDeadline, 0.001))
+        let runEnds = secondsLeft.map { $0 <= requestDeadline } ?? false
+        return try await withCheckedThrowingContinuation { continuation in
+            pending.withLock { $0 = continuation }
+            let task = session.dataTask(with: request) { data, response, error in
+                if let data, let response { finish(.success((data, response))) } else { finish(.failure(error ?? URLError(.badServerResponse))) }
+            }
+            DispatchQueue.global().asyncAfter(deadline: .now() + deadline) {
+                finish(.failure(runEnds ? CloudKitError.outOfTime : URLError(.timedOut)))
+                task.cancel()
+            }
+            task.resume()
+        }
+    }
+
+    /// `Retry-After: 120` or `Retry-After: Fri, 31 Dec 1999 23:59:59 GMT`, as seconds from now.
+    static func retryAfter(header: String?, now: Date = Date()) -> Double? {
+        guard let header = header?.trimmingCharacters(in: .whitespaces), !header.isEmpty else { return nil }
+        if let seconds = Double(header) { return RetryPolicy.usable(seconds, upTo: 86_400) }
+        return HTTPDate.parse(header).map { max($0.timeIntervalSince(now), 0) }
+    }
+
+    static func describe(_ error: any Error) -> String {
+        guard let urlError = error as? URLError else { return "\(error)" }
+        switch urlError.code {
+        case .cannotConnectToHost: return "connection refused"
+        case .networkConnectionLost: return "connection closed mid-response"
+        case .timedOut: return "timed out"
+        case .cannotFindHost, .dnsLookupFailed: return "host not found"
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate: return "TLS failed"
+        case .notConnectedToInternet: return "no network"
+        default: return urlError.localizedDescription
+        }
+    }
+}
+
+/// CloudKit answers where it was asked; a redirect (to another host, or to plain HTTP) would carry
+/// the signed headers with it. The 3xx itself is handed back and reported.
+final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        completionHandler(nil)
+    }
+}
+
+/// At most `limit` requests in flight, in arrival order.
+actor ConcurrencyLimiter {
+    private let limit: Int
+    private var running = 0
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(limit: Int) { self.limit = max(limit, 1) }
+
+    func run<Result: Sendable>(_ body: @Sendable () async throws(CloudKitError) -> Result) async throws(CloudKitError) -> Result {
+        if running >= limit {
+            await withCheckedContinuation { waiting.append($0) }
+        } else {
+            running += 1
+        }
+        defer { release() }
+        return try await body()
+    }
+
+    private func release() {
+        if waiting.isEmpty {
+            running -= 1
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
+}
+
+/// Which names were already noted; shared by a client and its bounded copies.
+final class MissingTypeNotes: Sendable {
+    private let noted = Mutex<Set<String>>([])
+
+    /// True the first time `type` is seen.
+    func first(_ type: String) -> Bool { noted.withLock { $0.insert(type).inserted } }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import TribeBoardSupport
+
+/// Where and how to reach CloudKit Web Services. Sources, strongest first: command-line flags,
+/// `TRIBEBOARD_CK_*` environment variables, a `key = value` config file (see Templates/).
+package struct CloudKitConfiguration: Sendable, Equatable {
+    package enum Environment: String, Sendable, CaseIterable { case development, production }
+    /// Only the public database: a server-to-server key reaches nothing else, and a user's private
+    /// or shared database (where SwiftData's own mirror lives) needs that user's web auth token,
+    /// single-use and rotated by every response, which an unattended operator's tool does not hold.
+    package enum Database: String, Sendable, CaseIterable { case `public` }
+
+    package static let bundleID = "net.dataenvy.TribeBoard"
+    /// The rule the app's crash taught: `iCloud.` + bundle id.
+    package static let defaultContainer = "iCloud." + bundleID
+    package static let defaultBaseURL = "https://api.apple-cloudkit.com"
+
+    package var container = Self.defaultContainer
+    package var environment = Environment.development
+    /// The public database by default: a server-to-server key reaches only that one.
+    package var database = Database.public
+    package var keyID: String?
+    package var keyFile: String?
+    package var baseURL = Self.defaultBaseURL
+
+    package init() {}
+
+    /// A remote is configured when there is a server-to-server key.
+    package var isConfigured: Bool { keyID != nil && keyFile != nil }
+
+    /// `/database/1/{container}/{environment}/{database}/{operation}`: what a signature covers.
+    package func subpath(_ operation: String) -> String {
+        "/database/1/\(container)/\(environment.rawValue)/\(database.rawValue)/\(operation)"
+    }
+
+    package func validate() throws(CloudKitConfigurationError) {
+        guard container.hasPrefix("iCloud."), container.count > "iCloud.".count, !container.contains("/") else {
+            throw .invalid(setting: "container", value: container, expected: "iCloud. followed by a bundle id, e.g. \(Self.defaultContainer)")
+        }
+        guard let url = URL(string: baseURL), let scheme = url.scheme, ["https", "http"].contains(scheme), url.host != nil else {
+            throw .invalid(setting: "base URL", value: baseURL, expected: "an http(s) URL such as \(Self.defaultBaseURL)")
+        }
+        if (keyID == nil) != (keyFile == nil) {
+            throw .missing(keyID == nil ? "key id (--key-id or TRIBEBOARD_CK_KEY_ID) to go with the key file"
+                                        : "key file (--key-file or TRIBEBOARD_CK_KEY_FILE) to go with the key id")
+        }
+    }
+
+    /// Settings named on the command line; nil means "not given".
+    package struct Overrides: Sendable {
+        package var container: String?
+        package var environment: String?
+        package var database: String?
+        package var keyID: String?
+        package var keyFile: String?
+        package var baseURL: String?
+        package var configFile: String?
+
+        package init() {}
+    }
+
+    package static func resolve(_ flags: Overrides, environment variables: [String: String]) throws(CloudKitConfigurationError) -> CloudKitConfiguration {
+        var settings: [String: String] = [:]
+        if let path = flags.configFile ?? variables["TRIBEBOARD_CK_CONFIG"] {
+            settings = try ConfigFile.read(path)
+        }
+        let fromEnvironment: [String: String] = [
+            "container": "TRIBEBOARD_CK_CONTAINER", "environment": "TRIBEBOARD_CK_ENVIRONMENT",
+            "database": "TRIBEBOARD_CK_DATABASE", "key_id": "TRIBEBOARD_CK_KEY_ID", "key_file": "TRIBEBOARD_CK_KEY_FILE",
+            "base_url": "TRIBEBOARD_CK_BASE_URL",
+        ].compactMapValues { variables[$0] }
+        settings.merge(fromEnvironment) { _, new in new }
+        let fromFlags: [String: String] = [
+            "container": flags.container, "environment": flags.environment, "database": flags.database,
+            "key_id": flags.keyID, "key_file": flags.keyFile, "base_url": flags.baseURL,
+        ].compactMapValues { $0 }
+        settings.merge(fromFlags) { _, new in new }
+        return try make(from: settings)
+    }
+
+    static func make(from settings: [String: String]) throws(CloudKitConfigurationError) -> CloudKitConfiguration {
+        var configuration = CloudKitConfiguration()
+        if let value = settings["container"] { configuration.container = value }
+        if let value = settings["environment"] {
+            guard let environment = Environment(rawValue: value) else {
+                throw .invalid(setting: "environment", value: value, expected: "development or production")
+            }
+            configuration.environment = environment
+        }
+        if let value = settings["database"] {
+            guard let database = Database(rawValue: value) else {
+                throw .invalid(setting: "database", value: value,
+                               expected: "public: a server-to-server key reaches only the public database, and users' private databases "
+                                   + "(where SwiftData's own mirror lives) are out of an operator's reach (README: Where provisioned families live)")
+            }
+            configuration.database = database
+        }
+        configuration.keyID = settings["key_id"].flatMap { $0.isEmpty ? nil : $0 }
+        configuration.keyFile = settings["key_file"].flatMap { $0.isEmpty ? nil : $0 }
+        if let value = settings["base_url"] { configuration.baseURL = value }
+        try configuration.validate()
+        return configuration
+    }
+}
+
+/// `key = value` lines, `#` comments, optional quotes around values.
+package enum ConfigFile {
+    static let knownKeys: Set<String> = ["container", "environment", "database", "key_id", "key_file", "base_url"]
+    /// Settings of the private-database mode, which was removed: said so, not "unknown".
+    static let retiredKeys: Set<String> = ["api_token", "web_auth_token"]
+
+    package static func read(_ path: String) throws(CloudKitConfigurationError) -> [String: String] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .configFile(path: path, line: 0, reason: FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist")
+        }
+        var settings: [String: String] = [:]
+        for (index, rawLine) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.trimmed
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            guard let equals = line.firstIndex(of: "=") else {
+                throw .configFile(path: path, line: index + 1, reason: "expected key = value")
+            }
+            let key = line[..<equals].trimmed
+            var value = line[line.index(after: equals)...].trimmed
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+            if retiredKeys.contains(key) {
+                throw .configFile(path: path, line: index + 1, reason: "\"\(key)\" belonged to the private database mode, which was removed: "
+                                      + "the toolkit works on the public database with a server-to-server key (key_id, key_file)")
+            }
+            guard knownKeys.contains(key) else {
+                throw .configFile(path: path, line: index + 1, reason: "unknown setting \"\(key)\" (known: \(knownKeys.sorted().joined(separator: ", ")))")
+            }
+            settings[key] = value
+        }
+        return settings
+    }
+}

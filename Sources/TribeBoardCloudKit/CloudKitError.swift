@@ -1,0 +1,181 @@
+import Foundation
+
+/// The documented serverErrorCode values, kept open for codes Apple adds later.
+package struct CloudKitServerErrorCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    package let rawValue: String
+    package init(rawValue: String) { self.rawValue = rawValue }
+    package var description: String { rawValue }
+
+    package static let throttled = Self(rawValue: "THROTTLED")
+    package static let tryAgainLater = Self(rawValue: "TRY_AGAIN_LATER")
+    package static let internalError = Self(rawValue: "INTERNAL_ERROR")
+    package static let conflict = Self(rawValue: "CONFLICT")
+    package static let exists = Self(rawValue: "EXISTS")
+    package static let authenticationFailed = Self(rawValue: "AUTHENTICATION_FAILED")
+    package static let authenticationRequired = Self(rawValue: "AUTHENTICATION_REQUIRED")
+    package static let accessDenied = Self(rawValue: "ACCESS_DENIED")
+    package static let badRequest = Self(rawValue: "BAD_REQUEST")
+    package static let notFound = Self(rawValue: "NOT_FOUND")
+    package static let zoneNotFound = Self(rawValue: "ZONE_NOT_FOUND")
+    package static let quotaExceeded = Self(rawValue: "QUOTA_EXCEEDED")
+    package static let validatingReferenceError = Self(rawValue: "VALIDATING_REFERENCE_ERROR")
+    package static let atomicError = Self(rawValue: "ATOMIC_ERROR")
+
+    /// The seeds' distinction: what passes by itself, what a person must fix, what is about the data.
+    package var category: CloudKitError.Category {
+        switch self {
+        case .throttled, .tryAgainLater, .internalError: return .transient
+        case .authenticationFailed, .authenticationRequired, .accessDenied, .zoneNotFound: return .configuration
+        default: return .data
+        }
+    }
+}
+
+/// The envelope CloudKit answers a failed request with.
+package struct CloudKitErrorEnvelope: Codable, Sendable, Equatable {
+    package var uuid: String?
+    package var serverErrorCode: String
+    package var reason: String?
+    package var retryAfter: Double?
+    package var redirectURL: String?
+
+    package init(uuid: String?, serverErrorCode: String, reason: String?, retryAfter: Double?, redirectURL: String?) {
+        self.uuid = uuid
+        self.serverErrorCode = serverErrorCode
+        self.reason = reason
+        self.retryAfter = retryAfter
+        self.redirectURL = redirectURL
+    }
+}
+
+/// A request that did not succeed, classified as the seeds require.
+package enum CloudKitError: Error, Sendable, Equatable, LocalizedError {
+    package enum Category: String, Sendable, Encodable {
+        /// Connection refused or reset, DNS, TLS, timeout: the network, not the data.
+        case network
+        /// The service asks to come back later (THROTTLED, TRY_AGAIN_LATER, INTERNAL_ERROR).
+        case transient
+        /// A person must fix the setup: key, clock, container, permissions.
+        case configuration
+        /// The request or the record is wrong; retrying the same thing will not help.
+        case data
+    }
+
+    case network(reason: String)
+    case service(code: CloudKitServerErrorCode, httpStatus: Int, reason: String, retryAfter: Double?)
+    case unexpectedResponse(httpStatus: Int, detail: String)
+    /// Retries ran out (attempts or time); carries the last error.
+    indirect case gaveUp(attempts: Int, last: CloudKitError)
+    /// The run's own time (`--max-duration`) was up before the request could be sent or answered.
+    case outOfTime
+    /// The container's schema lacks what the toolkit needs (a record type, a QUERYABLE index): a
+    /// configuration problem no retry fixes. `reason` is CloudKit's own text.
+    case schema(SchemaProblem, reason: String)
+
+    package enum SchemaProblem: Sendable, Equatable {
+        case missingType(String)
+        /// `recordType` is the queried type, when the client knows it (CloudKit's text omits it).
+        case notQueryable(field: String, recordType: String?)
+        /// A production container refused a type or field the development schema has not deployed.
+        case notDeployed
+    }
+
+    package var category: Category {
+        switch self {
+        case .network: return .network
+        case .service(let code, _, _, _): return code.category
+        // An answer that is not CloudKit's: a login page, a redirect or a missing endpoint means
+        // the settings point somewhere else (78); anything else unusable (an empty or broken
+        // body, a record without its name) is the server's problem today, worth a later try (75).
+        case .unexpectedResponse(let status, _):
+            return [401, 403, 404, 421].contains(status) || (300..<400).contains(status) ? .configuration : .transient
+        case .gaveUp(_, let last): return last.category
+        case .outOfTime: return .transient
+        case .schema: return .configuration
+        }
+    }
+
+    package var isTransient: Bool { category == .network || category == .transient }
+
+    /// A legacy record type (`CKFamily`…) the container never had: it simply has no records.
+    package var isMissingLegacyType: Bool {
+        switch self {
+        case .schema(.missingType(let type), _): return RecordMapping.legacyTypes.contains(type)
+        case .gaveUp(_, let last): return last.isMissingLegacyType
+        default: return false
+        }
+    }
+
+    /// Reads CloudKit's BAD_REQUEST texts for a missing type ("Did not find record type: X") and a
+    /// missing index ("Field 'F' is not marked queryable"), as Apple's servers word them.
+    package static func schemaProblem(in reason: String) -> SchemaProblem? {
+        if let range = reason.range(of: "Did not find record type: ") {
+            let type = reason[range.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "_" }
+            return type.isEmpty ? nil : .missingType(String(type))
+        }
+        if reason.contains("not marked queryable") {
+            let quoted = reason.split(separator: "'", omittingEmptySubsequences: false)
+            return .notQueryable(field: quoted.count >= 3 ? String(quoted[1]) : "?", recordType: nil)
+        }
+        // Native CloudKit words it "Cannot create new type X in production schema"; a field the
+        // same way. Web Services' exact text is not documented, so any mention of the production
+        // schema in a BAD_REQUEST counts.
+        if reason.localizedCaseInsensitiveContains("production schema") { return .notDeployed }
+        return nil
+    }
+
+    /// The server answered, but not as CloudKit does (no JSON, no CloudKit error body, a record
+    /// without its name).
+    package var isUnusableAnswer: Bool {
+        switch self {
+        case .unexpectedResponse: return true
+        case .gaveUp(_, let last): return last.isUnusableAnswer
+        default: return false
+        }
+    }
+
+    package var retryAfter: Double? {
+        if case .service(_, _, _, let retryAfter) = self { return retryAfter }
+        return nil
+    }
+
+    package var errorDescription: String? {
+        switch self {
+        case .network(let reason):
+            return "CloudKit is unreachable (network: \(reason)); the work stays pending and can be retried"
+        case .service(let code, let status, let reason, let retryAfter):
+            return "CloudKit answered \(code) (HTTP \(status)): \(reason)" + (RetryPolicy.usable(retryAfter, upTo: 86_400).map { "; retry after \(Int($0)) s" } ?? "") + advice(code)
+        case .unexpectedResponse(let status, let detail):
+            return "CloudKit answered HTTP \(status) with an unreadable body: \(detail)"
+        case .gaveUp(let attempts, let last):
+            return "gave up after \(attempts) attempts: \(last.localizedDescription)"
+        case .outOfTime:
+            return "the run's time (--max-duration) was up before CloudKit answered; the rest waits for the next run"
+        case .schema(.missingType(let type), let reason):
+            return "the container has no record type \(type) in this environment (CloudKit: \(reason)); import the toolkit's schema: "
+                + "`xcrun cktool import-schema --team-id TEAM --container-id CONTAINER --environment development --file Templates/cloudkit-schema.ckdb`, "
+                + "then deploy it to production in the CloudKit Console (Schema > Deploy Schema Changes)"
+        case .schema(.notQueryable(let field, let recordType), let reason):
+            let type = recordType ?? "the record type"
+            // An unfiltered query needs the system field ___recordID, which CloudKit's text calls recordName.
+            let index = ["recordName", "___recordID"].contains(field) ? "recordName (___recordID)" : field
+            return "\(type) has no QUERYABLE index on \(index) (CloudKit: \(reason)); add it in the CloudKit Console "
+                + "(Schema > Indexes > \(type) > Add Index > \(index) > Queryable) or import Templates/cloudkit-schema.ckdb with "
+                + "`xcrun cktool import-schema`, then deploy it to production (Schema > Deploy Schema Changes)"
+        case .schema(.notDeployed, let reason):
+            return "the production schema lacks what the toolkit writes (CloudKit: \(reason)); deploy the development schema "
+                + "in the CloudKit Console (Schema > Deploy Schema Changes) after importing Templates/cloudkit-schema.ckdb into development"
+        }
+    }
+
+    private func advice(_ code: CloudKitServerErrorCode) -> String {
+        switch code {
+        case .authenticationFailed: return " (check the key id, that the key file is the one registered in the CloudKit Dashboard, and the machine's clock)"
+        case .authenticationRequired: return " (this database needs a user's API token and web auth token)"
+        case .accessDenied: return " (the schema's security roles do not allow this write)"
+        case .zoneNotFound: return " (the zone does not exist in this container and environment)"
+        case .quotaExceeded: return " (the container's quota is used up)"
+        default: return ""
+        }
+    }
+}

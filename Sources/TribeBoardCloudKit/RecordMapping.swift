@@ -1,0 +1,57 @@
+import Foundation
+import TribeBoardDomain
+
+/// The app's CloudKit mapping, exactly: record types `Family`, `UserProfile`, `Membership`, record
+/// names the models' uppercase UUIDs, the documented field names and types. Sync bookkeeping
+/// (`needs_sync`, `last_sync_date`, `ck_record_id`) is never uploaded.
+package enum RecordMapping {
+    package static let familyType = "Family"
+    package static let userProfileType = "UserProfile"
+    package static let membershipType = "Membership"
+    /// Record types of builds before the rename: read by audits, never written.
+    package static let legacyTypes = ["CKFamily", "CKUserProfile", "CKMembership"]
+
+    package static func family(id: RecordID, name: String, code: String, createdByUserId: RecordID,
+                              createdAt: Date) -> CloudKitRecord {
+        CloudKitRecord(recordName: id, recordType: familyType, fields: [
+            "name": .string(name),
+            "code": .string(code),
+            "createdByUserId": .string(createdByUserId),
+            "createdAt": .timestamp(milliseconds: milliseconds(createdAt)),
+        ])
+    }
+
+    package static func userProfile(id: RecordID, displayName: String, appleUserIdHash: String?, avatarUrl: String?,
+                                   createdAt: Date) -> CloudKitRecord {
+        var fields: [String: CloudKitRecord.Field] = [
+            "displayName": .string(displayName),
+            "createdAt": .timestamp(milliseconds: milliseconds(createdAt)),
+        ]
+        if let appleUserIdHash { fields["appleUserIdHash"] = .string(appleUserIdHash) }
+        if let avatarUrl { fields["avatarUrl"] = .string(avatarUrl) }
+        return CloudKitRecord(recordName: id, recordType: userProfileType, fields: fields)
+    }
+
+    package static func membership(id: RecordID, familyID: RecordID, userID: RecordID, role: MembershipRole,
+                                  status: MembershipStatus, joinedAt: Date, lastRoleChangeAt: Date?) -> CloudKitRecord {
+        var fields: [String: CloudKitRecord.Field] = [
+            "role": .string(role.rawValue),
+            "status": .string(status.rawValue),
+            "joinedAt": .timestamp(milliseconds: milliseconds(joinedAt)),
+            "family": .reference(familyID),
+            "user": .reference(userID),
+        ]
+        if let lastRoleChangeAt { fields["lastRoleChangeAt"] = .timestamp(milliseconds: milliseconds(lastRoleChangeAt)) }
+        return CloudKitRecord(recordName: id, recordType: membershipType, fields: fields)
+    }
+
+    /// TIMESTAMP values are milliseconds since 1970.
+    package static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded())
+    }
+
+    /// The store's ISO 8601 text (`2026-11-21T22:27:49.123Z`) as a date.
+    package static func date(fromStoreTimestamp text: String) -> Date? {
+        try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+}

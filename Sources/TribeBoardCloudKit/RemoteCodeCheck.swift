@@ -1,0 +1,69 @@
+import Foundation
+import Logging
+import Synchronization
+import TribeBoardSupport
+
+/// Asks CloudKit which of a batch of candidate codes a family there already holds (seed
+/// requirement 2.1), including records of the legacy `CKFamily` type.
+///
+/// A circuit breaker: after the first failure the rest of the run checks locally only (2.3), so a
+/// remote that is down costs one bounded wait, not one per batch.
+package final class RemoteCodeCheck: Sendable {
+    /// One query per record type for a page of 200: 8-character codes keep it a few KB.
+    package static let codesPerQuery = 200
+
+    private let client: CloudKitClient
+    private let logger: Logger
+    private let tripped = Mutex<CloudKitError?>(nil)
+    private let verified = Atomic<Int>(0)
+
+    package init(client: CloudKitClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
+    }
+
+    /// The error that stopped remote checking, if one did.
+    package var failure: CloudKitError? { tripped.withLock { $0 } }
+    package var isAvailable: Bool { failure == nil }
+    package var codesVerified: Int { verified.load(ordering: .relaxed) }
+
+    /// Codes (of `codes`) that a remote family holds, with that record's name; nil when the remote
+    /// could not be asked (then nothing is verified).
+    package func holders(of codes: [String]) -> [String: String]? {
+        guard isAvailable, !codes.isEmpty else { return isAvailable ? [:] : nil }
+        let client = client
+        let result = BlockingBridge.run { () async throws(CloudKitError) -> [String: String] in
+            var holders: [String: String] = [:]
+            for recordType in [RecordMapping.familyType, "CKFamily"] {
+                for chunk in codes.chunked(Self.codesPerQuery) {
+                    var marker: String?
+                    var pages = ContinuationGuard(recordType: recordType)
+                    repeat {
+                        let page: CloudKitQueryPage
+                        do throws(CloudKitError) {
+                            page = try await client.query(CloudKitQuery(recordType: recordType, filterBy: [.isIn("code", Array(chunk))]),
+                                                          continuationMarker: marker)
+                        } catch where error.isMissingLegacyType {
+                            break  // a container that never had CKFamily holds no legacy family
+                        }
+                        for case .record(let record) in page.records {
+                            if let code = record.string("code") { holders[code] = record.recordName }
+                        }
+                        marker = try pages.next(after: page.continuationMarker)
+                    } while marker != nil
+                }
+            }
+            return holders
+        }
+        switch result {
+        case .success(let holders):
+            verified.add(codes.count, ordering: .relaxed)
+            return holders
+        case .failure(let error):
+            tripped.withLock { $0 = $0 ?? error }
+            logger.warning("CloudKit cannot check codes; going on with local checks only, and the new families are marked as not remotely verified",
+                           metadata: ["error": "\(error.localizedDescription)", "kind": "\(error.category.rawValue)"])
+            return nil
+        }
+    }
+}

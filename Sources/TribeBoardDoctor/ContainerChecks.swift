@@ -1,0 +1,123 @@
+import Foundation
+import TribeBoardCloudKit
+import TribeBoardXcodeProject
+
+/// Where the toolkit's own container setting came from, to name it in a mismatch.
+package struct ToolkitContainer: Sendable, Equatable {
+    package let value: String
+    /// `--container`, `TRIBEBOARD_CK_CONTAINER`, `config file PATH` or `the default`.
+    package let source: String
+
+    package init(value: String, source: String) {
+        self.value = value
+        self.source = source
+    }
+}
+
+/// Section 1: the Xcode project read as Xcode reads it (xcconfig files, conditions, every
+/// target), each CloudKit target checked on its own, then the toolkit's container against them.
+struct ContainerChecks {
+    let projectPath: String?
+    var targetFilter: String?
+    let toolkit: ToolkitContainer?
+
+    init(projectPath: String?, targetFilter: String? = nil, toolkit: ToolkitContainer?) {
+        self.projectPath = projectPath
+        self.targetFilter = targetFilter
+        self.toolkit = toolkit
+    }
+
+    func run() -> [DoctorCheck] {
+        guard let projectPath else {
+            return [DoctorCheck("container.project", .container, .warning, checked: "Xcode project",
+                                found: "not checked: no --project given",
+                                action: "pass --project PATH (the folder holding TribeBoard.xcodeproj) to check the app's identifiers"),
+                    toolkitCheck(listed: nil)]
+        }
+        let location: ProjectLocation
+        var projects: [XcodeProject] = []
+        do {
+            location = try ProjectLocation.locate(projectPath)
+            let display = { (path: String) in ProjectLocation.relative(path, to: location.root) }
+            for bundle in location.bundles { projects.append(try XcodeProject.read(bundle: bundle, display: display)) }
+        } catch {
+            return [DoctorCheck("container.project", .container, .failure, checked: "Xcode project", found: error.localizedDescription,
+                                action: Self.action(for: error)),
+                    toolkitCheck(listed: nil)]
+        }
+        let display = { (path: String) in ProjectLocation.relative(path, to: location.root) }
+        var all: [TargetFacts] = []
+        for project in projects {
+            var swiftFiles: [String]?
+            for target in project.targets where target.kind != .other {
+                all.append(TargetFacts(project: project, target: target, allSwiftFiles: {
+                    if swiftFiles == nil { swiftFiles = SwiftContainerLiterals.swiftFiles(below: project.folder) }
+                    return swiftFiles ?? []
+                }(), display: display))
+            }
+        }
+        var checks = [projectCheck(projects, location: location, facts: all)]
+        var chosen = all.filter(\.isRelevant)
+        if let targetFilter {
+            chosen = all.filter { $0.target.name == targetFilter }
+            if chosen.isEmpty {
+                let names = projects.flatMap(\.targets).map(\.name)
+                checks.append(DoctorCheck("container.target", .container, .failure, checked: "Target \(targetFilter)",
+                                          found: "no target named \(targetFilter); the project has \(names.joined(separator: ", "))",
+                                          action: "pass --target one of the names above"))
+            }
+        }
+        for facts in chosen { checks += TargetChecks(facts: facts).run() }
+        let listed = chosen.flatMap { $0.builds.flatMap { $0.containers.filter { $0.value.isResolved }.map(\.value.value) } }
+        checks.append(toolkitCheck(listed: listed.isEmpty ? nil : Array(Set(listed)).sorted()))
+        return checks
+    }
+
+    private static func action(for error: Error) -> String {
+        switch error as? XcodeProjectError {
+        case .notGenerated(_, _, let command)?: return "run `\(command)`, then pass --project the folder again"
+        case .severalProjects?: return "pass --project one of them"
+        default: return "pass --project the folder holding the app's .xcodeproj or .xcworkspace, or the .xcodeproj itself"
+        }
+    }
+
+    private func projectCheck(_ projects: [XcodeProject], location: ProjectLocation, facts: [TargetFacts]) -> DoctorCheck {
+        let names = projects.map { ProjectLocation.relative($0.pbxprojPath, to: location.root) }.joined(separator: ", ")
+        let relevant = facts.filter(\.isRelevant).map { "\($0.target.name) (\($0.target.kind.title))" }
+        let skipped = facts.filter { !$0.isRelevant }.map(\.target.name)
+        var lines = ["\(names): CloudKit targets \(relevant.joined(separator: ", ").ifEmpty("none"))"]
+        if !skipped.isEmpty { lines.append("without iCloud and without CloudKit code (not checked): \(skipped.joined(separator: ", "))") }
+        lines += location.notes
+        let caseNote = location.notes.contains { $0.contains("ignoring case") }
+        if facts.isEmpty {
+            return DoctorCheck("container.project", .container, .failure, checked: "Xcode project",
+                               found: "\(names) has no app, extension, watch app or App Clip target", action: "point --project at the app's project")
+        }
+        return DoctorCheck("container.project", .container, caseNote ? .warning : .ok, checked: "Xcode project", found: lines.joined(separator: "\n"),
+                           action: caseNote ? "write the path as it is on disk: a case-sensitive volume would not find it" : nil)
+    }
+
+    /// The toolkit writes where the app reads only if the app's entitlements list its container.
+    private func toolkitCheck(listed: [String]?) -> DoctorCheck {
+        let checked = "The toolkit's container (--container, TRIBEBOARD_CK_CONTAINER, config file)"
+        guard let toolkit else {
+            return DoctorCheck("container.toolkit", .container, .warning, checked: checked,
+                               found: "not checked: the toolkit's CloudKit settings cannot be read (see the remote checks)")
+        }
+        guard let listed else {
+            guard ContainerRule.acceptsWithoutProject(toolkit.value) else {
+                return DoctorCheck("container.toolkit", .container, .failure, checked: checked,
+                                   found: "\(toolkit.value) (from \(toolkit.source)) is not the app's container \(ContainerRule.expected) (the app's published bundle id \(CloudKitConfiguration.bundleID))",
+                                   action: "set --container (or TRIBEBOARD_CK_CONTAINER) to \(ContainerRule.expected): records written elsewhere are invisible to the app")
+            }
+            return DoctorCheck("container.toolkit", .container, .ok, checked: checked, found: "\(toolkit.value) (from \(toolkit.source))")
+        }
+        guard listed.contains(toolkit.value) else {
+            return DoctorCheck("container.toolkit", .container, .failure, checked: checked,
+                               found: "\(toolkit.value) (from \(toolkit.source)) is not among the containers the project's entitlements list: \(listed.joined(separator: ", "))",
+                               action: "set --container (or TRIBEBOARD_CK_CONTAINER) to the app's container, one of \(listed.joined(separator: ", ")): records written elsewhere are invisible to the app")
+        }
+        return DoctorCheck("container.toolkit", .container, .ok, checked: checked,
+                           found: "\(toolkit.value) (from \(toolkit.source)), listed in the project's entitlements")
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Logging
+import TribeBoardCloudKit
+import TribeBoardDomain
+import TribeBoardStore
+import TribeBoardSupport
+
+/// `tribeboard doctor family CODE_OR_ID`: one family's timeline across the store and CloudKit,
+/// what is wrong with it, and what to do next.
+package struct FamilyReport: Sendable, Codable {
+    package let query: String
+    package let store: String
+    package let family: FamilyFacts?
+    package let timeline: [TimelineEvent]
+    package let remote: RemoteFamilyState
+    package let findings: [DoctorCheck]
+    package let nextSteps: [String]
+    package let passed: Bool
+}
+
+package struct FamilyDoctor: Sendable {
+    let request: DoctorRequest
+    let query: String
+    let logger: Logger
+
+    package init(request: DoctorRequest, query: String, logger: Logger) {
+        self.request = request
+        self.query = query
+        self.logger = logger
+    }
+
+    /// The store is read on a thread of its own, then CloudKit is awaited.
+    package func run() async -> FamilyReport {
+        let (found, storeFindings) = await DedicatedThread.run { self.readStore() }
+        let remote = await remoteState(found)
+        return report(found, storeFindings, remote: remote)
+    }
+
+    private func readStore() -> (FamilyRecords?, [DoctorCheck]) {
+        logger.debug("looking up one family", metadata: ["query": "\(FamilyCode.mask(query))"])
+        var findings: [DoctorCheck] = []
+        var records: FamilyRecords?
+        do {
+            let store = try TribeBoardStore.openReadOnly(at: request.storePath)
+            records = try FamilyRecords.find(query, in: store)
+            if records == nil {
+                findings.append(DoctorCheck("family.found", .creations, .failure, checked: "Family in the store",
+                                            found: "no family with id, code or external id \(query) in \(request.storePath)",
+                                            action: "check the code (codes are 6 to 8 of A-Z and 0-9) or the store path; see CloudKit below"))
+            }
+        } catch {
+            findings.append(DoctorCheck("family.found", .creations, .failure, checked: "Family in the store", found: "\(error.localizedDescription)",
+                                        action: "run `tribeboard doctor` for the store's health"))
+        }
+        return (records, findings)
+    }
+
+    private func report(_ records: FamilyRecords?, _ storeFindings: [DoctorCheck], remote: RemoteFamilyState) -> FamilyReport {
+        var findings = storeFindings
+        if let records { findings += FamilyDiagnosis(records: records, request: request).findings() }
+        findings.append(FamilyDiagnosis.remoteFinding(remote, family: records?.family))
+        var timeline = records?.events ?? []
+        timeline += remote.records.map {
+            TimelineEvent(at: $0.modified, source: "cloudkit",
+                          what: "\($0.recordType) \($0.recordName) with code \($0.code ?? "none") (\($0.name ?? "no name"))")
+        }
+        let steps = findings.filter { $0.status != .ok }.compactMap(\.action)
+        return FamilyReport(query: query, store: request.storePath, family: records?.family, timeline: timeline, remote: remote,
+                            findings: findings, nextSteps: steps.isEmpty ? ["nothing: the family is complete and in CloudKit"] : steps,
+                            passed: !findings.contains { $0.status == .failure })
+    }
+
+    /// Looks in CloudKit by record name and by code; what was typed stands in for a family not in the store.
+    private func remoteState(_ records: FamilyRecords?) async -> RemoteFamilyState {
+        guard case .success(let configuration) = request.remote, configuration.isConfigured else {
+            if case .failure(let error) = request.remote { return RemoteFamilyState(status: .unavailable, detail: error.localizedDescription) }
+            return RemoteFamilyState(status: .notConfigured, detail: "no remote configured (--key-id and --key-file): CloudKit not consulted")
+        }
+        // The remote checks' probe first: a key CloudKit rejects is named as such, not as a missing family.
+        let (checks, state, probed) = await RemoteChecks(configuration: request.remote, requestTimeout: request.requestTimeout,
+                                                         logger: logger).run()
+        guard state == .accepted, let client = probed else {
+            let problem = checks.first { $0.status != .ok }?.found ?? "CloudKit cannot be used"
+            return RemoteFamilyState(status: .unavailable, detail: problem)
+        }
+        let typed = query.trimmed.uppercased()
+        let recordName = records?.family.id ?? (typed.count == 36 ? typed : nil)
+        let code = records?.family.code ?? ((try? FamilyCode(validating: typed))?.value)
+        return await RemoteFamilyLookup(client: client).lookup(recordName: recordName, code: code)
+    }
+}

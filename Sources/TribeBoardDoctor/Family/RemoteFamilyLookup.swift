@@ -1,0 +1,60 @@
+import Foundation
+import TribeBoardCloudKit
+import TribeBoardStore
+
+/// What CloudKit holds for one family: its record by name, and any record holding its code.
+package struct RemoteFamilyState: Sendable, Codable, Equatable {
+    package enum Status: String, Sendable, Codable {
+        case notConfigured, unavailable, found, missing
+    }
+
+    package var status: Status
+    package var detail: String
+    /// Records (`Family` or legacy `CKFamily`) found by name or by code.
+    package var records: [RemoteFamilyRecord] = []
+}
+
+package struct RemoteFamilyRecord: Sendable, Codable, Equatable {
+    package let recordName: String
+    package let recordType: String
+    package let code: String?
+    package let name: String?
+    package let modified: String?
+}
+
+/// Looks the family up by record name and queries its code, in `Family` and legacy `CKFamily`.
+struct RemoteFamilyLookup {
+    let client: CloudKitClient
+
+    func lookup(recordName: String?, code: String?) async -> RemoteFamilyState {
+        var records: [CloudKitRecord] = []
+        do {
+            if let recordName {
+                for case .record(let record) in try await client.lookup(recordNames: [recordName]) { records.append(record) }
+            }
+            if let code {
+                for recordType in [RecordMapping.familyType] + RecordMapping.legacyTypes.prefix(1) {
+                    let page: CloudKitQueryPage
+                    do throws(CloudKitError) {
+                        page = try await client.query(CloudKitQuery(recordType: recordType, filterBy: [.equals("code", code)]), resultsLimit: 10)
+                    } catch where error.isMissingLegacyType {
+                        continue
+                    }
+                    for case .record(let record) in page.records where !records.contains(where: { $0.recordName == record.recordName }) {
+                        records.append(record)
+                    }
+                }
+            }
+        } catch {
+            return RemoteFamilyState(status: .unavailable, detail: error.localizedDescription)
+        }
+        let found = records.map { record in
+            RemoteFamilyRecord(recordName: record.recordName, recordType: record.recordType ?? "?", code: record.string("code"),
+                               name: record.string("name"),
+                               modified: record.modified?.timestamp.map { StoreTimestamp.format(Date(timeIntervalSince1970: Double($0) / 1000)) })
+        }
+        let container = "\(client.configuration.container) (\(client.configuration.environment.rawValue), \(client.configuration.database.rawValue))"
+        guard !found.isEmpty else { return RemoteFamilyState(status: .missing, detail: "no record with this name or code in \(container)") }
+        return RemoteFamilyState(status: .found, detail: "\(found.count) record(s) in \(container)", records: found)
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import TribeBoardXcodeProject
+
+/// What doctor gathers about one target before judging it: per build (configuration × SDK) the
+/// bundle id and the entitlements, and the container references in the target's Swift code.
+struct TargetFacts {
+    static let containersKey = "com.apple.developer.icloud-container-identifiers"
+    static let servicesKey = "com.apple.developer.icloud-services"
+
+    /// One configuration for one SDK.
+    struct Build {
+        let variant: TargetVariant
+        let label: String
+        let bundleID: ResolvedSetting?
+        let entitlementsSetting: ResolvedSetting?
+        /// nil: no CODE_SIGN_ENTITLEMENTS; `.failure`: named but unreadable.
+        let entitlements: Result<XMLPlistFile, XcodeProjectError>?
+        let entitlementsPath: String?
+        let caseDiffers: Bool
+
+        var file: XMLPlistFile? { try? entitlements?.get() }
+
+        /// Containers as Xcode writes them into the signature: every variable expanded.
+        var containers: [(written: String, value: ResolvedSetting)] {
+            (file?.strings(TargetFacts.containersKey) ?? []).map { ($0, variant.settings.expand($0)) }
+        }
+
+        var services: [String] { file?.strings(TargetFacts.servicesKey) ?? [] }
+        var hasICloud: Bool { !containers.isEmpty || !services.isEmpty }
+        var usesCloudKitService: Bool { services.contains("CloudKit") }
+    }
+
+    let project: XcodeProject
+    let target: XcodeTarget
+    let builds: [Build]
+    let references: [ContainerReference]
+    let display: (String) -> String
+
+    init(project: XcodeProject, target: XcodeTarget, allSwiftFiles: @autoclosure () -> [String], display: @escaping (String) -> String) {
+        self.project = project
+        self.target = target
+        self.display = display
+        builds = target.variants.map { variant in
+            let setting = variant.settings.resolvedPath("CODE_SIGN_ENTITLEMENTS")
+            var entitlements: Result<XMLPlistFile, XcodeProjectError>?
+            var path: String?
+            var caseDiffers = false
+            if let setting, !setting.value.isEmpty {
+                let written = project.path(fromSetting: setting.value)
+                let found = CaseInsensitivePath.resolve(written)
+                caseDiffers = found?.caseDiffers ?? false
+                path = found?.path ?? written
+                entitlements = Result { () throws(XcodeProjectError) in try XMLPlistFile.read(found?.path ?? written) }
+            }
+            return Build(variant: variant, label: variant.label(multipleSDKs: target.multipleSDKs),
+                         bundleID: variant.settings.resolved("PRODUCT_BUNDLE_IDENTIFIER"), entitlementsSetting: setting,
+                         entitlements: entitlements, entitlementsPath: path, caseDiffers: caseDiffers)
+        }
+        // A trimmed project does not list sources: every Swift file below it counts for its apps.
+        let files = target.sourceFiles ?? (target.kind == .app ? allSwiftFiles() : [])
+        references = SwiftContainerLiterals.references(in: files + target.packageSourceFiles, display: display)
+        let packageFiles = Set(target.packageSourceFiles.map(display))
+        ownCodeUsesCloudKit = references.contains { !packageFiles.contains($0.location.path) }
+    }
+
+    /// The target's own files (not its packages') use CloudKit.
+    let ownCodeUsesCloudKit: Bool
+
+    var hasICloud: Bool { builds.contains { $0.hasICloud } }
+    var usesCloudKitInCode: Bool { !references.isEmpty }
+    /// Targets doctor judges: those with iCloud entitlements or CloudKit code.
+    /// An entitlements file that cannot be read might hold iCloud: it is judged too.
+    var isRelevant: Bool {
+        hasICloud || ownCodeUsesCloudKit || builds.contains { if case .failure? = $0.entitlements { return true } else { return false } }
+    }
+
+    func relative(_ path: String) -> String { display(path) }
+
+    /// Where a container is written in an entitlements file.
+    func location(of container: String, in file: XMLPlistFile) -> SourceLocation {
+        SourceLocation(path: display(file.path), line: file.line(ofValue: container, after: Self.containersKey))
+    }
+
+    /// `NAME (hint)` for each unresolved variable: never the raw `$(…)` alone.
+    static func describe(_ unresolved: [UnresolvedVariable]) -> String {
+        Array(Set(unresolved)).sorted { $0.name < $1.name }.map { "the variable \($0.name) is \($0.hint)" }.joined(separator: "; ")
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import TribeBoardSupport
+
+package enum CodeGenerationError: Error, Equatable, LocalizedError {
+    /// Every candidate was already taken.
+    case noFreeCode(candidatesTried: Int)
+    /// The random source kept failing after the retries.
+    case randomSourceUnavailable(attempts: Int, reason: String)
+
+    package var errorDescription: String? {
+        switch self {
+        case .noFreeCode(let tried):
+            return "code generation failed: all \(tried) candidate codes were already taken"
+        case .randomSourceUnavailable(let attempts, let reason):
+            return "code generation failed after \(attempts) attempts: \(reason)"
+        }
+    }
+}
+
+/// Generates unique family codes (seed requirements 1.2, 2.2 and 2.4).
+///
+/// A collision regenerates at once; a failure of the random source is retried with exponential
+/// backoff up to `retryDelays.count` times; past either limit the error is specific to code generation.
+package struct FamilyCodeGenerator: Sendable {
+    package let length: Int
+    package let maxCandidates: Int
+    package let retryDelays: [Duration]
+    private let source: any SecureRandomSource
+
+    package init(length: Int = 6,
+                maxCandidates: Int = 32,
+                retryDelays: [Duration] = [.milliseconds(50), .milliseconds(100), .milliseconds(200)],
+                source: any SecureRandomSource = SystemSecureRandomSource()) throws(ProvisionConfigurationError) {
+        guard FamilyCode.allowedLengths.contains(length) else { throw .invalidCodeLength(length) }
+        self.length = length
+        self.maxCandidates = maxCandidates
+        self.retryDelays = retryDelays
+        self.source = source
+    }
+
+    /// Returns a code for which `isTaken` answered false.
+    package func generate(isTaken: (FamilyCode) throws -> Bool) throws -> FamilyCode {
+        for _ in 0..<maxCandidates {
+            let candidate = try candidateWithRetries()
+            if try !isTaken(candidate) { return candidate }
+        }
+        throw CodeGenerationError.noFreeCode(candidatesTried: maxCandidates)
+    }
+
+    private func candidateWithRetries() throws(CodeGenerationError) -> FamilyCode {
+        var lastError = RandomSourceError(reason: "no attempt made")
+        for attempt in 0...retryDelays.count {
+            if attempt > 0 { Thread.sleep(forTimeInterval: retryDelays[attempt - 1].seconds) }
+            do {
+                return try candidate()
+            } catch {
+                lastError = error
+            }
+        }
+        throw .randomSourceUnavailable(attempts: retryDelays.count + 1, reason: lastError.reason)
+    }
+
+    private func candidate() throws(RandomSourceError) -> FamilyCode {
+        var bytes = [UInt8](repeating: 0, count: length)
+        try source.fill(&bytes)
+        let alphabet = FamilyCode.generatedAlphabet
+        let characters = bytes.map { alphabet[Int($0 & 31)] }
+        return FamilyCode(trusted: String(decoding: characters, as: UTF8.self))
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import TribeBoardCloudKit
+import TribeBoardQR
+import TribeBoardStore
+import TribeBoardSupport
+
+/// The writing half of a migration: kind by kind (families, then profiles, then memberships, so
+/// every reference has its target), 200 records a request, each batch checkpointed before it is
+/// sent and recorded with the store's new rows after; then the QR codes of re-coded families, the
+/// verification, and the deletion of verified legacy sources.
+struct MigrationApply {
+    let migrator: Migrator
+    let store: TribeBoardStore
+    let checkpoint: MigrationCheckpoint
+
+    private var request: MigrationRequest { migrator.request }
+    private var destination: CloudKitClient { migrator.endpoints.destination }
+
+    func run(_ items: inout [MigrationItem], report: inout MigrationReport) throws {
+        do {
+            try copy(&items, report: &report)
+            migrator.logger.info("copied")
+            try writeQRCodes(items)
+            migrator.logger.info("QR codes written")
+            report.verification = try verify(&items)
+            migrator.logger.info("verified")
+            if request.deleteSource { try deleteSources(&items, report: &report) }
+        } catch let error as CloudKitError {
+            // The checkpoint keeps what was done; what was not attempted says so.
+            report.stoppedBy = error.localizedDescription
+            report.exitKind = error.category == .configuration ? .configuration : .tryLater
+            for index in items.indices where items[index].outcome == .wouldCopy {
+                items[index].outcome = .failed
+                items[index].retryable = true
+                items[index].reason = "not copied: the run stopped (\(error.category.rawValue)); run it again to resume"
+            }
+        }
+    }
+
+    private func copy(_ items: inout [MigrationItem], report: inout MigrationReport) throws {
+        let total = items.filter { $0.outcome == .wouldCopy }.count
+        var done = 0
+        for kind in MigratedKind.allCases {
+            Migrator.skipOrphans(&items)
+            let batch = items.indices.filter { items[$0].kind == kind && (items[$0].outcome == .wouldCopy || items[$0].outcome == .identical) }
+            for chunk in batch.chunked(MigrationTransfer.groupSize) {
+                var records = chunk.map { items[$0] }
+                let toCreate = records.indices.filter { records[$0].outcome == .wouldCopy }
+                try checkpoint.record(toCreate.map { entry(records[$0], .pending) })
+                var created = toCreate.map { records[$0] }
+                try MigrationTransfer.create(&created, at: destination)
+                for (position, index) in toCreate.enumerated() { records[index] = created[position] }
+                let placed = records.filter(\.outcome.isInPlace)
+                let learned = try store.writer.write { db in
+                    let learned = try MigrationStoreImport.learn(placed, in: db)
+                    try MigrationCheckpoint.record(placed.map { entry($0, .copied) }, runKey: checkpoint.runKey, in: db)
+                    return learned
+                }
+                report.store.families += learned.families
+                report.store.userProfiles += learned.userProfiles
+                report.store.memberships += learned.memberships
+                for (position, index) in chunk.enumerated() { items[index] = records[position] }
+                done += toCreate.count
+                migrator.progress(.copying, done, total, problems: records.filter(\.outcome.isProblem).count)
+            }
+        }
+    }
+
+    private func entry(_ item: MigrationItem, _ status: MigrationCheckpoint.Status) -> MigrationCheckpoint.Entry {
+        MigrationCheckpoint.Entry(sourceName: item.sourceName, kind: item.kind, destinationName: item.destinationName,
+                                  newCode: item.recode?.newCode, status: status, keptBy: item.recode?.keptBy)
+    }
+
+    /// `DIR/qr/FAMILY_ID.png` for every re-coded family in place, this run's or an earlier one's
+    /// (a run killed after its commit has its QR codes written by the next).
+    private func writeQRCodes(_ items: [MigrationItem]) throws {
+        let recoded = items.filter { $0.kind == .family && $0.recode != nil && $0.outcome.isInPlace }
+        guard !recoded.isEmpty, let directory = request.outputDirectory else { return }
+        let folder = OutputFolder(path: directory)
+        _ = try folder.prepare()
+        let renderer = try QRCodePNGRenderer()
+        for item in recoded {
+            guard let code = item.recode?.newCode, !code.isEmpty else { continue }
+            try AtomicFile.write(try renderer.png(for: code), to: "\(directory)/\(QRCodeFiles.relativePath(for: item.destinationName))")
+        }
+    }
+
+    /// Every copy that should be in place, looked up and compared field by field with its source's
+    /// translation; counts of each kind on both sides.
+    private func verify(_ items: inout [MigrationItem]) throws -> MigrationReport.Verification {
+        var verification = MigrationReport.Verification()
+        for kind in MigratedKind.allCases { verification.counts[kind.rawValue] = MigrationReport.KindCount() }
+        for item in items { verification.counts[item.kind.rawValue, default: .init()].source += 1 }
+        let placed = items.indices.filter { items[$0].outcome.isInPlace }
+        for chunk in placed.chunked(MigrationTransfer.groupSize) {
+            let found = try MigrationTransfer.lookup(chunk.map { items[$0].destinationName }, at: destination)
+            for index in chunk {
+                verification.checked += 1
+                if let record = found[items[index].destinationName], MigrationTranslation.same(items[index].copy, record) {
+                    verification.matched += 1
+                    verification.counts[items[index].kind.rawValue, default: .init()].destination += 1
+                } else {
+                    verification.mismatched += 1
+                    items[index].outcome = .mismatch
+                    items[index].reason = found[items[index].destinationName].map {
+                        "the destination's copy differs from the source in " + MigrationTranslation.differingFields(items[index].copy, $0).joined(separator: ", ")
+                    } ?? "the copy is missing at the destination"
+                }
+            }
+            migrator.progress(.verifying, verification.checked, placed.count, problems: verification.mismatched)
+        }
+        return verification
+    }
+
+    /// Only when every record is in place and verified: a legacy family deleted while one of its
+    /// memberships stayed behind would take that membership with it (DELETE_SELF).
+    private func deleteSources(_ items: inout [MigrationItem], report: inout MigrationReport) throws {
+        guard request.mode == .legacyTypes else { return }
+        if let problem = items.first(where: { $0.outcome.isProblem }) {
+            report.deletionRefused = "nothing deleted: not every record is in place and verified (\(problem.sourceName): \(problem.outcome.rawValue))"
+            return
+        }
+        for kind in MigratedKind.allCases.reversed() {
+            let batch = items.indices.filter { items[$0].kind == kind && !items[$0].deleted }
+            for chunk in batch.chunked(CloudKitClient.maxOperationsPerRequest) {
+                var records = chunk.map { items[$0] }
+                try MigrationTransfer.deleteSources(&records, at: migrator.endpoints.source)
+                try checkpoint.record(records.filter(\.deleted).map { entry($0, .deleted) })
+                for (position, index) in chunk.enumerated() { items[index] = records[position] }
+            }
+        }
+        if let kept = items.first(where: { !$0.deleted }) {
+            report.deletionRefused = "some legacy records were not deleted (\(kept.sourceName): \(kept.reason ?? "unknown")); run again"
+        }
+    }
+}

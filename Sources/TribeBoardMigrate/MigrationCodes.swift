@@ -1,0 +1,168 @@
+import Foundation
+import GRDB
+import TribeBoardCloudKit
+import TribeBoardDomain
+import TribeBoardStore
+import TribeBoardSupport
+
+/// A family holding a code somewhere the migrated family would meet it.
+struct CodeHolder: Sendable {
+    let id: String
+    let createdAt: Date?
+    let place: String
+}
+
+/// The audit's rule for a migrated family whose code another family already holds at the
+/// destination (or in the store): the oldest family keeps it. A newer migrated family gets a new
+/// code (or, with `--on-code-conflict report`, is only listed); an older one is not migrated until
+/// the newer holder is given a new code, since that family is not this run's to change.
+struct MigrationCodes {
+    let request: MigrationRequest
+    let destination: CloudKitClient
+    /// Nil in a plan without a store: no local holder, and no new code is chosen.
+    let store: TribeBoardStore?
+    /// Families at the destination after this run, by code key: filled as families are decided.
+    private var placed: [String: CodeHolder] = [:]
+    private let generator: FamilyCodeGenerator
+
+    init(request: MigrationRequest, destination: CloudKitClient, store: TribeBoardStore?) throws {
+        self.request = request
+        self.destination = destination
+        self.store = store
+        generator = try FamilyCodeGenerator()
+    }
+
+    /// Decides each family's code, oldest first; `checkpoint` holds the codes earlier runs chose.
+    /// Codes are compared by `MigrationCodeKey.key`, as the audit compares them: `abc234` and
+    /// `ABC234` are one code to the people typing them.
+    mutating func decide(_ items: inout [MigrationItem], checkpoint: [String: MigrationCheckpoint.Entry]) throws {
+        // Each family's date read once, not in every comparison of the sort.
+        let order = items.indices.filter { items[$0].kind == .family && (items[$0].outcome == .wouldCopy || items[$0].outcome == .checkpointed) }
+            .map { (index: $0, created: MigrationStoreImport.createdAt(items[$0]), name: items[$0].sourceName) }
+            .sorted { ($0.created, $0.name) < ($1.created, $1.name) }
+            .map(\.index)
+        let keys = Set(order.compactMap { items[$0].source.string("code").map(MigrationCodeKey.key) })
+        let remote = try remoteHolders()
+        let local = try localHolders(of: keys)
+        var needCodes: [Int] = []
+        for index in order {
+            guard let code = items[index].source.string("code") else { continue }
+            let key = MigrationCodeKey.key(code)
+            let item = items[index]
+            let mine: Set<String> = [item.sourceName, item.destinationName]
+            let created = MigrationStoreImport.createdAt(item)
+            if item.outcome == .checkpointed {
+                placed[MigrationCodeKey.key(item.copy.string("code") ?? code)] = CodeHolder(id: item.destinationName, createdAt: created, place: "destination")
+                continue
+            }
+            let holders = ((remote[key] ?? []) + (local[key] ?? []) + (placed[key].map { [$0] } ?? [])).filter { !mine.contains($0.id) }
+            let oldest = holders.min { Self.older($0.createdAt, $0.id, than: $1.createdAt, $1.id) }
+            var finalCode = code
+            if let chosen = checkpoint[item.sourceName]?.newCode {
+                finalCode = chosen
+                items[index].recode = MigrationRecode(oldCode: code, newCode: chosen, keptBy: oldest?.id ?? "")
+            } else if !MigrationCodeKey.isWireFormat(code) {
+                // Nobody can type it as it is: a new code whatever its age, like a conflict.
+                guard request.onCodeConflict == .repair else {
+                    items[index].outcome = .codeConflict
+                    items[index].reason = "its code \(request.display(code)) is not in the wire format ^[A-Z0-9]{6,8}$; --on-code-conflict report: not migrated"
+                    continue
+                }
+                items[index].recode = MigrationRecode(oldCode: code, newCode: "", keptBy: oldest?.id ?? "")
+                needCodes.append(index)
+                continue
+            } else if let oldest {
+                if Self.older(oldest.createdAt, oldest.id, than: created, item.destinationName) {
+                    guard request.onCodeConflict == .repair else {
+                        items[index].outcome = .codeConflict
+                        items[index].reason = "its code \(request.display(code)) is held by the older family \(oldest.id) (\(oldest.place)); --on-code-conflict report: not migrated"
+                        continue
+                    }
+                    // Chosen below for all such families at once.
+                    items[index].recode = MigrationRecode(oldCode: code, newCode: "", keptBy: oldest.id)
+                    needCodes.append(index)
+                    continue
+                } else {
+                    items[index].outcome = .codeConflict
+                    items[index].reason = "its code \(request.display(code)) is held by \(oldest.id) (\(oldest.place)), a newer family: by the audit's rule the older family keeps it; give \(oldest.id) a new code (audit --repair, or in the app), then run migrate again"
+                    continue
+                }
+            }
+            if finalCode != code { items[index].copy.fields?["code"] = .string(finalCode) }
+            placed[MigrationCodeKey.key(finalCode)] = CodeHolder(id: item.destinationName, createdAt: created, place: "migrated")
+        }
+        let fresh = try freeCodes(needCodes.count, avoiding: keys.union(remote.keys).union(local.keys).union(placed.keys))
+        for (index, newCode) in zip(needCodes, fresh) {
+            items[index].recode?.newCode = newCode
+            guard !newCode.isEmpty else { continue }
+            items[index].copy.fields?["code"] = .string(newCode)
+            placed[newCode] = CodeHolder(id: items[index].destinationName, createdAt: MigrationStoreImport.createdAt(items[index]), place: "migrated")
+        }
+    }
+
+    /// Oldest by creation date (an unknown date is never the oldest), then by id, as the audit orders.
+    static func older(_ left: Date?, _ leftID: String, than right: Date?, _ rightID: String) -> Bool {
+        switch (left, right) {
+        case (let l?, let r?): return l != r ? l < r : leftID < rightID
+        case (.some, .none): return true
+        case (.none, .some): return false
+        case (.none, .none): return leftID < rightID
+        }
+    }
+
+    /// `count` new codes, free in the store and among `taken` (every code key at the destination,
+    /// in the store and among the migrated, read in full above).
+    private func freeCodes(_ count: Int, avoiding taken: Set<String>) throws -> [String] {
+        // A plan says a new code will be given; choosing one now would promise a code it cannot hold.
+        guard count > 0, request.apply, let store else { return Array(repeating: "", count: count) }
+        var avoid = taken
+        return try store.writer.read { db in
+            let lookups = try FamilyLookups(db)
+            return try (0..<count).map { _ in
+                let code = try generator.generateFree(avoiding: avoid, lookups: lookups, reservations: nil).value
+                avoid.insert(code)
+                return code
+            }
+        }
+    }
+
+    /// Every family at the destination, by code key: current ones, and legacy ones for a container
+    /// copy. Read in full, as the audit reads them: `code IN [...]` is exact, and the case variants
+    /// of a code cannot be listed.
+    private func remoteHolders() throws -> [String: [CodeHolder]] {
+        let types = request.mode == .container ? [RecordMapping.familyType, MigratedKind.family.legacyType] : [RecordMapping.familyType]
+        let records = try MigrationTransfer.readAll(types: types, from: destination)
+        var holders: [String: [CodeHolder]] = [:]
+        for record in records {
+            guard let code = record.string("code") else { continue }
+            let created = record.fields?["createdAt"]?.value.number.flatMap(MigrationStoreImport.date(milliseconds:))
+                ?? record.created?.timestamp.flatMap { MigrationStoreImport.date(milliseconds: Double($0)) }
+            holders[MigrationCodeKey.key(code), default: []].append(CodeHolder(id: record.recordName, createdAt: created, place: "destination \(record.recordType ?? "")"))
+        }
+        return holders
+    }
+
+    /// The store's families whose code key is one of `keys` (one pass over the table: SQL's
+    /// `IN` is exact too).
+    private func localHolders(of keys: Set<String>) throws -> [String: [CodeHolder]] {
+        guard let store else { return [:] }
+        return try store.writer.read { db in
+            var holders: [String: [CodeHolder]] = [:]
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, code, created_at FROM families")
+            while let row = try rows.next() {
+                let key = MigrationCodeKey.key(row["code"] as String? ?? "")
+                guard keys.contains(key) else { continue }
+                let created = (row["created_at"] as String?).flatMap(RecordMapping.date(fromStoreTimestamp:))
+                holders[key, default: []].append(CodeHolder(id: row["id"], createdAt: created, place: "local store"))
+            }
+            return holders
+        }
+    }
+}
+
+/// CloudKit calls from the migration, which runs synchronously on the command's thread.
+enum MigrationRemote {
+    static func call<Value: Sendable>(_ body: @escaping @Sendable () async throws(CloudKitError) -> Value) throws(CloudKitError) -> Value {
+        try BlockingBridge.run(body).get()
+    }
+}

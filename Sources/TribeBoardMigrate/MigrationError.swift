@@ -1,0 +1,37 @@
+import Foundation
+import TribeBoardCloudKit
+import TribeBoardDomain
+import TribeBoardQR
+import TribeBoardStore
+import TribeBoardSupport
+
+/// What stops a migration run (the checkpoint keeps what was done).
+package enum MigrationError: Error, LocalizedError {
+    case store(StoreError)
+    case remote(CloudKitError)
+    case output(FileSystemError)
+    case codeGeneration(String)
+    case qrCode(String)
+
+    package var errorDescription: String? {
+        switch self {
+        case .store(let error): return "migration stopped: \(error.localizedDescription); run it again to resume from the checkpoint"
+        case .remote(let error): return "migration stopped: \(error.localizedDescription); run it again to resume from the checkpoint"
+        case .output(let error): return "migration stopped: \(error.localizedDescription)"
+        case .codeGeneration(let reason): return "migration stopped: \(reason)"
+        case .qrCode(let reason): return "migration stopped: cannot make a QR code: \(reason)"
+        }
+    }
+
+    static func classify(_ error: any Error) -> MigrationError {
+        switch error {
+        case let error as MigrationError: return error
+        case let error as CloudKitError: return .remote(error)
+        case let error as StoreError: return .store(error)
+        case let error as FileSystemError: return .output(error)
+        case let error as QRCodeError: return .qrCode(error.localizedDescription)
+        case let error as CodeGenerationError: return .codeGeneration(error.localizedDescription)
+        default: return .store(.writeFailed(reason: "\(error)"))
+        }
+    }
+}

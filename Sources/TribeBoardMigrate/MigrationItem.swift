@@ -1,0 +1,81 @@
+import Foundation
+import TribeBoardCloudKit
+
+/// What happened (or, in a plan, would happen) to one source record.
+package enum MigrationOutcome: String, Sendable, Encodable, CaseIterable {
+    /// Plan: would be copied.
+    case wouldCopy = "would-copy"
+    case copied
+    /// The destination already held an identical record (a rerun, or a copy made by hand).
+    case identical
+    /// An earlier run of the same migration copied it (the store's checkpoint says so).
+    case checkpointed
+    /// A different record holds its name at the destination: reported, never overwritten.
+    case conflict
+    /// Its code is held by another family at the destination and it was not migrated.
+    case codeConflict = "code-conflict"
+    /// It breaks the app's rules for the current type (the reason names the field): not copied.
+    case invalid
+    /// Not migrated because a record it references was not (or is not in the source).
+    case skipped
+    /// CloudKit refused this record.
+    case failed
+    /// The verification found the destination's copy different from the source.
+    case mismatch
+
+    /// At the destination as it should be.
+    var isInPlace: Bool { [.copied, .identical, .checkpointed].contains(self) }
+    /// What makes the run exit 1.
+    var isProblem: Bool { [.conflict, .codeConflict, .invalid, .skipped, .failed, .mismatch].contains(self) }
+}
+
+/// A family that got a new code because an older family holds its old one, or its old one is not
+/// in the wire format.
+package struct MigrationRecode: Sendable, Encodable, Equatable {
+    package var oldCode: String
+    package var newCode: String
+    /// The family (record name at the destination, or store id) that keeps the old code; empty
+    /// when nobody does (a code outside the wire format).
+    package var keptBy: String
+    /// The `code_repairs` reason: `migrate-code-conflict` or `migrate-invalid-code`.
+    package var reason: String
+
+    init(oldCode: String, newCode: String, keptBy: String, reason: String? = nil) {
+        self.oldCode = oldCode
+        self.newCode = newCode
+        self.keptBy = keptBy
+        self.reason = reason ?? (MigrationCodeKey.isWireFormat(oldCode) ? Self.conflictReason : Self.invalidCodeReason)
+    }
+
+    static let conflictReason = "migrate-code-conflict"
+    static let invalidCodeReason = "migrate-invalid-code"
+}
+
+/// One source record on its way: its copy, and what became of it.
+struct MigrationItem: Sendable {
+    let source: CloudKitRecord
+    let kind: MigratedKind
+    var copy: CloudKitRecord
+    var outcome: MigrationOutcome
+    var reason: String?
+    var recode: MigrationRecode?
+    /// Set when a per-record failure is worth another run later (THROTTLED and friends).
+    var retryable = false
+    var deleted = false
+
+    var sourceName: String { source.recordName }
+    var destinationName: String { copy.recordName }
+}
+
+extension MigrationItem {
+    /// The destination's copy differs only in the code of a family this run would re-code: an
+    /// earlier run re-coded it (with a store whose checkpoint is not this one). It is the same
+    /// family; its code there stands, since choosing another would make a conflict of our own copy.
+    mutating func adoptEarlierCode(from found: CloudKitRecord) -> Bool {
+        guard kind == .family, recode != nil, MigrationTranslation.differingFields(copy, found) == ["code"],
+              let code = found.string("code") else { return false }
+        copy.fields?["code"] = .string(code)
+        recode?.newCode = code
+        return true
+    }
+}

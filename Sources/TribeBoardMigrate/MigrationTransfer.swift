@@ -1,0 +1,162 @@
+import Foundation
+import TribeBoardCloudKit
+import TribeBoardSupport
+
+/// The CloudKit requests of a migration: read every record of some types, look names up, create
+/// copies, delete sources. Per-record results are matched to their records by name.
+enum MigrationTransfer {
+    /// Every record of `types`; a type the container's schema lacks has no records to move.
+    static func readAll(types: [String], from client: CloudKitClient) throws(CloudKitError) -> [CloudKitRecord] {
+        try MigrationRemote.call { () async throws(CloudKitError) -> [CloudKitRecord] in
+            var records: [CloudKitRecord] = []
+            for type in types {
+                do {
+                    try await client.queryAll(CloudKitQuery(recordType: type)) { page in
+                        for case .record(let record) in page where record.deleted != true { records.append(record) }
+                    }
+                } catch let error as CloudKitError where error.isUnknownRecordType {
+                    continue
+                } catch let error as CloudKitError {
+                    throw error
+                } catch {
+                    throw .unexpectedResponse(httpStatus: 0, detail: "\(error)")
+                }
+            }
+            return records
+        }
+    }
+
+    /// The records the destination holds under `names` (absent: not there).
+    static func lookup(_ names: [String], at client: CloudKitClient) throws(CloudKitError) -> [String: CloudKitRecord] {
+        guard !names.isEmpty else { return [:] }
+        let results = try MigrationRemote.call { () async throws(CloudKitError) in
+            try await inParallel(names.chunked(CloudKitClient.maxOperationsPerRequest).map(Array.init)) { chunk throws(CloudKitError) in
+                try await client.lookup(recordNames: chunk)
+            }
+        }
+        var found: [String: CloudKitRecord] = [:]
+        for result in results {
+            switch result {
+            case .record(let record) where record.deleted != true:
+                found[record.recordName] = record
+            case .record:
+                continue
+            case .failure(let error) where error.code == .notFound:
+                continue
+            case .failure(let error):
+                throw .service(code: error.code, httpStatus: 200, reason: "records/lookup of \(error.recordName ?? "a record"): \(error.reason ?? "no reason")",
+                               retryAfter: error.retryAfter)
+            }
+        }
+        return found
+    }
+
+    /// One result per operation, by record name (by position for an entry that names none).
+    static func modify(_ operations: [CloudKitOperation], at client: CloudKitClient) throws(CloudKitError) -> [String: CloudKitRecordResult] {
+        guard !operations.isEmpty else { return [:] }
+        let results = try MigrationRemote.call { () async throws(CloudKitError) in
+            try await inParallel(operations.chunked(CloudKitClient.maxOperationsPerRequest).map(Array.init)) { chunk throws(CloudKitError) in
+                try await client.modify(chunk)
+            }
+        }
+        var byName: [String: CloudKitRecordResult] = [:]
+        for (position, result) in results.enumerated() {
+            switch result {
+            case .record(let record): byName[record.recordName] = result
+            case .failure(let error):
+                if let name = error.recordName ?? (position < operations.count ? operations[position].record.recordName : nil) {
+                    byName[name] = result
+                }
+            }
+        }
+        return byName
+    }
+
+    /// Creates the items' copies; an EXISTS (or CONFLICT) is looked up and compared: the same
+    /// record is in place, a different one is a conflict and stays as it is.
+    static func create(_ items: inout [MigrationItem], at client: CloudKitClient) throws(CloudKitError) {
+        let results = try modify(items.map { CloudKitOperation(.create, $0.copy) }, at: client)
+        var existing: [Int] = []
+        for index in items.indices {
+            switch results[items[index].destinationName] {
+            case .record?:
+                items[index].outcome = .copied
+            case .failure(let error)? where error.code == .exists || error.code == .conflict:
+                existing.append(index)
+            case .failure(let error)?:
+                items[index].outcome = .failed
+                items[index].retryable = error.code.category == .transient
+                items[index].reason = "CloudKit refused the copy: \(error.serverErrorCode) \(error.reason ?? "")"
+            case nil:
+                items[index].outcome = .failed
+                items[index].retryable = true
+                items[index].reason = "CloudKit's answer had no result for this record"
+            }
+        }
+        let found = try lookup(existing.map { items[$0].destinationName }, at: client)
+        for index in existing {
+            if let record = found[items[index].destinationName],
+               MigrationTranslation.same(items[index].copy, record) || items[index].adoptEarlierCode(from: record) {
+                items[index].outcome = .identical
+            } else {
+                items[index].outcome = .conflict
+                items[index].reason = "another record holds \(items[index].destinationName) at the destination"
+                    + (found[items[index].destinationName].map { " (differs in \(MigrationTranslation.differingFields(items[index].copy, $0).joined(separator: ", ")))" } ?? "")
+                    + "; it was not overwritten"
+            }
+        }
+    }
+
+    /// Deletes the items' sources (forceDelete: a source changed since it was read was verified
+    /// through its copy, whose fields came from that read; change tags are not kept).
+    static func deleteSources(_ items: inout [MigrationItem], at client: CloudKitClient) throws(CloudKitError) {
+        let results = try modify(items.map { CloudKitOperation(.forceDelete, CloudKitRecord(recordName: $0.sourceName, recordType: $0.source.recordType ?? "", fields: [:])) },
+                                 at: client)
+        for index in items.indices {
+            switch results[items[index].sourceName] {
+            case .record?: items[index].deleted = true
+            case .failure(let error)? where error.code == .notFound: items[index].deleted = true
+            case .failure(let error)?: items[index].reason = "the legacy record was not deleted: \(error.serverErrorCode) \(error.reason ?? "")"
+            case nil: items[index].reason = "the legacy record was not deleted: no result for it"
+            }
+        }
+    }
+
+    /// Requests of 200 side by side (the client keeps at most 4 in flight), results in the order
+    /// of the chunks; the first error ends the lot.
+    static let groupSize = 4 * CloudKitClient.maxOperationsPerRequest
+
+    static func inParallel<Chunk: Sendable, Element: Sendable>(_ chunks: [Chunk],
+                                                                _ body: @escaping @Sendable (Chunk) async throws(CloudKitError) -> [Element])
+        async throws(CloudKitError) -> [Element] {
+        let outcome = await withTaskGroup(of: ChunkResult<Element>.self) { group in
+            for (position, chunk) in chunks.enumerated() {
+                group.addTask {
+                    do throws(CloudKitError) {
+                        return ChunkResult(position: position, result: .success(try await body(chunk)))
+                    } catch {
+                        return ChunkResult(position: position, result: .failure(error))
+                    }
+                }
+            }
+            var finished: [ChunkResult<Element>] = []
+            for await done in group { finished.append(done) }
+            finished.sort { $0.position < $1.position }
+            var elements: [Element] = []
+            for done in finished {
+                switch done.result {
+                case .success(let records): elements += records
+                case .failure(let error): return Result<[Element], CloudKitError>.failure(error)
+                }
+            }
+            return .success(elements)
+        }
+        return try outcome.get()
+    }
+}
+
+/// One chunk's answer, with its place among the chunks.
+struct ChunkResult<Element: Sendable>: Sendable {
+    let position: Int
+    let result: Result<[Element], CloudKitError>
+}

@@ -1,0 +1,92 @@
+import Foundation
+import TribeBoardCloudKit
+import TribeBoardDomain
+
+/// The app's rules for the current types (app-data-model.md), checked on every source record
+/// before it is copied: a record that breaks them is not copied (`invalid`), since the app, the
+/// store and the audit would each read it differently (a 1e300 `createdAt` became 1970 in the store).
+/// A family code outside the wire format is not a problem here: it is given a new code like a
+/// conflicting one (see `MigrationCodes`).
+enum MigrationValidation {
+    /// Dates a TribeBoard record can hold: from 2000 (long before the app) to 2100. Inside the
+    /// audit's 1970...9999 range, so a migrated date never reads as unknown there.
+    static let plausibleMilliseconds: ClosedRange<Double> = 946_684_800_000...4_102_444_800_000
+
+    /// What is wrong with a record, one sentence per field; empty when it may be copied. Values
+    /// are described by type and size, never quoted for `code`.
+    static func problems(_ record: CloudKitRecord, kind: MigratedKind) -> [String] {
+        let fields = record.fields ?? [:]
+        var problems: [String] = []
+        func check(_ name: String, _ rule: (CloudKitRecord.Field) -> String?, optional: Bool = false) {
+            guard let field = fields[name] else {
+                if !optional { problems.append("\(name) is missing") }
+                return
+            }
+            if let problem = rule(field) { problems.append("\(name) \(problem)") }
+        }
+        switch kind {
+        case .family:
+            check("name") { text($0) { _ = try FieldRules.familyName($0, column: "") } }
+            check("code") { text($0, quote: false) { _ in } }
+            check("createdByUserId") { text($0) { if UUID(uuidString: $0.trimmingCharacters(in: .whitespaces)) == nil { throw RowError(column: nil, "is not a UUID") } } }
+            check("createdAt", timestamp)
+        case .userProfile:
+            check("displayName") { text($0) { _ = try FieldRules.displayName($0, column: "") } }
+            check("appleUserIdHash", { text($0) { _ = try FieldRules.appleUserIdHash($0, column: "") } }, optional: true)
+            check("avatarUrl", { text($0) { if URL(string: $0) == nil { throw RowError(column: nil, "is not a URL") } } }, optional: true)
+            check("createdAt", timestamp)
+        case .membership:
+            check("role") { text($0) { if MembershipRole(rawValue: $0) == nil { throw RowError(column: nil, "is not one of \(MembershipRole.allCases.map(\.rawValue).joined(separator: ", "))") } } }
+            check("status") { text($0) { if MembershipStatus(rawValue: $0) == nil { throw RowError(column: nil, "is not one of \(MembershipStatus.allCases.map(\.rawValue).joined(separator: ", "))") } } }
+            check("joinedAt", timestamp)
+            check("lastRoleChangeAt", timestamp, optional: true)
+            check("family", reference)
+            check("user", reference)
+        }
+        return problems
+    }
+
+    private static func typeProblem(_ field: CloudKitRecord.Field, expected: String) -> String? {
+        guard let type = field.type, type != expected else { return nil }
+        return "is a \(type), not a \(expected)"
+    }
+
+    /// A STRING the rule accepts; the value quoted (shortened) unless it is a secret.
+    private static func text(_ field: CloudKitRecord.Field, quote: Bool = true, _ rule: (String) throws -> Void) -> String? {
+        if let problem = typeProblem(field, expected: "STRING") { return problem }
+        guard let value = field.value.string else { return "is not a STRING" }
+        do {
+            try rule(value)
+            return nil
+        } catch let error as RowError {
+            let shown = value.count > 60 ? String(value.prefix(60)) + "…" : value
+            return (quote ? "\"\(shown)\" " : "") + error.message
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    private static func timestamp(_ field: CloudKitRecord.Field) -> String? {
+        if let problem = typeProblem(field, expected: "TIMESTAMP") { return problem }
+        guard let number = field.value.number, number.isFinite else { return "is not a TIMESTAMP (not a number)" }
+        guard plausibleMilliseconds.contains(number) else { return "is out of range (\(number) ms; 2000 to 2100 accepted)" }
+        return nil
+    }
+
+    private static func reference(_ field: CloudKitRecord.Field) -> String? {
+        if let problem = typeProblem(field, expected: "REFERENCE") { return problem }
+        guard let name = field.value.object?["recordName"]?.string, !name.isEmpty else { return "is not a REFERENCE (no recordName)" }
+        return nil
+    }
+}
+
+/// Codes as people take them (the join screen upper-cases what is typed), and the wire format:
+/// the audit's `CodeFormat`, which this module does not see.
+enum MigrationCodeKey {
+    static func key(_ code: String) -> String { code.trimmingCharacters(in: .whitespacesAndNewlines).uppercased() }
+
+    static func isWireFormat(_ code: String) -> Bool {
+        FamilyCode.allowedLengths.contains(code.unicodeScalars.count)
+            && code.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import Logging
+import TribeBoardCloudKit
+import TribeBoardStore
+import TribeBoardSupport
+
+/// `migrate`: reads the source, plans each record (copy, already there, conflict, code conflict,
+/// skipped), and with `--apply` copies, teaches the store, verifies and (on request) deletes the
+/// legacy sources. Resumable: the store's checkpoint says what an earlier run already copied.
+package struct Migrator: Sendable {
+    package typealias ProgressHandler = @Sendable (MigrationProgress) -> Void
+
+    let request: MigrationRequest
+    let endpoints: MigrationEndpoints
+    let logger: Logger
+    let onProgress: ProgressHandler
+    let started = ContinuousClock.now
+
+    package init(request: MigrationRequest, endpoints: MigrationEndpoints, logger: Logger, onProgress: @escaping ProgressHandler = { _ in }) {
+        self.request = request
+        self.endpoints = endpoints
+        self.logger = logger
+        self.onProgress = onProgress
+    }
+
+    package func run() throws(MigrationError) -> MigrationReport {
+        var report = MigrationReport(request: request, endpoints: endpoints)
+        do {
+            let store = try openStore()
+            let checkpoint = store.map { MigrationCheckpoint(store: $0, runKey: endpoints.runKey(request.mode)) }
+            let done = (try? checkpoint?.load()) ?? [:]
+            let sources = try MigrationTransfer.readAll(types: request.sourceTypes, from: endpoints.source)
+            logger.info("source read", metadata: ["records": "\(sources.count)"])
+            var items = try plan(sources, store: store, checkpoint: done)
+            logger.info("planned", metadata: ["records": "\(items.count)"])
+            if request.apply, let store, let checkpoint {
+                try MigrationApply(migrator: self, store: store, checkpoint: checkpoint).run(&items, report: &report)
+            }
+            report.finish(items, request: request)
+            return report
+        } catch {
+            throw MigrationError.classify(error)
+        }
+    }
+
+    /// A plan never creates or migrates a store: it reads one if there is one.
+    private func openStore() throws(StoreError) -> TribeBoardStore? {
+        if request.apply { return try TribeBoardStore.open(at: request.storePath) }
+        guard FileManager.default.fileExists(atPath: request.storePath) else { return nil }
+        return try TribeBoardStore.openReadOnly(at: request.storePath)
+    }
+
+    func plan(_ sources: [CloudKitRecord], store: TribeBoardStore?, checkpoint: [String: MigrationCheckpoint.Entry]) throws -> [MigrationItem] {
+        let translation = MigrationTranslation(mode: request.mode, sourceNames: Set(sources.map(\.recordName)))
+        let order = Dictionary(uniqueKeysWithValues: MigratedKind.allCases.enumerated().map { ($1, $0) })
+        var items: [MigrationItem] = sources.compactMap { record in
+            guard let kind = MigratedKind(recordType: record.recordType) else { return nil }
+            return MigrationItem(source: record, kind: kind, copy: translation.copy(of: record, kind: kind, code: nil), outcome: .wouldCopy)
+        }
+        items.sort { (order[$0.kind] ?? 0, $0.sourceName) < (order[$1.kind] ?? 0, $1.sourceName) }
+        for index in items.indices {
+            guard let entry = checkpoint[items[index].sourceName], entry.status != .pending else { continue }
+            items[index].outcome = .checkpointed
+            items[index].deleted = entry.status == .deleted
+            if let code = entry.newCode, let old = items[index].source.string("code") {
+                items[index].copy.fields?["code"] = .string(code)
+                items[index].recode = MigrationRecode(oldCode: old, newCode: code, keptBy: entry.keptBy ?? "")
+            }
+        }
+        for index in items.indices where items[index].outcome == .wouldCopy {
+            let problems = MigrationValidation.problems(items[index].source, kind: items[index].kind)
+            guard !problems.isEmpty else { continue }
+            items[index].outcome = .invalid
+            items[index].reason = problems.joined(separator: "; ") + " (the app's rules for \(items[index].kind.currentType)): not copied"
+        }
+        progress(.planning, 0, items.count)
+        var codes = try MigrationCodes(request: request, destination: endpoints.destination, store: store)
+        try codes.decide(&items, checkpoint: checkpoint)
+        // An applied run learns the same from its creates (EXISTS is looked up and compared).
+        if !request.apply { try compareWithDestination(&items) }
+        try skipUnresolvedReferences(&items)
+        Self.skipOrphans(&items)
+        progress(.planning, items.count, items.count)
+        return items
+    }
+
+    /// Records the destination already holds under the copy's name: the same one is in place, a
+    /// different one a conflict.
+    private func compareWithDestination(_ items: inout [MigrationItem]) throws(CloudKitError) {
+        let pending = items.indices.filter { items[$0].outcome == .wouldCopy }
+        for chunk in pending.chunked(MigrationTransfer.groupSize) {
+            let found = try MigrationTransfer.lookup(chunk.map { items[$0].destinationName }, at: endpoints.destination)
+            for index in chunk {
+                guard let record = found[items[index].destinationName] else { continue }
+                if MigrationTranslation.same(items[index].copy, record) || items[index].adoptEarlierCode(from: record) {
+                    items[index].outcome = .identical
+                } else {
+                    items[index].outcome = .conflict
+                    items[index].reason = "a different record holds \(items[index].destinationName) at the destination (differs in "
+                        + MigrationTranslation.differingFields(items[index].copy, record).joined(separator: ", ") + "); it is never overwritten"
+                }
+            }
+        }
+    }
+
+    /// A membership referencing a record that is neither among the migrated ones nor at the
+    /// destination (as a family, or a profile) is not sent: CloudKit would refuse it
+    /// (VALIDATING_REFERENCE_ERROR), or it would point at the wrong kind of record.
+    private func skipUnresolvedReferences(_ items: inout [MigrationItem]) throws(CloudKitError) {
+        var sourceTypes: [String: String] = [:]
+        for item in items { sourceTypes[item.sourceName] = item.source.recordType ?? "" }
+        let fields: [(name: String, kind: MigratedKind)] = [("family", .family), ("user", .userProfile)]
+        let memberships = items.indices.filter { items[$0].kind == .membership && items[$0].outcome == .wouldCopy }
+        var outside = Set<String>()
+        for index in memberships {
+            for field in fields {
+                if let target = MigrationStoreImport.reference(items[index].source, field.name), sourceTypes[target] == nil { outside.insert(target) }
+            }
+        }
+        let found = outside.isEmpty ? [:] : try MigrationTransfer.lookup(outside.sorted(), at: endpoints.destination)
+        for index in memberships {
+            for field in fields {
+                guard let target = MigrationStoreImport.reference(items[index].source, field.name) else { continue }
+                let type = sourceTypes[target] ?? found[target]?.recordType
+                guard MigratedKind(recordType: type) != field.kind else { continue }
+                items[index].outcome = .skipped
+                items[index].reason = type.map { "its \(field.name) \(target) is a \($0.isEmpty ? "record without a type" : $0), not a \(field.kind.currentType)" }
+                    ?? "its \(field.name) \(target) exists nowhere (not among the migrated records, not at the destination)"
+                break
+            }
+        }
+    }
+
+    /// A membership whose family or profile is not migrated is not either: its references
+    /// would point at nothing.
+    static func skipOrphans(_ items: inout [MigrationItem]) {
+        var bySource: [String: MigrationOutcome] = [:]
+        for item in items { bySource[item.sourceName] = item.outcome }
+        for index in items.indices where items[index].kind == .membership && items[index].outcome == .wouldCopy {
+            for field in ["family", "user"] {
+                guard let target = MigrationStoreImport.reference(items[index].source, field),
+                      let outcome = bySource[target], !(outcome.isInPlace || outcome == .wouldCopy) else { continue }
+                items[index].outcome = .skipped
+                items[index].reason = "its \(field) \(target) was not migrated (\(outcome.rawValue))"
+                break
+            }
+        }
+    }
+
+    func progress(_ phase: MigrationProgress.Phase, _ processed: Int, _ total: Int, problems: Int = 0) {
+        onProgress(MigrationProgress(phase: phase, processed: processed, total: total, problems: problems, elapsed: ContinuousClock.now - started))
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+import GRDB
+import TribeBoardStore
+
+/// Answers, without writing, what a real run would do with each row.
+struct DryRunPlanner {
+    let store: TribeBoardStore?
+    let reservations: RowTracker?
+
+    func plan(_ entry: BatchEntry) throws -> ProvisionRowResult {
+        switch entry {
+        case .invalid(let line, let externalId, let name, _, let error):
+            return ProvisionRowResult(line: line, externalId: externalId, familyId: nil, familyName: name, code: nil,
+                                      status: .failed, error: error.localizedDescription, needsQRCode: false)
+        case .valid(let row):
+            guard let store else { return try plan(row, lookups: nil) }
+            return try store.writer.read { db in try plan(row, lookups: try FamilyLookups(db)) }
+        }
+    }
+
+    private func plan(_ row: ValidatedRow, lookups: FamilyLookups?) throws -> ProvisionRowResult {
+        if let existing = try lookups?.family(importKey: row.importKey) {
+            let conflict = PreassignedCode.conflict(row, existing: existing)
+            return ProvisionRowResult(line: row.line, externalId: row.externalId, familyId: existing.id,
+                                      familyName: existing.name, code: existing.code,
+                                      status: conflict == nil ? .existing : .failed,
+                                      error: conflict?.localizedDescription, needsQRCode: false)
+        }
+        let problem = try PreassignedCode.problem(row, lookups: lookups, reservations: reservations)
+        return ProvisionRowResult(line: row.line, externalId: row.externalId, familyId: nil, familyName: row.familyName,
+                                  code: row.preassignedCode?.value, status: problem == nil ? .created : .failed,
+                                  error: problem?.localizedDescription, needsQRCode: false)
+    }
+}

@@ -1,0 +1,28 @@
+import Foundation
+import TribeBoardQR
+import TribeBoardSupport
+
+/// Streams `manifest.csv` into a temporary file renamed into place at the end, so a killed run
+/// leaves the previous manifest (or none), never a truncated one.
+final class ManifestWriter {
+    static let header = ["line", "external_id", "family_id", "family_name", "code", "qr_file", "status", "error"]
+
+    private let file: StreamingFile
+    private let records: CSVRecordWriter
+
+    init(path: String) throws(FileSystemError) {
+        file = try StreamingFile(path: path)
+        records = CSVRecordWriter(file: file)
+        try records.append(Self.header)
+    }
+
+    func append(_ row: ProvisionRowResult) throws(FileSystemError) {
+        let qrFile = row.status == .failed ? "" : row.familyId.map(QRCodeFiles.relativePath(for:)) ?? ""
+        try records.append([String(row.line), row.externalId ?? "", row.familyId ?? "", row.familyName,
+                            row.code ?? "", qrFile, row.status.rawValue, row.error ?? ""])
+    }
+
+    func commit() throws(FileSystemError) { try file.commit() }
+
+    func abandon() { file.abandon() }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import TribeBoardCSV
+import TribeBoardStore
+import TribeBoardSupport
+
+/// What one provision run is asked to do.
+package struct ProvisionRequest: Sendable {
+    package var csvPath: String
+    package var storePath: String
+    package var outputDirectory: String
+    package var codeLength = 6
+    package var qrScale = 8
+    package var dryRun = false
+    /// Rows per store transaction: large enough to amortize the commit, small enough that a
+    /// concurrent run waits only briefly for the write lock.
+    package var batchSize = 256
+
+    package init(csvPath: String, storePath: String, outputDirectory: String) {
+        self.csvPath = csvPath
+        self.storePath = storePath
+        self.outputDirectory = outputDirectory
+    }
+}
+
+/// Failures that stop a whole run (a bad row never does).
+package enum ProvisionError: Error, LocalizedError {
+    case input(CSVImportError)
+    case store(StoreError)
+    case output(FileSystemError)
+    case configuration(String)
+
+    package var errorDescription: String? {
+        switch self {
+        case .input(let error): return error.localizedDescription
+        case .store(let error): return error.localizedDescription
+        case .output(let error): return error.localizedDescription
+        case .configuration(let message): return message
+        }
+    }
+}

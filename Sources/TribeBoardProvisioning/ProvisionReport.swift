@@ -1,0 +1,98 @@
+import Foundation
+import TribeBoardCloudKit
+import TribeBoardResync
+import TribeBoardStore
+
+/// The outcome of one provision run, rendered as text or JSON by the commands. The JSON keys are
+/// a stable interface: add keys, do not rename them.
+package struct ProvisionReport: Encodable, Sendable {
+    package struct RowFailure: Encodable, Sendable, Equatable {
+        package let line: Int
+        package let externalId: String?
+        package let error: String
+    }
+
+    package var command = "provision"
+    package var dryRun: Bool
+    package var csv: String
+    package var store: String
+    package var outputDirectory: String?
+    package var manifest: String?
+    package var qrDirectory: String?
+    package var rows = 0
+    package var created = 0
+    package var existing = 0
+    package var failed = 0
+    package var qrCodesWritten = 0
+    package var qrWriteFailures = 0
+    /// Records across the whole store that still wait for `resync` (after --sync, what it left).
+    package var pendingSync: TribeBoardStore.PendingSyncCounts?
+    package var unknownColumns: [String] = []
+    package var otherRunDetected = false
+    package var durationSeconds = 0.0
+    package var familiesPerSecond = 0.0
+    /// The first failures; every one of them is in the manifest.
+    package var failures: [RowFailure] = []
+    package var failuresNotListed = 0
+    /// New families whose code CloudKit confirmed free, and those checked locally only.
+    package var codesVerifiedRemotely = 0
+    package var codesNotVerifiedRemotely = 0
+    /// Present when a remote is configured.
+    package var remote: RemoteSummary?
+
+    package struct RemoteSummary: Encodable, Sendable {
+        /// Why remote checking stopped during the run, if it did.
+        package var unavailable: String?
+        /// `network`, `transient`, `configuration` or `data`.
+        package var errorKind: CloudKitError.Category?
+        /// Records uploaded by --sync, and those that stayed pending.
+        package var uploaded: Int?
+        package var uploadFailed: Int?
+        package var uploadError: String?
+        /// How the --sync upload ended, as `resync` would say it (`success`, `setAside`, `tryLater`, `configuration`).
+        package var uploadOutcome: ResyncReport.ExitKind?
+        /// After --sync: records waiting to retry (throttled, with when in `resync --list`), set
+        /// aside for a person (quarantined, in conflict, or memberships of such a family), and the command to run next.
+        package var uploadWaiting: Int?
+        package var uploadSetAside: Int?
+        package var next: String?
+
+        init(failure: CloudKitError?) {
+            unavailable = failure?.localizedDescription
+            errorKind = failure?.category
+        }
+    }
+
+    static let listedFailureLimit = 100
+
+    mutating func record(_ row: ProvisionRowResult) {
+        rows += 1
+        switch row.status {
+        case .created:
+            created += 1
+            if row.codeVerifiedRemotely == true { codesVerifiedRemotely += 1 } else { codesNotVerifiedRemotely += 1 }
+        case .existing: existing += 1
+        case .failed:
+            failed += 1
+            if failures.count < Self.listedFailureLimit {
+                failures.append(RowFailure(line: row.line, externalId: row.externalId, error: row.error ?? "failed"))
+            } else {
+                failuresNotListed += 1
+            }
+        }
+    }
+}
+
+/// Progress as the run goes, for a progress bar or periodic log lines.
+package struct ProvisionProgress: Sendable {
+    package let processed: Int
+    package let total: Int
+    package let created: Int
+    package let existing: Int
+    package let failed: Int
+    package let elapsed: Duration
+
+    package init(processed: Int, total: Int, created: Int, existing: Int, failed: Int, elapsed: Duration) {
+        (self.processed, self.total, self.created, self.existing, self.failed, self.elapsed) = (processed, total, created, existing, failed, elapsed)
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import Logging
+import TribeBoardCSV
+import TribeBoardCloudKit
+import TribeBoardDomain
+import TribeBoardQR
+import TribeBoardStore
+import TribeBoardSupport
+
+/// Bulk-creates families from a CSV file: validate, give each a unique code, store it with its
+/// admin in one transaction, then write its QR PNG. Offline-first: everything new waits with
+/// `needs_sync = 1` for `resync`. Re-running the same file is safe at any point, even after kill -9.
+package struct Provisioner: Sendable {
+    package typealias ProgressHandler = @Sendable (ProvisionProgress) -> Void
+
+    let request: ProvisionRequest
+    let logger: Logger
+    let randomSource: any SecureRandomSource
+    let onProgress: ProgressHandler
+    /// Checks new codes against CloudKit too; nil works offline (local checks only).
+    let remote: RemoteCodeCheck?
+
+    static let loggedFailureLimit = 20
+
+    package init(request: ProvisionRequest, logger: Logger,
+                randomSource: any SecureRandomSource = SystemSecureRandomSource(),
+                remote: RemoteCodeCheck? = nil,
+                onProgress: @escaping ProgressHandler = { _ in }) {
+        self.request = request
+        self.logger = logger
+        self.randomSource = randomSource
+        self.remote = remote
+        self.onProgress = onProgress
+    }
+
+    package func run() throws(ProvisionError) -> ProvisionReport {
+        do {
+            return try runUntyped()
+        } catch let error as ProvisionError {
+            throw error
+        } catch let error as CSVImportError {
+            throw .input(error)
+        } catch let error as StoreError {
+            throw .store(error)
+        } catch let error as FileSystemError {
+            throw .output(error)
+        } catch let error as ProvisionConfigurationError {
+            throw .configuration(error.localizedDescription)
+        } catch let error as QRCodeError {
+            throw .configuration(error.localizedDescription)
+        } catch {
+            throw .store(.writing(error, store: request.storePath))
+        }
+    }
+
+    private func runUntyped() throws -> ProvisionReport {
+        let started = ContinuousClock.now
+        let generator = try FamilyCodeGenerator(length: request.codeLength, source: randomSource)
+        let renderer = try QRCodePNGRenderer(scale: request.qrScale)
+        let source = try CSVSource(request.csvPath)
+        let preScan = try CSVPreScan.scan(path: source.path)
+        let total = preScan.dataRecords
+        let reader = try FamilyCSVReader(path: source.path, malformed: preScan.malformedRecords, format: preScan.format)
+        // One warning, however many: a file with 100,000 stray columns must not print 100,000 lines.
+        if !reader.unknownColumns.isEmpty {
+            let shown = reader.unknownColumns.prefix(5).joined(separator: ", ")
+            logger.warning("ignoring unknown columns", metadata: [
+                "count": "\(reader.unknownColumns.count)",
+                "columns": "\(shown)\(reader.unknownColumns.count > 5 ? ", …" : "")",
+            ])
+        }
+        let tracker = try RowTracker()
+        if reader.columns.contains(.code) { try reservePreassignedCodes(in: tracker, source: source, preScan: preScan) }
+
+        var report = ProvisionReport(dryRun: request.dryRun, csv: request.csvPath, store: request.storePath)
+        report.unknownColumns = reader.unknownColumns
+        logger.info("provisioning", metadata: ["rows": "\(total)", "csv": "\(request.csvPath)",
+                                               "store": "\(request.storePath)", "dry-run": "\(request.dryRun)"])
+        var sink = RunSink(report: report, logger: logger, total: total, started: started, onProgress: onProgress)
+        if request.dryRun {
+            try planDryRun(reader: reader, tracker: tracker, sink: &sink)
+        } else {
+            try provision(reader: reader, tracker: tracker, generator: generator, renderer: renderer, sink: &sink)
+        }
+        report = sink.report
+        let seconds = (ContinuousClock.now - started).seconds
+        report.durationSeconds = seconds
+        report.familiesPerSecond = seconds > 0 ? Double(report.created + report.existing) / seconds : 0
+        return report
+    }
+
+    private func provision(reader: FamilyCSVReader, tracker: RowTracker, generator: FamilyCodeGenerator,
+                           renderer: QRCodePNGRenderer, sink: inout RunSink) throws {
+        let store = try TribeBoardStore.open(at: request.storePath)
+        let marker = try StoreActivityMarker(storePath: request.storePath)
+        if let pid = marker.otherRunPID {
+            sink.report.otherRunDetected = true
+            logger.notice("another provision run is writing to this store; both go on, coordinated by the store's transactions, and rows the other run created first are reported as existing",
+                          metadata: ["pid": "\(pid)"])
+        }
+        let folder = OutputFolder(path: request.outputDirectory)
+        let preparation = try folder.prepare()
+        logPreparation(preparation, folder: folder)
+        sink.report.outputDirectory = folder.path
+        sink.report.qrDirectory = folder.qrDirectory
+        sink.report.manifest = folder.manifestPath
+
+        let manifest = try ManifestWriter(path: folder.manifestPath)
+        let writer = ProvisioningWriter(generator: generator,
+                                        reservations: reader.columns.contains(.code) ? tracker : nil,
+                                        qrFileExists: folder.qrFileExists(for:),
+                                        ids: RecordIDGenerator(source: SystemSecureRandomSource()))
+        let stage = QRCodeStage(renderer: renderer, outputDirectory: folder.path)
+        let planner = CodePlanner(generator: generator, reservations: reader.columns.contains(.code) ? tracker : nil, remote: remote)
+        logger.debug("store and output folder ready", metadata: ["elapsed": "\(sink.elapsed)"])
+        let batches = BatchPrefetcher { try nextBatch(from: reader, tracker: tracker) }
+        do {
+            while var batch = try batches.next() {
+                // Without a remote, planning would only repeat the lookups the transaction makes.
+                let planned = remote == nil ? [:] : try planner.plan(&batch, store: store)
+                let results = try writer.write(batch, planned: planned, to: store, at: Date())
+                for ticket in stage.submit(results) { try sink.finish(ticket, manifest: manifest) }
+            }
+            logger.debug("every row is in the store", metadata: ["elapsed": "\(sink.elapsed)"])
+            for ticket in stage.drain() { try sink.finish(ticket, manifest: manifest) }
+            try manifest.commit()
+            logger.debug("QR codes and manifest written", metadata: ["elapsed": "\(sink.elapsed)"])
+        } catch {
+            batches.cancel()
+            _ = stage.drain()
+            manifest.abandon()
+            throw error
+        }
+        store.checkpoint()
+        sink.report.pendingSync = try store.pendingSyncCounts()
+        if let remote {
+            sink.report.remote = ProvisionReport.RemoteSummary(failure: remote.failure)
+        }
+        logger.debug("store checkpointed", metadata: ["elapsed": "\(sink.elapsed)"])
+        // The marker tells other runs this one is writing: optimized builds may release an unused
+        // value early, so its lifetime is pinned to the end of the run.
+        withExtendedLifetime(marker) {}
+    }
+
+    /// Validates everything and reads the store if there is one; writes nothing at all.
+    private func planDryRun(reader: FamilyCSVReader, tracker: RowTracker, sink: inout RunSink) throws {
+        let store = FileManager.default.fileExists(atPath: request.storePath)
+            ? try TribeBoardStore.openReadOnly(at: request.storePath) : nil
+        let planner = DryRunPlanner(store: store, reservations: reader.columns.contains(.code) ? tracker : nil)
+        while let batch = try nextBatch(from: reader, tracker: tracker) {
+            for entry in batch { sink.record(try planner.plan(entry)) }
+        }
+        sink.report.pendingSync = try store?.pendingSyncCounts()
+    }
+
+    /// The next rows of the file, parsed; nil at the end. A row whose import key an earlier row
+    /// already used fails, naming that row; the first is provisioned.
+    private func nextBatch(from reader: FamilyCSVReader, tracker: RowTracker) throws -> [BatchEntry]? {
+        var batch: [BatchEntry] = []
+        batch.reserveCapacity(request.batchSize)
+        while batch.count < request.batchSize, let record = try reader.next() {
+            batch.append(RowParser().parse(record))
+        }
+        guard !batch.isEmpty else { return nil }
+        let keyed: [(index: Int, row: ValidatedRow)] = batch.enumerated().compactMap { index, entry in
+            if case .valid(let row) = entry { return (index, row) }
+            return nil
+        }
+        let earlier = try tracker.firstLines(of: keyed.map { ($0.row.importKey, $0.row.line) })
+        for ((index, row), earlierLine) in zip(keyed, earlier) {
+            guard let earlierLine else { continue }
+            let error = row.externalId.map { RowError(column: FamilyCSVColumn.externalId.rawValue, "\"\($0)\" is already used on line \(earlierLine)") }
+                ?? RowError(column: nil, "repeats line \(earlierLine) exactly (add an external_id column to tell such rows apart)")
+            batch[index] = .invalid(line: row.line, externalId: row.externalId, familyName: row.familyName,
+                                    importKey: row.importKey, error: error)
+        }
+        return batch
+    }
+
+    /// Preassigned codes are claimed before any code is generated, so that a random code can never
+    /// take a code that a later row of the same file keeps.
+    private func reservePreassignedCodes(in tracker: RowTracker, source: CSVSource, preScan: CSVPreScan) throws {
+        let reader = try FamilyCSVReader(path: source.path, malformed: preScan.malformedRecords, format: preScan.format)
+        while let record = try reader.next() {
+            // Every well-formed code claims its place, even on a row that fails for another
+            // reason: two lines giving one code are a conflict in the file, and the earlier line
+            // keeps it, so that fixing that line (not the later one) resolves it.
+            guard let raw = record.fields[.code], let code = try? FamilyCode(validating: raw) else { continue }
+            _ = try tracker.reserve(code: code.value, line: record.line)
+        }
+    }
+
+    private func logPreparation(_ preparation: OutputFolder.Preparation, folder: OutputFolder) {
+        if preparation.tightenedQRDirectory {
+            logger.warning("restricted the QR folder to its owner (mode 0700): family codes are secrets", metadata: ["folder": "\(folder.qrDirectory)"])
+        }
+        if preparation.outputIsWorldWritable {
+            logger.warning("other users can create and rename files in the output folder; keep QR codes in a folder only you can write to", metadata: ["folder": "\(folder.path)"])
+        }
+        if preparation.outputIsWorldReadable {
+            logger.warning("the output folder can be listed by other users; the QR folder and manifest inside it are owner-only", metadata: ["folder": "\(folder.path)"])
+        }
+        if preparation.removedTemporaryFiles > 0 {
+            logger.info("removed temporary files left by an interrupted run", metadata: ["count": "\(preparation.removedTemporaryFiles)"])
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import Logging
+import TribeBoardSupport
+
+/// Collects row results in input order: counts them into the report, logs the first failures and
+/// reports progress.
+struct RunSink {
+    var report: ProvisionReport
+    let logger: Logger
+    let total: Int
+    let started: ContinuousClock.Instant
+    let onProgress: Provisioner.ProgressHandler
+
+    mutating func finish(_ ticket: QRCodeStage.Ticket, manifest: ManifestWriter) throws {
+        let rows = ticket.results.withLock { $0 }
+        for row in rows {
+            try manifest.append(row)
+            count(row)
+        }
+        report.qrCodesWritten += ticket.written.load(ordering: .relaxed)
+        report.qrWriteFailures += ticket.failedWrites.load(ordering: .relaxed)
+        progress()
+    }
+
+    mutating func record(_ row: ProvisionRowResult) {
+        count(row)
+        if report.rows % 256 == 0 { progress() }
+    }
+
+    private mutating func count(_ row: ProvisionRowResult) {
+        report.record(row)
+        guard row.status == .failed else { return }
+        if report.failed <= Provisioner.loggedFailureLimit {
+            logger.warning("row failed", metadata: ["line": "\(row.line)", "error": "\(row.error ?? "")"])
+        } else if report.failed == Provisioner.loggedFailureLimit + 1 {
+            logger.warning("further row failures are listed in the manifest and the summary only")
+        }
+    }
+
+    var elapsed: String {
+        String(format: "%.2fs", (ContinuousClock.now - started).seconds)
+    }
+
+    private func progress() {
+        onProgress(ProvisionProgress(processed: report.rows, total: total, created: report.created,
+                                     existing: report.existing, failed: report.failed,
+                                     elapsed: ContinuousClock.now - started))
+    }
+}

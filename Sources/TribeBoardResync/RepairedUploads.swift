@@ -1,0 +1,67 @@
+import Foundation
+import GRDB
+import TribeBoardCloudKit
+import TribeBoardStore
+
+/// Families an audit repair gave a new code: their CloudKit record still holds the old code, so
+/// a create answers EXISTS with a different record. When the only difference is the code, and
+/// the store's `code_repairs` says the remote one is the code it replaced, the record is updated
+/// (with its change tag, so a concurrent edit in the app wins and is retried later).
+extension Resyncer {
+    static func repairUpdate(_ ours: CloudKitRecord, theirs: CloudKitRecord, repaired: [String: Set<String>]) -> CloudKitRecord? {
+        guard ours.recordType == RecordMapping.familyType, let remoteCode = theirs.string("code"),
+              repaired[ours.recordName]?.contains(remoteCode) == true else { return nil }
+        var withoutCode = ours
+        withoutCode.fields?["code"] = theirs.fields?["code"]
+        guard PendingRecords.sameContent(withoutCode, theirs) else { return nil }
+        var update = ours
+        update.recordChangeTag = theirs.recordChangeTag
+        return update
+    }
+
+    /// Sends the updates; returns the rows now synced, and what did not match in the answer.
+    func uploadRepairs(_ updates: [Upload], bookkeeping: SyncBookkeeping,
+                       report: inout ResyncReport) throws -> Result<(synced: [ReadRow], problem: String?), CloudKitError> {
+        let client = client
+        let operations = updates.map { CloudKitOperation(.update, $0.record) }
+        let results: [CloudKitRecordResult]
+        switch BlockingBridge.run({ () async throws(CloudKitError) in try await client.modify(operations) }) {
+        case .failure(let error): return .failure(error)
+        case .success(let value): results = value
+        }
+        let answered = MatchedResults(asked: updates.map(\.record.recordName), results: results, operation: "records/modify")
+        var synced: [ReadRow] = []
+        for upload in updates {
+            let (record, read) = (upload.record, upload.read)
+            switch answered.byName[record.recordName] {
+            case nil: continue
+            case .record?: synced.append(read)
+            case .failure(let error)? where error.code == .conflict:
+                // Changed in CloudKit since the lookup: look again next run.
+                try bookkeeping.record(.retry(error: "CONFLICT: the CloudKit record changed while its repaired code was uploaded", backoff: backoff),
+                                       row: read, at: Date())
+                report.failed += 1
+            case .failure(let error)?:
+                try settle(error, row: read, bookkeeping: bookkeeping, at: Date())
+                report.failed += 1
+            }
+        }
+        return .success((synced, answered.problem))
+    }
+}
+
+extension SyncBookkeeping {
+    /// For each family of `familyIDs` an audit repair changed: the codes it had before.
+    func repairedCodes(familyIDs: [String]) throws -> [String: Set<String>] {
+        try store.writer.read { db in
+            guard try db.tableExists("code_repairs") else { return [:] }
+            var codes: [String: Set<String>] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT family_id, old_code FROM code_repairs WHERE family_id IN \(Self.placeholders(familyIDs.count))",
+                                        arguments: StatementArguments(familyIDs)) {
+                guard let family = row.text("family_id"), let old = row.text("old_code") else { continue }
+                codes[family, default: []].insert(old)
+            }
+            return codes
+        }
+    }
+}

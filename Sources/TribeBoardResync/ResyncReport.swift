@@ -1,0 +1,128 @@
+import Foundation
+import TribeBoardCloudKit
+import TribeBoardStore
+
+/// The outcome of one resync run. JSON keys are a stable interface.
+package struct ResyncReport: Encodable, Sendable {
+    package enum Stop: Sendable {
+        case remote(CloudKitError)
+        case deadline
+        /// CloudKit's per-record results did not match the records sent (reordered answers are
+        /// fine; missing, extra or repeated ones are not): those records stay pending.
+        case unmatchedAnswer(String)
+    }
+
+    /// What the run's exit status should say.
+    package enum ExitKind: String, Encodable, Sendable {
+        /// Nothing is left pending.
+        case success
+        /// Some records are quarantined or in conflict: a person must look (`resync --list`).
+        case setAside
+        /// The remote was unavailable or throttled, or time ran out: records remain, try later.
+        case tryLater
+        /// The remote refused the configuration.
+        case configuration
+    }
+
+    package var command = "resync"
+    package var synced = 0
+    /// Records that failed this run (now waiting, quarantined or in conflict).
+    package var failed = 0
+    package var requests = 0
+    package var pendingBefore = TribeBoardStore.PendingSyncCounts(families: 0, userProfiles: 0, memberships: 0)
+    package var pending = TribeBoardStore.PendingSyncCounts(families: 0, userProfiles: 0, memberships: 0)
+    package var waiting = 0
+    package var quarantined = 0
+    package var conflicts = 0
+    /// Memberships waiting for a family that is set aside.
+    package var blocked = 0
+    /// The records set aside (quarantined or in conflict), with why: the first 100.
+    package var setAside: [ResyncListEntry] = []
+    static let listedSetAsideLimit = 100
+    package var lastSuccess: String?
+    package var durationSeconds = 0.0
+    package var stop: Stop?
+
+    package var stoppedBy: String? {
+        switch stop {
+        case .remote(let error): return error.localizedDescription
+        case .deadline: return "--max-duration reached"
+        case .unmatchedAnswer(let problem): return "CloudKit's answer did not match the request: \(problem)"
+        case nil: return nil
+        }
+    }
+
+    /// What kind of remote trouble stopped the run: a mismatched answer is the server's passing
+    /// trouble, like THROTTLED (the records stay pending for the next run).
+    package var stopCategory: CloudKitError.Category? {
+        switch stop {
+        case .remote(let error): return error.category
+        case .unmatchedAnswer: return .transient
+        case .deadline, nil: return nil
+        }
+    }
+
+    package var exitKind: ExitKind {
+        if case .remote(let error) = stop, error.category == .configuration { return .configuration }
+        let setAside = quarantined + conflicts + blocked
+        if pending.total > setAside || stop != nil { return .tryLater }
+        return setAside > 0 ? .setAside : .success
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case command, synced, failed, requests, pendingBefore, pending, waiting, quarantined, conflicts, blocked, setAside, lastSuccess,
+             durationSeconds, stoppedBy, exitKind
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(command, forKey: .command)
+        try container.encode(synced, forKey: .synced)
+        try container.encode(failed, forKey: .failed)
+        try container.encode(requests, forKey: .requests)
+        try container.encode(pendingBefore, forKey: .pendingBefore)
+        try container.encode(pending, forKey: .pending)
+        try container.encode(waiting, forKey: .waiting)
+        try container.encode(quarantined, forKey: .quarantined)
+        try container.encode(conflicts, forKey: .conflicts)
+        try container.encode(blocked, forKey: .blocked)
+        try container.encode(setAside, forKey: .setAside)
+        try container.encodeIfPresent(lastSuccess, forKey: .lastSuccess)
+        try container.encode(durationSeconds, forKey: .durationSeconds)
+        try container.encodeIfPresent(stoppedBy, forKey: .stoppedBy)
+        try container.encode(exitKind, forKey: .exitKind)
+    }
+
+    /// Prometheus text format for node_exporter's textfile collector.
+    package func metrics(exitStatus: Int32, now: Date = Date()) -> String {
+        var lines: [String] = []
+        func gauge(_ name: String, _ help: String, _ samples: [(String, Double)]) {
+            lines.append("# HELP tribeboard_resync_\(name) \(help)")
+            lines.append("# TYPE tribeboard_resync_\(name) gauge")
+            for (labels, value) in samples {
+                lines.append("tribeboard_resync_\(name)\(labels) \(value == value.rounded() ? String(Int64(value)) : String(value))")
+            }
+        }
+        gauge("pending_records", "Records waiting for sync after the last run, by table.", [
+            ("{table=\"families\"}", Double(pending.families)), ("{table=\"user_profiles\"}", Double(pending.userProfiles)),
+            ("{table=\"memberships\"}", Double(pending.memberships)),
+        ])
+        gauge("synced_records", "Records uploaded by the last run.", [("", Double(synced))])
+        gauge("failed_records", "Records that failed in the last run.", [("", Double(failed))])
+        gauge("quarantined_records", "Records set aside after a permanent error.", [("", Double(quarantined))])
+        gauge("conflict_records", "Families not uploaded because their code is taken in CloudKit.", [("", Double(conflicts))])
+        gauge("last_run_timestamp_seconds", "When the last run ended.", [("", now.timeIntervalSince1970.rounded())])
+        gauge("last_run_exit_status", "Exit status of the last run.", [("", Double(exitStatus))])
+        if let lastSuccess, let date = RecordMapping.date(fromStoreTimestamp: lastSuccess) {
+            gauge("last_success_timestamp_seconds", "When a run last left nothing pending.", [("", date.timeIntervalSince1970.rounded())])
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension ResyncReport.Stop {
+    /// A remote failure stops the run; the client running out of the run's time is `--max-duration`.
+    init(_ error: CloudKitError) {
+        if case .outOfTime = error { self = .deadline } else { self = .remote(error) }
+    }
+}

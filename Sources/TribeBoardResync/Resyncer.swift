@@ -1,0 +1,247 @@
+import Foundation
+import GRDB
+import Logging
+import TribeBoardCloudKit
+import TribeBoardDomain
+import TribeBoardStore
+import TribeBoardSupport
+
+/// Uploads every record waiting for sync: families, then user profiles, then memberships
+/// (references need their targets), 200 per request, every per-record result read.
+///
+/// - Idempotent: a create answered EXISTS for a record identical to ours is a success (the upload
+///   happened, the local mark did not, e.g. after a kill -9).
+/// - A family whose code was never checked remotely is checked first; a code another remote record
+///   holds is a conflict: the family is not uploaded and nothing remote is overwritten.
+/// - Failed records wait with backoff across runs; permanent failures are quarantined, so one bad
+///   record neither blocks the rest nor is retried forever.
+package struct Resyncer: Sendable {
+    let store: TribeBoardStore
+    let client: CloudKitClient
+    let logger: Logger
+    let backoff: SyncBackoff
+
+    package init(store: TribeBoardStore, client: CloudKitClient, logger: Logger, backoff: SyncBackoff = SyncBackoff()) {
+        self.store = store
+        self.client = client
+        self.logger = logger
+        self.backoff = backoff
+    }
+
+    /// Runs until everything due is uploaded, the remote fails, or `deadline` passes.
+    package func run(until deadline: ContinuousClock.Instant? = nil) throws(StoreError) -> ResyncReport {
+        let started = ContinuousClock.now
+        var report = ResyncReport()
+        do {
+            report.pendingBefore = try store.pendingSyncCounts()
+            let bookkeeping = SyncBookkeeping(store: store)
+            tables: for table in SyncTable.allCases {
+                var after = ""
+                while true {
+                    if let deadline, ContinuousClock.now >= deadline {
+                        report.stop = .deadline
+                        break tables
+                    }
+                    let rows = try bookkeeping.duePage(table, after: after, now: StoreTimestamp.format(Date()),
+                                                       limit: CloudKitClient.maxOperationsPerRequest)
+                    guard !rows.isEmpty else { break }
+                    let read = try rows.map { row throws(StoreError) in try ReadRow(table, row) }
+                    after = read.last?.id ?? after
+                    if let stop = try upload(zip(rows, read).map { DueRow(row: $0, read: $1) }, table: table, bookkeeping: bookkeeping, report: &report) {
+                        report.stop = stop
+                        break tables
+                    }
+                }
+            }
+            report.pending = try store.pendingSyncCounts()
+            let counts = try bookkeeping.counts()
+            report.quarantined = counts.quarantined
+            report.conflicts = counts.conflicts
+            report.waiting = counts.retrying
+            report.blocked = try bookkeeping.blockedMemberships()
+            if counts.quarantined + counts.conflicts > 0 {
+                report.setAside = Array(try bookkeeping.entries().filter { $0.status != SyncStatus.retrying.rawValue }
+                    .prefix(ResyncReport.listedSetAsideLimit))
+            }
+            if report.exitKind == .success { try bookkeeping.setLastSuccess(StoreTimestamp.format(Date())) }
+            report.lastSuccess = try bookkeeping.lastSuccess()
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .writing(error, store: store.path)
+        }
+        report.durationSeconds = (ContinuousClock.now - started).seconds
+        return report
+    }
+
+    /// One page: check codes, upload, settle each result by record name. Returns why the run must
+    /// stop, if it must. Store failures are thrown as they are (exit 74), never dressed as CloudKit's.
+    private func upload(_ rows: [DueRow], table: SyncTable, bookkeeping: SyncBookkeeping,
+                        report: inout ResyncReport) throws -> ResyncReport.Stop? {
+        var pending: [Upload] = []
+        var families: [DueFamily] = []
+        for due in rows {
+            let (row, read) = (due.row, due.read)
+            // A family is decoded once: its code is checked remotely before its record goes up.
+            let family = table == .families ? try? Family(row: row) : nil
+            if let family { families.append(DueFamily(family: family, read: read)) }
+            if let record = family?.cloudKitRecord ?? (table == .families ? nil : PendingRecords.record(table, row: row)) {
+                pending.append(Upload(record: record, read: read))
+            } else {
+                // A row the store cannot give back as a record (a damaged date, an unknown role)
+                // is set aside with its reason instead of being skipped, and pending, forever.
+                try bookkeeping.record(.quarantine(error: "the local row cannot be read as a \(table.rawValue) record (a date that is not ISO 8601, "
+                                                   + "a value of the wrong type or an unknown role or status); inspect it with sqlite3"),
+                                       row: read, at: Date())
+                report.failed += 1
+            }
+        }
+        if table == .families {
+            switch try checkCodes(families, bookkeeping: bookkeeping, report: &report) {
+            case .failure(let error): return ResyncReport.Stop(error)
+            case .success(let conflicted): pending.removeAll { conflicted.contains($0.record.recordName) }
+            }
+        }
+        guard !pending.isEmpty else { return nil }
+        report.requests += 1
+        let client = client
+        let operations = pending.map { CloudKitOperation(.create, $0.record) }
+        let results: [CloudKitRecordResult]
+        switch BlockingBridge.run({ () async throws(CloudKitError) in try await client.modify(operations) }) {
+        case .failure(let error): return ResyncReport.Stop(error)
+        case .success(let value): results = value
+        }
+        let answered = MatchedResults(asked: pending.map(\.record.recordName), results: results, operation: "records/modify")
+        var synced: [ReadRow] = []
+        var existing: [Upload] = []
+        var updates: [Upload] = []
+        let now = Date()
+        for upload in pending {
+            let (record, read) = (upload.record, upload.read)
+            switch answered.byName[record.recordName] {
+            case nil: continue
+            case .record?: synced.append(read)
+            // A create answered EXISTS, or CONFLICT (how native CloudKit reports "record to insert
+            // already exists"; Web Services does not document which it sends): look it up and
+            // compare, identical means an earlier run uploaded it before it was stopped.
+            case .failure(let error)? where error.code == .exists || error.code == .conflict: existing.append(Upload(record: record, read: read))
+            case .failure(let error)? where error.code == .badRequest && error.reason.flatMap(CloudKitError.schemaProblem(in:)) != nil:
+                // The container's schema refuses the record (not deployed to production): the whole
+                // run's configuration, not this record's fault; it stays pending.
+                let reason = error.reason ?? ""
+                return .remote(.schema(CloudKitError.schemaProblem(in: reason) ?? .notDeployed, reason: reason))
+            case .failure(let error)?:
+                if error.code.category == .configuration && !Self.refusedForThisRecord(error) {
+                    return .remote(.service(code: error.code, httpStatus: 0, reason: error.reason ?? "", retryAfter: nil))
+                }
+                try settle(error, row: read, bookkeeping: bookkeeping, at: now)
+                report.failed += 1
+            }
+        }
+        var problem = answered.problem
+        if !existing.isEmpty {
+            report.requests += 1
+            let names = existing.map(\.record.recordName)
+            switch BlockingBridge.run({ () async throws(CloudKitError) in try await client.lookup(recordNames: names) }) {
+            case .failure(let error): return ResyncReport.Stop(error)
+            case .success(let remote):
+                let found = MatchedResults(asked: names, results: remote, operation: "records/lookup")
+                problem = problem ?? found.problem
+                let repaired = table == .families ? try bookkeeping.repairedCodes(familyIDs: names) : [:]
+                for upload in existing {
+                    let (ours, read) = (upload.record, upload.read)
+                    guard let theirs = found.byName[ours.recordName] else { continue }
+                    if case .record(let remoteRecord) = theirs, PendingRecords.sameContent(ours, remoteRecord) {
+                        synced.append(read)
+                    } else if case .record(let remoteRecord) = theirs, let update = Self.repairUpdate(ours, theirs: remoteRecord, repaired: repaired) {
+                        updates.append(Upload(record: update, read: read))
+                    } else {
+                        try bookkeeping.record(.conflict(with: ours.recordName, error: "a different record with this name is already in CloudKit"),
+                                               row: read, at: now)
+                        report.failed += 1
+                    }
+                }
+            }
+        }
+        if !updates.isEmpty {
+            report.requests += 1
+            switch try uploadRepairs(updates, bookkeeping: bookkeeping, report: &report) {
+            case .failure(let error): return ResyncReport.Stop(error)
+            case .success(let done):
+                synced += done.synced
+                problem = problem ?? done.problem
+            }
+        }
+        let marked = try bookkeeping.markSynced(synced, at: StoreTimestamp.format(now))
+        if marked.count < synced.count {
+            logger.notice("records changed locally while they were uploaded: they stay pending", metadata: ["count": "\(synced.count - marked.count)"])
+        }
+        report.synced += marked.count
+        return problem.map { .unmatchedAnswer($0) }
+    }
+
+    /// Codes never checked remotely are looked up first. Returns the families set aside as conflicts.
+    private func checkCodes(_ families: [DueFamily], bookkeeping: SyncBookkeeping,
+                            report: inout ResyncReport) throws -> Result<Set<String>, CloudKitError> {
+        let unverified = families.filter { $0.family.codeVerifiedRemotelyAt == nil }
+        guard !unverified.isEmpty else { return .success([]) }
+        let codes = unverified.map(\.family.code)
+        // One query per record type (Family, legacy CKFamily) per 200 codes.
+        report.requests += 2 * ((codes.count + RemoteCodeCheck.codesPerQuery - 1) / RemoteCodeCheck.codesPerQuery)
+        let check = RemoteCodeCheck(client: client, logger: logger)
+        guard let holders = check.holders(of: codes) else {
+            return .failure(check.failure ?? .network(reason: "CloudKit could not be asked"))
+        }
+        var conflicted = Set<String>()
+        var verified: [ReadRow] = []
+        for due in unverified {
+            let (family, read) = (due.family, due.read)
+            let code = family.code
+            if let holder = holders[code], holder != read.id {
+                conflicted.insert(read.id)
+                report.failed += 1
+                try bookkeeping.record(.conflict(with: holder, error: "family \(holder) in CloudKit already has this code"), row: read, at: Date())
+                logger.warning("code conflict: not uploaded", metadata: ["family": "\(read.id)", "code": "\(FamilyCode.mask(code))", "remote": "\(holder)"])
+            } else {
+                verified.append(read)
+            }
+        }
+        try bookkeeping.markVerified(verified, at: StoreTimestamp.format(Date()))
+        return .success(conflicted)
+    }
+
+    /// What a per-record error means for that record.
+    func outcome(for error: CloudKitRecordError) -> SyncBookkeeping.Outcome {
+        let message = "\(error.serverErrorCode): \(error.reason ?? "no reason given")"
+        switch error.code {
+        case .throttled, .tryAgainLater, .internalError, .validatingReferenceError:
+            // A missing reference target may still arrive (its family is pending or retrying).
+            // A throttled record waits what CloudKit asked of it, not the generic backoff.
+            return .retry(error: message, backoff: backoff, retryAfter: error.retryAfter)
+        case .accessDenied:
+            return .quarantine(error: message + Self.accessDeniedAdvice)
+        default:
+            return .quarantine(error: message)
+        }
+    }
+
+    static let accessDeniedAdvice = " (the security roles let only a record's creator change it, and this CloudKit record was not created by this key:"
+        + " an app user's, or another container's developer; nothing was overwritten. Decide which version is right, then"
+        + " `tribeboard resync --release RECORD_ID` to try again)"
+
+    /// A per-record ACCESS_DENIED for changing one existing record is that record's problem (the
+    /// public database's default roles: only its creator writes it); the run goes on without it.
+    /// A refused CREATE is the record type's security roles, every record's problem: configuration.
+    static func refusedForThisRecord(_ error: CloudKitRecordError) -> Bool {
+        error.code == .accessDenied && error.reason?.localizedCaseInsensitiveContains("CREATE operation") != true
+    }
+
+    /// Records a per-record failure; a refused write is also said on stderr, as it needs a person.
+    func settle(_ error: CloudKitRecordError, row: ReadRow, bookkeeping: SyncBookkeeping, at now: Date) throws {
+        let outcome = outcome(for: error)
+        if case .quarantine(let message) = outcome, error.code == .accessDenied {
+            logger.warning("record quarantined: CloudKit refused the write", metadata: ["table": "\(row.table.rawValue)", "id": "\(row.id)", "error": "\(message)"])
+        }
+        try bookkeeping.record(outcome, row: row, at: now)
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import GRDB
+import TribeBoardCSV
+import TribeBoardDomain
+import TribeBoardProvisioning
+import TribeBoardStore
+
+extension TribeBoardStore {
+    /// Calls `body` with each selected family in creation order, read through one cursor so that
+    /// memory stays flat however many families there are. A family's admin is its active
+    /// parent_admin, else its invited one.
+    package func forEachInvitation(_ selection: InvitationSelection,
+                                 _ body: (Invitation) throws -> Void) throws(InvitationReadError) {
+        let keys: Set<String>?
+        switch selection {
+        case .externalIds(let ids): keys = Set(ids.map { "ext:" + $0 })
+        case .importFile(let path): keys = try Self.importKeys(of: path)
+        case .all, .created: keys = nil
+        }
+        var bounds: [String] = []
+        var arguments: [(any DatabaseValueConvertible)?] = []
+        if case .created(let from, let to) = selection {
+            if let from { bounds.append("f.created_at >= ?"); arguments.append(from) }
+            if let to { bounds.append("f.created_at <= ?"); arguments.append(to) }
+        }
+        let sql = """
+            SELECT f.id, f.name, f.code, f.import_key,
+                   (SELECT p.display_name FROM memberships m JOIN user_profiles p ON p.id = m.user_id
+                    WHERE m.family_id = f.id AND m.role = 'parent_admin' AND m.status IN ('active', 'invited')
+                    ORDER BY m.status = 'active' DESC LIMIT 1)
+            FROM families f \(bounds.isEmpty ? "" : "WHERE " + bounds.joined(separator: " AND "))
+            ORDER BY f.created_at, f.source_line, f.id
+            """
+        var failure: (any Error)?
+        do {
+            try writer.read { db in
+                let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments))
+                while let row = try rows.next() {
+                    let importKey: String? = row[3]
+                    if let keys, !keys.contains(importKey ?? "") { continue }
+                    let invitation = Invitation(familyId: row[0], familyName: row[1], code: row[2], adminName: row[4],
+                                                externalId: importKey.flatMap { $0.hasPrefix("ext:") ? String($0.dropFirst(4)) : nil })
+                    do { try body(invitation) } catch { failure = error; return }
+                }
+            }
+        } catch {
+            throw .store(Self.classify(error, path: path))
+        }
+        if let failure { throw .rendering(failure) }
+    }
+
+    /// The admin of one family (for invitations read from a manifest, which does not carry it).
+    package func adminName(familyId: RecordID) throws(InvitationReadError) -> String? {
+        do {
+            return try writer.read { db in
+                try String.fetchOne(db, sql: """
+                    SELECT p.display_name FROM memberships m JOIN user_profiles p ON p.id = m.user_id
+                    WHERE m.family_id = ? AND m.role = 'parent_admin' AND m.status IN ('active', 'invited')
+                    ORDER BY m.status = 'active' DESC LIMIT 1
+                    """, arguments: [familyId])
+            }
+        } catch {
+            throw .store(Self.classify(error, path: path))
+        }
+    }
+
+    /// The import keys of an import file's rows, computed as provision computes them.
+    static func importKeys(of path: String) throws(InvitationReadError) -> Set<String> {
+        do {
+            let source = try CSVSource(path)
+            let scan = try CSVPreScan.scan(path: source.path)
+            let reader = try FamilyCSVReader(path: source.path, malformed: scan.malformedRecords, format: scan.format)
+            var keys = Set<String>()
+            let parser = RowParser()
+            while let record = try reader.next() {
+                switch parser.parse(record) {
+                case .valid(let row): keys.insert(row.importKey)
+                case .invalid(_, _, _, let key, _): if let key { keys.insert(key) }
+                }
+            }
+            return keys
+        } catch {
+            throw .importFile(error)
+        }
+    }
+}

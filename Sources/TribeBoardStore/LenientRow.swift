@@ -1,0 +1,27 @@
+import GRDB
+
+/// Column reads that never trap: GRDB's typed subscripts stop the process on a value of the wrong
+/// type, and doctor, audit and resync read stores that may have been edited by hand or damaged.
+/// Where a value is shown rather than acted on, an unreadable one is shown as "?".
+extension Row {
+    package func text(_ column: String) -> String? {
+        switch (self[column] as DatabaseValue).storage {
+        case .string(let value): return value
+        case .int64(let value): return String(value)
+        case .double(let value): return String(value)
+        case .blob, .null: return nil
+        }
+    }
+
+    package func integer(_ column: String) -> Int? {
+        switch (self[column] as DatabaseValue).storage {
+        case .int64(let value): return Int(exactly: value)
+        case .double(let value): return Int(exactly: value.rounded())
+        case .string(let value): return Int(value)
+        case .blob, .null: return nil
+        }
+    }
+
+    /// The text, or "?" for a value that is not text (a blob, NULL): shown, never acted on.
+    package func shown(_ column: String) -> String { text(column) ?? "?" }
+}

@@ -1,0 +1,147 @@
+import GRDB
+
+/// The store's migrations. A migration that has shipped is never edited: change the schema by
+/// registering a new one after the last.
+package enum StoreSchema {
+    package static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-app-models-and-creation-log") { db in
+            try createAppModels(db)
+            try createToolkitTables(db)
+        }
+        // When a family's code was last found free in CloudKit; NULL: never checked remotely.
+        migrator.registerMigration("v2-remote-code-verification") { db in
+            try db.execute(sql: "ALTER TABLE families ADD COLUMN code_verified_remotely_at TEXT")
+        }
+        // Resync's bookkeeping for records that failed at least once: retries spread across runs,
+        // and permanent failures and code conflicts set aside instead of retried forever.
+        migrator.registerMigration("v3-sync-state") { db in
+            try db.execute(sql: """
+                CREATE TABLE sync_state (
+                    record_table TEXT NOT NULL CHECK (record_table IN ('families', 'user_profiles', 'memberships')),
+                    record_id TEXT NOT NULL,
+                    status TEXT NOT NULL CHECK (status IN ('retrying', 'quarantined', 'conflict')),
+                    attempts INTEGER NOT NULL DEFAULT 0,
+                    last_error TEXT,
+                    last_attempt_at TEXT,
+                    next_attempt_at TEXT,
+                    conflict_with TEXT,
+                    PRIMARY KEY (record_table, record_id)
+                ) WITHOUT ROWID;
+                """)
+        }
+        // Audit repairs: every code an audit's --repair --apply changed, and which family kept it.
+        migrator.registerMigration("v4-code-repairs") { db in
+            try db.execute(sql: """
+                CREATE TABLE code_repairs (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    family_id TEXT NOT NULL,
+                    old_code TEXT NOT NULL,
+                    new_code TEXT NOT NULL,
+                    kept_by TEXT NOT NULL,
+                    reason TEXT NOT NULL,
+                    at TEXT NOT NULL
+                );
+                CREATE INDEX code_repairs_family ON code_repairs(family_id);
+                """)
+        }
+        // migrate's checkpoint: each source record a run has written (or is writing) to which
+        // destination name, and the new code of a re-coded family, so a killed run resumes.
+        migrator.registerMigration("v5-migration-checkpoint") { db in
+            try db.execute(sql: """
+                CREATE TABLE migration_checkpoint (
+                    run_key TEXT NOT NULL,
+                    source_name TEXT NOT NULL,
+                    kind TEXT NOT NULL CHECK (kind IN ('family', 'user_profile', 'membership')),
+                    destination_name TEXT NOT NULL,
+                    new_code TEXT,
+                    status TEXT NOT NULL CHECK (status IN ('pending', 'copied', 'deleted')),
+                    at TEXT NOT NULL,
+                    PRIMARY KEY (run_key, source_name)
+                ) WITHOUT ROWID;
+                """)
+        }
+        return migrator
+    }
+
+    /// The app's three models, field names in snake_case, ids as uppercase UUID strings, dates as
+    /// ISO 8601 UTC text with milliseconds (readable in `sqlite3`).
+    private static func createAppModels(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE families (
+                id TEXT PRIMARY KEY NOT NULL,
+                name TEXT NOT NULL,
+                code TEXT NOT NULL,
+                created_by_user_id TEXT NOT NULL,
+                created_at TEXT NOT NULL,
+                needs_sync INTEGER NOT NULL DEFAULT 1 CHECK (needs_sync IN (0, 1)),
+                last_sync_date TEXT,
+                ck_record_id TEXT,
+                import_key TEXT,
+                source_line INTEGER
+            );
+            CREATE UNIQUE INDEX families_code ON families(code);
+            CREATE UNIQUE INDEX families_import_key ON families(import_key);
+            CREATE INDEX families_pending ON families(needs_sync) WHERE needs_sync = 1;
+
+            CREATE TABLE user_profiles (
+                id TEXT PRIMARY KEY NOT NULL,
+                display_name TEXT NOT NULL,
+                apple_user_id_hash TEXT,
+                avatar_url TEXT,
+                created_at TEXT NOT NULL,
+                needs_sync INTEGER NOT NULL DEFAULT 1 CHECK (needs_sync IN (0, 1)),
+                last_sync_date TEXT,
+                ck_record_id TEXT
+            );
+            CREATE UNIQUE INDEX user_profiles_apple_user_id_hash
+                ON user_profiles(apple_user_id_hash) WHERE apple_user_id_hash IS NOT NULL;
+            CREATE INDEX user_profiles_pending ON user_profiles(needs_sync) WHERE needs_sync = 1;
+
+            CREATE TABLE memberships (
+                id TEXT PRIMARY KEY NOT NULL,
+                family_id TEXT NOT NULL REFERENCES families(id) ON DELETE CASCADE,
+                user_id TEXT NOT NULL REFERENCES user_profiles(id) ON DELETE CASCADE,
+                role TEXT NOT NULL DEFAULT 'kid' CHECK (role IN ('parent_admin', 'adult', 'kid', 'visitor')),
+                status TEXT NOT NULL CHECK (status IN ('active', 'invited', 'removed')),
+                joined_at TEXT NOT NULL,
+                last_role_change_at TEXT,
+                needs_sync INTEGER NOT NULL DEFAULT 1 CHECK (needs_sync IN (0, 1)),
+                last_sync_date TEXT,
+                ck_record_id TEXT
+            );
+            CREATE INDEX memberships_family ON memberships(family_id);
+            CREATE INDEX memberships_user ON memberships(user_id);
+            CREATE UNIQUE INDEX memberships_one_active_admin
+                ON memberships(family_id) WHERE role = 'parent_admin' AND status = 'active';
+            CREATE UNIQUE INDEX memberships_one_active_per_user
+                ON memberships(user_id, family_id) WHERE status = 'active';
+            CREATE INDEX memberships_pending ON memberships(needs_sync) WHERE needs_sync = 1;
+            """)
+    }
+
+    /// One row per state transition of each creation, failed ones included.
+    private static func createToolkitTables(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE creation_log (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                family_id TEXT,
+                import_key TEXT,
+                source_line INTEGER,
+                state TEXT NOT NULL CHECK (state IN ('idle', 'validating', 'generatingCode',
+                    'creatingLocally', 'syncingToCloudKit', 'completed', 'failed')),
+                progress REAL NOT NULL,
+                error TEXT,
+                at TEXT NOT NULL
+            );
+            -- By family only: a bulk run appends five rows per family, and every index on this
+            -- table is paid for on each of them.
+            CREATE INDEX creation_log_family ON creation_log(family_id);
+
+            CREATE TABLE toolkit_meta (
+                key TEXT PRIMARY KEY NOT NULL,
+                value TEXT NOT NULL
+            );
+            """)
+    }
+}

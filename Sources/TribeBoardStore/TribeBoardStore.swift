@@ -1,0 +1,227 @@
+import Foundation
+import GRDB
+
+package enum StoreError: Error, Equatable, LocalizedError {
+    case cannotOpen(path: String, reason: String)
+    case notAStore(path: String, reason: String)
+    case newerSchema(path: String, unknownMigrations: [String])
+    case writeFailed(reason: String)
+    case readFailed(reason: String)
+    case busy(path: String, holders: [String])
+    /// Something other than a plain file stands at the store's path.
+    case notAFile(path: String, kind: NotAFile)
+
+    package enum NotAFile: String, Sendable, Equatable {
+        case symbolicLink = "it is a symbolic link, which the toolkit does not follow; give the real file's path"
+        case folder = "it is a folder; --store takes the store file's path"
+        case special = "it is not a regular file (a device, a pipe or a socket)"
+    }
+
+    package var errorDescription: String? {
+        switch self {
+        case .cannotOpen(let path, let reason):
+            return "cannot open the store \(path): \(reason)"
+        case .notAFile(let path, let kind):
+            return "cannot open the store \(path): \(kind.rawValue)"
+        case .notAStore(let path, let reason):
+            return "\(path) is not a TribeBoard store or is damaged: \(reason)"
+        case .newerSchema(let path, let unknown):
+            return "\(path) was written by a newer TribeBoard Ops (migrations \(unknown.joined(separator: ", "))); upgrade the toolkit"
+        case .writeFailed(let reason):
+            return "cannot write to the store: \(reason)"
+        case .readFailed(let reason):
+            return "cannot read the store: \(reason)"
+        case .busy(let path, let holders):
+            let who = holders.isEmpty ? "no provision or resync run of this toolkit holds it (sqlite3 or another program may)"
+                : holders.joined(separator: "; ")
+            return "the store \(path) is busy: another process kept it locked for writing longer than this run waits (\(Int(StoreHolders.busyTimeout)) s); \(who). Run again when it has finished"
+        }
+    }
+}
+
+/// The local SQLite store: one file in WAL mode, migrated on open for writing.
+package struct TribeBoardStore: Sendable {
+    package let path: String
+    package let writer: any DatabaseWriter
+
+    /// Opens (creating when missing) and migrates the store for writing, serialized with other
+    /// processes opening it (see `OpenLock`).
+    package static func open(at path: String) throws(StoreError) -> TribeBoardStore {
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        guard FileManager.default.fileExists(atPath: directory) else {
+            throw .cannotOpen(path: path, reason: "the folder \(directory) does not exist")
+        }
+        try identify(at: path)
+        do {
+            return try OpenLock.holding(storePath: path) { try openAndMigrate(at: path) }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw classify(error, path: path)
+        }
+    }
+
+    private static func openAndMigrate(at path: String) throws -> TribeBoardStore {
+        var configuration = Configuration()
+        // Concurrent provision runs serialize on SQLite's write lock; a batch holds it briefly.
+        configuration.busyMode = .timeout(StoreHolders.busyTimeout)
+        configuration.foreignKeysEnabled = true
+        configuration.prepareDatabase { db in
+            // Savepoint journals in memory: on disk, each family's savepoint cost dozens of writes.
+            // Random ids and codes spread inserts over every index page; a 64 MB page cache keeps
+            // them resident instead of re-reading and spilling them in every bulk batch.
+            // Checkpoints are rare during a bulk run (each one fsyncs twice on the critical path)
+            // and `checkpoint()` folds the WAL back at the end.
+            try db.execute(sql: "PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536; PRAGMA wal_autocheckpoint = 16384")
+        }
+        createOwnerOnly(path)
+        let store = TribeBoardStore(path: path, writer: try DatabasePool(path: path, configuration: configuration))
+        try store.checkSchemaIsKnown()
+        try StoreSchema.migrator.migrate(store.writer)
+        return store
+    }
+
+    /// Looks at what is at `path` without changing anything, before anything opens it for writing:
+    /// SQLite alone would switch another application's database to WAL, and create a journal
+    /// beside a device (`/dev/full-journal`), before our schema check could refuse them. Nothing
+    /// there (or an empty file another run is creating) is a new store.
+    package static func identify(at path: String) throws(StoreError) {
+        guard let size = try regularFileSize(at: path), size > 0 else { return }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        guard header == Data("SQLite format 3\u{0}".utf8) else {
+            throw .notAStore(path: path, reason: "it is not an SQLite database")
+        }
+        // Reading through a read-only connection is what the schema check needs, and all it does.
+        _ = try openReadOnly(at: path)
+    }
+
+    /// The size of the plain file at `path`, nil when nothing is there; a link, folder, device,
+    /// pipe or socket is refused by name (SQLite would follow the link, or fail on the others
+    /// with "disk I/O error" or "no such table").
+    private static func regularFileSize(at path: String) throws(StoreError) -> Int64? {
+        var status = stat()
+        guard lstat(path, &status) == 0 else {
+            if errno == ENOENT { return nil }
+            throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return Int64(status.st_size)
+        case S_IFLNK: throw .notAFile(path: path, kind: .symbolicLink)
+        case S_IFDIR: throw .notAFile(path: path, kind: .folder)
+        default: throw .notAFile(path: path, kind: .special)
+        }
+    }
+
+    /// The store holds family codes: a new one is created readable by its owner only, before
+    /// SQLite opens it (SQLite gives the -wal and -shm files the same mode).
+    private static func createOwnerOnly(_ path: String) {
+        let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if descriptor >= 0 { close(descriptor) }
+    }
+
+    /// Opens an existing store without writing to it (no migration, no WAL checkpoint).
+    package static func openReadOnly(at path: String) throws(StoreError) -> TribeBoardStore {
+        guard try regularFileSize(at: path) != nil else {
+            throw .cannotOpen(path: path, reason: "no such file")
+        }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(10)
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            let store = TribeBoardStore(path: path, writer: queue)
+            try store.checkSchemaIsKnown()
+            return store
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw classify(error, path: path)
+        }
+    }
+
+    /// Refuses another application's SQLite file (migrating it would add our tables to it) and a
+    /// store migrated by a newer toolkit (writing to it could break rules we do not know).
+    private func checkSchemaIsKnown() throws(StoreError) {
+        let applied: Set<String>
+        let tables: [String]
+        do {
+            (applied, tables) = try writer.read { db in
+                // No grdb_migrations yet (nor any table): a store another process is creating right
+                // now, seen by `identify` before this run waits for the open lock.
+                (try db.tableExists("grdb_migrations") ? try StoreSchema.migrator.appliedIdentifiers(db) : [],
+                 // grdb_migrations alone is a store another process is creating right now.
+                 try String.fetchAll(db, sql: """
+                    SELECT name FROM sqlite_master
+                    WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'grdb_migrations'
+                    """))
+            }
+        } catch {
+            throw Self.classify(error, path: path)
+        }
+        if !tables.isEmpty && applied.isEmpty {
+            throw .notAStore(path: path, reason: "it is an SQLite database of another application (tables \(tables.prefix(5).joined(separator: ", ")))")
+        }
+        let known = Set(StoreSchema.migrator.migrations)
+        let unknown = applied.subtracting(known).sorted()
+        if !unknown.isEmpty { throw .newerSchema(path: path, unknownMigrations: unknown) }
+    }
+
+    package static func classify(_ error: any Error, path: String) -> StoreError {
+        guard let databaseError = error as? DatabaseError else {
+            return .cannotOpen(path: path, reason: "\(error)")
+        }
+        switch databaseError.resultCode {
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+            return .notAStore(path: path, reason: databaseError.message ?? "\(databaseError.resultCode)")
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return .writing(error, store: path)
+        case .SQLITE_READONLY, .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_IOERR:
+            let reason = databaseError.message ?? "\(databaseError.resultCode)"
+            return .cannotOpen(path: path, reason: StoreFiles.writeProblem(path: path).map { "\(reason): \($0)" } ?? reason)
+        default:
+            return .cannotOpen(path: path, reason: databaseError.message ?? "\(databaseError.resultCode)")
+        }
+    }
+}
+
+extension TribeBoardStore {
+    /// Copies what it can of the WAL back into the store file, without waiting: a TRUNCATE
+    /// checkpoint holds the write lock while it waits for readers, which starved a concurrent run.
+    /// SQLite folds the rest in when the last connection closes.
+    package func checkpoint() {
+        _ = try? writer.writeWithoutTransaction { db in try db.checkpoint(.passive) }
+    }
+
+    package struct PendingSyncCounts: Sendable, Encodable, Equatable {
+        package let families: Int
+        package let userProfiles: Int
+        package let memberships: Int
+        package var total: Int { families + userProfiles + memberships }
+
+        package init(families: Int, userProfiles: Int, memberships: Int) {
+            self.families = families
+            self.userProfiles = userProfiles
+            self.memberships = memberships
+        }
+    }
+
+    /// Records waiting for `resync`, across the whole store.
+    package func pendingSyncCounts() throws(StoreError) -> PendingSyncCounts {
+        do {
+            return try writer.read { db in
+                func count(_ table: String) throws -> Int {
+                    try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table) WHERE needs_sync = 1") ?? 0
+                }
+                return PendingSyncCounts(families: try count("families"),
+                                         userProfiles: try count("user_profiles"),
+                                         memberships: try count("memberships"))
+            }
+        } catch {
+            throw .readFailed(reason: "\(error)")
+        }
+    }
+}

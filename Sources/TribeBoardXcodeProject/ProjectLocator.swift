@@ -1,0 +1,95 @@
+import Foundation
+
+/// What `--project` points at, followed the way people hand it over: an `.xcodeproj`, an
+/// `.xcworkspace` (its projects), a folder holding either, or one a level or two below.
+package struct ProjectLocation: Sendable, Equatable {
+    /// Paths in findings are shown relative to this folder.
+    package let root: String
+    /// `.xcodeproj` bundles, absolute.
+    package let bundles: [String]
+    /// How the projects were found when it was not the obvious way (case, depth, workspace).
+    package let notes: [String]
+
+    static let skipped: Set<String> = [".build", ".git", "DerivedData", "Pods", "Carthage", "node_modules", ".swiftpm", "build"]
+
+    package static func locate(_ given: String) throws(XcodeProjectError) -> ProjectLocation {
+        let trimmed = given.count > 1 && given.hasSuffix("/") ? String(given.dropLast()) : given
+        let absolute = URL(fileURLWithPath: trimmed).standardizedFileURL.path
+        guard let found = CaseInsensitivePath.resolve(absolute) else { throw .notFound(path: given) }
+        var notes = found.caseDiffers ? ["\(given) is \(found.path) on disk: found only ignoring case"] : []
+        let path = found.path
+        if path.hasSuffix(".xcodeproj") {
+            return ProjectLocation(root: (path as NSString).deletingLastPathComponent, bundles: [path], notes: notes)
+        }
+        if path.hasSuffix(".xcworkspace") {
+            let root = (path as NSString).deletingLastPathComponent
+            return ProjectLocation(root: root, bundles: try workspaceProjects(path), notes: notes + ["followed the workspace \((path as NSString).lastPathComponent)"])
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw .noProjectInFolder(path: given)
+        }
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: path))?.sorted() ?? []
+        let projects = entries.filter { $0.hasSuffix(".xcodeproj") }
+        if projects.count == 1 { return ProjectLocation(root: path, bundles: [path + "/" + projects[0]], notes: notes) }
+        let workspaces = entries.filter { $0.hasSuffix(".xcworkspace") }
+        if workspaces.count == 1, let bundles = try? workspaceProjects(path + "/" + workspaces[0]), !bundles.isEmpty {
+            return ProjectLocation(root: path, bundles: bundles, notes: notes + ["followed the workspace \(workspaces[0])"])
+        }
+        if projects.count > 1 { throw .severalProjects(path: given, projects: projects) }
+        for (manifest, command) in [("project.yml", "xcodegen generate"), ("Project.swift", "tuist generate"), ("Tuist/Config.swift", "tuist generate")]
+            where FileManager.default.fileExists(atPath: path + "/" + manifest) {
+            throw .notGenerated(path: given, manifest: manifest, command: command)
+        }
+        let below = projectsBelow(path, depth: 2)
+        guard !below.isEmpty else { throw .noProjectInFolder(path: given) }
+        guard below.count == 1 else { throw .severalProjects(path: given, projects: below.map { relative($0, to: path) }) }
+        notes.append("found \(relative(below[0], to: path)) below \(given)")
+        return ProjectLocation(root: path, bundles: below, notes: notes)
+    }
+
+    /// The projects a workspace names (`group:`, `container:`, `absolute:` locations), CocoaPods' left out.
+    static func workspaceProjects(_ workspace: String) throws(XcodeProjectError) -> [String] {
+        let data = workspace + "/contents.xcworkspacedata"
+        guard let text = FileManager.default.contents(atPath: data).map({ String(decoding: $0, as: UTF8.self) }) else {
+            throw .unreadable(path: data, reason: "missing or unreadable")
+        }
+        let folder = (workspace as NSString).deletingLastPathComponent
+        var projects: [String] = []
+        var rest = Substring(text)
+        while let range = rest.range(of: "location = \"") ?? rest.range(of: "location=\"") {
+            rest = rest[range.upperBound...]
+            guard let close = rest.firstIndex(of: "\"") else { break }
+            let location = String(rest[..<close])
+            let parts = location.split(separator: ":", maxSplits: 1).map(String.init)
+            guard parts.count == 2, parts[1].hasSuffix(".xcodeproj"), !parts[1].hasSuffix("Pods.xcodeproj") else { continue }
+            let path = parts[0] == "absolute" ? parts[1] : FilePaths.join(folder, parts[1])
+            if let found = CaseInsensitivePath.resolve(path) { projects.append(found.path) }
+        }
+        return Array(Set(projects)).sorted()
+    }
+
+    private static func projectsBelow(_ folder: String, depth: Int) -> [String] {
+        guard depth > 0, let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
+        var found: [String] = []
+        for entry in entries.sorted() where !skipped.contains(entry) && !entry.hasPrefix(".") {
+            let path = folder + "/" + entry
+            if entry.hasSuffix(".xcodeproj"), !entry.hasSuffix("Pods.xcodeproj") {
+                found.append(path)
+                continue
+            }
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue, !entry.hasSuffix(".xcworkspace") {
+                found += projectsBelow(path, depth: depth - 1)
+            }
+        }
+        // A project's own folder wins over deeper ones (sample or dependency projects).
+        let shallowest = found.map { $0.split(separator: "/").count }.min()
+        return found.filter { $0.split(separator: "/").count == shallowest }
+    }
+
+    package static func relative(_ path: String, to root: String) -> String {
+        let prefix = root.hasSuffix("/") ? root : root + "/"
+        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+    }
+}

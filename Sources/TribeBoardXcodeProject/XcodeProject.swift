@@ -1,0 +1,60 @@
+import Foundation
+
+package enum XcodeProjectError: Error, Equatable, LocalizedError {
+    case notFound(path: String)
+    case noProjectInFolder(path: String)
+    /// An XcodeGen (`project.yml`) or Tuist (`Project.swift`) folder whose project is not generated.
+    case notGenerated(path: String, manifest: String, command: String)
+    case severalProjects(path: String, projects: [String])
+    case unreadable(path: String, reason: String)
+    case malformed(path: String, line: Int, reason: String)
+
+    package var errorDescription: String? {
+        switch self {
+        case .notFound(let path): return "\(path) does not exist"
+        case .noProjectInFolder(let path): return "\(path) holds no .xcodeproj or .xcworkspace (nor one in the folders below)"
+        case .notGenerated(let path, let manifest, let command):
+            return "\(path) holds \(manifest) but no generated .xcodeproj: run `\(command)` there first"
+        case .severalProjects(let path, let projects):
+            return "\(path) holds several projects: \(projects.joined(separator: ", "))"
+        case .unreadable(let path, let reason): return "cannot read \(path): \(reason)"
+        case .malformed(let path, let line, let reason): return "\(path):\(line): not a readable project file: \(reason)"
+        }
+    }
+}
+
+/// One `.xcodeproj` as doctor reads it: where it is, and its targets with their settings.
+package struct XcodeProject: Sendable {
+    /// The folder holding the `.xcodeproj`: `SRCROOT`, and build setting paths are relative to it.
+    package let folder: String
+    package let pbxprojPath: String
+    package let name: String
+    package let targets: [XcodeTarget]
+
+    /// Reads `bundle` (an `.xcodeproj`); `display` turns absolute paths into the ones findings show.
+    package static func read(bundle: String, display: @escaping (String) -> String) throws(XcodeProjectError) -> XcodeProject {
+        let pbxproj = bundle + "/project.pbxproj"
+        guard let data = FileManager.default.contents(atPath: pbxproj) else {
+            throw FileManager.default.fileExists(atPath: pbxproj)
+                ? .unreadable(path: pbxproj, reason: "permission denied") : .notFound(path: pbxproj)
+        }
+        let root: OpenStepValue
+        do {
+            root = try OpenStepPlist.parse(String(decoding: data, as: UTF8.self))
+        } catch {
+            throw .malformed(path: pbxproj, line: error.line, reason: error.reason)
+        }
+        guard let entries = root["objects"]?.entries else {
+            throw .malformed(path: pbxproj, line: root.line, reason: "no objects dictionary")
+        }
+        let name = ((bundle as NSString).lastPathComponent as NSString).deletingPathExtension
+        let objects = PBXObjects(entries, folder: (bundle as NSString).deletingLastPathComponent, display: display)
+        return XcodeProject(folder: objects.folder, pbxprojPath: pbxproj, name: name,
+                            targets: objects.targets(projectName: name, pbxprojPath: pbxproj))
+    }
+
+    /// A path from a build setting (already expanded), relative to the project folder as in Xcode.
+    package func path(fromSetting value: String) -> String {
+        URL(fileURLWithPath: FilePaths.join(folder, value)).standardizedFileURL.path
+    }
+}
