@@ -29,7 +29,7 @@ package struct ResyncReport: Encodable, Sendable {
     /// Records that failed this run (now waiting, quarantined or in conflict).
     package var failed = 0
     package var requests = 0
-    package var pendingBefore = TribeBoardStore.PendingSyncCounts(families: 0, userProfiles: 0, memberships: 0)
+    var pendingBefore = TribeBoardStore.PendingSyncCounts(families: 0, userProfiles: 0, memberships: 0)
     package var pending = TribeBoardStore.PendingSyncCounts(families: 0, userProfiles: 0, memberships: 0)
     package var waiting = 0
     package var quarantined = 0
@@ -39,7 +39,7 @@ package struct ResyncReport: Encodable, Sendable {
     /// The records set aside (quarantined or in conflict), with why: the first 100.
     package var setAside: [ResyncListEntry] = []
     static let listedSetAsideLimit = 100
-    package var lastSuccess: String?
+    var lastSuccess: String?
     package var durationSeconds = 0.0
     package var stop: Stop?
 
