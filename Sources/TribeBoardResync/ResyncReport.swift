@@ -13,16 +13,9 @@ package struct ResyncReport: Encodable, Sendable {
     }
 
     /// What the run's exit status should say.
-    package enum ExitKind: String, Encodable, Sendable {
-        /// Nothing is left pending.
-        case success
-        /// Some records are quarantined or in conflict: a person must look (`resync --list`).
-        case setAside
-        /// The remote was unavailable or throttled, or time ran out: records remain, try later.
-        case tryLater
-        /// The remote refused the configuration.
-        case configuration
-    }
+    /// How the run ended; provision --sync reports the same (`UploadOutcome`, in the client's
+    /// module, so provisioning needs no resync module to name it).
+    package typealias ExitKind = UploadOutcome
 
     package var command = "resync"
     package var synced = 0
