@@ -93,7 +93,7 @@ let package = Package(
         ),
         .target(
             name: "TribeBoardProvisioning",
-            dependencies: ["TribeBoardCSV", "TribeBoardCloudKit", "TribeBoardDomain", "TribeBoardQR", "TribeBoardResync", "TribeBoardStore", "TribeBoardSupport",
+            dependencies: ["TribeBoardCSV", "TribeBoardCloudKit", "TribeBoardDomain", "TribeBoardQR", "TribeBoardStore", "TribeBoardSupport",
                            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]
         ),
         .target(
@@ -103,7 +103,7 @@ let package = Package(
         ),
         .target(
             name: "TribeBoardAudit",
-            dependencies: ["TribeBoardProvisioning", "TribeBoardCloudKit", "TribeBoardDomain", "TribeBoardQR", "TribeBoardStore", "TribeBoardSupport", "CSnapshotParser",
+            dependencies: ["TribeBoardCloudKit", "TribeBoardDomain", "TribeBoardQR", "TribeBoardStore", "TribeBoardSupport", "CSnapshotParser",
                            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]
         ),
         // Reading Xcode projects (pbxproj, xcconfig, plists, Swift literals) for doctor: Foundation only.

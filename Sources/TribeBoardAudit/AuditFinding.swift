@@ -36,7 +36,7 @@ package struct AuditFinding: Encodable, Sendable, Equatable {
         }
 
         /// Categories that can run to hundreds of thousands: one finding with a count and a sample.
-        package var isAggregated: Bool {
+        var isAggregated: Bool {
             self == .stalePending || self == .remoteOnly || self == .legacyRecord
         }
 

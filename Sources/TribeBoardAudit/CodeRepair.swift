@@ -4,7 +4,7 @@ import Logging
 import TribeBoardStore
 import TribeBoardSupport
 
-package enum CodeRepairError: Error, LocalizedError {
+enum CodeRepairError: Error, LocalizedError {
     case output(FileSystemError)
     case store(StoreError)
     case codeGeneration(String)

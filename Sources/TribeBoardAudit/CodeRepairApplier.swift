@@ -2,7 +2,6 @@ import Foundation
 import GRDB
 import Logging
 import TribeBoardDomain
-import TribeBoardProvisioning
 import TribeBoardQR
 import TribeBoardStore
 import TribeBoardSupport
@@ -80,7 +79,7 @@ struct CodeRepairApplier {
                     changes[index].skipped = Self.skipReason(current)
                     continue
                 }
-                let code = try generator.generateFree(avoiding: taken, lookups: lookups, reservations: nil)
+                let code = try generator.generateFree(avoiding: taken, lookups: lookups)
                 taken.insert(code.value)
                 changes[index].assignedCode = code.value
             }

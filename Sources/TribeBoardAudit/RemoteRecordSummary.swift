@@ -2,16 +2,16 @@ import Foundation
 import TribeBoardCloudKit
 
 /// What an audit keeps of one CloudKit record, from a live query or a snapshot line.
-package struct RemoteRecordSummary: Sendable, Equatable {
+struct RemoteRecordSummary: Sendable, Equatable {
     package var recordName: String
     package var recordType: String
     package var code: String?
     package var name: String?
     /// nil when absent or unusable (then `invalidValue` says why): such a record is never the
     /// oldest of a duplicate group.
-    package var createdAtMilliseconds: Int64?
+    var createdAtMilliseconds: Int64?
     /// A value from outside that could not be used, in a sentence ("fields.createdAt.value is out of range").
-    package var invalidValue: String?
+    var invalidValue: String?
     /// The snapshot line it came from; nil for a live read.
     package var line: Int?
 

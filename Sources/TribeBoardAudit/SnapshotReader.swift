@@ -16,7 +16,7 @@ package enum SnapshotError: Error, Equatable, LocalizedError {
 }
 
 /// A line of the snapshot that is not a record, and why.
-package struct MalformedSnapshotLine: Sendable, Equatable {
+struct MalformedSnapshotLine: Sendable, Equatable {
     package let line: Int
     package let reason: String
 }

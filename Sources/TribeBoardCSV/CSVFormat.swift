@@ -12,7 +12,7 @@ package struct CSVFormat: Sendable, Equatable {
 
     package static let standard = CSVFormat(delimiter: 0x2C, headerLine: 1)
 
-    package var delimiterName: String {
+    var delimiterName: String {
         switch delimiter {
         case 0x2C: return "comma"
         case 0x3B: return "semicolon"

@@ -169,7 +169,7 @@ package struct CSVPreScan: Sendable {
 package struct CSVMalformedRecord: Sendable, Equatable {
     /// The physical lines it covers, as an editor numbers them.
     package let line: Int
-    package let lastLine: Int
+    let lastLine: Int
     /// 1-based position of the field where the problem is.
     package let field: Int
     package let reason: String

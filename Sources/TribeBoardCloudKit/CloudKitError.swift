@@ -32,12 +32,12 @@ package struct CloudKitServerErrorCode: RawRepresentable, Sendable, Hashable, Cu
 }
 
 /// The envelope CloudKit answers a failed request with.
-package struct CloudKitErrorEnvelope: Codable, Sendable, Equatable {
+struct CloudKitErrorEnvelope: Codable, Sendable, Equatable {
     package var uuid: String?
     package var serverErrorCode: String
     package var reason: String?
     package var retryAfter: Double?
-    package var redirectURL: String?
+    var redirectURL: String?
 
     package init(uuid: String?, serverErrorCode: String, reason: String?, retryAfter: Double?, redirectURL: String?) {
         self.uuid = uuid
@@ -95,7 +95,7 @@ package enum CloudKitError: Error, Sendable, Equatable, LocalizedError {
         }
     }
 
-    package var isTransient: Bool { category == .network || category == .transient }
+    var isTransient: Bool { category == .network || category == .transient }
 
     /// A legacy record type (`CKFamily`…) the container never had: it simply has no records.
     package var isMissingLegacyType: Bool {

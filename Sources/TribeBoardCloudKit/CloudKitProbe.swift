@@ -7,7 +7,7 @@ package struct CloudKitProbe: Sendable {
     /// The response's Date header; nil without an answer (or a header).
     package let serverDate: Date?
     /// The local clock halfway through the request, to compare with `serverDate`.
-    package let localMidpoint: Date
+    let localMidpoint: Date
     package let seconds: Double
 
     /// Server minus local, in seconds. The Date header drops the fraction of its second: half a

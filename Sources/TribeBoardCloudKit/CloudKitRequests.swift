@@ -17,11 +17,11 @@ package struct CloudKitFilter: Codable, Sendable, Equatable {
         Self(fieldName: field, comparator: "EQUALS", fieldValue: .string(value))
     }
 
-    package static func notEquals(_ field: String, _ value: String) -> Self {
+    static func notEquals(_ field: String, _ value: String) -> Self {
         Self(fieldName: field, comparator: "NOT_EQUALS", fieldValue: .string(value))
     }
 
-    package static func beginsWith(_ field: String, _ value: String) -> Self {
+    static func beginsWith(_ field: String, _ value: String) -> Self {
         Self(fieldName: field, comparator: "BEGINS_WITH", fieldValue: .string(value))
     }
 

@@ -55,7 +55,7 @@ package struct CloudKitSigner: Sendable, CustomStringConvertible {
         "\(timestamp):\(bodyHash(body)):\(subpath)"
     }
 
-    package static func bodyHash(_ body: [UInt8]) -> String {
+    static func bodyHash(_ body: [UInt8]) -> String {
         var output = [CChar](repeating: 0, count: 64)
         let status = body.withUnsafeBytes { tb_sha256_base64($0.baseAddress, $0.count, &output, output.count) }
         guard status == 0 else { return "" }

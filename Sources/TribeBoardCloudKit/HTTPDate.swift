@@ -2,7 +2,7 @@ import Foundation
 
 /// HTTP's Date header (RFC 9110 IMF-fixdate, `Sun, 06 Nov 1994 08:49:37 GMT`): what the server's
 /// clock said when it answered.
-package enum HTTPDate {
+enum HTTPDate {
     package static func format(_ date: Date) -> String {
         formatter().string(from: date)
     }

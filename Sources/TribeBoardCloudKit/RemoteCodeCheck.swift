@@ -25,7 +25,7 @@ package final class RemoteCodeCheck: Sendable {
     /// The error that stopped remote checking, if one did.
     package var failure: CloudKitError? { tripped.withLock { $0 } }
     package var isAvailable: Bool { failure == nil }
-    package var codesVerified: Int { verified.load(ordering: .relaxed) }
+    var codesVerified: Int { verified.load(ordering: .relaxed) }
 
     /// Codes (of `codes`) that a remote family holds, with that record's name; nil when the remote
     /// could not be asked (then nothing is verified).

@@ -1,7 +1,7 @@
 import ArgumentParser
 
 /// Exit statuses shared by every command (sysexits.h values where one fits). Documented in the README.
-package enum ExitStatus: Int32 {
+enum ExitStatus: Int32 {
     case success = 0
     /// Some rows failed or findings reached the threshold; the rest of the work was done.
     case partialFailure = 1

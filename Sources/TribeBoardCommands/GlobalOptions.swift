@@ -11,7 +11,7 @@ package struct GlobalOptions: ParsableArguments {
     package var quiet = false
 
     @Flag(name: .shortAndLong, help: "Print details of the work on stderr.")
-    package var verbose = false
+    var verbose = false
 
     @Flag(name: .long, help: "Print the summary as one JSON document on stdout.")
     package var json = false

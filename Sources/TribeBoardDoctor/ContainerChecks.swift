@@ -3,7 +3,7 @@ import TribeBoardCloudKit
 import TribeBoardXcodeProject
 
 /// Where the toolkit's own container setting came from, to name it in a mismatch.
-package struct ToolkitContainer: Sendable, Equatable {
+struct ToolkitContainer: Sendable, Equatable {
     package let value: String
     /// `--container`, `TRIBEBOARD_CK_CONTAINER`, `config file PATH` or `the default`.
     package let source: String

@@ -23,8 +23,8 @@ package enum CodeGenerationError: Error, Equatable, LocalizedError {
 /// backoff up to `retryDelays.count` times; past either limit the error is specific to code generation.
 package struct FamilyCodeGenerator: Sendable {
     package let length: Int
-    package let maxCandidates: Int
-    package let retryDelays: [Duration]
+    let maxCandidates: Int
+    let retryDelays: [Duration]
     private let source: any SecureRandomSource
 
     package init(length: Int = 6,

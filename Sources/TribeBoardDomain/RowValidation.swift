@@ -18,8 +18,8 @@ package struct RowError: Error, Equatable, Sendable, LocalizedError {
 
 /// The app's validation rules, in their strict reading.
 package enum FieldRules {
-    package static let familyNameLengths = 2...50
-    package static let displayNameLengths = 1...50
+    static let familyNameLengths = 2...50
+    static let displayNameLengths = 1...50
     static let familyNamePunctuation: Set<Unicode.Scalar> = [" ", "'", "-", ".", ","]
 
     /// Letters of any script, digits, spaces and `' - . ,`; 2 to 50 characters after trimming.

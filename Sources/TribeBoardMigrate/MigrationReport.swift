@@ -35,7 +35,7 @@ package struct MigrationReport: Encodable, Sendable {
         package var sourceName: String
         package var sourceType: String
         package var destinationName: String
-        package var destinationType: String
+        var destinationType: String
         package var outcome: MigrationOutcome
         package var reason: String?
         /// Codes masked unless --show-codes.

@@ -23,7 +23,7 @@ package enum MigratedKind: String, Sendable, Encodable, CaseIterable {
     case userProfile = "user_profile"
     case membership
 
-    package var currentType: String {
+    var currentType: String {
         switch self {
         case .family: return RecordMapping.familyType
         case .userProfile: return RecordMapping.userProfileType
@@ -31,7 +31,7 @@ package enum MigratedKind: String, Sendable, Encodable, CaseIterable {
         }
     }
 
-    package var legacyType: String { "CK" + currentType }
+    var legacyType: String { "CK" + currentType }
 
     init?(recordType: String?) {
         guard let kind = Self.allCases.first(where: { $0.currentType == recordType || $0.legacyType == recordType }) else { return nil }

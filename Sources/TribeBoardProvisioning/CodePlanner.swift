@@ -93,10 +93,6 @@ struct CodePlanner {
 extension FamilyCodeGenerator {
     /// A code no family in the store has, no line of the file preassigns, and not in `taken`.
     package func generateFree(avoiding taken: Set<String> = [], lookups: FamilyLookups, reservations: RowTracker?) throws -> FamilyCode {
-        try generate { candidate in
-            if taken.contains(candidate.value) { return true }
-            if try lookups.family(code: candidate.value) != nil { return true }
-            return try reservations?.reservedLine(for: candidate.value) != nil
-        }
+        try generateFree(avoiding: taken, lookups: lookups) { try reservations?.reservedLine(for: $0) != nil }
     }
 }

@@ -13,7 +13,7 @@ package struct ProvisionRequest: Sendable {
     package var dryRun = false
     /// Rows per store transaction: large enough to amortize the commit, small enough that a
     /// concurrent run waits only briefly for the write lock.
-    package var batchSize = 256
+    var batchSize = 256
 
     package init(csvPath: String, storePath: String, outputDirectory: String) {
         self.csvPath = csvPath

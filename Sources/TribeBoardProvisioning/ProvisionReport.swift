@@ -1,6 +1,5 @@
 import Foundation
 import TribeBoardCloudKit
-import TribeBoardResync
 import TribeBoardStore
 
 /// The outcome of one provision run, rendered as text or JSON by the commands. The JSON keys are
@@ -50,7 +49,7 @@ package struct ProvisionReport: Encodable, Sendable {
         package var uploadFailed: Int?
         package var uploadError: String?
         /// How the --sync upload ended, as `resync` would say it (`success`, `setAside`, `tryLater`, `configuration`).
-        package var uploadOutcome: ResyncReport.ExitKind?
+        package var uploadOutcome: UploadOutcome?
         /// After --sync: records waiting to retry (throttled, with when in `resync --list`), set
         /// aside for a person (quarantined, in conflict, or memberships of such a family), and the command to run next.
         package var uploadWaiting: Int?

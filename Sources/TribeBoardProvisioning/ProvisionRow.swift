@@ -9,7 +9,7 @@ package struct ValidatedRow: Sendable, Equatable {
     package let externalId: String?
     package let familyName: String
     package let admin: AdminSpec?
-    package let preassignedCode: FamilyCode?
+    let preassignedCode: FamilyCode?
 }
 
 /// One row of input on its way through a batch: valid, or already failed.
@@ -18,14 +18,14 @@ package enum BatchEntry: Sendable {
     case invalid(line: Int, externalId: String?, familyName: String, importKey: String?, error: RowError)
 }
 
-package enum ProvisionStatus: String, Sendable, Codable {
+enum ProvisionStatus: String, Sendable, Codable {
     case created
     case existing
     case failed
 }
 
 /// What happened to one row: a line of the manifest.
-package struct ProvisionRowResult: Sendable, Equatable {
+struct ProvisionRowResult: Sendable, Equatable {
     package let line: Int
     package let externalId: String?
     package let familyId: RecordID?
@@ -34,10 +34,10 @@ package struct ProvisionRowResult: Sendable, Equatable {
     package var status: ProvisionStatus
     package var error: String?
     /// Set when the row's QR PNG must be written, or checked and rewritten if it is stale.
-    package var needsQRCode: Bool
+    var needsQRCode: Bool
     /// The family existed and a PNG may be there already: it is kept only if it encodes the
     /// family's current code (an audit repair may have changed the code since it was written).
-    package var checkExistingQRCode = false
+    var checkExistingQRCode = false
     /// For a created family: whether CloudKit was asked and had no family with this code.
-    package var codeVerifiedRemotely: Bool? = nil
+    var codeVerifiedRemotely: Bool? = nil
 }

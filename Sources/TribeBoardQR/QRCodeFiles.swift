@@ -4,7 +4,7 @@ import TribeBoardDomain
 /// Where a family's QR PNG lives inside the output folder. Named by family id, not by code, so
 /// that a listing of the folder does not reveal the codes.
 package enum QRCodeFiles {
-    package static let directoryName = "qr"
+    static let directoryName = "qr"
 
     package static func relativePath(for familyID: RecordID) -> String {
         "\(directoryName)/\(familyID).png"

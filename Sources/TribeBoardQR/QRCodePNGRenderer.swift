@@ -9,7 +9,7 @@ package struct QRCodePNGRenderer: Sendable {
     package static let quietZoneModules = 4
     package let scale: Int
     /// zlib level: 1 compresses these highly repetitive images almost as well as 9, far faster.
-    package let compressionLevel: Int32
+    let compressionLevel: Int32
 
     package init(scale: Int = 8, compressionLevel: Int32 = 1) throws(QRCodeError) {
         guard (1...64).contains(scale) else { throw .invalidScale(scale) }
@@ -17,7 +17,7 @@ package struct QRCodePNGRenderer: Sendable {
         self.compressionLevel = compressionLevel
     }
 
-    package func pixelSize(for matrix: QRCodeModules) -> Int {
+    func pixelSize(for matrix: QRCodeModules) -> Int {
         (matrix.width + 2 * Self.quietZoneModules) * scale
     }
 

@@ -13,23 +13,16 @@ package struct ResyncReport: Encodable, Sendable {
     }
 
     /// What the run's exit status should say.
-    package enum ExitKind: String, Encodable, Sendable {
-        /// Nothing is left pending.
-        case success
-        /// Some records are quarantined or in conflict: a person must look (`resync --list`).
-        case setAside
-        /// The remote was unavailable or throttled, or time ran out: records remain, try later.
-        case tryLater
-        /// The remote refused the configuration.
-        case configuration
-    }
+    /// How the run ended; provision --sync reports the same (`UploadOutcome`, in the client's
+    /// module, so provisioning needs no resync module to name it).
+    package typealias ExitKind = UploadOutcome
 
     package var command = "resync"
     package var synced = 0
     /// Records that failed this run (now waiting, quarantined or in conflict).
     package var failed = 0
     package var requests = 0
-    package var pendingBefore = TribeBoardStore.PendingSyncCounts(families: 0, userProfiles: 0, memberships: 0)
+    var pendingBefore = TribeBoardStore.PendingSyncCounts(families: 0, userProfiles: 0, memberships: 0)
     package var pending = TribeBoardStore.PendingSyncCounts(families: 0, userProfiles: 0, memberships: 0)
     package var waiting = 0
     package var quarantined = 0
@@ -39,7 +32,7 @@ package struct ResyncReport: Encodable, Sendable {
     /// The records set aside (quarantined or in conflict), with why: the first 100.
     package var setAside: [ResyncListEntry] = []
     static let listedSetAsideLimit = 100
-    package var lastSuccess: String?
+    var lastSuccess: String?
     package var durationSeconds = 0.0
     package var stop: Stop?
 

@@ -6,7 +6,7 @@ import TribeBoardDomain
 /// How a failed record waits before its next attempt, across runs.
 package struct SyncBackoff: Sendable {
     package var base: Double = 60
-    package var maximum: Double = 6 * 3600
+    var maximum: Double = 6 * 3600
     /// Attempts of a record whose target may still come (a missing reference) before quarantine.
     package var maxAttempts = 8
 

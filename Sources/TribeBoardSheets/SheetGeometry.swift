@@ -1,5 +1,5 @@
 /// A rectangle on the page in PostScript points (1/72 inch), origin at the top left.
-package struct PageRect: Sendable, Equatable {
+struct PageRect: Sendable, Equatable {
     package var x, y, width, height: Double
 }
 

@@ -102,7 +102,7 @@ package struct SheetTemplate: Sendable, Equatable {
     /// BCP 47 tag of the instructions' language: pango picks glyph variants and line breaks by it.
     package var language = "en"
     /// A PNG or an SVG, relative paths taken from the template's folder.
-    package var logoPath: String?
+    var logoPath: String?
     package var title = TemplateText(parts: [])
     package var codeLabel = "Family code"
     package var adminLabel = "Administrator"
@@ -110,7 +110,7 @@ package struct SheetTemplate: Sendable, Equatable {
 
     /// A template is a page of wording: 64 KB is far more than a letter holds, and pango lays out
     /// the whole wording again on every card, so a huge one would take minutes and gigabytes.
-    package static let maxBytes = 64 << 10
+    static let maxBytes = 64 << 10
 
     package static func load(path: String) throws(SheetTemplateError) -> SheetTemplate {
         var status = stat()
@@ -174,7 +174,7 @@ package struct SheetTemplate: Sendable, Equatable {
     }
 
     /// The template used without --template: the same text as Templates/sheets/invitation.txt.
-    package static let builtInText = """
+    static let builtInText = """
         # TribeBoard invitation. Settings (name: value) above the --- line, the wording below it.
         # Placeholders: {family_name} {admin_name} {code} {external_id} {organisation}; {{ and }} are braces.
         organisation: TribeBoard

@@ -12,7 +12,7 @@ package struct SheetsReport: Encodable, Sendable {
     package let pages: Int
     /// The PDF's permission bits: it holds every family's code, so only its owner may read it.
     package let mode = "0600"
-    package let holdsCodes = true
+    let holdsCodes = true
 
     package init(output: String, source: Source, layout: SheetLayout, paper: Paper, template: String, invitations: Int, pages: Int) {
         self.output = output

@@ -38,7 +38,7 @@ package struct FileSystemError: Error, Equatable, LocalizedError {
 /// No fsync: the guarantee is against a killed process, not a power cut, and an fsync per QR code
 /// would cost more than encoding it.
 package enum AtomicFile {
-    package static let temporaryPrefix = ".tmp-"
+    static let temporaryPrefix = ".tmp-"
 
     package enum WhenPresent: Sendable {
         /// The name already holds a complete file with the same content (a concurrent run wrote it).

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One `KEY[cond=value] = value` line, from a pbxproj `buildSettings` dictionary or an `.xcconfig`.
-package struct BuildSettingAssignment: Sendable, Equatable {
+struct BuildSettingAssignment: Sendable, Equatable {
     package let key: String
     /// `[sdk=iphoneos*][config=Debug]`: every condition must hold for the assignment to apply.
     package let conditions: [BuildSettingCondition]
@@ -35,9 +35,9 @@ package struct BuildSettingAssignment: Sendable, Equatable {
 }
 
 /// `sdk=macosx*`, `config=Debug`, `arch=arm64`: a glob over one property of the build.
-package struct BuildSettingCondition: Sendable, Equatable {
+struct BuildSettingCondition: Sendable, Equatable {
     package let name: String
-    package let pattern: String
+    let pattern: String
 
     func matches(_ context: BuildContext) -> Bool {
         switch name {
@@ -88,11 +88,11 @@ package struct BuildContext: Sendable, Equatable, Hashable {
 }
 
 /// One level of Xcode's settings stack (lowest first: project xcconfig, project, target xcconfig, target).
-package struct BuildSettingLayer: Sendable {
+struct BuildSettingLayer: Sendable {
     package let name: String
-    package let assignments: [BuildSettingAssignment]
+    let assignments: [BuildSettingAssignment]
     /// `#include?` files that do not exist: where an unresolved variable may have come from.
-    package let missingOptionalIncludes: [String]
+    let missingOptionalIncludes: [String]
 
     package init(name: String, assignments: [BuildSettingAssignment], missingOptionalIncludes: [String] = []) {
         self.name = name

@@ -46,7 +46,7 @@ package struct OpenStepEntry: Sendable, Equatable {
     package let value: OpenStepValue
 }
 
-package struct OpenStepPlistError: Error, Equatable, LocalizedError {
+struct OpenStepPlistError: Error, Equatable, LocalizedError {
     package let line: Int
     package let reason: String
 
@@ -54,7 +54,7 @@ package struct OpenStepPlistError: Error, Equatable, LocalizedError {
 }
 
 /// A recursive-descent parser over `OpenStepTokenizer`'s tokens.
-package enum OpenStepPlist {
+enum OpenStepPlist {
     /// Deeply nested input is refused rather than allowed to exhaust the stack.
     static let maxDepth = 64
 

@@ -3,18 +3,18 @@ import Foundation
 /// An `.xcconfig` file read as Xcode reads it: `KEY = value` lines (conditions allowed), `//`
 /// comments, `#include "path"` (a missing file is an error) and `#include? "path"` (optional),
 /// paths relative to the including file. Includes are flattened in order into one layer.
-package enum XCConfigFile {
+enum XCConfigFile {
     static let maxDepth = 16
     static let maxFileSize = 4_000_000
 
-    package struct Problem: Sendable, Equatable {
+    struct Problem: Sendable, Equatable {
         package let message: String
         package let location: SourceLocation
     }
 
     package struct Contents: Sendable {
-        package var assignments: [BuildSettingAssignment] = []
-        package var missingOptionalIncludes: [String] = []
+        var assignments: [BuildSettingAssignment] = []
+        var missingOptionalIncludes: [String] = []
         package var problems: [Problem] = []
         /// Every file read, for listing and for case warnings.
         package var files: [String] = []

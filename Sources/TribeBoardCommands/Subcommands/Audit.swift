@@ -39,7 +39,7 @@ package struct AuditCommand: AsyncParsableCommand {
     package var remoteSnapshot: String?
 
     @Option(help: ArgumentHelp("Read CloudKit and also save what was read as a snapshot (mode 600).", valueName: "file.jsonl"))
-    package var exportRemote: String?
+    var exportRemote: String?
 
     @Flag(help: "Audit the local store alone, even when a remote is configured.")
     package var localOnly = false

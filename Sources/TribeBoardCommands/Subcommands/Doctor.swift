@@ -32,7 +32,7 @@ package struct DoctorCommand: AsyncParsableCommand {
     package var sample: Int = 5
 
     @Flag(help: "PRAGMA quick_check instead of integrity_check: faster on a big store, skips index contents.")
-    package var quick = false
+    var quick = false
 
     package init() {}
 

@@ -26,7 +26,7 @@ package struct MigrateCommand: AsyncParsableCommand {
 }
 
 /// The options both migrations take.
-package struct MigrateOptions: ParsableArguments {
+struct MigrateOptions: ParsableArguments {
     @Flag(help: "Write: copy the records, teach the store, verify. Without it, a plan.")
     var apply = false
 
@@ -65,7 +65,7 @@ package struct MigrateOptions: ParsableArguments {
 extension CodeConflictPolicy: ExpressibleByArgument {}
 
 /// `tribeboard migrate legacy-types`.
-package struct MigrateLegacyTypesCommand: AsyncParsableCommand {
+struct MigrateLegacyTypesCommand: AsyncParsableCommand {
     package static let configuration = CommandConfiguration(
         commandName: "legacy-types",
         abstract: "Copy every CKFamily, CKUserProfile and CKMembership record to the current types (new names derived from the old).",
@@ -111,7 +111,7 @@ package struct LegacyTypesOptions: ParsableArguments, Sendable {
 }
 
 /// `tribeboard migrate container`.
-package struct MigrateContainerCommand: AsyncParsableCommand {
+struct MigrateContainerCommand: AsyncParsableCommand {
     package static let configuration = CommandConfiguration(
         commandName: "container",
         abstract: "Copy every TribeBoard record (current and legacy types) from another container's public database, under the same names.",

@@ -37,7 +37,7 @@ package struct ResyncCommand: AsyncParsableCommand {
     package var release: [String] = []
 
     @Option(help: ArgumentHelp("Write Prometheus metrics here (node_exporter's textfile collector).", valueName: "file"))
-    package var metricsFile: String?
+    var metricsFile: String?
 
     package init() {}
 
@@ -152,15 +152,15 @@ package struct ResyncCommand: AsyncParsableCommand {
     }
 }
 
-package struct ResyncListing: Encodable {
+struct ResyncListing: Encodable {
     package let pending: TribeBoardStore.PendingSyncCounts
     package let entries: [ResyncListEntry]
 }
 
-package struct ResyncRelease: Encodable {
+struct ResyncRelease: Encodable {
     package let command = "resync --release"
     package let released: [String]
-    package let notSetAside: [String]
+    let notSetAside: [String]
 
     enum CodingKeys: String, CodingKey { case command, released, notSetAside }
 }

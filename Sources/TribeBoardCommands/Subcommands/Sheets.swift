@@ -46,13 +46,13 @@ package struct SheetsCommand: AsyncParsableCommand {
     package var externalIds: [String] = []
 
     @Option(help: ArgumentHelp("Only the families provisioned from this CSV file.", valueName: "file.csv"))
-    package var fromImport: String?
+    var fromImport: String?
 
     @Option(help: ArgumentHelp("Only families created on or after this date (YYYY-MM-DD or ISO 8601, UTC).", valueName: "date"))
-    package var createdFrom: String?
+    var createdFrom: String?
 
     @Option(help: ArgumentHelp("Only families created on or before this date (a day includes all of it).", valueName: "date"))
-    package var createdTo: String?
+    var createdTo: String?
 
     package init() {}
 

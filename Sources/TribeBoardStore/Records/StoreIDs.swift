@@ -2,7 +2,7 @@ import GRDB
 
 /// A record id as the app writes it (an uppercase UUID string), typed by what it names so that a
 /// family's id cannot be passed where a profile's is expected. Stored and encoded as the text.
-package protocol StoreID: RawRepresentable, Hashable, Sendable, Codable, Comparable, CustomStringConvertible,
+protocol StoreID: RawRepresentable, Hashable, Sendable, Codable, Comparable, CustomStringConvertible,
     DatabaseValueConvertible where RawValue == String {
     init(rawValue: String)
 }

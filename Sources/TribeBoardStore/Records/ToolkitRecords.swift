@@ -34,7 +34,7 @@ package struct SyncStateEntry: Codable, Sendable, Equatable, FetchableRecord, Pe
 }
 
 /// A row of `creation_log`: one transition of one family's creation.
-package struct CreationLogEntry: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+struct CreationLogEntry: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
     package static let databaseTableName = "creation_log"
 
     /// Nil until inserted.
@@ -55,7 +55,7 @@ package struct CreationLogEntry: Codable, Sendable, Equatable, FetchableRecord, 
 }
 
 /// A row of `code_repairs`: a code an audit repair replaced, and which family kept it.
-package struct CodeRepairEntry: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+struct CodeRepairEntry: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
     package static let databaseTableName = "code_repairs"
 
     package var id: Int64?
