@@ -119,7 +119,7 @@ struct MigrationCodes {
         return try store.writer.read { db in
             let lookups = try FamilyLookups(db)
             return try (0..<count).map { _ in
-                let code = try generator.generateFree(avoiding: avoid, lookups: lookups, reservations: nil).value
+                let code = try generator.generateFree(avoiding: avoid, lookups: lookups).value
                 avoid.insert(code)
                 return code
             }

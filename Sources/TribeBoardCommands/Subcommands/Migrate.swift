@@ -103,11 +103,9 @@ struct MigrateLegacyTypesCommand: AsyncParsableCommand {
 }
 
 /// What only `legacy-types` takes.
-package struct LegacyTypesOptions: ParsableArguments, Sendable {
+struct LegacyTypesOptions: ParsableArguments, Sendable {
     @Flag(help: "With --apply: delete the legacy records once every copy is verified.")
     var deleteSource = false
-
-    package init() {}
 }
 
 /// `tribeboard migrate container`.
