@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 
 enum SignalWait {
@@ -17,23 +18,24 @@ enum SignalWait {
 }
 
 /// Resumes a continuation at most once, whichever signal comes first.
-final class ResumeOnce: @unchecked Sendable {
-    private let lock = NSLock()
-    private var continuation: CheckedContinuation<Void, Never>?
+final class ResumeOnce: Sendable {
+    private let continuation: Mutex<CheckedContinuation<Void, Never>?>
 
-    init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = continuation }
+    init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = Mutex(continuation) }
 
     func resume() {
-        lock.lock()
-        let pending = continuation
-        continuation = nil
-        lock.unlock()
-        pending?.resume()
+        continuation.withLock { pending in
+            let taken = pending
+            pending = nil
+            return taken
+        }?.resume()
     }
 }
 
 /// Signal sources live as long as the process.
 enum SignalSources {
+    // Written only by `untilTerminated`, once, before any signal can arrive; DispatchSourceSignal
+    // is not Sendable, so a Mutex cannot hold it.
     nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
     static func keep(_ source: any DispatchSourceSignal) { sources.append(source) }
 }

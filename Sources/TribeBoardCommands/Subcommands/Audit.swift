@@ -5,7 +5,7 @@ import TribeBoardCloudKit
 import TribeBoardSupport
 
 /// `tribeboard audit`: duplicate and invalid codes across the local store and the remote.
-package struct AuditCommand: AsyncParsableCommand {
+package struct AuditCommand: BlockingCommand {
     package static let configuration = CommandConfiguration(
         commandName: "audit",
         abstract: "Find duplicate or invalid family codes and incomplete families, locally and in CloudKit.",
@@ -80,15 +80,11 @@ package struct AuditCommand: AsyncParsableCommand {
         if localOnly && (remoteSnapshot != nil || exportRemote != nil) { throw ValidationError("--local-only reads no remote; drop it or the snapshot option.") }
     }
 
-    package func run() async throws {
-        let command = self
-        try await DedicatedThread.run { () throws -> Void in try command.runOnThread() }
-    }
 
     /// The audit reads SQLite and snapshot files, and its remote reads blocks: on a thread of its own, where the
     /// CloudKit work it does goes through `BlockingBridge`.
     @available(*, noasync, message: "blocks its thread; await run()")
-    private func runOnThread() throws {
+    package func runBlocking() throws {
         let context = CommandContext(options: global, label: "tribeboard.audit")
         var request = AuditRequest(storePath: global.store, remote: try remoteSource(context))
         request.staleAfter = staleAfter.seconds

@@ -65,7 +65,7 @@ struct MigrateOptions: ParsableArguments {
 extension CodeConflictPolicy: ExpressibleByArgument {}
 
 /// `tribeboard migrate legacy-types`.
-struct MigrateLegacyTypesCommand: AsyncParsableCommand {
+struct MigrateLegacyTypesCommand: BlockingCommand {
     package static let configuration = CommandConfiguration(
         commandName: "legacy-types",
         abstract: "Copy every CKFamily, CKUserProfile and CKMembership record to the current types (new names derived from the old).",
@@ -85,15 +85,11 @@ struct MigrateLegacyTypesCommand: AsyncParsableCommand {
         if legacy.deleteSource && !options.apply { throw ValidationError("--delete-source needs --apply.") }
     }
 
-    package func run() async throws {
-        let command = self
-        try await DedicatedThread.run { () throws -> Void in try command.runOnThread() }
-    }
 
     /// The migration pipeline (SQLite, QR files) blocks: on a thread of its own, where the
     /// CloudKit work it does goes through `BlockingBridge`.
     @available(*, noasync, message: "blocks its thread; await run()")
-    private func runOnThread() throws {
+    package func runBlocking() throws {
         let context = CommandContext(options: global, label: "tribeboard.migrate")
         let client = try MigrationRun.destinationClient(remoteOptions, context: context)
         var request = options.request(.legacyTypes, global: global)
@@ -109,7 +105,7 @@ struct LegacyTypesOptions: ParsableArguments, Sendable {
 }
 
 /// `tribeboard migrate container`.
-struct MigrateContainerCommand: AsyncParsableCommand {
+struct MigrateContainerCommand: BlockingCommand {
     package static let configuration = CommandConfiguration(
         commandName: "container",
         abstract: "Copy every TribeBoard record (current and legacy types) from another container's public database, under the same names.",
@@ -149,15 +145,11 @@ struct MigrateContainerCommand: AsyncParsableCommand {
         }
     }
 
-    package func run() async throws {
-        let command = self
-        try await DedicatedThread.run { () throws -> Void in try command.runOnThread() }
-    }
 
     /// The migration pipeline (SQLite, QR files) blocks: on a thread of its own, where the
     /// CloudKit work it does goes through `BlockingBridge`.
     @available(*, noasync, message: "blocks its thread; await run()")
-    private func runOnThread() throws {
+    package func runBlocking() throws {
         let context = CommandContext(options: global, label: "tribeboard.migrate")
         let destination = try MigrationRun.destinationClient(remoteOptions, context: context)
         var configuration = destination.configuration

@@ -7,7 +7,7 @@ import TribeBoardStore
 import TribeBoardSupport
 
 /// `tribeboard provision FILE.csv --out DIR`: bulk-creates families with codes and QR PNGs.
-package struct ProvisionCommand: AsyncParsableCommand {
+package struct ProvisionCommand: BlockingCommand {
     package static let configuration = CommandConfiguration(
         commandName: "provision",
         abstract: "Create families from a CSV file, each with a unique code and a QR code PNG.",
@@ -63,15 +63,11 @@ package struct ProvisionCommand: AsyncParsableCommand {
         if sheets?.isEmpty == true { throw ValidationError("--sheets needs a file path.") }
     }
 
-    package func run() async throws {
-        let command = self
-        try await DedicatedThread.run { () throws -> Void in try command.runOnThread() }
-    }
 
     /// The provisioning pipeline (CSV, SQLite, PNG files) blocks: on a thread of its own, where the
     /// CloudKit work it does goes through `BlockingBridge`.
     @available(*, noasync, message: "blocks its thread; await run()")
-    private func runOnThread() throws {
+    package func runBlocking() throws {
         let context = CommandContext(options: global, label: "tribeboard.provision")
         var request = ProvisionRequest(csvPath: csv, storePath: global.store, outputDirectory: out)
         request.codeLength = codeLength

@@ -6,7 +6,7 @@ import TribeBoardStore
 import TribeBoardSupport
 
 /// `tribeboard resync`: upload what waits for sync; built to run from cron.
-package struct ResyncCommand: AsyncParsableCommand {
+package struct ResyncCommand: BlockingCommand {
     package static let configuration = CommandConfiguration(
         commandName: "resync",
         abstract: "Upload the records waiting for sync to CloudKit (safe to run from cron).",
@@ -45,15 +45,11 @@ package struct ResyncCommand: AsyncParsableCommand {
         if let maxDuration { try NumericOption.check(maxDuration, "--max-duration", in: Self.maxDurationRange, unit: "seconds") }
     }
 
-    package func run() async throws {
-        let command = self
-        try await DedicatedThread.run { () throws -> Void in try command.runOnThread() }
-    }
 
     /// The resync pipeline (SQLite) blocks: on a thread of its own, where the
     /// CloudKit work it does goes through `BlockingBridge`.
     @available(*, noasync, message: "blocks its thread; await run()")
-    private func runOnThread() throws {
+    package func runBlocking() throws {
         let context = CommandContext(options: global, label: "tribeboard.resync")
         if list { return try showList(context) }
         if !release.isEmpty { return try releaseRecords(context) }

@@ -9,7 +9,7 @@ extension SheetLayout: ExpressibleByArgument {}
 extension Paper: ExpressibleByArgument {}
 
 /// `tribeboard sheets --out FILE.pdf`: printable invitations, cards or letters, from a manifest or the store.
-package struct SheetsCommand: AsyncParsableCommand {
+package struct SheetsCommand: BlockingCommand {
     package static let configuration = CommandConfiguration(
         commandName: "sheets",
         abstract: "Print invitations: a PDF with each family's name, code and QR code.",
@@ -69,15 +69,11 @@ package struct SheetsCommand: AsyncParsableCommand {
         if let from, let to, from > to { throw ValidationError("--created-from is after --created-to.") }
     }
 
-    package func run() async throws {
-        let command = self
-        try await DedicatedThread.run { () throws -> Void in try command.runOnThread() }
-    }
 
     /// Reading the store and drawing the PDF blocks: on a thread of its own, where the
     /// CloudKit work it does goes through `BlockingBridge`.
     @available(*, noasync, message: "blocks its thread; await run()")
-    private func runOnThread() throws {
+    package func runBlocking() throws {
         let context = CommandContext(options: global, label: "tribeboard.sheets")
         let request = Self.Request(out: out, layout: layout, paper: paper, template: template)
         let report: SheetsReport

@@ -34,6 +34,8 @@ package enum InvitationSelection: Sendable, Equatable {
     case created(from: String?, to: String?)
 }
 
+// Unchecked: `rendering` carries the caller's error unchanged (a SheetError, or whatever its body
+// threw), read only by the thread that caught it.
 package enum InvitationReadError: Error, Equatable, LocalizedError, @unchecked Sendable {
     case store(StoreError)
     case importFile(CSVImportError)
