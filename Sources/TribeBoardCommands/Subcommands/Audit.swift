@@ -95,7 +95,7 @@ package struct AuditCommand: BlockingCommand {
         do {
             report = try Auditor(request: request, logger: context.logger).run()
         } catch {
-            throw context.fail(error.localizedDescription, status: Self.status(error))
+            throw context.fail(error, status: Self.status(error))
         }
         if csv {
             if !global.quiet {
@@ -116,11 +116,11 @@ package struct AuditCommand: BlockingCommand {
         do {
             client = try remoteOptions.client(policy: RetryPolicy(), logger: context.logger)
         } catch {
-            throw context.fail(error.localizedDescription, status: .remoteConfiguration)
+            throw context.fail(error, status: .remoteConfiguration)
         }
         guard let client else {
             if exportRemote != nil {
-                throw context.fail("--export-remote needs a configured remote: --key-id and --key-file (or TRIBEBOARD_CK_KEY_ID and TRIBEBOARD_CK_KEY_FILE)",
+                throw context.fail(CommandError.remoteNeeded(by: .exportRemote),
                                    status: .remoteConfiguration)
             }
             context.logger.notice("no remote configured and no --remote-snapshot: auditing the local store alone")

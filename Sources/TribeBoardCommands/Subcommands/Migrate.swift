@@ -160,14 +160,14 @@ struct MigrateContainerCommand: BlockingCommand {
         if let environment = fromEnvironment.flatMap(CloudKitConfiguration.Environment.init(rawValue:)) { configuration.environment = environment }
         if let fromBaseURL { configuration.baseURL = fromBaseURL }
         if configuration.subpath("") == destination.configuration.subpath(""), configuration.baseURL == destination.configuration.baseURL {
-            throw context.fail("the source is the destination (\(fromContainer)); to move legacy types within one container use `migrate legacy-types`",
+            throw context.fail(CommandError.sourceIsDestination(container: fromContainer),
                                status: .usage)
         }
         let source: CloudKitClient
         do {
             source = try CloudKitClient(configuration: configuration, logger: context.logger)
         } catch {
-            throw context.fail("the source: \(error.localizedDescription)", status: .remoteConfiguration)
+            throw context.fail(CommandError.source(error), status: .remoteConfiguration)
         }
         try MigrationRun(context: context, options: options).execute(options.request(.container, global: global),
                                                                       MigrationEndpoints(source: source, destination: destination))

@@ -79,10 +79,10 @@ package struct ProvisionCommand: BlockingCommand {
         do {
             client = try remoteOptions.client(policy: Self.remotePolicy, logger: context.logger)
         } catch {
-            throw context.fail(error.localizedDescription, status: .remoteConfiguration)
+            throw context.fail(error, status: .remoteConfiguration)
         }
         if sync && client == nil {
-            throw context.fail("--sync needs a configured remote: --key-id and --key-file (or TRIBEBOARD_CK_KEY_ID and TRIBEBOARD_CK_KEY_FILE)", status: .usage)
+            throw context.fail(CommandError.remoteNeeded(by: .sync), status: .usage)
         }
         if client == nil && !dryRun {
             context.logger.info("no remote configured: codes are checked in the local store only, records wait for resync")
@@ -95,14 +95,14 @@ package struct ProvisionCommand: BlockingCommand {
             report = try provisioner.run()
         } catch {
             progress.finish()
-            throw context.fail(error.localizedDescription, status: Self.status(for: error))
+            throw context.fail(error, status: Self.status(for: error))
         }
         if sync, !dryRun, let client, remote?.isAvailable == true {
             do {
                 try upload(with: client, into: &report, logger: context)
             } catch {
                 progress.finish()
-                throw context.fail(error.localizedDescription, status: .ioError)
+                throw context.fail(error, status: .ioError)
             }
         }
         progress.finish()

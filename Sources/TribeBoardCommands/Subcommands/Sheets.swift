@@ -144,7 +144,7 @@ package struct SheetsCommand: BlockingCommand {
             return SheetsReport(output: request.out, source: source, layout: request.layout, paper: request.paper,
                                 template: request.template ?? "built-in", invitations: renderer.invitations, pages: renderer.pages)
         } catch {
-            throw context.fail(error.localizedDescription, status: status(error))
+            throw context.fail(error, status: status(error))
         }
     }
 
