@@ -85,10 +85,11 @@ import TribeBoardTestSupport
         let directory = try TemporaryDirectory("sheets-template")
         _ = try provisioned(2, in: directory)
         try directory.write("bad.txt", "organisation: X\ntitle: Hello {family}\n---\nYour code: {code}, {kode}.\n")
-        let result = try ProcessRunner.run(tribeboard, ["sheets", "--out", "inv.pdf", "--store", "s.sqlite", "--template", "bad.txt"],
+        let result = try ProcessRunner.run(tribeboard, ["sheets", "--out", "inv.pdf", "--store", "s.sqlite", "--template", "bad.txt", "--json"],
                                            in: directory.path)
         #expect(result.status == 65)
-        #expect(result.stderr.contains("{family} (line 2)") && result.stderr.contains("{kode} (line 4)"), "\(result.stderr)")
+        let error = try ErrorDocument(result)
+        #expect(error.kind == "template.unknownPlaceholders" && error.placeholders == ["{family} (line 2)", "{kode} (line 4)"], "\(error)")
         #expect(!FileManager.default.fileExists(atPath: directory.file("inv.pdf")))
     }
 

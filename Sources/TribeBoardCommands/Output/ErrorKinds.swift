@@ -2,7 +2,6 @@ import Foundation
 import TribeBoardAudit
 import TribeBoardCSV
 import TribeBoardCloudKit
-import TribeBoardDomain
 import TribeBoardQR
 import TribeBoardResync
 import TribeBoardStore
@@ -136,15 +135,6 @@ extension QRCodeError: DocumentedError {
         case .encodingFailed: return ErrorDetail(kind: "qr.encodingFailed")
         case .pngEncodingFailed: return ErrorDetail(kind: "qr.pngEncodingFailed")
         case .invalidScale: return ErrorDetail(kind: "qr.invalidScale")
-        }
-    }
-}
-
-extension CodeGenerationError: DocumentedError {
-    var errorDetail: ErrorDetail {
-        switch self {
-        case .noFreeCode(let tried): return ErrorDetail(kind: "codes.noFreeCode").with { $0.attempts = tried }
-        case .randomSourceUnavailable(let attempts, _): return ErrorDetail(kind: "codes.randomSourceUnavailable").with { $0.attempts = attempts }
         }
     }
 }
