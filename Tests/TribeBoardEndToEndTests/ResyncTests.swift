@@ -131,6 +131,18 @@ import TribeBoardTestSupport
         #expect(await fixture.emulator.requestCounts()["records/modify"] == requestsBefore)
     }
 
+    /// A report printed before a failing exit is the run's one document: no error document follows it.
+    @Test func releasingARecordThatIsNotSetAsideIsOneDocument() async throws {
+        let directory = try TemporaryDirectory("resync-release-json")
+        try await provisioned(1, in: directory)
+        let result = try await ProcessRunner.runAsync(tribeboard, ["resync", "--store", "s.sqlite", "--release", "NO-SUCH-ID", "--json"],
+                                                      in: directory.path)
+        #expect(result.status == 64, "\(result.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
+        #expect(report["command"] as? String == "resync --release" && report["notSetAside"] as? [String] == ["NO-SUCH-ID"], "\(report)")
+        #expect(report["error"] == nil)
+    }
+
     @Test func withoutARemoteResyncSaysWhatIsMissing() async throws {
         let directory = try TemporaryDirectory("resync-unconfigured")
         try await provisioned(2, in: directory)
