@@ -263,7 +263,8 @@ struct EmulatedContainerTests {
         let (resync, report) = try await space.run(["resync"])
         #expect(resync.status != 0, "\(resync.stderr)")
         #expect(resync.stderr.contains("WRITE operation not permitted"), "\(resync.stderr)")
-        #expect(report["exitKind"] as? String != "success", "the report is the run's document: \(resync.stdout)")
+        let entry = (report["setAside"] as? [[String: Any]])?.first { $0["id"] as? String == id }
+        #expect(report["exitKind"] as? String == "setAside" && entry?["status"] as? String == "quarantined", "\(resync.stdout)")
         let remote = await space.remoteFamilies()
         #expect(remote.count == Self.families, "the other families are uploaded once")
         #expect(remote.first { $0.recordName == id }?.string("code") == oldCode, "the user's record is not overwritten")
