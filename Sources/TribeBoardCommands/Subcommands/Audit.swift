@@ -5,7 +5,7 @@ import TribeBoardCloudKit
 import TribeBoardSupport
 
 /// `tribeboard audit`: duplicate and invalid codes across the local store and the remote.
-package struct AuditCommand: BlockingCommand {
+package struct AuditCommand: PipelineCommand {
     package static let configuration = CommandConfiguration(
         commandName: "audit",
         abstract: "Find duplicate or invalid family codes and incomplete families, locally and in CloudKit.",
@@ -81,10 +81,9 @@ package struct AuditCommand: BlockingCommand {
     }
 
 
-    /// The audit reads SQLite and snapshot files, and its remote reads blocks: on a thread of its own, where the
-    /// CloudKit work it does goes through `BlockingBridge`.
-    @available(*, noasync, message: "blocks its thread; await run()")
-    package func runBlocking() throws {
+    /// The audit reads SQLite and snapshot files, which blocks: it runs on a thread of its own
+    /// (`PipelineThread`), awaiting CloudKit's pages there.
+    package func runPipeline() async throws {
         let context = CommandContext(options: global, label: "tribeboard.audit")
         var request = AuditRequest(storePath: global.store, remote: try remoteSource(context))
         request.staleAfter = staleAfter.seconds
@@ -93,7 +92,7 @@ package struct AuditCommand: BlockingCommand {
         if repair { request.repair = apply ? .apply(outputDirectory: out ?? "") : .propose }
         let report: AuditReport
         do {
-            report = try Auditor(request: request, logger: context.logger).run()
+            report = try await Auditor(request: request, logger: context.logger).run()
         } catch {
             throw context.fail(error, status: Self.status(error))
         }

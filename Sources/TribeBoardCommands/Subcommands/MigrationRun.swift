@@ -23,12 +23,12 @@ struct MigrationRun {
         return client
     }
 
-    func execute(_ request: MigrationRequest, _ endpoints: MigrationEndpoints) throws {
+    func execute(_ request: MigrationRequest, _ endpoints: MigrationEndpoints) async throws {
         let global = context.options
         let progress = ProgressDisplay(quiet: global.quiet || global.json && !Terminal.isTerminal(.standardError), logger: context.logger)
         let report: MigrationReport
         do {
-            report = try Migrator(request: request, endpoints: endpoints, logger: context.logger,
+            report = try await Migrator(request: request, endpoints: endpoints, logger: context.logger,
                                   onProgress: { progress.update(ProvisionProgress($0)) }).run()
         } catch {
             progress.finish()

@@ -6,7 +6,7 @@ import TribeBoardStore
 import TribeBoardSupport
 
 /// `tribeboard resync`: upload what waits for sync; built to run from cron.
-package struct ResyncCommand: BlockingCommand {
+package struct ResyncCommand: PipelineCommand {
     package static let configuration = CommandConfiguration(
         commandName: "resync",
         abstract: "Upload the records waiting for sync to CloudKit (safe to run from cron).",
@@ -46,10 +46,8 @@ package struct ResyncCommand: BlockingCommand {
     }
 
 
-    /// The resync pipeline (SQLite) blocks: on a thread of its own, where the
-    /// CloudKit work it does goes through `BlockingBridge`.
-    @available(*, noasync, message: "blocks its thread; await run()")
-    package func runBlocking() throws {
+    /// The resync pipeline (SQLite) blocks: it runs on a thread of its own (`PipelineThread`).
+    package func runPipeline() async throws {
         let context = CommandContext(options: global, label: "tribeboard.resync")
         if list { return try showList(context) }
         if !release.isEmpty { return try releaseRecords(context) }
@@ -82,7 +80,7 @@ package struct ResyncCommand: BlockingCommand {
             let store = try TribeBoardStore.open(at: global.store)
             let deadline = maxDuration.map { ContinuousClock.now + .seconds($0) }
             // --max-duration is a promise for the whole run: requests and backoff end by it too.
-            report = try Resyncer(store: store, client: client.bounded(by: deadline), logger: context.logger).run(until: deadline)
+            report = try await Resyncer(store: store, client: client.bounded(by: deadline), logger: context.logger).run(until: deadline)
         } catch {
             throw context.fail(error, status: .ioError)
         }
