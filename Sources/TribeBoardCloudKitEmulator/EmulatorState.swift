@@ -13,6 +13,9 @@ actor EmulatorState {
     private let dataFile: String?
     private var lastPersist = ContinuousClock.now
     private var lastPersistCost = Duration.zero
+    /// The save under way, if one is: encoding and writing hundreds of thousands of records takes
+    /// seconds, which requests must not wait for (a client would time out and retry).
+    private var saving: Task<Void, Never>?
     private(set) var counts: [String: Int] = [:]
 
     init(options: CloudKitEmulator.Options) throws {
@@ -156,19 +159,36 @@ actor EmulatorState {
 
     // MARK: Persistence
 
-    /// Every second, or ten times as long as the last save took: a large zone's save (seconds for
-    /// hundreds of thousands of records) must not take most of the emulator's time. Stopping saves.
+    /// Every second, or ten times as long as the last save took: a large zone's save must not take
+    /// most of the emulator's CPU. The save works on a copy, off the actor, one at a time, so
+    /// requests go on being answered meanwhile; stopping saves what is there by then.
     private func persistIfDue() {
-        guard dataFile != nil, ContinuousClock.now - lastPersist > max(.seconds(1), lastPersistCost * 10) else { return }
-        persistNow()
+        guard let dataFile, saving == nil, ContinuousClock.now - lastPersist > max(.seconds(1), lastPersistCost * 10) else { return }
+        let copy = database
+        saving = Task(executorPreference: EmulatorExecutor(), priority: .utility) {
+            let cost = Self.save(copy, to: dataFile)
+            await self.saved(cost: cost)
+        }
     }
 
-    func persistNow() {
-        let started = ContinuousClock.now
-        guard let dataFile, let data = try? JSONEncoder().encode(database) else { return }
-        try? DataFile.write(data, to: dataFile)
+    private func saved(cost: Duration) {
         lastPersist = .now
-        lastPersistCost = lastPersist - started
+        lastPersistCost = cost
+        saving = nil
+    }
+
+    /// Waits for a save under way, then saves the records as they are now.
+    func persistNow() async {
+        await saving?.value
+        guard let dataFile else { return }
+        saved(cost: Self.save(database, to: dataFile))
+    }
+
+    /// How long it took; a save that fails leaves the previous file (the next one tries again).
+    private nonisolated static func save(_ database: EmulatorDatabase, to path: String) -> Duration {
+        let started = ContinuousClock.now
+        if let data = try? JSONEncoder().encode(database) { try? DataFile.write(data, to: path) }
+        return ContinuousClock.now - started
     }
 
     // MARK: Responses

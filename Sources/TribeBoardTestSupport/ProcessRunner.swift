@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Runs the built executables (and other tools) the way an operator would.
 package enum ProcessRunner {
@@ -84,7 +85,7 @@ final class TemporaryOutput: Sendable {
     }
 }
 
-package final class RunningProcess: @unchecked Sendable {
+package final class RunningProcess: Sendable {
     let process: Process
     let output: TemporaryOutput
 
@@ -97,14 +98,9 @@ package final class RunningProcess: @unchecked Sendable {
 
     /// Calls `handler` once the process has ended (at once if it already has).
     func onExit(_ handler: @escaping @Sendable () -> Void) {
-        let fired = NSLock()
-        nonisolated(unsafe) var done = false
+        let fired = Atomic<Bool>(false)
         let fire: @Sendable () -> Void = {
-            fired.lock()
-            let first = !done
-            done = true
-            fired.unlock()
-            if first { handler() }
+            if !fired.exchange(true, ordering: .sequentiallyConsistent) { handler() }
         }
         process.terminationHandler = { _ in fire() }
         if !process.isRunning { fire() }

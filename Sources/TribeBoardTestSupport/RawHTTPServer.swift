@@ -1,10 +1,10 @@
 import Foundation
+import Synchronization
 
 /// A loopback HTTP server that answers with exactly the bytes a test scripts, as a misbehaving
 /// server would: bodies that are not CloudKit's, redirects, answers that trickle a byte at a time.
-/// One thread, one connection at a time; `stop()` ends it. Unchecked Sendable: its only mutable
-/// state (`stopped`, `paths`) is read and written under `lock`.
-package final class RawHTTPServer: @unchecked Sendable {
+/// One thread, one connection at a time; `stop()` ends it.
+package final class RawHTTPServer: Sendable {
     /// What to send for a request: `head` at once, then `body`, `bytesPerChunk` bytes every
     /// `interval` seconds (0: all at once).
     package struct Answer: Sendable {
@@ -31,12 +31,11 @@ package final class RawHTTPServer: @unchecked Sendable {
     package let port: UInt16
     package var baseURL: String { "http://127.0.0.1:\(port)" }
     private let listener: Int32
-    private let lock = NSLock()
-    private var stopped = false
-    private var paths: [String] = []
+    private let stopped = Atomic<Bool>(false)
+    private let paths = Mutex<[String]>([])
 
     /// Request paths seen so far, in order.
-    package var requests: [String] { lock.withLock { paths } }
+    package var requests: [String] { paths.withLock { $0 } }
 
     package convenience init(_ answer: @escaping @Sendable (_ index: Int, _ path: String) -> Answer) throws {
         try self.init(answering: { index, path, _ in answer(index, path) })
@@ -58,12 +57,12 @@ package final class RawHTTPServer: @unchecked Sendable {
     }
 
     package func stop() {
-        lock.withLock { stopped = true }
+        stopped.store(true, ordering: .sequentiallyConsistent)
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
     }
 
-    private var isStopped: Bool { lock.withLock { stopped } }
+    private var isStopped: Bool { stopped.load(ordering: .sequentiallyConsistent) }
 
     private func serve(_ answer: @Sendable (Int, String, String) -> Answer) {
         var index = 0
@@ -71,7 +70,7 @@ package final class RawHTTPServer: @unchecked Sendable {
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else { return }
             let (path, body) = readRequest(connection)
-            lock.withLock { paths.append(path) }
+            paths.withLock { $0.append(path) }
             let reply = answer(index, path, body)
             index += 1
             send(Array(reply.head.utf8), to: connection)

@@ -92,7 +92,7 @@ package final class ScriptedCloudKitServer: Sendable {
 
 /// The server's tasks on threads of their own: the code under test blocks its thread while it
 /// waits for an answer, and the test's cooperative threads may all be busy.
-private final class ScriptedExecutor: TaskExecutor, @unchecked Sendable {
+private final class ScriptedExecutor: TaskExecutor {
     private let queue = DispatchQueue(label: "tribeboard.scripted-cloudkit", attributes: .concurrent)
 
     func enqueue(_ job: consuming ExecutorJob) {

@@ -146,7 +146,7 @@ import TribeBoardTestSupport
         #expect(result.status == 1, "\(result.stderr)")
         let byName = try entries(result)
         #expect(byName["M1"]?["outcome"] as? String == "skipped")
-        #expect((byName["M1"]?["reason"] as? String ?? "").contains("exists nowhere"))
+        #expect((byName["M1"]?["reason"] as? String)?.contains("exists nowhere") == true)
         #expect(byName["M2"]?["outcome"] as? String == "copied", "its family is at the destination")
         #expect(byName["M3"]?["outcome"] as? String == "skipped", "its family reference names a profile")
         #expect(F.counts(try F.json(result))["failed"] == 0)

@@ -34,9 +34,9 @@ package enum InvitationSelection: Sendable, Equatable {
     case created(from: String?, to: String?)
 }
 
-// Unchecked: `rendering` carries the caller's error unchanged (a SheetError, or whatever its body
-// threw), read only by the thread that caught it.
-package enum InvitationReadError: Error, Equatable, LocalizedError, @unchecked Sendable {
+/// `rendering` carries the caller's error unchanged (a SheetError, or whatever its body threw);
+/// errors are Sendable, so this is too.
+package enum InvitationReadError: Error, Equatable, LocalizedError {
     case store(StoreError)
     case importFile(CSVImportError)
     case manifest(path: String, reason: String)
