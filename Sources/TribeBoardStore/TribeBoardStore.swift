@@ -10,6 +10,9 @@ package enum StoreError: Error, Equatable, LocalizedError {
     case busy(path: String, holders: [String])
     /// Something other than a plain file stands at the store's path.
     case notAFile(path: String, kind: NotAFile)
+    /// A value edited by hand into one the store's format does not allow (a blob, NULL, a date
+    /// that is not ISO 8601, an unknown status): the run stops rather than guess, naming the row.
+    case unreadableValue(table: String, rowID: String, column: String, found: String)
 
     package enum NotAFile: String, Sendable, Equatable {
         case symbolicLink = "it is a symbolic link, which the toolkit does not follow; give the real file's path"
@@ -31,6 +34,8 @@ package enum StoreError: Error, Equatable, LocalizedError {
             return "cannot write to the store: \(reason)"
         case .readFailed(let reason):
             return "cannot read the store: \(reason)"
+        case .unreadableValue(let table, let rowID, let column, let found):
+            return "cannot read the store: \(table) row \(rowID) has \(found) in \(column), which the store's format does not allow; correct it with sqlite3 (`SELECT * FROM \(table) WHERE \(table == "sync_state" ? "record_id" : "id") = '\(rowID)'`) or restore a backup"
         case .busy(let path, let holders):
             let who = holders.isEmpty ? "no provision or resync run of this toolkit holds it (sqlite3 or another program may)"
                 : holders.joined(separator: "; ")
