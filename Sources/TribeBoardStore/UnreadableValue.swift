@@ -28,7 +28,7 @@ extension StoreError {
     package static func describe(_ value: DatabaseValue, column: String) -> String {
         switch value.storage {
         case .null: return "NULL"
-        case .blob(let data): return "a blob of \(data.count) bytes"
+        case .blob(let data): return "a blob of \(data.count) byte\(data.count == 1 ? "" : "s")"
         case .int64(let number): return "the number \(number)"
         case .double(let number): return "the number \(number)"
         case .string(let text):
