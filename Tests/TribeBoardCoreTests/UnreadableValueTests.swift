@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+@testable import TribeBoardResync
 @testable import TribeBoardStore
 
 /// A hand-edited value becomes `StoreError.unreadableValue` naming the table, the row and the
@@ -45,6 +46,18 @@ import Testing
         #expect(throws: StoreError.unreadableValue(table: "sync_state", rowID: "M1", column: "record_table", found: "\"odd\"")) {
             try SyncStateEntry.decoded(row, table: "sync_state", idColumn: "record_id")
         }
+    }
+
+    /// What resync gives as the reason when it sets such a row aside.
+    @Test func anUnknownRoleIsTheReasonAMembershipCannotGoUp() {
+        let row = Row(["id": "M1", "family_id": "F1", "user_id": "U1", "role": "overlord", "status": "active",
+                       "joined_at": "2026-11-23T07:30:00.250Z", "last_role_change_at": nil, "needs_sync": 1, "last_sync_date": nil, "ck_record_id": nil])
+        guard case .failure(let error) = PendingRecords.decoded(.memberships, row: row) else {
+            Issue.record("an unknown role decoded")
+            return
+        }
+        #expect(error == .unreadableValue(table: "memberships", rowID: "M1", column: "role", found: "\"overlord\""))
+        #expect(PendingRecords.record(.memberships, row: row) == nil)
     }
 
     @Test func aWellFormedRowDecodes() throws {
