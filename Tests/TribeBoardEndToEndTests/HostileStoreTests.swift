@@ -80,12 +80,7 @@ import TribeBoardTestSupport
     @Test(arguments: damages) func everyCommandReadsADamagedStoreWithoutATrap(_ damage: Damage) async throws {
         let fixture = try await EmulatorFixture.start()
         defer { Task { await fixture.emulator.stop() } }
-        let directory = try TemporaryDirectory("hostile-store")
-        let first = try ProcessRunner.run(Self.tribeboard, ["provision", Self.template, "--store", "s.sqlite", "--out", "out", "-q"], in: directory.path)
-        try #require(first.status == 0, "\(first.stderr)")
-        let victims = try Self.victims(directory)
-        let edit = try ProcessRunner.run("/usr/bin/sqlite3", [directory.file("s.sqlite"), "PRAGMA ignore_check_constraints = ON; " + damage.sql(victims)])
-        try #require(edit.status == 0, "sqlite3: \(edit.stderr)")
+        let (directory, victims) = try Self.damaged(damage)
         let id = damage.named?(victims) ?? victims.family
         for command in Command.allCases {
             let result = try await ProcessRunner.runAsync(Self.tribeboard, Self.arguments(command, victims, fixture), in: directory.path)
@@ -102,17 +97,24 @@ import TribeBoardTestSupport
     @Test func aHugeAttemptsCountSaturatesAndTheRecordIsSetAside() async throws {
         let fixture = try await EmulatorFixture.start()
         defer { Task { await fixture.emulator.stop() } }
-        let directory = try TemporaryDirectory("hostile-attempts")
-        let first = try ProcessRunner.run(Self.tribeboard, ["provision", Self.template, "--store", "s.sqlite", "--out", "out", "-q"], in: directory.path)
-        try #require(first.status == 0, "\(first.stderr)")
-        let victims = try Self.victims(directory)
-        let damage = try #require(Self.damages.first { $0.name.hasPrefix("a huge attempts") })
-        _ = try ProcessRunner.run("/usr/bin/sqlite3", [directory.file("s.sqlite"), damage.sql(victims)])
+        let (directory, victims) = try Self.damaged(try #require(Self.damages.first { $0.name.hasPrefix("a huge attempts") }))
         let result = try await ProcessRunner.runAsync(Self.tribeboard, Self.arguments(.resync, victims, fixture), in: directory.path)
         #expect(result.status == 1, "\(result.stderr)")
         let state = try StoreInspector(path: directory.file("s.sqlite"))
             .strings("SELECT status || ' ' || attempts FROM sync_state WHERE record_id = '\(victims.family)'")
         #expect(state == ["quarantined 9223372036854775807"])
+    }
+
+    /// A store provisioned from the shipped template by the real tool, then damaged with sqlite3
+    /// (CHECK constraints off, as a hand edit may have them).
+    static func damaged(_ damage: Damage) throws -> (TemporaryDirectory, Victims) {
+        let directory = try TemporaryDirectory("hostile-store")
+        let first = try ProcessRunner.run(tribeboard, ["provision", template, "--store", "s.sqlite", "--out", "out", "-q"], in: directory.path)
+        try #require(first.status == 0, "\(first.stderr)")
+        let victims = try victims(directory)
+        let edit = try ProcessRunner.run("/usr/bin/sqlite3", [directory.file("s.sqlite"), "PRAGMA ignore_check_constraints = ON; " + damage.sql(victims)])
+        try #require(edit.status == 0, "sqlite3: \(edit.stderr)")
+        return (directory, victims)
     }
 
     static func victims(_ directory: TemporaryDirectory) throws -> Victims {
