@@ -20,6 +20,16 @@ package enum StoreError: Error, Equatable, LocalizedError {
         case special = "it is not a regular file (a device, a pipe or a socket)"
     }
 
+    /// The column that names a row of `table` in an error.
+    private static func keyColumn(of table: String) -> String {
+        switch table {
+        case "sync_state": return "record_id"
+        case "toolkit_meta": return "key"
+        case "migration_checkpoint": return "source_name"
+        default: return "id"
+        }
+    }
+
     package var errorDescription: String? {
         switch self {
         case .cannotOpen(let path, let reason):
@@ -35,7 +45,7 @@ package enum StoreError: Error, Equatable, LocalizedError {
         case .readFailed(let reason):
             return "cannot read the store: \(reason)"
         case .unreadableValue(let table, let rowID, let column, let found):
-            return "cannot read the store: \(table) row \(rowID) has \(found) in \(column), which the store's format does not allow; correct it with sqlite3 (`SELECT * FROM \(table) WHERE \(table == "sync_state" ? "record_id" : "id") = '\(rowID)'`) or restore a backup"
+            return "cannot read the store: \(table) row \(rowID) has \(found) in \(column), which the store's format does not allow; correct it with sqlite3 (`SELECT * FROM \(table) WHERE \(Self.keyColumn(of: table)) = '\(rowID)'`) or restore a backup"
         case .busy(let path, let holders):
             let who = holders.isEmpty ? "no provision or resync run of this toolkit holds it (sqlite3 or another program may)"
                 : holders.joined(separator: "; ")

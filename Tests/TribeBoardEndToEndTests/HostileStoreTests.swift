@@ -75,6 +75,10 @@ import TribeBoardTestSupport
         Damage(name: "a sync table and status nobody defined", sql: { v in """
             INSERT INTO sync_state VALUES ('odd', '\(v.membership)', 'weird', -5, NULL, NULL, NULL, x'01');
             """ }, named: { $0.membership }, expected: [.resyncList: (74, true), .resync: (0, false)]),
+        // Every batch names the toolkit as creator of families without an admin: not an id, it stops.
+        Damage(name: "a provisioning user that is no id", sql: { _ in
+            "UPDATE toolkit_meta SET value = x'00ff' WHERE key = 'provisioning_user_id'"
+        }, named: { _ in "provisioning_user_id" }, expected: [.provision: (74, true), .audit: (0, false)]),
     ]
 
     @Test(arguments: damages) func everyCommandReadsADamagedStoreWithoutATrap(_ damage: Damage) async throws {
