@@ -32,7 +32,8 @@ import TribeBoardTestSupport
     }
 
     enum Command: String, CaseIterable, Sendable {
-        case provision, resyncList, resync, audit, doctor, doctorFamily, migratePlan, sheets
+        // Last: the one that writes to the store.
+        case provision, resyncList, resync, audit, auditLive, doctor, doctorFamily, migratePlan, sheets, auditRepair
     }
 
     static let damages: [Damage] = [
@@ -79,6 +80,12 @@ import TribeBoardTestSupport
         Damage(name: "a provisioning user that is no id", sql: { _ in
             "UPDATE toolkit_meta SET value = x'00ff' WHERE key = 'provisioning_user_id'"
         }, named: { _ in "provisioning_user_id" }, expected: [.provision: (74, true), .audit: (0, false)]),
+        // The unique index dropped by hand, two families share a code, one of them unreadable.
+        Damage(name: "a duplicated code beside an unreadable row", sql: { v in """
+            DROP INDEX families_code;
+            UPDATE families SET code = (SELECT code FROM families WHERE import_key = 'ext:TB-0002') WHERE id = '\(v.family)';
+            UPDATE families SET name = x'ff', created_at = 'x' WHERE import_key = 'ext:TB-0002';
+            """ }, expected: [.audit: (1, true), .auditLive: (1, true), .auditRepair: (1, true)]),
     ]
 
     @Test(arguments: damages) func everyCommandReadsADamagedStoreWithoutATrap(_ damage: Damage) async throws {
@@ -136,6 +143,8 @@ import TribeBoardTestSupport
         case .resync: return ["resync", "--json"] + store + fixture.remoteArguments
         case .resyncList: return ["resync", "--list", "--json"] + store
         case .audit: return ["audit", "--local-only", "--json"] + store
+        case .auditLive: return ["audit", "--json"] + store + fixture.remoteArguments
+        case .auditRepair: return ["audit", "--local-only", "--repair", "--apply", "--out", "repair", "--json"] + store
         case .doctor: return ["doctor", "--json"] + store
         case .doctorFamily: return ["doctor", "family", victims.family, "--json"] + store
         case .migratePlan: return ["migrate", "legacy-types", "--json"] + store + fixture.remoteArguments
