@@ -116,6 +116,30 @@ import TribeBoardTestSupport
         #expect(state == ["quarantined 9223372036854775807"])
     }
 
+    /// migrate's checkpoint edited by hand: the rerun that resumes from it does not trap (it did on
+    /// a value that is not text) and should name the row.
+    @Test func aDamagedMigrationCheckpointIsNamed() async throws {
+        let fixture = try await EmulatorFixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        await fixture.emulator.seed([MigrateFixtures.family("L1", code: "OWN234", createdAt: 1_700_000_000_000, legacy: true)],
+                                    container: CloudKitConfiguration.defaultContainer)
+        let directory = try TemporaryDirectory("hostile-checkpoint")
+        let migrate = ["migrate", "legacy-types", "--store", "s.sqlite", "--apply", "--out", "out", "--json"] + fixture.remoteArguments
+        let first = try await ProcessRunner.runAsync(Self.tribeboard, migrate, in: directory.path)
+        try #require(first.status == 0, "\(first.stderr)")
+        let edit = try ProcessRunner.run("/usr/bin/sqlite3", [directory.file("s.sqlite"),
+                                                              "UPDATE migration_checkpoint SET destination_name = x'ff' WHERE source_name = 'L1'"])
+        try #require(edit.status == 0 && edit.stderr.isEmpty, "\(edit.stderr)")
+        let rerun = try await ProcessRunner.runAsync(Self.tribeboard, migrate, in: directory.path)
+        #expect(Self.documented.contains(rerun.status), "not a documented status (a signal?): \(rerun.status)\n\(rerun.stderr.prefix(2000))")
+        // Migrator.swift reads the checkpoint with `try?`: the error is dropped and the run starts
+        // afresh. Once it lets the store error through, this known issue ends and must be removed.
+        withKnownIssue("Migrator swallows the checkpoint's store error") {
+            #expect(rerun.status == 74, "\(rerun.stderr)")
+            #expect(rerun.stderr.contains("migration_checkpoint row L1") && rerun.stderr.contains("destination_name"), "\(rerun.stderr)")
+        }
+    }
+
     /// A store provisioned from the shipped template by the real tool, then damaged with sqlite3
     /// (CHECK constraints off, as a hand edit may have them).
     static func damaged(_ damage: Damage) throws -> (TemporaryDirectory, Victims) {
