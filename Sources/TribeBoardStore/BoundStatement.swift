@@ -108,7 +108,10 @@ package struct BoundStatement {
 
     private func notText(_ column: Int32, value: DatabaseValue, id: DatabaseValue) -> any Error {
         let names = statement.columnNames
-        if let table, names.first == "id", Int(column) < names.count, case .string(let rowID) = id.storage {
+        if let table, names.first == "id", Int(column) < names.count {
+            guard case .string(let rowID) = id.storage else {
+                return StoreError.unreadableValue(table: table, rowID: "?", column: "id", found: StoreError.describe(id, column: "id"))
+            }
             return StoreError.unreadableValue(table: table, rowID: rowID, column: names[Int(column)],
                                               found: StoreError.describe(value, column: names[Int(column)]))
         }

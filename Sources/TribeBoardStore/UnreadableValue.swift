@@ -18,7 +18,7 @@ extension StoreError {
             column = text[start.upperBound...].split(separator: "\"", maxSplits: 1).first.map(String.init)
         }
         let name = column.flatMap { row.hasColumn($0) ? $0 : nil }
-        return .unreadableValue(table: table, rowID: row.text(idColumn) ?? "with rowid unknown",
+        return .unreadableValue(table: table, rowID: row.text(idColumn) ?? "?",
                                 column: name ?? "a column",
                                 found: name.map { describe(row[$0] as DatabaseValue, column: $0) } ?? "a value")
     }
