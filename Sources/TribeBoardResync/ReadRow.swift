@@ -19,9 +19,16 @@ struct ReadRow {
         guard case .string(let id) = stored.storage else {
             throw .unreadableValue(table: table.rawValue, rowID: "?", column: "id", found: StoreError.describe(stored, column: "id"))
         }
+        // Read up to its NUL, the id would name no row, and paging after it would fetch it again.
+        if row.integer(Self.idHoldsNUL) == 1 {
+            throw .unreadableValue(table: table.rawValue, rowID: "?", column: "id", found: "a text holding a NUL character")
+        }
         self.id = id
         values = PendingRecords.uploadedColumns(table).map { row[$0] ?? .null }
     }
+
+    /// The column `SyncBookkeeping.duePage` adds: 1 when the id is text with a NUL inside.
+    static let idHoldsNUL = "id_holds_nul"
 
     /// `(VALUES (?, ?, ...), ...)`: id then the uploaded columns, one tuple per row.
     static func values(_ rows: [ReadRow]) -> String {

@@ -47,7 +47,7 @@ package enum StoreError: Error, Equatable, LocalizedError {
         case .unreadableValue(let table, "?", let column, let found):
             // The row's own id is what is damaged: sqlite3 finds it by its type.
             let key = Self.keyColumn(of: table)
-            return "cannot read the store: a row of \(table) has \(found) in \(column), which the store's format does not allow; find it with sqlite3 (`SELECT rowid, typeof(\(key)) FROM \(table) WHERE typeof(\(key)) != 'text'`) and correct it, or restore a backup"
+            return "cannot read the store: a row of \(table) has \(found) in \(column), which the store's format does not allow; find it with sqlite3 (`SELECT rowid, typeof(\(key)) FROM \(table) WHERE typeof(\(key)) != 'text' OR instr(\(key), char(0)) > 0`) and correct it, or restore a backup"
         case .unreadableValue(let table, let rowID, let column, let found):
             return "cannot read the store: \(table) row \(rowID) has \(found) in \(column), which the store's format does not allow; correct it with sqlite3 (`SELECT * FROM \(table) WHERE \(Self.keyColumn(of: table)) = '\(rowID)'`) or restore a backup"
         case .busy(let path, let holders):

@@ -84,6 +84,10 @@ import TribeBoardTestSupport
         Damage(name: "a family id that is a blob", sql: { v in
             "UPDATE families SET id = x'0102' WHERE id = '\(v.family)'"
         }, named: { _ in "typeof(id)" }, expected: [.resync: (74, true), .provision: (74, true), .sheets: (74, true), .audit: (0, false)]),
+        // SQLite keeps a NUL inside text, GRDB's text ends at it: the same endless page as a blob.
+        Damage(name: "a family id holding a NUL", sql: { v in
+            "UPDATE families SET id = 'ZZZ' || char(0) || 'Q' WHERE id = '\(v.family)'"
+        }, named: { _ in "instr(id, char(0))" }, expected: [.resync: (74, true), .audit: (0, false)]),
         // The unique index dropped by hand, two families share a code, one of them unreadable.
         Damage(name: "a duplicated code beside an unreadable row", sql: { v in """
             DROP INDEX families_code;
