@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import Synchronization
 import TribeBoardCloudKit
 import TribeBoardStore
 import TribeBoardSupport
@@ -26,8 +25,9 @@ package enum AuditError: Error, LocalizedError {
 /// Answers "is every family code unique and valid everywhere, and does every family look
 /// complete?" for a local store and, optionally, the remote (live or a snapshot).
 ///
-/// Streams both sides: the local scan runs on its own thread while the remote is read, and only
-/// ids and codes are held (names and dates are fetched for the families a finding names).
+/// Streams both sides: the local scan runs on a thread of its own while the remote is read on the
+/// audit's, and only ids and codes are held (names and dates are fetched for the families a
+/// finding names). It blocks (SQLite, files): run it on a `PipelineThread`.
 package struct Auditor: Sendable {
     let request: AuditRequest
     let logger: Logger
@@ -38,7 +38,7 @@ package struct Auditor: Sendable {
     }
 
     /// The audit, what it found, and the repair when one was asked for.
-    package func run() throws(AuditError) -> AuditReport {
+    package func run() async throws(AuditError) -> AuditReport {
         let started = ContinuousClock.now
         let store: TribeBoardStore
         do {
@@ -47,7 +47,7 @@ package struct Auditor: Sendable {
             throw .store(error)
         }
         let queries = LocalAuditQueries(store: store)
-        let (localScan, remote) = try scanBothSides(queries)
+        let (localScan, remote) = try await scanBothSides(queries)
         let local = localScan.index
         var report = AuditReport(store: request.storePath)
         report.scanned.localFamilies = local.codes.entries.count
@@ -103,25 +103,18 @@ package struct Auditor: Sendable {
     }
 
     /// The local scan on a thread of its own, the remote read on this one.
-    private func scanBothSides(_ queries: LocalAuditQueries) throws(AuditError) -> (LocalScan, RemoteFamilyIndex) {
-        let localResult = Mutex<Result<LocalScan, any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
+    private func scanBothSides(_ queries: LocalAuditQueries) async throws(AuditError) -> (LocalScan, RemoteFamilyIndex) {
         let cutoff = Date().addingTimeInterval(-request.staleAfter)
         let sampleLimit = request.sampleLimit
-        let scanner = Thread {
-            let result = Result {
-                LocalScan(index: try queries.scanFamilies(), withoutAdmin: try queries.familiesWithoutAdmin(),
-                          stale: try queries.stalePendingFamilies(before: cutoff, limit: sampleLimit))
-            }
-            localResult.withLock { $0 = result }
-            done.signal()
+        async let localScan = PipelineThread.run(name: "tribeboard.audit.local") { () throws -> LocalScan in
+            LocalScan(index: try queries.scanFamilies(), withoutAdmin: try queries.familiesWithoutAdmin(),
+                      stale: try queries.stalePendingFamilies(before: cutoff, limit: sampleLimit))
         }
-        scanner.start()
         var remote = RemoteFamilyIndex(sampleLimit: request.sampleLimit, expectedRecords: expectedRemoteRecords())
         var remoteFailure: AuditError?
         if let source = request.remote {
             do {
-                try RemoteReading(source: source, logger: logger).read({ remote.add($0) }, malformed: { remote.add($0) })
+                try await RemoteReading(source: source, logger: logger).read({ remote.add($0) }, malformed: { remote.add($0) })
             } catch let error as SnapshotError {
                 remoteFailure = .snapshot(error)
             } catch let error as CloudKitError {
@@ -132,12 +125,13 @@ package struct Auditor: Sendable {
                 remoteFailure = .failed("\(error)")
             }
         }
-        done.wait()
+        // The local scan is awaited even when the remote failed: no thread outlives the audit.
+        let local: Result<LocalScan, any Error>
+        do { local = .success(try await localScan) } catch { local = .failure(error) }
         if let remoteFailure { throw remoteFailure }
-        switch localResult.withLock({ $0 }) {
-        case .success(let local)?: return (local, remote)
-        case .failure(let error)?: throw .store(TribeBoardStore.classify(error, path: request.storePath))
-        case nil: throw .failed("the local scan ended without a result")
+        switch local {
+        case .success(let scan): return (scan, remote)
+        case .failure(let error): throw .store(TribeBoardStore.classify(error, path: request.storePath))
         }
     }
 

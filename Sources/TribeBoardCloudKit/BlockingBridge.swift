@@ -1,9 +1,9 @@
 import Dispatch
 import Synchronization
 
-/// The one bridge from the synchronous CPU/SQLite pipeline (provisioning, resync, the audit's
-/// scan), which runs on its own threads, to async CloudKit work. It blocks its caller, so it must
-/// never be called from async code: there it would hold a thread of the cooperative pool, which
+/// The one bridge from a synchronous pipeline to async CloudKit work: provisioning's code check
+/// (`RemoteCodeCheck.holdersWaiting`), made from the threads of its CSV/SQLite/QR pipeline. It
+/// blocks its caller, so it must never be called from async code: there it would hold a thread
 /// the awaited work itself may need (`noasync` makes the compiler say so).
 package enum BlockingBridge {
     @available(*, noasync, message: "blocks the calling thread; await the work instead")

@@ -10,7 +10,7 @@ package enum LegacyCopyName {
         let message = Array("tribeboard-migrate legacy-types \(legacyName)".utf8)
         var encoded = [CChar](repeating: 0, count: 64)
         let status = tb_sha256_base64(message, message.count, &encoded, encoded.count)
-        let digest = status == 0 ? Data(base64Encoded: String(cString: encoded)).map(Array.init) : nil
+        let digest = status == 0 ? Data(base64Encoded: String(decoding: encoded.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)).map(Array.init) : nil
         var bytes = Array((digest ?? fallbackDigest(message)).prefix(16))
         while bytes.count < 16 { bytes.append(0) }
         bytes[6] = (bytes[6] & 0x0F) | 0x80

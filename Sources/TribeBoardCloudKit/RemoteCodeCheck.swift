@@ -29,31 +29,13 @@ package final class RemoteCodeCheck: Sendable {
 
     /// Codes (of `codes`) that a remote family holds, with that record's name; nil when the remote
     /// could not be asked (then nothing is verified).
-    package func holders(of codes: [String]) -> [String: String]? {
+    package func holders(of codes: [String]) async -> [String: String]? {
         guard isAvailable, !codes.isEmpty else { return isAvailable ? [:] : nil }
-        let client = client
-        let result = BlockingBridge.run { () async throws(CloudKitError) -> [String: String] in
-            var holders: [String: String] = [:]
-            for recordType in [RecordMapping.familyType, "CKFamily"] {
-                for chunk in codes.chunked(Self.codesPerQuery) {
-                    var marker: String?
-                    var pages = ContinuationGuard(recordType: recordType)
-                    repeat {
-                        let page: CloudKitQueryPage
-                        do throws(CloudKitError) {
-                            page = try await client.query(CloudKitQuery(recordType: recordType, filterBy: [.isIn("code", Array(chunk))]),
-                                                          continuationMarker: marker)
-                        } catch where error.isMissingLegacyType {
-                            break  // a container that never had CKFamily holds no legacy family
-                        }
-                        for case .record(let record) in page.records {
-                            if let code = record.string("code") { holders[code] = record.recordName }
-                        }
-                        marker = try pages.next(after: page.continuationMarker)
-                    } while marker != nil
-                }
-            }
-            return holders
+        let result: Result<[String: String], CloudKitError>
+        do throws(CloudKitError) {
+            result = .success(try await askHolders(of: codes))
+        } catch {
+            result = .failure(error)
         }
         switch result {
         case .success(let holders):
@@ -65,5 +47,37 @@ package final class RemoteCodeCheck: Sendable {
                            metadata: ["error": "\(error.localizedDescription)", "kind": "\(error.category.rawValue)"])
             return nil
         }
+    }
+
+    /// `holders(of:)` for provisioning's pipeline, which is synchronous on threads of its own: the
+    /// one place a CPU pipeline waits for CloudKit through `BlockingBridge`.
+    @available(*, noasync, message: "blocks the calling thread; await holders(of:)")
+    package func holdersWaiting(of codes: [String]) -> [String: String]? {
+        BlockingBridge.wait { await self.holders(of: codes) } ?? nil
+    }
+
+    /// One `code IN [...]` query per record type per 200 codes, every page of each read.
+    private func askHolders(of codes: [String]) async throws(CloudKitError) -> [String: String] {
+        var holders: [String: String] = [:]
+        for recordType in [RecordMapping.familyType, "CKFamily"] {
+            for chunk in codes.chunked(Self.codesPerQuery) {
+                var marker: String?
+                var pages = ContinuationGuard(recordType: recordType)
+                repeat {
+                    let page: CloudKitQueryPage
+                    do throws(CloudKitError) {
+                        page = try await client.query(CloudKitQuery(recordType: recordType, filterBy: [.isIn("code", Array(chunk))]),
+                                                      continuationMarker: marker)
+                    } catch where error.isMissingLegacyType {
+                        break  // a container that never had CKFamily holds no legacy family
+                    }
+                    for case .record(let record) in page.records {
+                        if let code = record.string("code") { holders[code] = record.recordName }
+                    }
+                    marker = try pages.next(after: page.continuationMarker)
+                } while marker != nil
+            }
+        }
+        return holders
     }
 }

@@ -6,6 +6,8 @@ import Logging
 struct CommandContext {
     let options: GlobalOptions
     let logger: Logger
+    /// Shared by the copies of this context: one document a run, whoever prints it.
+    let document = StandardOutputDocument()
 
     init(options: GlobalOptions, label: String) {
         self.options = options
@@ -18,6 +20,7 @@ struct CommandContext {
     /// Prints a report on stdout: one JSON document with --json, the readable text otherwise.
     func emit<Report: Encodable>(_ report: Report, text: (Report) -> String) throws {
         if options.json {
+            guard document.claim() else { return }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             let data = try encoder.encode(report)
@@ -27,9 +30,14 @@ struct CommandContext {
         }
     }
 
-    /// Reports a run-stopping error on stderr and ends with its status.
-    func fail(_ message: String, status: ExitStatus) -> ExitCode {
-        logger.error("\(message)")
+    /// Reports a run-stopping error on stderr and ends with its status; with --json, also as the
+    /// run's one document on stdout (`{"error": …}`), unless a report already is that document.
+    func fail(_ error: any Error, status: ExitStatus) -> ExitCode {
+        logger.error("\(error.localizedDescription)")
+        if options.json {
+            // Encoding strings and integers cannot fail; if it ever did, stderr still has the message.
+            try? emit(ErrorDocument(error, status: status)) { _ in "" }
+        }
         return status.exitCode
     }
 }

@@ -64,9 +64,9 @@ package struct Doctor: Sendable {
 
     /// File and SQLite work runs on a thread of its own, the remote checks are awaited between.
     package func run() async -> DoctorReport {
-        let (local, storeState) = await DedicatedThread.run { self.localChecks() }
+        let (local, storeState) = await PipelineThread.run { self.localChecks() }
         let (remoteChecks, remoteState) = await remote()
-        return await DedicatedThread.run { self.report(local + remoteChecks, store: storeState, remote: remoteState) }
+        return await PipelineThread.run { self.report(local + remoteChecks, store: storeState, remote: remoteState) }
     }
 
     private func localChecks() -> ([DoctorCheck], StoreState) {

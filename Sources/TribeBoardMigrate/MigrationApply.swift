@@ -16,15 +16,15 @@ struct MigrationApply {
     private var request: MigrationRequest { migrator.request }
     private var destination: CloudKitClient { migrator.endpoints.destination }
 
-    func run(_ items: inout [MigrationItem], report: inout MigrationReport) throws {
+    func run(_ items: inout [MigrationItem], report: inout MigrationReport) async throws {
         do {
-            try copy(&items, report: &report)
+            try await copy(&items, report: &report)
             migrator.logger.info("copied")
             try writeQRCodes(items)
             migrator.logger.info("QR codes written")
-            report.verification = try verify(&items)
+            report.verification = try await verify(&items)
             migrator.logger.info("verified")
-            if request.deleteSource { try deleteSources(&items, report: &report) }
+            if request.deleteSource { try await deleteSources(&items, report: &report) }
         } catch let error as CloudKitError {
             // The checkpoint keeps what was done; what was not attempted says so.
             report.stoppedBy = error.localizedDescription
@@ -37,7 +37,7 @@ struct MigrationApply {
         }
     }
 
-    private func copy(_ items: inout [MigrationItem], report: inout MigrationReport) throws {
+    private func copy(_ items: inout [MigrationItem], report: inout MigrationReport) async throws {
         let total = items.filter { $0.outcome == .wouldCopy }.count
         var done = 0
         for kind in MigratedKind.allCases {
@@ -48,10 +48,10 @@ struct MigrationApply {
                 let toCreate = records.indices.filter { records[$0].outcome == .wouldCopy }
                 try checkpoint.record(toCreate.map { entry(records[$0], .pending) })
                 var created = toCreate.map { records[$0] }
-                try MigrationTransfer.create(&created, at: destination)
+                try await MigrationTransfer.create(&created, at: destination)
                 for (position, index) in toCreate.enumerated() { records[index] = created[position] }
                 let placed = records.filter(\.outcome.isInPlace)
-                let learned = try store.writer.write { db in
+                let learned = try await store.writer.write { db in
                     let learned = try MigrationStoreImport.learn(placed, in: db)
                     try MigrationCheckpoint.record(placed.map { entry($0, .copied) }, runKey: checkpoint.runKey, in: db)
                     return learned
@@ -87,13 +87,13 @@ struct MigrationApply {
 
     /// Every copy that should be in place, looked up and compared field by field with its source's
     /// translation; counts of each kind on both sides.
-    private func verify(_ items: inout [MigrationItem]) throws -> MigrationReport.Verification {
+    private func verify(_ items: inout [MigrationItem]) async throws -> MigrationReport.Verification {
         var verification = MigrationReport.Verification()
         for kind in MigratedKind.allCases { verification.counts[kind.rawValue] = MigrationReport.KindCount() }
         for item in items { verification.counts[item.kind.rawValue, default: .init()].source += 1 }
         let placed = items.indices.filter { items[$0].outcome.isInPlace }
         for chunk in placed.chunked(MigrationTransfer.groupSize) {
-            let found = try MigrationTransfer.lookup(chunk.map { items[$0].destinationName }, at: destination)
+            let found = try await MigrationTransfer.lookup(chunk.map { items[$0].destinationName }, at: destination)
             for index in chunk {
                 verification.checked += 1
                 if let record = found[items[index].destinationName], MigrationTranslation.same(items[index].copy, record) {
@@ -114,7 +114,7 @@ struct MigrationApply {
 
     /// Only when every record is in place and verified: a legacy family deleted while one of its
     /// memberships stayed behind would take that membership with it (DELETE_SELF).
-    private func deleteSources(_ items: inout [MigrationItem], report: inout MigrationReport) throws {
+    private func deleteSources(_ items: inout [MigrationItem], report: inout MigrationReport) async throws {
         guard request.mode == .legacyTypes else { return }
         if let problem = items.first(where: { $0.outcome.isProblem }) {
             report.deletionRefused = "nothing deleted: not every record is in place and verified (\(problem.sourceName): \(problem.outcome.rawValue))"
@@ -124,7 +124,7 @@ struct MigrationApply {
             let batch = items.indices.filter { items[$0].kind == kind && !items[$0].deleted }
             for chunk in batch.chunked(CloudKitClient.maxOperationsPerRequest) {
                 var records = chunk.map { items[$0] }
-                try MigrationTransfer.deleteSources(&records, at: migrator.endpoints.source)
+                try await MigrationTransfer.deleteSources(&records, at: migrator.endpoints.source)
                 try checkpoint.record(records.filter(\.deleted).map { entry($0, .deleted) })
                 for (position, index) in chunk.enumerated() { items[index] = records[position] }
             }

@@ -35,14 +35,14 @@ struct MigrationCodes {
     /// Decides each family's code, oldest first; `checkpoint` holds the codes earlier runs chose.
     /// Codes are compared by `MigrationCodeKey.key`, as the audit compares them: `abc234` and
     /// `ABC234` are one code to the people typing them.
-    mutating func decide(_ items: inout [MigrationItem], checkpoint: [String: MigrationCheckpoint.Entry]) throws {
+    mutating func decide(_ items: inout [MigrationItem], checkpoint: [String: MigrationCheckpoint.Entry]) async throws {
         // Each family's date read once, not in every comparison of the sort.
         let order = items.indices.filter { items[$0].kind == .family && (items[$0].outcome == .wouldCopy || items[$0].outcome == .checkpointed) }
             .map { (index: $0, created: MigrationStoreImport.createdAt(items[$0]), name: items[$0].sourceName) }
             .sorted { ($0.created, $0.name) < ($1.created, $1.name) }
             .map(\.index)
         let keys = Set(order.compactMap { items[$0].source.string("code").map(MigrationCodeKey.key) })
-        let remote = try remoteHolders()
+        let remote = try await remoteHolders()
         let local = try localHolders(of: keys)
         var needCodes: [Int] = []
         for index in order {
@@ -129,9 +129,9 @@ struct MigrationCodes {
     /// Every family at the destination, by code key: current ones, and legacy ones for a container
     /// copy. Read in full, as the audit reads them: `code IN [...]` is exact, and the case variants
     /// of a code cannot be listed.
-    private func remoteHolders() throws -> [String: [CodeHolder]] {
+    private func remoteHolders() async throws -> [String: [CodeHolder]] {
         let types = request.mode == .container ? [RecordMapping.familyType, MigratedKind.family.legacyType] : [RecordMapping.familyType]
-        let records = try MigrationTransfer.readAll(types: types, from: destination)
+        let records = try await MigrationTransfer.readAll(types: types, from: destination)
         var holders: [String: [CodeHolder]] = [:]
         for record in records {
             guard let code = record.string("code") else { continue }
@@ -157,12 +157,5 @@ struct MigrationCodes {
             }
             return holders
         }
-    }
-}
-
-/// CloudKit calls from the migration, which runs synchronously on the command's thread.
-enum MigrationRemote {
-    static func call<Value: Sendable>(_ body: @escaping @Sendable () async throws(CloudKitError) -> Value) throws(CloudKitError) -> Value {
-        try BlockingBridge.run(body).get()
     }
 }

@@ -6,33 +6,29 @@ import TribeBoardSupport
 /// copies, delete sources. Per-record results are matched to their records by name.
 enum MigrationTransfer {
     /// Every record of `types`; a type the container's schema lacks has no records to move.
-    static func readAll(types: [String], from client: CloudKitClient) throws(CloudKitError) -> [CloudKitRecord] {
-        try MigrationRemote.call { () async throws(CloudKitError) -> [CloudKitRecord] in
-            var records: [CloudKitRecord] = []
-            for type in types {
-                do {
-                    try await client.queryAll(CloudKitQuery(recordType: type)) { page in
-                        for case .record(let record) in page where record.deleted != true { records.append(record) }
-                    }
-                } catch let error as CloudKitError where error.isUnknownRecordType {
-                    continue
-                } catch let error as CloudKitError {
-                    throw error
-                } catch {
-                    throw .unexpectedResponse(httpStatus: 0, detail: "\(error)")
+    static func readAll(types: [String], from client: CloudKitClient) async throws(CloudKitError) -> [CloudKitRecord] {
+        var records: [CloudKitRecord] = []
+        for type in types {
+            do {
+                try await client.queryAll(CloudKitQuery(recordType: type)) { page in
+                    for case .record(let record) in page where record.deleted != true { records.append(record) }
                 }
+            } catch let error as CloudKitError where error.isUnknownRecordType {
+                continue
+            } catch let error as CloudKitError {
+                throw error
+            } catch {
+                throw .unexpectedResponse(httpStatus: 0, detail: "\(error)")
             }
-            return records
         }
+        return records
     }
 
     /// The records the destination holds under `names` (absent: not there).
-    static func lookup(_ names: [String], at client: CloudKitClient) throws(CloudKitError) -> [String: CloudKitRecord] {
+    static func lookup(_ names: [String], at client: CloudKitClient) async throws(CloudKitError) -> [String: CloudKitRecord] {
         guard !names.isEmpty else { return [:] }
-        let results = try MigrationRemote.call { () async throws(CloudKitError) in
-            try await inParallel(names.chunked(CloudKitClient.maxOperationsPerRequest).map(Array.init)) { chunk throws(CloudKitError) in
-                try await client.lookup(recordNames: chunk)
-            }
+        let results = try await inParallel(names.chunked(CloudKitClient.maxOperationsPerRequest).map(Array.init)) { chunk throws(CloudKitError) in
+            try await client.lookup(recordNames: chunk)
         }
         var found: [String: CloudKitRecord] = [:]
         for result in results {
@@ -52,12 +48,10 @@ enum MigrationTransfer {
     }
 
     /// One result per operation, by record name (by position for an entry that names none).
-    static func modify(_ operations: [CloudKitOperation], at client: CloudKitClient) throws(CloudKitError) -> [String: CloudKitRecordResult] {
+    static func modify(_ operations: [CloudKitOperation], at client: CloudKitClient) async throws(CloudKitError) -> [String: CloudKitRecordResult] {
         guard !operations.isEmpty else { return [:] }
-        let results = try MigrationRemote.call { () async throws(CloudKitError) in
-            try await inParallel(operations.chunked(CloudKitClient.maxOperationsPerRequest).map(Array.init)) { chunk throws(CloudKitError) in
-                try await client.modify(chunk)
-            }
+        let results = try await inParallel(operations.chunked(CloudKitClient.maxOperationsPerRequest).map(Array.init)) { chunk throws(CloudKitError) in
+            try await client.modify(chunk)
         }
         var byName: [String: CloudKitRecordResult] = [:]
         for (position, result) in results.enumerated() {
@@ -74,8 +68,8 @@ enum MigrationTransfer {
 
     /// Creates the items' copies; an EXISTS (or CONFLICT) is looked up and compared: the same
     /// record is in place, a different one is a conflict and stays as it is.
-    static func create(_ items: inout [MigrationItem], at client: CloudKitClient) throws(CloudKitError) {
-        let results = try modify(items.map { CloudKitOperation(.create, $0.copy) }, at: client)
+    static func create(_ items: inout [MigrationItem], at client: CloudKitClient) async throws(CloudKitError) {
+        let results = try await modify(items.map { CloudKitOperation(.create, $0.copy) }, at: client)
         var existing: [Int] = []
         for index in items.indices {
             switch results[items[index].destinationName] {
@@ -93,7 +87,7 @@ enum MigrationTransfer {
                 items[index].reason = "CloudKit's answer had no result for this record"
             }
         }
-        let found = try lookup(existing.map { items[$0].destinationName }, at: client)
+        let found = try await lookup(existing.map { items[$0].destinationName }, at: client)
         for index in existing {
             if let record = found[items[index].destinationName],
                MigrationTranslation.same(items[index].copy, record) || items[index].adoptEarlierCode(from: record) {
@@ -109,8 +103,8 @@ enum MigrationTransfer {
 
     /// Deletes the items' sources (forceDelete: a source changed since it was read was verified
     /// through its copy, whose fields came from that read; change tags are not kept).
-    static func deleteSources(_ items: inout [MigrationItem], at client: CloudKitClient) throws(CloudKitError) {
-        let results = try modify(items.map { CloudKitOperation(.forceDelete, CloudKitRecord(recordName: $0.sourceName, recordType: $0.source.recordType ?? "", fields: [:])) },
+    static func deleteSources(_ items: inout [MigrationItem], at client: CloudKitClient) async throws(CloudKitError) {
+        let results = try await modify(items.map { CloudKitOperation(.forceDelete, CloudKitRecord(recordName: $0.sourceName, recordType: $0.source.recordType ?? "", fields: [:])) },
                                  at: client)
         for index in items.indices {
             switch results[items[index].sourceName] {

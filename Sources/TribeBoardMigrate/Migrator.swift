@@ -23,18 +23,19 @@ package struct Migrator: Sendable {
         self.onProgress = onProgress
     }
 
-    package func run() throws(MigrationError) -> MigrationReport {
+    /// Blocks (SQLite, QR files) between its CloudKit requests: run it on a `PipelineThread`.
+    package func run() async throws(MigrationError) -> MigrationReport {
         var report = MigrationReport(request: request, endpoints: endpoints)
         do {
             let store = try openStore()
             let checkpoint = store.map { MigrationCheckpoint(store: $0, runKey: endpoints.runKey(request.mode)) }
             let done = (try? checkpoint?.load()) ?? [:]
-            let sources = try MigrationTransfer.readAll(types: request.sourceTypes, from: endpoints.source)
+            let sources = try await MigrationTransfer.readAll(types: request.sourceTypes, from: endpoints.source)
             logger.info("source read", metadata: ["records": "\(sources.count)"])
-            var items = try plan(sources, store: store, checkpoint: done)
+            var items = try await plan(sources, store: store, checkpoint: done)
             logger.info("planned", metadata: ["records": "\(items.count)"])
             if request.apply, let store, let checkpoint {
-                try MigrationApply(migrator: self, store: store, checkpoint: checkpoint).run(&items, report: &report)
+                try await MigrationApply(migrator: self, store: store, checkpoint: checkpoint).run(&items, report: &report)
             }
             report.finish(items, request: request)
             return report
@@ -50,7 +51,7 @@ package struct Migrator: Sendable {
         return try TribeBoardStore.openReadOnly(at: request.storePath)
     }
 
-    func plan(_ sources: [CloudKitRecord], store: TribeBoardStore?, checkpoint: [String: MigrationCheckpoint.Entry]) throws -> [MigrationItem] {
+    func plan(_ sources: [CloudKitRecord], store: TribeBoardStore?, checkpoint: [String: MigrationCheckpoint.Entry]) async throws -> [MigrationItem] {
         let translation = MigrationTranslation(mode: request.mode, sourceNames: Set(sources.map(\.recordName)))
         let order = Dictionary(uniqueKeysWithValues: MigratedKind.allCases.enumerated().map { ($1, $0) })
         var items: [MigrationItem] = sources.compactMap { record in
@@ -75,10 +76,10 @@ package struct Migrator: Sendable {
         }
         progress(.planning, 0, items.count)
         var codes = try MigrationCodes(request: request, destination: endpoints.destination, store: store)
-        try codes.decide(&items, checkpoint: checkpoint)
+        try await codes.decide(&items, checkpoint: checkpoint)
         // An applied run learns the same from its creates (EXISTS is looked up and compared).
-        if !request.apply { try compareWithDestination(&items) }
-        try skipUnresolvedReferences(&items)
+        if !request.apply { try await compareWithDestination(&items) }
+        try await skipUnresolvedReferences(&items)
         Self.skipOrphans(&items)
         progress(.planning, items.count, items.count)
         return items
@@ -86,10 +87,10 @@ package struct Migrator: Sendable {
 
     /// Records the destination already holds under the copy's name: the same one is in place, a
     /// different one a conflict.
-    private func compareWithDestination(_ items: inout [MigrationItem]) throws(CloudKitError) {
+    private func compareWithDestination(_ items: inout [MigrationItem]) async throws(CloudKitError) {
         let pending = items.indices.filter { items[$0].outcome == .wouldCopy }
         for chunk in pending.chunked(MigrationTransfer.groupSize) {
-            let found = try MigrationTransfer.lookup(chunk.map { items[$0].destinationName }, at: endpoints.destination)
+            let found = try await MigrationTransfer.lookup(chunk.map { items[$0].destinationName }, at: endpoints.destination)
             for index in chunk {
                 guard let record = found[items[index].destinationName] else { continue }
                 if MigrationTranslation.same(items[index].copy, record) || items[index].adoptEarlierCode(from: record) {
@@ -106,7 +107,7 @@ package struct Migrator: Sendable {
     /// A membership referencing a record that is neither among the migrated ones nor at the
     /// destination (as a family, or a profile) is not sent: CloudKit would refuse it
     /// (VALIDATING_REFERENCE_ERROR), or it would point at the wrong kind of record.
-    private func skipUnresolvedReferences(_ items: inout [MigrationItem]) throws(CloudKitError) {
+    private func skipUnresolvedReferences(_ items: inout [MigrationItem]) async throws(CloudKitError) {
         var sourceTypes: [String: String] = [:]
         for item in items { sourceTypes[item.sourceName] = item.source.recordType ?? "" }
         let fields: [(name: String, kind: MigratedKind)] = [("family", .family), ("user", .userProfile)]
@@ -117,7 +118,7 @@ package struct Migrator: Sendable {
                 if let target = MigrationStoreImport.reference(items[index].source, field.name), sourceTypes[target] == nil { outside.insert(target) }
             }
         }
-        let found = outside.isEmpty ? [:] : try MigrationTransfer.lookup(outside.sorted(), at: endpoints.destination)
+        let found = outside.isEmpty ? [:] : try await MigrationTransfer.lookup(outside.sorted(), at: endpoints.destination)
         for index in memberships {
             for field in fields {
                 guard let target = MigrationStoreImport.reference(items[index].source, field.name) else { continue }

@@ -46,7 +46,7 @@ struct CodePlanner {
         var unchecked = Set(planned.keys)
         for _ in 0..<Self.remoteRounds where !unchecked.isEmpty {
             let lines = unchecked.sorted()
-            guard let holders = remote.holders(of: lines.compactMap { planned[$0]?.code.value }) else { break }
+            guard let holders = remote.holdersWaiting(of: lines.compactMap { planned[$0]?.code.value }) else { break }
             var collided = Set<Int>()
             for line in lines {
                 guard let code = planned[line]?.code.value else { continue }

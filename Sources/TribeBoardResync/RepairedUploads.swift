@@ -21,13 +21,12 @@ extension Resyncer {
 
     /// Sends the updates; returns the rows now synced, and what did not match in the answer.
     func uploadRepairs(_ updates: [Upload], bookkeeping: SyncBookkeeping,
-                       report: inout ResyncReport) throws -> Result<(synced: [ReadRow], problem: String?), CloudKitError> {
-        let client = client
-        let operations = updates.map { CloudKitOperation(.update, $0.record) }
+                       report: inout ResyncReport) async throws -> Result<(synced: [ReadRow], problem: String?), CloudKitError> {
         let results: [CloudKitRecordResult]
-        switch BlockingBridge.run({ () async throws(CloudKitError) in try await client.modify(operations) }) {
-        case .failure(let error): return .failure(error)
-        case .success(let value): results = value
+        do throws(CloudKitError) {
+            results = try await client.modify(updates.map { CloudKitOperation(.update, $0.record) })
+        } catch {
+            return .failure(error)
         }
         let answered = MatchedResults(asked: updates.map(\.record.recordName), results: results, operation: "records/modify")
         var synced: [ReadRow] = []

@@ -28,8 +28,9 @@ package struct Resyncer: Sendable {
         self.backoff = backoff
     }
 
-    /// Runs until everything due is uploaded, the remote fails, or `deadline` passes.
-    package func run(until deadline: ContinuousClock.Instant? = nil) throws(StoreError) -> ResyncReport {
+    /// Runs until everything due is uploaded, the remote fails, or `deadline` passes. Its SQLite
+    /// work blocks: run it on a thread of its own (`PipelineThread`), where it awaits CloudKit.
+    package func run(until deadline: ContinuousClock.Instant? = nil) async throws(StoreError) -> ResyncReport {
         let started = ContinuousClock.now
         var report = ResyncReport()
         do {
@@ -47,7 +48,7 @@ package struct Resyncer: Sendable {
                     guard !rows.isEmpty else { break }
                     let read = try rows.map { row throws(StoreError) in try ReadRow(table, row) }
                     after = read.last?.id ?? after
-                    if let stop = try upload(zip(rows, read).map { DueRow(row: $0, read: $1) }, table: table, bookkeeping: bookkeeping, report: &report) {
+                    if let stop = try await upload(zip(rows, read).map { DueRow(row: $0, read: $1) }, table: table, bookkeeping: bookkeeping, report: &report) {
                         report.stop = stop
                         break tables
                     }
@@ -77,7 +78,7 @@ package struct Resyncer: Sendable {
     /// One page: check codes, upload, settle each result by record name. Returns why the run must
     /// stop, if it must. Store failures are thrown as they are (exit 74), never dressed as CloudKit's.
     private func upload(_ rows: [DueRow], table: SyncTable, bookkeeping: SyncBookkeeping,
-                        report: inout ResyncReport) throws -> ResyncReport.Stop? {
+                        report: inout ResyncReport) async throws -> ResyncReport.Stop? {
         var pending: [Upload] = []
         var families: [DueFamily] = []
         for due in rows {
@@ -97,19 +98,18 @@ package struct Resyncer: Sendable {
             }
         }
         if table == .families {
-            switch try checkCodes(families, bookkeeping: bookkeeping, report: &report) {
+            switch try await checkCodes(families, bookkeeping: bookkeeping, report: &report) {
             case .failure(let error): return ResyncReport.Stop(error)
             case .success(let conflicted): pending.removeAll { conflicted.contains($0.record.recordName) }
             }
         }
         guard !pending.isEmpty else { return nil }
         report.requests += 1
-        let client = client
-        let operations = pending.map { CloudKitOperation(.create, $0.record) }
         let results: [CloudKitRecordResult]
-        switch BlockingBridge.run({ () async throws(CloudKitError) in try await client.modify(operations) }) {
-        case .failure(let error): return ResyncReport.Stop(error)
-        case .success(let value): results = value
+        do throws(CloudKitError) {
+            results = try await client.modify(pending.map { CloudKitOperation(.create, $0.record) })
+        } catch {
+            return ResyncReport.Stop(error)
         }
         let answered = MatchedResults(asked: pending.map(\.record.recordName), results: results, operation: "records/modify")
         var synced: [ReadRow] = []
@@ -142,30 +142,32 @@ package struct Resyncer: Sendable {
         if !existing.isEmpty {
             report.requests += 1
             let names = existing.map(\.record.recordName)
-            switch BlockingBridge.run({ () async throws(CloudKitError) in try await client.lookup(recordNames: names) }) {
-            case .failure(let error): return ResyncReport.Stop(error)
-            case .success(let remote):
-                let found = MatchedResults(asked: names, results: remote, operation: "records/lookup")
-                problem = problem ?? found.problem
-                let repaired = table == .families ? try bookkeeping.repairedCodes(familyIDs: names) : [:]
-                for upload in existing {
-                    let (ours, read) = (upload.record, upload.read)
-                    guard let theirs = found.byName[ours.recordName] else { continue }
-                    if case .record(let remoteRecord) = theirs, PendingRecords.sameContent(ours, remoteRecord) {
-                        synced.append(read)
-                    } else if case .record(let remoteRecord) = theirs, let update = Self.repairUpdate(ours, theirs: remoteRecord, repaired: repaired) {
-                        updates.append(Upload(record: update, read: read))
-                    } else {
-                        try bookkeeping.record(.conflict(with: ours.recordName, error: "a different record with this name is already in CloudKit"),
-                                               row: read, at: now)
-                        report.failed += 1
-                    }
+            let remote: [CloudKitRecordResult]
+            do throws(CloudKitError) {
+                remote = try await client.lookup(recordNames: names)
+            } catch {
+                return ResyncReport.Stop(error)
+            }
+            let found = MatchedResults(asked: names, results: remote, operation: "records/lookup")
+            problem = problem ?? found.problem
+            let repaired = table == .families ? try bookkeeping.repairedCodes(familyIDs: names) : [:]
+            for upload in existing {
+                let (ours, read) = (upload.record, upload.read)
+                guard let theirs = found.byName[ours.recordName] else { continue }
+                if case .record(let remoteRecord) = theirs, PendingRecords.sameContent(ours, remoteRecord) {
+                    synced.append(read)
+                } else if case .record(let remoteRecord) = theirs, let update = Self.repairUpdate(ours, theirs: remoteRecord, repaired: repaired) {
+                    updates.append(Upload(record: update, read: read))
+                } else {
+                    try bookkeeping.record(.conflict(with: ours.recordName, error: "a different record with this name is already in CloudKit"),
+                                           row: read, at: now)
+                    report.failed += 1
                 }
             }
         }
         if !updates.isEmpty {
             report.requests += 1
-            switch try uploadRepairs(updates, bookkeeping: bookkeeping, report: &report) {
+            switch try await uploadRepairs(updates, bookkeeping: bookkeeping, report: &report) {
             case .failure(let error): return ResyncReport.Stop(error)
             case .success(let done):
                 synced += done.synced
@@ -182,14 +184,14 @@ package struct Resyncer: Sendable {
 
     /// Codes never checked remotely are looked up first. Returns the families set aside as conflicts.
     private func checkCodes(_ families: [DueFamily], bookkeeping: SyncBookkeeping,
-                            report: inout ResyncReport) throws -> Result<Set<String>, CloudKitError> {
+                            report: inout ResyncReport) async throws -> Result<Set<String>, CloudKitError> {
         let unverified = families.filter { $0.family.codeVerifiedRemotelyAt == nil }
         guard !unverified.isEmpty else { return .success([]) }
         let codes = unverified.map(\.family.code)
         // One query per record type (Family, legacy CKFamily) per 200 codes.
         report.requests += 2 * ((codes.count + RemoteCodeCheck.codesPerQuery - 1) / RemoteCodeCheck.codesPerQuery)
         let check = RemoteCodeCheck(client: client, logger: logger)
-        guard let holders = check.holders(of: codes) else {
+        guard let holders = await check.holders(of: codes) else {
             return .failure(check.failure ?? .network(reason: "CloudKit could not be asked"))
         }
         var conflicted = Set<String>()

@@ -16,7 +16,7 @@ package final class ScriptedCloudKitServer: Sendable {
     package struct Script: Sendable {
         /// Runs before each request is answered, with its operation (`records/modify`, ...) and
         /// how many of that operation came before it; a concurrent writer goes here.
-        package var beforeAnswer: @Sendable (_ operation: String, _ earlier: Int, _ body: [String: Any]) -> Void = { _, _, _ in }
+        package var beforeAnswer: @Sendable (_ operation: String, _ earlier: Int, _ body: [String: Any]) async -> Void = { _, _, _ in }
         /// Rewrites records/modify's per-record results (JSON objects, one per operation, in order).
         package var modifyResults: @Sendable (_ results: [[String: Any]]) -> [[String: Any]] = { $0 }
         /// Answers records/lookup for these names (by default NOT_FOUND for each, in order).
@@ -42,7 +42,7 @@ package final class ScriptedCloudKitServer: Sendable {
             }
             let data = (try? await request.bodyData) ?? Data()
             let body = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
-            script.beforeAnswer(operation, earlier, body)
+            await script.beforeAnswer(operation, earlier, body)
             let answer: [String: Any]
             switch operation {
             case "records/modify":

@@ -16,12 +16,12 @@ struct AuditHostileSnapshotTests {
     @Test("an out-of-range creation date is unknown, said so, and never keeps a code in a repair",
           arguments: [("1e300", false), ("-1e300", false), (#""NaN""#, false), ("9223372036854775807", false), ("-5", false),
                       ("1.7976931348623157e308", false), ("-1e300", true), ("18446744073709551615", false)])
-    func outOfRangeCreationDate(value: String, serverStamp: Bool) throws {
+    func outOfRangeCreationDate(value: String, serverStamp: Bool) async throws {
         var workspace = try AuditWorkspace(families: 1)
         let family = try #require(try workspace.families().first)
         let remoteID = UUID().uuidString
         let line = workspace.snapshot.appendRaw(Self.line(id: remoteID, code: family.code, createdAt: value, serverStamp: serverStamp))
-        let report = try workspace.audit { $0.repair = .propose }
+        let report = try await workspace.audit { $0.repair = .propose }
 
         let invalid = try #require(report.findings(.invalidValue).first, "\(report.findings)")
         #expect(invalid.families.first?.id == remoteID && invalid.families.first?.snapshotLine == line)
@@ -34,25 +34,25 @@ struct AuditHostileSnapshotTests {
     }
 
     @Test("a number no 64-bit type holds makes its line unreadable, and the rest is audited")
-    func hugeNumberLine() throws {
+    func hugeNumberLine() async throws {
         var workspace = try AuditWorkspace(families: 1)
         let family = try #require(try workspace.families().first)
         let line = workspace.snapshot.appendRaw(Self.line(code: "HUGE234", createdAt: "1e400"))
         try workspace.snapshot.append(SnapshotFixture.family(id: family.id, code: family.code))
-        let report = try workspace.audit()
+        let report = try await workspace.audit()
         #expect(report.findings(.unreadableSnapshotLine).first?.message.contains("line \(line)") == true, "\(report.findings)")
         #expect(report.scanned.remoteRecords["Family"] == 1)
     }
 
     @Test("a record name read twice is an error finding with both lines, and the audit goes on")
-    func duplicateRecordNames() throws {
+    func duplicateRecordNames() async throws {
         var workspace = try AuditWorkspace(families: 1)
         let family = try #require(try workspace.families().first)
         try workspace.snapshot.append(SnapshotFixture.family(id: family.id, code: family.code))
         try workspace.snapshot.append(SnapshotFixture.family(code: "OTHER234"))
         try workspace.snapshot.append(SnapshotFixture.family(id: family.id, code: "CHANGED2"))
         try workspace.snapshot.append(SnapshotFixture.family(code: "lower234"))
-        let report = try workspace.audit()
+        let report = try await workspace.audit()
         let repeated = report.findings(.duplicateRecordName)
         #expect(repeated.count == 1)
         #expect(repeated.first?.severity == .error)

@@ -12,12 +12,12 @@ struct AuditMigratedLegacyTests {
     static func copyName(_ legacy: String) -> String { LegacyCopyName.of(legacy) }
 
     @Test("a legacy family beside its copy is one family; the finding counts it migrated")
-    func sourceAndCopyAreOneFamily() throws {
+    func sourceAndCopyAreOneFamily() async throws {
         var workspace = try AuditWorkspace(families: 0)
         let legacy = "A0000000-0000-4000-8000-000000000001"
         try workspace.snapshot.append(SnapshotFixture.family(id: legacy, code: "MIG234", createdAt: Self.old, type: "CKFamily"))
         try workspace.snapshot.append(SnapshotFixture.family(id: Self.copyName(legacy), code: "MIG234", createdAt: Self.old))
-        let report = try workspace.audit()
+        let report = try await workspace.audit()
         #expect(report.findings(.duplicateRemote).isEmpty)
         let finding = try #require(report.findings(.legacyRecord).first)
         #expect(finding.count == 1 && finding.migrated == 1)
@@ -25,7 +25,7 @@ struct AuditMigratedLegacyTests {
     }
 
     @Test("a legacy family whose copy is in the store (and not yet read back) is one family too")
-    func copyKnownLocally() throws {
+    func copyKnownLocally() async throws {
         var workspace = try AuditWorkspace(families: 1)
         let family = try #require(try workspace.families().first)
         let legacy = "A0000000-0000-4000-8000-000000000009", copy = Self.copyName(legacy)
@@ -36,13 +36,13 @@ struct AuditMigratedLegacyTests {
             UPDATE families SET id = '\(copy)' WHERE id = '\(family.id)';
             """)
         try workspace.snapshot.append(SnapshotFixture.family(id: legacy, code: family.code, createdAt: Self.old, type: "CKFamily"))
-        let report = try workspace.audit()
+        let report = try await workspace.audit()
         #expect(report.findings(.duplicateLocalRemote).isEmpty, "\(report.findings.map(\.message))")
         #expect(report.findings(.legacyRecord).first?.migrated == 1)
     }
 
     @Test("a real duplicate and a re-coded family's old code are still errors")
-    func realDuplicatesRemain() throws {
+    func realDuplicatesRemain() async throws {
         var workspace = try AuditWorkspace(families: 0)
         let migrated = "A0000000-0000-4000-8000-000000000001", recoded = "A0000000-0000-4000-8000-000000000002"
         let other = "A0000000-0000-4000-8000-000000000003"
@@ -55,7 +55,7 @@ struct AuditMigratedLegacyTests {
         // Not migrated at all, holding a current family's code.
         try workspace.snapshot.append(SnapshotFixture.family(id: other, code: "DUP890", createdAt: Self.old, type: "CKFamily"))
         try workspace.snapshot.append(SnapshotFixture.family(code: "DUP890"))
-        let report = try workspace.audit { $0.showCodes = true }
+        let report = try await workspace.audit { $0.showCodes = true }
         let codes = Set(report.findings(.duplicateRemote).compactMap(\.code))
         #expect(codes == ["OLD567", "DUP890"])
         let finding = try #require(report.findings(.legacyRecord).first)

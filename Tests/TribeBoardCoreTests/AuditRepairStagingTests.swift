@@ -10,9 +10,9 @@ import TribeBoardTestSupport
 @Suite("Audit: repair staging")
 struct AuditRepairStagingTests {
     @Test("a new code another writer took after it was chosen is not committed; that family says why")
-    func codeTakenBetweenChoiceAndCommit() throws {
+    func codeTakenBetweenChoiceAndCommit() async throws {
         let (workspace, families) = try AuditRepairTests.duplicated()
-        let plan = try #require(try workspace.audit { $0.repair = .propose }.repair)
+        let plan = try #require(try await workspace.audit { $0.repair = .propose }.repair)
         let applier = CodeRepairApplier(request: AuditRequest(storePath: workspace.provision.storePath),
                                         outputDirectory: workspace.provision.folder.file("fix"), logger: ProvisionWorkspace.quietLogger)
         let store = try TribeBoardStore.open(at: workspace.provision.storePath)
@@ -30,10 +30,10 @@ struct AuditRepairStagingTests {
     }
 
     @Test("a killed run's staging folder: committed codes get their QR code, the rest is removed")
-    func leftoverStagingIsFinished() throws {
+    func leftoverStagingIsFinished() async throws {
         let (workspace, families) = try AuditRepairTests.duplicated()
         let out = workspace.provision.folder.file("fix")
-        _ = try workspace.audit { $0.repair = .apply(outputDirectory: out) }
+        _ = try await workspace.audit { $0.repair = .apply(outputDirectory: out) }
         // As a run killed after its commit leaves it: one committed family's PNG still staged
         // (with stale bytes), and the PNG of a family whose new code never committed.
         let dead = try ProcessRunner.start("/bin/true", [])
@@ -44,7 +44,7 @@ struct AuditRepairStagingTests {
         try Data("never committed".utf8).write(to: URL(fileURLWithPath: "\(staging)/\(families[3].id).png"))
         try FileManager.default.removeItem(atPath: "\(out)/qr/\(families[1].id).png")
 
-        _ = try workspace.audit { $0.repair = .apply(outputDirectory: out) }
+        _ = try await workspace.audit { $0.repair = .apply(outputDirectory: out) }
         let code = try workspace.provision.inspector().strings("SELECT code FROM families WHERE id = '\(families[1].id)'")
         #expect(try QRReader.decode(["\(out)/qr/\(families[1].id).png"]) == code)
         #expect(!FileManager.default.fileExists(atPath: "\(out)/qr/\(families[3].id).png"))

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import TribeBoardSupport
 import TribeBoardTestSupport
 @testable import TribeBoardAudit
 @testable import TribeBoardDomain
@@ -27,11 +28,16 @@ struct AuditWorkspace {
         try queue.write { db in try db.execute(sql: sql, arguments: arguments) }
     }
 
-    func audit(remote: Bool = true, configure: (inout AuditRequest) -> Void = { _ in }) throws -> AuditReport {
+    func audit(remote: Bool = true, configure: (inout AuditRequest) -> Void = { _ in }) async throws -> AuditReport {
         if remote { try snapshot.write(to: snapshotPath) }
         var request = AuditRequest(storePath: provision.storePath, remote: remote ? .snapshot(path: snapshotPath) : nil)
         configure(&request)
-        return try Auditor(request: request, logger: ProvisionWorkspace.quietLogger).run()
+        return try await Self.run(request)
+    }
+
+    /// As the command runs it: on a thread of its own.
+    static func run(_ request: AuditRequest) async throws(AuditError) -> AuditReport {
+        try await PipelineThread.run { () async throws(AuditError) in try await Auditor(request: request, logger: ProvisionWorkspace.quietLogger).run() }
     }
 }
 
@@ -43,25 +49,25 @@ extension AuditReport {
 @Suite("Audit: findings")
 struct AuditFindingTests {
     @Test("an empty store and an empty snapshot are clean")
-    func emptyStore() throws {
+    func emptyStore() async throws {
         let workspace = try AuditWorkspace(families: 0)
-        let report = try workspace.audit()
+        let report = try await workspace.audit()
         #expect(report.findings.isEmpty)
         #expect(report.scanned.localFamilies == 0)
         #expect(!report.reaches(.warning))
     }
 
     @Test("a provisioned store whose families are all in CloudKit is clean")
-    func syncedStoreIsClean() throws {
+    func syncedStoreIsClean() async throws {
         var workspace = try AuditWorkspace(families: 5)
         for family in try workspace.families() { try workspace.snapshot.append(SnapshotFixture.family(id: family.id, code: family.code, name: family.name)) }
-        let report = try workspace.audit()
+        let report = try await workspace.audit()
         #expect(report.findings.isEmpty)
         #expect(report.scanned.remoteRecords["Family"] == 5)
     }
 
     @Test("every planted problem is found once, and nothing else")
-    func plantedProblems() throws {
+    func plantedProblems() async throws {
         var workspace = try AuditWorkspace(families: 8)
         let families = try workspace.families()
         // The store's unique index stops exact duplicates; a hand-edited or restored store may lack it.
@@ -80,7 +86,7 @@ struct AuditFindingTests {
         try workspace.snapshot.append(SnapshotFixture.family(code: "ZZZ234"))
         try workspace.snapshot.append(SnapshotFixture.family(code: "LEG234", type: "CKFamily"))
 
-        let report = try workspace.audit()
+        let report = try await workspace.audit()
 
         #expect(report.categories == ["duplicate-local": 1, "duplicate-local-remote": 1, "duplicate-remote": 1, "case-only-twins": 1,
                                       "invalid-format": 2, "unreadable-snapshot-line": 1, "no-parent-admin": 1, "stale-pending": 1,
@@ -98,37 +104,37 @@ struct AuditFindingTests {
     }
 
     @Test("codes are masked in findings unless asked for")
-    func masking() throws {
+    func masking() async throws {
         var workspace = try AuditWorkspace(families: 1)
         let family = try #require(workspace.families().first)
         try workspace.snapshot.append(SnapshotFixture.family(code: family.code))
-        let masked = try workspace.audit()
+        let masked = try await workspace.audit()
         #expect(masked.findings(.duplicateLocalRemote).first?.code == FamilyCode.mask(family.code))
-        let shown = try workspace.audit { $0.showCodes = true }
+        let shown = try await workspace.audit { $0.showCodes = true }
         #expect(shown.findings(.duplicateLocalRemote).first?.code == family.code)
     }
 
     @Test("remote-only families are one finding with a sample; --all lists every one")
-    func aggregation() throws {
+    func aggregation() async throws {
         var workspace = try AuditWorkspace(families: 0)
         for index in 0..<25 { try workspace.snapshot.append(SnapshotFixture.family(code: "RMT\(100 + index)")) }
-        let sampled = try workspace.audit()
+        let sampled = try await workspace.audit()
         #expect(sampled.findings.count == 1)
         #expect(sampled.findings.first?.count == 25)
         #expect(sampled.findings.first?.families.count == 10)
-        let all = try workspace.audit { $0.listAll = true }
+        let all = try await workspace.audit { $0.listAll = true }
         #expect(all.findings.first?.families.count == 25)
     }
 
     @Test("a snapshot that cannot be opened stops the audit with its path")
-    func missingSnapshot() throws {
+    func missingSnapshot() async throws {
         let workspace = try AuditWorkspace(families: 1)
         let request = AuditRequest(storePath: workspace.provision.storePath, remote: .snapshot(path: "/nonexistent/remote.jsonl"))
-        #expect(throws: AuditError.self) { try Auditor(request: request, logger: ProvisionWorkspace.quietLogger).run() }
+        await #expect(throws: AuditError.self) { try await AuditWorkspace.run(request) }
     }
 
     @Test("a snapshot with CRLF line ends, blank lines and no final newline is read whole")
-    func snapshotLineEnds() throws {
+    func snapshotLineEnds() async throws {
         let workspace = try AuditWorkspace(families: 0)
         var snapshot = SnapshotFixture()
         try snapshot.append(SnapshotFixture.family(code: "CRL234"))
@@ -136,7 +142,7 @@ struct AuditFindingTests {
         let text = snapshot.lines.joined(separator: "\r\n\r\n")
         try text.write(toFile: workspace.snapshotPath, atomically: true, encoding: .utf8)
         let request = AuditRequest(storePath: workspace.provision.storePath, remote: .snapshot(path: workspace.snapshotPath))
-        let report = try Auditor(request: request, logger: ProvisionWorkspace.quietLogger).run()
+        let report = try await AuditWorkspace.run(request)
         #expect(report.categories["duplicate-remote"] == 1)
         #expect(report.findings(.unreadableSnapshotLine).isEmpty)
     }
@@ -156,9 +162,9 @@ struct AuditRepairTests {
     }
 
     @Test("--repair proposes new codes for the newer local families and changes nothing")
-    func propose() throws {
+    func propose() async throws {
         let (workspace, families) = try Self.duplicated()
-        let report = try workspace.audit { $0.repair = .propose }
+        let report = try await workspace.audit { $0.repair = .propose }
         let repair = try #require(report.repair)
         #expect(!repair.applied)
         #expect(Set(repair.changes.map(\.familyId)) == [families[1].id, families[2].id])
@@ -167,11 +173,11 @@ struct AuditRepairTests {
     }
 
     @Test("--repair --apply gives new codes and QR codes, records them, marks them for resync, and re-audits clean")
-    func applyThenReaudit() throws {
+    func applyThenReaudit() async throws {
         let (workspace, families) = try Self.duplicated()
         try workspace.edit("UPDATE families SET needs_sync = 0")
         let out = workspace.provision.folder.file("repair-out")
-        let report = try workspace.audit { $0.repair = .apply(outputDirectory: out) }
+        let report = try await workspace.audit { $0.repair = .apply(outputDirectory: out) }
         #expect(report.repair?.applied == true)
 
         let inspector = try workspace.provision.inspector()
@@ -190,41 +196,41 @@ struct AuditRepairTests {
         #expect(try QRReader.decode(["\(out)/qr/\(families[1].id).png"]) == [newCode])
         #expect(ProvisionWorkspace.permissions(of: "\(out)/qr") == 0o700)
 
-        let again = try workspace.audit()
+        let again = try await workspace.audit()
         #expect(again.errors == 0, "\(again.findings)")
     }
 
     @Test("a synced family that got a new code is not a duplicate while its CloudKit copy waits for resync")
-    func awaitingResync() throws {
+    func awaitingResync() async throws {
         var workspace = try AuditWorkspace(families: 1)
         let family = try #require(workspace.families().first)
         try workspace.snapshot.append(SnapshotFixture.family(id: family.id, code: family.code))
         try workspace.snapshot.append(SnapshotFixture.family(code: family.code, createdAt: Date(timeIntervalSince1970: 1_600_000_000)))
-        let first = try workspace.audit { $0.repair = .apply(outputDirectory: workspace.provision.folder.file("fix")) }
+        let first = try await workspace.audit { $0.repair = .apply(outputDirectory: workspace.provision.folder.file("fix")) }
         #expect(first.findings(.duplicateLocalRemote).count == 1)
         #expect(first.repair?.changes.map(\.familyId) == [family.id])
-        let again = try workspace.audit()
+        let again = try await workspace.audit()
         #expect(again.errors == 0, "\(again.findings)")
         #expect(again.awaitingResync == 1)
     }
 
     @Test("a family only CloudKit holds is listed for a fix in the app, never changed")
-    func remoteOnlyNewerIsManual() throws {
+    func remoteOnlyNewerIsManual() async throws {
         var workspace = try AuditWorkspace(families: 1)
         let family = try #require(workspace.families().first)
         try workspace.snapshot.append(SnapshotFixture.family(code: family.code, createdAt: Date().addingTimeInterval(3600)))
-        let report = try workspace.audit { $0.repair = .apply(outputDirectory: workspace.provision.folder.file("fix")) }
+        let report = try await workspace.audit { $0.repair = .apply(outputDirectory: workspace.provision.folder.file("fix")) }
         #expect(report.repair?.changes.isEmpty == true)
         #expect(report.repair?.manual.count == 1)
         #expect(try workspace.provision.inspector().strings("SELECT code FROM families") == [family.code])
     }
 
     @Test("a repair that cannot write its output changes nothing in the store")
-    func failedApplyChangesNothing() throws {
+    func failedApplyChangesNothing() async throws {
         let (workspace, families) = try Self.duplicated()
         let blocked = workspace.provision.folder.file("blocked")
         try "a file, not a folder".write(toFile: blocked, atomically: true, encoding: .utf8)
-        #expect(throws: AuditError.self) { try workspace.audit { $0.repair = .apply(outputDirectory: blocked) } }
+        await #expect(throws: AuditError.self) { try await workspace.audit { $0.repair = .apply(outputDirectory: blocked) } }
         #expect(try workspace.provision.inspector().count("SELECT COUNT(*) FROM families WHERE code = '\(families[0].code)'") == 2)
     }
 }

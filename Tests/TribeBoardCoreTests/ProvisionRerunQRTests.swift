@@ -11,12 +11,12 @@ struct ProvisionRerunQRTests {
     }
 
     @Test("after an audit repair changed a code, the re-run rewrites that family's PNG (decoded by zbarimg)")
-    func rerunAfterRepair() throws {
+    func rerunAfterRepair() async throws {
         var workspace = try AuditWorkspace(families: 3)
         let before = try workspace.families()
         // An older CloudKit family holds family 2's code: the repair gives family 2 a new one.
         try workspace.snapshot.append(SnapshotFixture.family(code: before[1].code, createdAt: Date(timeIntervalSince1970: 1_600_000_000)))
-        _ = try workspace.audit { $0.repair = .apply(outputDirectory: workspace.provision.folder.file("repair")) }
+        _ = try await workspace.audit { $0.repair = .apply(outputDirectory: workspace.provision.folder.file("repair")) }
         let after = try workspace.families()
         try #require(after[1].code != before[1].code, "the repair changed the code")
         #expect(try QRReader.decode(pngs(workspace, after)) == before.map(\.code), "the old PNG is stale before the re-run")

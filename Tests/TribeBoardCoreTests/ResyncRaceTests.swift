@@ -3,6 +3,7 @@ import GRDB
 import Logging
 import Synchronization
 import Testing
+import TribeBoardSupport
 import TribeBoardTestSupport
 @testable import TribeBoardAudit
 @testable import TribeBoardCloudKit
@@ -23,9 +24,7 @@ struct ResyncRaceTests {
         configuration.baseURL = server.baseURL
         let client = CloudKitClient(configuration: configuration, signer: nil, policy: EmulatorFixture.quickRetries, logger: logger)
         let store = try TribeBoardStore.open(at: storePath)
-        return try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try Resyncer(store: store, client: client, logger: logger).run() }) }.start()
-        }
+        return try await PipelineThread.run { () async throws(StoreError) in try await Resyncer(store: store, client: client, logger: logger).run() }
     }
 
     /// Family 1's code is also held by an older CloudKit family: a repair gives family 1 a new code.
@@ -45,7 +44,7 @@ struct ResyncRaceTests {
         let repair = request
         var script = ScriptedCloudKitServer.Script()
         script.beforeAnswer = { answering, earlier, _ in
-            if answering == operation && earlier == 0 { _ = try? Auditor(request: repair, logger: logger).run() }
+            if answering == operation && earlier == 0 { _ = try? await PipelineThread.run { () async throws(AuditError) in try await Auditor(request: repair, logger: logger).run() } }
         }
         return script
     }

@@ -85,20 +85,23 @@ struct ContainerSchemaTests {
     @Test func aMissingFamilyTypeIs78WithTheFix() throws {
         let server = try container(Schema(familyType: false))
         defer { server.stop() }
-        let (result, _) = try workspace(server).run(["provision", "in.csv", "--out", "out"])
+        let (result, report) = try workspace(server).run(["provision", "in.csv", "--out", "out"])
         #expect(result.status == 78, "\(result.stderr)")
-        #expect(result.stderr.contains("cktool import-schema"), "\(result.stderr)")
+        #expect((report?["remote"] as? [String: Any])?["errorKind"] as? String == "configuration", "\(result.stdout)")
+        #expect(result.stderr.contains("cktool import-schema"), "the message names the fix: \(result.stderr)")
     }
 
     @Test func aCodeFieldWithoutIndexIs78ForProvisionAndResync() throws {
         let server = try container(Schema(codeQueryable: false))
         defer { server.stop() }
         let workspace = try workspace(server)
-        let (provision, _) = try workspace.run(["provision", "in.csv", "--out", "out"])
+        let (provision, provisionReport) = try workspace.run(["provision", "in.csv", "--out", "out"])
         #expect(provision.status == 78, "\(provision.stderr)")
-        #expect(provision.stderr.contains("Family has no QUERYABLE index on code"), "\(provision.stderr)")
-        let (resync, _) = try workspace.run(["resync"])
+        #expect((provisionReport?["remote"] as? [String: Any])?["errorKind"] as? String == "configuration", "\(provision.stdout)")
+        #expect(provision.stderr.contains("Family has no QUERYABLE index on code"), "the message names the index to add: \(provision.stderr)")
+        let (resync, resyncReport) = try workspace.run(["resync"])
         #expect(resync.status == 78, "\(resync.stderr)")
+        #expect(resyncReport?["exitKind"] as? String == "configuration", "\(resync.stdout)")
         #expect(try pending(in: workspace) == 4, "nothing uploaded, nothing lost")
     }
 
@@ -109,7 +112,9 @@ struct ContainerSchemaTests {
         #expect(try workspace.run(["provision", "in.csv", "--out", "out"]).0.status == 0)
         let (result, _) = try workspace.run(["audit"])
         #expect(result.status == 78, "\(result.stderr)")
-        #expect(result.stderr.contains("recordName (___recordID)"), "\(result.stderr)")
+        let error = try ErrorDocument(result)
+        #expect(error.kind == "cloudkit.schema.notQueryable" && error.field == "recordName" && error.category == "configuration", "\(error)")
+        #expect(error.message.contains("recordName (___recordID)"), "the message names the index to add: \(error.message)")
     }
 
     @Test func anUndeployedProductionSchemaStopsResyncWithRecordsPending() throws {
@@ -120,7 +125,8 @@ struct ContainerSchemaTests {
         #expect(provision.status == 0, "\(provision.stderr)")
         let (resync, report) = try workspace.run(["resync"])
         #expect(resync.status == 78, "\(resync.stderr)")
-        #expect(resync.stderr.contains("Deploy Schema Changes"), "\(resync.stderr)")
+        #expect(report?["exitKind"] as? String == "configuration", "\(resync.stdout)")
+        #expect(resync.stderr.contains("Deploy Schema Changes"), "the message names the fix: \(resync.stderr)")
         #expect(report?["quarantined"] as? Int ?? 0 == 0, "a schema problem is not the records' fault: \(resync.stdout)")
         #expect(try pending(in: workspace) == 4)
     }

@@ -58,7 +58,11 @@ struct EmulatedContainerMatrixTests {
         }
         let (audit, _) = try await space.run(["audit"])
         #expect(audit.status == mode.audit, "\(audit.stderr)")
-        if mode.audit == 78 { #expect(audit.stderr.contains("Schema >") || audit.stderr.contains("cktool"), "\(audit.stderr)") }
+        if mode.audit == 78 {
+            let error = try ErrorDocument(audit)
+            #expect(error.kind.hasPrefix("cloudkit.schema.") && error.category == "configuration" && error.recordType == "Family", "\(error)")
+            #expect(error.message.contains("Schema >") || error.message.contains("cktool"), "the message names the fix: \(error.message)")
+        }
         let checks = try await space.doctorSchemaChecks()
         #expect(checks[mode.failingCheck]?["status"] as? String == "failure", "\(checks)")
         #expect((checks[mode.failingCheck]?["found"] as? String)?.contains(mode.fix) == true, "\(checks)")

@@ -83,11 +83,13 @@ struct EmulatedContainerTests {
         let schema = try Self.template(replacing: "code            STRING QUERYABLE", with: "code            STRING")
         let space = try await workspace(.enforcing(development: schema))
         defer { Task { await space.fixture.emulator.stop() } }
-        let (provision, _) = try await space.provision()
+        let (provision, provisionReport) = try await space.provision()
         #expect(provision.status == 78, "\(provision.stderr)")
-        #expect(provision.stderr.contains("Family has no QUERYABLE index on code"), "\(provision.stderr)")
-        let (resync, _) = try await space.run(["resync"])
+        #expect((provisionReport["remote"] as? [String: Any])?["errorKind"] as? String == "configuration", "\(provision.stdout)")
+        #expect(provision.stderr.contains("Family has no QUERYABLE index on code"), "the message names the index to add: \(provision.stderr)")
+        let (resync, resyncReport) = try await space.run(["resync"])
         #expect(resync.status == 78, "\(resync.stderr)")
+        #expect(resyncReport["exitKind"] as? String == "configuration", "\(resync.stdout)")
         #expect(try space.localFamilies == Self.families && space.pendingFamilies == Self.families, "nothing lost")
         #expect(await space.remoteFamilies().isEmpty, "nothing uploaded with codes unchecked")
         let checks = try await space.doctorSchemaChecks()
@@ -102,7 +104,9 @@ struct EmulatedContainerTests {
         #expect(try await space.provision().result.status == 0)
         let (audit, _) = try await space.run(["audit"])
         #expect(audit.status == 78, "\(audit.stderr)")
-        #expect(audit.stderr.contains("recordName (___recordID)"), "\(audit.stderr)")
+        let error = try ErrorDocument(audit)
+        #expect(error.kind == "cloudkit.schema.notQueryable" && error.field == "recordName" && error.recordType == "Family", "\(error)")
+        #expect(error.message.contains("recordName (___recordID)"), "the message names the index to add: \(error.message)")
         let checks = try await space.doctorSchemaChecks()
         #expect(checks["remote.schema.Family.recordID"]?["status"] as? String == "failure")
     }
@@ -110,15 +114,17 @@ struct EmulatedContainerTests {
     @Test func productionWithoutTheDeployedSchemaIs78AndKeepsEverythingPending() async throws {
         let space = try await workspace(.enforcing(development: try CloudKitEmulator.Options.templateSchema()), environment: "production")
         defer { Task { await space.fixture.emulator.stop() } }
-        let (provision, _) = try await space.provision()
+        let (provision, provisionReport) = try await space.provision()
         #expect(provision.status == 78, "\(provision.stderr)")
-        #expect(provision.stderr.contains("Deploy Schema Changes"), "\(provision.stderr)")
+        #expect((provisionReport["remote"] as? [String: Any])?["errorKind"] as? String == "configuration", "\(provision.stdout)")
+        #expect(provision.stderr.contains("Deploy Schema Changes"), "the message names the fix: \(provision.stderr)")
         #expect(try await space.run(["resync"]).result.status == 78)
         #expect(try space.localFamilies == Self.families && space.pendingFamilies == Self.families)
         #expect(await space.remoteFamilies().isEmpty)
         let (audit, _) = try await space.run(["audit"])
         #expect(audit.status == 78, "\(audit.stderr)")
-        #expect(audit.stderr.contains("Did not find record type: Family"), "\(audit.stderr)")
+        let error = try ErrorDocument(audit)
+        #expect(error.kind == "cloudkit.schema.missingType" && error.recordType == "Family" && error.category == "configuration", "\(error)")
         let checks = try await space.doctorSchemaChecks()
         #expect(checks["remote.schema.Family.code"]?["status"] as? String == "failure")
         #expect((checks["remote.schema.Family.code"]?["found"] as? String)?.contains("cktool import-schema") == true)
@@ -127,9 +133,10 @@ struct EmulatedContainerTests {
     @Test func aFreshEmptyDevelopmentContainerIs78NamingTheSchemaImport() async throws {
         let space = try await workspace(.enforcing(development: .empty))
         defer { Task { await space.fixture.emulator.stop() } }
-        let (provision, _) = try await space.provision()
+        let (provision, provisionReport) = try await space.provision()
         #expect(provision.status == 78, "\(provision.stderr)")
-        #expect(provision.stderr.contains("cktool import-schema"), "\(provision.stderr)")
+        #expect((provisionReport["remote"] as? [String: Any])?["errorKind"] as? String == "configuration", "\(provision.stdout)")
+        #expect(provision.stderr.contains("cktool import-schema"), "the message names the fix: \(provision.stderr)")
         #expect(try space.localFamilies == Self.families && space.pendingFamilies == Self.families)
         #expect(await space.remoteFamilies().isEmpty)
     }
@@ -253,9 +260,11 @@ struct EmulatedContainerTests {
     @Test func aRepairedCodeOnARecordAnAppUserCreatedIsRefusedAndNothingIsOverwritten() async throws {
         let (space, id, oldCode, stop) = try await repairedCodeOnAUsersRecord()
         defer { stop() }
-        let (resync, _) = try await space.run(["resync"])
+        let (resync, report) = try await space.run(["resync"])
         #expect(resync.status != 0, "\(resync.stderr)")
         #expect(resync.stderr.contains("WRITE operation not permitted"), "\(resync.stderr)")
+        let entry = (report["setAside"] as? [[String: Any]])?.first { $0["id"] as? String == id }
+        #expect(report["exitKind"] as? String == "setAside" && entry?["status"] as? String == "quarantined", "\(resync.stdout)")
         let remote = await space.remoteFamilies()
         #expect(remote.count == Self.families, "the other families are uploaded once")
         #expect(remote.first { $0.recordName == id }?.string("code") == oldCode, "the user's record is not overwritten")

@@ -23,10 +23,11 @@ import TribeBoardTestSupport
         } else {
             try FileManager.default.linkItem(atPath: target, toPath: directory.file("s.sqlite.provision-lock"))
         }
-        let result = try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out"], in: directory.path)
+        let result = try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "--json"], in: directory.path)
         #expect(result.status == 74, "\(result.stderr)")
         #expect(contents(target) == "precious\n")
-        #expect(result.stderr.contains("provision-lock"))
+        let error = try ErrorDocument(result)
+        #expect(error.kind == "file.failed" && error.path == "s.sqlite.provision-lock", "\(error)")
     }
 
     @Test func aPlantedResyncLockIsRefusedWith74AndItsTargetKept() throws {
@@ -37,9 +38,11 @@ import TribeBoardTestSupport
         try #require(try ProcessRunner.run("/usr/bin/openssl", ["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", key]).status == 0)
         chmod(key, 0o600)
         let result = try ProcessRunner.run(tribeboard, ["resync", "--store", "s.sqlite", "--key-id", "k", "--key-file", key,
-                                                        "--ck-base-url", "http://127.0.0.1:9"], in: directory.path)
+                                                        "--ck-base-url", "http://127.0.0.1:9", "--json"], in: directory.path)
         #expect(result.status == 74, "\(result.stderr)")
         #expect(contents(target) == "precious\n")
+        let error = try ErrorDocument(result)
+        #expect(error.kind == "lock.cannotOpen" && error.path == "s.sqlite.resync-lock", "\(error)")
     }
 
     @Test func aQRFolderThatIsALinkIsRefusedAndTheOtherFolderUntouched() throws {
@@ -50,9 +53,10 @@ import TribeBoardTestSupport
         _ = try directory.write("elsewhere/.tmp-1-someone-else.png", "theirs")
         try FileManager.default.createDirectory(atPath: directory.file("out"), withIntermediateDirectories: false)
         try FileManager.default.createSymbolicLink(atPath: directory.file("out/qr"), withDestinationPath: elsewhere)
-        let result = try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out"], in: directory.path)
+        let result = try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "--json"], in: directory.path)
         #expect(result.status == 74, "\(result.stderr)")
-        #expect(result.stderr.contains("symbolic link"))
+        let error = try ErrorDocument(result)
+        #expect(error.kind == "file.failed" && error.path == "out/qr", "\(error)")
         #expect(FileMode.of(elsewhere) == 0o755)
         #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere) == [".tmp-1-someone-else.png"])
     }
@@ -90,9 +94,9 @@ import TribeBoardTestSupport
     }
 
     func commands(store: String, key: String) -> [[String]] {
-        [["provision", "in.csv", "--store", store, "--out", "out"],
-         ["resync", "--store", store, "--key-id", "k", "--key-file", key, "--ck-base-url", "http://127.0.0.1:9"],
-         ["audit", "--store", store]]
+        [["provision", "in.csv", "--store", store, "--out", "out", "--json"],
+         ["resync", "--store", store, "--key-id", "k", "--key-file", key, "--ck-base-url", "http://127.0.0.1:9", "--json"],
+         ["audit", "--store", store, "--json"]]
     }
 
     func key(in directory: TemporaryDirectory) throws -> String {
@@ -111,7 +115,8 @@ import TribeBoardTestSupport
         for command in commands(store: database, key: key) {
             let result = try ProcessRunner.run(tribeboard, command, in: directory.path)
             #expect(result.status == 74, "\(command[0]): \(result.stderr)")
-            #expect(result.stderr.contains("another application"), "\(command[0]): \(result.stderr)")
+            let error = try ErrorDocument(result)
+            #expect(error.kind == "store.notAStore" && error.path == database, "\(command[0]): \(error)")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: database)) == before)
         let mode = try ProcessRunner.run("/usr/bin/sqlite3", [database, "PRAGMA journal_mode;"])
@@ -129,6 +134,8 @@ import TribeBoardTestSupport
             for command in commands(store: store, key: key) {
                 let result = try ProcessRunner.run(tribeboard, command, in: directory.path)
                 #expect(result.status == 74, "\(command[0]) \(store): \(result.stderr)")
+                let error = try ErrorDocument(result)
+                #expect(error.kind == "store.notAFile" && error.fileType == (store == "/dev/full" ? "special" : "folder"), "\(command[0]) \(store): \(error)")
             }
         }
         if !journalExisted { #expect(!FileManager.default.fileExists(atPath: "/dev/full-journal")) }
@@ -139,8 +146,9 @@ import TribeBoardTestSupport
         let directory = try TemporaryDirectory("foreign-text")
         _ = try directory.write("in.csv", CSVFixtures.families(count: 1))
         let text = try directory.write("notes.txt", "family_name\nnot a database\n")
-        let result = try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", text, "--out", "out"], in: directory.path)
+        let result = try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", text, "--out", "out", "--json"], in: directory.path)
         #expect(result.status == 74, "\(result.stderr)")
+        #expect(try ErrorDocument(result).kind == "store.notAStore")
         #expect(try String(contentsOfFile: text, encoding: .utf8) == "family_name\nnot a database\n")
     }
 }
@@ -196,8 +204,9 @@ import TribeBoardTestSupport
 
     @Test func anEmptyStreamIsTheEmptyFileError() throws {
         let directory = try TemporaryDirectory("streamed-empty")
-        let result = try provision("TB provision - --store s.sqlite --out out < /dev/null", in: directory)
+        let result = try provision("TB provision - --store s.sqlite --out out --json < /dev/null", in: directory)
         #expect(result.status == 65, "\(result.stderr)")
+        #expect(try ErrorDocument(result).kind == "csv.empty")
         #expect(!FileManager.default.fileExists(atPath: directory.file("out")))
     }
 }
@@ -220,11 +229,13 @@ import TribeBoardTestSupport
         while Date() < deadline, (try? String(contentsOfFile: directory.file("held.txt"), encoding: .utf8))?.contains("1") != true {
             usleep(20_000)
         }
-        let result = try ProcessRunner.run(tribeboard, ["provision", "more.csv", "--store", "s.sqlite", "--out", "out"], in: directory.path,
+        let result = try ProcessRunner.run(tribeboard, ["provision", "more.csv", "--store", "s.sqlite", "--out", "out", "--json"], in: directory.path,
                                            environment: ["TRIBEBOARD_BUSY_TIMEOUT": "1"])
         #expect(result.status == 74, "\(result.stderr)")
-        #expect(result.stderr.contains("is busy"), "\(result.stderr)")
-        #expect(result.stderr.contains("a provision run holding"), "\(result.stderr)")
+        let error = try ErrorDocument(result)
+        #expect(error.kind == "store.busy" && error.path == "s.sqlite", "\(error)")
+        // Who holds it is what the operator acts on: the message names it.
+        #expect(error.message.contains("a provision run holding"), "\(error.message)")
     }
 }
 
@@ -267,8 +278,11 @@ import TribeBoardTestSupport
         let failures = ((json?["checks"] as? [[String: Any]]) ?? []).filter { $0["status"] as? String == "failure" }
         #expect(failures.contains { ($0["found"] as? String)?.contains("s.sqlite-shm is not writable by this user (mode 400") == true }, "\(doctor.stdout)")
 
-        let provision = try ProcessRunner.run(setpriv, user + [tribeboard, "provision", "more.csv", "--store", "s.sqlite", "--out", "out2"], in: directory.path)
+        let provision = try ProcessRunner.run(setpriv, user + [tribeboard, "provision", "more.csv", "--store", "s.sqlite", "--out", "out2", "--json"],
+                                              in: directory.path)
         #expect(provision.status == 74, "\(provision.stderr)")
-        #expect(provision.stderr.contains("s.sqlite-shm is not writable by this user"), "\(provision.stderr)")
+        let error = try ErrorDocument(provision)
+        #expect(error.kind == "store.cannotOpen" && error.path == "s.sqlite", "\(error)")
+        #expect(error.message.contains("s.sqlite-shm is not writable by this user"), "the message names the file to fix: \(error.message)")
     }
 }

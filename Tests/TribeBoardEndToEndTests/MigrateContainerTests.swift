@@ -127,8 +127,9 @@ import TribeBoardTestSupport
         defer { Task { await fixture.emulator.stop() } }
         let directory = try TemporaryDirectory("migrate-same")
         let result = try await ProcessRunner.runAsync(tribeboard, ["migrate", "container", "--store", "s.sqlite", "--from-container",
-                                                                   container] + fixture.remoteArguments, in: directory.path)
+                                                                   container, "--json"] + fixture.remoteArguments, in: directory.path)
         #expect(result.status == 64, "\(result.stderr)")
+        #expect(try ErrorDocument(result).kind == "migrate.sourceIsDestination")
         let link = directory.file("tribeboard-migrate")
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: tribeboard)
         #expect(try await ProcessRunner.runAsync(link, ["container", "--help"]).status == 0, "the installed name runs migrate")

@@ -106,28 +106,30 @@ import TribeBoardTestSupport
         #expect(result.stderr.contains("line=3"))
     }
 
+    /// The status, and with --json the error document's kind (nil: refused by the parser, no document).
     @Test(arguments: [
-        (["provision", "missing.csv"], Int32(66)),
-        (["provision", "."], Int32(66)),
-        (["provision", "nofamily.csv"], Int32(65)),
-        (["provision", "unterminated.csv"], Int32(65)),
-        (["provision", "ok.csv", "--code-length", "5"], Int32(64)),
-        (["provision", "ok.csv", "--store", "no/such/folder/s.sqlite"], Int32(74)),
-        (["provision", "ok.csv", "--store", "notastore.sqlite"], Int32(74)),
-        (["provision", "ok.csv", "--out", "afile"], Int32(74)),
-        (["frobnicate"], Int32(64)),
-    ])
-    func exitStatusNamesTheProblem(arguments: [String], expected: Int32) throws {
+        (["provision", "missing.csv"], Int32(66), "csv.cannotOpen"),
+        (["provision", "."], Int32(66), "csv.cannotOpen"),
+        (["provision", "nofamily.csv"], Int32(65), "csv.missingColumn"),
+        (["provision", "unterminated.csv"], Int32(65), "csv.unterminatedQuote"),
+        (["provision", "ok.csv", "--code-length", "5"], Int32(64), nil),
+        (["provision", "ok.csv", "--store", "no/such/folder/s.sqlite"], Int32(74), "store.cannotOpen"),
+        (["provision", "ok.csv", "--store", "notastore.sqlite"], Int32(74), "store.notAStore"),
+        (["provision", "ok.csv", "--out", "afile"], Int32(74), "file.failed"),
+        (["frobnicate"], Int32(64), nil),
+    ] as [([String], Int32, String?)])
+    func exitStatusNamesTheProblem(arguments: [String], expected: Int32, kind: String?) throws {
         let directory = try TemporaryDirectory("cli-exit")
         try directory.write("ok.csv", CSVFixtures.families(count: 2))
         try directory.write("nofamily.csv", "name,external_id\nX,1\n")
         try directory.write("unterminated.csv", "family_name\n\"Open Quote\n")
         try directory.write("notastore.sqlite", String(repeating: "not sqlite ", count: 200))
         try directory.write("afile", "x")
-        let result = try ProcessRunner.run(tribeboard, arguments, in: directory.path)
+        let result = try ProcessRunner.run(tribeboard, arguments + (kind == nil ? [] : ["--json"]), in: directory.path)
         #expect(result.status == expected, "stderr: \(result.stderr)")
         #expect(!result.stderr.isEmpty)
         #expect(!result.stderr.contains("Fatal error"))
+        if let kind { #expect(try ErrorDocument(result).kind == kind) }
     }
 
     @Test func dryRunWritesNothing() throws {

@@ -94,6 +94,9 @@ import TribeBoardTestSupport
         let directory = try TemporaryDirectory("remote-wrong-key")
         let result = try await provision(fixture, in: directory, [], keyID: "never-registered")
         #expect(result.status == 78, "\(result.stderr)")
+        // The remote check stopped, the local work is done: the report is the run's document.
+        let remote = try #require(try summary(result)["remote"] as? [String: Any])
+        #expect(remote["errorKind"] as? String == "configuration", "\(result.stdout)")
         #expect(result.stderr.contains("AUTHENTICATION_FAILED"))
         #expect(try StoreInspector(path: directory.file("s.sqlite")).count("SELECT COUNT(*) FROM families") == 42)
         #expect(await fixture.emulator.requestCounts()["records/query"] == 1, "a configuration error is not retried, and stops remote checks")
@@ -120,7 +123,9 @@ import TribeBoardTestSupport
         let directory = try TemporaryDirectory("remote-perms")
         let result = try await provision(fixture, in: directory)
         #expect(result.status == 78)
-        #expect(result.stderr.contains("chmod 600"))
+        let error = try ErrorDocument(result)
+        #expect(error.kind == "config.keyFilePermissions" && error.path == fixture.keyFile && error.mode == "644", "\(error)")
+        #expect(error.message.contains("chmod 600"), "the message names the fix")
         #expect(!FileManager.default.fileExists(atPath: directory.file("s.sqlite")))
     }
 }

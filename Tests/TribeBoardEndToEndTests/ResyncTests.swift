@@ -85,9 +85,10 @@ import TribeBoardTestSupport
         let lockFile = directory.file("s.sqlite.resync-lock")
         for _ in 0..<2_000 where ((try? String(contentsOfFile: lockFile, encoding: .utf8)) ?? "").isEmpty { usleep(5_000) }
         // A run that waited for the lock would get it when the first ends and exit 0: 73 means at once.
-        let second = try await resync(fixture, in: directory)
+        let second = try await resync(fixture, in: directory, ["--json"])
         #expect(second.status == 73, "\(second.stderr)")
-        #expect(second.stderr.contains("another resync is running"))
+        let error = try ErrorDocument(second)
+        #expect(error.kind == "lock.held" && error.status == "lockHeld" && error.pid == first.pid, "\(error)")
         #expect(first.wait().status == 0)
     }
 
@@ -130,11 +131,25 @@ import TribeBoardTestSupport
         #expect(await fixture.emulator.requestCounts()["records/modify"] == requestsBefore)
     }
 
+    /// A report printed before a failing exit is the run's one document: no error document follows it.
+    @Test func releasingARecordThatIsNotSetAsideIsOneDocument() async throws {
+        let directory = try TemporaryDirectory("resync-release-json")
+        try await provisioned(1, in: directory)
+        let result = try await ProcessRunner.runAsync(tribeboard, ["resync", "--store", "s.sqlite", "--release", "NO-SUCH-ID", "--json"],
+                                                      in: directory.path)
+        #expect(result.status == 64, "\(result.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
+        #expect(report["command"] as? String == "resync --release" && report["notSetAside"] as? [String] == ["NO-SUCH-ID"], "\(report)")
+        #expect(report["error"] == nil)
+    }
+
     @Test func withoutARemoteResyncSaysWhatIsMissing() async throws {
         let directory = try TemporaryDirectory("resync-unconfigured")
         try await provisioned(2, in: directory)
-        let result = try await ProcessRunner.runAsync(tribeboard, ["resync", "--store", "s.sqlite"], in: directory.path)
+        let result = try await ProcessRunner.runAsync(tribeboard, ["resync", "--store", "s.sqlite", "--json"], in: directory.path)
         #expect(result.status == 78)
-        #expect(result.stderr.contains("--key-id"))
+        let error = try ErrorDocument(result)
+        #expect(error.kind == "remote.notConfigured" && error.status == "remoteConfiguration", "\(error)")
+        #expect(error.message.contains("--key-id"), "the message names the options to give")
     }
 }

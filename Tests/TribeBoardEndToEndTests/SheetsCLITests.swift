@@ -85,10 +85,11 @@ import TribeBoardTestSupport
         let directory = try TemporaryDirectory("sheets-template")
         _ = try provisioned(2, in: directory)
         try directory.write("bad.txt", "organisation: X\ntitle: Hello {family}\n---\nYour code: {code}, {kode}.\n")
-        let result = try ProcessRunner.run(tribeboard, ["sheets", "--out", "inv.pdf", "--store", "s.sqlite", "--template", "bad.txt"],
+        let result = try ProcessRunner.run(tribeboard, ["sheets", "--out", "inv.pdf", "--store", "s.sqlite", "--template", "bad.txt", "--json"],
                                            in: directory.path)
         #expect(result.status == 65)
-        #expect(result.stderr.contains("{family} (line 2)") && result.stderr.contains("{kode} (line 4)"), "\(result.stderr)")
+        let error = try ErrorDocument(result)
+        #expect(error.kind == "template.unknownPlaceholders" && error.placeholders == ["{family} (line 2)", "{kode} (line 4)"], "\(error)")
         #expect(!FileManager.default.fileExists(atPath: directory.file("inv.pdf")))
     }
 
@@ -114,11 +115,15 @@ import TribeBoardTestSupport
         _ = try provisioned(2, in: directory)
         try directory.write("target.txt", "keep me")
         try FileManager.default.createSymbolicLink(atPath: directory.file("inv.pdf"), withDestinationPath: directory.file("target.txt"))
-        let result = try ProcessRunner.run(tribeboard, ["sheets", "--out", "inv.pdf", "--store", "s.sqlite"], in: directory.path)
+        let result = try ProcessRunner.run(tribeboard, ["sheets", "--out", "inv.pdf", "--store", "s.sqlite", "--json"], in: directory.path)
         #expect(result.status == 73, "\(result.stderr)")
         #expect(try String(contentsOfFile: directory.file("target.txt"), encoding: .utf8) == "keep me")
-        let missingFolder = try ProcessRunner.run(tribeboard, ["sheets", "--out", "no/such/inv.pdf", "--store", "s.sqlite"], in: directory.path)
+        let link = try ErrorDocument(result)
+        #expect(link.kind == "sheets.cannotCreate" && link.status == "cannotCreate" && link.path == "inv.pdf", "\(link)")
+        let missingFolder = try ProcessRunner.run(tribeboard, ["sheets", "--out", "no/such/inv.pdf", "--store", "s.sqlite", "--json"],
+                                                  in: directory.path)
         #expect(missingFolder.status == 73, "\(missingFolder.stderr)")
+        #expect(try ErrorDocument(missingFolder).kind == "sheets.cannotCreate")
     }
 
     @Test func selectionsPickTheirFamiliesOnly() throws {
@@ -135,9 +140,14 @@ import TribeBoardTestSupport
         #expect(try codes(["--from-import", "subset.csv"]).codes == families.prefix(2).map(\.code).sorted())
         #expect(try codes(["--created-from", "2000-01-01"]).codes == families.map(\.code).sorted())
         #expect(try codes(["--created-to", "2000-01-01"]).status == 65)
+        #expect(try ErrorDocument(try ProcessRunner.run(tribeboard, ["sheets", "--out", "inv.pdf", "--store", "s.sqlite", "--json",
+                                                                     "--created-to", "2000-01-01"], in: directory.path)).kind
+                == "sheets.nothingSelected")
         #expect(try codes(["--created-from", "2026-13-40"]).status == 64)
         #expect(try codes(["--external-id", "X", "--from-import", "subset.csv"]).status == 64)
-        #expect(try codes(["--manifest", "missing.csv"]).status == 66)
+        let missing = try ErrorDocument(try ProcessRunner.run(tribeboard, ["sheets", "--out", "inv.pdf", "--manifest", "missing.csv", "--json"],
+                                                              in: directory.path))
+        #expect(missing.exitStatus == 66 && missing.kind == "manifest.cannotOpen" && missing.path == "missing.csv", "\(missing)")
     }
 
     @Test func provisionWithSheetsPrintsTheRunsFamilies() throws {

@@ -15,7 +15,7 @@ import TribeBoardTestSupport
     }
 
     func sheets(_ arguments: [String], in directory: TemporaryDirectory) throws -> ProcessRunner.Result {
-        try ProcessRunner.run(tribeboard, ["sheets", "--store", "s.sqlite"] + arguments, in: directory.path)
+        try ProcessRunner.run(tribeboard, ["sheets", "--store", "s.sqlite", "--json"] + arguments, in: directory.path)
     }
 
     /// Everything in the folder but the inputs: no PDF, no temporary file.
@@ -30,7 +30,9 @@ import TribeBoardTestSupport
         let readOnly = try directory.write("ro.pdf", "mine, kept")
         chmod(readOnly, 0o444)
         let result = try sheets(["--out", "ro.pdf"], in: directory)
-        #expect(result.status == 73 && result.stderr.contains("read-only"), "\(result.stderr)")
+        #expect(result.status == 73, "\(result.stderr)")
+        let error = try ErrorDocument(result)
+        #expect(error.kind == "sheets.cannotCreate" && error.status == "cannotCreate" && error.path == "ro.pdf", "\(error)")
         #expect(try String(contentsOfFile: readOnly, encoding: .utf8) == "mine, kept")
         if geteuid() == 0 {
             let theirs = try directory.write("theirs.pdf", "theirs")
@@ -51,9 +53,13 @@ import TribeBoardTestSupport
         let directory = try TemporaryDirectory("sheets-full")
         _ = try provisioned(3, in: directory)
         try directory.write("inv.pdf", "previous")
-        let result = try ProcessRunner.run("/bin/sh", ["-c", "ulimit -f 8; trap '' XFSZ; exec \"$0\" sheets --store s.sqlite --out inv.pdf", tribeboard],
-                                           in: directory.path)
+        let shell = "ulimit -f 8; trap '' XFSZ; exec \"$0\" sheets --manifest out/manifest.csv --store none.sqlite --out inv.pdf --json"
+        let result = try ProcessRunner.run("/bin/sh", ["-c", shell, tribeboard], in: directory.path)
         #expect(result.status == 74, "\(result.stderr)")
+        // The PDF's write is what failed: under this limit SQLite cannot map the store's -shm
+        // either (74, "disk I/O error"), so the families come from the manifest.
+        let error = try ErrorDocument(result)
+        #expect(error.kind == "file.failed" && error.operation == "write" && error.path?.hasSuffix("inv.pdf") == true, "\(error)")
         #expect(try String(contentsOfFile: directory.file("inv.pdf"), encoding: .utf8) == "previous")
         #expect(try leftovers(directory, besides: ["inv.pdf"]) == [])
     }
@@ -107,12 +113,16 @@ import TribeBoardTestSupport
         let families = try provisioned(2, in: directory)
         try directory.write("t.txt", "organisation: X\n---\n" + String(repeating: "word {code} ", count: 900_000))
         let huge = try sheets(["--out", "inv.pdf", "--template", "t.txt"], in: directory)
-        #expect(huge.status == 65 && huge.stderr.contains("at most 65536"), "\(huge.stderr)")
+        #expect(huge.status == 65, "\(huge.stderr)")
+        let tooLarge = try ErrorDocument(huge)
+        #expect(tooLarge.kind == "template.tooLarge" && tooLarge.path == "t.txt" && (tooLarge.bytes ?? 0) > 65_536, "\(tooLarge)")
         var bytes = Data("organisation: X\n---\nline three\nbad \u{FF}".utf8)
         bytes.append(contentsOf: [0xFF, 0xFE, 0x0A])
         try bytes.write(to: URL(fileURLWithPath: directory.file("t.txt")))
         let invalid = try sheets(["--out", "inv.pdf", "--template", "t.txt"], in: directory)
-        #expect(invalid.status == 65 && invalid.stderr.contains("not UTF-8 text (line 4)"), "\(invalid.stderr)")
+        #expect(invalid.status == 65, "\(invalid.stderr)")
+        let notUTF8 = try ErrorDocument(invalid)
+        #expect(notUTF8.kind == "template.notUTF8" && notUTF8.line == 4, "\(notUTF8)")
         try directory.write("t.txt", "organisation: X\n---\nA {{code}} B {{{code}}} C\n")
         #expect(try sheets(["--out", "inv.pdf", "--template", "t.txt"], in: directory).status == 0)
         let text = try PDFReader.text(directory.file("inv.pdf"))
@@ -128,14 +138,19 @@ import TribeBoardTestSupport
         for bad in ["ABC-12", "abcdef", "A1"] {
             try directory.write("m.csv", manifest.replacingOccurrences(of: families[1].code, with: bad))
             let result = try sheets(["--manifest", "m.csv", "--out", "inv.pdf"], in: directory)
-            #expect(result.status == 65 && result.stderr.contains(families[1].familyName), "\(bad): \(result.stderr)")
+            #expect(result.status == 65, "\(bad): \(result.stderr)")
+            let error = try ErrorDocument(result)
+            #expect(error.kind == "sheets.invalidCode" && error.recordId == families[1].familyId, "\(bad): \(error)")
             #expect(try leftovers(directory) == [])
         }
         var bytes = Data(manifest.utf8)
         if let range = bytes.range(of: Data(families[2].familyName.utf8)) { bytes.replaceSubrange(range, with: [0x46, 0xFF, 0x46]) }
         try bytes.write(to: URL(fileURLWithPath: directory.file("m.csv")))
         let result = try sheets(["--manifest", "m.csv", "--out", "inv.pdf"], in: directory)
-        #expect(result.status == 65 && result.stderr.contains("line 4 is not valid UTF-8"), "\(result.stderr)")
+        #expect(result.status == 65, "\(result.stderr)")
+        let error = try ErrorDocument(result)
+        #expect(error.kind == "manifest.unreadable" && error.path == "m.csv", "\(error)")
+        #expect(error.message.contains("line 4 is not valid UTF-8"), "the message names the line to fix: \(error.message)")
         #expect(try leftovers(directory) == [])
     }
 }

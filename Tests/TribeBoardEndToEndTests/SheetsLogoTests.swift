@@ -15,7 +15,7 @@ import TribeBoardTestSupport
 
     func letters(_ template: String, in directory: TemporaryDirectory) throws -> ProcessRunner.Result {
         try directory.write("t.txt", "organisation: Org\n\(template)\n---\nHello {family_name}.\n")
-        return try ProcessRunner.run(tribeboard, ["sheets", "--store", "s.sqlite", "--out", "inv.pdf", "--layout", "letters", "--template", "t.txt"],
+        return try ProcessRunner.run(tribeboard, ["sheets", "--store", "s.sqlite", "--out", "inv.pdf", "--layout", "letters", "--template", "t.txt", "--json"],
                                      in: directory.path)
     }
 
@@ -58,13 +58,17 @@ import TribeBoardTestSupport
             <svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text>&l9;</text></svg>
             """)
         let bomb = try letters("logo: laughs.svg", in: directory)
-        #expect(bomb.status == 65 && bomb.stderr.contains("entity"), "\(bomb.stderr)")
+        #expect(bomb.status == 65, "\(bomb.stderr)")
+        let error = try ErrorDocument(bomb)
+        #expect(error.kind == "template.logo" && error.path?.hasSuffix("laughs.svg") == true, "\(error)")
 
         try directory.write("huge.svg", #"<svg xmlns="http://www.w3.org/2000/svg" width="1e30" height="1"><rect width="1e30" height="1"/></svg>"#)
         #expect(try letters("logo: huge.svg", in: directory).status == 0)
         try directory.write("logo.gif", "GIF89a")
-        #expect(try letters("logo: logo.gif", in: directory).status == 65)
-        #expect(try letters("logo: missing.svg", in: directory).status == 66)
+        let gif = try ErrorDocument(try letters("logo: logo.gif", in: directory))
+        #expect(gif.kind == "template.logo" && gif.exitStatus == 65, "\(gif)")
+        let missing = try ErrorDocument(try letters("logo: missing.svg", in: directory))
+        #expect(missing.kind == "template.logo" && missing.exitStatus == 66 && missing.status == "noInput", "\(missing)")
     }
 
     /// Names longer than the app's 50 characters (a manifest edited by hand), a word that cannot

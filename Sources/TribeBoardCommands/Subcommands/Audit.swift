@@ -5,7 +5,7 @@ import TribeBoardCloudKit
 import TribeBoardSupport
 
 /// `tribeboard audit`: duplicate and invalid codes across the local store and the remote.
-package struct AuditCommand: BlockingCommand {
+package struct AuditCommand: PipelineCommand {
     package static let configuration = CommandConfiguration(
         commandName: "audit",
         abstract: "Find duplicate or invalid family codes and incomplete families, locally and in CloudKit.",
@@ -81,10 +81,9 @@ package struct AuditCommand: BlockingCommand {
     }
 
 
-    /// The audit reads SQLite and snapshot files, and its remote reads blocks: on a thread of its own, where the
-    /// CloudKit work it does goes through `BlockingBridge`.
-    @available(*, noasync, message: "blocks its thread; await run()")
-    package func runBlocking() throws {
+    /// The audit reads SQLite and snapshot files, which blocks: it runs on a thread of its own
+    /// (`PipelineThread`), awaiting CloudKit's pages there.
+    package func runPipeline() async throws {
         let context = CommandContext(options: global, label: "tribeboard.audit")
         var request = AuditRequest(storePath: global.store, remote: try remoteSource(context))
         request.staleAfter = staleAfter.seconds
@@ -93,9 +92,9 @@ package struct AuditCommand: BlockingCommand {
         if repair { request.repair = apply ? .apply(outputDirectory: out ?? "") : .propose }
         let report: AuditReport
         do {
-            report = try Auditor(request: request, logger: context.logger).run()
+            report = try await Auditor(request: request, logger: context.logger).run()
         } catch {
-            throw context.fail(error.localizedDescription, status: Self.status(error))
+            throw context.fail(error, status: Self.status(error))
         }
         if csv {
             if !global.quiet {
@@ -116,11 +115,11 @@ package struct AuditCommand: BlockingCommand {
         do {
             client = try remoteOptions.client(policy: RetryPolicy(), logger: context.logger)
         } catch {
-            throw context.fail(error.localizedDescription, status: .remoteConfiguration)
+            throw context.fail(error, status: .remoteConfiguration)
         }
         guard let client else {
             if exportRemote != nil {
-                throw context.fail("--export-remote needs a configured remote: --key-id and --key-file (or TRIBEBOARD_CK_KEY_ID and TRIBEBOARD_CK_KEY_FILE)",
+                throw context.fail(CommandError.remoteNeeded(by: .exportRemote),
                                    status: .remoteConfiguration)
             }
             context.logger.notice("no remote configured and no --remote-snapshot: auditing the local store alone")

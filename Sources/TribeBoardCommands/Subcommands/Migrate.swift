@@ -65,7 +65,7 @@ struct MigrateOptions: ParsableArguments {
 extension CodeConflictPolicy: ExpressibleByArgument {}
 
 /// `tribeboard migrate legacy-types`.
-struct MigrateLegacyTypesCommand: BlockingCommand {
+struct MigrateLegacyTypesCommand: PipelineCommand {
     package static let configuration = CommandConfiguration(
         commandName: "legacy-types",
         abstract: "Copy every CKFamily, CKUserProfile and CKMembership record to the current types (new names derived from the old).",
@@ -86,15 +86,13 @@ struct MigrateLegacyTypesCommand: BlockingCommand {
     }
 
 
-    /// The migration pipeline (SQLite, QR files) blocks: on a thread of its own, where the
-    /// CloudKit work it does goes through `BlockingBridge`.
-    @available(*, noasync, message: "blocks its thread; await run()")
-    package func runBlocking() throws {
+    /// The migration pipeline (SQLite, QR files) blocks: it runs on a thread of its own (`PipelineThread`).
+    package func runPipeline() async throws {
         let context = CommandContext(options: global, label: "tribeboard.migrate")
         let client = try MigrationRun.destinationClient(remoteOptions, context: context)
         var request = options.request(.legacyTypes, global: global)
         request.deleteSource = legacy.deleteSource
-        try MigrationRun(context: context, options: options).execute(request, MigrationEndpoints(source: client, destination: client))
+        try await MigrationRun(context: context, options: options).execute(request, MigrationEndpoints(source: client, destination: client))
     }
 }
 
@@ -105,7 +103,7 @@ struct LegacyTypesOptions: ParsableArguments, Sendable {
 }
 
 /// `tribeboard migrate container`.
-struct MigrateContainerCommand: BlockingCommand {
+struct MigrateContainerCommand: PipelineCommand {
     package static let configuration = CommandConfiguration(
         commandName: "container",
         abstract: "Copy every TribeBoard record (current and legacy types) from another container's public database, under the same names.",
@@ -146,10 +144,8 @@ struct MigrateContainerCommand: BlockingCommand {
     }
 
 
-    /// The migration pipeline (SQLite, QR files) blocks: on a thread of its own, where the
-    /// CloudKit work it does goes through `BlockingBridge`.
-    @available(*, noasync, message: "blocks its thread; await run()")
-    package func runBlocking() throws {
+    /// The migration pipeline (SQLite, QR files) blocks: it runs on a thread of its own (`PipelineThread`).
+    package func runPipeline() async throws {
         let context = CommandContext(options: global, label: "tribeboard.migrate")
         let destination = try MigrationRun.destinationClient(remoteOptions, context: context)
         var configuration = destination.configuration
@@ -160,16 +156,16 @@ struct MigrateContainerCommand: BlockingCommand {
         if let environment = fromEnvironment.flatMap(CloudKitConfiguration.Environment.init(rawValue:)) { configuration.environment = environment }
         if let fromBaseURL { configuration.baseURL = fromBaseURL }
         if configuration.subpath("") == destination.configuration.subpath(""), configuration.baseURL == destination.configuration.baseURL {
-            throw context.fail("the source is the destination (\(fromContainer)); to move legacy types within one container use `migrate legacy-types`",
+            throw context.fail(CommandError.sourceIsDestination(container: fromContainer),
                                status: .usage)
         }
         let source: CloudKitClient
         do {
             source = try CloudKitClient(configuration: configuration, logger: context.logger)
         } catch {
-            throw context.fail("the source: \(error.localizedDescription)", status: .remoteConfiguration)
+            throw context.fail(CommandError.source(error), status: .remoteConfiguration)
         }
-        try MigrationRun(context: context, options: options).execute(options.request(.container, global: global),
+        try await MigrationRun(context: context, options: options).execute(options.request(.container, global: global),
                                                                       MigrationEndpoints(source: source, destination: destination))
     }
 }

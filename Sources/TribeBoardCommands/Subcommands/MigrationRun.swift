@@ -14,25 +14,25 @@ struct MigrationRun {
         do {
             client = try remote.client(policy: RetryPolicy(), logger: context.logger)
         } catch {
-            throw context.fail(error.localizedDescription, status: .remoteConfiguration)
+            throw context.fail(error, status: .remoteConfiguration)
         }
         guard let client else {
-            throw context.fail("no remote is configured: migrate needs --key-id and --key-file (or TRIBEBOARD_CK_KEY_ID and TRIBEBOARD_CK_KEY_FILE)",
+            throw context.fail(CommandError.remoteNeeded(by: .migrate),
                                status: .remoteConfiguration)
         }
         return client
     }
 
-    func execute(_ request: MigrationRequest, _ endpoints: MigrationEndpoints) throws {
+    func execute(_ request: MigrationRequest, _ endpoints: MigrationEndpoints) async throws {
         let global = context.options
         let progress = ProgressDisplay(quiet: global.quiet || global.json && !Terminal.isTerminal(.standardError), logger: context.logger)
         let report: MigrationReport
         do {
-            report = try Migrator(request: request, endpoints: endpoints, logger: context.logger,
+            report = try await Migrator(request: request, endpoints: endpoints, logger: context.logger,
                                   onProgress: { progress.update(ProvisionProgress($0)) }).run()
         } catch {
             progress.finish()
-            throw context.fail(error.localizedDescription, status: Self.status(error))
+            throw context.fail(error, status: Self.status(error))
         }
         progress.finish()
         if let reason = report.stoppedBy { context.logger.warning("migration stopped early", metadata: ["reason": "\(reason)"]) }

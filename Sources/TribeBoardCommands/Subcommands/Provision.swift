@@ -7,7 +7,7 @@ import TribeBoardStore
 import TribeBoardSupport
 
 /// `tribeboard provision FILE.csv --out DIR`: bulk-creates families with codes and QR PNGs.
-package struct ProvisionCommand: BlockingCommand {
+package struct ProvisionCommand: PipelineCommand {
     package static let configuration = CommandConfiguration(
         commandName: "provision",
         abstract: "Create families from a CSV file, each with a unique code and a QR code PNG.",
@@ -64,10 +64,8 @@ package struct ProvisionCommand: BlockingCommand {
     }
 
 
-    /// The provisioning pipeline (CSV, SQLite, PNG files) blocks: on a thread of its own, where the
-    /// CloudKit work it does goes through `BlockingBridge`.
-    @available(*, noasync, message: "blocks its thread; await run()")
-    package func runBlocking() throws {
+    /// The provisioning pipeline (CSV, SQLite, PNG files) blocks: it runs on a thread of its own (`PipelineThread`).
+    package func runPipeline() async throws {
         let context = CommandContext(options: global, label: "tribeboard.provision")
         var request = ProvisionRequest(csvPath: csv, storePath: global.store, outputDirectory: out)
         request.codeLength = codeLength
@@ -79,10 +77,10 @@ package struct ProvisionCommand: BlockingCommand {
         do {
             client = try remoteOptions.client(policy: Self.remotePolicy, logger: context.logger)
         } catch {
-            throw context.fail(error.localizedDescription, status: .remoteConfiguration)
+            throw context.fail(error, status: .remoteConfiguration)
         }
         if sync && client == nil {
-            throw context.fail("--sync needs a configured remote: --key-id and --key-file (or TRIBEBOARD_CK_KEY_ID and TRIBEBOARD_CK_KEY_FILE)", status: .usage)
+            throw context.fail(CommandError.remoteNeeded(by: .sync), status: .usage)
         }
         if client == nil && !dryRun {
             context.logger.info("no remote configured: codes are checked in the local store only, records wait for resync")
@@ -95,14 +93,14 @@ package struct ProvisionCommand: BlockingCommand {
             report = try provisioner.run()
         } catch {
             progress.finish()
-            throw context.fail(error.localizedDescription, status: Self.status(for: error))
+            throw context.fail(error, status: Self.status(for: error))
         }
         if sync, !dryRun, let client, remote?.isAvailable == true {
             do {
-                try upload(with: client, into: &report, logger: context)
+                try await upload(with: client, into: &report, logger: context)
             } catch {
                 progress.finish()
-                throw context.fail(error.localizedDescription, status: .ioError)
+                throw context.fail(error, status: .ioError)
             }
         }
         progress.finish()
@@ -116,7 +114,7 @@ package struct ProvisionCommand: BlockingCommand {
     }
 
     /// --sync: a resync right after the run, under the same lock as `tribeboard resync`.
-    private func upload(with client: CloudKitClient, into report: inout ProvisionReport, logger context: CommandContext) throws {
+    private func upload(with client: CloudKitClient, into report: inout ProvisionReport, logger context: CommandContext) async throws {
         let store = try TribeBoardStore.open(at: global.store)
         let lock: SyncLock
         do {
@@ -125,7 +123,7 @@ package struct ProvisionCommand: BlockingCommand {
             report.remote?.uploadError = "\(error.localizedDescription); the records wait for it"
             return
         }
-        let outcome = try Resyncer(store: store, client: client, logger: context.logger).run()
+        let outcome = try await Resyncer(store: store, client: client, logger: context.logger).run()
         withExtendedLifetime(lock) {}
         report.remote?.uploaded = outcome.synced
         report.remote?.uploadFailed = outcome.failed

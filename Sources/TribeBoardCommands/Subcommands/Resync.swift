@@ -6,7 +6,7 @@ import TribeBoardStore
 import TribeBoardSupport
 
 /// `tribeboard resync`: upload what waits for sync; built to run from cron.
-package struct ResyncCommand: BlockingCommand {
+package struct ResyncCommand: PipelineCommand {
     package static let configuration = CommandConfiguration(
         commandName: "resync",
         abstract: "Upload the records waiting for sync to CloudKit (safe to run from cron).",
@@ -46,10 +46,8 @@ package struct ResyncCommand: BlockingCommand {
     }
 
 
-    /// The resync pipeline (SQLite) blocks: on a thread of its own, where the
-    /// CloudKit work it does goes through `BlockingBridge`.
-    @available(*, noasync, message: "blocks its thread; await run()")
-    package func runBlocking() throws {
+    /// The resync pipeline (SQLite) blocks: it runs on a thread of its own (`PipelineThread`).
+    package func runPipeline() async throws {
         let context = CommandContext(options: global, label: "tribeboard.resync")
         if list { return try showList(context) }
         if !release.isEmpty { return try releaseRecords(context) }
@@ -57,10 +55,10 @@ package struct ResyncCommand: BlockingCommand {
         do {
             client = try remoteOptions.client(policy: retryPolicy, logger: context.logger)
         } catch {
-            throw context.fail(error.localizedDescription, status: .remoteConfiguration)
+            throw context.fail(error, status: .remoteConfiguration)
         }
         guard let client else {
-            throw context.fail("no remote is configured: resync needs --key-id and --key-file (or TRIBEBOARD_CK_KEY_ID and TRIBEBOARD_CK_KEY_FILE)",
+            throw context.fail(CommandError.remoteNeeded(by: .resync),
                                status: .remoteConfiguration)
         }
         let lock: SyncLock
@@ -68,23 +66,23 @@ package struct ResyncCommand: BlockingCommand {
             // Not a lock file beside another application's database: what is there is checked first.
             try TribeBoardStore.identify(at: global.store)
         } catch {
-            throw context.fail(error.localizedDescription, status: .ioError)
+            throw context.fail(error, status: .ioError)
         }
         do {
             lock = try SyncLock(storePath: global.store)
         } catch {
             // Another run holds it (73, normal under cron); a lock file that cannot be used is 74.
-            guard case .held = error else { throw context.fail(error.localizedDescription, status: .ioError) }
-            throw context.fail(error.localizedDescription, status: .lockHeld)
+            guard case .held = error else { throw context.fail(error, status: .ioError) }
+            throw context.fail(error, status: .lockHeld)
         }
         let report: ResyncReport
         do {
             let store = try TribeBoardStore.open(at: global.store)
             let deadline = maxDuration.map { ContinuousClock.now + .seconds($0) }
             // --max-duration is a promise for the whole run: requests and backoff end by it too.
-            report = try Resyncer(store: store, client: client.bounded(by: deadline), logger: context.logger).run(until: deadline)
+            report = try await Resyncer(store: store, client: client.bounded(by: deadline), logger: context.logger).run(until: deadline)
         } catch {
-            throw context.fail(error.localizedDescription, status: .ioError)
+            throw context.fail(error, status: .ioError)
         }
         withExtendedLifetime(lock) {}
         let status = Self.status(report.exitKind)
@@ -126,12 +124,12 @@ package struct ResyncCommand: BlockingCommand {
             try TribeBoardStore.identify(at: global.store)
             released = try TribeBoardStore.open(at: global.store).releaseSetAside(ids: release)
         } catch {
-            throw context.fail(error.localizedDescription, status: .ioError)
+            throw context.fail(error, status: .ioError)
         }
         let result = ResyncRelease(released: released, notSetAside: release.filter { !released.contains($0) })
         try context.emit(result) { "Released \($0.released.count) records: the next resync tries them again.\n" }
         if !result.notSetAside.isEmpty {
-            throw context.fail("not quarantined or in conflict, nothing to release: \(result.notSetAside.joined(separator: ", ")) (see `tribeboard resync --list`)",
+            throw context.fail(CommandError.notSetAside(result.notSetAside),
                                status: .usage)
         }
     }
@@ -142,7 +140,7 @@ package struct ResyncCommand: BlockingCommand {
             let store = try TribeBoardStore.openReadOnly(at: global.store)
             listing = ResyncListing(pending: try store.pendingSyncCounts(), entries: try store.syncEntries())
         } catch {
-            throw context.fail(error.localizedDescription, status: .ioError)
+            throw context.fail(error, status: .ioError)
         }
         try context.emit(listing, text: ResyncReportText.render)
     }

@@ -9,7 +9,7 @@ extension SheetLayout: ExpressibleByArgument {}
 extension Paper: ExpressibleByArgument {}
 
 /// `tribeboard sheets --out FILE.pdf`: printable invitations, cards or letters, from a manifest or the store.
-package struct SheetsCommand: BlockingCommand {
+package struct SheetsCommand: PipelineCommand {
     package static let configuration = CommandConfiguration(
         commandName: "sheets",
         abstract: "Print invitations: a PDF with each family's name, code and QR code.",
@@ -70,10 +70,8 @@ package struct SheetsCommand: BlockingCommand {
     }
 
 
-    /// Reading the store and drawing the PDF blocks: on a thread of its own, where the
-    /// CloudKit work it does goes through `BlockingBridge`.
-    @available(*, noasync, message: "blocks its thread; await run()")
-    package func runBlocking() throws {
+    /// Reading the store and drawing the PDF blocks: it runs on a thread of its own (`PipelineThread`).
+    package func runPipeline() async throws {
         let context = CommandContext(options: global, label: "tribeboard.sheets")
         let request = Self.Request(out: out, layout: layout, paper: paper, template: template)
         let report: SheetsReport
@@ -144,7 +142,7 @@ package struct SheetsCommand: BlockingCommand {
             return SheetsReport(output: request.out, source: source, layout: request.layout, paper: request.paper,
                                 template: request.template ?? "built-in", invitations: renderer.invitations, pages: renderer.pages)
         } catch {
-            throw context.fail(error.localizedDescription, status: status(error))
+            throw context.fail(error, status: status(error))
         }
     }
 

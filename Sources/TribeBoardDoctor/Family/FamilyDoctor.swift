@@ -31,7 +31,7 @@ package struct FamilyDoctor: Sendable {
 
     /// The store is read on a thread of its own, then CloudKit is awaited.
     package func run() async -> FamilyReport {
-        let (found, storeFindings) = await DedicatedThread.run { self.readStore() }
+        let (found, storeFindings) = await PipelineThread.run { self.readStore() }
         let remote = await remoteState(found)
         return report(found, storeFindings, remote: remote)
     }

@@ -1,0 +1,140 @@
+import Foundation
+import TribeBoardAudit
+import TribeBoardCloudKit
+import TribeBoardMigrate
+import TribeBoardProvisioning
+import TribeBoardSheets
+
+// The `kind` of the errors the pipelines throw. A wrapper that carries a typed error (a store
+// error inside an audit error) reports the inner one: the cause is what a script acts on, and the
+// command is the one it ran.
+
+/// The failures the commands themselves find before any pipeline runs.
+enum CommandError: Error, LocalizedError, DocumentedError {
+    /// A run that needs CloudKit and has no key configured.
+    case remoteNeeded(by: RemoteNeed)
+    case sourceIsDestination(container: String)
+    /// `migrate container`'s source settings are unusable.
+    case source(CloudKitConfigurationError)
+    /// `resync --release` named records that are not set aside.
+    case notSetAside([String])
+
+    enum RemoteNeed {
+        case resync, migrate, exportRemote, sync
+    }
+
+    private static let keyOptions = "--key-id and --key-file (or TRIBEBOARD_CK_KEY_ID and TRIBEBOARD_CK_KEY_FILE)"
+
+    var errorDescription: String? {
+        switch self {
+        case .remoteNeeded(.resync): return "no remote is configured: resync needs \(Self.keyOptions)"
+        case .remoteNeeded(.migrate): return "no remote is configured: migrate needs \(Self.keyOptions)"
+        case .remoteNeeded(.exportRemote): return "--export-remote needs a configured remote: \(Self.keyOptions)"
+        case .remoteNeeded(.sync): return "--sync needs a configured remote: \(Self.keyOptions)"
+        case .sourceIsDestination(let container):
+            return "the source is the destination (\(container)); to move legacy types within one container use `migrate legacy-types`"
+        case .source(let error): return "the source: \(error.localizedDescription)"
+        case .notSetAside(let ids):
+            return "not quarantined or in conflict, nothing to release: \(ids.joined(separator: ", ")) (see `tribeboard resync --list`)"
+        }
+    }
+
+    var errorDetail: ErrorDetail {
+        switch self {
+        case .remoteNeeded: return ErrorDetail(kind: "remote.notConfigured")
+        case .sourceIsDestination: return ErrorDetail(kind: "migrate.sourceIsDestination")
+        case .source(let error): return error.errorDetail
+        case .notSetAside(let ids): return ErrorDetail(kind: "resync.notSetAside").with { $0.recordIds = ids }
+        }
+    }
+}
+
+extension AuditError: DocumentedError {
+    var errorDetail: ErrorDetail {
+        switch self {
+        case .store(let error): return error.errorDetail
+        case .snapshot(let error): return error.errorDetail
+        case .remote(let error): return error.errorDetail
+        case .export(let error): return ErrorDetail(kind: "audit.exportFailed").with { $0.path = error.path }
+        // A repair that could not be applied, or a scan that ended without a result: only words.
+        case .failed: return ErrorDetail(kind: "audit.failed")
+        }
+    }
+}
+
+extension MigrationError: DocumentedError {
+    var errorDetail: ErrorDetail {
+        switch self {
+        case .store(let error): return error.errorDetail
+        case .remote(let error): return error.errorDetail
+        case .output(let error): return error.errorDetail
+        case .codeGeneration: return ErrorDetail(kind: "migration.codeGeneration")
+        case .qrCode: return ErrorDetail(kind: "migration.qrCode")
+        }
+    }
+}
+
+extension ProvisionError: DocumentedError {
+    var errorDetail: ErrorDetail {
+        switch self {
+        case .input(let error): return error.errorDetail
+        case .store(let error): return error.errorDetail
+        case .output(let error): return error.errorDetail
+        case .configuration: return ErrorDetail(kind: "provision.configuration")
+        }
+    }
+}
+
+extension SheetError: DocumentedError {
+    var errorDetail: ErrorDetail {
+        switch self {
+        case .template(let error): return error.errorDetail
+        case .input(let error): return error.errorDetail
+        case .cannotCreate(let path, _): return ErrorDetail(kind: "sheets.cannotCreate").with { $0.path = path }
+        case .write(let error): return error.errorDetail
+        case .cairo: return ErrorDetail(kind: "sheets.cairo")
+        case .qr(let error): return error.errorDetail
+        // The family's record id, not its code: the code is what is wrong, and it is a secret.
+        case .invalidCode(let familyId, _, _): return ErrorDetail(kind: "sheets.invalidCode").with { $0.recordId = familyId }
+        case .nothingSelected: return ErrorDetail(kind: "sheets.nothingSelected")
+        }
+    }
+}
+
+extension SheetTemplateError: DocumentedError {
+    var errorDetail: ErrorDetail {
+        switch self {
+        case .cannotOpen(let path, _): return ErrorDetail(kind: "template.cannotOpen").with { $0.path = path }
+        case .syntax(let line, _): return ErrorDetail(kind: "template.syntax").with { $0.line = line }
+        case .unknownPlaceholders(let names): return ErrorDetail(kind: "template.unknownPlaceholders").with { $0.placeholders = names }
+        case .unknownSetting(let line, let name):
+            return ErrorDetail(kind: "template.unknownSetting").with {
+                $0.line = line
+                $0.setting = name
+            }
+        case .logo(let path, _): return ErrorDetail(kind: "template.logo").with { $0.path = path }
+        case .notUTF8(let path, let line):
+            return ErrorDetail(kind: "template.notUTF8").with {
+                $0.path = path
+                $0.line = line
+            }
+        case .tooLarge(let path, let bytes):
+            return ErrorDetail(kind: "template.tooLarge").with {
+                $0.path = path
+                $0.bytes = bytes
+            }
+        }
+    }
+}
+
+extension InvitationReadError: DocumentedError {
+    var errorDetail: ErrorDetail {
+        switch self {
+        case .store(let error): return error.errorDetail
+        case .importFile(let error): return error.errorDetail
+        case .manifest(let path, _): return ErrorDetail(kind: "manifest.unreadable").with { $0.path = path }
+        case .manifestMissing(let path, _): return ErrorDetail(kind: "manifest.cannotOpen").with { $0.path = path }
+        case .rendering(let error): return ErrorDetail.of(error)
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Synchronization
+
+/// What `--json` prints on stdout when a run stops on an error: `{"error": {...}}`, so that a
+/// script always reads exactly one JSON document, whether the command succeeded or not. The
+/// README's "Errors as JSON" documents the keys and every `kind`.
+struct ErrorDocument: Encodable {
+    let error: ErrorDetail
+
+    init(_ error: any Error, status: ExitStatus) {
+        var detail = ErrorDetail.of(error)
+        detail.exitStatus = status.rawValue
+        detail.status = status.name(for: detail.kind)
+        detail.message = error.localizedDescription
+        self.error = detail
+    }
+}
+
+/// One error as data: a stable `kind` (from the error's type and case, never from its wording)
+/// and the typed values a script can act on. Only what is safe to print: never a family code or
+/// a key; an unset field is left out of the document.
+struct ErrorDetail: Encodable, Equatable {
+    var exitStatus: Int32 = 0
+    var status = ""
+    var kind: String
+    var message = ""
+    var path: String?
+    /// What stands at `path` instead of a plain file: symbolicLink, folder or special.
+    var fileType: String?
+    var line: Int?
+    var column: String?
+    var recordType: String?
+    var field: String?
+    var recordId: String?
+    var recordIds: [String]?
+    var setting: String?
+    var placeholders: [String]?
+    var operation: String?
+    var category: String?
+    var serverErrorCode: String?
+    var httpStatus: Int?
+    var attempts: Int?
+    var retryAfterSeconds: Double?
+    var pid: Int32?
+    var mode: String?
+    var bytes: Int?
+
+    init(kind: String) { self.kind = kind }
+
+    /// For an error no mapping knows: reported, with its message, rather than dropped.
+    static let unexpectedKind = "unexpected"
+
+    static func of(_ error: any Error) -> ErrorDetail {
+        (error as? DocumentedError)?.errorDetail ?? ErrorDetail(kind: unexpectedKind)
+    }
+
+    /// The same detail with more fields set: keeps the mappings one expression each.
+    func with(_ change: (inout ErrorDetail) -> Void) -> ErrorDetail {
+        var copy = self
+        change(&copy)
+        return copy
+    }
+}
+
+/// An error the error document can describe.
+protocol DocumentedError: Error {
+    var errorDetail: ErrorDetail { get }
+}
+
+/// Whether this run has put its one document on stdout yet: a report emitted before a failing
+/// exit (resync, audit or migrate ending 1 or 75) is the document, so no error document follows.
+final class StandardOutputDocument: Sendable {
+    private let written = Mutex(false)
+
+    /// True once, for the first document of the run.
+    func claim() -> Bool {
+        written.withLock { written in
+            defer { written = true }
+            return !written
+        }
+    }
+}
+
+extension ExitStatus {
+    /// The documented name of the status in the error document. 73 is two things by command:
+    /// another run holding the lock (resync), a file that cannot be created (sheets).
+    func name(for kind: String) -> String {
+        switch self {
+        case .success: return "success"
+        case .partialFailure: return "partialFailure"
+        case .usage: return "usage"
+        case .dataError: return "dataError"
+        case .noInput: return "noInput"
+        case .lockHeld: return kind == ErrorDetail.lockHeldKind ? "lockHeld" : "cannotCreate"
+        case .ioError: return "ioError"
+        case .remoteUnavailable: return "remoteUnavailable"
+        case .remoteConfiguration: return "remoteConfiguration"
+        }
+    }
+}

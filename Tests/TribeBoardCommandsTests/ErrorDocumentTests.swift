@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+@testable import TribeBoardCommands
+import TribeBoardAudit
+import TribeBoardCSV
+import TribeBoardCloudKit
+import TribeBoardDomain
+import TribeBoardMigrate
+import TribeBoardProvisioning
+import TribeBoardQR
+import TribeBoardResync
+import TribeBoardSheets
+import TribeBoardStore
+import TribeBoardSupport
+
+/// The toolkit's exit statuses (another module names a type the same).
+typealias ExitStatus = TribeBoardCommands.ExitStatus
+
+/// The `{"error": …}` document of `--json` (README, "Errors as JSON"), built in-process.
+struct ErrorDocumentTests {
+    /// The document exactly as `CommandContext.emit` writes it, read back as plain JSON.
+    static func json(_ error: any Error, status: ExitStatus) throws -> [String: Any] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(ErrorDocument(error, status: status))
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(Array(object.keys) == ["error"], "one key at the top: \(object.keys)")
+        return try #require(object["error"] as? [String: Any])
+    }
+
+    @Test func aStoreThatIsALinkIsOneDocumentWithItsTypedFields() throws {
+        let error = try Self.json(StoreError.notAFile(path: "s.sqlite", kind: .symbolicLink), status: .ioError)
+        #expect(Set(error.keys) == ["exitStatus", "status", "kind", "message", "path", "fileType"], "unset fields are left out: \(error.keys)")
+        #expect(error["exitStatus"] as? Int == 74)
+        #expect(error["status"] as? String == "ioError")
+        #expect(error["kind"] as? String == "store.notAFile")
+        #expect(error["path"] as? String == "s.sqlite")
+        #expect(error["fileType"] as? String == "symbolicLink")
+        #expect(error["message"] as? String == StoreError.notAFile(path: "s.sqlite", kind: .symbolicLink).localizedDescription)
+    }
+
+    /// A wrapper reports its cause: a schema problem met by the audit, after the retries.
+    @Test func aWrappedErrorReportsItsCause() throws {
+        let schema = CloudKitError.schema(.notQueryable(field: "code", recordType: "Family"), reason: "Field 'code' is not marked queryable")
+        let error = try Self.json(AuditError.remote(.gaveUp(attempts: 3, last: schema)), status: .remoteConfiguration)
+        #expect(error["kind"] as? String == "cloudkit.schema.notQueryable")
+        #expect(error["recordType"] as? String == "Family" && error["field"] as? String == "code")
+        #expect(error["category"] as? String == "configuration" && error["attempts"] as? Int == 3)
+        #expect(error["exitStatus"] as? Int == 78 && error["status"] as? String == "remoteConfiguration")
+    }
+
+    /// A number from the server that JSON cannot hold (or that is no wait at all) is left out
+    /// rather than failing the document.
+    @Test func aServersRetryAfterIsCheckedBeforeItIsPrinted() throws {
+        for (retryAfter, expected) in [(Double.infinity, nil), (-1, nil), (.nan, nil), (30, 30.0)] as [(Double, Double?)] {
+            let error = try Self.json(CloudKitError.service(code: .throttled, httpStatus: 503, reason: "slow down", retryAfter: retryAfter),
+                                      status: .remoteUnavailable)
+            #expect(error["retryAfterSeconds"] as? Double == expected, "\(retryAfter)")
+            #expect(error["serverErrorCode"] as? String == "THROTTLED" && error["httpStatus"] as? Int == 503)
+        }
+    }
+
+    /// The typed fields never carry a family code or a key (the message is stderr's, already
+    /// masked): the record id names the family, the setting names the option.
+    @Test func noCodeOrKeyInTheTypedFields() throws {
+        let cases: [(any Error, ExitStatus)] = [
+            (SheetError.invalidCode(familyId: "F1", familyName: "Doe", reason: "QX7K2M-9 has 8 characters and a dash"), .dataError),
+            (CloudKitConfigurationError.invalid(setting: "--key-id", value: "QX7K2M-9", expected: "a key id"), .remoteConfiguration),
+        ]
+        for (error, status) in cases {
+            var fields = try Self.json(error, status: status)
+            fields["message"] = nil
+            #expect(!"\(fields)".contains("QX7K2M"), "\(fields)")
+        }
+        #expect(try Self.json(cases[0].0, status: .dataError)["recordId"] as? String == "F1")
+        #expect(try Self.json(cases[1].0, status: .remoteConfiguration)["setting"] as? String == "--key-id")
+    }
+
+    /// 73 is two statuses by command; the document names the one that happened.
+    @Test func seventyThreeIsNamedByWhatHappened() throws {
+        #expect(try Self.json(SyncLock.Failure.held(byPID: 42), status: .lockHeld)["status"] as? String == "lockHeld")
+        #expect(try Self.json(SyncLock.Failure.held(byPID: 42), status: .lockHeld)["pid"] as? Int == 42)
+        #expect(try Self.json(SheetError.cannotCreate(path: "inv.pdf", reason: "read-only"), status: .cannotCreate)["status"] as? String
+                == "cannotCreate")
+    }
+
+    /// One document a run: a report already printed (resync, audit or migrate ending 1 or 75, or
+    /// `resync --release` naming an id that is not set aside) is the document; no error follows.
+    @Test func aRunPrintsOneDocument() {
+        let document = StandardOutputDocument()
+        #expect(document.claim())
+        #expect(!document.claim())
+        #expect(!document.claim())
+    }
+
+    @Test func anErrorNoMappingKnowsIsStillADocument() throws {
+        struct Strange: Error {}
+        let error = try Self.json(Strange(), status: .ioError)
+        #expect(error["kind"] as? String == "unexpected" && error["exitStatus"] as? Int == 74)
+    }
+
+    /// Every kind the commands can print is in the README's table, and the table lists no other.
+    @Test func everyKindIsDocumentedInTheReadme() throws {
+        let produced = Set(ErrorKindCatalogue.samples.map { ErrorDetail.of($0).kind })
+        #expect(produced.count >= 50, "the catalogue covers every case: \(produced.count)")
+        let documented = try ReadmeTables.errorKinds()
+        #expect(produced.subtracting(documented).isEmpty, "not in the README: \(produced.subtracting(documented).sorted())")
+        #expect(documented.subtracting(produced).isEmpty, "in the README, never produced: \(documented.subtracting(produced).sorted())")
+    }
+}
+
+extension ReadmeTables {
+    /// The first cell of every row of the table under "### Errors as JSON".
+    static func errorKinds() throws -> Set<String> {
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        guard let start = lines.firstIndex(of: "### Errors as JSON") else { return [] }
+        var kinds = Set<String>()
+        for line in lines[(start + 1)...] {
+            if line.hasPrefix("#") { break }
+            guard line.hasPrefix("| `") else { continue }
+            kinds.insert(String(line.dropFirst(3).prefix { $0 != "`" }))
+        }
+        return kinds
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+@testable import TribeBoardCommands
+import TribeBoardAudit
+import TribeBoardCSV
+import TribeBoardCloudKit
+import TribeBoardMigrate
+import TribeBoardProvisioning
+import TribeBoardQR
+import TribeBoardResync
+import TribeBoardSheets
+import TribeBoardStore
+import TribeBoardSupport
+import TribeBoardTestSupport
+
+/// One error of every case the error document maps, to check the README's table against.
+enum ErrorKindCatalogue {
+    struct Strange: Error {}
+
+    static var samples: [any Error] {
+        let store: [any Error] = [
+            StoreError.cannotOpen(path: "s", reason: "r"), StoreError.notAStore(path: "s", reason: "r"),
+            StoreError.newerSchema(path: "s", unknownMigrations: ["m"]), StoreError.writeFailed(reason: "r"), StoreError.readFailed(reason: "r"),
+            StoreError.busy(path: "s", holders: []), StoreError.notAFile(path: "s", kind: .folder),
+        ]
+        let csv: [any Error] = [
+            CSVImportError.cannotOpen(path: "p", reason: "r"), CSVImportError.invalidUTF8(line: 2), CSVImportError.unterminatedQuote(line: 2),
+            CSVImportError.empty, CSVImportError.missingColumnInHeader("family_name", header: ["a"], delimiter: "comma"), CSVImportError.utf16,
+            CSVImportError.duplicateColumn("code"), CSVImportError.unreadable(reason: "r"), malformedHeader,
+        ]
+        let cloudKit: [any Error] = [
+            CloudKitError.network(reason: "r"), CloudKitError.service(code: .authenticationFailed, httpStatus: 401, reason: "r", retryAfter: nil),
+            CloudKitError.unexpectedResponse(httpStatus: 502, detail: "d"), CloudKitError.outOfTime,
+            CloudKitError.schema(.missingType("Family"), reason: "r"), CloudKitError.schema(.notQueryable(field: "code", recordType: nil), reason: "r"),
+            CloudKitError.schema(.notDeployed, reason: "r"),
+            CloudKitConfigurationError.missing("key id"), CloudKitConfigurationError.invalid(setting: "s", value: "v", expected: "e"),
+            CloudKitConfigurationError.keyFileUnreadable(path: "k", reason: "r"), CloudKitConfigurationError.keyFilePermissions(path: "k", mode: 0o644),
+            CloudKitConfigurationError.invalidKey(reason: "r"), CloudKitConfigurationError.configFile(path: "c", line: 1, reason: "r"),
+        ]
+        let files: [any Error] = [
+            SyncLock.Failure.held(byPID: 1), SyncLock.Failure.cannotOpen(path: "l", reason: "r"),
+            SnapshotError.cannotOpen(path: "p", reason: "r"), SnapshotError.readFailed(path: "p", reason: "r"), SnapshotError.parserUnavailable,
+            FileSystemError("write", path: "p", reason: "r"),
+            QRCodeError.encodingFailed(reason: "r"), QRCodeError.pngEncodingFailed(reason: "r"), QRCodeError.invalidScale(0),
+        ]
+        let commands: [any Error] = [
+            CommandError.remoteNeeded(by: .resync), CommandError.sourceIsDestination(container: "c"), CommandError.notSetAside(["r"]),
+            AuditError.export(FileSystemError("write", path: "p", reason: "r")), AuditError.failed("r"),
+            MigrationError.codeGeneration("r"), MigrationError.qrCode("r"), ProvisionError.configuration("r"),
+            SheetError.cannotCreate(path: "p", reason: "r"), SheetError.cairo("r"),
+            SheetError.invalidCode(familyId: "f", familyName: "n", reason: "r"), SheetError.nothingSelected,
+            SheetTemplateError.cannotOpen(path: "t", reason: "r"), SheetTemplateError.syntax(line: 1, "r"),
+            SheetTemplateError.unknownPlaceholders(["{x}"]), SheetTemplateError.unknownSetting(line: 1, "s"),
+            SheetTemplateError.logo(path: "l", reason: "r"), SheetTemplateError.notUTF8(path: "t", line: 1),
+            SheetTemplateError.tooLarge(path: "t", bytes: 70_000),
+            InvitationReadError.manifest(path: "m", reason: "r"), InvitationReadError.manifestMissing(path: "m", reason: "r"),
+            Strange(),
+        ]
+        return store + csv + cloudKit + files + commands
+    }
+
+    /// A real one: the type's initialiser is the CSV module's own.
+    static var malformedHeader: any Error {
+        do {
+            let folder = try TemporaryDirectory("kind-catalogue")
+            _ = try CSVPreScan.scan(path: try folder.write("input.csv", "\"family_name\" ,external_id\nSmith,E1\n"))
+            return Strange()
+        } catch {
+            return error
+        }
+    }
+}
