@@ -112,6 +112,8 @@ import TribeBoardTestSupport
             guard let expected = damage.expected[command] else { continue }
             #expect(result.status == expected.status, "\(command): \(result.stderr.prefix(2000))")
             if expected.names { #expect(output.contains(id), "\(command) must name \(id): \(output.prefix(2000))") }
+            // A stop on an unreadable store is its own kind in the --json error document.
+            if expected.status == 74 { #expect(try ErrorDocument(result).kind == "store.unreadableValue", "\(command): \(result.stdout.prefix(1000))") }
         }
     }
 
