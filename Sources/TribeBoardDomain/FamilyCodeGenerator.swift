@@ -26,16 +26,20 @@ package struct FamilyCodeGenerator: Sendable {
     let maxCandidates: Int
     let retryDelays: [Duration]
     private let source: any SecureRandomSource
+    /// How a backoff is waited; tests record the waits instead of timing them.
+    private let wait: @Sendable (Duration) -> Void
 
     package init(length: Int = 6,
                 maxCandidates: Int = 32,
                 retryDelays: [Duration] = [.milliseconds(50), .milliseconds(100), .milliseconds(200)],
-                source: any SecureRandomSource = SystemSecureRandomSource()) throws(ProvisionConfigurationError) {
+                source: any SecureRandomSource = SystemSecureRandomSource(),
+                wait: @escaping @Sendable (Duration) -> Void = { Thread.sleep(forTimeInterval: $0.seconds) }) throws(ProvisionConfigurationError) {
         guard FamilyCode.allowedLengths.contains(length) else { throw .invalidCodeLength(length) }
         self.length = length
         self.maxCandidates = maxCandidates
         self.retryDelays = retryDelays
         self.source = source
+        self.wait = wait
     }
 
     /// Returns a code for which `isTaken` answered false.
@@ -50,7 +54,7 @@ package struct FamilyCodeGenerator: Sendable {
     private func candidateWithRetries() throws(CodeGenerationError) -> FamilyCode {
         var lastError = RandomSourceError(reason: "no attempt made")
         for attempt in 0...retryDelays.count {
-            if attempt > 0 { Thread.sleep(forTimeInterval: retryDelays[attempt - 1].seconds) }
+            if attempt > 0 { wait(retryDelays[attempt - 1]) }
             do {
                 return try candidate()
             } catch {

@@ -31,10 +31,20 @@ struct MigrationCheckpoint {
                         ORDER BY r.id DESC LIMIT 1) AS kept_by
                 FROM migration_checkpoint c WHERE c.run_key = ?
                 """, arguments: [runKey]) {
-                guard let kind = MigratedKind(rawValue: row["kind"]), let status = Status(rawValue: row["status"]) else { continue }
-                let name: String = row["source_name"]
-                entries[name] = Entry(sourceName: name, kind: kind, destinationName: row["destination_name"],
-                                      newCode: row["new_code"], status: status, keptBy: row["kept_by"])
+                // Never a trapping subscript: a hand-edited value is an error naming the row.
+                func text(_ column: String) throws -> String? {
+                    let value = row[column] as DatabaseValue
+                    if value.isNull { return nil }
+                    guard case .string(let text) = value.storage else {
+                        throw StoreError.unreadableValue(table: "migration_checkpoint", rowID: row.text("source_name") ?? "?", column: column,
+                                                         found: StoreError.describe(value, column: column))
+                    }
+                    return text
+                }
+                guard let kind = try text("kind").flatMap(MigratedKind.init(rawValue:)), let status = try text("status").flatMap(Status.init(rawValue:)),
+                      let name = try text("source_name"), let destination = try text("destination_name") else { continue }
+                entries[name] = Entry(sourceName: name, kind: kind, destinationName: destination,
+                                      newCode: try text("new_code"), status: status, keptBy: try text("kept_by"))
             }
             return entries
         }

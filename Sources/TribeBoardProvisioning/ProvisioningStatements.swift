@@ -24,7 +24,7 @@ struct ProvisioningStatements {
         savepoint = try BoundStatement(db, "SAVEPOINT family")
         release = try BoundStatement(db, "RELEASE SAVEPOINT family")
         rollback = try BoundStatement(db, "ROLLBACK TRANSACTION TO SAVEPOINT family")
-        profileByHash = try BoundStatement(db, "SELECT id FROM user_profiles WHERE apple_user_id_hash = ?")
+        profileByHash = try BoundStatement(db, "SELECT id FROM user_profiles WHERE apple_user_id_hash = ?", table: "user_profiles")
         insertFamily = try BoundStatement(db, """
             INSERT INTO families (id, name, code, created_by_user_id, created_at, needs_sync, import_key, source_line,
                                   code_verified_remotely_at)

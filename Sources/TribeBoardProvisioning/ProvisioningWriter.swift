@@ -126,8 +126,14 @@ struct ProvisioningWriter {
     }
 
     /// Families created without an admin name the toolkit as their creator: one stable id per store.
+    /// A stored value that is not an id (a hand edit) stops the run: families would name a creator
+    /// the app cannot find.
     func provisioningUserID(_ db: Database) throws -> String {
-        if let id = try String.fetchOne(db, sql: "SELECT value FROM toolkit_meta WHERE key = 'provisioning_user_id'") {
+        if let stored = try DatabaseValue.fetchOne(db, sql: "SELECT value FROM toolkit_meta WHERE key = 'provisioning_user_id'") {
+            guard case .string(let id) = stored.storage, UUID(uuidString: id) != nil else {
+                throw StoreError.unreadableValue(table: "toolkit_meta", rowID: "provisioning_user_id", column: "value",
+                                                 found: StoreError.describe(stored, column: "value") + " (not a record id)")
+            }
             return id
         }
         let id = try ids.make()

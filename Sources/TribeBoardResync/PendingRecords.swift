@@ -33,10 +33,18 @@ enum PendingRecords {
     /// The row as its typed record, then as the app's CloudKit record; nil when a column does not
     /// hold what the store's format says (a hand-edited date, a blob, an unknown role).
     static func record(_ table: SyncTable, row: Row) -> CloudKitRecord? {
-        switch table {
-        case .families: return (try? Family(row: row))?.cloudKitRecord
-        case .userProfiles: return (try? UserProfile(row: row))?.cloudKitRecord
-        case .memberships: return (try? Membership(row: row))?.cloudKitRecord
+        try? decoded(table, row: row).get()
+    }
+
+    /// The same, or the error naming the column that does not hold what the format allows: the
+    /// reason to give when the row is set aside.
+    static func decoded(_ table: SyncTable, row: Row) -> Result<CloudKitRecord, StoreError> {
+        Result { () throws(StoreError) in
+            switch table {
+            case .families: return try Family.decoded(row, table: table.rawValue).cloudKitRecord
+            case .userProfiles: return try UserProfile.decoded(row, table: table.rawValue).cloudKitRecord
+            case .memberships: return try Membership.decoded(row, table: table.rawValue).cloudKitRecord
+            }
         }
     }
 }

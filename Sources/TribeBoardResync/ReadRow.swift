@@ -10,15 +10,25 @@ struct ReadRow {
     let id: String
     let values: [DatabaseValue]
 
-    /// Values are kept as stored, whatever they hold; only the id must be text.
+    /// Values are kept as stored, whatever they hold; only the id must be text. Text exactly: a
+    /// blob GRDB would read as text never equals that text in SQL, so the row would stay pending
+    /// and be fetched again after itself, for ever.
     init(_ table: SyncTable, _ row: Row) throws(StoreError) {
         self.table = table
-        guard let id = try? row.decode(String.self, forColumn: "id") else {
-            throw .readFailed(reason: "a row of \(table.rawValue) has an id that is not text; find it with sqlite3: SELECT rowid, typeof(id) FROM \(table.rawValue) WHERE typeof(id) != 'text'")
+        let stored = (row["id"] as (any DatabaseValueConvertible)?)?.databaseValue ?? .null
+        guard case .string(let id) = stored.storage else {
+            throw .unreadableValue(table: table.rawValue, rowID: "?", column: "id", found: StoreError.describe(stored, column: "id"))
+        }
+        // Read up to its NUL, the id would name no row, and paging after it would fetch it again.
+        if row.integer(Self.idHoldsNUL) == 1 {
+            throw .unreadableValue(table: table.rawValue, rowID: "?", column: "id", found: "a text holding a NUL character")
         }
         self.id = id
         values = PendingRecords.uploadedColumns(table).map { row[$0] ?? .null }
     }
+
+    /// The column `SyncBookkeeping.duePage` adds: 1 when the id is text with a NUL inside.
+    static let idHoldsNUL = "id_holds_nul"
 
     /// `(VALUES (?, ?, ...), ...)`: id then the uploaded columns, one tuple per row.
     static func values(_ rows: [ReadRow]) -> String {

@@ -46,11 +46,14 @@ struct SyncBookkeeping {
     /// The next records of `table` that are due: pending, not set aside, past their next attempt.
     func duePage(_ table: SyncTable, after: String, now: String, limit: Int) throws -> [Row] {
         try store.writer.read { db in
+            // SQLite keeps a NUL inside text, GRDB's text ends at it: such an id is flagged here.
             try Row.fetchAll(db, sql: """
-                SELECT t.* FROM \(table.rawValue) t
+                SELECT t.*, typeof(t.id) = 'text' AND instr(t.id, char(0)) > 0 AS \(ReadRow.idHoldsNUL) FROM \(table.rawValue) t
                 LEFT JOIN sync_state s ON s.record_table = ? AND s.record_id = t.id
                 WHERE t.needs_sync = 1 AND t.id > ?
-                  AND (s.status IS NULL OR (s.status = 'retrying' AND (s.next_attempt_at IS NULL OR s.next_attempt_at <= ?)))
+                  AND (s.status IS NULL OR (s.status = 'retrying' AND (s.next_attempt_at IS NULL OR s.next_attempt_at <= ?
+                       -- a hand-edited time that is no date (a blob, 'never') must not hold a record back for ever
+                       OR julianday(s.next_attempt_at) IS NULL)))
                   \(table == .memberships ? "AND NOT " + Self.waitsForFamily() : "")
                 ORDER BY t.id LIMIT ?
                 """, arguments: [table.rawValue, after, now, limit])
@@ -123,8 +126,10 @@ struct SyncBookkeeping {
         let timestamp = StoreTimestamp.format(now)
         try store.writer.write { db in
             guard try row.isUnchanged(db) else { return }
-            let attempts = (try Int.fetchOne(db, sql: "SELECT attempts FROM sync_state WHERE record_table = ? AND record_id = ?",
-                                             arguments: [table.rawValue, id]) ?? 0) + 1
+            // A hand-edited count (huge, negative, text) must not overflow: it saturates.
+            let previous = try Int.fetchOne(db, sql: "SELECT attempts FROM sync_state WHERE record_table = ? AND record_id = ?",
+                                            arguments: [table.rawValue, id]) ?? 0
+            let attempts = max(previous, 0) == Int.max ? Int.max : max(previous, 0) + 1
             var status = SyncStatus.retrying
             var error = ""
             var next: String?
@@ -163,8 +168,10 @@ struct SyncBookkeeping {
     /// Records set aside or waiting, with why: what `resync --list` shows.
     func entries() throws -> [ResyncListEntry] {
         try store.writer.read { db in
-            try SyncStateEntry.order(Column("status"), Column("record_table"), Column("record_id")).fetchAll(db).map { entry in
-                ResyncListEntry(table: entry.table.rawValue, id: entry.recordID, status: entry.status.rawValue, attempts: entry.attempts,
+            let rows = try Row.fetchAll(db, sql: "SELECT * FROM sync_state ORDER BY status, record_table, record_id")
+            return try rows.map { row in
+                let entry = try SyncStateEntry.decoded(row, table: SyncStateEntry.databaseTableName, idColumn: "record_id")
+                return ResyncListEntry(table: entry.table.rawValue, id: entry.recordID, status: entry.status.rawValue, attempts: entry.attempts,
                                 lastError: entry.lastError, lastAttemptAt: entry.lastAttemptAt?.text,
                                 nextAttemptAt: entry.nextAttemptAt?.text, conflictWith: entry.conflictWith)
             }
@@ -224,7 +231,7 @@ extension TribeBoardStore {
 
     /// Records waiting to retry, quarantined or in conflict, with why.
     package func syncEntries() throws(StoreError) -> [ResyncListEntry] {
-        do { return try SyncBookkeeping(store: self).entries() } catch { throw .readFailed(reason: "\(error)") }
+        do { return try SyncBookkeeping(store: self).entries() } catch { throw .reading(error, store: path) }
     }
 }
 

@@ -17,9 +17,13 @@ package struct BoundStatement {
 
     private let statement: Statement
     private var handle: OpaquePointer { statement.sqliteStatement }
+    /// The table the first column's `id` comes from: a value that is not text is then reported
+    /// as that row's (`StoreError.unreadableValue`).
+    private let table: String?
 
-    package init(_ db: Database, _ sql: String) throws {
+    package init(_ db: Database, _ sql: String, table: String? = nil) throws {
         statement = try db.cachedStatement(sql: sql)
+        self.table = table
     }
 
     /// Runs the statement with `values` (String, Int, Double or nil); for INSERT and UPDATE.
@@ -38,7 +42,9 @@ package struct BoundStatement {
         if Self.throughGRDB {
             guard let row = try Row.fetchOne(statement, arguments: StatementArguments(values.map(\.databaseValue))) else { return nil }
             return try (0..<Int(columns)).map { index throws in
-                guard case .string(let text) = (row[index] as DatabaseValue).storage else { throw notText(Int32(index)) }
+                guard case .string(let text) = (row[index] as DatabaseValue).storage else {
+                    throw notText(Int32(index), value: row[index], id: row[0] as DatabaseValue)
+                }
                 return text
             }
         }
@@ -53,7 +59,8 @@ package struct BoundStatement {
         var row: [String] = []
         for column in 0..<columns {
             guard sqlite3_column_type(handle, column) == SQLITE_TEXT, let text = StatementRow(handle: handle).text(column) else {
-                let failure = notText(column)
+                let failure = notText(column, value: DatabaseValue(sqliteStatement: handle, index: column),
+                                      id: DatabaseValue(sqliteStatement: handle, index: 0))
                 reset()
                 throw failure
             }
@@ -99,8 +106,16 @@ package struct BoundStatement {
         sqlite3_clear_bindings(handle)
     }
 
-    private func notText(_ column: Int32) -> DatabaseError {
-        DatabaseError(resultCode: .SQLITE_MISMATCH, message: "column \(column + 1) is not text (NULL, a number or a blob)", sql: statement.sql)
+    private func notText(_ column: Int32, value: DatabaseValue, id: DatabaseValue) -> any Error {
+        let names = statement.columnNames
+        if let table, names.first == "id", Int(column) < names.count {
+            guard case .string(let rowID) = id.storage else {
+                return StoreError.unreadableValue(table: table, rowID: "?", column: "id", found: StoreError.describe(id, column: "id"))
+            }
+            return StoreError.unreadableValue(table: table, rowID: rowID, column: names[Int(column)],
+                                              found: StoreError.describe(value, column: names[Int(column)]))
+        }
+        return DatabaseError(resultCode: .SQLITE_MISMATCH, message: "column \(column + 1) is not text (NULL, a number or a blob)", sql: statement.sql)
     }
 
     private func error(_ code: Int32) -> DatabaseError {

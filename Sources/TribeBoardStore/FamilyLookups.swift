@@ -21,8 +21,8 @@ package struct FamilyLookups {
     private let byCode: BoundStatement
 
     package init(_ db: Database) throws {
-        byImportKey = try BoundStatement(db, "SELECT id, name, code FROM families WHERE import_key = ?")
-        byCode = try BoundStatement(db, "SELECT id, name, code FROM families WHERE code = ?")
+        byImportKey = try BoundStatement(db, "SELECT id, name, code FROM families WHERE import_key = ?", table: "families")
+        byCode = try BoundStatement(db, "SELECT id, name, code FROM families WHERE code = ?", table: "families")
     }
 
     package func family(importKey: String) throws -> FoundFamily? {

@@ -4,8 +4,13 @@ import GRDB
 /// type, and doctor, audit and resync read stores that may have been edited by hand or damaged.
 /// Where a value is shown rather than acted on, an unreadable one is shown as "?".
 extension Row {
+    /// The stored value; NULL for a column the query does not have (the typed subscript traps).
+    private func value(_ column: String) -> DatabaseValue {
+        (self[column] as (any DatabaseValueConvertible)?)?.databaseValue ?? .null
+    }
+
     package func text(_ column: String) -> String? {
-        switch (self[column] as DatabaseValue).storage {
+        switch value(column).storage {
         case .string(let value): return value
         case .int64(let value): return String(value)
         case .double(let value): return String(value)
@@ -14,7 +19,7 @@ extension Row {
     }
 
     package func integer(_ column: String) -> Int? {
-        switch (self[column] as DatabaseValue).storage {
+        switch value(column).storage {
         case .int64(let value): return Int(exactly: value)
         case .double(let value): return Int(exactly: value.rounded())
         case .string(let value): return Int(value)

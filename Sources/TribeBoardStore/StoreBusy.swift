@@ -6,6 +6,7 @@ extension StoreError {
     /// A failure while writing: a store another process kept locked past the wait is `busy`,
     /// worded apart from a real write failure, and names the toolkit's runs that hold it.
     package static func writing(_ error: any Error, store path: String?) -> StoreError {
+        if let typed = error as? StoreError { return typed }
         if let busy = busy(error, store: path) { return busy }
         // A store that cannot be written says which file stands in the way, and how to fix it.
         if let database = error as? DatabaseError, let path,
@@ -17,7 +18,8 @@ extension StoreError {
     }
 
     package static func reading(_ error: any Error, store path: String?) -> StoreError {
-        busy(error, store: path) ?? .readFailed(reason: "\(error)")
+        if let typed = error as? StoreError { return typed }
+        return busy(error, store: path) ?? .readFailed(reason: "\(error)")
     }
 
     private static func busy(_ error: any Error, store path: String?) -> StoreError? {

@@ -10,11 +10,24 @@ package enum StoreError: Error, Equatable, LocalizedError {
     case busy(path: String, holders: [String])
     /// Something other than a plain file stands at the store's path.
     case notAFile(path: String, kind: NotAFile)
+    /// A value edited by hand into one the store's format does not allow (a blob, NULL, a date
+    /// that is not ISO 8601, an unknown status): the run stops rather than guess, naming the row.
+    case unreadableValue(table: String, rowID: String, column: String, found: String)
 
     package enum NotAFile: String, Sendable, Equatable {
         case symbolicLink = "it is a symbolic link, which the toolkit does not follow; give the real file's path"
         case folder = "it is a folder; --store takes the store file's path"
         case special = "it is not a regular file (a device, a pipe or a socket)"
+    }
+
+    /// The column that names a row of `table` in an error.
+    private static func keyColumn(of table: String) -> String {
+        switch table {
+        case "sync_state": return "record_id"
+        case "toolkit_meta": return "key"
+        case "migration_checkpoint": return "source_name"
+        default: return "id"
+        }
     }
 
     package var errorDescription: String? {
@@ -31,6 +44,12 @@ package enum StoreError: Error, Equatable, LocalizedError {
             return "cannot write to the store: \(reason)"
         case .readFailed(let reason):
             return "cannot read the store: \(reason)"
+        case .unreadableValue(let table, "?", let column, let found):
+            // The row's own id is what is damaged: sqlite3 finds it by its type.
+            let key = Self.keyColumn(of: table)
+            return "cannot read the store: a row of \(table) has \(found) in \(column), which the store's format does not allow; find it with sqlite3 (`SELECT rowid, typeof(\(key)) FROM \(table) WHERE typeof(\(key)) != 'text' OR instr(\(key), char(0)) > 0`) and correct it, or restore a backup"
+        case .unreadableValue(let table, let rowID, let column, let found):
+            return "cannot read the store: \(table) row \(rowID) has \(found) in \(column), which the store's format does not allow; correct it with sqlite3 (`SELECT * FROM \(table) WHERE \(Self.keyColumn(of: table)) = '\(rowID)'`) or restore a backup"
         case .busy(let path, let holders):
             let who = holders.isEmpty ? "no provision or resync run of this toolkit holds it (sqlite3 or another program may)"
                 : holders.joined(separator: "; ")

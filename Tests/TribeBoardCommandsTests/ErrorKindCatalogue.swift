@@ -22,6 +22,7 @@ enum ErrorKindCatalogue {
             StoreError.cannotOpen(path: "s", reason: "r"), StoreError.notAStore(path: "s", reason: "r"),
             StoreError.newerSchema(path: "s", unknownMigrations: ["m"]), StoreError.writeFailed(reason: "r"), StoreError.readFailed(reason: "r"),
             StoreError.busy(path: "s", holders: []), StoreError.notAFile(path: "s", kind: .folder),
+            StoreError.unreadableValue(table: "families", rowID: "F1", column: "name", found: "a blob of 1 byte"),
         ]
         let csv: [any Error] = [
             CSVImportError.cannotOpen(path: "p", reason: "r"), CSVImportError.invalidUTF8(line: 2), CSVImportError.unterminatedQuote(line: 2),

@@ -23,6 +23,11 @@ extension StoreError: DocumentedError {
         case .writeFailed: return ErrorDetail(kind: "store.writeFailed")
         case .readFailed: return ErrorDetail(kind: "store.readFailed")
         case .busy(let path, _): return ErrorDetail(kind: "store.busy").with { $0.path = path }
+        case .unreadableValue(let table, let rowID, let column, _):
+            return ErrorDetail(kind: "store.unreadableValue").with {
+                $0.column = "\(table).\(column)"
+                $0.recordId = rowID == "?" ? nil : rowID
+            }
         case .notAFile(let path, let what):
             return ErrorDetail(kind: "store.notAFile").with {
                 $0.path = path

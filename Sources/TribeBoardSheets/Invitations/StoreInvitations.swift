@@ -27,7 +27,7 @@ extension TribeBoardStore {
             SELECT f.id, f.name, f.code, f.import_key,
                    (SELECT p.display_name FROM memberships m JOIN user_profiles p ON p.id = m.user_id
                     WHERE m.family_id = f.id AND m.role = 'parent_admin' AND m.status IN ('active', 'invited')
-                    ORDER BY m.status = 'active' DESC LIMIT 1)
+                    ORDER BY m.status = 'active' DESC LIMIT 1) AS admin_name
             FROM families f \(bounds.isEmpty ? "" : "WHERE " + bounds.joined(separator: " AND "))
             ORDER BY f.created_at, f.source_line, f.id
             """
@@ -36,17 +36,34 @@ extension TribeBoardStore {
             try writer.read { db in
                 let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments))
                 while let row = try rows.next() {
-                    let importKey: String? = row[3]
+                    let importKey = try Self.text(row, "import_key", optional: true)
                     if let keys, !keys.contains(importKey ?? "") { continue }
-                    let invitation = Invitation(familyId: row[0], familyName: row[1], code: row[2], adminName: row[4],
+                    let invitation = Invitation(familyId: try Self.text(row, "id") ?? "", familyName: try Self.text(row, "name") ?? "",
+                                                code: try Self.text(row, "code") ?? "", adminName: try Self.text(row, "admin_name", optional: true),
                                                 externalId: importKey.flatMap { $0.hasPrefix("ext:") ? String($0.dropFirst(4)) : nil })
                     do { try body(invitation) } catch { failure = error; return }
                 }
             }
+        } catch let error as StoreError {
+            throw .store(error)
         } catch {
             throw .store(Self.classify(error, path: path))
         }
         if let failure { throw .rendering(failure) }
+    }
+
+    /// A column of a family's row as text: a blob, a number or a NULL where text belongs (a hand
+    /// edit) is an error naming the family, never a card printed with a name nobody wrote.
+    private static func text(_ row: Row, _ column: String, optional: Bool = false) throws -> String? {
+        let value = row[column] as DatabaseValue
+        switch value.storage {
+        case .string(let text): return text
+        case .null where optional: return nil
+        default:
+            throw StoreError.unreadableValue(table: "families", rowID: row.text("id") ?? "?",
+                                             column: column == "admin_name" ? "its admin's user_profiles.display_name" : column,
+                                             found: StoreError.describe(value, column: column))
+        }
     }
 
     /// The admin of one family (for invitations read from a manifest, which does not carry it).
