@@ -150,10 +150,12 @@ struct MigrationCodes {
             var holders: [String: [CodeHolder]] = [:]
             let rows = try Row.fetchCursor(db, sql: "SELECT id, code, created_at FROM families")
             while let row = try rows.next() {
-                let key = MigrationCodeKey.key(row["code"] as String? ?? "")
+                // Lenient reads: a hand-edited row neither traps nor holds a code anyone can match.
+                guard let id = row.text("id"), let code = row.text("code") else { continue }
+                let key = MigrationCodeKey.key(code)
                 guard keys.contains(key) else { continue }
-                let created = (row["created_at"] as String?).flatMap(RecordMapping.date(fromStoreTimestamp:))
-                holders[key, default: []].append(CodeHolder(id: row["id"], createdAt: created, place: "local store"))
+                let created = row.text("created_at").flatMap(RecordMapping.date(fromStoreTimestamp:))
+                holders[key, default: []].append(CodeHolder(id: id, createdAt: created, place: "local store"))
             }
             return holders
         }

@@ -29,7 +29,8 @@ package struct Migrator: Sendable {
         do {
             let store = try openStore()
             let checkpoint = store.map { MigrationCheckpoint(store: $0, runKey: endpoints.runKey(request.mode)) }
-            let done = (try? checkpoint?.load()) ?? [:]
+            // A checkpoint that cannot be read stops the run (74): starting afresh would copy again.
+            let done = try checkpoint?.load() ?? [:]
             let sources = try await MigrationTransfer.readAll(types: request.sourceTypes, from: endpoints.source)
             logger.info("source read", metadata: ["records": "\(sources.count)"])
             var items = try await plan(sources, store: store, checkpoint: done)

@@ -93,6 +93,9 @@ package struct Provisioner: Sendable {
                            renderer: QRCodePNGRenderer, sink: inout RunSink) throws {
         let store = try TribeBoardStore.open(at: request.storePath)
         let marker = try StoreActivityMarker(storePath: request.storePath)
+        // The marker tells other runs this one is writing: optimized builds may release a value
+        // after its last use, so its lifetime is pinned to the end of the run, however it ends.
+        defer { withExtendedLifetime(marker) {} }
         if let pid = marker.otherRunPID {
             sink.report.otherRunDetected = true
             logger.notice("another provision run is writing to this store; both go on, coordinated by the store's transactions, and rows the other run created first are reported as existing",
@@ -137,9 +140,6 @@ package struct Provisioner: Sendable {
             sink.report.remote = ProvisionReport.RemoteSummary(failure: remote.failure)
         }
         logger.debug("store checkpointed", metadata: ["elapsed": "\(sink.elapsed)"])
-        // The marker tells other runs this one is writing: optimized builds may release an unused
-        // value early, so its lifetime is pinned to the end of the run.
-        withExtendedLifetime(marker) {}
     }
 
     /// Validates everything and reads the store if there is one; writes nothing at all.

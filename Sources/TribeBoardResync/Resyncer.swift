@@ -84,15 +84,22 @@ package struct Resyncer: Sendable {
         for due in rows {
             let (row, read) = (due.row, due.read)
             // A family is decoded once: its code is checked remotely before its record goes up.
-            let family = table == .families ? try? Family(row: row) : nil
-            if let family { families.append(DueFamily(family: family, read: read)) }
-            if let record = family?.cloudKitRecord ?? (table == .families ? nil : PendingRecords.record(table, row: row)) {
-                pending.append(Upload(record: record, read: read))
+            let decoded: Result<CloudKitRecord, StoreError>
+            if table == .families {
+                decoded = Result { () throws(StoreError) in try Family.decoded(row, table: table.rawValue) }.map { family in
+                    families.append(DueFamily(family: family, read: read))
+                    return family.cloudKitRecord
+                }
             } else {
+                decoded = PendingRecords.decoded(table, row: row)
+            }
+            switch decoded {
+            case .success(let record):
+                pending.append(Upload(record: record, read: read))
+            case .failure(let error):
                 // A row the store cannot give back as a record (a damaged date, an unknown role)
-                // is set aside with its reason instead of being skipped, and pending, forever.
-                try bookkeeping.record(.quarantine(error: "the local row cannot be read as a \(table.rawValue) record (a date that is not ISO 8601, "
-                                                   + "a value of the wrong type or an unknown role or status); inspect it with sqlite3"),
+                // is set aside with the column at fault instead of being skipped, and pending, forever.
+                try bookkeeping.record(.quarantine(error: "the local row cannot be read as a \(table.rawValue) record: \(error.localizedDescription)"),
                                        row: read, at: Date())
                 report.failed += 1
             }
@@ -216,9 +223,13 @@ package struct Resyncer: Sendable {
     func outcome(for error: CloudKitRecordError) -> SyncBookkeeping.Outcome {
         let message = "\(error.serverErrorCode): \(error.reason ?? "no reason given")"
         switch error.code {
-        case .throttled, .tryAgainLater, .internalError, .validatingReferenceError:
-            // A missing reference target may still arrive (its family is pending or retrying).
-            // A throttled record waits what CloudKit asked of it, not the generic backoff.
+        case .throttled, .tryAgainLater:
+            // CloudKit's load, not the record's fault: it waits what CloudKit asked of it (or the
+            // backoff, up to 6 hours), and is never quarantined for it.
+            return .retry(error: message, backoff: backoff, retryAfter: error.retryAfter, limited: false)
+        case .internalError, .validatingReferenceError:
+            // A missing reference target may still arrive (its family is pending or retrying);
+            // past the limit, a person looks at it.
             return .retry(error: message, backoff: backoff, retryAfter: error.retryAfter)
         case .accessDenied:
             return .quarantine(error: message + Self.accessDeniedAdvice)

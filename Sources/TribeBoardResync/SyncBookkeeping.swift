@@ -113,7 +113,9 @@ struct SyncBookkeeping {
 
     enum Outcome {
         /// `retryAfter`: what CloudKit asked this record to wait (THROTTLED), honoured over the backoff.
-        case retry(error: String, backoff: SyncBackoff, retryAfter: Double? = nil)
+        /// `limited`: the attempts count toward quarantine. CloudKit's own load (THROTTLED,
+        /// TRY_AGAIN_LATER) is not the record's fault: such a record waits, however long it lasts.
+        case retry(error: String, backoff: SyncBackoff, retryAfter: Double? = nil, limited: Bool = true)
         case quarantine(error: String)
         case conflict(with: String, error: String)
     }
@@ -135,9 +137,9 @@ struct SyncBookkeeping {
             var next: String?
             var conflictWith: String?
             switch outcome {
-            case .retry(let message, let backoff, let retryAfter):
+            case .retry(let message, let backoff, let retryAfter, let limited):
                 error = message
-                if attempts >= backoff.maxAttempts {
+                if limited && attempts >= backoff.maxAttempts {
                     status = .quarantined
                     error = message + " (after \(attempts) attempts)"
                 } else {

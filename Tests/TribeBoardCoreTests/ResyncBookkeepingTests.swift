@@ -49,7 +49,7 @@ struct ResyncBookkeepingTests {
         #expect(entry.status == "quarantined" && entry.attempts == 1 && entry.lastError?.hasPrefix(code) == true)
     }
 
-    @Test(arguments: ["THROTTLED", "TRY_AGAIN_LATER", "INTERNAL_ERROR", "VALIDATING_REFERENCE_ERROR"])
+    @Test(arguments: ["INTERNAL_ERROR", "VALIDATING_REFERENCE_ERROR"])
     func transientErrorsWaitWithGrowingBackoffThenQuarantine(code: String) throws {
         let bookkeeping = SyncBookkeeping(store: store)
         let start = Date(timeIntervalSince1970: 1_800_000_000)
@@ -65,5 +65,22 @@ struct ResyncBookkeepingTests {
         try bookkeeping.record(resyncer.outcome(for: error(code)), row: read(.memberships, "M1"), at: start)
         let last = try #require(try store.syncEntries().first)
         #expect(last.status == "quarantined" && last.attempts == 3, "not retried forever")
+    }
+
+    /// A container throttled for hours must not leave healthy records for a person to release.
+    @Test(arguments: ["THROTTLED", "TRY_AGAIN_LATER"])
+    func cloudKitsLoadWaitsWithoutQuarantine(code: String) throws {
+        let bookkeeping = SyncBookkeeping(store: store)
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        var waits: [Double] = []
+        for attempt in 1...(resyncer.backoff.maxAttempts + 3) {
+            try bookkeeping.record(resyncer.outcome(for: error(code)), row: read(.memberships, "M1"), at: start)
+            let entry = try #require(try store.syncEntries().first)
+            #expect(entry.status == "retrying" && entry.attempts == attempt, "attempt \(attempt): \(entry.status)")
+            let next = try #require(entry.nextAttemptAt.flatMap(RecordMapping.date(fromStoreTimestamp:)))
+            waits.append(next.timeIntervalSince(start))
+        }
+        #expect(waits[1] > waits[0], "the wait grows: \(waits)")
+        #expect(waits.allSatisfy { $0 <= 6 * 3600 }, "and stays within the 6-hour cap: \(waits)")
     }
 }

@@ -145,12 +145,9 @@ import TribeBoardTestSupport
         try #require(edit.status == 0 && edit.stderr.isEmpty, "\(edit.stderr)")
         let rerun = try await ProcessRunner.runAsync(Self.tribeboard, migrate, in: directory.path)
         #expect(Self.documented.contains(rerun.status), "not a documented status (a signal?): \(rerun.status)\n\(rerun.stderr.prefix(2000))")
-        // Migrator.swift reads the checkpoint with `try?`: the error is dropped and the run starts
-        // afresh. Once it lets the store error through, this known issue ends and must be removed.
-        withKnownIssue("Migrator swallows the checkpoint's store error") {
-            #expect(rerun.status == 74, "\(rerun.stderr)")
-            #expect(rerun.stderr.contains("migration_checkpoint row L1") && rerun.stderr.contains("destination_name"), "\(rerun.stderr)")
-        }
+        // The run stops naming the row rather than starting afresh (which would copy again).
+        #expect(rerun.status == 74, "\(rerun.stderr)")
+        #expect(rerun.stderr.contains("migration_checkpoint row L1") && rerun.stderr.contains("destination_name"), "\(rerun.stderr)")
     }
 
     /// A store provisioned from the shipped template by the real tool, then damaged with sqlite3

@@ -104,8 +104,17 @@ package struct SheetsCommand: PipelineCommand {
     static func render(_ request: Request, fromManifest manifest: String, storePath: String,
                        context: CommandContext) throws -> SheetsReport {
         // The manifest does not carry the admin; the store does, when it is there.
-        let store = FileManager.default.fileExists(atPath: storePath) ? try? TribeBoardStore.openReadOnly(at: storePath) : nil
-        if store == nil { context.logger.info("no readable store at \(storePath): admins' names are left out") }
+        var store: TribeBoardStore?
+        if FileManager.default.fileExists(atPath: storePath) {
+            do {
+                store = try TribeBoardStore.openReadOnly(at: storePath)
+            } catch {
+                // The cards can still be printed; what they lack is said, not hidden.
+                context.logger.warning("cannot read the store: admins' names are left out", metadata: ["error": "\(error.localizedDescription)"])
+            }
+        } else {
+            context.logger.info("no store at \(storePath): admins' names are left out")
+        }
         return try run(request, source: .manifest, context: context) { renderer throws(InvitationReadError) in
             try ManifestInvitations.forEach(path: manifest) { invitation in
                 let admin = try store?.adminName(familyId: invitation.familyId)
