@@ -58,6 +58,29 @@ import TribeBoardTestSupport
         #expect(try F.sqlite(directory.file("s.sqlite"), "SELECT COUNT(*) FROM memberships") == ["1400"])
     }
 
+    /// The destination lost after the first batches: the report says what stopped the run, in
+    /// words and as the error document's kind, and the records not sent are retryable.
+    @Test func aDestinationLostMidRunNamesWhatStoppedIt() async throws {
+        let source = try await EmulatorFixture.start()
+        var slow = CloudKitEmulator.Options()
+        slow.faults = try EmulatorFaults.parse("latency=120ms")
+        let destination = try await EmulatorFixture.start(slow)
+        defer { Task { await source.emulator.stop(); await destination.emulator.stop() } }
+        await source.emulator.seed(F.families(600, legacy: false), container: Self.wrongContainer)
+        let directory = try TemporaryDirectory("migrate-lost")
+        let run = try ProcessRunner.start(tribeboard, arguments(from: source, to: destination, ["--apply", "--out", "out", "--json"]), in: directory.path)
+        for _ in 0..<3000 where (await destination.emulator.requestCounts()["records/modify"] ?? 0) < 1 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        await destination.emulator.setFaults(try EmulatorFaults.parse("down"))
+        let result = run.wait()
+        #expect(result.status == 75, "\(result.stderr)")
+        let report = try F.json(result)
+        #expect(report["stopKind"] as? String == "cloudkit.network", "\(report["stoppedBy"] ?? "")")
+        #expect(report["stoppedBy"] as? String != nil && report["exitKind"] as? String == "tryLater")
+        #expect((F.counts(report)["failed"] ?? 0) > 0, "what was not sent waits for the next run")
+    }
+
     @Test func faultsOnBothSidesEndInTheSameRecordsWithOnlyTryLaterOnTheWay() async throws {
         var flaky = CloudKitEmulator.Options()
         flaky.faults = try EmulatorFaults.parse("503=0.1,429=0.1,retry-after=0.05,500=0.05,drop=0.1,seed=5")

@@ -122,6 +122,8 @@ package struct ProvisionCommand: PipelineCommand {
         } catch {
             report.remote?.uploadError = "\(error.localizedDescription); the records wait for it"
             report.remote?.uploadStopKind = ErrorDetail.of(error).kind
+            // Not uploaded: the records wait for that other run or the next (75, never 0).
+            report.remote?.uploadOutcome = .tryLater
             return
         }
         let outcome = try await Resyncer(store: store, client: client, logger: context.logger).run()
