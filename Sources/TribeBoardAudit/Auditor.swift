@@ -9,7 +9,10 @@ package enum AuditError: Error, LocalizedError {
     case snapshot(SnapshotError)
     case remote(CloudKitError)
     case export(FileSystemError)
-    case failed(String)
+    /// `--repair --apply` did not finish: not applied, or applied to the store only (`.incomplete`).
+    case repair(CodeRepairError)
+    /// The remote read ended on an error of no known kind: the audit has no result.
+    case scanStopped(reason: String)
 
     package var errorDescription: String? {
         switch self {
@@ -17,7 +20,8 @@ package enum AuditError: Error, LocalizedError {
         case .snapshot(let error): return error.localizedDescription
         case .remote(let error): return "cannot read CloudKit: \(error.localizedDescription)"
         case .export(let error): return "cannot write the snapshot: \(error.localizedDescription)"
-        case .failed(let reason): return reason
+        case .repair(let error): return error.localizedDescription
+        case .scanStopped(let reason): return "the audit stopped without a result: \(reason)"
         }
     }
 }
@@ -74,7 +78,7 @@ package struct Auditor: Sendable {
             report.sortFindings()
             report.repair = try repair(groups, local: local, remote: remote)
         } catch let error as CodeRepairError {
-            throw .failed(error.localizedDescription)
+            throw .repair(error)
         } catch {
             throw .store(.reading(error, store: request.storePath))
         }
@@ -122,7 +126,7 @@ package struct Auditor: Sendable {
             } catch let error as FileSystemError {
                 remoteFailure = .export(error)
             } catch {
-                remoteFailure = .failed("\(error)")
+                remoteFailure = .scanStopped(reason: "\(error)")
             }
         }
         // The local scan is awaited even when the remote failed: no thread outlives the audit.

@@ -1,24 +1,36 @@
 import Foundation
 import GRDB
 import Logging
+import TribeBoardDomain
+import TribeBoardQR
 import TribeBoardStore
 import TribeBoardSupport
 
-enum CodeRepairError: Error, LocalizedError {
+package enum CodeRepairError: Error, LocalizedError {
     case output(FileSystemError)
     case store(StoreError)
-    case codeGeneration(String)
-    case qrCode(String)
-    /// The store changed, but some QR codes could not be put in place.
-    case incomplete(String)
+    case codeGeneration(CodeGenerationError)
+    case qrCode(QRCodeError)
+    /// The store changed, but some QR codes could not be put in place because of the cause.
+    indirect case incomplete(CodeRepairError)
+
+    /// What went wrong, whether or not the store changed.
+    package var cause: any Error {
+        switch self {
+        case .output(let error): return error
+        case .store(let error): return error
+        case .codeGeneration(let error): return error
+        case .qrCode(let error): return error
+        case .incomplete(let cause): return cause.cause
+        }
+    }
 
     package var errorDescription: String? {
         switch self {
-        case .output(let error): return "repair not applied: \(error.localizedDescription)"
-        case .store(let error): return "repair not applied: \(error.localizedDescription)"
-        case .codeGeneration(let reason): return "repair not applied: \(reason)"
-        case .qrCode(let reason): return "repair not applied: cannot make a QR code: \(reason)"
-        case .incomplete(let reason): return "repair applied to the store, but not every file is in place (run the same repair again to finish): \(reason)"
+        case .qrCode(let error): return "repair not applied: cannot make a QR code: \(error.localizedDescription)"
+        case .output, .store, .codeGeneration: return "repair not applied: \(cause.localizedDescription)"
+        case .incomplete:
+            return "repair applied to the store, but not every file is in place (run the same repair again to finish): \(cause.localizedDescription)"
         }
     }
 }

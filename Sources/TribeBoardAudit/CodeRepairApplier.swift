@@ -56,7 +56,7 @@ struct CodeRepairApplier {
             if !committed { staging?.remove() }
             let failure = Self.classify(error)
             if committed, case .incomplete = failure { throw failure }
-            throw committed ? .incomplete(failure.localizedDescription) : failure
+            throw committed ? .incomplete(failure) : failure
         }
         report.applied = true
         report.manifest = "\(outputDirectory)/\(Self.manifestName)"
@@ -156,8 +156,8 @@ struct CodeRepairApplier {
         case let error as CodeRepairError: return error
         case let error as FileSystemError: return .output(error)
         case let error as StoreError: return .store(error)
-        case let error as QRCodeError: return .qrCode(error.localizedDescription)
-        case let error as CodeGenerationError: return .codeGeneration(error.localizedDescription)
+        case let error as QRCodeError: return .qrCode(error)
+        case let error as CodeGenerationError: return .codeGeneration(error)
         default: return .store(.writeFailed(reason: "\(error)"))
         }
     }

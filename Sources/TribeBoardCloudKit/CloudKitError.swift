@@ -95,6 +95,22 @@ package enum CloudKitError: Error, Sendable, Equatable, LocalizedError {
         }
     }
 
+    /// The error's stable name for scripts (`cloudkit.network`, `cloudkit.schema.notQueryable`):
+    /// the `kind` of the error document and of the reports' `stopKind`. Named after the case,
+    /// never the message; after retries, the last error's.
+    package var kind: String {
+        switch self {
+        case .network: return "cloudkit.network"
+        case .service: return "cloudkit.service"
+        case .unexpectedResponse: return "cloudkit.unexpectedResponse"
+        case .gaveUp(_, let last): return last.kind
+        case .outOfTime: return "cloudkit.outOfTime"
+        case .schema(.missingType, _): return "cloudkit.schema.missingType"
+        case .schema(.notQueryable, _): return "cloudkit.schema.notQueryable"
+        case .schema(.notDeployed, _): return "cloudkit.schema.notDeployed"
+        }
+    }
+
     var isTransient: Bool { category == .network || category == .transient }
 
     /// A legacy record type (`CKFamily`…) the container never had: it simply has no records.

@@ -21,13 +21,17 @@ struct CommandContext {
     func emit<Report: Encodable>(_ report: Report, text: (Report) -> String) throws {
         if options.json {
             guard document.claim() else { return }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let data = try encoder.encode(report)
-            Terminal.writeOutput(String(decoding: data, as: UTF8.self) + "\n")
+            Terminal.writeOutput(try Self.json(report))
         } else if !options.quiet {
             Terminal.writeOutput(TerminalText.sanitized(text(report)))
         }
+    }
+
+    /// The one JSON document of a run, as --json prints it.
+    static func json(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
     }
 
     /// Reports a run-stopping error on stderr and ends with its status; with --json, also as the

@@ -20,9 +20,18 @@ extension TribeBoardCommand {
 extension AsyncParsableCommand {
     /// The entry point of every executable. From top-level code `main()` resolves to
     /// ParsableCommand's synchronous one, which would not run an async `run()`.
-    package static func start() async {
+    package static func start(arguments: [String] = Array(CommandLine.arguments.dropFirst())) async {
+        var command: any ParsableCommand
         do {
-            var command = try parseAsRoot()
+            command = try parseAsRoot(arguments)
+        } catch {
+            // Encoding strings cannot fail; if it ever did, stderr still has the message.
+            if let document = usageDocument(for: error, arguments: arguments), let json = try? CommandContext.json(document) {
+                Terminal.writeOutput(json)
+            }
+            exit(withError: error)
+        }
+        do {
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

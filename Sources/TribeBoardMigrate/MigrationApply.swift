@@ -28,6 +28,7 @@ struct MigrationApply {
         } catch let error as CloudKitError {
             // The checkpoint keeps what was done; what was not attempted says so.
             report.stoppedBy = error.localizedDescription
+            report.stopKind = error.kind
             report.exitKind = error.category == .configuration ? .configuration : .tryLater
             for index in items.indices where items[index].outcome == .wouldCopy {
                 items[index].outcome = .failed

@@ -10,16 +10,16 @@ package enum MigrationError: Error, LocalizedError {
     case store(StoreError)
     case remote(CloudKitError)
     case output(FileSystemError)
-    case codeGeneration(String)
-    case qrCode(String)
+    case codeGeneration(CodeGenerationError)
+    case qrCode(QRCodeError)
 
     package var errorDescription: String? {
         switch self {
         case .store(let error): return "migration stopped: \(error.localizedDescription); run it again to resume from the checkpoint"
         case .remote(let error): return "migration stopped: \(error.localizedDescription); run it again to resume from the checkpoint"
         case .output(let error): return "migration stopped: \(error.localizedDescription)"
-        case .codeGeneration(let reason): return "migration stopped: \(reason)"
-        case .qrCode(let reason): return "migration stopped: cannot make a QR code: \(reason)"
+        case .codeGeneration(let error): return "migration stopped: \(error.localizedDescription)"
+        case .qrCode(let error): return "migration stopped: cannot make a QR code: \(error.localizedDescription)"
         }
     }
 
@@ -29,8 +29,8 @@ package enum MigrationError: Error, LocalizedError {
         case let error as CloudKitError: return .remote(error)
         case let error as StoreError: return .store(error)
         case let error as FileSystemError: return .output(error)
-        case let error as QRCodeError: return .qrCode(error.localizedDescription)
-        case let error as CodeGenerationError: return .codeGeneration(error.localizedDescription)
+        case let error as QRCodeError: return .qrCode(error)
+        case let error as CodeGenerationError: return .codeGeneration(error)
         default: return .store(.writeFailed(reason: "\(error)"))
         }
     }

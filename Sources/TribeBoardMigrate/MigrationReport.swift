@@ -75,6 +75,8 @@ package struct MigrationReport: Encodable, Sendable {
     package var outputDirectory: String?
     /// What stopped the run early (the checkpoint keeps what was done).
     package var stoppedBy: String?
+    /// The same, for scripts: the kind the error document gives that CloudKit error.
+    package var stopKind: String?
     package var exitKind: ExitKind = .success
     package var entries: [Entry] = []
 

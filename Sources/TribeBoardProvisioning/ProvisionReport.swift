@@ -42,12 +42,16 @@ package struct ProvisionReport: Encodable, Sendable {
     package struct RemoteSummary: Encodable, Sendable {
         /// Why remote checking stopped during the run, if it did.
         package var unavailable: String?
+        /// What stopped it, as the error document names the error (`cloudkit.network`…).
+        package var stopKind: String?
         /// `network`, `transient`, `configuration` or `data`.
         package var errorKind: CloudKitError.Category?
         /// Records uploaded by --sync, and those that stayed pending.
         package var uploaded: Int?
         package var uploadFailed: Int?
         package var uploadError: String?
+        /// What stopped the upload, as resync's `stopKind` (or `lock.held`: another run syncs).
+        package var uploadStopKind: String?
         /// How the --sync upload ended, as `resync` would say it (`success`, `setAside`, `tryLater`, `configuration`).
         package var uploadOutcome: UploadOutcome?
         /// After --sync: records waiting to retry (throttled, with when in `resync --list`), set
@@ -59,6 +63,7 @@ package struct ProvisionReport: Encodable, Sendable {
         init(failure: CloudKitError?) {
             unavailable = failure?.localizedDescription
             errorKind = failure?.category
+            stopKind = failure?.kind
         }
     }
 

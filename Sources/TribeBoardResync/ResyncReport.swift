@@ -45,6 +45,17 @@ package struct ResyncReport: Encodable, Sendable {
         }
     }
 
+    /// What stopped the run, for scripts: the kind the error document gives the same error
+    /// (`cloudkit.service`, `cloudkit.schema.notQueryable`, `cloudkit.outOfTime` for --max-duration).
+    package var stopKind: String? {
+        switch stop {
+        case .remote(let error): return error.kind
+        case .deadline: return CloudKitError.outOfTime.kind
+        case .unmatchedAnswer: return "resync.unmatchedAnswer"
+        case nil: return nil
+        }
+    }
+
     /// What kind of remote trouble stopped the run: a mismatched answer is the server's passing
     /// trouble, like THROTTLED (the records stay pending for the next run).
     package var stopCategory: CloudKitError.Category? {
@@ -64,7 +75,7 @@ package struct ResyncReport: Encodable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case command, synced, failed, requests, pendingBefore, pending, waiting, quarantined, conflicts, blocked, setAside, lastSuccess,
-             durationSeconds, stoppedBy, exitKind
+             durationSeconds, stoppedBy, stopKind, exitKind
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -83,6 +94,7 @@ package struct ResyncReport: Encodable, Sendable {
         try container.encodeIfPresent(lastSuccess, forKey: .lastSuccess)
         try container.encode(durationSeconds, forKey: .durationSeconds)
         try container.encodeIfPresent(stoppedBy, forKey: .stoppedBy)
+        try container.encodeIfPresent(stopKind, forKey: .stopKind)
         try container.encode(exitKind, forKey: .exitKind)
     }
 

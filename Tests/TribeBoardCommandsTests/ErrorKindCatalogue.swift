@@ -4,6 +4,7 @@ import Testing
 import TribeBoardAudit
 import TribeBoardCSV
 import TribeBoardCloudKit
+import TribeBoardDomain
 import TribeBoardMigrate
 import TribeBoardProvisioning
 import TribeBoardQR
@@ -46,8 +47,11 @@ enum ErrorKindCatalogue {
         ]
         let commands: [any Error] = [
             CommandError.remoteNeeded(by: .resync), CommandError.sourceIsDestination(container: "c"), CommandError.notSetAside(["r"]),
-            AuditError.export(FileSystemError("write", path: "p", reason: "r")), AuditError.failed("r"),
-            MigrationError.codeGeneration("r"), MigrationError.qrCode("r"), ProvisionError.configuration("r"),
+            AuditError.export(FileSystemError("write", path: "p", reason: "r")),
+            AuditError.repair(.output(FileSystemError("write", path: "p", reason: "r"))),
+            AuditError.repair(.incomplete(.qrCode(.encodingFailed(reason: "r")))), AuditError.scanStopped(reason: "r"),
+            MigrationError.codeGeneration(.noFreeCode(candidatesTried: 100)),
+            MigrationError.codeGeneration(.randomSourceUnavailable(attempts: 3, reason: "r")), ProvisionError.configuration("r"),
             SheetError.cannotCreate(path: "p", reason: "r"), SheetError.cairo("r"),
             SheetError.invalidCode(familyId: "f", familyName: "n", reason: "r"), SheetError.nothingSelected,
             SheetTemplateError.cannotOpen(path: "t", reason: "r"), SheetTemplateError.syntax(line: 1, "r"),
@@ -57,7 +61,16 @@ enum ErrorKindCatalogue {
             InvitationReadError.manifest(path: "m", reason: "r"), InvitationReadError.manifestMissing(path: "m", reason: "r"),
             Strange(),
         ]
-        return store + csv + cloudKit + files + commands
+        return store + csv + cloudKit + files + commands + usage
+    }
+
+    /// ArgumentParser's own errors, as `start()` meets them, and one of a shape no kind names.
+    static var usage: [any Error] {
+        let refused = [
+            ["provision", "in.csv", "--no-such-option"], ["provision", "in.csv", "--out"], ["provision"],
+            ["provision", "in.csv", "--code-length", "abc"], ["resync", "extra"], ["provision", "in.csv", "--code-length", "5"],
+        ].map { UsageErrorTests.refusal($0) }
+        return refused + [UsageError(Strange(), command: TribeBoardCommand.self)]
     }
 
     /// A real one: the type's initialiser is the CSV module's own.

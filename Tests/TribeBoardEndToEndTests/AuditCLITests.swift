@@ -44,9 +44,12 @@ import TribeBoardTestSupport
         #expect(FileMode.of(directory.file("remote.jsonl")) == 0o600)
         #expect(try String(contentsOfFile: directory.file("remote.jsonl"), encoding: .utf8).split(separator: "\n").count == 4)
 
-        let repaired = try await run(["audit", "--store", "s.sqlite", "--remote-snapshot", "remote.jsonl", "--repair", "--apply", "--out", "fix"], in: directory)
+        let repaired = try await run(["audit", "--store", "s.sqlite", "--remote-snapshot", "remote.jsonl", "--repair", "--apply", "--out", "fix", "--json"],
+                                     in: directory)
         #expect(repaired.status == 1, "the run reports what it found before repairing: \(repaired.stderr)")
-        #expect(repaired.stdout.contains("Repair applied: 1 families got new codes"))
+        let repair = try #require(try JSONSerialization.jsonObject(with: Data(repaired.stdout.utf8)) as? [String: Any])["repair"] as? [String: Any]
+        #expect(repair?["applied"] as? Bool == true, "\(repaired.stdout)")
+        #expect((repair?["changes"] as? [[String: Any]])?.filter { $0["newCode"] is String }.count == 1, "1 family got a new code: \(repaired.stdout)")
         let newCode = try codes(directory)[1].code
         #expect(newCode != families[1].code)
 
@@ -57,9 +60,9 @@ import TribeBoardTestSupport
 
         let clean = try await run(["audit", "--store", "s.sqlite", "--fail-on", "warning", "--local-only"], in: directory)
         #expect(clean.status == 0, "\(clean.stdout)")
-        let again = try await run(["audit", "--store", "s.sqlite"] + fixture.remoteArguments, in: directory)
+        let again = try await run(["audit", "--store", "s.sqlite", "--json"] + fixture.remoteArguments, in: directory)
         #expect(again.status == 0, "\(again.stdout) \(again.stderr)")
-        #expect(again.stdout.contains("0 errors"))
+        #expect((try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])?["errors"] as? Int == 0, "\(again.stdout)")
     }
 
     @Test func snapshotFindingsAsTextCSVAndExitStatuses() async throws {

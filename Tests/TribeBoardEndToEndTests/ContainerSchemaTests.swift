@@ -88,6 +88,7 @@ struct ContainerSchemaTests {
         let (result, report) = try workspace(server).run(["provision", "in.csv", "--out", "out"])
         #expect(result.status == 78, "\(result.stderr)")
         #expect((report?["remote"] as? [String: Any])?["errorKind"] as? String == "configuration", "\(result.stdout)")
+        #expect((report?["remote"] as? [String: Any])?["stopKind"] as? String == "cloudkit.schema.missingType", "\(result.stdout)")
         #expect(result.stderr.contains("cktool import-schema"), "the message names the fix: \(result.stderr)")
     }
 
@@ -98,10 +99,12 @@ struct ContainerSchemaTests {
         let (provision, provisionReport) = try workspace.run(["provision", "in.csv", "--out", "out"])
         #expect(provision.status == 78, "\(provision.stderr)")
         #expect((provisionReport?["remote"] as? [String: Any])?["errorKind"] as? String == "configuration", "\(provision.stdout)")
+        #expect((provisionReport?["remote"] as? [String: Any])?["stopKind"] as? String == "cloudkit.schema.notQueryable", "\(provision.stdout)")
         #expect(provision.stderr.contains("Family has no QUERYABLE index on code"), "the message names the index to add: \(provision.stderr)")
         let (resync, resyncReport) = try workspace.run(["resync"])
         #expect(resync.status == 78, "\(resync.stderr)")
         #expect(resyncReport?["exitKind"] as? String == "configuration", "\(resync.stdout)")
+        #expect(resyncReport?["stopKind"] as? String == "cloudkit.schema.notQueryable", "\(resync.stdout)")
         #expect(try pending(in: workspace) == 4, "nothing uploaded, nothing lost")
     }
 
@@ -126,6 +129,7 @@ struct ContainerSchemaTests {
         let (resync, report) = try workspace.run(["resync"])
         #expect(resync.status == 78, "\(resync.stderr)")
         #expect(report?["exitKind"] as? String == "configuration", "\(resync.stdout)")
+        #expect(report?["stopKind"] as? String == "cloudkit.schema.notDeployed", "\(resync.stdout)")
         #expect(resync.stderr.contains("Deploy Schema Changes"), "the message names the fix: \(resync.stderr)")
         #expect(report?["quarantined"] as? Int ?? 0 == 0, "a schema problem is not the records' fault: \(resync.stdout)")
         #expect(try pending(in: workspace) == 4)

@@ -27,11 +27,15 @@ import TribeBoardTestSupport
     @Test func aCorrectProjectAndAHealthyStoreExitZeroWithWarningsOnly() throws {
         let directory = try TemporaryDirectory("doctor-cli-ok")
         let store = try provisionedStore(in: directory)
-        let result = try ProcessRunner.run(tribeboard, ["doctor", "--store", store, "--project", DoctorFixtures.project("correct")])
+        let result = try ProcessRunner.run(tribeboard, ["doctor", "--store", store, "--project", DoctorFixtures.project("correct"), "--json"])
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
-        #expect(result.stdout.contains("[ ok ] TribeBoard: Container identifiers in Swift sources"))
-        #expect(result.stdout.contains("[warn] CloudKit settings: no remote configured"))
-        #expect(result.stdout.contains("the toolkit would run localOnly (noKey)"))
+        let report = try json(result)
+        let byID = checks(report)
+        #expect(byID["container.swiftSources"]?["status"] as? String == "ok", "\(byID.keys.sorted())")
+        #expect(byID["remote.configuration"]?["status"] as? String == "warning", "no remote configured")
+        #expect(byID.values.allSatisfy { $0["status"] as? String != "failure" }, "\(result.stdout)")
+        let fallback = report["fallback"] as? [String: Any]
+        #expect(fallback?["mode"] as? String == "localOnly" && fallback?["reason"] as? String == "noKey", "\(String(describing: fallback))")
     }
 
     @Test func theJSONReportIsTheSameChecklistAsData() throws {
@@ -73,9 +77,11 @@ import TribeBoardTestSupport
         let garbage = try DoctorFixtures.randomBytesStore(in: directory)
         let truncated = try DoctorFixtures.truncatedStore(in: directory)
         for path in [garbage, truncated, directory.file("missing.sqlite"), directory.path] {
-            let result = try ProcessRunner.run(tribeboard, ["doctor", "--store", path])
+            let result = try ProcessRunner.run(tribeboard, ["doctor", "--store", path, "--json"])
             #expect(result.status == 1, "\(path): \(result.stdout)\(result.stderr)")
-            #expect(result.stdout.contains("[FAIL] Store file") || result.stdout.contains("[FAIL] Opening the store"), "\(path): \(result.stdout)")
+            let store = checks(try json(result))
+            #expect(store["store.file"]?["status"] as? String == "failure" || store["store.open"]?["status"] as? String == "failure",
+                    "\(path): \(result.stdout)")
         }
         #expect(!FileManager.default.fileExists(atPath: directory.file("missing.sqlite")))
     }
@@ -83,10 +89,12 @@ import TribeBoardTestSupport
     @Test func aKilledCreationFailsWithItsCodeOnStdoutButNeverInTheLogs() throws {
         let directory = try TemporaryDirectory("doctor-cli-killed")
         let stuck = try DoctorFixtures.killedCreationStore(in: directory)
-        let result = try ProcessRunner.run(tribeboard, ["doctor", "--store", stuck.path, "-v"])
+        let result = try ProcessRunner.run(tribeboard, ["doctor", "--store", stuck.path, "-v", "--json"])
         #expect(result.status == 1)
-        #expect(result.stdout.contains("[FAIL] Creations that reached completed (creation_log): 1 family stopped before completed"))
-        #expect(result.stdout.contains(stuck.killedCode))
+        let incomplete = try #require(checks(try json(result))["creations.incomplete"], "\(result.stdout)")
+        #expect(incomplete["status"] as? String == "failure")
+        let sample = incomplete["sample"] as? [[String: Any]] ?? []
+        #expect(sample.count == 1 && sample.first?["code"] as? String == stuck.killedCode, "the code in full on stdout: \(sample)")
         #expect(result.stderr.contains("KL****"), "the verbose log names the family with a masked code: \(result.stderr)")
         #expect(!result.stderr.contains(stuck.killedCode) && !result.stderr.contains(stuck.healthyCode))
 
@@ -117,10 +125,12 @@ import TribeBoardTestSupport
         #expect((try json(accepted)["fallback"] as? [String: Any])?["mode"] as? String == "cloudKit")
 
         let rejected = try await ProcessRunner.runAsync(tribeboard, ["doctor", "--store", store, "--key-id", "unknown", "--key-file", fixture.keyFile,
-                                                                     "--ck-base-url", fixture.emulator.baseURL])
+                                                                     "--ck-base-url", fixture.emulator.baseURL, "--json"])
         #expect(rejected.status == 1)
-        #expect(rejected.stdout.contains("[FAIL] Key accepted (users/caller): rejected"))
-        #expect(rejected.stdout.contains("the toolkit would run localOnly (authFailure)"))
+        let report = try json(rejected)
+        #expect(checks(report)["remote.key"]?["status"] as? String == "failure", "\(rejected.stdout)")
+        let fallback = report["fallback"] as? [String: Any]
+        #expect(fallback?["mode"] as? String == "localOnly" && fallback?["reason"] as? String == "authFailure", "\(String(describing: fallback))")
     }
 
     @Test func targetNarrowsTheContainerChecksToOneTargetAndNeedsAProject() throws {

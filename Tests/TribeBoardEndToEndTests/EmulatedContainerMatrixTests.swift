@@ -48,12 +48,15 @@ struct EmulatedContainerMatrixTests {
         #expect(provision.status == mode.provision, "\(provision.stderr)")
         if mode.provision == 78 {
             #expect((provisionReport["remote"] as? [String: Any])?["errorKind"] as? String == "configuration", "\(provision.stdout)")
+            #expect(((provisionReport["remote"] as? [String: Any])?["stopKind"] as? String)?.hasPrefix("cloudkit.schema.") == true,
+                    "\(provision.stdout)")
             #expect(provision.stderr.contains(mode.fix), "\(provision.stderr)")
         }
         let (resync, resyncReport) = try await space.run(["resync"])
         #expect(resync.status == mode.resync, "\(resync.stderr)")
         if mode.resync == 78 {
             #expect(resyncReport["exitKind"] as? String == "configuration", "\(resync.stdout)")
+            #expect((resyncReport["stopKind"] as? String)?.hasPrefix("cloudkit.schema.") == true, "\(resync.stdout)")
             #expect(resync.stderr.contains(mode.fix), "\(resync.stderr)")
         }
         let (audit, _) = try await space.run(["audit"])

@@ -196,19 +196,22 @@ struct EmulatedContainerTests {
         let space = try await workspace(options)
         defer { Task { await space.fixture.emulator.stop() } }
         let provision = try await ProcessRunner.runAsync(ProcessRunner.executable("tribeboard"),
-                                                         ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "--sync"]
+                                                         ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "--sync", "--json"]
                                                              + space.fixture.remoteArguments, in: space.directory.path)
         #expect(try space.localFamilies == Self.families, "every row provisioned, none failed")
         #expect(provision.status == 75, "throttled: the local work is done, records wait for resync")
-        #expect(!(provision.stdout + provision.stderr).contains("nothing was uploaded"), "\(provision.stdout)")
+        let remote = try #require((try JSONSerialization.jsonObject(with: Data(provision.stdout.utf8)) as? [String: Any])?["remote"] as? [String: Any],
+                                  "\(provision.stdout)")
+        // Single records throttled: the upload went on, nothing stopped it.
+        #expect(remote["uploadOutcome"] as? String == "tryLater" && remote["uploadStopKind"] == nil, "\(remote)")
         let uploaded = try space.sqlite("SELECT (SELECT count(*) FROM families WHERE needs_sync = 0) + (SELECT count(*) FROM user_profiles WHERE needs_sync = 0)"
                                         + " + (SELECT count(*) FROM memberships WHERE needs_sync = 0)")
         // Throttled records, and the memberships that wait for a throttled family.
         let waiting = try space.sqlite("SELECT (SELECT count(*) FROM families WHERE needs_sync = 1) + (SELECT count(*) FROM user_profiles WHERE needs_sync = 1)"
                                        + " + (SELECT count(*) FROM memberships WHERE needs_sync = 1)")
         #expect(uploaded > 0 && waiting > 0)
-        #expect(provision.stdout.contains("--sync uploaded \(uploaded) records; \(waiting) wait to be retried"), "\(provision.stdout)")
-        #expect(provision.stdout.contains("Next: tribeboard resync"), "\(provision.stdout)")
+        #expect(remote["uploaded"] as? Int == uploaded && remote["uploadWaiting"] as? Int == waiting, "\(remote)")
+        #expect((remote["next"] as? String)?.hasPrefix("tribeboard resync ") == true, "\(remote)")
         // Each throttled record waits what its own retryAfter said (0.05 s), not a generic minute.
         #expect(try space.sqlite("SELECT count(*) FROM sync_state WHERE (julianday(next_attempt_at) - julianday(last_attempt_at)) * 86400 > 5") == 0)
         // No membership went up before its family (CloudKit would refuse the reference).

@@ -18,6 +18,8 @@ struct ErrorDocument: Decodable {
     let recordId: String?
     let recordIds: [String]?
     let setting: String?
+    let option: String?
+    let cause: String?
     let placeholders: [String]?
     let operation: String?
     let category: String?

@@ -43,6 +43,29 @@ import TribeBoardTestSupport
         #expect(FileManager.default.fileExists(atPath: directory.file("out/manifest.csv")))
     }
 
+    /// With --json, a refused command line is one error document on every executable and every
+    /// installed name (README, "Errors as JSON"); help and version stay what they were.
+    @Test func aRefusedCommandLineIsOneDocumentUnderEveryName() throws {
+        let directory = try TemporaryDirectory("installed-usage")
+        // With what each needs besides (a missing argument is reported first).
+        let subcommands = [("provision", ["in.csv"]), ("resync", []), ("audit", []), ("doctor", []), ("migrate", []), ("sheets", ["--out", "x.pdf"])]
+        var runs: [(String, [String])] = subcommands.map { (ProcessRunner.executable("tribeboard"), [$0.0] + $0.1) }
+        runs += subcommands.map { (ProcessRunner.executable("tribeboard-\($0.0)"), $0.1) }
+        runs += try subcommands.map { (try link("tribeboard-\($0.0)", in: directory), $0.1) }
+        for (path, prefix) in runs {
+            let result = try ProcessRunner.run(path, prefix + ["--no-such-option", "--json"], in: directory.path)
+            #expect(result.status == 64, "\(path) \(prefix): \(result.stderr)")
+            let error = try ErrorDocument(result)
+            #expect(error.kind == "usage.unknownOption" && error.option == "--no-such-option", "\(path) \(prefix): \(error.kind)")
+            #expect(result.stderr.hasPrefix("Error: ") && result.stderr.contains("Usage:"), "stderr keeps the usage: \(result.stderr)")
+            let help = try ProcessRunner.run(path, prefix + ["--help", "--json"], in: directory.path)
+            #expect(help.status == 0 && !help.stdout.hasPrefix("{"), "\(path) \(prefix): \(help.stdout)")
+        }
+        // Without --json (or with it only after `--`), stdout stays empty.
+        let plain = try ProcessRunner.run(ProcessRunner.executable("tribeboard-provision"), ["in.csv", "--code-length", "5", "--", "--json"])
+        #expect(plain.status == 64 && plain.stdout.isEmpty, "\(plain.stdout)")
+    }
+
     @Test func aLinkWithAnotherNameIsTheWholeTool() throws {
         let directory = try TemporaryDirectory("installed-other")
         let other = try link("tribeboard-nonesuch", in: directory)

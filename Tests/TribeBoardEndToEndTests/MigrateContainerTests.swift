@@ -23,14 +23,21 @@ import TribeBoardTestSupport
         try await ProcessRunner.runAsync(tribeboard, arguments(from: source, to: destination, extra), in: directory.path)
     }
 
-    @Test func killedMidRunThenRerunEndsWithExactlyTheSourcesRecords() async throws {
+    /// A source holding `records`, and a destination slow enough (120 ms a request) for a test to
+    /// act while a run is in its middle.
+    func sourceAndSlowDestination(_ records: [CloudKitRecord]) async throws -> (EmulatorFixture, EmulatorFixture) {
         let source = try await EmulatorFixture.start()
         var slow = CloudKitEmulator.Options()
         slow.faults = try EmulatorFaults.parse("latency=120ms")
         let destination = try await EmulatorFixture.start(slow)
+        await source.emulator.seed(records, container: Self.wrongContainer)
+        return (source, destination)
+    }
+
+    @Test func killedMidRunThenRerunEndsWithExactlyTheSourcesRecords() async throws {
+        let (source, destination) = try await sourceAndSlowDestination(F.families(1_400, legacy: false)
+                                                                         + F.families(100, legacy: true, offset: 5_000, kindBase: 10))
         defer { Task { await source.emulator.stop(); await destination.emulator.stop() } }
-        await source.emulator.seed(F.families(1_400, legacy: false) + F.families(100, legacy: true, offset: 5_000, kindBase: 10),
-                                   container: Self.wrongContainer)
         let expected = F.contents(await source.emulator.records(container: Self.wrongContainer))
         let directory = try TemporaryDirectory("migrate-kill")
 
@@ -56,6 +63,25 @@ import TribeBoardTestSupport
         // The store knows the current families (the legacy ones wait for legacy-types).
         #expect(try F.sqlite(directory.file("s.sqlite"), "SELECT COUNT(*) FROM families WHERE needs_sync = 0") == ["1400"])
         #expect(try F.sqlite(directory.file("s.sqlite"), "SELECT COUNT(*) FROM memberships") == ["1400"])
+    }
+
+    /// The destination lost after the first batches: the report says what stopped the run, in
+    /// words and as the error document's kind, and the records not sent are retryable.
+    @Test func aDestinationLostMidRunNamesWhatStoppedIt() async throws {
+        let (source, destination) = try await sourceAndSlowDestination(F.families(600, legacy: false))
+        defer { Task { await source.emulator.stop(); await destination.emulator.stop() } }
+        let directory = try TemporaryDirectory("migrate-lost")
+        let run = try ProcessRunner.start(tribeboard, arguments(from: source, to: destination, ["--apply", "--out", "out", "--json"]), in: directory.path)
+        for _ in 0..<3000 where (await destination.emulator.requestCounts()["records/modify"] ?? 0) < 1 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        await destination.emulator.setFaults(try EmulatorFaults.parse("down"))
+        let result = run.wait()
+        #expect(result.status == 75, "\(result.stderr)")
+        let report = try F.json(result)
+        #expect(report["stopKind"] as? String == "cloudkit.network", "\(report["stoppedBy"] ?? "")")
+        #expect(report["stoppedBy"] as? String != nil && report["exitKind"] as? String == "tryLater")
+        #expect((F.counts(report)["failed"] ?? 0) > 0, "what was not sent waits for the next run")
     }
 
     @Test func faultsOnBothSidesEndInTheSameRecordsWithOnlyTryLaterOnTheWay() async throws {

@@ -15,12 +15,16 @@ struct NumericOptionTests {
         ["resync", "--max-duration", "-1"], ["resync", "--max-duration", "0"], ["resync", "--max-duration", "99999999"],
     ]
 
+    /// Refused as a value out of range (the option's own check, or its type's), never as an
+    /// option missing its value.
     @Test("out of range: exit 64 and a message naming the option", arguments: cases)
     func outOfRange(arguments: [String]) throws {
-        let result = try ProcessRunner.run(ProcessRunner.executable("tribeboard"), arguments + ["--store", "/nonexistent/s.sqlite"])
+        let result = try ProcessRunner.run(ProcessRunner.executable("tribeboard"), arguments + ["--store", "/nonexistent/s.sqlite", "--json"])
         let option = arguments[arguments.count - 2]
         #expect(result.status == 64, "\(arguments): \(result.stderr)")
-        #expect(result.stderr.contains(option) && result.stderr.contains("must be"), "\(arguments): \(result.stderr)")
-        #expect(!result.stderr.contains("Missing value"), "\(arguments): \(result.stderr)")
+        let error = try ErrorDocument(result)
+        #expect(["usage.validation", "usage.invalidValue"].contains(error.kind), "\(arguments): \(error.kind)")
+        #expect(error.option == nil || error.option == option, "\(arguments): \(String(describing: error.option))")
+        #expect(error.message.contains(option), "the message names the option: \(error.message)")
     }
 }

@@ -83,9 +83,28 @@ import TribeBoardTestSupport
         #expect(json["codesNotVerifiedRemotely"] as? Int == 42)
         let remote = try #require(json["remote"] as? [String: Any])
         #expect(remote["errorKind"] as? String == "network")
+        // The check and the upload both stopped on the lost network, which the report names.
+        #expect(remote["stopKind"] as? String == "cloudkit.network" && remote["unavailable"] is String, "\(remote)")
+        #expect(remote["uploadStopKind"] == nil, "no upload was tried once the check stopped: \(remote)")
         let store = try StoreInspector(path: directory.file("s.sqlite"))
         #expect(try store.count("SELECT COUNT(*) FROM families WHERE code_verified_remotely_at IS NULL AND needs_sync = 1") == 42)
-        #expect(result.stderr.contains("local checks only"))
+    }
+
+    /// --sync while another resync holds the store's lock: the records wait, and the report says
+    /// why as the error document would (`lock.held`).
+    @Test func aSyncWhileAnotherResyncRunsNamesTheLock() async throws {
+        let fixture = try await EmulatorFixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        let directory = try TemporaryDirectory("remote-sync-locked")
+        let lock = open(directory.file("s.sqlite.resync-lock"), O_RDWR | O_CREAT, 0o600)
+        defer { close(lock) }
+        try #require(lock >= 0 && flock(lock, LOCK_EX | LOCK_NB) == 0)
+        let result = try await provision(fixture, in: directory, ["--sync"])
+        let remote = try #require(try summary(result)["remote"] as? [String: Any], "\(result.stdout)")
+        #expect(remote["uploadStopKind"] as? String == "lock.held" && remote["uploadError"] is String, "\(remote)")
+        #expect(remote["stopKind"] == nil, "the check itself went through: \(remote)")
+        #expect(try StoreInspector(path: directory.file("s.sqlite")).count("SELECT COUNT(*) FROM families WHERE needs_sync = 1") == 42)
+        #expect(result.status == 75 && remote["uploadOutcome"] as? String == "tryLater", "records left waiting are not a success: \(result.stderr)")
     }
 
     @Test func wrongKeyIsAClearConfigurationErrorAndNothingIsLostLocally() async throws {
@@ -97,7 +116,8 @@ import TribeBoardTestSupport
         // The remote check stopped, the local work is done: the report is the run's document.
         let remote = try #require(try summary(result)["remote"] as? [String: Any])
         #expect(remote["errorKind"] as? String == "configuration", "\(result.stdout)")
-        #expect(result.stderr.contains("AUTHENTICATION_FAILED"))
+        #expect(remote["stopKind"] as? String == "cloudkit.service", "\(result.stdout)")
+        #expect((remote["unavailable"] as? String)?.contains("AUTHENTICATION_FAILED") == true, "Apple's code, in the report: \(result.stdout)")
         #expect(try StoreInspector(path: directory.file("s.sqlite")).count("SELECT COUNT(*) FROM families") == 42)
         #expect(await fixture.emulator.requestCounts()["records/query"] == 1, "a configuration error is not retried, and stops remote checks")
     }

@@ -107,8 +107,10 @@ import TribeBoardTestSupport
         let remote = await fixture.emulator.records(container: container)
         #expect(remote.first { $0.recordName == holder.recordName }?.string("name") == "Someone Else")
         #expect(!remote.contains { $0.recordName == victim["id"] })
-        let list = try await ProcessRunner.runAsync(tribeboard, ["resync", "--store", "s.sqlite", "--list"], in: directory.path)
-        #expect(list.stdout.contains("conflict") && list.stdout.contains(holder.recordName))
+        let list = try await ProcessRunner.runAsync(tribeboard, ["resync", "--store", "s.sqlite", "--list", "--json"], in: directory.path)
+        let entries = (try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])?["entries"] as? [[String: Any]] ?? []
+        let entry = entries.first { $0["id"] as? String == victim["id"] }
+        #expect(entry?["status"] as? String == "conflict" && entry?["conflictWith"] as? String == holder.recordName, "\(list.stdout)")
     }
 
     @Test func aPermanentlyBadRecordIsQuarantinedAndDoesNotBlockTheRest() async throws {

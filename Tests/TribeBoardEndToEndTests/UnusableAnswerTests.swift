@@ -62,6 +62,7 @@ struct MaxDurationTests {
                                             "--max-duration", "3", "--json"], in: directory.path)
         let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         #expect(report?["stoppedBy"] as? String == "--max-duration reached", "\(result.stdout)\n\(result.stderr)")
+        #expect(report?["stopKind"] as? String == "cloudkit.outOfTime", "the error document's kind for the run's time: \(result.stdout)")
         #expect(result.status != 0, "records stay pending")
     }
 }

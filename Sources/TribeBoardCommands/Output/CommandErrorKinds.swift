@@ -56,9 +56,18 @@ extension AuditError: DocumentedError {
         case .snapshot(let error): return error.errorDetail
         case .remote(let error): return error.errorDetail
         case .export(let error): return ErrorDetail(kind: "audit.exportFailed").with { $0.path = error.path }
-        // A repair that could not be applied, or a scan that ended without a result: only words.
-        case .failed: return ErrorDetail(kind: "audit.failed")
+        // Whether the store changed is what a script acts on; the cause's fields say why.
+        case .repair(.incomplete(let cause)): return Self.repairDetail("audit.repairIncomplete", cause: cause.cause)
+        case .repair(let error): return Self.repairDetail("audit.repairNotApplied", cause: error.cause)
+        case .scanStopped: return ErrorDetail(kind: "audit.scanStopped")
         }
+    }
+
+    private static func repairDetail(_ kind: String, cause: any Error) -> ErrorDetail {
+        var detail = ErrorDetail.of(cause)
+        detail.cause = detail.kind
+        detail.kind = kind
+        return detail
     }
 }
 
@@ -68,8 +77,8 @@ extension MigrationError: DocumentedError {
         case .store(let error): return error.errorDetail
         case .remote(let error): return error.errorDetail
         case .output(let error): return error.errorDetail
-        case .codeGeneration: return ErrorDetail(kind: "migration.codeGeneration")
-        case .qrCode: return ErrorDetail(kind: "migration.qrCode")
+        case .codeGeneration(let error): return error.errorDetail
+        case .qrCode(let error): return error.errorDetail
         }
     }
 }

@@ -24,6 +24,9 @@ struct ErrorDetail: Encodable, Equatable {
     var status = ""
     var kind: String
     var message = ""
+    /// The kind of the error behind this one, when this one says what it stopped (a repair not
+    /// applied because of `file.failed`).
+    var cause: String?
     var path: String?
     /// What stands at `path` instead of a plain file: symbolicLink, folder or special.
     var fileType: String?
@@ -34,6 +37,8 @@ struct ErrorDetail: Encodable, Equatable {
     var recordId: String?
     var recordIds: [String]?
     var setting: String?
+    /// The command-line option a usage error names (`--code-length`).
+    var option: String?
     var placeholders: [String]?
     var operation: String?
     var category: String?

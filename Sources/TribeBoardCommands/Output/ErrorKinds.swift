@@ -2,6 +2,7 @@ import Foundation
 import TribeBoardAudit
 import TribeBoardCSV
 import TribeBoardCloudKit
+import TribeBoardDomain
 import TribeBoardQR
 import TribeBoardResync
 import TribeBoardStore
@@ -58,27 +59,26 @@ extension CSVImportError: DocumentedError {
 }
 
 extension CloudKitError: DocumentedError {
+    /// The kind is the error's own (`CloudKitError.kind`, which the reports' `stopKind` uses too).
     var errorDetail: ErrorDetail {
         let detail: ErrorDetail
         switch self {
-        case .network: detail = ErrorDetail(kind: "cloudkit.network")
         case .service(let code, let status, _, let retryAfter):
-            detail = ErrorDetail(kind: "cloudkit.service").with {
+            detail = ErrorDetail(kind: kind).with {
                 $0.serverErrorCode = code.rawValue
                 $0.httpStatus = status
                 // The server's number, checked: JSON has no infinity, and a week is not a wait.
                 $0.retryAfterSeconds = RetryPolicy.usable(retryAfter, upTo: 86_400)
             }
-        case .unexpectedResponse(let status, _): detail = ErrorDetail(kind: "cloudkit.unexpectedResponse").with { $0.httpStatus = status }
+        case .unexpectedResponse(let status, _): detail = ErrorDetail(kind: kind).with { $0.httpStatus = status }
         case .gaveUp(let attempts, let last): detail = last.errorDetail.with { $0.attempts = attempts }
-        case .outOfTime: detail = ErrorDetail(kind: "cloudkit.outOfTime")
-        case .schema(.missingType(let type), _): detail = ErrorDetail(kind: "cloudkit.schema.missingType").with { $0.recordType = type }
+        case .schema(.missingType(let type), _): detail = ErrorDetail(kind: kind).with { $0.recordType = type }
         case .schema(.notQueryable(let field, let type), _):
-            detail = ErrorDetail(kind: "cloudkit.schema.notQueryable").with {
+            detail = ErrorDetail(kind: kind).with {
                 $0.field = field
                 $0.recordType = type
             }
-        case .schema(.notDeployed, _): detail = ErrorDetail(kind: "cloudkit.schema.notDeployed")
+        case .network, .outOfTime, .schema(.notDeployed, _): detail = ErrorDetail(kind: kind)
         }
         return detail.with { $0.category = category.rawValue }
     }
@@ -140,6 +140,15 @@ extension QRCodeError: DocumentedError {
         case .encodingFailed: return ErrorDetail(kind: "qr.encodingFailed")
         case .pngEncodingFailed: return ErrorDetail(kind: "qr.pngEncodingFailed")
         case .invalidScale: return ErrorDetail(kind: "qr.invalidScale")
+        }
+    }
+}
+
+extension CodeGenerationError: DocumentedError {
+    var errorDetail: ErrorDetail {
+        switch self {
+        case .noFreeCode(let tried): return ErrorDetail(kind: "code.noFreeCode").with { $0.attempts = tried }
+        case .randomSourceUnavailable(let attempts, _): return ErrorDetail(kind: "code.randomSourceUnavailable").with { $0.attempts = attempts }
         }
     }
 }

@@ -121,6 +121,9 @@ package struct ProvisionCommand: PipelineCommand {
             lock = try SyncLock(storePath: global.store)
         } catch {
             report.remote?.uploadError = "\(error.localizedDescription); the records wait for it"
+            report.remote?.uploadStopKind = ErrorDetail.of(error).kind
+            // Not uploaded: the records wait for that other run or the next (75, never 0).
+            report.remote?.uploadOutcome = .tryLater
             return
         }
         let outcome = try await Resyncer(store: store, client: client, logger: context.logger).run()
@@ -128,6 +131,7 @@ package struct ProvisionCommand: PipelineCommand {
         report.remote?.uploaded = outcome.synced
         report.remote?.uploadFailed = outcome.failed
         report.remote?.uploadError = outcome.stoppedBy
+        report.remote?.uploadStopKind = outcome.stopKind
         report.remote?.uploadOutcome = outcome.exitKind
         report.remote?.uploadWaiting = max(0, outcome.pending.total - outcome.quarantined - outcome.conflicts - outcome.blocked)
         report.remote?.uploadSetAside = outcome.quarantined + outcome.conflicts + outcome.blocked

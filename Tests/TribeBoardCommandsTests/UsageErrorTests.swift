@@ -1,0 +1,77 @@
+import ArgumentParser
+import Foundation
+import Testing
+@testable import TribeBoardCommands
+
+/// A command line refused with 64 is an error document when `--json` is on it (README, "Errors as
+/// JSON"): its kind from ArgumentParser's error, the option at fault, and ArgumentParser's message.
+struct UsageErrorTests {
+    /// The error `parseAsRoot` throws for these arguments, as `start()` catches it.
+    static func refusal<Command: ParsableCommand>(_ arguments: [String], as command: Command.Type = TribeBoardCommand.self) -> UsageError {
+        do {
+            _ = try command.parseAsRoot(arguments)
+            Issue.record("accepted: \(arguments)")
+            return UsageError(ValidationError("accepted"), command: command)
+        } catch {
+            return UsageError(error, command: command)
+        }
+    }
+
+    /// The document `start()` prints, read back as plain JSON; nil when it prints none.
+    static func document<Command: ParsableCommand>(_ arguments: [String], as command: Command.Type = TribeBoardCommand.self) throws -> [String: Any]? {
+        let error: any Error
+        do {
+            _ = try command.parseAsRoot(arguments)
+            return nil
+        } catch let caught {
+            error = caught
+        }
+        guard let document = command.usageDocument(for: error, arguments: arguments) else { return nil }
+        let object = try JSONSerialization.jsonObject(with: Data(try CommandContext.json(document).utf8)) as? [String: Any]
+        return try #require(object?["error"] as? [String: Any])
+    }
+
+    @Test(arguments: [
+        (["provision", "in.csv", "--no-such-option"], "usage.unknownOption", "--no-such-option"),
+        (["provision", "in.csv", "-Z"], "usage.unknownOption", "-Z"),
+        (["provision", "in.csv", "--out"], "usage.missingValue", "--out"),
+        (["provision"], "usage.missingArgument", nil),
+        (["provision", "in.csv", "--code-length", "abc"], "usage.invalidValue", "--code-length"),
+        (["resync", "--max-duration", "soon"], "usage.invalidValue", "--max-duration"),
+        (["resync", "extra"], "usage.unexpectedArgument", nil),
+        (["provision", "in.csv", "--code-length", "5"], "usage.validation", nil),
+        (["audit", "--apply"], "usage.validation", nil),
+        (["resync", "--max-duration", "0"], "usage.validation", nil),
+    ] as [([String], String, String?)])
+    func eachShapeHasItsKind(arguments: [String], kind: String, option: String?) throws {
+        let error = try #require(try Self.document(arguments + ["--json"]), "\(arguments)")
+        #expect(error["kind"] as? String == kind, "\(arguments): \(error)")
+        #expect(error["option"] as? String == option, "\(arguments): \(error)")
+        #expect(error["exitStatus"] as? Int == 64 && error["status"] as? String == "usage")
+        // The message is ArgumentParser's first line: the one stderr shows after "Error: ".
+        let message = try #require(error["message"] as? String)
+        #expect(!message.isEmpty && TribeBoardCommand.fullMessage(for: Self.refusal(arguments)).contains(message))
+    }
+
+    /// A link named after a subcommand parses as that command at the root: same kinds.
+    @Test func aSubcommandAtTheRootHasTheSameKinds() throws {
+        let error = try #require(try Self.document(["in.csv", "--code-length", "abc", "--json"], as: ProvisionCommand.self))
+        #expect(error["kind"] as? String == "usage.invalidValue" && error["option"] as? String == "--code-length")
+        #expect(try Self.document(["--bogus", "--json"], as: ResyncCommand.self)?["kind"] as? String == "usage.unknownOption")
+    }
+
+    /// Help, version and a refusal without `--json` (or with it after `--`, as a value) print none.
+    @Test(arguments: [
+        ["provision", "--help", "--json"], ["--version", "--json"], ["provision", "in.csv", "--bogus"],
+        ["provision", "in.csv", "--bogus", "--", "--json"],
+    ])
+    func noDocumentUnlessAskedForAndRefused(arguments: [String]) throws {
+        #expect(try Self.document(arguments) == nil, "\(arguments)")
+    }
+
+    @Test func anErrorOfAnotherShapeIsPlainUsage() {
+        struct Other: Error {}
+        let error = UsageError(Other(), command: TribeBoardCommand.self)
+        #expect(error.kind == "usage" && error.option == nil)
+    }
+}
