@@ -159,7 +159,7 @@ let package = Package(
                            .product(name: "FlyingFox", package: "FlyingFox")]
         ),
         .testTarget(
-            name: "TribeBoardCoreTests",
+            name: "TribeBoardUnitTests",
             dependencies: ["TribeBoardAudit", "TribeBoardCSV", "TribeBoardCloudKit", "TribeBoardDoctor", "TribeBoardDomain", "TribeBoardMigrate",
                            "TribeBoardProvisioning", "TribeBoardQR", "TribeBoardResync", "TribeBoardSheets", "TribeBoardStore", "TribeBoardSupport",
                            "TribeBoardXcodeProject", "TribeBoardTestSupport", "TribeBoardCloudKitEmulator",
