@@ -110,7 +110,7 @@ package struct Auditor: Sendable {
     private func scanBothSides(_ queries: LocalAuditQueries) async throws(AuditError) -> (LocalScan, RemoteFamilyIndex) {
         let cutoff = Date().addingTimeInterval(-request.staleAfter)
         let sampleLimit = request.sampleLimit
-        async let localScan = PipelineThread.run(name: "tribeboard.audit.local") { () throws -> LocalScan in
+        let localScan = PipelineThread.start(name: "tribeboard.audit.local") { () throws -> LocalScan in
             LocalScan(index: try queries.scanFamilies(), withoutAdmin: try queries.familiesWithoutAdmin(),
                       stale: try queries.stalePendingFamilies(before: cutoff, limit: sampleLimit))
         }
@@ -130,8 +130,7 @@ package struct Auditor: Sendable {
             }
         }
         // The local scan is awaited even when the remote failed: no thread outlives the audit.
-        let local: Result<LocalScan, any Error>
-        do { local = .success(try await localScan) } catch { local = .failure(error) }
+        let local = await localScan.result
         if let remoteFailure { throw remoteFailure }
         switch local {
         case .success(let scan): return (scan, remote)

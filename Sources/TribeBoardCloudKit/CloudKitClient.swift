@@ -128,8 +128,18 @@ package final class CloudKitClient: Sendable {
 
     // MARK: Transport
 
+    /// The client's own work (JSON, signing, decoding the answer) runs on the shared pool, not on
+    /// the thread of the pipeline that awaits it: requests in flight side by side (migrate's) then
+    /// encode and decode on both cores instead of taking turns on that one thread.
     private func send<Body: Encodable, Response: Decodable & Sendable>(_ operation: String, body: Body?,
                                                            method: String = "POST") async throws(CloudKitError) -> Response {
+        try await withTaskExecutorPreference(globalConcurrentExecutor) { () async throws(CloudKitError) -> Response in
+            try await self.transport(operation, body: body, method: method)
+        }
+    }
+
+    private func transport<Body: Encodable, Response: Decodable & Sendable>(_ operation: String, body: Body?,
+                                                                method: String) async throws(CloudKitError) -> Response {
         let bytes: [UInt8]
         do {
             bytes = try body.map { Array(try JSONEncoder().encode($0)) } ?? []

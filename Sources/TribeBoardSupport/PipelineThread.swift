@@ -33,6 +33,17 @@ package final class PipelineThread: TaskExecutor {
         defer { executor.jobs.close() }
         return try await withTaskExecutorPreference(executor, operation: body)
     }
+
+    /// Starts `body` on a new thread at once and returns without waiting, so the caller can go on
+    /// blocking its own thread meanwhile (a child task of a pipeline would start on the pipeline's
+    /// thread, and wait until it is free). Await the task's value or result before returning.
+    package static func start<Value: Sendable>(name: String, _ body: @escaping @Sendable () throws -> Value) -> Task<Value, any Error> {
+        let executor = PipelineThread(name: name)
+        return Task(executorPreference: executor) {
+            defer { executor.jobs.close() }
+            return try body()
+        }
+    }
 }
 
 /// The jobs waiting for the thread, and whether it still takes any.

@@ -64,5 +64,19 @@ struct PipelineThreadTests {
         #expect(await first)
     }
 
+    /// The audit reads its snapshot on its thread while the local scan runs beside it: a child
+    /// task would wait for the audit's thread to be free, and the two would run one after the other.
+    @Test("start runs its work at once, while the caller blocks its own thread")
+    func startRunsBesideABlockedCaller() async throws {
+        let started = try await PipelineThread.run { () async throws -> Bool in
+            let began = DispatchSemaphore(value: 0)
+            let beside = PipelineThread.start(name: "test.beside") { began.signal() }
+            let ranMeanwhile = began.wait(timeout: .now() + 20) == .success
+            try await beside.value
+            return ranMeanwhile
+        }
+        #expect(started)
+    }
+
     static func threadID() -> UInt { UInt(pthread_self()) }
 }
