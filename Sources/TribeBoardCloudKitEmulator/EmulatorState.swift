@@ -16,6 +16,8 @@ actor EmulatorState {
     /// The save under way, if one is: encoding and writing hundreds of thousands of records takes
     /// seconds, which requests must not wait for (a client would time out and retry).
     private var saving: Task<Void, Never>?
+    /// Set by the final save: no background save may start, and finish with older records, after it.
+    private var stopping = false
     private(set) var counts: [String: Int] = [:]
 
     init(options: CloudKitEmulator.Options) throws {
@@ -163,7 +165,7 @@ actor EmulatorState {
     /// most of the emulator's CPU. The save works on a copy, off the actor, one at a time, so
     /// requests go on being answered meanwhile; stopping saves what is there by then.
     private func persistIfDue() {
-        guard let dataFile, saving == nil, ContinuousClock.now - lastPersist > max(.seconds(1), lastPersistCost * 10) else { return }
+        guard let dataFile, saving == nil, !stopping, ContinuousClock.now - lastPersist > max(.seconds(1), lastPersistCost * 10) else { return }
         let copy = database
         saving = Task(executorPreference: EmulatorExecutor(), priority: .utility) {
             let cost = Self.save(copy, to: dataFile)
@@ -177,9 +179,11 @@ actor EmulatorState {
         saving = nil
     }
 
-    /// Waits for a save under way, then saves the records as they are now.
+    /// Waits for a save under way, then saves the records as they are now: the emulator is
+    /// stopping, and no background save starts after this one.
     func persistNow() async {
-        await saving?.value
+        stopping = true
+        while let running = saving { await running.value }
         guard let dataFile else { return }
         saved(cost: Self.save(database, to: dataFile))
     }

@@ -20,8 +20,11 @@ struct CommandContext {
     /// Prints a report on stdout: one JSON document with --json, the readable text otherwise.
     func emit<Report: Encodable>(_ report: Report, text: (Report) -> String) throws {
         if options.json {
+            // Encoded before the document is claimed: a report that cannot be encoded leaves the
+            // place to the error document.
+            let text = try Self.json(report)
             guard document.claim() else { return }
-            Terminal.writeOutput(try Self.json(report))
+            Terminal.writeOutput(text)
         } else if !options.quiet {
             Terminal.writeOutput(TerminalText.sanitized(text(report)))
         }

@@ -25,10 +25,13 @@ struct MigrationCheckpoint {
     func load() throws -> [String: Entry] {
         try store.writer.read { db in
             var entries: [String: Entry] = [:]
+            // A plan reads an older store as it is (read-only, never migrated): no checkpoint yet.
+            guard try db.tableExists("migration_checkpoint") else { return entries }
+            let keptBy = try db.tableExists("code_repairs")
+                ? "(SELECT r.kept_by FROM code_repairs r WHERE r.family_id = c.destination_name AND r.new_code = c.new_code ORDER BY r.id DESC LIMIT 1)"
+                : "NULL"
             for row in try Row.fetchAll(db, sql: """
-                SELECT c.source_name, c.kind, c.destination_name, c.new_code, c.status,
-                       (SELECT r.kept_by FROM code_repairs r WHERE r.family_id = c.destination_name AND r.new_code = c.new_code
-                        ORDER BY r.id DESC LIMIT 1) AS kept_by
+                SELECT c.source_name, c.kind, c.destination_name, c.new_code, c.status, \(keptBy) AS kept_by
                 FROM migration_checkpoint c WHERE c.run_key = ?
                 """, arguments: [runKey]) {
                 // Never a trapping subscript: a hand-edited value is an error naming the row.

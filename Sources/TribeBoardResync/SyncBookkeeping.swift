@@ -129,8 +129,8 @@ struct SyncBookkeeping {
         try store.writer.write { db in
             guard try row.isUnchanged(db) else { return }
             // A hand-edited count (huge, negative, text) must not overflow: it saturates.
-            let previous = try Int.fetchOne(db, sql: "SELECT attempts FROM sync_state WHERE record_table = ? AND record_id = ?",
-                                            arguments: [table.rawValue, id]) ?? 0
+            let previous = try Row.fetchOne(db, sql: "SELECT attempts FROM sync_state WHERE record_table = ? AND record_id = ?",
+                                            arguments: [table.rawValue, id])?.integer("attempts") ?? 0
             let attempts = max(previous, 0) == Int.max ? Int.max : max(previous, 0) + 1
             var status = SyncStatus.retrying
             var error = ""

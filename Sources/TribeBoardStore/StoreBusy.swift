@@ -14,12 +14,12 @@ extension StoreError {
            let problem = StoreFiles.writeProblem(path: path) {
             return .writeFailed(reason: "\(database.message ?? "\(database.resultCode)"): \(problem)")
         }
-        return .writeFailed(reason: "\(error)")
+        return .writeFailed(reason: reason(error))
     }
 
     package static func reading(_ error: any Error, store path: String?) -> StoreError {
         if let typed = error as? StoreError { return typed }
-        return busy(error, store: path) ?? .readFailed(reason: "\(error)")
+        return busy(error, store: path) ?? .readFailed(reason: reason(error))
     }
 
     private static func busy(_ error: any Error, store path: String?) -> StoreError? {

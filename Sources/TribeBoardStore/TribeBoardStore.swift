@@ -49,7 +49,7 @@ package enum StoreError: Error, Equatable, LocalizedError {
             let key = Self.keyColumn(of: table)
             return "cannot read the store: a row of \(table) has \(found) in \(column), which the store's format does not allow; find it with sqlite3 (`SELECT rowid, typeof(\(key)) FROM \(table) WHERE typeof(\(key)) != 'text' OR instr(\(key), char(0)) > 0`) and correct it, or restore a backup"
         case .unreadableValue(let table, let rowID, let column, let found):
-            return "cannot read the store: \(table) row \(rowID) has \(found) in \(column), which the store's format does not allow; correct it with sqlite3 (`SELECT * FROM \(table) WHERE \(Self.keyColumn(of: table)) = '\(rowID)'`) or restore a backup"
+            return "cannot read the store: \(table) row \(rowID) has \(found) in \(column), which the store's format does not allow; correct it with sqlite3 (`SELECT * FROM \(table) WHERE \(Self.keyColumn(of: table)) = '\(rowID.replacingOccurrences(of: "'", with: "''"))'`) or restore a backup"
         case .busy(let path, let holders):
             let who = holders.isEmpty ? "no provision or resync run of this toolkit holds it (sqlite3 or another program may)"
                 : holders.joined(separator: "; ")
@@ -191,7 +191,7 @@ package struct TribeBoardStore: Sendable {
 
     package static func classify(_ error: any Error, path: String) -> StoreError {
         guard let databaseError = error as? DatabaseError else {
-            return .cannotOpen(path: path, reason: "\(error)")
+            return .cannotOpen(path: path, reason: StoreError.reason(error))
         }
         switch databaseError.resultCode {
         case .SQLITE_NOTADB, .SQLITE_CORRUPT:
@@ -240,7 +240,7 @@ extension TribeBoardStore {
                                          memberships: try count("memberships"))
             }
         } catch {
-            throw .readFailed(reason: "\(error)")
+            throw .readFailed(reason: StoreError.reason(error))
         }
     }
 }

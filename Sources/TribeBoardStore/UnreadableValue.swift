@@ -49,3 +49,16 @@ extension FetchableRecord {
         }
     }
 }
+
+extension StoreError {
+    /// An underlying error as a store error's reason. GRDB's `RowDecodingError` describes the whole
+    /// row and the statement's arguments, which may hold family codes: that part is left out (the
+    /// column it names stays), as codes are never printed in diagnostics or error documents.
+    package static func reason(_ error: any Error) -> String {
+        let text = String(describing: error)
+        guard error is RowDecodingError, let row = text.range(of: "row: ") else { return text }
+        var kept = String(text[..<row.lowerBound])
+        while kept.hasSuffix(" ") || kept.hasSuffix(",") || kept.hasSuffix("-") { kept.removeLast() }
+        return kept
+    }
+}

@@ -68,6 +68,11 @@ import TribeBoardTestSupport
             UPDATE families SET created_at = 'yesterday' WHERE id = '\(v.family)';
             INSERT INTO sync_state VALUES ('families', '\(v.family)', 'retrying', 9223372036854775807, NULL, NULL, NULL, NULL);
             """ }, expected: [.resync: (1, true), .doctor: (1, false)]),
+        // Text where the count belongs: read leniently as 0 (it stopped every resync with 74).
+        Damage(name: "an attempts count that is text on a record that fails", sql: { v in """
+            UPDATE families SET created_at = 'yesterday' WHERE id = '\(v.family)';
+            INSERT INTO sync_state VALUES ('families', '\(v.family)', 'retrying', 'three', NULL, NULL, NULL, NULL);
+            """ }, expected: [.resync: (1, true), .doctor: (1, false)]),
         // --list names the row it cannot show; resync uploads the record rather than wait for a
         // next attempt that is no time (it used to wait for ever).
         Damage(name: "sync bookkeeping that is not dates", sql: { v in """
@@ -148,6 +153,25 @@ import TribeBoardTestSupport
         // The run stops naming the row rather than starting afresh (which would copy again).
         #expect(rerun.status == 74, "\(rerun.stderr)")
         #expect(rerun.stderr.contains("migration_checkpoint row L1") && rerun.stderr.contains("destination_name"), "\(rerun.stderr)")
+    }
+
+    /// A store written by an older release has no checkpoint table, and a plan opens it read-only,
+    /// never migrating it: the plan reads "no checkpoint" (it stopped with 74, "no such table").
+    @Test func aPlanReadsAStoreOlderThanTheCheckpoint() async throws {
+        let fixture = try await EmulatorFixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        await fixture.emulator.seed([MigrateFixtures.family("L1", code: "OLD234", createdAt: 1_700_000_000_000, legacy: true)],
+                                    container: CloudKitConfiguration.defaultContainer)
+        let directory = try TemporaryDirectory("older-store-plan")
+        let first = try ProcessRunner.run(Self.tribeboard, ["provision", Self.template, "--store", "s.sqlite", "--out", "out", "-q"], in: directory.path)
+        try #require(first.status == 0, "\(first.stderr)")
+        let edit = try ProcessRunner.run("/usr/bin/sqlite3", [directory.file("s.sqlite"), "DROP TABLE migration_checkpoint"])
+        try #require(edit.status == 0, "\(edit.stderr)")
+        let plan = try await ProcessRunner.runAsync(Self.tribeboard, ["migrate", "legacy-types", "--store", "s.sqlite", "--json"] + fixture.remoteArguments,
+                                                    in: directory.path)
+        #expect(plan.status == 0, "\(plan.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any], "\(plan.stdout)")
+        #expect(report["error"] == nil, "\(plan.stdout)")
     }
 
     /// A store provisioned from the shipped template by the real tool, then damaged with sqlite3

@@ -107,6 +107,20 @@ import TribeBoardTestSupport
         #expect(result.status == 75 && remote["uploadOutcome"] as? String == "tryLater", "records left waiting are not a success: \(result.stderr)")
     }
 
+    /// A lock file that cannot be used is an I/O fault, as resync says (74), not "try later" (75),
+    /// which cron would retry for ever.
+    @Test func anUnusableResyncLockIsAnIOError() async throws {
+        let fixture = try await EmulatorFixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        let directory = try TemporaryDirectory("remote-sync-lock-folder")
+        try FileManager.default.createDirectory(atPath: directory.file("s.sqlite.resync-lock"), withIntermediateDirectories: false)
+        let result = try await provision(fixture, in: directory, ["--sync"])
+        #expect(result.status == 74, "\(result.stderr)")
+        let error = try ErrorDocument(result)
+        #expect(error.kind == "lock.cannotOpen", "\(error)")
+        #expect(try StoreInspector(path: directory.file("s.sqlite")).count("SELECT COUNT(*) FROM families WHERE needs_sync = 1") == 42)
+    }
+
     @Test func wrongKeyIsAClearConfigurationErrorAndNothingIsLostLocally() async throws {
         let fixture = try await EmulatorFixture.start()
         defer { Task { await fixture.emulator.stop() } }

@@ -150,6 +150,18 @@ import TribeBoardTestSupport
         #expect(missing.exitStatus == 66 && missing.kind == "manifest.cannotOpen" && missing.path == "missing.csv", "\(missing)")
     }
 
+    /// With --json, a PDF that cannot be made is the run's one document, not a report that looks done.
+    @Test func provisionWithSheetsThatCannotBeWrittenIsAnErrorDocument() throws {
+        let directory = try TemporaryDirectory("sheets-provision-fails")
+        try directory.write("in.csv", CSVFixtures.families(count: 3))
+        let result = try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "--sheets", "no-such-folder/inv.pdf", "--json"],
+                                           in: directory.path)
+        #expect(result.status != 0, "\(result.stderr)")
+        let error = try ErrorDocument(result)
+        #expect(error.kind.hasPrefix("sheets.") || error.kind.hasPrefix("file."), "\(error)")
+        #expect(try StoreInspector(path: directory.file("s.sqlite")).count("SELECT COUNT(*) FROM families") == 3, "the families were made")
+    }
+
     @Test func provisionWithSheetsPrintsTheRunsFamilies() throws {
         let directory = try TemporaryDirectory("sheets-provision")
         try directory.write("in.csv", CSVFixtures.families(count: 9))

@@ -63,4 +63,21 @@ import Testing
     @Test func aWellFormedRowDecodes() throws {
         #expect(try Family.decoded(Row(Self.family), table: "families").id.rawValue == "F1")
     }
+
+    /// GRDB describes a failed decoding with the whole row and the statement's arguments: a store
+    /// error's reason (stderr, the --json error document) keeps the column, never the row's code.
+    @Test func aDecodingFailureNamesTheColumnButNotTheRowsValues() throws {
+        struct Pair: Decodable, FetchableRecord { let name: String; let code: String }
+        let queue = try DatabaseQueue()
+        let thrown = try queue.read { db -> (any Error)? in
+            do { _ = try Pair.fetchOne(db, sql: "SELECT NULL AS name, ? AS code", arguments: ["SECRET9"]) } catch { return error }
+            return nil
+        }
+        let error = try #require(thrown)
+        #expect(String(describing: error).contains("SECRET9"), "GRDB's own description shows the row (what is redacted)")
+        let reason = StoreError.reason(error)
+        #expect(!reason.contains("SECRET9"), "\(reason)")
+        #expect(reason.contains("\"name\""), "\(reason)")
+        #expect(StoreError.reading(error, store: nil).localizedDescription.contains("SECRET9") == false)
+    }
 }

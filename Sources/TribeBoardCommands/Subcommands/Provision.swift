@@ -104,12 +104,14 @@ package struct ProvisionCommand: PipelineCommand {
             }
         }
         progress.finish()
-        try context.emit(report, text: ProvisionReportText.render)
+        // The sheets come before the report: with --json, a PDF that cannot be made is then the
+        // run's one document (an error document), not hidden behind a report that looks done.
         if let sheets {
             let request = SheetsCommand.Request(out: sheets, layout: .cards, paper: .a4, template: nil)
             let printed = try SheetsCommand.render(request, fromManifest: "\(out)/manifest.csv", storePath: global.store, context: context)
             context.logger.notice("sheets: \(printed.invitations) cards on \(printed.pages) pages in \(sheets) (mode 600: it holds the codes)")
         }
+        try context.emit(report, text: ProvisionReportText.render)
         if let status = Self.status(of: report) { throw status.exitCode }
     }
 
@@ -120,6 +122,8 @@ package struct ProvisionCommand: PipelineCommand {
         do {
             lock = try SyncLock(storePath: global.store)
         } catch {
+            // A lock file that cannot be used is an I/O fault (74, as resync says), not "try later".
+            guard case .held = error else { throw error }
             report.remote?.uploadError = "\(error.localizedDescription); the records wait for it"
             report.remote?.uploadStopKind = ErrorDetail.of(error).kind
             // Not uploaded: the records wait for that other run or the next (75, never 0).
