@@ -158,7 +158,9 @@ struct CodeRepairApplier {
         case let error as StoreError: return .store(error)
         case let error as QRCodeError: return .qrCode(error)
         case let error as CodeGenerationError: return .codeGeneration(error)
-        default: return .store(.writeFailed(reason: "\(error)"))
+        // Whatever else a write threw: the store's own classification (busy, a file in the way,
+        // GRDB's row dump left out), not a description made here.
+        default: return .store(StoreError.writing(error, store: nil))
         }
     }
 }

@@ -31,17 +31,11 @@ package final class RemoteCodeCheck: Sendable {
     /// could not be asked (then nothing is verified).
     package func holders(of codes: [String]) async -> [String: String]? {
         guard isAvailable, !codes.isEmpty else { return isAvailable ? [:] : nil }
-        let result: Result<[String: String], CloudKitError>
         do throws(CloudKitError) {
-            result = .success(try await askHolders(of: codes))
-        } catch {
-            result = .failure(error)
-        }
-        switch result {
-        case .success(let holders):
+            let holders = try await askHolders(of: codes)
             verified.add(codes.count, ordering: .relaxed)
             return holders
-        case .failure(let error):
+        } catch {
             tripped.withLock { $0 = $0 ?? error }
             logger.warning("CloudKit cannot check codes; going on with local checks only, and the new families are marked as not remotely verified",
                            metadata: ["error": "\(error.localizedDescription)", "kind": "\(error.category.rawValue)"])

@@ -83,20 +83,18 @@ package struct Resyncer: Sendable {
         var families: [DueFamily] = []
         for due in rows {
             let (row, read) = (due.row, due.read)
-            // A family is decoded once: its code is checked remotely before its record goes up.
-            let decoded: Result<CloudKitRecord, StoreError>
-            if table == .families {
-                decoded = Result { () throws(StoreError) in try Family.decoded(row, table: table.rawValue) }.map { family in
+            do throws(StoreError) {
+                let record: CloudKitRecord
+                if table == .families {
+                    // A family is decoded once: its code is checked remotely before its record goes up.
+                    let family = try Family.decoded(row, table: table.rawValue)
                     families.append(DueFamily(family: family, read: read))
-                    return family.cloudKitRecord
+                    record = family.cloudKitRecord
+                } else {
+                    record = try PendingRecords.decoded(table, row: row).get()
                 }
-            } else {
-                decoded = PendingRecords.decoded(table, row: row)
-            }
-            switch decoded {
-            case .success(let record):
                 pending.append(Upload(record: record, read: read))
-            case .failure(let error):
+            } catch {
                 // A row the store cannot give back as a record (a damaged date, an unknown role)
                 // is set aside with the column at fault instead of being skipped, and pending, forever.
                 try bookkeeping.record(.quarantine(error: "the local row cannot be read as a \(table.rawValue) record: \(error.localizedDescription)"),

@@ -48,7 +48,8 @@ package final class PipelineThread: TaskExecutor {
 
 /// The jobs waiting for the thread, and whether it still takes any.
 private final class JobQueue: Sendable {
-    private let state = Mutex<(waiting: [UnownedJob], head: Int, closed: Bool)>(([], 0, false))
+    // A handful of jobs at most (a pipeline and the tasks it awaits): a plain array is enough.
+    private let state = Mutex<(waiting: [UnownedJob], closed: Bool)>(([], false))
     private let wake = DispatchSemaphore(value: 0)
 
     /// False once closed: the job was not taken.
@@ -72,15 +73,7 @@ private final class JobQueue: Sendable {
         while true {
             wake.wait()
             let next = state.withLock { state -> (job: UnownedJob?, done: Bool) in
-                guard state.head < state.waiting.count else { return (nil, state.closed) }
-                let job = state.waiting[state.head]
-                state.head += 1
-                // Drop what was run once it is half the buffer, so a long run holds no history.
-                if state.head * 2 >= state.waiting.count && state.head > 64 {
-                    state.waiting.removeFirst(state.head)
-                    state.head = 0
-                }
-                return (job, false)
+                state.waiting.isEmpty ? (nil, state.closed) : (state.waiting.removeFirst(), false)
             }
             if let job = next.job {
                 job.runSynchronously(on: executor)
