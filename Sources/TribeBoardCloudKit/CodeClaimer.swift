@@ -53,6 +53,15 @@ package struct CodeClaimer: Sendable {
         return answer
     }
 
+    /// `claim(_:)` as a value, for the synchronous pipeline's bridge.
+    package func claimResult(_ claims: [CodeClaim]) async -> Result<Answer<Outcome>, CloudKitError> {
+        do throws(CloudKitError) {
+            return .success(try await claim(claims))
+        } catch {
+            return .failure(error)
+        }
+    }
+
     private func claimChunk(_ chunk: [CodeClaim], into answer: inout Answer<Outcome>) async throws(CloudKitError) {
         answer.requests += 1
         let names = chunk.map(\.recordName)

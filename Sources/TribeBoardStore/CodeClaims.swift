@@ -106,3 +106,66 @@ extension TribeBoardStore {
         }
     }
 }
+
+extension TribeBoardStore {
+    /// Gives a family that never left the store (pending, no CloudKit record) a new code, when its
+    /// code turned out to be claimed in CloudKit; false when the family changed or went up meanwhile.
+    /// The unique index on `code` refuses a code another writer took meanwhile (thrown).
+    package func recodeUnsentFamily(id: String, from old: String, to new: String) throws(StoreError) -> Bool {
+        do {
+            return try writer.write { db in
+                try db.execute(sql: """
+                    UPDATE families SET code = ?, code_verified_remotely_at = NULL
+                    WHERE id = ? AND code = ? AND needs_sync = 1 AND ck_record_id IS NULL
+                    """, arguments: [new, id, old])
+                return db.changesCount == 1
+            }
+        } catch {
+            throw .writing(error, store: path)
+        }
+    }
+
+    /// Removes a family created by this run that must not exist (its preassigned code is claimed
+    /// by another family in CloudKit), with its memberships and the profiles only it used, if it
+    /// never left the store. The creation log keeps the failure. Returns whether it was removed.
+    package func discardUnsentFamily(id: String, importKey: String?, line: Int?, reason: String) throws(StoreError) -> Bool {
+        do {
+            return try writer.write { db in
+                let users = try String.fetchAll(db, sql: "SELECT user_id FROM memberships WHERE family_id = ?", arguments: [id])
+                try db.execute(sql: "DELETE FROM families WHERE id = ? AND needs_sync = 1 AND ck_record_id IS NULL", arguments: [id])
+                guard db.changesCount == 1 else { return false }
+                try db.execute(sql: "DELETE FROM memberships WHERE family_id = ?", arguments: [id])
+                for user in users {
+                    try db.execute(sql: """
+                        DELETE FROM user_profiles WHERE id = ? AND needs_sync = 1 AND ck_record_id IS NULL
+                          AND NOT EXISTS (SELECT 1 FROM memberships m WHERE m.user_id = user_profiles.id)
+                        """, arguments: [user])
+                }
+                try db.execute(sql: "DELETE FROM code_claims WHERE family_id = ?", arguments: [id])
+                try CreationLog.append(db, familyID: id, importKey: importKey, line: line, states: [], failure: reason,
+                                       at: StoreTimestamp.format(Date()))
+                return true
+            }
+        } catch {
+            throw .writing(error, store: path)
+        }
+    }
+
+    /// Sets a family aside as a code conflict, for `resync --list` and `resync --release`, as
+    /// resync does when CloudKit shows another family holding its code.
+    package func setAsideCodeConflict(familyID: String, holder: String?, reason: String, at now: Date = Date()) throws(StoreError) {
+        let stamp = StoreTimestamp.format(now)
+        do {
+            try writer.write { db in
+                try db.execute(sql: """
+                    INSERT INTO sync_state (record_table, record_id, status, attempts, last_error, last_attempt_at, next_attempt_at, conflict_with)
+                    VALUES ('families', ?, 'conflict', 1, ?, ?, NULL, ?)
+                    ON CONFLICT (record_table, record_id) DO UPDATE SET status = 'conflict', last_error = excluded.last_error,
+                        last_attempt_at = excluded.last_attempt_at, next_attempt_at = NULL, conflict_with = excluded.conflict_with
+                    """, arguments: [familyID, reason, stamp, holder ?? ""])
+            }
+        } catch {
+            throw .writing(error, store: path)
+        }
+    }
+}
