@@ -20,7 +20,7 @@ package struct MigrateCommand: AsyncParsableCommand {
             configuration, or none is configured.
             """,
         version: toolkitVersion,
-        subcommands: [MigrateLegacyTypesCommand.self, MigrateContainerCommand.self])
+        subcommands: [MigrateLegacyTypesCommand.self, MigrateContainerCommand.self, MigrateClaimsCommand.self])
 
     package init() {}
 }
