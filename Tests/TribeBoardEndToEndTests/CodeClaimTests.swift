@@ -109,3 +109,53 @@ import TribeBoardTestSupport
         #expect(local + 60 >= families.count && families.count > 3 * Self.stride, "\(families.count) families up of \(local) local and 60 legacy")
     }
 }
+
+/// `migrate claims`: the backfill of families written before claims existed.
+@Suite struct ClaimBackfillTests {
+    let tribeboard = ProcessRunner.executable("tribeboard")
+    let container = CloudKitConfiguration.defaultContainer
+    typealias F = MigrateFixtures
+
+    @Test func everyCodeClaimedOnceByItsOldestFamilyDuplicatesReportedAndARerunChangesNothing() async throws {
+        let fixture = try await EmulatorFixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        // 30 families; codes 0-4 held twice (the second one newer), family 29 without a code field.
+        var records: [CloudKitRecord] = []
+        for n in 0..<30 {
+            var family = F.family(F.uuid(n, 1), code: String(format: "D%05d", n < 25 ? n : n - 25), createdAt: 1_700_000_000_000 + Double(n) * 1000)
+            if n == 29 { family.fields?["code"] = nil }
+            records.append(family)
+        }
+        // One code already claimed by its newest holder (a claim-aware store wrote it): left as it is.
+        records.append(try CodeClaim(code: "D00004", familyID: F.uuid(29, 1)).record)
+        await fixture.emulator.seed(records, container: container)
+        let directory = try TemporaryDirectory("backfill")
+        func backfill(_ extra: [String]) async throws -> (Int32, [String: Any]) {
+            let result = try await ProcessRunner.runAsync(tribeboard, ["migrate", "claims", "--json"] + extra + fixture.remoteArguments, in: directory.path)
+            return (result.status, try F.json(result))
+        }
+
+        let (planStatus, plan) = try await backfill([])
+        #expect(planStatus == 1, "duplicates need a person")
+        #expect(plan["familiesRead"] as? Int == 30 && plan["codes"] as? Int == 25 && plan["toClaim"] as? Int == 24 && plan["claimed"] as? Int == 0)
+        #expect(await fixture.emulator.claims(container: container).count == 1, "a plan creates nothing")
+
+        let (applyStatus, applied) = try await backfill(["--apply"])
+        #expect(applyStatus == 1)
+        #expect(applied["claimed"] as? Int == 24, "\(applied)")
+        let duplicates = try #require(applied["duplicates"] as? [[String: Any]])
+        #expect(duplicates.count == 4 && duplicates.allSatisfy { ($0["others"] as? [String])?.count == 1 }, "codes 0-3: the oldest keeps it")
+        #expect(duplicates.first { ($0["keptBy"] as? String) == F.uuid(0, 1) }?["others"] as? [String] == [F.uuid(25, 1)])
+        let held = try #require(applied["heldByOthers"] as? [[String: Any]])
+        #expect(held.count == 1 && held.first?["claimedBy"] as? String == F.uuid(29, 1) && held.first?["oldest"] as? String == F.uuid(4, 1))
+        #expect(applied["withoutCode"] as? [String] == [F.uuid(29, 1)])
+        let claims = await fixture.emulator.claims(container: container)
+        let (first, fourth) = (try CodeClaim.recordName(forCode: "D00000"), try CodeClaim.recordName(forCode: "D00004"))
+        #expect(claims.count == 25 && claims[first] == F.uuid(0, 1))
+        #expect(claims[fourth] == F.uuid(29, 1), "an existing claim is never overwritten")
+
+        let (rerunStatus, rerun) = try await backfill(["--apply"])
+        #expect(rerunStatus == 1 && rerun["claimed"] as? Int == 24)
+        #expect(await fixture.emulator.claims(container: container) == claims, "a rerun changes nothing")
+    }
+}
