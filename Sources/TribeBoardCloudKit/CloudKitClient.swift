@@ -12,6 +12,8 @@ import TribeBoardSupport
 package final class CloudKitClient: Sendable {
     package static let maxOperationsPerRequest = 200
     package static let maxResultsPerQuery = 200
+    /// Requests in flight at once, unless a client is made with another limit.
+    package static let maxConcurrentRequests = 4
 
     package let configuration: CloudKitConfiguration
     private let signer: CloudKitSigner?
@@ -27,7 +29,7 @@ package final class CloudKitClient: Sendable {
     private let missingTypesNoted: MissingTypeNotes
 
     package init(configuration: CloudKitConfiguration, signer: CloudKitSigner?, policy: RetryPolicy = RetryPolicy(),
-                maxConcurrentRequests: Int = 4, requestTimeout: Double = 30, logger: Logger) {
+                maxConcurrentRequests: Int = CloudKitClient.maxConcurrentRequests, requestTimeout: Double = 30, logger: Logger) {
         self.configuration = configuration
         self.signer = signer
         self.policy = policy
@@ -166,6 +168,9 @@ package final class CloudKitClient: Sendable {
                 logger.info("retrying CloudKit request", metadata: ["operation": "\(operation)", "attempt": "\(attempt)",
                                                                    "wait": "\(String(format: "%.2f", wait))s", "error": "\(error.category)"])
                 let failure = error
+                // CloudKit asked this client to wait: every request of it waits, not only this one
+                // (the others would be throttled in turn, each costing an attempt).
+                if error.retryAfter != nil { await limiter.pause(until: ContinuousClock.now + .seconds(wait)) }
                 do {
                     try await Task.sleep(for: .seconds(wait))
                 } catch {
@@ -302,6 +307,9 @@ actor ConcurrencyLimiter {
 
     init(limit: Int) { self.limit = max(limit, 1) }
 
+    /// Until when CloudKit's last `retryAfter` asked every request to wait.
+    private var pausedUntil: ContinuousClock.Instant?
+
     func run<Result: Sendable>(_ body: @Sendable () async throws(CloudKitError) -> Result) async throws(CloudKitError) -> Result {
         if running >= limit {
             await withCheckedContinuation { waiting.append($0) }
@@ -309,7 +317,17 @@ actor ConcurrencyLimiter {
             running += 1
         }
         defer { release() }
+        // A cancelled wait goes on at once: the request itself then ends as cancelled.
+        while let until = pausedUntil, until > ContinuousClock.now {
+            do { try await Task.sleep(until: until) } catch { break }
+        }
         return try await body()
+    }
+
+    /// Holds every request that starts before `until`.
+    func pause(until: ContinuousClock.Instant) {
+        if let paused = pausedUntil, paused >= until { return }
+        pausedUntil = until
     }
 
     private func release() {

@@ -5,7 +5,7 @@ import TribeBoardStore
 /// A pending row as resync read it: its id and the values it uploads. What resync writes after
 /// talking to CloudKit is a compare-and-set against these values, so that a row another writer
 /// changed in the meantime (an audit repair, a provision run, a hand edit) keeps its `needs_sync`.
-struct ReadRow {
+struct ReadRow: Sendable {
     let table: SyncTable
     let id: String
     let values: [DatabaseValue]
@@ -64,13 +64,13 @@ struct DueRow {
 }
 
 /// A record to upload, and the row it was made from.
-package struct Upload {
+package struct Upload: Sendable {
     let record: CloudKitRecord
     let read: ReadRow
 }
 
 /// A due family decoded, for the remote check of its code.
-struct DueFamily {
+struct DueFamily: Sendable {
     let family: Family
     let read: ReadRow
 }

@@ -39,6 +39,15 @@ package struct ResyncReport: Encodable, Sendable {
     package var durationSeconds = 0.0
     package var stop: Stop?
 
+    /// Adds what a page (or a table's pages) did to this run's counts.
+    mutating func add(_ other: ResyncReport) {
+        synced += other.synced
+        failed += other.failed
+        requests += other.requests
+        codesClaimed += other.codesClaimed
+        claimsReleased += other.claimsReleased
+    }
+
     package var stoppedBy: String? {
         switch stop {
         case .remote(let error): return error.localizedDescription

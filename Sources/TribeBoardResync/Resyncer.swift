@@ -21,12 +21,16 @@ package struct Resyncer: Sendable {
     let client: CloudKitClient
     let logger: Logger
     let backoff: SyncBackoff
+    /// Pages of one table in flight at once (each a few requests; the client sends at most 4 at a time).
+    let concurrency: Int
 
-    package init(store: TribeBoardStore, client: CloudKitClient, logger: Logger, backoff: SyncBackoff = SyncBackoff()) {
+    package init(store: TribeBoardStore, client: CloudKitClient, logger: Logger, backoff: SyncBackoff = SyncBackoff(),
+                 concurrency: Int = CloudKitClient.maxConcurrentRequests) {
         self.store = store
         self.client = client
         self.logger = logger
         self.backoff = backoff
+        self.concurrency = max(1, concurrency)
     }
 
     /// Runs until everything due is uploaded, the remote fails, or `deadline` passes. Its SQLite
@@ -38,21 +42,9 @@ package struct Resyncer: Sendable {
             report.pendingBefore = try store.pendingSyncCounts()
             let bookkeeping = SyncBookkeeping(store: store)
             tables: for table in SyncTable.allCases {
-                var after = ""
-                while true {
-                    if let deadline, ContinuousClock.now >= deadline {
-                        report.stop = .deadline
-                        break tables
-                    }
-                    let rows = try bookkeeping.duePage(table, after: after, now: StoreTimestamp.format(Date()),
-                                                       limit: CloudKitClient.maxOperationsPerRequest)
-                    guard !rows.isEmpty else { break }
-                    let read = try rows.map { row throws(StoreError) in try ReadRow(table, row) }
-                    after = read.last?.id ?? after
-                    if let stop = try await upload(zip(rows, read).map { DueRow(row: $0, read: $1) }, table: table, bookkeeping: bookkeeping, report: &report) {
-                        report.stop = stop
-                        break tables
-                    }
+                if let stop = try await uploadTable(table, until: deadline, bookkeeping: bookkeeping, report: &report) {
+                    report.stop = stop
+                    break tables
                 }
                 if table == .families, let stop = try await releaseGivenUpClaims(until: deadline, report: &report) {
                     report.stop = stop
@@ -80,13 +72,61 @@ package struct Resyncer: Sendable {
         return report
     }
 
-    /// One page: check codes, upload, settle each result by record name. Returns why the run must
-    /// stop, if it must. Store failures are thrown as they are (exit 74), never dressed as CloudKit's.
-    private func upload(_ rows: [DueRow], table: SyncTable, bookkeeping: SyncBookkeeping,
-                        report: inout ResyncReport) async throws -> ResyncReport.Stop? {
+    /// Every due page of one table, up to `concurrency` pages in flight: pages of one table are
+    /// independent (tables go in order: references need their targets), so a far container costs
+    /// round trips side by side, not one after the other. Each page settles its own records; a page
+    /// that must stop the run lets the pages in flight finish and starts no more.
+    private func uploadTable(_ table: SyncTable, until deadline: ContinuousClock.Instant?, bookkeeping: SyncBookkeeping,
+                             report: inout ResyncReport) async throws -> ResyncReport.Stop? {
+        var after = ""
+        var exhausted = false
+        var stop: ResyncReport.Stop?
+        var totals = ResyncReport()
+        try await withThrowingTaskGroup(of: PageResult.self) { group in
+            var inFlight = 0
+            while true {
+                while !exhausted, stop == nil, inFlight < concurrency {
+                    if let deadline, ContinuousClock.now >= deadline {
+                        stop = .deadline
+                        break
+                    }
+                    let rows = try bookkeeping.duePage(table, after: after, now: StoreTimestamp.format(Date()),
+                                                       limit: CloudKitClient.maxOperationsPerRequest)
+                    guard !rows.isEmpty else {
+                        exhausted = true
+                        break
+                    }
+                    let read = try rows.map { row throws(StoreError) in try ReadRow(table, row) }
+                    after = read.last?.id ?? after
+                    let page = try prepare(zip(rows, read).map { DueRow(row: $0, read: $1) }, table: table, bookkeeping: bookkeeping, report: &totals)
+                    group.addTask { try await self.upload(page, table: table, bookkeeping: bookkeeping) }
+                    inFlight += 1
+                }
+                guard inFlight > 0, let done = try await group.next() else { break }
+                inFlight -= 1
+                totals.add(done.report)
+                if stop == nil { stop = done.stop }
+            }
+        }
+        report.add(totals)
+        return stop
+    }
+
+    /// A page's records and families, decoded from their rows (which stay on this thread).
+    struct Page: Sendable {
         var pending: [Upload] = []
         var families: [DueFamily] = []
-        var claimProblem: String?
+    }
+
+    /// What one page did, and why the run must stop, if it must.
+    struct PageResult: Sendable {
+        var report: ResyncReport
+        var stop: ResyncReport.Stop?
+    }
+
+    /// Decodes a page's rows; a row the store cannot give back as a record is set aside here.
+    private func prepare(_ rows: [DueRow], table: SyncTable, bookkeeping: SyncBookkeeping, report: inout ResyncReport) throws -> Page {
+        var page = Page()
         for due in rows {
             let (row, read) = (due.row, due.read)
             do throws(StoreError) {
@@ -94,12 +134,12 @@ package struct Resyncer: Sendable {
                 if table == .families {
                     // A family is decoded once: its code is checked remotely before its record goes up.
                     let family = try Family.decoded(row, table: table.rawValue)
-                    families.append(DueFamily(family: family, read: read))
+                    page.families.append(DueFamily(family: family, read: read))
                     record = family.cloudKitRecord
                 } else {
                     record = try PendingRecords.decoded(table, row: row).get()
                 }
-                pending.append(Upload(record: record, read: read))
+                page.pending.append(Upload(record: record, read: read))
             } catch {
                 // A row the store cannot give back as a record (a damaged date, an unknown role)
                 // is set aside with the column at fault instead of being skipped, and pending, forever.
@@ -108,6 +148,22 @@ package struct Resyncer: Sendable {
                 report.failed += 1
             }
         }
+        return page
+    }
+
+    /// One page: check codes, claim them, upload, settle each result by record name. Store
+    /// failures are thrown as they are (exit 74), never dressed as CloudKit's.
+    private func upload(_ page: Page, table: SyncTable, bookkeeping: SyncBookkeeping) async throws -> PageResult {
+        var report = ResyncReport()
+        let stop = try await upload(page, table: table, bookkeeping: bookkeeping, report: &report)
+        return PageResult(report: report, stop: stop)
+    }
+
+    private func upload(_ page: Page, table: SyncTable, bookkeeping: SyncBookkeeping,
+                        report: inout ResyncReport) async throws -> ResyncReport.Stop? {
+        var pending = page.pending
+        let families = page.families
+        var claimProblem: String?
         if table == .families {
             switch try await checkCodes(families, bookkeeping: bookkeeping, report: &report) {
             case .failure(let error): return ResyncReport.Stop(error)

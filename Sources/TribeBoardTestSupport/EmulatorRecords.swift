@@ -22,8 +22,8 @@ extension CloudKitEmulator {
 
     /// Whether every family of `families` (id -> code) holds the claim of its code, and no claim
     /// names a family that is not there (`families` must be every family of the container).
-    package func claimsMatch(_ families: [String: String], container: String) async throws -> Bool {
-        let claims = await claims(container: container)
+    package func claimsMatch(_ families: [String: String], container: String, environment: String = "development") async throws -> Bool {
+        let claims = await claims(container: container, environment: environment)
         var expected: [String: String] = [:]
         for (id, code) in families { expected[try CodeClaim.recordName(forCode: code)] = id }
         return claims == expected

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TribeBoardCloudKitEmulator
+import TribeBoardCloudKit
 import TribeBoardTestSupport
 
 /// Issue 12's "Done when", the combinations EmulatedContainerTests does not cover on its own:
@@ -148,6 +149,10 @@ struct EmulatedContainerMatrixTests {
         #expect(try space.pendingFamilies == 0 && space.sqlite("SELECT count(*) FROM sync_state") == 0)
         let remote = await space.remoteFamilies()
         #expect(remote.count == count && Set(remote.map(\.recordName)).count == count, "every family once")
+        let codes = Dictionary(uniqueKeysWithValues: remote.compactMap { family in family.string("code").map { (family.recordName, $0) } })
+        #expect(try await space.fixture.emulator.claimsMatch(codes, container: CloudKitConfiguration.defaultContainer,
+                                                                     environment: space.environment),
+                "each code claimed once, by its family: the killed provision's claims were found as its own")
         var audit: Int32 = -1
         for _ in 0..<3 where audit != 0 { audit = try await space.run(["audit"]).result.status }
         #expect(audit == 0, "the live audit finds every family once, each code once")

@@ -56,13 +56,14 @@ import TribeBoardTestSupport
 
     @Test func killedMidRunThenRerunFinishesWithoutDuplicatesOrErrors() async throws {
         var options = CloudKitEmulator.Options()
-        options.faults = try EmulatorFaults.parse("latency=40ms")
+        options.faults = try EmulatorFaults.parse("latency=80ms")
         let fixture = try await EmulatorFixture.start(options)
         defer { Task { await fixture.emulator.stop() } }
         let directory = try TemporaryDirectory("resync-kill")
         try await provisioned(1_500, in: directory)
         let victim = try ProcessRunner.start(tribeboard, ["resync", "--store", "s.sqlite"] + fixture.remoteArguments, in: directory.path)
-        for _ in 0..<200 where await fixture.emulator.records(container: container).count < 400 {
+        // Cheap to ask, unlike listing the records: a few requests in (pages go 4 at a time).
+        for _ in 0..<400 where (await fixture.emulator.requestCounts()["records/modify"] ?? 0) < 10 {
             try await Task.sleep(for: .milliseconds(10))
         }
         victim.killHard()
@@ -78,6 +79,34 @@ import TribeBoardTestSupport
         #expect(try await fixture.emulator.claimsMatch(try localCodes(directory), container: container), "claims the killed run made are found as ours")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(rerun.stdout.utf8)) as? [String: Any])
         #expect(json["failed"] as? Int == 0, "records the killed run uploaded but did not mark are settled as EXISTS, not errors")
+    }
+
+    /// Pages go up side by side (issue: a far container): killed while several requests are out,
+    /// the rerun still ends with every record once, and settles what the killed run sent as EXISTS.
+    @Test func killedWithSeveralRequestsInFlightThenRerunEndsExact() async throws {
+        var options = CloudKitEmulator.Options()
+        options.faults = try EmulatorFaults.parse("latency=150ms")
+        let fixture = try await EmulatorFixture.start(options)
+        defer { Task { await fixture.emulator.stop() } }
+        let directory = try TemporaryDirectory("resync-inflight")
+        try await provisioned(2_000, in: directory)
+        let victim = try ProcessRunner.start(tribeboard, ["resync", "--store", "s.sqlite"] + fixture.remoteArguments, in: directory.path)
+        // Until several requests have been answered and more are on the wire (4 at a time).
+        for _ in 0..<600 where (await fixture.emulator.requestCounts()["records/modify"] ?? 0) < 9 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        victim.killHard()
+        _ = victim.wait()
+        let before = await fixture.emulator.records(container: container).count
+        let total = try localIDs(directory).count
+        #expect(before > 0 && before < total, "the kill must land mid-run (\(before) of \(total) uploaded)")
+        await fixture.emulator.setFaults(EmulatorFaults())
+        let rerun = try await resync(fixture, in: directory, ["--json"])
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(Set(await fixture.emulator.records(container: container).map(\.recordName)) == (try localIDs(directory)))
+        #expect(try await fixture.emulator.claimsMatch(try localCodes(directory), container: container))
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(rerun.stdout.utf8)) as? [String: Any])
+        #expect(json["failed"] as? Int == 0, "what the killed run sent is settled as already uploaded")
     }
 
     @Test func anOverlappingRunExitsAtOnceWith73() async throws {

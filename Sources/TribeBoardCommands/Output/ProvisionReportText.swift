@@ -29,6 +29,9 @@ enum ProvisionReportText {
             if report.codesNotVerifiedRemotely > 0 {
                 lines.append("           \(report.codesNotVerifiedRemotely) new families were checked in the local store only and are marked as not remotely verified; resync checks them before uploading")
             }
+            lines.append("           codes claimed: \(report.codesClaimed)"
+                         + (report.codesRecoded > 0 ? ", \(report.codesRecoded) generated codes replaced (another family had claimed them)" : "")
+                         + (report.codesUnclaimed > 0 ? "; \(report.codesUnclaimed) not claimed yet (resync claims them before they go up)" : ""))
             if let reason = remote.unavailable { lines.append("           CloudKit could not be used: \(reason)") }
             if let uploaded = remote.uploaded {
                 lines.append("           --sync uploaded \(uploaded) records; \(remote.uploadWaiting ?? 0) wait to be retried, \(remote.uploadSetAside ?? 0) are set aside"

@@ -4,6 +4,9 @@ import TribeBoardResync
 enum ResyncReportText {
     static func render(_ report: ResyncReport) -> String {
         var lines = ["Resync: \(report.synced) records uploaded in \(report.requests) requests (\(String(format: "%.1f", report.durationSeconds)) s); \(report.failed) failed"]
+        if report.codesClaimed + report.claimsReleased > 0 {
+            lines.append("Codes claimed in CloudKit: \(report.codesClaimed)" + (report.claimsReleased > 0 ? "; claims given up and released: \(report.claimsReleased)" : ""))
+        }
         lines.append("Still pending: \(report.pending.total) (\(report.pending.families) families, \(report.pending.userProfiles) profiles, \(report.pending.memberships) memberships)")
         if report.waiting > 0 { lines.append("Waiting to retry: \(report.waiting)") }
         if report.quarantined > 0 { lines.append("Quarantined after a permanent error: \(report.quarantined) (tribeboard resync --list)") }
