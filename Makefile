@@ -48,6 +48,7 @@ bench: release
 	scripts/bench-provision.sh
 	scripts/bench-statements.sh
 	scripts/bench-resync.sh
+	scripts/bench-resync-latency.sh
 	scripts/bench-audit.sh
 	scripts/bench-doctor.sh
 	scripts/bench-migrate.sh

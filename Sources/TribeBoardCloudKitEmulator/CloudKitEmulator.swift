@@ -34,6 +34,7 @@ public final class CloudKitEmulator: Sendable {
 
     /// Starts listening on 127.0.0.1; returns once connections are accepted.
     public static func start(_ options: Options = Options()) async throws -> CloudKitEmulator {
+        if options.port != 0 { try PortCheck.free(options.port) }
         let state = try EmulatorState(options: options)
         let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: options.port), timeout: 60, logger: .disabled)
         // Every answer carries the server's clock, as Apple's does (doctor measures skew with it).

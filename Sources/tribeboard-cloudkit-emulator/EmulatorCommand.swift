@@ -89,7 +89,14 @@ struct EmulatorCommand: AsyncParsableCommand {
         } catch {
             throw ValidationError(error.localizedDescription)
         }
-        let emulator = try await CloudKitEmulator.start(options)
+        let emulator: CloudKitEmulator
+        do {
+            emulator = try await CloudKitEmulator.start(options)
+        } catch let error as EmulatorStartError {
+            // At once, naming the port (EX_UNAVAILABLE): not 30 silent seconds, then a timeout.
+            FileHandle.standardError.write(Data("tribeboard-cloudkit-emulator: \(error.localizedDescription)\n".utf8))
+            throw ExitCode(69)
+        }
         for key in keys { await emulator.registerKey(id: key.id, publicKeyPEM: key.publicKeyPEM, container: key.container) }
         for seed in seeds {
             await emulator.seedRecords(seed.records, container: seed.container, environment: seed.environment ?? "development")
@@ -97,5 +104,11 @@ struct EmulatorCommand: AsyncParsableCommand {
         FileHandle.standardError.write(Data("tribeboard-cloudkit-emulator: listening on \(emulator.baseURL)\n".utf8))
         await SignalWait.untilTerminated()
         await emulator.stop()
+        // What a Ctrl-C kept: the next start with the same --data finds it.
+        if let data {
+            FileHandle.standardError.write(Data("tribeboard-cloudkit-emulator: stopped; records saved in \(data)\n".utf8))
+        } else {
+            FileHandle.standardError.write(Data("tribeboard-cloudkit-emulator: stopped; nothing was saved (no --data)\n".utf8))
+        }
     }
 }

@@ -30,6 +30,18 @@ struct EmulatorCLITests {
         }
     }
 
+    /// Both README recipes use 8787: a second emulator there must say so at once, not hang.
+    @Test func aPortInUseFailsAtOnceNamingIt() async throws {
+        let first = try await EmulatorFixture.start()
+        defer { Task { await first.emulator.stop() } }
+        let port = try #require(first.emulator.baseURL.split(separator: ":").last.map(String.init))
+        let started = ContinuousClock.now
+        let second = try ProcessRunner.run(emulator, ["--port", port])
+        #expect(second.status == 69, "\(second.stderr)")
+        #expect(second.stderr.contains("127.0.0.1:\(port)") && second.stderr.contains("in use"), "\(second.stderr)")
+        #expect(ContinuousClock.now - started < .seconds(10), "at once, not after the server's 30-second wait")
+    }
+
     @Test func eachContainerOpensOnlyToItsOwnKeys() async throws {
         let directory = try TemporaryDirectory("emulator-cli-containers")
         try directory.write("in.csv", CSVFixtures.families(count: 5))

@@ -54,45 +54,18 @@ import TribeBoardTestSupport
             "SELECT (SELECT COUNT(*) FROM families WHERE needs_sync = 1) + (SELECT COUNT(*) FROM user_profiles WHERE needs_sync = 1) + (SELECT COUNT(*) FROM memberships WHERE needs_sync = 1)") == 0)
     }
 
-    @Test func killedMidRunThenRerunFinishesWithoutDuplicatesOrErrors() async throws {
+    /// A resync killed once `modifies` records/modify requests have reached the emulator (cheap to
+    /// ask, unlike listing the records), then run again without latency: every record once, every
+    /// code claimed by its family, and what the killed run sent settled as EXISTS, not as errors.
+    func killMidRunThenRerun(families: Int, latency: String, modifies: Int) async throws {
         var options = CloudKitEmulator.Options()
-        options.faults = try EmulatorFaults.parse("latency=80ms")
+        options.faults = try EmulatorFaults.parse("latency=\(latency)")
         let fixture = try await EmulatorFixture.start(options)
         defer { Task { await fixture.emulator.stop() } }
         let directory = try TemporaryDirectory("resync-kill")
-        try await provisioned(1_500, in: directory)
+        try await provisioned(families, in: directory)
         let victim = try ProcessRunner.start(tribeboard, ["resync", "--store", "s.sqlite"] + fixture.remoteArguments, in: directory.path)
-        // Cheap to ask, unlike listing the records: a few requests in (pages go 4 at a time).
-        for _ in 0..<400 where (await fixture.emulator.requestCounts()["records/modify"] ?? 0) < 10 {
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        victim.killHard()
-        _ = victim.wait()
-        let before = await fixture.emulator.records(container: container).count
-        let total = try localIDs(directory).count
-        #expect(before > 0 && before < total, "the kill must land mid-run (\(before) of \(total) uploaded)")
-
-        let rerun = try await resync(fixture, in: directory, ["--json"])
-        #expect(rerun.status == 0, "\(rerun.stderr)")
-        let local = try localIDs(directory)
-        #expect(Set(await fixture.emulator.records(container: container).map(\.recordName)) == local)
-        #expect(try await fixture.emulator.claimsMatch(try localCodes(directory), container: container), "claims the killed run made are found as ours")
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(rerun.stdout.utf8)) as? [String: Any])
-        #expect(json["failed"] as? Int == 0, "records the killed run uploaded but did not mark are settled as EXISTS, not errors")
-    }
-
-    /// Pages go up side by side (issue: a far container): killed while several requests are out,
-    /// the rerun still ends with every record once, and settles what the killed run sent as EXISTS.
-    @Test func killedWithSeveralRequestsInFlightThenRerunEndsExact() async throws {
-        var options = CloudKitEmulator.Options()
-        options.faults = try EmulatorFaults.parse("latency=150ms")
-        let fixture = try await EmulatorFixture.start(options)
-        defer { Task { await fixture.emulator.stop() } }
-        let directory = try TemporaryDirectory("resync-inflight")
-        try await provisioned(2_000, in: directory)
-        let victim = try ProcessRunner.start(tribeboard, ["resync", "--store", "s.sqlite"] + fixture.remoteArguments, in: directory.path)
-        // Until several requests have been answered and more are on the wire (4 at a time).
-        for _ in 0..<600 where (await fixture.emulator.requestCounts()["records/modify"] ?? 0) < 9 {
+        for _ in 0..<600 where (await fixture.emulator.requestCounts()["records/modify"] ?? 0) < modifies {
             try await Task.sleep(for: .milliseconds(10))
         }
         victim.killHard()
@@ -104,9 +77,19 @@ import TribeBoardTestSupport
         let rerun = try await resync(fixture, in: directory, ["--json"])
         #expect(rerun.status == 0, "\(rerun.stderr)")
         #expect(Set(await fixture.emulator.records(container: container).map(\.recordName)) == (try localIDs(directory)))
-        #expect(try await fixture.emulator.claimsMatch(try localCodes(directory), container: container))
+        #expect(try await fixture.emulator.claimsMatch(try localCodes(directory), container: container), "claims the killed run made are found as ours")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(rerun.stdout.utf8)) as? [String: Any])
-        #expect(json["failed"] as? Int == 0, "what the killed run sent is settled as already uploaded")
+        #expect(json["failed"] as? Int == 0, "records the killed run uploaded but did not mark are settled as EXISTS, not errors")
+    }
+
+    @Test func killedMidRunThenRerunFinishesWithoutDuplicatesOrErrors() async throws {
+        // Pages go 4 at a time: past the 10th request, a page of families has been stored.
+        try await killMidRunThenRerun(families: 1_500, latency: "80ms", modifies: 10)
+    }
+
+    /// Pages go up side by side (a far container): killed while several requests are on the wire.
+    @Test func killedWithSeveralRequestsInFlightThenRerunEndsExact() async throws {
+        try await killMidRunThenRerun(families: 2_000, latency: "150ms", modifies: 9)
     }
 
     @Test func anOverlappingRunExitsAtOnceWith73() async throws {
