@@ -26,6 +26,16 @@ enum DoctorReportText {
             lines.append("  \(family.name)  id \(family.id)  code \(family.code)"
                          + (family.importKey.map { "  import key \($0)" } ?? "") + (family.sourceLine.map { "  line \($0)" } ?? ""))
         }
+        if !report.nameMatches.isEmpty {
+            lines.append("")
+            lines.append("Families whose name contains \"\(report.query)\": \(report.nameMatchesTotal)")
+            for match in report.nameMatches {
+                lines.append("  \(match.id)  \(match.name)  ext \(match.externalId ?? "-")  admin \(match.admin ?? "-")  created \(match.createdAt)  \(match.sync)")
+            }
+            if report.nameMatchesTotal > report.nameMatches.count {
+                lines.append("  … and \(report.nameMatchesTotal - report.nameMatches.count) more (type more of the name)")
+            }
+        }
         lines.append("")
         lines.append("Timeline")
         if report.timeline.isEmpty { lines.append("  (nothing recorded)") }

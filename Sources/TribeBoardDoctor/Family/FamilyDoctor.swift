@@ -16,6 +16,10 @@ package struct FamilyReport: Sendable, Codable {
     package let findings: [DoctorCheck]
     package let nextSteps: [String]
     package let passed: Bool
+    /// Families whose name contains the query, when it named no id, code or external id and more
+    /// than one name matched (the first 50; `nameMatchesTotal` counts them all).
+    package var nameMatches: [FamilyNameMatch] = []
+    package var nameMatchesTotal = 0
 }
 
 package struct FamilyDoctor: Sendable {
@@ -31,28 +35,51 @@ package struct FamilyDoctor: Sendable {
 
     /// The store is read on a thread of its own, then CloudKit is awaited.
     package func run() async -> FamilyReport {
-        let (found, storeFindings) = await PipelineThread.run { self.readStore() }
-        let remote = await remoteState(found)
-        return report(found, storeFindings, remote: remote)
+        let lookup = await PipelineThread.run { self.readStore() }
+        let remote = await remoteState(lookup.records)
+        var report = report(lookup.records, lookup.findings, remote: remote)
+        report.nameMatches = lookup.matches
+        report.nameMatchesTotal = lookup.total
+        return report
     }
 
-    private func readStore() -> (FamilyRecords?, [DoctorCheck]) {
-        logger.debug("looking up one family", metadata: ["query": "\(FamilyCode.mask(query))"])
-        var findings: [DoctorCheck] = []
+    /// What the store says of the query: the family, what was found, and the name matches.
+    struct StoreLookup: Sendable {
         var records: FamilyRecords?
+        var findings: [DoctorCheck] = []
+        var matches: [FamilyNameMatch] = []
+        var total = 0
+    }
+
+    private func readStore() -> StoreLookup {
+        logger.debug("looking up one family", metadata: ["query": "\(FamilyCode.mask(query))"])
+        var lookup = StoreLookup()
         do {
             let store = try TribeBoardStore.openReadOnly(at: request.storePath)
-            records = try FamilyRecords.find(query, in: store)
-            if records == nil {
-                findings.append(DoctorCheck("family.found", .creations, .failure, checked: "Family in the store",
-                                            found: "no family with id, code or external id \(query) in \(request.storePath)",
-                                            action: "check the code (codes are 6 to 8 of A-Z and 0-9) or the store path; see CloudKit below"))
+            lookup.records = try FamilyRecords.find(query, in: store)
+            guard lookup.records == nil else { return lookup }
+            // Support tickets name families: by name too, when nothing else matched.
+            let (matches, total) = try FamilyNameSearch.matches(query, in: store)
+            if total == 1, let only = matches.first {
+                lookup.records = try FamilyRecords.find(only.id, in: store)
+                return lookup
+            }
+            lookup.matches = matches
+            lookup.total = total
+            if total > 1 {
+                lookup.findings.append(DoctorCheck("family.found", .creations, .warning, checked: "Family in the store",
+                                                   found: "\(total) families have a name containing \"\(query)\" (listed below)",
+                                                   action: "run `tribeboard doctor family ID` with the id of the one the ticket is about"))
+            } else {
+                lookup.findings.append(DoctorCheck("family.found", .creations, .failure, checked: "Family in the store",
+                                                   found: "no family with id, code, external id or a name containing \(query) in \(request.storePath)",
+                                                   action: "check the code (codes are 6 to 8 of A-Z and 0-9), the name's spelling or the store path; see CloudKit below"))
             }
         } catch {
-            findings.append(DoctorCheck("family.found", .creations, .failure, checked: "Family in the store", found: "\(error.localizedDescription)",
-                                        action: "run `tribeboard doctor` for the store's health"))
+            lookup.findings.append(DoctorCheck("family.found", .creations, .failure, checked: "Family in the store", found: "\(error.localizedDescription)",
+                                               action: "run `tribeboard doctor` for the store's health"))
         }
-        return (records, findings)
+        return lookup
     }
 
     private func report(_ records: FamilyRecords?, _ storeFindings: [DoctorCheck], remote: RemoteFamilyState) -> FamilyReport {

@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+import TribeBoardTestSupport
+
+/// `doctor family NAME`: support tickets name families, so a name finds them too, ignoring case
+/// and diacritics, as a person types it; several matches are listed, not guessed between.
+@Suite struct DoctorFamilyNameTests {
+    let tribeboard = ProcessRunner.executable("tribeboard")
+
+    func provisioned(_ csv: String) throws -> TemporaryDirectory {
+        let directory = try TemporaryDirectory("doctor-name")
+        try directory.write("in.csv", csv)
+        let result = try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "-q"], in: directory.path)
+        try #require(result.status == 0, "\(result.stderr)")
+        return directory
+    }
+
+    func doctor(_ query: String, in directory: TemporaryDirectory) throws -> (Int32, [String: Any]) {
+        let result = try ProcessRunner.run(tribeboard, ["doctor", "family", query, "--store", "s.sqlite", "--json"], in: directory.path)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)\(result.stderr)")
+        return (result.status, json)
+    }
+
+    @Test func oneNameTypedWithoutItsAccentsFindsTheFamily() throws {
+        let directory = try provisioned("external_id,family_name,admin_display_name\nT1,Müller,Anna Müller\nT2,Nguyễn,Minh\nT3,Þórsdóttir,Sigga\n")
+        let (_, report) = try doctor("MULLER", in: directory)
+        let family = try #require(report["family"] as? [String: Any], "\(report)")
+        #expect(family["name"] as? String == "Müller" && family["importKey"] as? String == "ext:T1")
+        let (_, vietnamese) = try doctor("nguyen", in: directory)
+        #expect((vietnamese["family"] as? [String: Any])?["name"] as? String == "Nguyễn")
+    }
+
+    @Test func severalMatchesAreListedWithWhatTellsThemApart() throws {
+        let directory = try provisioned("external_id,family_name,admin_display_name\nS1,Smith,Jo Smith\nS2,Smithson,Al Smithson\nS3,Naismith,Bo\nK1,Kowalski,Ewa\n")
+        let (status, report) = try doctor("smith", in: directory)
+        #expect(report["family"] == nil, "no guess between several families")
+        let matches = try #require(report["nameMatches"] as? [[String: Any]])
+        #expect(Set(matches.compactMap { $0["externalId"] as? String }) == ["S1", "S2", "S3"] && report["nameMatchesTotal"] as? Int == 3)
+        #expect(matches.first { $0["externalId"] as? String == "S1" }?["admin"] as? String == "Jo Smith")
+        #expect(matches.allSatisfy { $0["sync"] as? String == "pending" && $0["createdAt"] is String && $0["id"] is String })
+        let found = (report["findings"] as? [[String: Any]])?.first { $0["id"] as? String == "family.found" }
+        #expect(found?["status"] as? String == "warning" && status == 0, "a list to choose from is not a failure")
+        let (missing, none) = try doctor("Dupont", in: directory)
+        #expect(missing == 1 && (none["nameMatches"] as? [Any])?.isEmpty == true)
+    }
+}
