@@ -31,7 +31,8 @@ package struct Migrator: Sendable {
             let checkpoint = store.map { MigrationCheckpoint(store: $0, runKey: endpoints.runKey(request.mode)) }
             // A checkpoint that cannot be read stops the run (74): starting afresh would copy again.
             let done = try checkpoint?.load() ?? [:]
-            let sources = try await MigrationTransfer.readAll(types: request.sourceTypes, from: endpoints.source)
+            let sources = try await MigrationTransfer.readAll(types: request.sourceTypes, from: endpoints.source,
+                                                              mayBeAbsent: request.sourceTypesThatMayBeAbsent)
             logger.info("source read", metadata: ["records": "\(sources.count)"])
             var items = try await plan(sources, store: store, checkpoint: done)
             logger.info("planned", metadata: ["records": "\(items.count)"])
