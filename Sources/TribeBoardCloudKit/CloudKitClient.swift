@@ -123,12 +123,39 @@ package final class CloudKitClient: Sendable {
     package func modify(_ operations: [CloudKitOperation], zone: CloudKitZoneID = .defaultZone,
                        atomic: Bool = false) async throws(CloudKitError) -> [CloudKitRecordResult] {
         var results: [CloudKitRecordResult] = []
-        for chunk in operations.chunked(Self.maxOperationsPerRequest) {
+        for chunk in Self.requests(of: operations) {
             let response: RecordsResponse = try await send("records/modify",
                                                            body: ModifyRequest(operations: Array(chunk), zoneID: zone, atomic: atomic))
             results += response.records
         }
         return results
+    }
+
+    /// The most one request's body holds. Apple's Web Services reference gives no byte limit (200
+    /// operations, 1 MB a record); native CloudKit's limitExceeded gives "2 MB per request" as
+    /// the guideline, so requests stay under it (the emulator refuses more).
+    package static let maxRequestBytes = 2_000_000
+
+    /// Operations in requests of at most 200 and at most `maxRequestBytes` (less room for the
+    /// envelope); an operation larger than that on its own goes alone, for CloudKit to judge.
+    static func requests(of operations: [CloudKitOperation]) -> [ArraySlice<CloudKitOperation>] {
+        let budget = maxRequestBytes - 4_096
+        let encoder = JSONEncoder()
+        var chunks: [ArraySlice<CloudKitOperation>] = []
+        var start = operations.startIndex
+        var bytes = 0
+        for index in operations.indices {
+            // An operation that cannot be encoded fails in `send`, with the reason.
+            let size = ((try? encoder.encode(operations[index]))?.count ?? 0) + 1
+            if index > start && (index - start >= maxOperationsPerRequest || bytes + size > budget) {
+                chunks.append(operations[start..<index])
+                start = index
+                bytes = 0
+            }
+            bytes += size
+        }
+        if start < operations.endIndex { chunks.append(operations[start...]) }
+        return chunks
     }
 
     /// users/caller: the cheapest authenticated call, proof that the key works.
