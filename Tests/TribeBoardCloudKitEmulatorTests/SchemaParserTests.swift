@@ -59,4 +59,25 @@ struct SchemaParserTests {
         #expect(try EmulatorSetup.schema("empty") == .empty)
         #expect(throws: EmulatorError.self) { try EmulatorSetup.schema("/nonexistent/schema.ckdb") }
     }
+
+    /// Apple's grammar allows block comments; one never closed is named with its line.
+    @Test func blockCommentsAreSkippedEvenAcrossLines() throws {
+        let schema = try SchemaParser.parse("""
+            DEFINE SCHEMA /* the toolkit's types */
+            RECORD TYPE Family (
+                /* a comment
+                   over lines */ code STRING QUERYABLE, -- and a line comment
+                name STRING /* inline */ SORTABLE
+            );
+            """)
+        #expect(schema.types["Family"]?.fields["code"] == SchemaField(type: "STRING", queryable: true))
+        #expect(schema.types["Family"]?.fields["name"] == SchemaField(type: "STRING", sortable: true))
+        #expect(throws: SchemaParser.Failure.self) { try SchemaParser.parse("DEFINE SCHEMA\nRECORD TYPE Family ( /* never closed\n code STRING );") }
+        do {
+            _ = try SchemaParser.parse("DEFINE SCHEMA\n\nRECORD TYPE /* never closed")
+            Issue.record("an unclosed comment was accepted")
+        } catch {
+            #expect(error.line == 3, "\(error)")
+        }
+    }
 }

@@ -38,9 +38,12 @@ enum SchemaRules {
             throw Refusal(.badRequest, "Field 'recordName' is not marked queryable")
         }
         for filter in filters {
-            let name = EmulatorDatabase.isRecordNameField(filter.fieldName) ? "___recordID" : filter.fieldName
-            guard let field = type.fields[name] else {
-                throw Refusal(.badRequest, "Did not find field: '\(filter.fieldName)' in type: '\(query.recordType)'")
+            // `recordName` is how CloudKit's texts call `___recordID`, not a field: as before, "not marked queryable".
+            guard let field = type.fields[filter.fieldName] else {
+                guard EmulatorDatabase.isRecordNameField(filter.fieldName) else {
+                    throw Refusal(.badRequest, "Did not find field: '\(filter.fieldName)' in type: '\(query.recordType)'")
+                }
+                throw Refusal(.badRequest, "Field '\(filter.fieldName)' is not marked queryable")
             }
             guard field.queryable else {
                 throw Refusal(.badRequest, "Field '\(filter.fieldName)' is not marked queryable")
