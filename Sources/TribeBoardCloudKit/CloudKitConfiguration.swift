@@ -122,7 +122,21 @@ package enum ConfigFile {
     /// Settings of the private-database mode, which was removed: said so, not "unknown".
     static let retiredKeys: Set<String> = ["api_token", "web_auth_token"]
 
+    /// A config file is a few lines: anything larger is not one.
+    static let maxBytes = 65_536
+
     package static func read(_ path: String) throws(CloudKitConfigurationError) -> [String: String] {
+        // Checked before reading: a pipe would block for ever and a device (/dev/zero) never
+        // ends; a regular file is read only up to its bound.
+        var info = stat()
+        if stat(path, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFREG else {
+                throw .configFile(path: path, line: 0, reason: "is not a regular file (a folder, a pipe or a device)")
+            }
+            guard info.st_size <= maxBytes else {
+                throw .configFile(path: path, line: 0, reason: "is \(info.st_size) bytes, more than the \(maxBytes / 1024) KiB a configuration file may hold")
+            }
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .configFile(path: path, line: 0, reason: FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist")
         }

@@ -79,4 +79,23 @@ struct CloudKitConfigurationTests {
         #expect(URLCredentials.masked("https://api.apple-cloudkit.com") == "https://api.apple-cloudkit.com")
         #expect(URLCredentials.masked("http://host/path@x") == "http://host/path@x", "an @ after the host is not a credential")
     }
+
+    /// Issue 27's bounded reads: a config path that is a device, a pipe or a huge file is refused
+    /// at once, naming why, instead of reading for ever.
+    @Test func aConfigFileThatIsNotASmallRegularFileIsRefused() throws {
+        let folder = try TemporaryDirectory("ck-config")
+        let fifo = folder.file("fifo.conf")
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let large = try folder.write("large.conf", String(repeating: "# comment\n", count: 10_000))
+        for (path, words) in [("/dev/zero", "not a regular file"), (fifo, "not a regular file"), (large, "more than the 64 KiB")] {
+            var flags = CloudKitConfiguration.Overrides()
+            flags.configFile = path
+            do {
+                _ = try CloudKitConfiguration.resolve(flags, environment: [:])
+                Issue.record("\(path) was read as a config file")
+            } catch {
+                #expect(error.localizedDescription.contains(words), "\(path): \(error.localizedDescription)")
+            }
+        }
+    }
 }
