@@ -35,7 +35,7 @@ struct CloudKitAnswerClassTests {
         var configuration = CloudKitConfiguration()
         configuration.baseURL = baseURL
         return CloudKitClient(configuration: configuration, signer: nil,
-                              policy: RetryPolicy(maxAttempts: 3, baseDelay: 0.001, maxDelay: 0.01, maxTotalSeconds: 5),
+                              policy: RetryPolicy(maxAttempts: 3, baseDelay: 0.001, maxDelay: 0.01, maxTotalSeconds: 120),
                               maxResponseBytes: maxResponseBytes, logger: ProvisionWorkspace.quietLogger)
     }
 
