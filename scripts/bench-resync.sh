@@ -31,5 +31,7 @@ seconds=$(awk -F: '{ if (NF == 3) print $1 * 3600 + $2 * 60 + $3; else print $1 
 rss_kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$WORK/time.txt")
 synced=$(grep -o '"synced" : [0-9]*' "$WORK/summary.json" | grep -o '[0-9]*$')
 requests=$(grep -o '"requests" : [0-9]*' "$WORK/summary.json" | grep -o '[0-9]*$')
+claimed=$(grep -o '"codesClaimed" : [0-9]*' "$WORK/summary.json" | grep -o '[0-9]*$' || echo 0)
 modify=$(( (synced + 199) / 200 ))
-echo "| $(date -u +%F) | $ROWS | $synced | ${seconds} s | $(awk -v s="$seconds" -v n="$synced" 'BEGIN { printf "%.0f", n / s }') | $requests ($modify records/modify, $((requests - modify)) code checks) | $((rss_kb / 1024)) MB |"
+claims=$(( (claimed + 199) / 200 ))
+echo "| $(date -u +%F) | $ROWS | $synced | ${seconds} s | $(awk -v s="$seconds" -v n="$synced" 'BEGIN { printf "%.0f", n / s }') | $requests ($modify records/modify, $claims code claims, $((requests - modify - claims)) code checks) | $((rss_kb / 1024)) MB |"

@@ -76,7 +76,7 @@ package struct Auditor: Sendable {
             if copies.remoteOnlyCount > 0 { report.add(findings.remoteOnly(copies.remoteOnly, count: copies.remoteOnlyCount)) }
             for finding in findings.legacy(remote, migrated: check.migratedLegacyCounts()) { report.add(finding) }
             report.sortFindings()
-            report.repair = try repair(groups, local: local, remote: remote)
+            report.repair = try await repair(groups, local: local, remote: remote)
         } catch let error as CodeRepairError {
             throw .repair(error)
         } catch {
@@ -86,7 +86,7 @@ package struct Auditor: Sendable {
         return report
     }
 
-    private func repair(_ groups: [DuplicateGroup], local: LocalFamilyIndex, remote: RemoteFamilyIndex) throws -> CodeRepairReport? {
+    private func repair(_ groups: [DuplicateGroup], local: LocalFamilyIndex, remote: RemoteFamilyIndex) async throws -> CodeRepairReport? {
         let plan = CodeRepairPlanner(request: request).plan(groups)
         switch request.repair {
         case .none: return nil
@@ -95,7 +95,11 @@ package struct Auditor: Sendable {
             // New codes avoid every code either side holds, in any case (keys are upper-cased).
             var known = Set(local.codes.keys)
             known.formUnion(remote.codes.keys)
-            return try CodeRepairApplier(request: request, outputDirectory: outputDirectory, logger: logger).apply(plan, avoiding: known)
+            // Against a live container the new codes are claimed first; from a snapshot, resync claims them.
+            var client: CloudKitClient?
+            if case .live(let live, _)? = request.remote { client = live }
+            return try await CodeRepairApplier(request: request, outputDirectory: outputDirectory, logger: logger)
+                .apply(plan, avoiding: known, client: client)
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Logging
+import TribeBoardCloudKit
 import TribeBoardDomain
 import TribeBoardQR
 import TribeBoardStore
@@ -11,6 +12,9 @@ package enum CodeRepairError: Error, LocalizedError {
     case store(StoreError)
     case codeGeneration(CodeGenerationError)
     case qrCode(QRCodeError)
+    /// CloudKit could not be asked to claim the new codes: nothing changed.
+    case remote(CloudKitError)
+    case claim(CodeClaimError)
     /// The store changed, but some QR codes could not be put in place because of the cause.
     indirect case incomplete(CodeRepairError)
 
@@ -21,6 +25,8 @@ package enum CodeRepairError: Error, LocalizedError {
         case .store(let error): return error
         case .codeGeneration(let error): return error
         case .qrCode(let error): return error
+        case .remote(let error): return error
+        case .claim(let error): return error
         case .incomplete(let cause): return cause.cause
         }
     }
@@ -28,7 +34,7 @@ package enum CodeRepairError: Error, LocalizedError {
     package var errorDescription: String? {
         switch self {
         case .qrCode(let error): return "repair not applied: cannot make a QR code: \(error.localizedDescription)"
-        case .output, .store, .codeGeneration: return "repair not applied: \(cause.localizedDescription)"
+        case .output, .store, .codeGeneration, .remote, .claim: return "repair not applied: \(cause.localizedDescription)"
         case .incomplete:
             return "repair applied to the store, but not every file is in place (run the same repair again to finish): \(cause.localizedDescription)"
         }

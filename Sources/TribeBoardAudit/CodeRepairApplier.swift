@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Logging
+import TribeBoardCloudKit
 import TribeBoardDomain
 import TribeBoardQR
 import TribeBoardStore
@@ -25,7 +26,8 @@ struct CodeRepairApplier {
     let outputDirectory: String
     let logger: Logger
 
-    func apply(_ plan: CodeRepairReport, avoiding knownCodes: Set<String>) throws(CodeRepairError) -> CodeRepairReport {
+    /// `client`: the live remote, whose claims the new codes take first (nil: resync claims them).
+    func apply(_ plan: CodeRepairReport, avoiding knownCodes: Set<String>, client: CloudKitClient? = nil) async throws(CodeRepairError) -> CodeRepairReport {
         var report = plan
         report.outputDirectory = outputDirectory
         // With nothing to change, a folder an interrupted repair used is still finished.
@@ -42,6 +44,7 @@ struct CodeRepairApplier {
             let stage = try RepairStaging(in: folder)
             staging = stage
             var changes = try choose(plan.changes, store: store, avoiding: knownCodes)
+            changes = try await claim(changes, store: store, client: client, avoiding: knownCodes)
             let renderer = try QRCodePNGRenderer()
             for change in changes {
                 guard let code = change.assignedCode else { continue }
@@ -158,6 +161,8 @@ struct CodeRepairApplier {
         case let error as StoreError: return .store(error)
         case let error as QRCodeError: return .qrCode(error)
         case let error as CodeGenerationError: return .codeGeneration(error)
+        case let error as CloudKitError: return .remote(error)
+        case let error as CodeClaimError: return .claim(error)
         // Whatever else a write threw: the store's own classification (busy, a file in the way,
         // GRDB's row dump left out), not a description made here.
         default: return .store(StoreError.writing(error, store: nil))

@@ -24,6 +24,14 @@ package final class RemoteCodeCheck: Sendable {
         self.logger = logger
     }
 
+    /// Claims codes through the same client (`CodeClaim`).
+    package var claimer: CodeClaimer { CodeClaimer(client: client) }
+
+    /// Stops remote work for the rest of the run after `error` (the claims' failure trips it too).
+    package func trip(_ error: CloudKitError) {
+        tripped.withLock { $0 = $0 ?? error }
+    }
+
     /// The error that stopped remote checking, if one did.
     package var failure: CloudKitError? { tripped.withLock { $0 } }
     package var isAvailable: Bool { failure == nil }

@@ -22,6 +22,8 @@ public final class CloudKitEmulator: Sendable {
         public var schema: SchemaMode = .permissive
         /// Answer a create of an existing name with CONFLICT instead of EXISTS.
         public var conflictOnRepeatedCreate = false
+        /// Seconds records/query lags behind writes (0: always current, which no real container is).
+        public var indexLag: Double = 0
         public init() {}
     }
 

@@ -6,6 +6,17 @@ struct ContainerPolicy {
     /// What a create of a name that exists answers: EXISTS as Web Services documents, or CONFLICT
     /// (native CloudKit's serverRecordChanged, "record to insert already exists").
     var repeatedCreate: ServerErrorCode = .exists
+    /// How far records/query's index lags behind writes, in milliseconds. Apple: "Query indexes
+    /// update asynchronously so they aren't always current". Lookups and creates see every write
+    /// at once (a record name is unique when it is written); only queries miss recent ones.
+    var indexLagMilliseconds: Int64 = 0
+
+    /// Whether a query's index holds `record` yet: a record written (created or changed) less than
+    /// the lag ago is missing from query results altogether, whatever the filter.
+    func indexed(_ record: WireRecord, now: Int64) -> Bool {
+        guard indexLagMilliseconds > 0, let written = record.modified?.timestamp ?? record.created?.timestamp else { return true }
+        return written <= now - indexLagMilliseconds
+    }
 }
 
 /// records/query, records/lookup and records/modify with the semantics Apple documents.
@@ -24,6 +35,7 @@ extension EmulatorDatabase {
         let wanted = { (record: WireRecord) in
             record.recordType == request.query.recordType && filters.allSatisfy { Self.matches(record, filter: $0) }
                 && SchemaRules.canRead(record, type: type, caller: caller.userRecordName)
+                && policy.indexed(record, now: caller.now)
         }
         if let sorts = request.query.sortBy, !sorts.isEmpty {
             return try sortedPage(candidates(filters, zone: zone) ?? Array((zones[zone] ?? [:]).values), wanted: wanted, by: sorts,

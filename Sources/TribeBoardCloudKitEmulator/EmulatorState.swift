@@ -23,7 +23,8 @@ actor EmulatorState {
     init(options: CloudKitEmulator.Options) throws {
         faults = options.faults
         dice = FaultDice(seed: options.faults.seed)
-        policy = ContainerPolicy(schemaMode: options.schema, repeatedCreate: options.conflictOnRepeatedCreate ? .conflict : .exists)
+        policy = ContainerPolicy(schemaMode: options.schema, repeatedCreate: options.conflictOnRepeatedCreate ? .conflict : .exists,
+                                 indexLagMilliseconds: Int64((options.indexLag * 1000).rounded()))
         maxClockSkew = options.maxClockSkew
         clockOffset = options.clockOffset
         dataFile = options.dataFile

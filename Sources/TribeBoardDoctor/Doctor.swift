@@ -81,7 +81,7 @@ package struct Doctor: Sendable {
         let (checks, state, client) = await RemoteChecks(configuration: request.remote, requestTimeout: request.requestTimeout,
                                                          logger: logger).run()
         guard state == .accepted, let client else { return (checks, state) }
-        return (checks + (await RemoteSchemaChecks(client: client).run()), state)
+        return (checks + (await RemoteSchemaChecks(client: client).run()) + [await ClaimSchemaCheck(client: client).run()], state)
     }
 
     /// The fallback chain and the creation checks (SQLite) on what the others found.

@@ -49,7 +49,12 @@ struct MigrationApply {
                 let toCreate = records.indices.filter { records[$0].outcome == .wouldCopy }
                 try checkpoint.record(toCreate.map { entry(records[$0], .pending) })
                 var created = toCreate.map { records[$0] }
-                try await MigrationTransfer.create(&created, at: destination)
+                // A family's copy goes up only once its code's claim names it.
+                report.codesClaimed += try await MigrationClaims.claim(&created, at: destination, store: store)
+                let claimed = created.indices.filter { created[$0].outcome == .wouldCopy }
+                var sent = claimed.map { created[$0] }
+                try await MigrationTransfer.create(&sent, at: destination)
+                for (position, index) in claimed.enumerated() { created[index] = sent[position] }
                 for (position, index) in toCreate.enumerated() { records[index] = created[position] }
                 let placed = records.filter(\.outcome.isInPlace)
                 let learned = try await store.writer.write { db in

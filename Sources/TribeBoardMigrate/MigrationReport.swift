@@ -67,6 +67,8 @@ package struct MigrationReport: Encodable, Sendable {
     /// Every outcome, zero or not (stable keys for scripts).
     package var counts: [String: Int] = [:]
     package var recoded = 0
+    /// Codes of copied families claimed at the destination this run (`CodeClaim`).
+    package var codesClaimed = 0
     package var sourceDeleted = 0
     /// Why --delete-source deleted nothing, when it did not.
     package var deletionRefused: String?

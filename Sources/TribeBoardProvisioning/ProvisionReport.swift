@@ -36,6 +36,12 @@ package struct ProvisionReport: Encodable, Sendable {
     /// New families whose code CloudKit confirmed free, and those checked locally only.
     package var codesVerifiedRemotely = 0
     package var codesNotVerifiedRemotely = 0
+    /// Codes claimed in CloudKit by this run (`CodeClaim`), generated codes replaced because
+    /// another family had claimed them, and families whose code is not claimed yet (offline, or
+    /// CloudKit did not answer): resync claims those before they go up.
+    package var codesClaimed = 0
+    package var codesRecoded = 0
+    package var codesUnclaimed = 0
     /// Present when a remote is configured.
     package var remote: RemoteSummary?
 

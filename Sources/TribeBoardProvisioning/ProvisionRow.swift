@@ -30,7 +30,7 @@ struct ProvisionRowResult: Sendable, Equatable {
     package let externalId: String?
     package let familyId: RecordID?
     package let familyName: String
-    package let code: String?
+    package var code: String?
     package var status: ProvisionStatus
     package var error: String?
     /// Set when the row's QR PNG must be written, or checked and rewritten if it is stale.
@@ -40,4 +40,6 @@ struct ProvisionRowResult: Sendable, Equatable {
     var checkExistingQRCode = false
     /// For a created family: whether CloudKit was asked and had no family with this code.
     var codeVerifiedRemotely: Bool? = nil
+    /// The code came from the CSV (kept or the row fails), not from the generator.
+    var codePreassigned = false
 }

@@ -115,13 +115,18 @@ package struct Provisioner: Sendable {
                                         ids: RecordIDGenerator(source: SystemSecureRandomSource()))
         let stage = QRCodeStage(renderer: renderer, outputDirectory: folder.path)
         let planner = CodePlanner(generator: generator, reservations: reader.columns.contains(.code) ? tracker : nil, remote: remote)
+        let claims = remote.map { ClaimStage(remote: $0, store: store, generator: generator,
+                                             reservations: reader.columns.contains(.code) ? tracker : nil, logger: logger) }
+        var tally = ClaimStage.Tally()
         logger.debug("store and output folder ready", metadata: ["elapsed": "\(sink.elapsed)"])
         let batches = BatchPrefetcher { try nextBatch(from: reader, tracker: tracker) }
         do {
             while var batch = try batches.next() {
                 // Without a remote, planning would only repeat the lookups the transaction makes.
                 let planned = remote == nil ? [:] : try planner.plan(&batch, store: store)
-                let results = try writer.write(batch, planned: planned, to: store, at: Date())
+                var results = try writer.write(batch, planned: planned, to: store, at: Date())
+                // Claimed before anything printable is written: a QR code never shows a code another family holds.
+                if let claims { results = try claims.claim(results, tally: &tally) }
                 for ticket in stage.submit(results) { try sink.finish(ticket, manifest: manifest) }
             }
             logger.debug("every row is in the store", metadata: ["elapsed": "\(sink.elapsed)"])
@@ -135,6 +140,13 @@ package struct Provisioner: Sendable {
             throw error
         }
         store.checkpoint()
+        sink.report.codesClaimed = tally.claimed
+        sink.report.codesRecoded = tally.recoded
+        sink.report.codesUnclaimed = claims == nil ? sink.report.created : tally.unclaimed
+        if sink.report.codesUnclaimed > 0 {
+            logger.notice("codes not claimed in CloudKit yet: resync claims them before their families go up; a code found taken then sets its family aside, and a card printed with it would not work",
+                          metadata: ["families": "\(sink.report.codesUnclaimed)", "why": "\(claims == nil ? "no remote configured" : "CloudKit did not answer every claim")"])
+        }
         sink.report.pendingSync = try store.pendingSyncCounts()
         if let remote {
             sink.report.remote = ProvisionReport.RemoteSummary(failure: remote.failure)

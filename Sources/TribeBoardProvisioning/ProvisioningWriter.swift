@@ -94,9 +94,11 @@ struct ProvisioningWriter {
             }
             try statements.logCompletedCreation(familyID: familyID, row: row, at: timestamp)
         }
-        return ProvisionRowResult(line: row.line, externalId: row.externalId, familyId: familyID,
-                                  familyName: row.familyName, code: code.value, status: .created,
-                                  error: nil, needsQRCode: true, codeVerifiedRemotely: verified)
+        var result = ProvisionRowResult(line: row.line, externalId: row.externalId, familyId: familyID,
+                                        familyName: row.familyName, code: code.value, status: .created,
+                                        error: nil, needsQRCode: true, codeVerifiedRemotely: verified)
+        result.codePreassigned = row.preassignedCode != nil
+        return result
     }
 
     /// A preassigned code is kept or the row fails; it is never silently replaced.

@@ -22,6 +22,9 @@ package struct ResyncReport: Encodable, Sendable {
     /// Records that failed this run (now waiting, quarantined or in conflict).
     package var failed = 0
     package var requests = 0
+    /// Codes claimed in CloudKit this run, and claims released (codes re-coded families gave up).
+    package var codesClaimed = 0
+    package var claimsReleased = 0
     var pendingBefore = TribeBoardStore.PendingSyncCounts(families: 0, userProfiles: 0, memberships: 0)
     package var pending = TribeBoardStore.PendingSyncCounts(families: 0, userProfiles: 0, memberships: 0)
     package var waiting = 0
@@ -74,7 +77,7 @@ package struct ResyncReport: Encodable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case command, synced, failed, requests, pendingBefore, pending, waiting, quarantined, conflicts, blocked, setAside, lastSuccess,
+        case command, synced, failed, requests, codesClaimed, claimsReleased, pendingBefore, pending, waiting, quarantined, conflicts, blocked, setAside, lastSuccess,
              durationSeconds, stoppedBy, stopKind, exitKind
     }
 
@@ -84,6 +87,8 @@ package struct ResyncReport: Encodable, Sendable {
         try container.encode(synced, forKey: .synced)
         try container.encode(failed, forKey: .failed)
         try container.encode(requests, forKey: .requests)
+        try container.encode(codesClaimed, forKey: .codesClaimed)
+        try container.encode(claimsReleased, forKey: .claimsReleased)
         try container.encode(pendingBefore, forKey: .pendingBefore)
         try container.encode(pending, forKey: .pending)
         try container.encode(waiting, forKey: .waiting)

@@ -11,8 +11,9 @@ import TribeBoardSupport
 ///
 /// - Idempotent: a create answered EXISTS for a record identical to ours is a success (the upload
 ///   happened, the local mark did not, e.g. after a kill -9).
-/// - A family whose code was never checked remotely is checked first; a code another remote record
-///   holds is a conflict: the family is not uploaded and nothing remote is overwritten.
+/// - A family goes up only once CloudKit holds its code's claim for it (`CodeClaim`); a code
+///   another family claimed, or (checked first, for families a claim-unaware app wrote) another
+///   remote record holds, is a conflict: the family is not uploaded and nothing remote is overwritten.
 /// - Failed records wait with backoff across runs; permanent failures are quarantined, so one bad
 ///   record neither blocks the rest nor is retried forever.
 package struct Resyncer: Sendable {
@@ -53,6 +54,10 @@ package struct Resyncer: Sendable {
                         break tables
                     }
                 }
+                if table == .families, let stop = try await releaseGivenUpClaims(until: deadline, report: &report) {
+                    report.stop = stop
+                    break tables
+                }
             }
             report.pending = try store.pendingSyncCounts()
             let counts = try bookkeeping.counts()
@@ -81,6 +86,7 @@ package struct Resyncer: Sendable {
                         report: inout ResyncReport) async throws -> ResyncReport.Stop? {
         var pending: [Upload] = []
         var families: [DueFamily] = []
+        var claimProblem: String?
         for due in rows {
             let (row, read) = (due.row, due.read)
             do throws(StoreError) {
@@ -107,8 +113,16 @@ package struct Resyncer: Sendable {
             case .failure(let error): return ResyncReport.Stop(error)
             case .success(let conflicted): pending.removeAll { conflicted.contains($0.record.recordName) }
             }
+            // The claim is what makes the code the family's: checked by record name, current and atomic.
+            let unconflicted = families.filter { family in pending.contains { $0.read.id == family.read.id } }
+            switch try await claimCodes(unconflicted, bookkeeping: bookkeeping, report: &report) {
+            case .failure(let error): return ResyncReport.Stop(error)
+            case .success(let step):
+                pending.removeAll { step.blocked.contains($0.record.recordName) }
+                claimProblem = step.problem
+            }
         }
-        guard !pending.isEmpty else { return nil }
+        guard !pending.isEmpty else { return claimProblem.map { .unmatchedAnswer($0) } }
         report.requests += 1
         let results: [CloudKitRecordResult]
         do throws(CloudKitError) {
@@ -143,7 +157,7 @@ package struct Resyncer: Sendable {
                 report.failed += 1
             }
         }
-        var problem = answered.problem
+        var problem = claimProblem ?? answered.problem
         if !existing.isEmpty {
             report.requests += 1
             let names = existing.map(\.record.recordName)

@@ -40,6 +40,16 @@ struct SyncBookkeeping {
         """
     }
 
+    /// The same for its user profile: a membership sent while its profile's upload was throttled
+    /// would be refused (VALIDATING_REFERENCE_ERROR) and wait a minute of backoff for nothing.
+    static func waitsForUser(_ statuses: [SyncStatus] = SyncStatus.allCases) -> String {
+        """
+        EXISTS (SELECT 1 FROM user_profiles u JOIN sync_state s ON s.record_table = 'user_profiles' AND s.record_id = u.id
+                WHERE u.id = t.user_id AND u.needs_sync = 1 AND u.ck_record_id IS NULL
+                  AND s.status IN (\(statuses.map { "'\($0.rawValue)'" }.joined(separator: ", "))))
+        """
+    }
+
     /// ... and is held back for good while that family is set aside (a person must act).
     static let blockedByFamily = waitsForFamily([.quarantined, .conflict])
 
@@ -54,7 +64,7 @@ struct SyncBookkeeping {
                   AND (s.status IS NULL OR (s.status = 'retrying' AND (s.next_attempt_at IS NULL OR s.next_attempt_at <= ?
                        -- a hand-edited time that is no date (a blob, 'never') must not hold a record back for ever
                        OR julianday(s.next_attempt_at) IS NULL)))
-                  \(table == .memberships ? "AND NOT " + Self.waitsForFamily() : "")
+                  \(table == .memberships ? "AND NOT " + Self.waitsForFamily() + " AND NOT " + Self.waitsForUser() : "")
                 ORDER BY t.id LIMIT ?
                 """, arguments: [table.rawValue, after, now, limit])
         }

@@ -61,6 +61,19 @@ package enum StoreSchema {
                 ) WITHOUT ROWID;
                 """)
         }
+        // The codes this store's families hold a CloudKit claim for (a `FamilyCodeClaim` record,
+        // see docs/code-claims.md): a family is claimed when a row names it with its current code;
+        // a row whose family has another code now is a claim to release once that family is up.
+        migrator.registerMigration("v6-code-claims") { db in
+            try db.execute(sql: """
+                CREATE TABLE code_claims (
+                    code TEXT PRIMARY KEY NOT NULL,
+                    family_id TEXT NOT NULL,
+                    claimed_at TEXT NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX code_claims_family ON code_claims(family_id);
+                """)
+        }
         return migrator
     }
 

@@ -5,8 +5,28 @@ import TribeBoardCloudKit
 /// The emulator speaks only its own wire types; tests written with the client's records cross
 /// over value by value, as the same JSON would (tests poll these, so no JSON round trip).
 extension CloudKitEmulator {
+    /// The app's records (and the legacy types'): every stored record but the code claims.
     package func records(container: String, environment: String = "development", zone: String = "_defaultZone") async -> [CloudKitRecord] {
-        await storedRecords(container: container, environment: environment, zone: zone).map(Self.clientRecord)
+        await storedRecords(container: container, environment: environment, zone: zone)
+            .filter { $0.recordType != CodeClaim.recordType }.map(Self.clientRecord)
+    }
+
+    /// The code claims: claim record name -> the family it names.
+    package func claims(container: String, environment: String = "development", zone: String = "_defaultZone") async -> [String: String] {
+        var claims: [String: String] = [:]
+        for record in await storedRecords(container: container, environment: environment, zone: zone) where record.recordType == CodeClaim.recordType {
+            claims[record.recordName] = CodeClaim.holder(in: Self.clientRecord(record)) ?? ""
+        }
+        return claims
+    }
+
+    /// Whether every family of `families` (id -> code) holds the claim of its code, and no claim
+    /// names a family that is not there (`families` must be every family of the container).
+    package func claimsMatch(_ families: [String: String], container: String) async throws -> Bool {
+        let claims = await claims(container: container)
+        var expected: [String: String] = [:]
+        for (id, code) in families { expected[try CodeClaim.recordName(forCode: code)] = id }
+        return claims == expected
     }
 
     package func seed(_ records: [CloudKitRecord], container: String, environment: String = "development",

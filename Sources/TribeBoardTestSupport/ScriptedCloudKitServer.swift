@@ -10,7 +10,9 @@ import Synchronization
 /// exact moment a request is on the wire. Signatures are not checked.
 ///
 /// Unscripted, it answers records/query with no records, records/lookup with NOT_FOUND for every
-/// name, and records/modify with every record saved, in the order of the operations.
+/// name, and records/modify with every record saved, in the order of the operations. Code claims
+/// (a records/modify of `FamilyCodeClaim` records only) are the operation `records/modify claims`:
+/// saved, and never passed to `modifyResults`, so scripts about families see families only.
 /// Each script closure runs on the server's threads: what it shares with the test needs a lock.
 package final class ScriptedCloudKitServer: Sendable {
     package struct Script: Sendable {
@@ -35,19 +37,22 @@ package final class ScriptedCloudKitServer: Sendable {
         let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 30, logger: .disabled)
         let counts = Mutex<[String: Int]>([:])
         await server.appendRoute("*") { request in
-            let operation = ["records/modify", "records/lookup", "records/query", "users/caller"].first { request.path.hasSuffix($0) } ?? request.path
+            let data = (try? await request.bodyData) ?? Data()
+            let body = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+            var operation = ["records/modify", "records/lookup", "records/query", "users/caller"].first { request.path.hasSuffix($0) } ?? request.path
+            if operation == "records/modify", Self.onlyClaims(body) { operation = Self.claimsOperation }
             let earlier = counts.withLock { counts in
                 defer { counts[operation, default: 0] += 1 }
                 return counts[operation, default: 0]
             }
-            let data = (try? await request.bodyData) ?? Data()
-            let body = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
             await script.beforeAnswer(operation, earlier, body)
             let answer: [String: Any]
             switch operation {
             case "records/modify":
                 let operations = body["operations"] as? [[String: Any]] ?? []
                 answer = ["records": script.modifyResults(operations.map(Self.saved))]
+            case Self.claimsOperation:
+                answer = ["records": (body["operations"] as? [[String: Any]] ?? []).map(Self.saved)]
             case "records/lookup":
                 let names = (body["records"] as? [[String: Any]] ?? []).compactMap { $0["recordName"] as? String }
                 answer = ["records": script.lookupResults(names)]
@@ -70,6 +75,13 @@ package final class ScriptedCloudKitServer: Sendable {
         self.server = server
         self.task = task
         self.baseURL = baseURL
+    }
+
+    package static let claimsOperation = "records/modify claims"
+
+    static func onlyClaims(_ body: [String: Any]) -> Bool {
+        let operations = body["operations"] as? [[String: Any]] ?? []
+        return !operations.isEmpty && operations.allSatisfy { (($0["record"] as? [String: Any])?["recordType"] as? String) == "FamilyCodeClaim" }
     }
 
     /// What CloudKit answers for a saved record: the record with a change tag.

@@ -53,6 +53,10 @@ struct EmulatorCommand: AsyncParsableCommand {
     @Flag(help: "Answer a create of a record name that exists with CONFLICT instead of EXISTS.")
     var conflictOnRepeatedCreate = false
 
+    @Option(help: ArgumentHelp("Seconds records/query lags behind writes, as a real container's index does (lookups and creates never lag).",
+                               valueName: "seconds"))
+    var indexLag: Double = 0
+
     @Option(help: ArgumentHelp("Keep records in this JSON file across restarts.", valueName: "file"))
     var data: String?
 
@@ -73,6 +77,8 @@ struct EmulatorCommand: AsyncParsableCommand {
             options.maxClockSkew = maxClockSkew
             options.faults = try EmulatorFaults.parse(faults)
             options.conflictOnRepeatedCreate = conflictOnRepeatedCreate
+            guard indexLag.isFinite, (0...3_600).contains(indexLag) else { throw EmulatorError.badOption("--index-lag takes 0 to 3600 seconds") }
+            options.indexLag = indexLag
             if schema != nil || productionSchema != nil {
                 let production = try productionSchema.map(EmulatorSetup.schema) ?? .empty
                 // A development environment reset without an import holds what production has.

@@ -42,8 +42,9 @@ import TribeBoardTestSupport
         let directory = try TemporaryDirectory("migrate-kill")
 
         let victim = try ProcessRunner.start(tribeboard, arguments(from: source, to: destination, ["--apply", "--out", "out", "-q"]), in: directory.path)
-        // Cheap to ask (listing the records would slow the emulator down): a few batches in.
-        for _ in 0..<3000 where (await destination.emulator.requestCounts()["records/modify"] ?? 0) < 5 {
+        // Cheap to ask (listing the records would slow the emulator down): a few batches in (each
+        // group of 800 families is 4 claim requests, then 4 of families).
+        for _ in 0..<3000 where (await destination.emulator.requestCounts()["records/modify"] ?? 0) < 10 {
             try await Task.sleep(for: .milliseconds(10))
         }
         victim.killHard()
@@ -60,6 +61,9 @@ import TribeBoardTestSupport
         #expect((counts["checkpointed"] ?? 0) > 0, "the rerun resumed from the checkpoint: \(counts)")
         #expect((counts["checkpointed"] ?? 0) + (counts["copied"] ?? 0) + (counts["identical"] ?? 0) == expected.count)
         #expect(F.contents(await destination.emulator.records(container: container)) == expected, "exactly the source's records")
+        let families = try F.sqlite(directory.file("s.sqlite"), "SELECT id || ' ' || code FROM families").map { $0.split(separator: " ").map(String.init) }
+        #expect(try await destination.emulator.claimsMatch(Dictionary(uniqueKeysWithValues: families.map { ($0[0], $0[1]) }), container: container),
+                "each copied family's code claimed once, by its copy, the killed run's claims found as its own")
         // The store knows the current families (the legacy ones wait for legacy-types).
         #expect(try F.sqlite(directory.file("s.sqlite"), "SELECT COUNT(*) FROM families WHERE needs_sync = 0") == ["1400"])
         #expect(try F.sqlite(directory.file("s.sqlite"), "SELECT COUNT(*) FROM memberships") == ["1400"])

@@ -26,6 +26,11 @@ import TribeBoardTestSupport
         return Set(try store.strings("SELECT id FROM families UNION ALL SELECT id FROM user_profiles UNION ALL SELECT id FROM memberships"))
     }
 
+    func localCodes(_ directory: TemporaryDirectory) throws -> [String: String] {
+        let store = try StoreInspector(path: directory.file("s.sqlite"))
+        return Dictionary(uniqueKeysWithValues: try store.rows("SELECT id, code FROM families").map { ($0["id"] ?? "", $0["code"] ?? "") })
+    }
+
     @Test func faultsAndResetsUntilEverythingIsFlushedExactlyOnce() async throws {
         var options = CloudKitEmulator.Options()
         options.faults = try EmulatorFaults.parse("503=0.1,429=0.05,retry-after=0.05,500=0.05,drop=0.1,seed=11")
@@ -44,6 +49,7 @@ import TribeBoardTestSupport
         let remote = await fixture.emulator.records(container: container)
         let local = try localIDs(directory)
         #expect(Set(remote.map(\.recordName)) == local, "every record exactly once, and no other")
+        #expect(try await fixture.emulator.claimsMatch(try localCodes(directory), container: container), "every code claimed once, by its family")
         #expect(try StoreInspector(path: directory.file("s.sqlite")).count(
             "SELECT (SELECT COUNT(*) FROM families WHERE needs_sync = 1) + (SELECT COUNT(*) FROM user_profiles WHERE needs_sync = 1) + (SELECT COUNT(*) FROM memberships WHERE needs_sync = 1)") == 0)
     }
@@ -69,6 +75,7 @@ import TribeBoardTestSupport
         #expect(rerun.status == 0, "\(rerun.stderr)")
         let local = try localIDs(directory)
         #expect(Set(await fixture.emulator.records(container: container).map(\.recordName)) == local)
+        #expect(try await fixture.emulator.claimsMatch(try localCodes(directory), container: container), "claims the killed run made are found as ours")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(rerun.stdout.utf8)) as? [String: Any])
         #expect(json["failed"] as? Int == 0, "records the killed run uploaded but did not mark are settled as EXISTS, not errors")
     }

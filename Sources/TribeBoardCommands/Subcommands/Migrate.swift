@@ -12,7 +12,8 @@ package struct MigrateCommand: AsyncParsableCommand {
         discussion: """
             `migrate legacy-types` copies every CKFamily, CKUserProfile and CKMembership record of the \
             configured container to the current types; `migrate container --from-container ID` copies \
-            every TribeBoard record of another container's public database here. A plan by default; \
+            every TribeBoard record of another container's public database here; `migrate claims` claims \
+            the code of every Family already in the container (docs/code-claims.md). A plan by default; \
             --apply writes.
             Exit status: 0 everything is in place; 1 conflicts, code conflicts, invalid, skipped or \
             failed records, or a failed verification; 64 bad usage; 74 the store or --out cannot be written; \
@@ -20,7 +21,7 @@ package struct MigrateCommand: AsyncParsableCommand {
             configuration, or none is configured.
             """,
         version: toolkitVersion,
-        subcommands: [MigrateLegacyTypesCommand.self, MigrateContainerCommand.self])
+        subcommands: [MigrateLegacyTypesCommand.self, MigrateContainerCommand.self, MigrateClaimsCommand.self])
 
     package init() {}
 }

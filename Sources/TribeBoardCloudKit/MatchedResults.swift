@@ -1,15 +1,14 @@
-import TribeBoardCloudKit
 /// Per-record results matched to the records asked about by record name, never by position: a
 /// server that reorders its answer must not mark the wrong record uploaded. Whatever does not
 /// match one-to-one (a result for a record not asked about, a missing result, two results for one
 /// record, a result without a name) is left out and described, so the run can say why it stopped.
-struct MatchedResults {
+package struct MatchedResults: Sendable {
     /// Records with exactly one result.
-    private(set) var byName: [String: CloudKitRecordResult] = [:]
+    package private(set) var byName: [String: CloudKitRecordResult] = [:]
     /// What did not match, in a sentence; nil when every record has exactly one result.
-    private(set) var problem: String?
+    package private(set) var problem: String?
 
-    init(asked names: [String], results: [CloudKitRecordResult], operation: String) {
+    package init(asked names: [String], results: [CloudKitRecordResult], operation: String) {
         let asked = Set(names)
         var seen: [String: Int] = [:]
         var unasked: [String] = []
@@ -46,7 +45,7 @@ struct MatchedResults {
 }
 
 extension CloudKitRecordResult {
-    var answeredName: String? {
+    package var answeredName: String? {
         switch self {
         case .record(let record): return record.recordName
         case .failure(let error): return error.recordName

@@ -1,0 +1,79 @@
+import CCloudKitCrypto
+import Foundation
+
+/// A family code claimed in CloudKit: a `FamilyCodeClaim` record whose name is derived from the
+/// code, holding the family that holds the code.
+///
+/// Why a record: CloudKit's query index lags ("Query indexes update asynchronously so they aren't
+/// always current"), so "query the code, then write the family" cannot keep a code unique across
+/// stores and hosts. A record name is unique in its zone when it is written: of any number of
+/// creates of one name, exactly one succeeds, and records/lookup by name reads the latest write.
+/// So a family goes up only once the claim of its code was created, or found to be its own.
+///
+/// The name is the lowercase hex SHA-256 of `tribeboard-family-code-claim:v1:` and the normalised
+/// code (trimmed, upper-cased): it does not show the code, whoever knows the code can look it up,
+/// and nobody can list the claims while the type has no QUERYABLE index (docs/code-claims.md).
+package struct CodeClaim: Sendable, Equatable {
+    package static let recordType = "FamilyCodeClaim"
+    /// The record name of the `Family` that holds the code (STRING, not REFERENCE: the claim is
+    /// written before its family, which a validated reference would refuse).
+    package static let familyField = "family"
+    package static let namePrefix = "tribeboard-family-code-claim:v1:"
+
+    /// The normalised code.
+    package let code: String
+    package let familyID: String
+    package let recordName: String
+
+    package init(code: String, familyID: String) throws(CodeClaimError) {
+        let normalised = Self.normalise(code)
+        self.code = normalised
+        self.familyID = familyID
+        self.recordName = try Self.recordName(forNormalised: normalised)
+    }
+
+    /// Trimmed and upper-cased, as the app's join screen reads a typed code.
+    package static func normalise(_ code: String) -> String {
+        code.trimmingCharacters(in: .whitespacesAndNewlines).uppercased()
+    }
+
+    package static func recordName(forCode code: String) throws(CodeClaimError) -> String {
+        try recordName(forNormalised: normalise(code))
+    }
+
+    private static func recordName(forNormalised code: String) throws(CodeClaimError) -> String {
+        let message = Array((namePrefix + code).utf8)
+        var encoded = [CChar](repeating: 0, count: 64)
+        guard tb_sha256_base64(message, message.count, &encoded, encoded.count) == 0,
+              let digest = Data(base64Encoded: String(decoding: encoded.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)),
+              digest.count == 32 else {
+            // No fallback hash: another one would give the same code another name, and two claims.
+            throw .hashUnavailable
+        }
+        return digest.map { byte in
+            let hex = String(byte, radix: 16)
+            return hex.count == 1 ? "0" + hex : hex
+        }.joined()
+    }
+
+    /// The record to create.
+    package var record: CloudKitRecord {
+        CloudKitRecord(recordName: recordName, recordType: Self.recordType, fields: [Self.familyField: .string(familyID)])
+    }
+
+    /// The family a claim record names; nil when the record holds no usable name.
+    package static func holder(in record: CloudKitRecord) -> String? {
+        guard let family = record.string(familyField), !family.isEmpty else { return nil }
+        return family
+    }
+}
+
+package enum CodeClaimError: Error, Sendable, Equatable, LocalizedError {
+    case hashUnavailable
+
+    package var errorDescription: String? {
+        switch self {
+        case .hashUnavailable: return "libcrypto could not compute SHA-256, which names code claims"
+        }
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import TribeBoardCloudKit
+import TribeBoardDomain
+
+/// `migrate claims`: gives every `Family` already in the container (uploaded before claims existed,
+/// or written by a claim-unaware app) the claim of its code (`CodeClaim`), so that the guarantee
+/// covers the whole container. Of families sharing a code, the oldest keeps it (the audit's rule:
+/// creation date, then record name); the others are reported as duplicates to repair. A claim that
+/// is already there is never overwritten: one naming another family than the keeper is reported.
+/// A plan by default; `apply` creates the missing claims. Resumable and idempotent: a rerun finds
+/// its claims and changes nothing.
+package struct ClaimBackfill: Sendable {
+    let client: CloudKitClient
+    let apply: Bool
+    let showCodes: Bool
+
+    package init(client: CloudKitClient, apply: Bool, showCodes: Bool = false) {
+        self.client = client
+        self.apply = apply
+        self.showCodes = showCodes
+    }
+
+    package func run() async throws(CloudKitError) -> ClaimBackfillReport {
+        var report = ClaimBackfillReport(applied: apply)
+        let families = try await MigrationTransfer.readAll(types: [RecordMapping.familyType], from: client)
+        report.familiesRead = families.count
+        var byCode: [String: [CloudKitRecord]] = [:]
+        for family in families {
+            guard let code = family.string("code").map(CodeClaim.normalise), !code.isEmpty else {
+                report.withoutCode.append(family.recordName)
+                continue
+            }
+            byCode[code, default: []].append(family)
+        }
+        report.codes = byCode.count
+        // Oldest first, as the audit orders: the keeper is each group's first.
+        var keepers: [CodeClaim] = []
+        var groups: [String: [CloudKitRecord]] = [:]
+        for (code, holders) in byCode.sorted(by: { $0.key < $1.key }) {
+            let ordered = holders.sorted { MigrationCodes.older(Self.created($0), $0.recordName, than: Self.created($1), $1.recordName) }
+            guard let keeper = ordered.first else { continue }
+            do throws(CodeClaimError) {
+                let claim = try CodeClaim(code: code, familyID: keeper.recordName)
+                keepers.append(claim)
+                groups[claim.recordName] = ordered
+            } catch {
+                throw .unexpectedResponse(httpStatus: 0, detail: error.localizedDescription)
+            }
+            if ordered.count > 1 {
+                report.duplicates.append(.init(code: display(code), keptBy: keeper.recordName, others: ordered.dropFirst().map(\.recordName)))
+            }
+        }
+        let claimer = CodeClaimer(client: client)
+        if apply {
+            let answer = try await claimer.claim(keepers)
+            report.requests += answer.requests
+            report.problem = answer.problem
+            for claim in keepers {
+                switch answer.outcomes[claim.recordName] {
+                case .claimed?: report.claimed += 1
+                case .heldBy(let holder)?: report.heldByOthers.append(held(claim, holder: holder, groups: groups))
+                case .failed(let error)?: report.failed.append(.init(family: claim.familyID, reason: "\(error.serverErrorCode) \(error.reason ?? "")"))
+                case nil: report.failed.append(.init(family: claim.familyID, reason: "no result for its claim"))
+                }
+            }
+        } else {
+            // A plan reads the claims that exist (a lookup per 200 codes) and creates none.
+            for chunk in keepers.chunked(CloudKitClient.maxOperationsPerRequest) {
+                report.requests += 1
+                let found = MatchedResults(asked: chunk.map(\.recordName), results: try await client.lookup(recordNames: chunk.map(\.recordName)),
+                                           operation: "records/lookup (code claims)")
+                report.problem = report.problem ?? found.problem
+                for claim in chunk {
+                    switch found.byName[claim.recordName] {
+                    case .record(let record)?:
+                        let holder = CodeClaim.holder(in: record)
+                        if holder == claim.familyID { report.claimed += 1 } else { report.heldByOthers.append(held(claim, holder: holder, groups: groups)) }
+                    case .failure(let error)? where error.code == .notFound: report.toClaim += 1
+                    case .failure(let error)?: report.failed.append(.init(family: claim.familyID, reason: "\(error.serverErrorCode) \(error.reason ?? "")"))
+                    case nil: continue
+                    }
+                }
+            }
+        }
+        return report
+    }
+
+    private func held(_ claim: CodeClaim, holder: String?, groups: [String: [CloudKitRecord]]) -> ClaimBackfillReport.Held {
+        let sharing = groups[claim.recordName]?.map(\.recordName) ?? []
+        return .init(code: display(claim.code), oldest: claim.familyID, claimedBy: holder,
+                     holderHasTheCode: holder.map(sharing.contains) ?? false)
+    }
+
+    private func display(_ code: String) -> String { showCodes ? code : FamilyCode.mask(code) }
+
+    static func created(_ record: CloudKitRecord) -> Date? {
+        record.fields?["createdAt"]?.value.number.flatMap(MigrationStoreImport.date(milliseconds:))
+            ?? record.created?.timestamp.flatMap { MigrationStoreImport.date(milliseconds: Double($0)) }
+    }
+}
+
+/// What `migrate claims` found and did. JSON keys are a stable interface.
+package struct ClaimBackfillReport: Encodable, Sendable {
+    package struct Duplicate: Encodable, Sendable, Equatable {
+        package let code: String
+        package let keptBy: String
+        package let others: [String]
+    }
+
+    package struct Held: Encodable, Sendable, Equatable {
+        package let code: String
+        /// The oldest family with the code, which the audit's rule gives it to.
+        package let oldest: String
+        /// The family the existing claim names (nil: it names none).
+        package let claimedBy: String?
+        /// Whether that family is among those that hold the code (a newer one), or elsewhere
+        /// (not in the container yet: a store that claimed it has not uploaded it).
+        package let holderHasTheCode: Bool
+    }
+
+    package struct Failure: Encodable, Sendable, Equatable {
+        package let family: String
+        package let reason: String
+    }
+
+    package var command = "migrate claims"
+    package var applied: Bool
+    package var familiesRead = 0
+    package var codes = 0
+    /// Claims naming their code's oldest family: made now (--apply) or found in place.
+    package var claimed = 0
+    /// A plan: claims --apply would create.
+    package var toClaim = 0
+    package var duplicates: [Duplicate] = []
+    package var heldByOthers: [Held] = []
+    package var withoutCode: [String] = []
+    package var failed: [Failure] = []
+    package var requests = 0
+    /// CloudKit's answers that did not match the request.
+    package var problem: String?
+
+    init(applied: Bool) { self.applied = applied }
+
+    package enum ExitKind: String, Encodable, Sendable {
+        case success, problems, tryLater
+    }
+
+    /// 1 when a person must act (duplicates, claims held by others, families without a code);
+    /// 75 when claims were refused or unanswered (run it again).
+    package var exitKind: ExitKind {
+        if !failed.isEmpty || problem != nil { return .tryLater }
+        if !duplicates.isEmpty || !heldByOthers.isEmpty || !withoutCode.isEmpty { return .problems }
+        return .success
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case command, applied, familiesRead, codes, claimed, toClaim, duplicates, heldByOthers, withoutCode, failed, requests, problem, exitKind
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(command, forKey: .command)
+        try container.encode(applied, forKey: .applied)
+        try container.encode(familiesRead, forKey: .familiesRead)
+        try container.encode(codes, forKey: .codes)
+        try container.encode(claimed, forKey: .claimed)
+        try container.encode(toClaim, forKey: .toClaim)
+        try container.encode(duplicates, forKey: .duplicates)
+        try container.encode(heldByOthers, forKey: .heldByOthers)
+        try container.encode(withoutCode, forKey: .withoutCode)
+        try container.encode(failed, forKey: .failed)
+        try container.encode(requests, forKey: .requests)
+        try container.encodeIfPresent(problem, forKey: .problem)
+        try container.encode(exitKind, forKey: .exitKind)
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import TribeBoardCloudKit
+import TribeBoardDomain
+import TribeBoardStore
+
+/// Code claims in resync: a family goes up only once CloudKit holds the claim of its code for it
+/// (created now, or found to be its own), and a claim a re-coded family gave up is released once
+/// the family's new code is up. See `CodeClaim` for why the claim, not the `code` query, is what
+/// keeps a code unique across stores and hosts.
+extension Resyncer {
+    /// What the claim step of one page decided.
+    struct ClaimStep {
+        /// Families that must not go up this time: held by another family, refused, unanswered.
+        var blocked = Set<String>()
+        var problem: String?
+    }
+
+    /// Claims the codes of these families that this store holds no claim for.
+    func claimCodes(_ families: [DueFamily], bookkeeping: SyncBookkeeping,
+                    report: inout ResyncReport) async throws -> Result<ClaimStep, CloudKitError> {
+        var step = ClaimStep()
+        let held = try store.claimedCodes(familyIDs: families.map(\.read.id))
+        var claims: [CodeClaim] = []
+        var due: [String: DueFamily] = [:]
+        for family in families {
+            let id = family.read.id
+            guard !held.contains(.init(familyID: id, code: CodeClaim.normalise(family.family.code))) else { continue }
+            do throws(CodeClaimError) {
+                let claim = try CodeClaim(code: family.family.code, familyID: id)
+                claims.append(claim)
+                due[claim.recordName] = family
+            } catch {
+                step.blocked.insert(id)
+                try bookkeeping.record(.retry(error: error.localizedDescription, backoff: backoff), row: family.read, at: Date())
+                report.failed += 1
+            }
+        }
+        guard !claims.isEmpty else { return .success(step) }
+        let answer: CodeClaimer.Answer<CodeClaimer.Outcome>
+        do throws(CloudKitError) {
+            answer = try await CodeClaimer(client: client).claim(claims)
+        } catch {
+            return .failure(error)
+        }
+        report.requests += answer.requests
+        step.problem = answer.problem
+        var confirmed: [TribeBoardStore.ClaimedCode] = []
+        let now = Date()
+        for claim in claims {
+            guard let family = due[claim.recordName] else { continue }
+            let read = family.read
+            switch answer.outcomes[claim.recordName] {
+            case .claimed?:
+                confirmed.append(.init(familyID: read.id, code: claim.code))
+            case .heldBy(let holder)?:
+                step.blocked.insert(read.id)
+                report.failed += 1
+                let who = holder.map { "family \($0)" } ?? "a claim record that names no family"
+                try bookkeeping.record(.conflict(with: holder ?? "", error: "\(who) holds this code's claim in CloudKit (\(CodeClaim.recordType) \(claim.recordName))"),
+                                       row: read, at: now)
+                logger.warning("code claimed by another family: not uploaded",
+                               metadata: ["family": "\(read.id)", "code": "\(FamilyCode.mask(claim.code))", "holder": "\(holder ?? "none")"])
+            case .failed(let error)?:
+                step.blocked.insert(read.id)
+                try settle(error, row: read, bookkeeping: bookkeeping, at: now)
+                report.failed += 1
+            case nil:
+                // No usable answer for this claim: the family stays pending (the problem stops the run).
+                step.blocked.insert(read.id)
+            }
+        }
+        try store.recordClaims(confirmed, at: now)
+        report.codesClaimed += confirmed.count
+        return .success(step)
+    }
+
+    /// Releases the claims of codes this store's families gave up (an audit repair gave one a new
+    /// code), once that family's new code is up. Returns why the run must stop, if it must.
+    func releaseGivenUpClaims(until deadline: ContinuousClock.Instant?, report: inout ResyncReport) async throws -> ResyncReport.Stop? {
+        var after = ""
+        while true {
+            if let deadline, ContinuousClock.now >= deadline { return .deadline }
+            let given = try store.claimsToRelease(after: after, limit: CloudKitClient.maxOperationsPerRequest)
+            guard let last = given.last else { return nil }
+            after = last.code
+            var claims: [(CodeClaim, TribeBoardStore.ClaimedCode)] = []
+            for pair in given {
+                // A code the store holds cannot fail to hash; if libcrypto does, the claim stays for a later run.
+                guard let claim = try? CodeClaim(code: pair.code, familyID: pair.familyID) else { continue }
+                claims.append((claim, pair))
+            }
+            let answer: CodeClaimer.Answer<CodeClaimer.ReleaseOutcome>
+            do throws(CloudKitError) {
+                answer = try await CodeClaimer(client: client).release(claims.map(\.0))
+            } catch {
+                return ResyncReport.Stop(error)
+            }
+            report.requests += answer.requests
+            var done: [TribeBoardStore.ClaimedCode] = []
+            for (claim, pair) in claims {
+                switch answer.outcomes[claim.recordName] {
+                case .released?:
+                    done.append(pair)
+                    report.claimsReleased += 1
+                case .notOurs?:
+                    done.append(pair)  // someone else's now: nothing of ours to release
+                case .failed?, nil:
+                    continue  // tried again next run
+                }
+            }
+            try store.forgetClaims(done)
+            if let problem = answer.problem { return .unmatchedAnswer(problem) }
+        }
+    }
+}

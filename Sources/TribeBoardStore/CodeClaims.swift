@@ -1,0 +1,171 @@
+import Foundation
+import GRDB
+import TribeBoardSupport
+
+/// The store's record of the CloudKit code claims its families hold (table `code_claims`).
+///
+/// CloudKit is the arbiter (a claim record named after the code); this table only remembers
+/// which claims this store made, so a claimed family is not asked about again, and a claim its
+/// family no longer needs (the family was given a new code) is released once the family's new
+/// code is up.
+extension TribeBoardStore {
+    package struct ClaimedCode: Hashable, Sendable {
+        package let familyID: String
+        package let code: String
+
+        package init(familyID: String, code: String) {
+            self.familyID = familyID
+            self.code = code
+        }
+    }
+
+    /// Of these families, the (family, code) pairs this store holds a claim for.
+    package func claimedCodes(familyIDs: [String]) throws(StoreError) -> Set<ClaimedCode> {
+        guard !familyIDs.isEmpty else { return [] }
+        do {
+            return try writer.read { db in
+                var claimed = Set<ClaimedCode>()
+                for chunk in familyIDs.chunked(500) {
+                    let rows = try Row.fetchAll(db, sql: "SELECT family_id, code FROM code_claims WHERE family_id IN \(SQLPlaceholders.list(chunk.count))",
+                                                arguments: StatementArguments(Array(chunk)))
+                    for row in rows {
+                        guard let family = row.text("family_id"), let code = row.text("code") else { continue }
+                        claimed.insert(ClaimedCode(familyID: family, code: code))
+                    }
+                }
+                return claimed
+            }
+        } catch {
+            throw .reading(error, store: path)
+        }
+    }
+
+    /// Remembers claims CloudKit confirmed. A code's row names the family that holds it now: a
+    /// row left by a family that gave the code up is replaced (its claim was gone, or ours would
+    /// have been refused).
+    package func recordClaims(_ claims: [ClaimedCode], at now: Date = Date()) throws(StoreError) {
+        guard !claims.isEmpty else { return }
+        let stamp = StoreTimestamp.format(now)
+        do {
+            try writer.write { db in
+                let statement = try db.cachedStatement(sql: """
+                    INSERT INTO code_claims (code, family_id, claimed_at) VALUES (?, ?, ?)
+                    ON CONFLICT (code) DO UPDATE SET family_id = excluded.family_id, claimed_at = excluded.claimed_at
+                    """)
+                for claim in claims { try statement.execute(arguments: [claim.code, claim.familyID, stamp]) }
+            }
+        } catch {
+            throw .writing(error, store: path)
+        }
+    }
+
+    /// Claims whose family holds another code now and whose new code is up (`needs_sync = 0`):
+    /// releasing earlier would let another store take the code while CloudKit's family still
+    /// shows it. A claim whose family is gone from the store is left alone (it may be an app
+    /// user's family now; the audit reports claims, it does not guess).
+    package func claimsToRelease(after: String, limit: Int) throws(StoreError) -> [ClaimedCode] {
+        do {
+            return try writer.read { db in
+                try Row.fetchAll(db, sql: """
+                    SELECT c.family_id, c.code FROM code_claims c JOIN families f ON f.id = c.family_id
+                    WHERE f.code != c.code AND f.needs_sync = 0 AND c.code > ? ORDER BY c.code LIMIT ?
+                    """, arguments: [after, limit]).compactMap { row in
+                    guard let family = row.text("family_id"), let code = row.text("code") else { return nil }
+                    return ClaimedCode(familyID: family, code: code)
+                }
+            }
+        } catch {
+            throw .reading(error, store: path)
+        }
+    }
+
+    /// Forgets claims that were released (or found to be someone else's).
+    package func forgetClaims(_ claims: [ClaimedCode]) throws(StoreError) {
+        guard !claims.isEmpty else { return }
+        do {
+            try writer.write { db in
+                let statement = try db.cachedStatement(sql: "DELETE FROM code_claims WHERE code = ? AND family_id = ?")
+                for claim in claims { try statement.execute(arguments: [claim.code, claim.familyID]) }
+            }
+        } catch {
+            throw .writing(error, store: path)
+        }
+    }
+
+    /// How many of the store's families hold no claim of their current code.
+    package func unclaimedFamilyCount() throws(StoreError) -> Int {
+        do {
+            return try writer.read { db in
+                try Int.fetchOne(db, sql: """
+                    SELECT COUNT(*) FROM families f
+                    WHERE NOT EXISTS (SELECT 1 FROM code_claims c WHERE c.code = f.code AND c.family_id = f.id)
+                    """) ?? 0
+            }
+        } catch {
+            throw .reading(error, store: path)
+        }
+    }
+}
+
+extension TribeBoardStore {
+    /// Gives a family that never left the store (pending, no CloudKit record) a new code, when its
+    /// code turned out to be claimed in CloudKit; false when the family changed or went up meanwhile.
+    /// The unique index on `code` refuses a code another writer took meanwhile (thrown).
+    package func recodeUnsentFamily(id: String, from old: String, to new: String) throws(StoreError) -> Bool {
+        do {
+            return try writer.write { db in
+                try db.execute(sql: """
+                    UPDATE families SET code = ?, code_verified_remotely_at = NULL
+                    WHERE id = ? AND code = ? AND needs_sync = 1 AND ck_record_id IS NULL
+                    """, arguments: [new, id, old])
+                return db.changesCount == 1
+            }
+        } catch {
+            throw .writing(error, store: path)
+        }
+    }
+
+    /// Removes a family created by this run that must not exist (its preassigned code is claimed
+    /// by another family in CloudKit), with its memberships and the profiles only it used, if it
+    /// never left the store. The creation log keeps the failure. Returns whether it was removed.
+    package func discardUnsentFamily(id: String, importKey: String?, line: Int?, reason: String) throws(StoreError) -> Bool {
+        do {
+            return try writer.write { db in
+                let users = try String.fetchAll(db, sql: "SELECT user_id FROM memberships WHERE family_id = ?", arguments: [id])
+                try db.execute(sql: "DELETE FROM families WHERE id = ? AND needs_sync = 1 AND ck_record_id IS NULL", arguments: [id])
+                guard db.changesCount == 1 else { return false }
+                try db.execute(sql: "DELETE FROM memberships WHERE family_id = ?", arguments: [id])
+                for user in users {
+                    try db.execute(sql: """
+                        DELETE FROM user_profiles WHERE id = ? AND needs_sync = 1 AND ck_record_id IS NULL
+                          AND NOT EXISTS (SELECT 1 FROM memberships m WHERE m.user_id = user_profiles.id)
+                        """, arguments: [user])
+                }
+                try db.execute(sql: "DELETE FROM code_claims WHERE family_id = ?", arguments: [id])
+                try CreationLog.append(db, familyID: id, importKey: importKey, line: line, states: [], failure: reason,
+                                       at: StoreTimestamp.format(Date()))
+                return true
+            }
+        } catch {
+            throw .writing(error, store: path)
+        }
+    }
+
+    /// Sets a family aside as a code conflict, for `resync --list` and `resync --release`, as
+    /// resync does when CloudKit shows another family holding its code.
+    package func setAsideCodeConflict(familyID: String, holder: String?, reason: String, at now: Date = Date()) throws(StoreError) {
+        let stamp = StoreTimestamp.format(now)
+        do {
+            try writer.write { db in
+                try db.execute(sql: """
+                    INSERT INTO sync_state (record_table, record_id, status, attempts, last_error, last_attempt_at, next_attempt_at, conflict_with)
+                    VALUES ('families', ?, 'conflict', 1, ?, ?, NULL, ?)
+                    ON CONFLICT (record_table, record_id) DO UPDATE SET status = 'conflict', last_error = excluded.last_error,
+                        last_attempt_at = excluded.last_attempt_at, next_attempt_at = NULL, conflict_with = excluded.conflict_with
+                    """, arguments: [familyID, reason, stamp, holder ?? ""])
+            }
+        } catch {
+            throw .writing(error, store: path)
+        }
+    }
+}
