@@ -5,9 +5,12 @@ import TribeBoardCloudKitEmulator
 /// The `.ckdb` reader, against the toolkit's own schema file and Apple's grammar.
 @Suite("CloudKit schema language")
 struct SchemaParserTests {
-    @Test func theToolkitsSchemaFileReadsAsThreeTypesWithTheirIndexes() throws {
+    @Test func theToolkitsSchemaFileReadsAsFourTypesWithTheirIndexes() throws {
         let schema = try EmulatorHarness.templateSchema()
-        #expect(Set(schema.types.keys) == ["Family", "UserProfile", "Membership"])
+        #expect(Set(schema.types.keys) == ["Family", "UserProfile", "Membership", "FamilyCodeClaim"])
+        // Claims are read by name only: not one index, so nobody can list them.
+        #expect(schema.types["FamilyCodeClaim"]?.fields.values.allSatisfy { !$0.queryable && !$0.sortable && !$0.searchable } == true)
+        #expect(schema.types["FamilyCodeClaim"]?.grants == ["_icloud": [.read, .create], "_creator": [.write]])
         let family = try #require(schema.types["Family"])
         #expect(family.fields["code"] == SchemaField(type: "STRING", queryable: true))
         #expect(family.fields["name"] == SchemaField(type: "STRING"))
