@@ -39,7 +39,7 @@ struct RemoteReading {
                         try record(RemoteRecordSummary(found))
                     }
                 }
-            } catch let error as CloudKitError where error.isMissingLegacyType || type != RecordMapping.familyType && error.isUnknownRecordType {
+            } catch let error as CloudKitError where error.isMissingLegacyType {
                 // A container or schema that never had this legacy type: none of it to audit.
                 logger.debug("no such record type in the schema", metadata: ["type": "\(type)"])
             }

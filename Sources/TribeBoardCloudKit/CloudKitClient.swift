@@ -14,10 +14,17 @@ package final class CloudKitClient: Sendable {
     package static let maxResultsPerQuery = 200
     /// Requests in flight at once, unless a client is made with another limit.
     package static let maxConcurrentRequests = 4
+    /// The most of one answer the client reads. Apple documents 200 records a response and 1 MB a
+    /// record (assets apart), so a full page of the largest records is about 200 MB of JSON; the
+    /// toolkit's records are a few hundred bytes, and 64 MiB leaves room for app users' records
+    /// three hundred times that size while keeping a hostile or broken server's endless answer
+    /// from taking the machine's memory.
+    package static let maxResponseBytes = 64 << 20
 
     package let configuration: CloudKitConfiguration
     private let signer: CloudKitSigner?
     private let session: URLSession
+    private let exchanges: BoundedExchanges
     private let policy: RetryPolicy
     private let limiter: ConcurrencyLimiter
     private let logger: Logger
@@ -29,7 +36,8 @@ package final class CloudKitClient: Sendable {
     private let missingTypesNoted: MissingTypeNotes
 
     package init(configuration: CloudKitConfiguration, signer: CloudKitSigner?, policy: RetryPolicy = RetryPolicy(),
-                maxConcurrentRequests: Int = CloudKitClient.maxConcurrentRequests, requestTimeout: Double = 30, logger: Logger) {
+                maxConcurrentRequests: Int = CloudKitClient.maxConcurrentRequests, requestTimeout: Double = 30,
+                maxResponseBytes: Int = CloudKitClient.maxResponseBytes, logger: Logger) {
         self.configuration = configuration
         self.signer = signer
         self.policy = policy
@@ -41,13 +49,15 @@ package final class CloudKitClient: Sendable {
         requestDeadline = requestTimeout * 2
         runDeadline = nil
         missingTypesNoted = MissingTypeNotes()
-        session = URLSession(configuration: sessionConfiguration, delegate: NoRedirects(), delegateQueue: nil)
+        exchanges = BoundedExchanges(limit: maxResponseBytes)
+        session = URLSession(configuration: sessionConfiguration, delegate: exchanges, delegateQueue: nil)
     }
 
     private init(_ other: CloudKitClient, runDeadline: ContinuousClock.Instant?) {
         configuration = other.configuration
         signer = other.signer
         session = other.session
+        exchanges = other.exchanges
         policy = other.policy
         limiter = other.limiter
         logger = other.logger
@@ -115,12 +125,39 @@ package final class CloudKitClient: Sendable {
     package func modify(_ operations: [CloudKitOperation], zone: CloudKitZoneID = .defaultZone,
                        atomic: Bool = false) async throws(CloudKitError) -> [CloudKitRecordResult] {
         var results: [CloudKitRecordResult] = []
-        for chunk in operations.chunked(Self.maxOperationsPerRequest) {
+        for chunk in Self.requests(of: operations) {
             let response: RecordsResponse = try await send("records/modify",
                                                            body: ModifyRequest(operations: Array(chunk), zoneID: zone, atomic: atomic))
             results += response.records
         }
         return results
+    }
+
+    /// The most one request's body holds. Apple's Web Services reference gives no byte limit (200
+    /// operations, 1 MB a record); native CloudKit's limitExceeded gives "2 MB per request" as
+    /// the guideline, so requests stay under it (the emulator refuses more).
+    package static let maxRequestBytes = 2_000_000
+
+    /// Operations in requests of at most 200 and at most `maxRequestBytes` (less room for the
+    /// envelope); an operation larger than that on its own goes alone, for CloudKit to judge.
+    static func requests(of operations: [CloudKitOperation]) -> [ArraySlice<CloudKitOperation>] {
+        let budget = maxRequestBytes - 4_096
+        let encoder = JSONEncoder()
+        var chunks: [ArraySlice<CloudKitOperation>] = []
+        var start = operations.startIndex
+        var bytes = 0
+        for index in operations.indices {
+            // An operation that cannot be encoded fails in `send`, with the reason.
+            let size = ((try? encoder.encode(operations[index]))?.count ?? 0) + 1
+            if index > start && (index - start >= maxOperationsPerRequest || bytes + size > budget) {
+                chunks.append(operations[start..<index])
+                start = index
+                bytes = 0
+            }
+            bytes += size
+        }
+        if start < operations.endIndex { chunks.append(operations[start...]) }
+        return chunks
     }
 
     /// users/caller: the cheapest authenticated call, proof that the key works.
@@ -186,7 +223,7 @@ package final class CloudKitClient: Sendable {
                                                  dateHeader: (String?) -> Void = { _ in }) async throws(CloudKitError) -> Response {
         let subpath = configuration.subpath(operation)
         guard let url = URL(string: configuration.baseURL + subpath) else {
-            throw .unexpectedResponse(httpStatus: 0, detail: "bad URL \(configuration.baseURL + subpath)")
+            throw .unexpectedResponse(httpStatus: 0, detail: "bad URL \(URLCredentials.masked(configuration.baseURL) + subpath)")
         }
         var request = URLRequest(url: url)
         request.httpMethod = method
@@ -246,26 +283,18 @@ package final class CloudKitClient: Sendable {
 
     /// One exchange, cut at `requestDeadline`: URLSession's own timeout is an idle limit, so a
     /// server sending a byte every few seconds would hold a request (and a cron job) for hours.
+    /// The answer is read up to `maxResponseBytes` (see `BoundedExchanges`).
     private func perform(_ request: URLRequest) async throws -> (Data, URLResponse) {
-        let pending = Mutex<CheckedContinuation<(Data, URLResponse), any Error>?>(nil)
-        let finish: @Sendable (Result<(Data, URLResponse), any Error>) -> Void = { result in
-            pending.withLock { continuation in
-                continuation?.resume(with: result)
-                continuation = nil
-            }
-        }
         let deadline = min(requestDeadline, max(secondsLeft ?? requestDeadline, 0.001))
         let runEnds = secondsLeft.map { $0 <= requestDeadline } ?? false
+        let exchanges = self.exchanges
         return try await withCheckedThrowingContinuation { continuation in
-            pending.withLock { $0 = continuation }
-            let task = session.dataTask(with: request) { data, response, error in
-                if let data, let response { finish(.success((data, response))) } else { finish(.failure(error ?? URLError(.badServerResponse))) }
-            }
+            let task = session.dataTask(with: request)
+            exchanges.start(task) { continuation.resume(with: $0) }
             DispatchQueue.global().asyncAfter(deadline: .now() + deadline) {
-                finish(.failure(runEnds ? CloudKitError.outOfTime : URLError(.timedOut)))
+                exchanges.abandon(task, with: runEnds ? CloudKitError.outOfTime : URLError(.timedOut))
                 task.cancel()
             }
-            task.resume()
         }
     }
 
@@ -287,15 +316,6 @@ package final class CloudKitClient: Sendable {
         case .notConnectedToInternet: return "no network"
         default: return urlError.localizedDescription
         }
-    }
-}
-
-/// CloudKit answers where it was asked; a redirect (to another host, or to plain HTTP) would carry
-/// the signed headers with it. The 3xx itself is handed back and reported.
-final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
-        completionHandler(nil)
     }
 }
 

@@ -21,7 +21,20 @@ package struct CloudKitConfiguration: Sendable, Equatable {
     package var database = Database.public
     package var keyID: String?
     package var keyFile: String?
-    package var baseURL = Self.defaultBaseURL
+    /// Without a trailing slash (`https://host/` and `https://host` are the same service): the
+    /// subpath, which the signature covers, starts with its own.
+    package var baseURL = Self.defaultBaseURL {
+        didSet { baseURL = Self.normalised(baseURL) }
+    }
+
+    static func normalised(_ url: String) -> String {
+        var url = url
+        while url.hasSuffix("/"), !url.hasSuffix("://") { url.removeLast() }
+        return url
+    }
+
+    /// The base URL as it may be printed: a user and password in it masked.
+    package var displayBaseURL: String { URLCredentials.masked(baseURL) }
 
     package init() {}
 
@@ -38,7 +51,7 @@ package struct CloudKitConfiguration: Sendable, Equatable {
             throw .invalid(setting: "container", value: container, expected: "iCloud. followed by a bundle id, e.g. \(Self.defaultContainer)")
         }
         guard let url = URL(string: baseURL), let scheme = url.scheme, ["https", "http"].contains(scheme), url.host != nil else {
-            throw .invalid(setting: "base URL", value: baseURL, expected: "an http(s) URL such as \(Self.defaultBaseURL)")
+            throw .invalid(setting: "base URL", value: displayBaseURL, expected: "an http(s) URL such as \(Self.defaultBaseURL)")
         }
         if (keyID == nil) != (keyFile == nil) {
             throw .missing(keyID == nil ? "key id (--key-id or TRIBEBOARD_CK_KEY_ID) to go with the key file"
@@ -109,12 +122,29 @@ package enum ConfigFile {
     /// Settings of the private-database mode, which was removed: said so, not "unknown".
     static let retiredKeys: Set<String> = ["api_token", "web_auth_token"]
 
+    /// A config file is a few lines: anything larger is not one.
+    static let maxBytes = 65_536
+
     package static func read(_ path: String) throws(CloudKitConfigurationError) -> [String: String] {
+        // Checked before reading: a pipe would block for ever and a device (/dev/zero) never
+        // ends; a regular file is read only up to its bound.
+        var info = stat()
+        if stat(path, &info) == 0 {
+            guard info.st_mode & S_IFMT == S_IFREG else {
+                throw .configFile(path: path, line: 0, reason: "is not a regular file (a folder, a pipe or a device)")
+            }
+            guard info.st_size <= maxBytes else {
+                throw .configFile(path: path, line: 0, reason: "is \(info.st_size) bytes, more than the \(maxBytes / 1024) KiB a configuration file may hold")
+            }
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .configFile(path: path, line: 0, reason: FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist")
         }
         var settings: [String: String] = [:]
-        for (index, rawLine) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Any line ending: a file saved on Windows ends its lines with CRLF, which Swift reads as one
+        // Character ("\r\n"), so splitting at "\n" alone would make the whole file one line.
+        let lines = String(decoding: data, as: UTF8.self).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        for (index, rawLine) in lines.enumerated() {
             let line = rawLine.trimmed
             if line.isEmpty || line.hasPrefix("#") { continue }
             guard let equals = line.firstIndex(of: "=") else {

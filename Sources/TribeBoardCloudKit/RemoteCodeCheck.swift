@@ -16,6 +16,8 @@ package final class RemoteCodeCheck: Sendable {
     private let logger: Logger
     private let tripped = Mutex<CloudKitError?>(nil)
     private let verified = Atomic<Int>(0)
+    /// Set once CloudKit said the container has no CKFamily: later batches do not ask again.
+    private let noLegacyFamilies = Atomic<Bool>(false)
 
     package init(client: CloudKitClient, logger: Logger) {
         self.client = client
@@ -61,7 +63,8 @@ package final class RemoteCodeCheck: Sendable {
     /// One `code IN [...]` query per record type per 200 codes, every page of each read.
     private func askHolders(of codes: [String]) async throws(CloudKitError) -> [String: String] {
         var holders: [String: String] = [:]
-        for recordType in [RecordMapping.familyType, "CKFamily"] {
+        types: for recordType in [RecordMapping.familyType, "CKFamily"] {
+            if recordType == "CKFamily" && noLegacyFamilies.load(ordering: .relaxed) { continue }
             for chunk in codes.chunked(Self.codesPerQuery) {
                 var marker: String?
                 var pages = ContinuationGuard(recordType: recordType)
@@ -71,7 +74,10 @@ package final class RemoteCodeCheck: Sendable {
                         page = try await client.query(CloudKitQuery(recordType: recordType, filterBy: [.isIn("code", Array(chunk))]),
                                                       continuationMarker: marker)
                     } catch where error.isMissingLegacyType {
-                        break  // a container that never had CKFamily holds no legacy family
+                        // A container that never had CKFamily holds no legacy family: the type is
+                        // not asked again, for the next 200 codes nor the next batch.
+                        noLegacyFamilies.store(true, ordering: .relaxed)
+                        continue types
                     }
                     for case .record(let record) in page.records {
                         if let code = record.string("code") { holders[code] = record.recordName }

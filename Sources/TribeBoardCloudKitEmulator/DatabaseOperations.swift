@@ -44,9 +44,16 @@ extension EmulatorDatabase {
         // In name order a page starts after the last name of the previous one: the marker says
         // which (opaque to the client, as Apple's is), and the page is read from the ordered names
         // or, for EQUALS and IN, from the index.
-        let decoded = request.continuationMarker.flatMap { Data(base64Encoded: $0) }.map { String(decoding: $0, as: UTF8.self) }
-        guard decoded.flatMap({ Int($0) }) == nil else { throw Refusal(.badRequest, "continuationMarker is not one this server gave") }
-        let after = decoded.flatMap { $0.hasPrefix(Self.markerPrefix) ? String($0.dropFirst(Self.markerPrefix.count)) : nil }
+        // A marker this server did not give is refused, never read as "from the start": a client
+        // that garbled one would otherwise page through the same records for ever.
+        let after: String?
+        if let marker = request.continuationMarker {
+            let decoded = Data(base64Encoded: marker).map { String(decoding: $0, as: UTF8.self) }
+            guard let decoded, decoded.hasPrefix(Self.markerPrefix) else { throw Refusal(.badRequest, "continuationMarker is not one this server gave") }
+            after = String(decoded.dropFirst(Self.markerPrefix.count))
+        } else {
+            after = nil
+        }
         let names: AnySequence<String>
         if let indexed = candidates(filters, zone: zone) {
             names = AnySequence(indexed.map(\.recordName).filter { after == nil || $0 > after ?? "" }.sorted())
@@ -69,7 +76,8 @@ extension EmulatorDatabase {
     private func sortedPage(_ candidates: [WireRecord], wanted: (WireRecord) -> Bool, by sorts: [QueryRequestBody.Sort], limit: Int,
                             marker: String?) throws(Refusal) -> (records: [WireRecord], marker: String?) {
         let matching = Self.sorted(candidates.filter(wanted).sorted { $0.recordName < $1.recordName }, by: sorts)
-        let start = marker.flatMap { Data(base64Encoded: $0) }.flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? 0
+        let offset = marker.map { Data(base64Encoded: $0).flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? -1 }
+        let start = offset ?? 0
         guard start >= 0, start <= matching.count else { throw Refusal(.badRequest, "continuationMarker is not one this server gave") }
         let page = Array(matching[start...].prefix(limit))
         let end = start + page.count

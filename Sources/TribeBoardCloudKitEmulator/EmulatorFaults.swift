@@ -20,13 +20,15 @@ public struct EmulatorFaults: Sendable, Equatable {
     public var internalError = 0.0
     /// The connection is closed after the headers, before the promised body.
     public var dropConnection = 0.0
+    /// A records/modify answered QUOTA_EXCEEDED (413) as a whole: the container's quota is used up.
+    public var quotaExceeded = 0.0
     /// Added to every response.
     public var latency = Duration.zero
     public var seed: UInt64 = 1
 
     public init() {}
 
-    public var total: Double { unavailable + bareUnavailable + throttled + internalError + dropConnection }
+    public var total: Double { unavailable + bareUnavailable + throttled + internalError + dropConnection + quotaExceeded }
 
     /// Parses `kind=fraction` lists such as `503=0.1,503-bare=0.1,429=0.1,500=0.05,drop=0.05,latency=20ms`,
     /// or `down`.
@@ -70,7 +72,8 @@ public struct EmulatorFaults: Sendable, Equatable {
             case "429": faults.throttled = fraction
             case "500": faults.internalError = fraction
             case "drop": faults.dropConnection = fraction
-            default: throw EmulatorError.badOption("unknown fault \"\(kind)\" (known: 503, 503-bare, 429, record-429, 500, drop, latency, retry-after, seed, down)")
+            case "quota": faults.quotaExceeded = fraction
+            default: throw EmulatorError.badOption("unknown fault \"\(kind)\" (known: 503, 503-bare, 429, record-429, 500, drop, quota, latency, retry-after, seed, down)")
             }
         }
         guard faults.total <= 1 else { throw EmulatorError.badOption("fault fractions add up to more than 1") }
@@ -94,7 +97,7 @@ public enum EmulatorError: Error, LocalizedError, Equatable {
 
 /// What the fault plan decided for one request.
 enum InjectedFault: Equatable {
-    case none, unavailable, bareUnavailable, throttled, internalError, drop
+    case none, unavailable, bareUnavailable, throttled, internalError, drop, quotaExceeded
 }
 
 /// SplitMix64: small, seeded, good enough to spread faults.
@@ -115,6 +118,8 @@ final class FaultDice: Sendable {
         if draw < threshold { return .internalError }
         threshold += faults.dropConnection
         if draw < threshold { return .drop }
+        threshold += faults.quotaExceeded
+        if draw < threshold { return .quotaExceeded }
         return .none
     }
 

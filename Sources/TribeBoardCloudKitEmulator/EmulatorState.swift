@@ -70,10 +70,17 @@ actor EmulatorState {
         counts[operation, default: 0] += 1
 
         if faults.latency > .zero { try? await Task.sleep(for: faults.latency) }
-        if let injected = injectedFault() { return injected }
+        if let injected = injectedFault(operation) { return injected }
 
+        // Apple's Web Services reference documents no request size in bytes (200 operations, 1 MB a
+        // record); native CloudKit's CKError.limitExceeded gives "2 MB per request (not counting
+        // asset sizes)" as the guideline, which the emulator enforces, as BAD_REQUEST.
+        if let length = request.headers[.contentLength].flatMap(Int.init), length > Self.maxRequestBytes {
+            return Self.error(.badRequest, Self.tooLarge(length))
+        }
         let body: Data
         do { body = try await request.bodyData } catch { return Self.error(.badRequest, "unreadable body") }
+        guard body.count <= Self.maxRequestBytes else { return Self.error(.badRequest, Self.tooLarge(body.count)) }
         guard ["development", "production"].contains(environment) else { return Self.error(.badRequest, "unknown environment \(environment)") }
         guard scope == "public" else {
             return Self.error(.authenticationRequired, "the \(scope) database needs a user's ckWebAuthToken; a server-to-server key reaches only the public database")
@@ -87,7 +94,14 @@ actor EmulatorState {
         return answer(request.method, operation, body: body, container: container, environment: environment, caller: caller)
     }
 
-    private func injectedFault() -> HTTPResponse? {
+    /// The most a request body may hold: 2 MB (see `handle`).
+    static let maxRequestBytes = 2_000_000
+
+    static func tooLarge(_ bytes: Int) -> String {
+        "request of \(bytes) bytes is larger than the \(maxRequestBytes) bytes a request may hold; send fewer operations per request"
+    }
+
+    private func injectedFault(_ operation: String) -> HTTPResponse? {
         let retryAfter = Self.headerSeconds(faults.throttleRetryAfter)
         switch dice.roll(faults) {
         case .unavailable: return Self.error(.tryAgainLater, "injected: service unavailable", headers: [.retryAfter: retryAfter])
@@ -95,6 +109,9 @@ actor EmulatorState {
         case .throttled:
             return Self.error(.throttled, "injected: too many requests", retryAfter: faults.throttleRetryAfter, headers: [.retryAfter: retryAfter])
         case .internalError: return Self.error(.internalError, "injected: internal error")
+        // Only writes use up a quota: another operation that drew it is answered normally.
+        case .quotaExceeded where operation == "records/modify": return Self.error(.quotaExceeded, "injected: quota exceeded")
+        case .quotaExceeded: return nil
         case .drop:
             return HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json"],
                                 body: HTTPBodySequence(from: TruncatedBody(bytes: Array(#"{"records":[]}"#.utf8) + Array(repeating: 0x20, count: 64)),
@@ -117,11 +134,12 @@ actor EmulatorState {
             case (.POST, "records/query"):
                 let query = try Self.decode(QueryRequestBody.self, body, operation)
                 let page = try database.query(query, at: try Self.defaultZone(location(query.zoneID)), policy: policy, caller: caller)
-                return Self.encode(QueryResponseBody(records: page.records, continuationMarker: page.marker))
+                return Self.encode(QueryResponseBody(records: page.records.map { $0.keeping(query.desiredKeys) }, continuationMarker: page.marker))
             case (.POST, "records/lookup"):
                 let lookup = try Self.decode(LookupRequestBody.self, body, operation)
                 let place = try Self.defaultZone(location(lookup.zoneID))
-                return Self.encode(RecordsResponseBody(records: database.lookup(lookup.records.map(\.recordName), at: place)))
+                let found = database.lookup(lookup.records.map(\.recordName), at: place)
+                return Self.encode(RecordsResponseBody(records: found.map { $0.keeping(lookup.desiredKeys) }))
             case (.POST, "records/modify"):
                 var modify = try Self.decode(ModifyRequestBody.self, body, operation)
                 let place = try Self.defaultZone(location(modify.zoneID))

@@ -34,11 +34,10 @@ struct ClaimSchemaCheck {
             return DoctorCheck(Self.id, .remote, .failure, checked: checked, found: text,
                                action: "deploy \(CodeClaim.recordType) to production (import Templates/cloudkit-schema.ckdb into development, then Schema > Deploy Schema Changes): without it no family can go up")
         }
-        if case .schema(.notQueryable, _) = error {
+        switch error {
+        case .schema(.notQueryable, _), .schema(.notIndexable, _):
             return DoctorCheck(Self.id, .remote, .ok, checked: checked, found: "yes (no index: claims are read by name only)")
-        }
-        if text.localizedCaseInsensitiveContains("not marked indexable") {
-            return DoctorCheck(Self.id, .remote, .ok, checked: checked, found: "yes (no index: claims are read by name only)")
+        default: break
         }
         if error.category == .configuration {
             return DoctorCheck(Self.id, .remote, .failure, checked: checked, found: text, action: "the found text names the fix")

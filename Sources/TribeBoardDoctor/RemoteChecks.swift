@@ -61,7 +61,7 @@ struct RemoteChecks {
     }
 
     private func environmentCheck(_ configuration: CloudKitConfiguration) -> DoctorCheck {
-        let service = configuration.baseURL == CloudKitConfiguration.defaultBaseURL ? "Apple's service" : "\(configuration.baseURL) (not Apple's service: an emulator?)"
+        let service = configuration.baseURL == CloudKitConfiguration.defaultBaseURL ? "Apple's service" : "\(configuration.displayBaseURL) (not Apple's service: an emulator?)"
         let note = configuration.environment == .development ? "; the App Store build of the app reads production" : ""
         return DoctorCheck("remote.environment", .remote, .ok, checked: "Container, environment and database in use",
                            found: "\(configuration.container), \(configuration.environment.rawValue), \(configuration.database.rawValue) database, \(service)\(note)")

@@ -26,7 +26,7 @@ package enum MigrationOutcome: String, Sendable, Encodable, CaseIterable {
     /// At the destination as it should be.
     var isInPlace: Bool { [.copied, .identical, .checkpointed].contains(self) }
     /// What makes the run exit 1.
-    var isProblem: Bool { [.conflict, .codeConflict, .invalid, .skipped, .failed, .mismatch].contains(self) }
+    package var isProblem: Bool { [.conflict, .codeConflict, .invalid, .skipped, .failed, .mismatch].contains(self) }
 }
 
 /// A family that got a new code because an older family holds its old one, or its old one is not

@@ -26,7 +26,7 @@ package struct MigrationReport: Encodable, Sendable {
             container = configuration.container
             environment = configuration.environment.rawValue
             database = configuration.database.rawValue
-            baseURL = configuration.baseURL
+            baseURL = configuration.displayBaseURL
         }
     }
 

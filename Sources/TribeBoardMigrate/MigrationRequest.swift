@@ -66,6 +66,13 @@ package struct MigrationRequest: Sendable {
         case .container: return MigratedKind.allCases.flatMap { [$0.currentType, $0.legacyType] }
         }
     }
+
+    /// Source types a container may simply not have: the legacy ones always; for a container
+    /// copy, the current ones too (development makes a type on its first write, so a source that
+    /// never had a membership has no Membership type). The destination's Family must exist.
+    var sourceTypesThatMayBeAbsent: Set<String> {
+        Set(MigratedKind.allCases.map(\.legacyType) + (mode == .container ? MigratedKind.allCases.map(\.currentType) : []))
+    }
 }
 
 /// The two sides of a migration; the same client twice for legacy-types.
@@ -78,10 +85,11 @@ package struct MigrationEndpoints: Sendable {
         self.destination = destination
     }
 
-    /// Names the pair of sides, so a checkpoint is only ever resumed by the same migration.
+    /// Names the pair of sides, so a checkpoint is only ever resumed by the same migration. The
+    /// key is kept in the store: a password in a base URL stays out of it (masked).
     func runKey(_ mode: MigrationMode) -> String {
         func side(_ configuration: CloudKitConfiguration) -> String {
-            "\(configuration.baseURL)|\(configuration.container)|\(configuration.environment.rawValue)|\(configuration.database.rawValue)"
+            "\(configuration.displayBaseURL)|\(configuration.container)|\(configuration.environment.rawValue)|\(configuration.database.rawValue)"
         }
         return "\(mode.rawValue) \(side(source.configuration)) -> \(side(destination.configuration))"
     }

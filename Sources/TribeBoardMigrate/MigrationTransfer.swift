@@ -5,15 +5,18 @@ import TribeBoardSupport
 /// The CloudKit requests of a migration: read every record of some types, look names up, create
 /// copies, delete sources. Per-record results are matched to their records by name.
 enum MigrationTransfer {
-    /// Every record of `types`; a type the container's schema lacks has no records to move.
-    static func readAll(types: [String], from client: CloudKitClient) async throws(CloudKitError) -> [CloudKitRecord] {
+    /// Every record of `types`. A legacy type the container's schema lacks (a container set up
+    /// from the schema file has none) has no records to move, as has any type `mayBeAbsent`
+    /// names; any other missing type is the container's configuration (78, the fix named).
+    static func readAll(types: [String], from client: CloudKitClient,
+                        mayBeAbsent: Set<String> = []) async throws(CloudKitError) -> [CloudKitRecord] {
         var records: [CloudKitRecord] = []
         for type in types {
             do {
                 try await client.queryAll(CloudKitQuery(recordType: type)) { page in
                     for case .record(let record) in page where record.deleted != true { records.append(record) }
                 }
-            } catch let error as CloudKitError where error.isUnknownRecordType {
+            } catch let error as CloudKitError where error.isMissingLegacyType || error.missingRecordType.map(mayBeAbsent.contains) == true {
                 continue
             } catch let error as CloudKitError {
                 throw error

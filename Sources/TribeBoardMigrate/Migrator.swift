@@ -31,7 +31,8 @@ package struct Migrator: Sendable {
             let checkpoint = store.map { MigrationCheckpoint(store: $0, runKey: endpoints.runKey(request.mode)) }
             // A checkpoint that cannot be read stops the run (74): starting afresh would copy again.
             let done = try checkpoint?.load() ?? [:]
-            let sources = try await MigrationTransfer.readAll(types: request.sourceTypes, from: endpoints.source)
+            let sources = try await MigrationTransfer.readAll(types: request.sourceTypes, from: endpoints.source,
+                                                              mayBeAbsent: request.sourceTypesThatMayBeAbsent)
             logger.info("source read", metadata: ["records": "\(sources.count)"])
             var items = try await plan(sources, store: store, checkpoint: done)
             logger.info("planned", metadata: ["records": "\(items.count)"])
@@ -45,10 +46,17 @@ package struct Migrator: Sendable {
         }
     }
 
-    /// A plan never creates or migrates a store: it reads one if there is one.
+    /// A plan never creates or migrates a store: it reads one if there is one. An empty file
+    /// (0 bytes, as `touch` leaves it) holds no store yet: planned as without one, as --apply
+    /// would make the store in it, rather than read as tables that are not there.
     private func openStore() throws(StoreError) -> TribeBoardStore? {
         if request.apply { return try TribeBoardStore.open(at: request.storePath) }
         guard FileManager.default.fileExists(atPath: request.storePath) else { return nil }
+        let size = ((try? FileManager.default.attributesOfItem(atPath: request.storePath))?[.size] as? NSNumber)?.intValue
+        if size == 0 {
+            logger.notice("the store file is empty: nothing to read yet, planned as without a store", metadata: ["store": "\(request.storePath)"])
+            return nil
+        }
         return try TribeBoardStore.openReadOnly(at: request.storePath)
     }
 

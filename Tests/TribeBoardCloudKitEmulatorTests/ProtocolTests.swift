@@ -86,4 +86,54 @@ struct ProtocolTests {
         #expect(throws: EmulatorError.self) { try EmulatorFaults.parse("retry-after=-1") }
         #expect(throws: EmulatorError.self) { try EmulatorFaults.parse("503=0.6,503-bare=0.6") }
     }
+
+    /// A marker the server never gave is refused, in name order and with sortBy, instead of
+    /// answering the first page again (a client would loop for ever).
+    @Test(arguments: [false, true])
+    func anUnknownContinuationMarkerIsAnError(sorted: Bool) async throws {
+        let harness = try await EmulatorHarness.start()
+        defer { Task { await harness.emulator.stop() } }
+        _ = try await harness.client.post("records/modify", RawCloudKit.createFamily("F1", code: "ABC234"))
+        let sort = sorted ? #", "sortBy": [{"fieldName": "code"}]"# : ""
+        for marker in ["bm90LWEtbWFya2Vy", "%%%", "LTE="] {
+            let answer = try await harness.client.post("records/query", """
+                {"resultsLimit": 1, "continuationMarker": "\(marker)", "query": {"recordType": "Family"\(sort)}}
+                """)
+            #expect(answer.status == 400 && answer.serverErrorCode == "BAD_REQUEST", "\(marker): \(answer.status) \(answer.records)")
+            #expect(answer.reason == "continuationMarker is not one this server gave")
+        }
+    }
+
+    @Test func desiredKeysLimitTheFieldsOfQueryAndLookupAnswers() async throws {
+        let harness = try await EmulatorHarness.start()
+        defer { Task { await harness.emulator.stop() } }
+        _ = try await harness.client.post("records/modify", RawCloudKit.createFamily("F1", code: "ABC234"))
+        let queried = try await harness.client.post("records/query", #"{"desiredKeys": ["code"], "query": {"recordType": "Family"}}"#)
+        #expect((queried.records.first?["fields"] as? [String: Any]).map { Set($0.keys) } == ["code"], "\(queried.records)")
+        let looked = try await harness.client.post("records/lookup", #"{"desiredKeys": [], "records": [{"recordName": "F1"}]}"#)
+        #expect((looked.records.first?["fields"] as? [String: Any])?.isEmpty == true, "\(looked.records)")
+        let whole = try await harness.client.post("records/lookup", #"{"records": [{"recordName": "F1"}]}"#)
+        #expect((whole.records.first?["fields"] as? [String: Any]).map { Set($0.keys) } == ["code", "name"], "without desiredKeys, every field")
+    }
+
+    /// Over 2 MB (the documented assumption: native CloudKit's guideline) is refused whole.
+    @Test func aRequestBodyOverTheLimitIsRefused() async throws {
+        let harness = try await EmulatorHarness.start()
+        defer { Task { await harness.emulator.stop() } }
+        let padding = #", "note": {"value": "\#(String(repeating: "x", count: 2_100_000))", "type": "STRING"}"#
+        let answer = try await harness.client.post("records/modify", RawCloudKit.createFamily("F1", code: "ABC234", extra: padding))
+        #expect(answer.status == 400 && answer.serverErrorCode == "BAD_REQUEST", "\(answer.status)")
+        #expect(answer.reason?.contains("larger than the 2000000 bytes") == true, "\(answer.reason ?? "")")
+        #expect(await harness.emulator.storedRecords(container: harness.client.container).isEmpty)
+    }
+
+    @Test func quotaExceededIsAnInjectableFaultOfWrites() async throws {
+        var options = CloudKitEmulator.Options()
+        options.faults = try EmulatorFaults.parse("quota=1")
+        let harness = try await EmulatorHarness.start(options)
+        defer { Task { await harness.emulator.stop() } }
+        let write = try await harness.client.post("records/modify", RawCloudKit.createFamily("F1", code: "ABC234"))
+        #expect(write.status == 413 && write.serverErrorCode == "QUOTA_EXCEEDED" && write.json["uuid"] is String)
+        #expect(try await harness.client.post("records/query", RawCloudKit.queryAll("Family")).status == 200, "reads are not refused")
+    }
 }

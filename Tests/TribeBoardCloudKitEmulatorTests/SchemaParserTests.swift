@@ -5,9 +5,12 @@ import TribeBoardCloudKitEmulator
 /// The `.ckdb` reader, against the toolkit's own schema file and Apple's grammar.
 @Suite("CloudKit schema language")
 struct SchemaParserTests {
-    @Test func theToolkitsSchemaFileReadsAsThreeTypesWithTheirIndexes() throws {
+    @Test func theToolkitsSchemaFileReadsAsFourTypesWithTheirIndexes() throws {
         let schema = try EmulatorHarness.templateSchema()
-        #expect(Set(schema.types.keys) == ["Family", "UserProfile", "Membership"])
+        #expect(Set(schema.types.keys) == ["Family", "UserProfile", "Membership", "FamilyCodeClaim"])
+        // Claims are read by name only: not one index, so nobody can list them.
+        #expect(schema.types["FamilyCodeClaim"]?.fields.values.allSatisfy { !$0.queryable && !$0.sortable && !$0.searchable } == true)
+        #expect(schema.types["FamilyCodeClaim"]?.grants == ["_icloud": [.read, .create], "_creator": [.write]])
         let family = try #require(schema.types["Family"])
         #expect(family.fields["code"] == SchemaField(type: "STRING", queryable: true))
         #expect(family.fields["name"] == SchemaField(type: "STRING"))
@@ -58,5 +61,26 @@ struct SchemaParserTests {
     @Test func emptyMeansAContainerWithoutTypes() throws {
         #expect(try EmulatorSetup.schema("empty") == .empty)
         #expect(throws: EmulatorError.self) { try EmulatorSetup.schema("/nonexistent/schema.ckdb") }
+    }
+
+    /// Apple's grammar allows block comments; one never closed is named with its line.
+    @Test func blockCommentsAreSkippedEvenAcrossLines() throws {
+        let schema = try SchemaParser.parse("""
+            DEFINE SCHEMA /* the toolkit's types */
+            RECORD TYPE Family (
+                /* a comment
+                   over lines */ code STRING QUERYABLE, -- and a line comment
+                name STRING /* inline */ SORTABLE
+            );
+            """)
+        #expect(schema.types["Family"]?.fields["code"] == SchemaField(type: "STRING", queryable: true))
+        #expect(schema.types["Family"]?.fields["name"] == SchemaField(type: "STRING", sortable: true))
+        #expect(throws: SchemaParser.Failure.self) { try SchemaParser.parse("DEFINE SCHEMA\nRECORD TYPE Family ( /* never closed\n code STRING );") }
+        do {
+            _ = try SchemaParser.parse("DEFINE SCHEMA\n\nRECORD TYPE /* never closed")
+            Issue.record("an unclosed comment was accepted")
+        } catch {
+            #expect(error.line == 3, "\(error)")
+        }
     }
 }

@@ -115,6 +115,30 @@ import TribeBoardTestSupport
         }
     }
 
+    /// Issue 29: a password in --ck-base-url is never echoed, by doctor or by migrate --json.
+    @Test func credentialsInTheBaseURLAreMaskedInWhatIsPrinted() async throws {
+        let fixture = try await EmulatorFixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        let directory = try TemporaryDirectory("doctor-cli-credentials")
+        let store = try provisionedStore(in: directory)
+        let url = fixture.emulator.baseURL.replacingOccurrences(of: "http://", with: "http://ops:s3cret-pw@") + "/"
+        let remote = ["--key-id", fixture.keyID, "--key-file", fixture.keyFile, "--ck-base-url", url]
+        let runs = [
+            try await ProcessRunner.runAsync(tribeboard, ["doctor", "--store", store, "--json"] + remote),
+            try await ProcessRunner.runAsync(tribeboard, ["doctor", "--store", store] + remote),
+            try await ProcessRunner.runAsync(tribeboard, ["migrate", "legacy-types", "--store", store, "--json"] + remote),
+            try await ProcessRunner.runAsync(tribeboard, ["migrate", "container", "--from-container", "iCloud.net.dataenvy.Old",
+                                                          "--from-ck-base-url", "ftp://ops:s3cret-pw@old.example", "--store", store, "--json"] + remote),
+        ]
+        for result in runs {
+            #expect(!result.stdout.contains("s3cret") && !result.stderr.contains("s3cret"), "\(result.stdout)\n\(result.stderr)")
+        }
+        #expect(runs[0].status == 0 && runs[0].stdout.contains("http://***@127.0.0.1"), "doctor names the service, masked: \(runs[0].stdout)")
+        let migrate = try json(runs[2])
+        #expect((migrate["destination"] as? [String: Any])?["baseURL"] as? String == "http://***@" + fixture.emulator.baseURL.dropFirst(7),
+                "\(runs[2].stdout)")
+    }
+
     @Test func theRemoteIsCheckedAgainstTheEmulator() async throws {
         let fixture = try await EmulatorFixture.start()
         defer { Task { await fixture.emulator.stop() } }

@@ -162,4 +162,41 @@ import TribeBoardTestSupport
         #expect(flag > header)
         #expect(!lines[(header + 1)..<flag].contains { !$0.hasPrefix(" ") && !$0.isEmpty }, "no other section between: \(help.stdout)")
     }
+
+    /// Issue 29: an empty (0-byte) store file holds no store yet: a plan reads nothing from it
+    /// (not "cannot write: no such table"), and --apply makes the store in it.
+    @Test func anEmptyStoreFileIsPlannedAsNoStoreYet() async throws {
+        let fixture = try await EmulatorFixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        await fixture.emulator.seed([F.family("L1", code: "GOOD23", createdAt: t0, legacy: true)], container: container)
+        let directory = try TemporaryDirectory("migrate-empty-store")
+        try directory.write("s.sqlite", "")
+        let plan = try await migrate(fixture, directory, ["--json"])
+        #expect(plan.status == 0, "\(plan.stderr)")
+        #expect(!plan.stderr.contains("no such table") && !plan.stderr.contains("cannot write"), "\(plan.stderr)")
+        #expect(F.counts(try F.json(plan))["would-copy"] == 1)
+        let apply = try await migrate(fixture, directory, ["--apply", "--out", "out", "--json"])
+        #expect(apply.status == 0, "\(apply.stderr)")
+        #expect(try F.sqlite(directory.file("s.sqlite"), "SELECT count(*) FROM families") == ["1"], "the store learned the family")
+    }
+
+    /// Issue 27 item 17, issue 29 item 4: a store a newer toolkit migrated is named as such, not
+    /// sent round again with "run it again to resume from the checkpoint"; nothing is copied.
+    @Test(arguments: [false, true])
+    func aStoreFromANewerToolkitSaysSo(apply: Bool) async throws {
+        let fixture = try await EmulatorFixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        await fixture.emulator.seed([F.family("L1", code: "GOOD23", createdAt: t0, legacy: true)], container: container)
+        let directory = try TemporaryDirectory("migrate-newer-store")
+        #expect(try await migrate(fixture, directory, ["--apply", "--out", "out"]).status == 0)
+        let insert = try ProcessRunner.run("/usr/bin/sqlite3", [directory.file("s.sqlite"), "INSERT INTO grdb_migrations VALUES ('v99-from-a-newer-toolkit')"])
+        try #require(insert.status == 0, "\(insert.stderr)")
+        let before = await fixture.emulator.records(container: container).count
+        let result = try await migrate(fixture, directory, apply ? ["--apply", "--out", "out", "--json"] : ["--json"])
+        #expect(result.status == 74, "\(result.stderr)")
+        #expect(result.stderr.contains("this store is newer than this toolkit") && result.stderr.contains("v99-from-a-newer-toolkit"), "\(result.stderr)")
+        #expect(!result.stderr.contains("resume from the checkpoint"), "\(result.stderr)")
+        #expect(try ErrorDocument(result).kind == "store.newerSchema")
+        #expect(await fixture.emulator.records(container: container).count == before, "nothing written")
+    }
 }

@@ -44,4 +44,58 @@ struct CloudKitConfigurationTests {
             try CloudKitConfiguration.resolve(flags, environment: [:])
         }
     }
+
+    /// A file saved on Windows: each CRLF line is a line, so `environment = production` counts.
+    @Test func aConfigFileWithCRLFLineEndingsIsReadLineByLine() throws {
+        let folder = try TemporaryDirectory("ck-config")
+        let file = try folder.write("ck.conf", "# saved on Windows\r\nenvironment = production\r\nkey_id = k1\r\nkey_file = /k.pem\r\n")
+        var flags = CloudKitConfiguration.Overrides()
+        flags.configFile = file
+        let resolved = try CloudKitConfiguration.resolve(flags, environment: [:])
+        #expect(resolved.environment == .production && resolved.keyID == "k1" && resolved.keyFile == "/k.pem")
+    }
+
+    @Test func aTrailingSlashIsDroppedFromTheBaseURL() throws {
+        var flags = CloudKitConfiguration.Overrides()
+        flags.baseURL = "http://127.0.0.1:8787//"
+        #expect(try CloudKitConfiguration.resolve(flags, environment: [:]).baseURL == "http://127.0.0.1:8787")
+    }
+
+    /// A password in the base URL is never printed: not in what a refused URL's message says, not
+    /// in the URL shown by reports.
+    @Test func credentialsInTheBaseURLAreMaskedWhereverItIsShown() throws {
+        var flags = CloudKitConfiguration.Overrides()
+        flags.baseURL = "ftp://ops:s3cret@proxy.example"
+        do {
+            _ = try CloudKitConfiguration.resolve(flags, environment: [:])
+            Issue.record("an ftp URL was accepted")
+        } catch {
+            #expect(!error.localizedDescription.contains("s3cret") && !"\(error)".contains("s3cret"), "\(error)")
+            #expect(error.localizedDescription.contains("ftp://***@proxy.example"), "\(error.localizedDescription)")
+        }
+        flags.baseURL = "https://ops:s3cret@proxy.example:8443/ck"
+        let configuration = try CloudKitConfiguration.resolve(flags, environment: [:])
+        #expect(configuration.displayBaseURL == "https://***@proxy.example:8443/ck")
+        #expect(URLCredentials.masked("https://api.apple-cloudkit.com") == "https://api.apple-cloudkit.com")
+        #expect(URLCredentials.masked("http://host/path@x") == "http://host/path@x", "an @ after the host is not a credential")
+    }
+
+    /// Issue 27's bounded reads: a config path that is a device, a pipe or a huge file is refused
+    /// at once, naming why, instead of reading for ever.
+    @Test func aConfigFileThatIsNotASmallRegularFileIsRefused() throws {
+        let folder = try TemporaryDirectory("ck-config")
+        let fifo = folder.file("fifo.conf")
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let large = try folder.write("large.conf", String(repeating: "# comment\n", count: 10_000))
+        for (path, words) in [("/dev/zero", "not a regular file"), (fifo, "not a regular file"), (large, "more than the 64 KiB")] {
+            var flags = CloudKitConfiguration.Overrides()
+            flags.configFile = path
+            do {
+                _ = try CloudKitConfiguration.resolve(flags, environment: [:])
+                Issue.record("\(path) was read as a config file")
+            } catch {
+                #expect(error.localizedDescription.contains(words), "\(path): \(error.localizedDescription)")
+            }
+        }
+    }
 }

@@ -10,6 +10,23 @@ import TribeBoardTestSupport
 /// replaced at once, and the family is stored as remotely verified.
 @Suite("Provisioner: codes taken in CloudKit")
 struct ProvisionerRemoteCodeTests {
+    /// A container set up from the schema file has no CKFamily: that is asked once a run, not once
+    /// per 200 codes of every batch; the codes are still all checked in Family, and found.
+    @Test func aMissingLegacyTypeIsAskedForOnceARun() async throws {
+        let fixture = try await EmulatorFixture.start(try .templateContainer())
+        defer { Task { await fixture.emulator.stop() } }
+        let held = RecordMapping.family(id: "0190A1B2-C3D4-7E5F-8123-456789ABCDEF", name: "Remote", code: "HELD42",
+                                        createdByUserId: "0190A1B2-C3D4-7E5F-8123-456789ABCDE0", createdAt: Date())
+        await fixture.emulator.seed([held], container: CloudKitConfiguration.defaultContainer)
+        let check = RemoteCodeCheck(client: try fixture.client(), logger: ProvisionWorkspace.quietLogger)
+        let codes = (0..<450).map { String(format: "Q%05d", $0) }
+        #expect(await check.holders(of: codes) == [:])
+        #expect(await check.holders(of: codes + ["HELD42"]) == ["HELD42": held.recordName])
+        // Family: 3 queries for 450 codes, then 3 for 451; CKFamily: the first, and never again.
+        #expect(await fixture.emulator.requestCounts()["records/query"] == 7)
+        #expect(check.isAvailable)
+    }
+
     @Test func aGeneratedCodeHeldRemotelyIsRegenerated() async throws {
         let fixture = try await EmulatorFixture.start()
         defer { Task { await fixture.emulator.stop() } }

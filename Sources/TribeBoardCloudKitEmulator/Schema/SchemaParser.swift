@@ -163,7 +163,8 @@ enum SchemaTokenizer {
         var isName: Bool { quoted || text.first.map { $0.isLetter || $0 == "_" } == true }
     }
 
-    /// Names, "quoted names", the symbols ( ) , ; < >; `//` and `--` comments to the end of the line.
+    /// Names, "quoted names", the symbols ( ) , ; < >; `//` and `--` comments to the end of the
+    /// line, `/* */` comments anywhere.
     static func tokens(of text: String) -> [Token] {
         var tokens: [Token] = []
         var line = 1
@@ -171,6 +172,22 @@ enum SchemaTokenizer {
         while let character = characters.first {
             if character == "\n" { line += 1 }
             if character.isWhitespace { characters = characters.dropFirst(); continue }
+            // `/* ... */` (Apple's grammar allows block comments; they may span lines). One never
+            // closed is left as a `/*` token, which the parser then names with its line.
+            if character == "/", characters.dropFirst().first == "*" {
+                let body = characters.dropFirst(2)
+                var end = body.startIndex
+                while end < body.endIndex, !(body[end] == "*" && body.index(after: end) < body.endIndex && body[body.index(after: end)] == "/") {
+                    end = body.index(after: end)
+                }
+                guard end < body.endIndex else {
+                    tokens.append(Token(text: "/*", quoted: false, line: line))
+                    break
+                }
+                line += body[body.startIndex..<end].filter { $0 == "\n" }.count
+                characters = body[body.index(end, offsetBy: 2)...]
+                continue
+            }
             if (character == "/" || character == "-"), characters.dropFirst().first == character {
                 characters = characters.drop { $0 != "\n" }
                 continue

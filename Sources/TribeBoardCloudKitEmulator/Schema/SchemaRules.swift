@@ -20,18 +20,32 @@ public enum SchemaMode: Sendable, Equatable {
 
 /// What a schema says about queries and writes: the checks CloudKit makes, with its texts.
 enum SchemaRules {
-    /// A query: the type must exist; each filter's field must be QUERYABLE; an unfiltered query
-    /// needs `___recordID` QUERYABLE (CloudKit calls it recordName in the text); sorts need SORTABLE.
+    /// A query: the type must exist and have at least one index ("Type is not marked indexable",
+    /// native CloudKit's text for a type made on the fly); each filter's field must exist ("Did not
+    /// find field", a captured Web Services answer) and be QUERYABLE; an unfiltered query needs
+    /// `___recordID` QUERYABLE (CloudKit calls it recordName in the text); sorts need SORTABLE.
+    /// Apple does not document which check comes first when several fail: the order here is
+    /// type, indexes, fields, as the texts go from the whole to the part.
     static func checkQuery(_ query: QueryRequestBody.Query, schema: ContainerSchema) throws(Refusal) {
         guard let type = schema.types[query.recordType] else {
             throw Refusal(.badRequest, "Did not find record type: \(query.recordType)")
+        }
+        guard type.fields.values.contains(where: { $0.queryable || $0.sortable || $0.searchable }) else {
+            throw Refusal(.badRequest, "Type is not marked indexable: \(query.recordType)")
         }
         let filters = query.filterBy ?? []
         if filters.isEmpty, type.fields["___recordID"]?.queryable != true {
             throw Refusal(.badRequest, "Field 'recordName' is not marked queryable")
         }
         for filter in filters {
-            guard let field = type.fields[filter.fieldName], field.queryable else {
+            // `recordName` is how CloudKit's texts call `___recordID`, not a field: as before, "not marked queryable".
+            guard let field = type.fields[filter.fieldName] else {
+                guard EmulatorDatabase.isRecordNameField(filter.fieldName) else {
+                    throw Refusal(.badRequest, "Did not find field: '\(filter.fieldName)' in type: '\(query.recordType)'")
+                }
+                throw Refusal(.badRequest, "Field '\(filter.fieldName)' is not marked queryable")
+            }
+            guard field.queryable else {
                 throw Refusal(.badRequest, "Field '\(filter.fieldName)' is not marked queryable")
             }
             // The value's type must fit the field's: `___recordID` takes a REFERENCE, IN a `_LIST`.

@@ -24,12 +24,15 @@ struct QueryRequestBody: Decodable {
     var resultsLimit: Int?
     var query: Query
     var continuationMarker: String?
+    /// Only these fields in the answer (Apple: "null ... fetches all record fields").
+    var desiredKeys: [String]?
 }
 
 struct LookupRequestBody: Decodable {
     struct Name: Decodable { var recordName: String }
     var records: [Name]
     var zoneID: WireZoneID?
+    var desiredKeys: [String]?
 }
 
 struct ModifyRequestBody: Decodable {
@@ -46,4 +49,21 @@ struct ModifyRequestBody: Decodable {
 /// The operation types of records/modify.
 enum OperationType: String {
     case create, update, replace, forceUpdate, forceReplace, delete, forceDelete
+}
+
+extension WireRecord {
+    /// The record with only the fields `desiredKeys` names; all of them when it is nil.
+    func keeping(_ desiredKeys: [String]?) -> WireRecord {
+        guard let desiredKeys else { return self }
+        var copy = self
+        copy.fields = fields?.filter { desiredKeys.contains($0.key) }
+        return copy
+    }
+}
+
+extension RecordEntry {
+    func keeping(_ desiredKeys: [String]?) -> RecordEntry {
+        guard case .record(let record) = self else { return self }
+        return .record(record.keeping(desiredKeys))
+    }
 }

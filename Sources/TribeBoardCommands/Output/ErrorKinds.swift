@@ -78,7 +78,13 @@ extension CloudKitError: DocumentedError {
                 $0.field = field
                 $0.recordType = type
             }
-        case .network, .outOfTime, .schema(.notDeployed, _): detail = ErrorDetail(kind: kind)
+        case .schema(.notIndexable(let type), _): detail = ErrorDetail(kind: kind).with { $0.recordType = type }
+        case .schema(.missingField(let field, let type), _):
+            detail = ErrorDetail(kind: kind).with {
+                $0.field = field
+                $0.recordType = type
+            }
+        case .network, .outOfTime, .responseTooLarge, .schema(.notDeployed, _): detail = ErrorDetail(kind: kind)
         }
         return detail.with { $0.category = category.rawValue }
     }

@@ -105,7 +105,10 @@ package struct AuditCommand: PipelineCommand {
         } else {
             try context.emit(report, text: AuditReportText.render)
         }
-        if report.reaches(failOn.severity) { throw ExitStatus.partialFailure.exitCode }
+        if report.reaches(failOn.severity) {
+            context.stopped(because: StopReasons.of(report, threshold: failOn.severity))
+            throw ExitStatus.partialFailure.exitCode
+        }
     }
 
     private func remoteSource(_ context: CommandContext) throws -> RemoteSource? {

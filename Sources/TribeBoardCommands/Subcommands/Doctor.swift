@@ -49,6 +49,9 @@ package struct DoctorCommand: AsyncParsableCommand {
         request.quickIntegrity = quick
         let report = await Doctor(request: request, logger: context.logger).run()
         try context.emit(report, text: DoctorReportText.render)
-        if !report.passed { throw ExitStatus.partialFailure.exitCode }
+        if !report.passed {
+            context.stopped(because: StopReasons.of(report))
+            throw ExitStatus.partialFailure.exitCode
+        }
     }
 }

@@ -29,6 +29,9 @@ struct DoctorFamilyCommand: AsyncParsableCommand {
         let request = doctorOptions.request(global: global, remote: remoteOptions)
         let report = await FamilyDoctor(request: request, query: family, logger: context.logger).run()
         try context.emit(report, text: DoctorReportText.render)
-        if !report.passed { throw ExitStatus.partialFailure.exitCode }
+        if !report.passed {
+            context.stopped(because: StopReasons.failures(report.findings))
+            throw ExitStatus.partialFailure.exitCode
+        }
     }
 }

@@ -45,7 +45,10 @@ struct MigrationRun {
             try context.emit(report, text: MigrateReportText.render)
         }
         let status = Self.status(report.exitKind)
-        if status != .success { throw status.exitCode }
+        if status != .success {
+            context.stopped(because: StopReasons.of(report))
+            throw status.exitCode
+        }
     }
 
     static func status(_ kind: MigrationReport.ExitKind) -> ExitStatus {

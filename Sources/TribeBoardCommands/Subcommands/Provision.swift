@@ -112,7 +112,10 @@ package struct ProvisionCommand: PipelineCommand {
             context.logger.notice("sheets: \(printed.invitations) cards on \(printed.pages) pages in \(sheets) (mode 600: it holds the codes)")
         }
         try context.emit(report, text: ProvisionReportText.render)
-        if let status = Self.status(of: report) { throw status.exitCode }
+        if let status = Self.status(of: report) {
+            context.stopped(because: StopReasons.of(report))
+            throw status.exitCode
+        }
     }
 
     /// --sync: a resync right after the run, under the same lock as `tribeboard resync`.

@@ -98,7 +98,12 @@ package struct ResyncCommand: PipelineCommand {
         if global.json || global.verbose || report.exitKind != .success {
             try context.emit(report, text: ResyncReportText.render)
         }
-        if status != .success { throw status.exitCode }
+        if status != .success {
+            let setAside = report.quarantined + report.conflicts + report.blocked
+            context.stopped(because: [report.stoppedBy].compactMap { $0 }
+                + (setAside > 0 ? ["\(setAside) records set aside for a person: tribeboard resync --list"] : []))
+            throw status.exitCode
+        }
     }
 
     /// Retries of one request stay well inside the run's own bound.
