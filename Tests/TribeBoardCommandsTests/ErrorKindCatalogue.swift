@@ -47,7 +47,7 @@ enum ErrorKindCatalogue {
             QRCodeError.encodingFailed(reason: "r"), QRCodeError.pngEncodingFailed(reason: "r"), QRCodeError.invalidScale(0),
         ]
         let commands: [any Error] = [
-            CommandError.remoteNeeded(by: .resync), CommandError.sourceIsDestination(container: "c"), CommandError.notSetAside(["r"]),
+            CommandError.remoteNeeded(by: .resync), CommandError.sourceIsDestination(container: "c"), CommandError.notSetAside(["r"]), CommandError.noSuchFamily(["r"]),
             AuditError.export(FileSystemError("write", path: "p", reason: "r")),
             AuditError.repair(.output(FileSystemError("write", path: "p", reason: "r"))),
             AuditError.repair(.incomplete(.qrCode(.encodingFailed(reason: "r")))), AuditError.scanStopped(reason: "r"),

@@ -159,3 +159,41 @@ import TribeBoardTestSupport
         #expect(await fixture.emulator.claims(container: container) == claims, "a rerun changes nothing")
     }
 }
+
+/// `resync --reupload ID`: a family the store says is uploaded but CloudKit lost goes up again.
+@Suite struct ReuploadTests {
+    let tribeboard = ProcessRunner.executable("tribeboard")
+    let container = CloudKitConfiguration.defaultContainer
+
+    @Test func aFamilyDeletedInTheConsoleGoesUpAgainWithItsMembershipAndClaim() async throws {
+        let fixture = try await EmulatorFixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        let directory = try TemporaryDirectory("reupload")
+        try directory.write("in.csv", "external_id,family_name,admin_display_name\nR1,Ramos,Ana Ramos\nR2,Silva,Rui Silva\n")
+        func run(_ arguments: [String]) async throws -> ProcessRunner.Result {
+            try await ProcessRunner.runAsync(tribeboard, arguments + ["--store", "s.sqlite"] + fixture.remoteArguments, in: directory.path)
+        }
+        #expect(try await run(["provision", "in.csv", "--out", "out", "--sync", "-q"]).status == 0)
+        let store = try StoreInspector(path: directory.file("s.sqlite"))
+        let id = try #require(try store.strings("SELECT id FROM families WHERE import_key = 'ext:R1'").first)
+        let membership = try #require(try store.strings("SELECT id FROM memberships WHERE family_id = '\(id)'").first)
+        // Deleted in the Console, with what DELETE_SELF takes along, and its claim.
+        let code = try #require(try store.strings("SELECT code FROM families WHERE id = '\(id)'").first)
+        let client = try fixture.client()
+        _ = try await client.modify([id, membership, try CodeClaim.recordName(forCode: code)].map {
+            CloudKitOperation(.forceDelete, CloudKitRecord(recordName: $0, recordType: "", fields: [:]))
+        })
+        #expect(await fixture.emulator.records(container: container).contains { $0.recordName == id } == false)
+
+        let marked = try await run(["resync", "--reupload", id.lowercased(), "--reupload", "NO-SUCH-FAMILY", "--json"])
+        #expect(marked.status == 64, "an id of no family is a mistake to show: \(marked.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(marked.stdout.utf8)) as? [String: Any])
+        #expect(report["marked"] as? [String] == [id] && report["unknown"] as? [String] == ["NO-SUCH-FAMILY"])
+        let resync = try await run(["resync", "--json"])
+        #expect(resync.status == 0, "\(resync.stderr)")
+        let remote = await fixture.emulator.records(container: container)
+        #expect(remote.contains { $0.recordName == id } && remote.contains { $0.recordName == membership })
+        #expect(await fixture.emulator.claims(container: container)[try CodeClaim.recordName(forCode: code)] == id, "its code claimed again")
+        #expect(try store.count("SELECT COUNT(*) FROM families WHERE needs_sync = 1") == 0)
+    }
+}

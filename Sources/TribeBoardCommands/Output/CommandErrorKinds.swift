@@ -18,6 +18,8 @@ enum CommandError: Error, LocalizedError, DocumentedError {
     case source(CloudKitConfigurationError)
     /// `resync --release` named records that are not set aside.
     case notSetAside([String])
+    /// `resync --reupload` named ids of no family in the store.
+    case noSuchFamily([String])
 
     enum RemoteNeed {
         case resync, migrate, exportRemote, sync
@@ -36,6 +38,8 @@ enum CommandError: Error, LocalizedError, DocumentedError {
         case .source(let error): return "the source: \(error.localizedDescription)"
         case .notSetAside(let ids):
             return "not quarantined or in conflict, nothing to release: \(ids.joined(separator: ", ")) (see `tribeboard resync --list`)"
+        case .noSuchFamily(let ids):
+            return "no family with this id in the store, nothing to upload again: \(ids.joined(separator: ", ")) (find it with `tribeboard doctor family NAME_OR_CODE`)"
         }
     }
 
@@ -45,6 +49,7 @@ enum CommandError: Error, LocalizedError, DocumentedError {
         case .sourceIsDestination: return ErrorDetail(kind: "migrate.sourceIsDestination")
         case .source(let error): return error.errorDetail
         case .notSetAside(let ids): return ErrorDetail(kind: "resync.notSetAside").with { $0.recordIds = ids }
+        case .noSuchFamily(let ids): return ErrorDetail(kind: "resync.noSuchFamily").with { $0.recordIds = ids }
         }
     }
 }

@@ -36,6 +36,10 @@ package struct ResyncCommand: PipelineCommand {
                                valueName: "record-id"))
     package var release: [String] = []
 
+    @Option(help: ArgumentHelp("Upload this family again with its memberships, though the store says it is uploaded (CloudKit lost it: deleted in the Console), at the next run (repeatable); upload nothing.",
+                               valueName: "family-id"))
+    package var reupload: [String] = []
+
     @Option(help: ArgumentHelp("Write Prometheus metrics here (node_exporter's textfile collector).", valueName: "file"))
     var metricsFile: String?
 
@@ -51,6 +55,7 @@ package struct ResyncCommand: PipelineCommand {
         let context = CommandContext(options: global, label: "tribeboard.resync")
         if list { return try showList(context) }
         if !release.isEmpty { return try releaseRecords(context) }
+        if !reupload.isEmpty { return try reuploadFamilies(context) }
         let client: CloudKitClient?
         do {
             client = try remoteOptions.client(policy: retryPolicy, logger: context.logger)

@@ -1,0 +1,31 @@
+import Foundation
+import TribeBoardStore
+
+/// `resync --reupload ID`: a family the store says is uploaded but CloudKit no longer has (deleted
+/// in the Console; `doctor family ID` and the audit say so) goes up again with the next run, with
+/// its memberships and their profiles, its code claimed again. Nothing is uploaded by this call.
+extension ResyncCommand {
+    func reuploadFamilies(_ context: CommandContext) throws {
+        let marked: [String]
+        do {
+            try TribeBoardStore.identify(at: global.store)
+            marked = try TribeBoardStore.open(at: global.store).markForReupload(familyIDs: reupload.map { $0.uppercased() })
+        } catch {
+            throw context.fail(error, status: .ioError)
+        }
+        let result = ResyncReuploadReport(marked: marked, unknown: reupload.filter { !marked.contains($0.uppercased()) })
+        try context.emit(result) { "Marked \($0.marked.count) families, their memberships and profiles for upload: the next resync sends them.\n" }
+        if !result.unknown.isEmpty {
+            throw context.fail(CommandError.noSuchFamily(result.unknown), status: .usage)
+        }
+    }
+}
+
+struct ResyncReuploadReport: Encodable {
+    let command = "resync --reupload"
+    let marked: [String]
+    /// Ids of no family in the store.
+    let unknown: [String]
+
+    enum CodingKeys: String, CodingKey { case command, marked, unknown }
+}
