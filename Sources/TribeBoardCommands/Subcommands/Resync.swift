@@ -29,6 +29,12 @@ package struct ResyncCommand: PipelineCommand {
     /// A day: a cron job that may run longer than that is not bounded in any useful sense.
     static let maxDurationRange = 1...86_400
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("Pages of 200 records sent side by side (1 to 8; default 4). More helps a far container; 1 sends one request at a time.",
+                                                        valueName: "pages"))
+    package var concurrency: Int = CloudKitClient.maxConcurrentRequests
+
+    static let concurrencyRange = 1...8
+
     @Flag(help: "List what is waiting, quarantined or in conflict, and why; upload nothing.")
     package var list = false
 
@@ -47,6 +53,7 @@ package struct ResyncCommand: PipelineCommand {
 
     package func validate() throws {
         if let maxDuration { try NumericOption.check(maxDuration, "--max-duration", in: Self.maxDurationRange, unit: "seconds") }
+        try NumericOption.check(concurrency, "--concurrency", in: Self.concurrencyRange, unit: "pages")
     }
 
 
@@ -85,7 +92,8 @@ package struct ResyncCommand: PipelineCommand {
             let store = try TribeBoardStore.open(at: global.store)
             let deadline = maxDuration.map { ContinuousClock.now + .seconds($0) }
             // --max-duration is a promise for the whole run: requests and backoff end by it too.
-            report = try await Resyncer(store: store, client: client.bounded(by: deadline), logger: context.logger).run(until: deadline)
+            report = try await Resyncer(store: store, client: client.bounded(by: deadline), logger: context.logger,
+                                        concurrency: concurrency).run(until: deadline)
         } catch {
             throw context.fail(error, status: .ioError)
         }
