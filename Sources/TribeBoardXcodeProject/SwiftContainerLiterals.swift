@@ -38,24 +38,29 @@ package enum SwiftContainerLiterals {
         var namedUses: [(name: String, call: String, location: SourceLocation)] = []
     }
 
+    /// `CKContainer(` or `CKContainer.init(`.
+    static let containerInit = #"CKContainer\s*(?:\.\s*init\s*)?\("#
+    /// `.private`, `CloudKitDatabase.private`, `ModelConfiguration.CloudKitDatabase.private` (any spelling Swift accepts).
+    static let database = #"(?:(?:ModelConfiguration\s*\.\s*)?CloudKitDatabase\s*)?\.\s*"#
     static let positions: [(pattern: String, call: String)] = [
-        (#"CKContainer\s*\(\s*identifier\s*:\s*$"#, "CKContainer(identifier:)"),
-        (#"cloudKitDatabase\s*:\s*\.private\s*\(\s*$"#, "ModelConfiguration cloudKitDatabase: .private"),
+        (containerInit + #"\s*identifier\s*:\s*$"#, "CKContainer(identifier:)"),
+        (#"cloudKitDatabase\s*:\s*"# + database + #"private\s*\(\s*$"#, "ModelConfiguration cloudKitDatabase: .private"),
+        (#"CloudKitDatabase\s*\.\s*private\s*\(\s*$"#, "ModelConfiguration.CloudKitDatabase.private"),
         (#"NSPersistentCloudKitContainerOptions\s*\(\s*containerIdentifier\s*:\s*$"#, "NSPersistentCloudKitContainerOptions(containerIdentifier:)"),
         (#"[(,]\s*[cC]ontainerIdentifier\s*:\s*$"#, "containerIdentifier:"),
         (#"\.\s*(?:cloudKitC|c)ontainerIdentifier\s*=\s*$"#, ".containerIdentifier ="),
     ]
     static let defaults: [(pattern: String, call: String)] = [
         (#"CKContainer\s*\.\s*default\s*\(\s*\)"#, "CKContainer.default()"),
-        (#"cloudKitDatabase\s*:\s*\.automatic"#, "ModelConfiguration cloudKitDatabase: .automatic"),
+        (#"(?:cloudKitDatabase\s*:\s*"# + database + #"|CloudKitDatabase\s*\.\s*)automatic\b"#, "ModelConfiguration cloudKitDatabase: .automatic"),
     ]
-    static let namedUse = #"(CKContainer\s*\(\s*identifier\s*:|cloudKitDatabase\s*:\s*\.private\s*\(|[(,]\s*[cC]ontainerIdentifier\s*:|\.\s*(?:cloudKitC|c)ontainerIdentifier\s*=)\s*([A-Za-z_][A-Za-z0-9_.]*)\s*[,)\n]"#
+    static let namedUse = #"("# + containerInit + #"\s*identifier\s*:|(?:cloudKitDatabase\s*:\s*"# + database + #"|CloudKitDatabase\s*\.\s*)private\s*\(|[(,]\s*[cC]ontainerIdentifier\s*:|\.\s*(?:cloudKitC|c)ontainerIdentifier\s*=)\s*([A-Za-z_][A-Za-z0-9_.]*)\s*[,)\n]"#
     static let constant = #"(?:let|var|case)\s+([A-Za-z_][A-Za-z0-9_]*)\s*(?::\s*String\s*)?=\s*$"#
 
     /// Every reference in `files`, constants resolved across them (sorted by path, then line).
     package static func references(in files: [String], display: (String) -> String) -> [ContainerReference] {
         let scans = files.compactMap { path -> FileScan? in
-            guard let data = FileManager.default.contents(atPath: path), data.count <= maxFileSize else { return nil }
+            guard let data = try? ProjectFileReader.read(path, limit: maxFileSize) else { return nil }
             return scan(Array(data), path: display(path))
         }
         var constants: [String: (String, SourceLocation, Bool)] = [:]
@@ -77,7 +82,7 @@ package enum SwiftContainerLiterals {
         var result = FileScan()
         // Most files never mention CloudKit: skip the lexer and the patterns for them.
         let raw = String(decoding: source, as: UTF8.self)
-        guard ["CKContainer", "cloudKitDatabase", "ontainerIdentifier", "NSPersistentCloudKitContainer", "\"iCloud"].contains(where: raw.contains) else {
+        guard ["CKContainer", "cloudKitDatabase", "CloudKitDatabase", "ontainerIdentifier", "NSPersistentCloudKitContainer", "\"iCloud"].contains(where: raw.contains) else {
             return result
         }
         var lexer = SwiftLiteralLexer(source)
