@@ -48,6 +48,8 @@ package enum SwiftContainerLiterals {
         (#"CloudKitDatabase\s*\.\s*private\s*\(\s*$"#, "ModelConfiguration.CloudKitDatabase.private"),
         (#"NSPersistentCloudKitContainerOptions\s*\(\s*containerIdentifier\s*:\s*$"#, "NSPersistentCloudKitContainerOptions(containerIdentifier:)"),
         (#"[(,]\s*[cC]ontainerIdentifier\s*:\s*$"#, "containerIdentifier:"),
+        // An app's own parameter (`iCloudContainerId: "iCloud.…"`): the literal says what it is.
+        (#"[(,]\s*[A-Za-z_]*[cC]ontainer(?:Identifier|Id|ID)\s*:\s*$"#, "container argument"),
         (#"\.\s*(?:cloudKitC|c)ontainerIdentifier\s*=\s*$"#, ".containerIdentifier ="),
     ]
     static let defaults: [(pattern: String, call: String)] = [

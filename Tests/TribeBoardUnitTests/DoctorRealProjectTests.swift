@@ -120,6 +120,13 @@ struct DoctorRealProjectTests {
         #expect(check.action?.contains("or name one they list: iCloud.com.aguilarcarboni.storage:") == true)
     }
 
+    /// Issue 25 class 2: HardPhaseTracker passes its container as its own `iCloudContainerId:` argument.
+    @Test func aContainerPassedAsTheAppsOwnArgumentIsRead() throws {
+        let check = try #require(Self.run("GordonBeeming-HardPhaseTracker").first { $0.id == "container.swiftSources" })
+        #expect(check.status == .ok)
+        #expect(check.found.contains("iCloud.com.gordonbeeming.HardPhaseTracker (HardPhaseTracker/App/HardPhaseTrackerApp.swift:34, container argument)"), "\(check.found)")
+    }
+
     @Test func generatorFoldersAskForTheGeneratedProject() throws {
         let xcodegen = try #require(Self.run("kiwix-kiwix-apple").first)
         #expect(xcodegen.action == "run `xcodegen generate`, then pass --project the folder again")
