@@ -75,7 +75,7 @@ struct ContainerChecks {
         }
         let listed = chosen.filter(\.isRelevant).flatMap(\.cloudKitContainers)
         checks.append(toolkitCheck(listed: listed.isEmpty ? nil : Array(Set(listed)).sorted(),
-                                   why: projects.isEmpty ? "no project was read" : "the project's entitlements list no CloudKit container"))
+                                   why: projects.isEmpty ? "no project was read" : "the project's entitlements list no CloudKit container doctor can resolve"))
         return checks
     }
 
@@ -131,7 +131,9 @@ struct ContainerChecks {
 
     private func projectCheck(_ projects: [XcodeProject], location: ProjectLocation, facts: [TargetFacts]) -> DoctorCheck {
         let names = projects.map { ProjectLocation.relative($0.pbxprojPath, to: location.root) }.joined(separator: ", ")
-        let relevant = facts.filter(\.isRelevant).map { "\($0.target.name) (\($0.target.kind.title))" }
+        // A watchOS app built as a plain application (Xcode 14 on) is a watch app all the same.
+        let title = { (target: XcodeTarget) in target.kind == .app && target.sdks == ["watchos"] ? TargetKind.watchApp.title : target.kind.title }
+        let relevant = facts.filter(\.isRelevant).map { "\($0.target.name) (\(title($0.target)))" }
         let skipped = facts.filter { !$0.isRelevant }.map(\.target.name)
         let broken = facts.filter { !$0.isRelevant && $0.hasUnreadableEntitlements }.map(\.target.name)
         var lines = ["\(names): CloudKit targets \(relevant.joined(separator: ", ").ifEmpty("none"))"]

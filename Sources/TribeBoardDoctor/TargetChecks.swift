@@ -92,6 +92,7 @@ struct TargetChecks {
                          locations: locations)
         }
         let foundText = Self.merge(found)
+        warnings = warnings.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
         if !warnings.isEmpty {
             return check("container.entitlements", .warning, checked, (warnings + [foundText]).filter { !$0.isEmpty }.joined(separator: "\n"),
                          action: "make sure every build that should sync names the entitlements file", locations: locations)

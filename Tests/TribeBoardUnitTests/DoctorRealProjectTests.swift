@@ -55,6 +55,22 @@ struct DoctorRealProjectTests {
         Verdict(fixture: "rasmuslos-SatelliteGuard", targets: ["Multiplatform", "WireGuardExtension"],
                 containers: ["Multiplatform": "iCloud.SatelliteGuard", "WireGuardExtension": "iCloud.SatelliteGuard"],
                 warnings: ["Multiplatform|container.apsEnvironment"]),
+        Verdict(fixture: "caseymacphee-heatlab", targets: ["HeatLab", "HeatLabWatch"],
+                containers: ["HeatLab": "iCloud.com.macpheelabs.heatlab", "HeatLabWatch": "iCloud.com.macpheelabs.heatlab"],
+                warnings: ["HeatLab|container.entitlements"]),
+        // TeamID.xcconfig (DEVELOPMENT_TEAM) is left out of the repository: the ids cannot be resolved, said so.
+        Verdict(fixture: "insidegui-WWDC", targets: ["WWDC"], containers: [:],
+                warnings: ["WWDC|container.bundleID", "WWDC|container.xcconfig", "WWDC|container.entitlementContainers", "WWDC|container.swiftSources"]),
+        Verdict(fixture: "pointfreeco-sqlite-data", targets: ["CloudKitDemo", "Reminders", "SyncUps"],
+                containers: ["CloudKitDemo": "iCloud.co.pointfree.SQLiteData.CloudKitDemo", "Reminders": "iCloud.co.pointfree.SQLiteData.RemindersDemo.Beta",
+                             "SyncUps": "iCloud.co.pointfree.SQLiteData.SyncUps"]),
+        // iCloud Documents only: judged for its iCloud entitlements, never a CloudKit failure.
+        Verdict(fixture: "coteditor-CotEditor", targets: ["CotEditor"], containers: ["CotEditor": "iCloud.com.coteditor.CotEditor"],
+                warnings: ["CotEditor|container.entitlements"]),
+        Verdict(fixture: "maxrys-js-blocker", targets: ["JS Blocker", "JS Blocker Extension"],
+                containers: ["JS Blocker": "iCloud.jsblocker", "JS Blocker Extension": "iCloud.jsblocker"]),
+        // Tuist 4: Tuist.swift and Workspace.swift at the root, Project.swift only in module folders.
+        Verdict(fixture: "nikolouzos-VentureLens", targets: [], containers: [:], failures: ["-|container.project"]),
     ]
 
     static func run(_ fixture: String, target: String? = nil) -> [DoctorCheck] {
@@ -132,5 +148,9 @@ struct DoctorRealProjectTests {
         #expect(xcodegen.action == "run `xcodegen generate`, then pass --project the folder again")
         let tuist = try #require(Self.run("marriagav-taskchamp").first)
         #expect(tuist.found.hasSuffix("holds Project.swift but no generated .xcodeproj: run `tuist generate` there first"))
+        // The regression of issue 25: a Tuist 4 root (no Project.swift there) was "no project in the folder".
+        let tuist4 = try #require(Self.run("nikolouzos-VentureLens").first)
+        #expect(tuist4.found.hasSuffix("holds Workspace.swift but no generated .xcodeproj: run `tuist generate` there first"), "\(tuist4.found)")
+        #expect(tuist4.action == "run `tuist generate`, then pass --project the folder again")
     }
 }
