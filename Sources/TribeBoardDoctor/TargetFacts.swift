@@ -90,8 +90,12 @@ struct TargetFacts {
     }
 
     /// CODE_SIGN_ENTITLEMENTS names a file that cannot be read: a build problem whatever the target does.
+    /// (Not when the path hangs on a variable doctor cannot resolve: that is a warning where it is found.)
     var hasUnreadableEntitlements: Bool {
-        builds.contains { if case .failure? = $0.entitlements { return true } else { return false } }
+        builds.contains { build in
+            guard build.entitlementsSetting?.isResolved != false, case .failure? = build.entitlements else { return false }
+            return true
+        }
     }
 
     func relative(_ path: String) -> String { display(path) }

@@ -30,12 +30,13 @@ package struct DoctorVariant {
         try contents.replacingCharacters(in: range, with: replacement).write(toFile: file(relative), atomically: true, encoding: .utf8)
     }
 
-    /// Removes line `number` (1-based) of `relative`; returns the line removed.
+    /// Removes line `number` (1-based) of `relative`, or puts `replacement` in its place; returns the line it was.
     @discardableResult
-    package func removeLine(_ number: Int, of relative: String) throws -> String {
+    package func removeLine(_ number: Int, of relative: String, replacement: String? = nil) throws -> String {
         var lines = try String(contentsOfFile: file(relative), encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
         guard number >= 1, number <= lines.count else { throw EditNotFound(file: relative, text: "line \(number)") }
         let removed = String(lines.remove(at: number - 1))
+        if let replacement { lines.insert(Substring(replacement), at: number - 1) }
         try lines.joined(separator: "\n").write(toFile: file(relative), atomically: true, encoding: .utf8)
         return removed
     }

@@ -57,7 +57,8 @@ package enum SwiftContainerLiterals {
         (#"(?:cloudKitDatabase\s*:\s*"# + database + #"|CloudKitDatabase\s*\.\s*)automatic\b"#, "ModelConfiguration cloudKitDatabase: .automatic"),
     ]
     static let namedUse = #"("# + containerInit + #"\s*identifier\s*:|(?:cloudKitDatabase\s*:\s*"# + database + #"|CloudKitDatabase\s*\.\s*)private\s*\(|[(,]\s*[cC]ontainerIdentifier\s*:|\.\s*(?:cloudKitC|c)ontainerIdentifier\s*=)\s*([A-Za-z_][A-Za-z0-9_.]*)\s*[,)\n]"#
-    static let constant = #"(?:let|var|case)\s+([A-Za-z_][A-Za-z0-9_]*)\s*(?::\s*String\s*)?=\s*$"#
+    /// `let NAME = "…"`, `case NAME = "…"`, and a computed `var NAME: String { "…" }` (or `{ return "…" }`).
+    static let constant = #"(?:let|var|case)\s+([A-Za-z_][A-Za-z0-9_]*)\s*(?::\s*String\s*)?(?:=|\{\s*(?:return\s+)?)\s*$"#
 
     /// Every reference in `files`, constants resolved across them (sorted by path, then line).
     package static func references(in files: [String], display: (String) -> String) -> [ContainerReference] {

@@ -70,6 +70,12 @@ struct DoctorRealProjectTests {
         Verdict(fixture: "maxrys-js-blocker", targets: ["JS Blocker", "JS Blocker Extension"],
                 containers: ["JS Blocker": "iCloud.jsblocker", "JS Blocker Extension": "iCloud.jsblocker"]),
         // Tuist 4: Tuist.swift and Workspace.swift at the root, Project.swift only in module folders.
+        // SDKROOT auto for iOS, tvOS and macOS; the container built by interpolation; Debug's macOS build has the iOS push key.
+        Verdict(fixture: "yattee-yattee", targets: ["Yattee"], containers: ["Yattee": "iCloud.stream.yattee.app"],
+                warnings: ["Yattee|container.swiftSources", "Yattee|container.apsEnvironment"]),
+        // iCloud Documents only; Debug.xcconfig is left out (a template is committed): Debug's paths are warnings.
+        Verdict(fixture: "TortugaPower-BookPlayer", targets: ["BookPlayer"], containers: ["BookPlayer": "iCloud.com.replace.me"],
+                warnings: ["BookPlayer|container.bundleID", "BookPlayer|container.entitlements", "BookPlayer|container.xcconfig"]),
         Verdict(fixture: "nikolouzos-VentureLens", targets: [], containers: [:], failures: ["-|container.project"]),
     ]
 

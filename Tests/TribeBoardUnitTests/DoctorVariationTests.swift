@@ -65,7 +65,7 @@ struct DoctorVariationTests {
         }
         // 3. iCloud without code naming a container: CODE_SIGN_ENTITLEMENTS names a file that is not there.
         for facts in judged where open(facts.target.name, "container.entitlements") {
-            for build in facts.builds {
+            for build in facts.builds where build.entitlementsSetting?.isResolved == true {
                 guard let location = build.entitlementsSetting?.location, let line = location.line else { continue }
                 let path = FilePaths.join(gathered.location.root, location.path)
                 guard let text = lines(path)[safe: line - 1], text.contains(".entitlements") else { continue }
@@ -105,11 +105,8 @@ struct DoctorVariationTests {
         #expect(!Self.failures(original).contains { $0.target == plan.target && $0.id == plan.check }, "\(fixture): already failing before the break")
         let variant = try DoctorVariant("real/\(fixture)")
         let relative = String(plan.file.dropFirst(original.count + 1))
-        if let replacement = plan.replacement {
-            try variant.edit(relative, replacing: Self.lines(plan.file)[plan.line - 1], with: replacement)
-        } else {
-            try variant.removeLine(plan.line, of: relative)
-        }
+        let before = try variant.removeLine(plan.line, of: relative, replacement: plan.replacement)
+        #expect(before == Self.lines(plan.file)[safe: plan.line - 1], "the line changed is the one planned")
         let after = Self.failures(variant.path)
         #expect(after.contains { $0.target == plan.target && $0.id == plan.check }, "\(fixture): \(plan) not caught; failures: \(after)")
     }
