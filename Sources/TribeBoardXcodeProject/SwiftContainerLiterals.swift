@@ -111,10 +111,20 @@ package enum SwiftContainerLiterals {
                 result.direct.append(ContainerReference(value: .defaultContainer, call: call, location: SourceLocation(path: path, line: lineOf(offset))))
             }
         }
-        for (offset, name) in captures(namedUse, text, group: 2) where !["iCloud"].contains(name) {
-            result.namedUses.append((name, "container argument", SourceLocation(path: path, line: lineOf(offset))))
+        let calls = captures(namedUse, text, group: 1)
+        for (index, (offset, name)) in captures(namedUse, text, group: 2).enumerated() where !["iCloud"].contains(name) {
+            let written = index < calls.count ? calls[index].1 : ""
+            result.namedUses.append((name, Self.callName(written), SourceLocation(path: path, line: lineOf(offset))))
         }
         return result
+    }
+
+    /// The call a named use sits in, as findings name it.
+    static func callName(_ written: String) -> String {
+        if written.hasPrefix("CKContainer") { return "CKContainer(identifier:)" }
+        if written.contains("private") { return "ModelConfiguration cloudKitDatabase: .private" }
+        if written.contains("=") { return ".containerIdentifier =" }
+        return "containerIdentifier:"
     }
 
     /// A literal in a container position: as written, completed with the bundle id, or unverifiable.

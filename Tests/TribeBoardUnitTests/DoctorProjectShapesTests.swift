@@ -31,7 +31,7 @@ struct DoctorProjectShapesTests {
         try variant.write("TribeBoard/Syncer.swift", "enum Syncer {\n    static let containerName = \"iCloud.com.example.Elsewhere\"\n}\n")
         let sources = try #require(Self.check(Self.run(variant.path), "TribeBoard", "container.swiftSources"))
         #expect(sources.status == .failure)
-        #expect(sources.found.contains("iCloud.com.example.Elsewhere (TribeBoard/Syncer.swift:2, container argument via Syncer.containerName (TribeBoard/ModelContainerConfiguration.swift:15))"))
+        #expect(sources.found.contains("iCloud.com.example.Elsewhere (TribeBoard/Syncer.swift:2, CKContainer(identifier:) via Syncer.containerName (TribeBoard/ModelContainerConfiguration.swift:15))"))
         try variant.write("TribeBoard/TribeBoard.entitlements", DoctorProjectBuilder.entitlements(containers: [], services: []))
         try variant.edit(Self.swift, replacing: "cloudKitDatabase: .private(\"iCloud.net.dataenvy.TribeBoard\")", with: "cloudKitDatabase: .none")
         let bare = Self.run(variant.path)

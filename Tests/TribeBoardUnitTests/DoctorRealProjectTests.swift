@@ -76,6 +76,12 @@ struct DoctorRealProjectTests {
         // iCloud Documents only; Debug.xcconfig is left out (a template is committed): Debug's paths are warnings.
         Verdict(fixture: "TortugaPower-BookPlayer", targets: ["BookPlayer"], containers: ["BookPlayer": "iCloud.com.replace.me"],
                 warnings: ["BookPlayer|container.bundleID", "BookPlayer|container.entitlements", "BookPlayer|container.xcconfig"]),
+        Verdict(fixture: "apple-sample-cloudkit-zonesharing", targets: ["ZoneSharing"],
+                containers: ["ZoneSharing": "iCloud.com.apple.samples.cloudkit.zonesharing"], warnings: ["ZoneSharing|container.backgroundModes"]),
+        Verdict(fixture: "apple-sample-cloudkit-queries", targets: ["Queries"],
+                containers: ["Queries": "iCloud.com.apple.samples.cloudkit.queries"], warnings: ["Queries|container.backgroundModes"]),
+        Verdict(fixture: "apple-sample-cloudkit-privatedb-sync", targets: ["PrivateSync"],
+                containers: ["PrivateSync": "iCloud.com.apple.samples.cloudkit.PrivateSync"]),
         Verdict(fixture: "nikolouzos-VentureLens", targets: [], containers: [:], failures: ["-|container.project"]),
     ]
 
