@@ -41,6 +41,8 @@ enum XCConfigFile {
         } catch {
             let reason: String
             switch error {
+            case .notFound where standardized.contains("/Pods/Target Support Files/"):
+                reason = "does not exist: CocoaPods writes it (run `pod install`)"
             case .notFound: reason = "does not exist (a file the repository leaves out?)"
             case .unreadable(_, let why): reason = "cannot be read (\(why))"
             default: reason = "cannot be read"

@@ -82,6 +82,16 @@ struct DoctorRealProjectTests {
                 containers: ["Queries": "iCloud.com.apple.samples.cloudkit.queries"], warnings: ["Queries|container.backgroundModes"]),
         Verdict(fixture: "apple-sample-cloudkit-privatedb-sync", targets: ["PrivateSync"],
                 containers: ["PrivateSync": "iCloud.com.apple.samples.cloudkit.PrivateSync"]),
+        Verdict(fixture: "andrewcbancroft-BlogIdeaList", targets: ["BlogIdeaList"],
+                containers: ["BlogIdeaList": "iCloud.com.andrewcbancroft.BlogIdeaList"]),
+        // iCloud Documents on macOS and iOS, a CocoaPods workspace whose Pods project and xcconfig files are not committed.
+        Verdict(fixture: "glushchenko-fsnotes", targets: ["FSNotes (iCloud)", "FSNotes iOS", "FSNotes iOS Share Extension"],
+                containers: ["FSNotes (iCloud)": "iCloud.co.fluder.fsnotes", "FSNotes iOS": "iCloud.co.fluder.fsnotes",
+                             "FSNotes iOS Share Extension": "iCloud.co.fluder.fsnotes"],
+                warnings: ["FSNotes (iCloud)|container.xcconfig", "FSNotes iOS|container.xcconfig", "FSNotes iOS Share Extension|container.xcconfig"]),
+        Verdict(fixture: "kvn8888-OpenFoodJournal", targets: ["OpenFoodJournal"], containers: ["OpenFoodJournal": "iCloud.k3vnc.OpenFoodJournal"]),
+        Verdict(fixture: "apple-sample-cloudkit-encryption", targets: ["Encryption"],
+                containers: ["Encryption": "iCloud.com.apple.samples.cloudkit.encryption"], warnings: ["Encryption|container.backgroundModes"]),
         Verdict(fixture: "nikolouzos-VentureLens", targets: [], containers: [:], failures: ["-|container.project"]),
     ]
 
@@ -109,6 +119,7 @@ struct DoctorRealProjectTests {
     }
 
     @Test func everyFixtureSaysWhereItComesFrom() throws {
+        #expect(Set(Self.verdicts.map(\.fixture)) == Set(DoctorVariationTests.fixtures), "every fixture on disk has its verdict here")
         for verdict in Self.verdicts {
             let source = try String(contentsOfFile: DoctorFixtures.project("real/\(verdict.fixture)") + "/SOURCE.md", encoding: .utf8)
             #expect(source.contains("github.com/") && source.range(of: "[0-9a-f]{40}", options: .regularExpression) != nil, "\(verdict.fixture)")
