@@ -159,7 +159,7 @@ struct ContainerChecks {
         guard let listed else {
             guard ContainerRule.acceptsWithoutProject(toolkit.value) else {
                 return DoctorCheck("container.toolkit", .container, .failure, checked: checked,
-                                   found: "\(toolkit.value) (from \(toolkit.source)) is not the app's container \(ContainerRule.expected) (the app's published bundle id \(CloudKitConfiguration.bundleID))",
+                                   found: "\(toolkit.value) (from \(toolkit.source)) is not the app's container \(ContainerRule.expected) (the app's published bundle id \(CloudKitConfiguration.bundleID)); \(why), so that is the one compared",
                                    action: "set --container (or TRIBEBOARD_CK_CONTAINER) to \(ContainerRule.expected): records written elsewhere are invisible to the app")
             }
             return DoctorCheck("container.toolkit", .container, .ok, checked: checked,

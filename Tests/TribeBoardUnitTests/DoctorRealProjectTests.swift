@@ -166,6 +166,29 @@ struct DoctorRealProjectTests {
         #expect(check.found.contains("iCloud.com.gordonbeeming.HardPhaseTracker (HardPhaseTracker/App/HardPhaseTrackerApp.swift:34, container argument)"), "\(check.found)")
     }
 
+    /// Issue 25 class 1 on a real project: WWDC's app owns one synchronized folder; the Helpers folder's
+    /// exception set adds LiveObserver.swift to it, whose CKContainer.default() is the app's code.
+    @Test func filesAnExceptionSetAddsAreReadOnWWDC() throws {
+        let check = try #require(Self.run("insidegui-WWDC").first { $0.id == "container.swiftSources" })
+        #expect(check.target == "WWDC")
+        #expect(check.locations.contains(SourceLocation(path: "WWDC/Helpers/LiveObserver.swift", line: 171)), "\(check.locations)")
+    }
+
+    /// Issue 25 class 8 on real projects: SDKROOT auto is never an SDK; an iCloud Documents container is
+    /// never offered to the toolkit.
+    @Test func sdkrootAutoAndDocumentsContainersReadAsWhatTheyAre() throws {
+        let yattee = Self.run("yattee-yattee", target: "Yattee")
+        let bundleID = try #require(yattee.first { $0.id == "container.bundleID" })
+        #expect(bundleID.found.contains("Debug (appletvos), Debug (iphoneos), Debug (macosx)") && !bundleID.found.contains("auto"))
+        for fixture in ["coteditor-CotEditor", "TortugaPower-BookPlayer", "glushchenko-fsnotes"] {
+            let checks = ContainerChecks(projectPath: DoctorFixtures.project("real/\(fixture)"),
+                                         toolkit: ToolkitContainer(value: "iCloud.com.example.Toolkit", source: "--container")).run()
+            let toolkit = try #require(checks.first { $0.id == "container.toolkit" })
+            #expect(toolkit.status == .failure && !(toolkit.action ?? "").contains("iCloud.co"), "\(fixture): \(toolkit)")
+            #expect(toolkit.found.contains("no CloudKit container"), "\(fixture): \(toolkit.found)")
+        }
+    }
+
     @Test func generatorFoldersAskForTheGeneratedProject() throws {
         let xcodegen = try #require(Self.run("kiwix-kiwix-apple").first)
         #expect(xcodegen.action == "run `xcodegen generate`, then pass --project the folder again")
