@@ -8,6 +8,8 @@ struct FilePaths {
     private let parents: [String: String]
     /// Local Swift packages added to the project as folders, by folder name.
     private let localPackages: [String: String]
+    /// Every file-system-synchronized folder (found once: each target asks which add files to it).
+    private let synchronizedGroups: [String]
 
     init(objects: PBXObjects) {
         self.objects = objects
@@ -27,12 +29,14 @@ struct FilePaths {
             }
         }
         localPackages = packages
+        synchronizedGroups = objects.byID.filter { $0.value["isa"]?.string == "PBXFileSystemSynchronizedRootGroup" }.map(\.key).sorted()
     }
 
     private init(objects: PBXObjects, parents: [String: String]) {
         self.objects = objects
         self.parents = parents
         localPackages = [:]
+        synchronizedGroups = []
     }
 
     /// Swift files of the local packages whose products the target links: all of a package's
@@ -107,7 +111,7 @@ struct FilePaths {
     /// on a folder it does not own lists files added to it, not removed (objectVersion 77).
     private func addedBySynchronizedGroups(target: String, owned: Set<String>) -> [String] {
         var files: [String] = []
-        for (groupID, group) in objects.byID where group["isa"]?.string == "PBXFileSystemSynchronizedRootGroup" && !owned.contains(groupID) {
+        for groupID in synchronizedGroups where !owned.contains(groupID) {
             let relatives = exceptions(group: groupID, target: target)
             guard !relatives.isEmpty, let root = path(of: groupID) else { continue }
             for relative in relatives {

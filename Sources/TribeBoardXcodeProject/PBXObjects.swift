@@ -24,8 +24,7 @@ struct PBXObjects {
 
     func project() -> OpenStepValue? { byID.values.first { $0["isa"]?.string == "PBXProject" } }
 
-    func targets(projectName: String, pbxprojPath: String) -> [XcodeTarget] {
-        let paths = FilePaths(objects: self)
+    func targets(projectName: String, pbxprojPath: String, paths: FilePaths) -> [XcodeTarget] {
         let projectLayers = configurations(listID: project()?["buildConfigurationList"]?.string, owner: "the project", pbxprojPath: pbxprojPath,
                                            paths: paths)
         let natives = byID.filter { $0.value["isa"]?.string == "PBXNativeTarget" }

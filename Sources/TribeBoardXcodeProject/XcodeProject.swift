@@ -57,9 +57,10 @@ package struct XcodeProject: Sendable {
         }
         let name = ((bundle as NSString).lastPathComponent as NSString).deletingPathExtension
         let objects = PBXObjects(entries, folder: (bundle as NSString).deletingLastPathComponent, display: display)
+        let paths = FilePaths(objects: objects)
         return XcodeProject(folder: objects.folder, pbxprojPath: pbxproj, name: name,
-                            targets: objects.targets(projectName: name, pbxprojPath: pbxproj),
-                            subprojects: objects.subprojects(paths: FilePaths(objects: objects)))
+                            targets: objects.targets(projectName: name, pbxprojPath: pbxproj, paths: paths),
+                            subprojects: objects.subprojects(paths: paths))
     }
 
     /// Large projects run to a few MB; past this it is not a project file.
