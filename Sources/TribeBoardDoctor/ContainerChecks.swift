@@ -34,18 +34,64 @@ struct ContainerChecks {
                                 action: "pass --project PATH (the folder holding TribeBoard.xcodeproj) to check the app's identifiers"),
                     toolkitCheck(listed: nil)]
         }
-        let location: ProjectLocation
-        var projects: [XcodeProject] = []
+        let gathered: Gathered
         do {
-            location = try ProjectLocation.locate(projectPath)
-            let display = { (path: String) in ProjectLocation.relative(path, to: location.root) }
-            for bundle in location.bundles { projects.append(try XcodeProject.read(bundle: bundle, display: display)) }
+            gathered = try Self.gather(projectPath)
         } catch {
             return [DoctorCheck("container.project", .container, .failure, checked: "Xcode project", found: error.localizedDescription,
                                 action: Self.action(for: error)),
-                    toolkitCheck(listed: nil)]
+                    toolkitCheck(listed: nil, why: "the project could not be read")]
         }
+        let (location, projects, all) = (gathered.location, gathered.projects, gathered.facts)
+        var checks = [projectCheck(projects, location: location, facts: all)]
+        var chosen = all
+        if let targetFilter {
+            chosen = all.filter { $0.target.name == targetFilter }
+            if chosen.isEmpty, let other = projects.flatMap(\.targets).first(where: { $0.name == targetFilter }) {
+                var check = DoctorCheck("container.target", .container, .ok, checked: "Target \(targetFilter)",
+                                        found: "not checked: a \(other.productType.split(separator: ".").last ?? "target") target carries no entitlements of its own (its code is judged with the apps and extensions that link it)")
+                check.target = targetFilter
+                checks.append(check)
+            } else if chosen.isEmpty {
+                let names = projects.flatMap(\.targets).map(\.name)
+                checks.append(DoctorCheck("container.target", .container, .failure, checked: "Target \(targetFilter)",
+                                          found: "no target named \(targetFilter); the project has \(names.joined(separator: ", "))",
+                                          action: "pass --target one of the names above"))
+            }
+        }
+        // The same verdict alone as in the full run: a target that is not a CloudKit target is not judged
+        // as one; an entitlements file that cannot be read is a build problem either way.
+        for facts in chosen {
+            if facts.isRelevant {
+                checks += TargetChecks(facts: facts).run()
+            } else if facts.hasUnreadableEntitlements {
+                checks.append(TargetChecks(facts: facts).buildProblemCheck())
+            } else if targetFilter != nil {
+                var check = DoctorCheck("container.target", .container, .ok, checked: "Target \(facts.target.name)",
+                                        found: "not checked: without iCloud and without CloudKit code, as in the full run")
+                check.target = facts.target.name
+                checks.append(check)
+            }
+        }
+        let listed = chosen.filter(\.isRelevant).flatMap(\.cloudKitContainers)
+        checks.append(toolkitCheck(listed: listed.isEmpty ? nil : Array(Set(listed)).sorted(),
+                                   why: projects.isEmpty ? "no project was read" : "the project's entitlements list no CloudKit container doctor can resolve"))
+        return checks
+    }
+
+    /// The projects `--project` leads to, and what doctor gathers about each of their targets.
+    struct Gathered {
+        let location: ProjectLocation
+        let projects: [XcodeProject]
+        let facts: [TargetFacts]
+    }
+
+    static func gather(_ projectPath: String) throws(XcodeProjectError) -> Gathered {
+        let location = try ProjectLocation.locate(projectPath)
         let display = { (path: String) in ProjectLocation.relative(path, to: location.root) }
+        var projects: [XcodeProject] = []
+        for bundle in location.bundles { projects.append(try XcodeProject.read(bundle: bundle, display: display)) }
+        let linked = LinkedCode(projects: projects + subprojects(of: projects))
         var all: [TargetFacts] = []
         for project in projects {
             var swiftFiles: [String]?
@@ -53,29 +99,31 @@ struct ContainerChecks {
                 all.append(TargetFacts(project: project, target: target, allSwiftFiles: {
                     if swiftFiles == nil { swiftFiles = SwiftContainerLiterals.swiftFiles(below: project.folder) }
                     return swiftFiles ?? []
-                }(), display: display))
+                }(), linkedFiles: linked.files(for: target), display: display))
             }
         }
-        var checks = [projectCheck(projects, location: location, facts: all)]
-        var chosen = all.filter(\.isRelevant)
-        if let targetFilter {
-            chosen = all.filter { $0.target.name == targetFilter }
-            if chosen.isEmpty {
-                let names = projects.flatMap(\.targets).map(\.name)
-                checks.append(DoctorCheck("container.target", .container, .failure, checked: "Target \(targetFilter)",
-                                          found: "no target named \(targetFilter); the project has \(names.joined(separator: ", "))",
-                                          action: "pass --target one of the names above"))
-            }
+        return Gathered(location: location, projects: projects, facts: all)
+    }
+
+    /// Projects named in `projectReferences`, followed a few levels down, for the frameworks they build.
+    static func subprojects(of projects: [XcodeProject]) -> [XcodeProject] {
+        var seen = Set(projects.map(\.pbxprojPath)), found: [XcodeProject] = []
+        var queue = projects.flatMap(\.subprojects)
+        while let bundle = queue.popLast(), found.count < 32 {
+            guard let project = try? XcodeProject.read(bundle: CaseInsensitivePath.resolve(bundle)?.path ?? bundle, display: { $0 }),
+                  seen.insert(project.pbxprojPath).inserted else { continue }
+            found.append(project)
+            queue += project.subprojects
         }
-        for facts in chosen { checks += TargetChecks(facts: facts).run() }
-        let listed = chosen.flatMap { $0.builds.flatMap { $0.containers.filter { $0.value.isResolved }.map(\.value.value) } }
-        checks.append(toolkitCheck(listed: listed.isEmpty ? nil : Array(Set(listed)).sorted()))
-        return checks
+        return found
     }
 
     private static func action(for error: Error) -> String {
         switch error as? XcodeProjectError {
-        case .notGenerated(_, _, let command)?: return "run `\(command)`, then pass --project the folder again"
+        case .notGenerated(_, _, let command)?, .partlyGenerated(_, _, _, let command)?: return "run `\(command)`, then pass --project the folder again"
+        case .conflicted?: return "resolve the merge conflict (keep one side of each <<<<<<< … >>>>>>> block, or `git checkout --theirs`/`--ours` the file), then run doctor again"
+        case .unreadable(_, let reason)? where reason.hasPrefix("a "):
+            return "replace it with the project file itself (checked out again from version control), then run doctor again"
         case .severalProjects?: return "pass --project one of them"
         default: return "pass --project the folder holding the app's .xcodeproj or .xcworkspace, or the .xcodeproj itself"
         }
@@ -83,10 +131,14 @@ struct ContainerChecks {
 
     private func projectCheck(_ projects: [XcodeProject], location: ProjectLocation, facts: [TargetFacts]) -> DoctorCheck {
         let names = projects.map { ProjectLocation.relative($0.pbxprojPath, to: location.root) }.joined(separator: ", ")
-        let relevant = facts.filter(\.isRelevant).map { "\($0.target.name) (\($0.target.kind.title))" }
+        // A watchOS app built as a plain application (Xcode 14 on) is a watch app all the same.
+        let title = { (target: XcodeTarget) in target.kind == .app && target.sdks == ["watchos"] ? TargetKind.watchApp.title : target.kind.title }
+        let relevant = facts.filter(\.isRelevant).map { "\($0.target.name) (\(title($0.target)))" }
         let skipped = facts.filter { !$0.isRelevant }.map(\.target.name)
+        let broken = facts.filter { !$0.isRelevant && $0.hasUnreadableEntitlements }.map(\.target.name)
         var lines = ["\(names): CloudKit targets \(relevant.joined(separator: ", ").ifEmpty("none"))"]
         if !skipped.isEmpty { lines.append("without iCloud and without CloudKit code (not checked): \(skipped.joined(separator: ", "))") }
+        if !broken.isEmpty { lines.append("with an entitlements file that cannot be read (a build problem, below): \(broken.joined(separator: ", "))") }
         lines += location.notes
         let caseNote = location.notes.contains { $0.contains("ignoring case") }
         if facts.isEmpty {
@@ -98,7 +150,7 @@ struct ContainerChecks {
     }
 
     /// The toolkit writes where the app reads only if the app's entitlements list its container.
-    private func toolkitCheck(listed: [String]?) -> DoctorCheck {
+    private func toolkitCheck(listed: [String]?, why: String = "no --project given") -> DoctorCheck {
         let checked = "The toolkit's container (--container, TRIBEBOARD_CK_CONTAINER, config file)"
         guard let toolkit else {
             return DoctorCheck("container.toolkit", .container, .warning, checked: checked,
@@ -107,10 +159,11 @@ struct ContainerChecks {
         guard let listed else {
             guard ContainerRule.acceptsWithoutProject(toolkit.value) else {
                 return DoctorCheck("container.toolkit", .container, .failure, checked: checked,
-                                   found: "\(toolkit.value) (from \(toolkit.source)) is not the app's container \(ContainerRule.expected) (the app's published bundle id \(CloudKitConfiguration.bundleID))",
+                                   found: "\(toolkit.value) (from \(toolkit.source)) is not the app's container \(ContainerRule.expected) (the app's published bundle id \(CloudKitConfiguration.bundleID)); \(why), so that is the one compared",
                                    action: "set --container (or TRIBEBOARD_CK_CONTAINER) to \(ContainerRule.expected): records written elsewhere are invisible to the app")
             }
-            return DoctorCheck("container.toolkit", .container, .ok, checked: checked, found: "\(toolkit.value) (from \(toolkit.source))")
+            return DoctorCheck("container.toolkit", .container, .ok, checked: checked,
+                               found: "\(toolkit.value) (from \(toolkit.source)): \(why), so it is compared with the app's published container \(ContainerRule.expected) only")
         }
         guard listed.contains(toolkit.value) else {
             return DoctorCheck("container.toolkit", .container, .failure, checked: checked,

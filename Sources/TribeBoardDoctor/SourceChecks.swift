@@ -145,6 +145,9 @@ struct BackgroundModes {
                                  action: unreadable.isEmpty ? "tick Remote notifications under Signing & Capabilities > Background Modes"
                                                             : "make the Info.plist readable (or fix INFOPLIST_FILE), then run doctor again",
                                  locations: locations)
+        } else if declared.isEmpty {
+            result = DoctorCheck("container.backgroundModes", .container, .ok, checked: checked,
+                                 found: "not needed: no iOS build lists CloudKit among its services")
         } else {
             result = DoctorCheck("container.backgroundModes", .container, .ok, checked: checked,
                                  found: TargetChecks.merge(declared.map { $0 }).ifEmpty(declared.joined(separator: "; ")), locations: locations)

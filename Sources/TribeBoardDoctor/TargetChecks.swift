@@ -76,7 +76,11 @@ struct TargetChecks {
             let named = setting.location.map { ", named by CODE_SIGN_ENTITLEMENTS at \($0)" } ?? ""
             let shown = facts.relative(build.entitlementsPath ?? setting.value)
             switch build.entitlements {
-            case .failure(let error)?: failures.append("\(shown)\(named): \(error.localizedDescription)")
+            case .failure(let error)? where !setting.isResolved:
+                // The path hangs on a variable set where doctor cannot see (an xcconfig the repository leaves out):
+                // what it reads is not what Xcode will read, so not a failure.
+                warnings.append("\(shown)\(named): \(Self.shortReason(error)), but the path depends on a variable doctor cannot resolve")
+            case .failure(let error)?: failures.append("\(shown)\(named): \(Self.shortReason(error))")
             case .success(let file)?:
                 if build.caseDiffers { warnings.append("\(shown) is written \(setting.value): found only ignoring case, a case-sensitive volume would fail") }
                 let iCloud = build.hasICloud ? "" : " (no iCloud entitlement)"
@@ -85,16 +89,46 @@ struct TargetChecks {
             }
         }
         if !failures.isEmpty {
+            let unreadable = facts.hasUnreadableEntitlements
             return check("container.entitlements", .failure, checked, (failures + warnings).joined(separator: "\n"),
-                         action: "add the iCloud capability with CloudKit to this target in Xcode (Signing & Capabilities), which writes the file and the setting",
+                         action: unreadable ? Self.unreadableAction
+                            : "add the iCloud capability with CloudKit to this target in Xcode (Signing & Capabilities), which writes the file and the setting",
                          locations: locations)
         }
         let foundText = Self.merge(found)
+        warnings = warnings.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
         if !warnings.isEmpty {
             return check("container.entitlements", .warning, checked, (warnings + [foundText]).filter { !$0.isEmpty }.joined(separator: "\n"),
                          action: "make sure every build that should sync names the entitlements file", locations: locations)
         }
         return check("container.entitlements", .ok, checked, foundText, locations: Self.unique(locations))
+    }
+
+    static let unreadableAction = "make CODE_SIGN_ENTITLEMENTS name the file as it is in the repository (usually the path is wrong), or restore the file: Xcode cannot build the target either"
+
+    /// A target that is no CloudKit target but names an entitlements file that cannot be read:
+    /// a build problem, named as such, with no iCloud advice.
+    func buildProblemCheck() -> DoctorCheck {
+        var found: [String] = [], locations: [SourceLocation] = []
+        for build in facts.builds {
+            guard case .failure(let error)? = build.entitlements else { continue }
+            let named = build.entitlementsSetting?.location
+            if let named { locations.append(named) }
+            found.append("\(build.label): \(facts.relative(build.entitlementsPath ?? "")), named by CODE_SIGN_ENTITLEMENTS\(named.map { " at \($0)" } ?? ""): \(Self.shortReason(error))")
+        }
+        return check("container.entitlements", .failure, "Entitlements file (CODE_SIGN_ENTITLEMENTS)",
+                     Self.merge(found).ifEmpty(found.joined(separator: "\n")) + "\n(the target has no CloudKit code: this is a build problem, not an iCloud one)",
+                     action: Self.unreadableAction, locations: Self.unique(locations))
+    }
+
+    /// `does not exist` rather than the absolute path again.
+    static func shortReason(_ error: XcodeProjectError) -> String {
+        switch error {
+        case .notFound: return "the file does not exist"
+        case .unreadable(_, let reason): return "cannot be read (\(reason))"
+        case .malformed(_, _, let reason): return reason
+        default: return error.localizedDescription
+        }
     }
 
     /// `Debug: a; Release: a` reads as `a (Debug, Release)`.

@@ -36,7 +36,8 @@ struct TargetFacts {
     let references: [ContainerReference]
     let display: (String) -> String
 
-    init(project: XcodeProject, target: XcodeTarget, allSwiftFiles: @autoclosure () -> [String], display: @escaping (String) -> String) {
+    init(project: XcodeProject, target: XcodeTarget, allSwiftFiles: @autoclosure () -> [String], linkedFiles: [String] = [],
+         display: @escaping (String) -> String) {
         self.project = project
         self.target = target
         self.display = display
@@ -58,20 +59,43 @@ struct TargetFacts {
         }
         // A trimmed project does not list sources: every Swift file below it counts for its apps.
         let files = target.sourceFiles ?? (target.kind == .app ? allSwiftFiles() : [])
-        references = SwiftContainerLiterals.references(in: files + target.packageSourceFiles, display: display)
-        let packageFiles = Set(target.packageSourceFiles.map(display))
-        ownCodeUsesCloudKit = references.contains { !packageFiles.contains($0.location.path) }
+        let linked = Array(Set(target.packageSourceFiles + linkedFiles).subtracting(files)).sorted()
+        references = SwiftContainerLiterals.references(in: files + linked, display: display)
+        let linkedShown = Set(linked.map(display))
+        ownCodeUsesCloudKit = references.contains { !linkedShown.contains($0.location.path) }
+        linkedCodeNamesContainer = references.contains { reference in
+            guard linkedShown.contains(reference.location.path) else { return false }
+            if case .literal = reference.value { return true }
+            if case .bundleIDSuffix = reference.value { return true }
+            return false
+        }
     }
 
-    /// The target's own files (not its packages') use CloudKit.
+    /// The target's own files (not its packages' or frameworks') use CloudKit.
     let ownCodeUsesCloudKit: Bool
+    /// A package or framework it links names a container outright (`CKContainer(identifier: "iCloud.…")`).
+    let linkedCodeNamesContainer: Bool
 
     var hasICloud: Bool { builds.contains { $0.hasICloud } }
+    /// Containers listed by builds that use CloudKit: an iCloud Documents-only container is no place for records.
+    var cloudKitContainers: [String] {
+        builds.filter(\.usesCloudKitService).flatMap { $0.containers.filter { $0.value.isResolved }.map(\.value.value) }
+    }
     var usesCloudKitInCode: Bool { !references.isEmpty }
-    /// Targets doctor judges: those with iCloud entitlements or CloudKit code.
-    /// An entitlements file that cannot be read might hold iCloud: it is judged too.
+    /// Targets doctor judges: those with iCloud entitlements or CloudKit code, and apps whose linked
+    /// code names a container (a package or framework serves several targets: its CloudKit code alone
+    /// does not make an extension a CloudKit target, but the app that runs it needs the container).
     var isRelevant: Bool {
-        hasICloud || ownCodeUsesCloudKit || builds.contains { if case .failure? = $0.entitlements { return true } else { return false } }
+        hasICloud || ownCodeUsesCloudKit || (target.kind.isApplication && linkedCodeNamesContainer)
+    }
+
+    /// CODE_SIGN_ENTITLEMENTS names a file that cannot be read: a build problem whatever the target does.
+    /// (Not when the path hangs on a variable doctor cannot resolve: that is a warning where it is found.)
+    var hasUnreadableEntitlements: Bool {
+        builds.contains { build in
+            guard build.entitlementsSetting?.isResolved != false, case .failure? = build.entitlements else { return false }
+            return true
+        }
     }
 
     func relative(_ path: String) -> String { display(path) }

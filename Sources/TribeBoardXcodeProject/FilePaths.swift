@@ -8,6 +8,8 @@ struct FilePaths {
     private let parents: [String: String]
     /// Local Swift packages added to the project as folders, by folder name.
     private let localPackages: [String: String]
+    /// Every file-system-synchronized folder (found once: each target asks which add files to it).
+    private let synchronizedGroups: [String]
 
     init(objects: PBXObjects) {
         self.objects = objects
@@ -27,12 +29,14 @@ struct FilePaths {
             }
         }
         localPackages = packages
+        synchronizedGroups = objects.byID.filter { $0.value["isa"]?.string == "PBXFileSystemSynchronizedRootGroup" }.map(\.key).sorted()
     }
 
     private init(objects: PBXObjects, parents: [String: String]) {
         self.objects = objects
         self.parents = parents
         localPackages = [:]
+        synchronizedGroups = []
     }
 
     /// Swift files of the local packages whose products the target links: all of a package's
@@ -87,7 +91,11 @@ struct FilePaths {
                 files.append(path)
             }
         }
-        for groupID in target["fileSystemSynchronizedGroups"]?.array?.compactMap(\.string) ?? [] {
+        let owned = target["fileSystemSynchronizedGroups"]?.array?.compactMap(\.string) ?? []
+        let added = addedBySynchronizedGroups(target: targetID, owned: Set(owned))
+        if !added.isEmpty { said = true }
+        files += added
+        for groupID in owned {
             guard let root = path(of: groupID) else { continue }
             said = true
             let excluded = exceptions(group: groupID, target: targetID)
@@ -99,7 +107,23 @@ struct FilePaths {
         return said ? Array(Set(files)).sorted() : nil
     }
 
-    /// Paths (relative to the group) that `membershipExceptions` take out of the target.
+    /// Files another target's synchronized folder adds to this one: an exception set for this target
+    /// on a folder it does not own lists files added to it, not removed (objectVersion 77).
+    private func addedBySynchronizedGroups(target: String, owned: Set<String>) -> [String] {
+        var files: [String] = []
+        for groupID in synchronizedGroups where !owned.contains(groupID) {
+            let relatives = exceptions(group: groupID, target: target)
+            guard !relatives.isEmpty, let root = path(of: groupID) else { continue }
+            for relative in relatives {
+                let path = Self.join(root, relative)
+                files += path.hasSuffix(".swift") ? [path] : SwiftContainerLiterals.swiftFiles(below: path)
+            }
+        }
+        return files
+    }
+
+    /// Paths (relative to the group) that `membershipExceptions` take out of the target
+    /// (or, on a folder the target does not own, add to it).
     private func exceptions(group: String, target: String) -> [String] {
         return (objects.byID[group]?["exceptions"]?.array ?? []).compactMap { $0.string.flatMap { objects.byID[$0] } }
             .filter { $0["target"]?.string == target }

@@ -24,8 +24,7 @@ struct PBXObjects {
 
     func project() -> OpenStepValue? { byID.values.first { $0["isa"]?.string == "PBXProject" } }
 
-    func targets(projectName: String, pbxprojPath: String) -> [XcodeTarget] {
-        let paths = FilePaths(objects: self)
+    func targets(projectName: String, pbxprojPath: String, paths: FilePaths) -> [XcodeTarget] {
         let projectLayers = configurations(listID: project()?["buildConfigurationList"]?.string, owner: "the project", pbxprojPath: pbxprojPath,
                                            paths: paths)
         let natives = byID.filter { $0.value["isa"]?.string == "PBXNativeTarget" }
@@ -50,7 +49,8 @@ struct PBXObjects {
             }
             return XcodeTarget(name: name, kind: TargetKind(productType: productType), productType: productType, variants: variants,
                                sourceFiles: paths.swiftSources(of: target, id: targetID),
-                               packageSourceFiles: paths.localPackageSources(of: target), problems: Array(Set(problems)).sorted())
+                               packageSourceFiles: paths.localPackageSources(of: target), problems: Array(Set(problems)).sorted(),
+                               productFile: productFile(of: target), linkedProducts: linkedProducts(of: target))
         }
     }
 

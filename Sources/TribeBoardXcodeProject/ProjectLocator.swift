@@ -19,7 +19,8 @@ package struct ProjectLocation: Sendable, Equatable {
         var notes = found.caseDiffers ? ["\(given) is \(found.path) on disk: found only ignoring case"] : []
         let path = found.path
         if path.hasSuffix(".xcodeproj") {
-            return ProjectLocation(root: (path as NSString).deletingLastPathComponent, bundles: [path], notes: notes)
+            let bundle = followLink(path, notes: &notes)
+            return ProjectLocation(root: (path as NSString).deletingLastPathComponent, bundles: [bundle], notes: notes)
         }
         if path.hasSuffix(".xcworkspace") {
             let root = (path as NSString).deletingLastPathComponent
@@ -31,16 +32,21 @@ package struct ProjectLocation: Sendable, Equatable {
         }
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: path))?.sorted() ?? []
         let projects = entries.filter { $0.hasSuffix(".xcodeproj") }
-        if projects.count == 1 { return ProjectLocation(root: path, bundles: [path + "/" + projects[0]], notes: notes) }
+        let manifest = generatorManifest(in: path)
+        if projects.count == 1 {
+            let bundle = followLink(path + "/" + projects[0], notes: &notes)
+            // `*.xcodeproj/*` ignored but for a committed Package.resolved: the generator's project, half there.
+            if let manifest, !FileManager.default.fileExists(atPath: bundle + "/project.pbxproj") {
+                throw .partlyGenerated(path: given, bundle: projects[0], manifest: manifest.file, command: manifest.command)
+            }
+            return ProjectLocation(root: path, bundles: [bundle], notes: notes)
+        }
         let workspaces = entries.filter { $0.hasSuffix(".xcworkspace") }
         if workspaces.count == 1, let bundles = try? workspaceProjects(path + "/" + workspaces[0]), !bundles.isEmpty {
             return ProjectLocation(root: path, bundles: bundles, notes: notes + ["followed the workspace \(workspaces[0])"])
         }
         if projects.count > 1 { throw .severalProjects(path: given, projects: projects) }
-        for (manifest, command) in [("project.yml", "xcodegen generate"), ("Project.swift", "tuist generate"), ("Tuist/Config.swift", "tuist generate")]
-            where FileManager.default.fileExists(atPath: path + "/" + manifest) {
-            throw .notGenerated(path: given, manifest: manifest, command: command)
-        }
+        if let manifest { throw .notGenerated(path: given, manifest: manifest.file, command: manifest.command) }
         let below = projectsBelow(path, depth: 2)
         guard !below.isEmpty else { throw .noProjectInFolder(path: given) }
         guard below.count == 1 else { throw .severalProjects(path: given, projects: below.map { relative($0, to: path) }) }
@@ -48,12 +54,30 @@ package struct ProjectLocation: Sendable, Equatable {
         return ProjectLocation(root: path, bundles: below, notes: notes)
     }
 
+    /// XcodeGen's and Tuist's manifests (Tuist 4 names the workspace or only `Tuist.swift` at the root).
+    static let manifests = [("project.yml", "xcodegen generate"), ("project.yaml", "xcodegen generate"), ("Project.swift", "tuist generate"),
+                            ("Workspace.swift", "tuist generate"), ("Tuist.swift", "tuist generate"), ("Tuist/Config.swift", "tuist generate")]
+
+    static func generatorManifest(in folder: String) -> (file: String, command: String)? {
+        manifests.first { FileManager.default.fileExists(atPath: folder + "/" + $0.0) }.map { ($0.0, $0.1) }
+    }
+
+    /// A `.xcodeproj` that is a symbolic link (a root link into a subfolder): the project is where it
+    /// points, and its relative paths start there.
+    static func followLink(_ bundle: String, notes: inout [String]) -> String {
+        var current = bundle
+        for _ in 0..<8 {
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { break }
+            current = URL(fileURLWithPath: FilePaths.join((current as NSString).deletingLastPathComponent, target)).standardizedFileURL.path
+        }
+        if current != bundle { notes.append("\((bundle as NSString).lastPathComponent) is a link to \(relative(current, to: (bundle as NSString).deletingLastPathComponent)): read there") }
+        return current
+    }
+
     /// The projects a workspace names (`group:`, `container:`, `absolute:` locations), CocoaPods' left out.
     static func workspaceProjects(_ workspace: String) throws(XcodeProjectError) -> [String] {
         let data = workspace + "/contents.xcworkspacedata"
-        guard let text = FileManager.default.contents(atPath: data).map({ String(decoding: $0, as: UTF8.self) }) else {
-            throw .unreadable(path: data, reason: "missing or unreadable")
-        }
+        let text = String(decoding: try ProjectFileReader.read(data, limit: 4_000_000), as: UTF8.self)
         let folder = (workspace as NSString).deletingLastPathComponent
         var projects: [String] = []
         var rest = Substring(text)
@@ -64,7 +88,8 @@ package struct ProjectLocation: Sendable, Equatable {
             let parts = location.split(separator: ":", maxSplits: 1).map(String.init)
             guard parts.count == 2, parts[1].hasSuffix(".xcodeproj"), !parts[1].hasSuffix("Pods.xcodeproj") else { continue }
             let path = parts[0] == "absolute" ? parts[1] : FilePaths.join(folder, parts[1])
-            if let found = CaseInsensitivePath.resolve(path) { projects.append(found.path) }
+            var ignored: [String] = []
+            if let found = CaseInsensitivePath.resolve(path) { projects.append(followLink(found.path, notes: &ignored)) }
         }
         return Array(Set(projects)).sorted()
     }

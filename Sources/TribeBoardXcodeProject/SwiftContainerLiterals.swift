@@ -38,24 +38,32 @@ package enum SwiftContainerLiterals {
         var namedUses: [(name: String, call: String, location: SourceLocation)] = []
     }
 
+    /// `CKContainer(` or `CKContainer.init(`.
+    static let containerInit = #"CKContainer\s*(?:\.\s*init\s*)?\("#
+    /// `.private`, `CloudKitDatabase.private`, `ModelConfiguration.CloudKitDatabase.private` (any spelling Swift accepts).
+    static let database = #"(?:(?:ModelConfiguration\s*\.\s*)?CloudKitDatabase\s*)?\.\s*"#
     static let positions: [(pattern: String, call: String)] = [
-        (#"CKContainer\s*\(\s*identifier\s*:\s*$"#, "CKContainer(identifier:)"),
-        (#"cloudKitDatabase\s*:\s*\.private\s*\(\s*$"#, "ModelConfiguration cloudKitDatabase: .private"),
+        (containerInit + #"\s*identifier\s*:\s*$"#, "CKContainer(identifier:)"),
+        (#"cloudKitDatabase\s*:\s*"# + database + #"private\s*\(\s*$"#, "ModelConfiguration cloudKitDatabase: .private"),
+        (#"CloudKitDatabase\s*\.\s*private\s*\(\s*$"#, "ModelConfiguration.CloudKitDatabase.private"),
         (#"NSPersistentCloudKitContainerOptions\s*\(\s*containerIdentifier\s*:\s*$"#, "NSPersistentCloudKitContainerOptions(containerIdentifier:)"),
         (#"[(,]\s*[cC]ontainerIdentifier\s*:\s*$"#, "containerIdentifier:"),
+        // An app's own parameter (`iCloudContainerId: "iCloud.…"`): the literal says what it is.
+        (#"[(,]\s*[A-Za-z_]*[cC]ontainer(?:Identifier|Id|ID)\s*:\s*$"#, "container argument"),
         (#"\.\s*(?:cloudKitC|c)ontainerIdentifier\s*=\s*$"#, ".containerIdentifier ="),
     ]
     static let defaults: [(pattern: String, call: String)] = [
         (#"CKContainer\s*\.\s*default\s*\(\s*\)"#, "CKContainer.default()"),
-        (#"cloudKitDatabase\s*:\s*\.automatic"#, "ModelConfiguration cloudKitDatabase: .automatic"),
+        (#"(?:cloudKitDatabase\s*:\s*"# + database + #"|CloudKitDatabase\s*\.\s*)automatic\b"#, "ModelConfiguration cloudKitDatabase: .automatic"),
     ]
-    static let namedUse = #"(CKContainer\s*\(\s*identifier\s*:|cloudKitDatabase\s*:\s*\.private\s*\(|[(,]\s*[cC]ontainerIdentifier\s*:|\.\s*(?:cloudKitC|c)ontainerIdentifier\s*=)\s*([A-Za-z_][A-Za-z0-9_.]*)\s*[,)\n]"#
-    static let constant = #"(?:let|var|case)\s+([A-Za-z_][A-Za-z0-9_]*)\s*(?::\s*String\s*)?=\s*$"#
+    static let namedUse = #"("# + containerInit + #"\s*identifier\s*:|(?:cloudKitDatabase\s*:\s*"# + database + #"|CloudKitDatabase\s*\.\s*)private\s*\(|[(,]\s*[cC]ontainerIdentifier\s*:|\.\s*(?:cloudKitC|c)ontainerIdentifier\s*=)\s*([A-Za-z_][A-Za-z0-9_.]*)\s*[,)\n]"#
+    /// `let NAME = "…"`, `case NAME = "…"`, and a computed `var NAME: String { "…" }` (or `{ return "…" }`).
+    static let constant = #"(?:let|var|case)\s+([A-Za-z_][A-Za-z0-9_]*)\s*(?::\s*String\s*)?(?:=|\{\s*(?:return\s+)?)\s*$"#
 
     /// Every reference in `files`, constants resolved across them (sorted by path, then line).
     package static func references(in files: [String], display: (String) -> String) -> [ContainerReference] {
         let scans = files.compactMap { path -> FileScan? in
-            guard let data = FileManager.default.contents(atPath: path), data.count <= maxFileSize else { return nil }
+            guard let data = try? ProjectFileReader.read(path, limit: maxFileSize) else { return nil }
             return scan(Array(data), path: display(path))
         }
         var constants: [String: (String, SourceLocation, Bool)] = [:]
@@ -77,7 +85,7 @@ package enum SwiftContainerLiterals {
         var result = FileScan()
         // Most files never mention CloudKit: skip the lexer and the patterns for them.
         let raw = String(decoding: source, as: UTF8.self)
-        guard ["CKContainer", "cloudKitDatabase", "ontainerIdentifier", "NSPersistentCloudKitContainer", "\"iCloud"].contains(where: raw.contains) else {
+        guard ["CKContainer", "cloudKitDatabase", "CloudKitDatabase", "ontainerIdentifier", "NSPersistentCloudKitContainer", "\"iCloud"].contains(where: raw.contains) else {
             return result
         }
         var lexer = SwiftLiteralLexer(source)
@@ -103,10 +111,20 @@ package enum SwiftContainerLiterals {
                 result.direct.append(ContainerReference(value: .defaultContainer, call: call, location: SourceLocation(path: path, line: lineOf(offset))))
             }
         }
-        for (offset, name) in captures(namedUse, text, group: 2) where !["iCloud"].contains(name) {
-            result.namedUses.append((name, "container argument", SourceLocation(path: path, line: lineOf(offset))))
+        let calls = captures(namedUse, text, group: 1)
+        for (index, (offset, name)) in captures(namedUse, text, group: 2).enumerated() where !["iCloud"].contains(name) {
+            let written = index < calls.count ? calls[index].1 : ""
+            result.namedUses.append((name, Self.callName(written), SourceLocation(path: path, line: lineOf(offset))))
         }
         return result
+    }
+
+    /// The call a named use sits in, as findings name it.
+    static func callName(_ written: String) -> String {
+        if written.hasPrefix("CKContainer") { return "CKContainer(identifier:)" }
+        if written.contains("private") { return "ModelConfiguration cloudKitDatabase: .private" }
+        if written.contains("=") { return ".containerIdentifier =" }
+        return "containerIdentifier:"
     }
 
     /// A literal in a container position: as written, completed with the bundle id, or unverifiable.

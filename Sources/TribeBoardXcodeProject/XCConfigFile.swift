@@ -35,8 +35,18 @@ enum XCConfigFile {
                                              location: SourceLocation(path: display(standardized), line: nil)))
             return
         }
-        guard let data = FileManager.default.contents(atPath: standardized), data.count <= maxFileSize else {
-            let reason = FileManager.default.fileExists(atPath: standardized) ? "cannot be read" : "does not exist (a file the repository leaves out?)"
+        let data: Data
+        do {
+            data = try ProjectFileReader.read(standardized, limit: maxFileSize)
+        } catch {
+            let reason: String
+            switch error {
+            case .notFound where standardized.contains("/Pods/Target Support Files/"):
+                reason = "does not exist: CocoaPods writes it (run `pod install`)"
+            case .notFound: reason = "does not exist (a file the repository leaves out?)"
+            case .unreadable(_, let why): reason = "cannot be read (\(why))"
+            default: reason = "cannot be read"
+            }
             contents.problems.append(Problem(message: "\(display(standardized)), the base configuration, \(reason)",
                                              location: SourceLocation(path: display(standardized), line: nil)))
             return
@@ -45,7 +55,8 @@ enum XCConfigFile {
         defer { visiting.remove(standardized) }
         contents.files.append(standardized)
         let folder = (standardized as NSString).deletingLastPathComponent
-        for (index, rawLine) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Any line break: "\r\n" (a file saved on Windows) is one Character, so a split on "\n" kept it one line.
+        for (index, rawLine) in String(decoding: data, as: UTF8.self).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = stripComment(rawLine).trimmingCharacters(in: .whitespacesAndNewlines)
             let location = SourceLocation(path: display(standardized), line: index + 1)
             if line.hasPrefix("#include") {

@@ -6,10 +6,11 @@ package struct XMLPlistFile: Sendable {
     package let path: String
     let root: [String: any Sendable]
     private let lines: [Substring]
+    /// Entitlements and Info.plist files are a few KB.
+    static let maxFileSize = 8_000_000
 
     package static func read(_ path: String) throws(XcodeProjectError) -> XMLPlistFile {
-        guard FileManager.default.fileExists(atPath: path) else { throw .notFound(path: path) }
-        guard let data = FileManager.default.contents(atPath: path) else { throw .unreadable(path: path, reason: "permission denied") }
+        let data = try ProjectFileReader.read(path, limit: maxFileSize)
         let object: Any
         do {
             object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
@@ -22,7 +23,7 @@ package struct XMLPlistFile: Sendable {
         // A binary plist (bplist00) has no lines: findings then name the file alone.
         let text = data.starts(with: Array("bplist00".utf8)) ? "" : String(decoding: data, as: UTF8.self)
         return XMLPlistFile(path: path, root: dictionary.compactMapValues(Self.sendable),
-                            lines: text.split(separator: "\n", omittingEmptySubsequences: false))
+                            lines: text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline))
     }
 
     /// Plist values doctor reads: strings and arrays of strings.

@@ -3,12 +3,14 @@ import Foundation
 /// The kinds of target that carry their own entitlements and can talk to CloudKit.
 package enum TargetKind: String, Sendable, Codable, CaseIterable {
     case app, appExtension, watchApp, watchExtension, appClip, other
+    /// The iOS app that only carries a watch-only app (`watchapp2-container`): no code of its own.
+    case watchOnlyStub
 
     init(productType: String) {
         switch productType {
         case "com.apple.product-type.application", "com.apple.product-type.application.messages": self = .app
-        case "com.apple.product-type.application.watchapp", "com.apple.product-type.application.watchapp2",
-             "com.apple.product-type.application.watchapp2-container": self = .watchApp
+        case "com.apple.product-type.application.watchapp", "com.apple.product-type.application.watchapp2": self = .watchApp
+        case "com.apple.product-type.application.watchapp2-container": self = .watchOnlyStub
         case "com.apple.product-type.watchkit-extension", "com.apple.product-type.watchkit2-extension": self = .watchExtension
         case "com.apple.product-type.application.on-demand-install-capable": self = .appClip
         default:
@@ -25,6 +27,7 @@ package enum TargetKind: String, Sendable, Codable, CaseIterable {
         case .watchApp: return "watch app"
         case .watchExtension: return "WatchKit extension"
         case .appClip: return "App Clip"
+        case .watchOnlyStub: return "iOS stub of a watch-only app"
         case .other: return "target"
         }
     }
@@ -59,6 +62,15 @@ package struct XcodeTarget: Sendable {
     package let packageSourceFiles: [String]
     /// Problems met reading the target's xcconfig files.
     package let problems: [String]
+    /// `App.app`, `Sync.framework`: the product's file name, which other targets link by.
+    package var productFile: String?
+    /// Products it links or embeds, and `target:NAME` for the targets it depends on.
+    package var linkedProducts: [String] = []
+
+    /// Frameworks and libraries: their code runs inside the targets that link them.
+    package var providesCode: Bool {
+        productType.hasPrefix("com.apple.product-type.framework") || productType.hasPrefix("com.apple.product-type.library")
+    }
 
     package var sdks: [String] { Array(Set(variants.map(\.context.sdk))).sorted() }
     package var multipleSDKs: Bool { sdks.count > 1 }
@@ -69,7 +81,9 @@ package struct XcodeTarget: Sendable {
         let supported = (settings.resolved("SUPPORTED_PLATFORMS")?.value ?? "").split(separator: " ").map(String.init)
             .filter { !$0.hasSuffix("simulator") && !$0.isEmpty }
         let root = settings.resolved("SDKROOT")?.value.lowercased() ?? ""
-        var sdks = supported.isEmpty || (!root.isEmpty && root != "auto" && supported.count == 1) ? [Self.sdkName(root)] : supported
+        // `auto` (multiplatform targets) means "the platforms SUPPORTED_PLATFORMS lists": never an SDK name itself.
+        let named = root == "auto" ? "" : root
+        var sdks = supported.isEmpty || (!named.isEmpty && supported.count == 1) ? [Self.sdkName(named)] : supported
         sdks = sdks.map { $0.isEmpty ? "iphoneos" : $0 }
         let catalyst = settings.resolved("SUPPORTS_MACCATALYST")?.value.uppercased() == "YES" && !sdks.contains("macosx")
         return sdks.map { ($0, false) } + (catalyst ? [("macosx", true)] : [])

@@ -55,6 +55,44 @@ struct DoctorRealProjectTests {
         Verdict(fixture: "rasmuslos-SatelliteGuard", targets: ["Multiplatform", "WireGuardExtension"],
                 containers: ["Multiplatform": "iCloud.SatelliteGuard", "WireGuardExtension": "iCloud.SatelliteGuard"],
                 warnings: ["Multiplatform|container.apsEnvironment"]),
+        Verdict(fixture: "caseymacphee-heatlab", targets: ["HeatLab", "HeatLabWatch"],
+                containers: ["HeatLab": "iCloud.com.macpheelabs.heatlab", "HeatLabWatch": "iCloud.com.macpheelabs.heatlab"],
+                warnings: ["HeatLab|container.entitlements"]),
+        // TeamID.xcconfig (DEVELOPMENT_TEAM) is left out of the repository: the ids cannot be resolved, said so.
+        Verdict(fixture: "insidegui-WWDC", targets: ["WWDC"], containers: [:],
+                warnings: ["WWDC|container.bundleID", "WWDC|container.xcconfig", "WWDC|container.entitlementContainers", "WWDC|container.swiftSources"]),
+        Verdict(fixture: "pointfreeco-sqlite-data", targets: ["CloudKitDemo", "Reminders", "SyncUps"],
+                containers: ["CloudKitDemo": "iCloud.co.pointfree.SQLiteData.CloudKitDemo", "Reminders": "iCloud.co.pointfree.SQLiteData.RemindersDemo.Beta",
+                             "SyncUps": "iCloud.co.pointfree.SQLiteData.SyncUps"]),
+        // iCloud Documents only: judged for its iCloud entitlements, never a CloudKit failure.
+        Verdict(fixture: "coteditor-CotEditor", targets: ["CotEditor"], containers: ["CotEditor": "iCloud.com.coteditor.CotEditor"],
+                warnings: ["CotEditor|container.entitlements"]),
+        Verdict(fixture: "maxrys-js-blocker", targets: ["JS Blocker", "JS Blocker Extension"],
+                containers: ["JS Blocker": "iCloud.jsblocker", "JS Blocker Extension": "iCloud.jsblocker"]),
+        // Tuist 4: Tuist.swift and Workspace.swift at the root, Project.swift only in module folders.
+        // SDKROOT auto for iOS, tvOS and macOS; the container built by interpolation; Debug's macOS build has the iOS push key.
+        Verdict(fixture: "yattee-yattee", targets: ["Yattee"], containers: ["Yattee": "iCloud.stream.yattee.app"],
+                warnings: ["Yattee|container.swiftSources", "Yattee|container.apsEnvironment"]),
+        // iCloud Documents only; Debug.xcconfig is left out (a template is committed): Debug's paths are warnings.
+        Verdict(fixture: "TortugaPower-BookPlayer", targets: ["BookPlayer"], containers: ["BookPlayer": "iCloud.com.replace.me"],
+                warnings: ["BookPlayer|container.bundleID", "BookPlayer|container.entitlements", "BookPlayer|container.xcconfig"]),
+        Verdict(fixture: "apple-sample-cloudkit-zonesharing", targets: ["ZoneSharing"],
+                containers: ["ZoneSharing": "iCloud.com.apple.samples.cloudkit.zonesharing"], warnings: ["ZoneSharing|container.backgroundModes"]),
+        Verdict(fixture: "apple-sample-cloudkit-queries", targets: ["Queries"],
+                containers: ["Queries": "iCloud.com.apple.samples.cloudkit.queries"], warnings: ["Queries|container.backgroundModes"]),
+        Verdict(fixture: "apple-sample-cloudkit-privatedb-sync", targets: ["PrivateSync"],
+                containers: ["PrivateSync": "iCloud.com.apple.samples.cloudkit.PrivateSync"]),
+        Verdict(fixture: "andrewcbancroft-BlogIdeaList", targets: ["BlogIdeaList"],
+                containers: ["BlogIdeaList": "iCloud.com.andrewcbancroft.BlogIdeaList"]),
+        // iCloud Documents on macOS and iOS, a CocoaPods workspace whose Pods project and xcconfig files are not committed.
+        Verdict(fixture: "glushchenko-fsnotes", targets: ["FSNotes (iCloud)", "FSNotes iOS", "FSNotes iOS Share Extension"],
+                containers: ["FSNotes (iCloud)": "iCloud.co.fluder.fsnotes", "FSNotes iOS": "iCloud.co.fluder.fsnotes",
+                             "FSNotes iOS Share Extension": "iCloud.co.fluder.fsnotes"],
+                warnings: ["FSNotes (iCloud)|container.xcconfig", "FSNotes iOS|container.xcconfig", "FSNotes iOS Share Extension|container.xcconfig"]),
+        Verdict(fixture: "kvn8888-OpenFoodJournal", targets: ["OpenFoodJournal"], containers: ["OpenFoodJournal": "iCloud.k3vnc.OpenFoodJournal"]),
+        Verdict(fixture: "apple-sample-cloudkit-encryption", targets: ["Encryption"],
+                containers: ["Encryption": "iCloud.com.apple.samples.cloudkit.encryption"], warnings: ["Encryption|container.backgroundModes"]),
+        Verdict(fixture: "nikolouzos-VentureLens", targets: [], containers: [:], failures: ["-|container.project"]),
     ]
 
     static func run(_ fixture: String, target: String? = nil) -> [DoctorCheck] {
@@ -81,6 +119,7 @@ struct DoctorRealProjectTests {
     }
 
     @Test func everyFixtureSaysWhereItComesFrom() throws {
+        #expect(Set(Self.verdicts.map(\.fixture)) == Set(DoctorVariationTests.fixtures), "every fixture on disk has its verdict here")
         for verdict in Self.verdicts {
             let source = try String(contentsOfFile: DoctorFixtures.project("real/\(verdict.fixture)") + "/SOURCE.md", encoding: .utf8)
             #expect(source.contains("github.com/") && source.range(of: "[0-9a-f]{40}", options: .regularExpression) != nil, "\(verdict.fixture)")
@@ -120,10 +159,44 @@ struct DoctorRealProjectTests {
         #expect(check.action?.contains("or name one they list: iCloud.com.aguilarcarboni.storage:") == true)
     }
 
+    /// Issue 25 class 2: HardPhaseTracker passes its container as its own `iCloudContainerId:` argument.
+    @Test func aContainerPassedAsTheAppsOwnArgumentIsRead() throws {
+        let check = try #require(Self.run("GordonBeeming-HardPhaseTracker").first { $0.id == "container.swiftSources" })
+        #expect(check.status == .ok)
+        #expect(check.found.contains("iCloud.com.gordonbeeming.HardPhaseTracker (HardPhaseTracker/App/HardPhaseTrackerApp.swift:34, container argument)"), "\(check.found)")
+    }
+
+    /// Issue 25 class 1 on a real project: WWDC's app owns one synchronized folder; the Helpers folder's
+    /// exception set adds LiveObserver.swift to it, whose CKContainer.default() is the app's code.
+    @Test func filesAnExceptionSetAddsAreReadOnWWDC() throws {
+        let check = try #require(Self.run("insidegui-WWDC").first { $0.id == "container.swiftSources" })
+        #expect(check.target == "WWDC")
+        #expect(check.locations.contains(SourceLocation(path: "WWDC/Helpers/LiveObserver.swift", line: 171)), "\(check.locations)")
+    }
+
+    /// Issue 25 class 8 on real projects: SDKROOT auto is never an SDK; an iCloud Documents container is
+    /// never offered to the toolkit.
+    @Test func sdkrootAutoAndDocumentsContainersReadAsWhatTheyAre() throws {
+        let yattee = Self.run("yattee-yattee", target: "Yattee")
+        let bundleID = try #require(yattee.first { $0.id == "container.bundleID" })
+        #expect(bundleID.found.contains("Debug (appletvos), Debug (iphoneos), Debug (macosx)") && !bundleID.found.contains("auto"))
+        for fixture in ["coteditor-CotEditor", "TortugaPower-BookPlayer", "glushchenko-fsnotes"] {
+            let checks = ContainerChecks(projectPath: DoctorFixtures.project("real/\(fixture)"),
+                                         toolkit: ToolkitContainer(value: "iCloud.com.example.Toolkit", source: "--container")).run()
+            let toolkit = try #require(checks.first { $0.id == "container.toolkit" })
+            #expect(toolkit.status == .failure && !(toolkit.action ?? "").contains("iCloud.co"), "\(fixture): \(toolkit)")
+            #expect(toolkit.found.contains("no CloudKit container"), "\(fixture): \(toolkit.found)")
+        }
+    }
+
     @Test func generatorFoldersAskForTheGeneratedProject() throws {
         let xcodegen = try #require(Self.run("kiwix-kiwix-apple").first)
         #expect(xcodegen.action == "run `xcodegen generate`, then pass --project the folder again")
         let tuist = try #require(Self.run("marriagav-taskchamp").first)
         #expect(tuist.found.hasSuffix("holds Project.swift but no generated .xcodeproj: run `tuist generate` there first"))
+        // The regression of issue 25: a Tuist 4 root (no Project.swift there) was "no project in the folder".
+        let tuist4 = try #require(Self.run("nikolouzos-VentureLens").first)
+        #expect(tuist4.found.hasSuffix("holds Workspace.swift but no generated .xcodeproj: run `tuist generate` there first"), "\(tuist4.found)")
+        #expect(tuist4.action == "run `tuist generate`, then pass --project the folder again")
     }
 }

@@ -1,0 +1,10 @@
+
+
+
+
+
+
+
+
+let STORAGE_CLOUD_NAME = "iCloud.jsblocker"
+

@@ -1,0 +1,7 @@
+import ProjectDescription
+import ProjectDescriptionHelpers
+
+let project = appFrameworkProject(
+    name: "Core",
+    product: .framework
+)

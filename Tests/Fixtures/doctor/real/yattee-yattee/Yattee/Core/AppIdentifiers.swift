@@ -1,0 +1,36 @@
+
+
+
+
+
+
+
+
+    // MARK: - iCloud
+
+    static var iCloudContainer: String {
+        "iCloud.\(bundleIdentifier)"
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
