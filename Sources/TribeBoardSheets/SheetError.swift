@@ -14,6 +14,8 @@ package enum SheetError: Error, LocalizedError {
     /// app would refuse it when typed or scanned, so it is not printed.
     case invalidCode(familyId: String, familyName: String, reason: String)
     case nothingSelected
+    /// Text that does not fit even in the smallest type, without `--allow-cut`: nothing written.
+    case textDoesNotFit(TextCuts, layout: SheetLayout)
 
     package var errorDescription: String? {
         switch self {
@@ -26,6 +28,12 @@ package enum SheetError: Error, LocalizedError {
         case .invalidCode(let id, let name, let reason):
             return "the code of \(name) (\(id)) cannot be printed: \(reason); nothing was written (audit the store, or fix the manifest)"
         case .nothingSelected: return "no family matches: nothing to print, no PDF written"
+        case .textDoesNotFit(let cuts, let layout):
+            let unit = layout == .cards ? "card" : "letter"
+            let smallest = layout == .cards ? "\(Int(SheetRenderer.cardFloor)) pt" : "\(Int(SheetRenderer.letterFloor)) pt, titles \(Int(SheetRenderer.titleFloor)) pt"
+            return "the text does not fit on \(cuts.invitations) \(unit)\(cuts.invitations == 1 ? "" : "s") even in the smallest type (\(smallest)): "
+                + "\(cuts.summary); nothing was written. Shorten the template's text (or use --layout letters), check a page with "
+                + "--preview FILE.png, or print it cut with --allow-cut"
         }
     }
 }

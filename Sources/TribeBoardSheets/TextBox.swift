@@ -1,37 +1,61 @@
 import CCairoPango
 
-/// One reusable pango layout in one font: shaping (harfbuzz), bidi and script fallback through
-/// fontconfig are pango's; this only places the result.
+/// One font's pango layouts: shaping (harfbuzz), bidi and script fallback through fontconfig are
+/// pango's; this fits the result into the space it is given and says when it could not.
+///
+/// Layouts are made on a measuring context (a PDF surface with no output, so the metrics are the
+/// PDF's) and shown on the targets given per call: the PDF's page, the preview's image, both, or
+/// none when a run only measures.
 final class TextBox {
     private static let scale = 1024.0  // PANGO_SCALE
-    private let layout: OpaquePointer
-    private let context: OpaquePointer
+    /// One layout per region a block flows through (the column beside the QR, then below it), so
+    /// that a block that fits at full size is drawn from the layouts that measured it.
+    private var layouts: [OpaquePointer] = []
+    private let measuring: OpaquePointer
+    private let font: String
+    private let language: String?
 
     enum Alignment { case natural, center }
 
-    /// `font` is a pango font description ("Noto Sans Bold 14"); `language` a BCP 47 tag or nil.
-    init(context: OpaquePointer, font: String, language: String? = nil) {
-        self.context = context
-        layout = pango_cairo_create_layout(context)
-        // Sizes in PostScript points: pango-cairo's default is 96 dpi, the PDF's unit is 1/72 inch.
-        pango_cairo_context_set_resolution(pango_layout_get_context(layout), 72)
-        pango_layout_context_changed(layout)
-        let description = pango_font_description_from_string(font)
-        pango_layout_set_font_description(layout, description)
-        pango_font_description_free(description)
-        if let language {
-            pango_context_set_language(pango_layout_get_context(layout), pango_language_from_string(language))
-            pango_layout_context_changed(layout)
-        }
+    /// How a text came out: the scale it was set at, whether something was cut, the height used.
+    struct Fit {
+        let scale: Double
+        let cut: Bool
+        let height: Double
     }
 
-    deinit { g_object_unref(UnsafeMutableRawPointer(layout)) }
+    /// `font` is a pango font description ("Noto Sans Bold 14"); `language` a BCP 47 tag or nil.
+    init(measuring: OpaquePointer, font: String, language: String? = nil) {
+        self.measuring = measuring
+        self.font = font
+        self.language = language
+    }
 
-    /// Draws `text` on one line (centred in `width` by default), shrunk (down to `minimumScale`) rather than
-    /// cut when it is too long: a family's name should be read whole. Returns the height used.
+    deinit { for layout in layouts { g_object_unref(UnsafeMutableRawPointer(layout)) } }
+
+    private func layout(_ index: Int) -> OpaquePointer {
+        while layouts.count <= index {
+            guard let layout = pango_cairo_create_layout(measuring) else { return layouts[0] }
+            // Sizes in PostScript points: pango-cairo's default is 96 dpi, the PDF's unit is 1/72 inch.
+            pango_cairo_context_set_resolution(pango_layout_get_context(layout), 72)
+            let description = pango_font_description_from_string(font)
+            pango_layout_set_font_description(layout, description)
+            pango_font_description_free(description)
+            if let language {
+                pango_context_set_language(pango_layout_get_context(layout), pango_language_from_string(language))
+            }
+            pango_layout_context_changed(layout)
+            layouts.append(layout)
+        }
+        return layouts[index]
+    }
+
+    /// Draws `text` on one line, shrunk (down to `minimumScale`) rather than cut when it is too
+    /// long; past that it ends in "…" and the fit says it was cut.
     @discardableResult
-    func drawFitted(_ text: String, x: Double, y: Double, width: Double, minimumScale: Double = 0.6,
-                    alignment: Alignment = .center) -> Double {
+    func line(_ text: String, x: Double, y: Double, width: Double, minimumScale: Double, alignment: Alignment = .center,
+              gray: Double = 0, on targets: [OpaquePointer]) -> Fit {
+        let layout = layout(0)
         pango_layout_set_width(layout, -1)
         pango_layout_set_height(layout, -1)
         pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_NONE)
@@ -41,42 +65,131 @@ final class TextBox {
         pango_layout_get_extents(layout, nil, &logical)
         var natural = Double(logical.width) / Self.scale
         let scale = natural > width ? max(width / natural, minimumScale) : 1
-        if natural * scale > width {
+        let cut = natural * scale > width + 0.01
+        if cut {
             pango_layout_set_width(layout, Int32(width / scale * Self.scale))
             pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
             pango_layout_get_extents(layout, nil, &logical)
             natural = Double(logical.width) / Self.scale
         }
-        cairo_save(context)
-        cairo_set_source_rgb(context, 0, 0, 0)
-        cairo_translate(context, alignment == .center ? x + (width - natural * scale) / 2 : x, y)
-        cairo_scale(context, scale, scale)
-        cairo_move_to(context, 0, 0)
-        pango_cairo_show_layout(context, layout)
-        cairo_restore(context)
-        return Double(logical.height) / Self.scale * scale
+        let left = alignment == .center ? x + (width - natural * scale) / 2 : x
+        for target in targets { show(layout, on: target, x: left, y: y, scale: scale, gray: gray) }
+        return Fit(scale: scale, cut: cut, height: Double(logical.height) / Self.scale * scale)
     }
 
-    /// Draws `text` with its top left at (x, y), wrapped to `width`; at most `maxHeight` tall, the
-    /// rest ellipsized (single line when `maxHeight` is nil). Returns the height used.
+    /// Draws `text` wrapped into `regions` in turn (what does not fit in one continues in the
+    /// next), at the largest scale down to `minimumScale` at which all of it fits. When even that
+    /// is too big, what fits is drawn ending in "…" and the fit says it was cut. The height is the
+    /// part of the last region used.
     @discardableResult
-    func draw(_ text: String, x: Double, y: Double, width: Double, maxHeight: Double? = nil,
-              alignment: Alignment = .natural, gray: Double = 0) -> Double {
-        pango_layout_set_width(layout, Int32(width * Self.scale))
-        if let maxHeight {
-            pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
-            pango_layout_set_height(layout, Int32(maxHeight * Self.scale))
-        } else {
-            pango_layout_set_height(layout, -1)
+    func block(_ text: String, regions: [PageRect], minimumScale: Double, alignment: Alignment = .natural,
+               gray: Double = 0, on targets: [OpaquePointer]) -> Fit {
+        let bytes = Array(text.utf8)
+        let usable = regions.filter { $0.width > 1 && $0.height > 1 }
+        guard !bytes.isEmpty else { return Fit(scale: 1, cut: false, height: 0) }
+        guard !usable.isEmpty else { return Fit(scale: 1, cut: true, height: 0) }
+        // Most wordings fit at full size: only those that do not pay for the search.
+        var flowed = flow(bytes, usable, scale: 1, alignment: alignment, cutting: false)
+        var scale = 1.0
+        if !flowed.fits {
+            let smallest = flow(bytes, usable, scale: minimumScale, alignment: alignment, cutting: true)
+            if !smallest.fits {
+                draw(Array(usable.prefix(smallest.count)), scale: minimumScale, gray: gray, on: targets)
+                return Fit(scale: minimumScale, cut: true, height: smallest.height)
+            }
+            var (low, high) = (minimumScale, 1.0)
+            for _ in 0..<5 {
+                let middle = (low + high) / 2
+                if flow(bytes, usable, scale: middle, alignment: alignment, cutting: false).fits { low = middle } else { high = middle }
+            }
+            scale = low
+            flowed = flow(bytes, usable, scale: scale, alignment: alignment, cutting: false)
         }
-        pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+        draw(Array(usable.prefix(flowed.count)), scale: scale, gray: gray, on: targets)
+        return Fit(scale: scale, cut: !flowed.fits, height: flowed.height)
+    }
+
+    /// Lays `bytes` out region by region at `scale`, each region's layout left holding only the
+    /// lines that fit in it: the regions used, the height used in the last, and whether the text
+    /// ended within them. `cutting` ends the last region's text in "…" when it does not.
+    private func flow(_ bytes: [UInt8], _ regions: [PageRect], scale: Double, alignment: Alignment,
+                      cutting: Bool) -> (count: Int, height: Double, fits: Bool) {
+        var start = 0
+        for (index, region) in regions.enumerated() {
+            let limit = region.height / scale
+            let layout = prepare(index, width: region.width / scale, alignment: alignment)
+            Self.setText(layout, bytes, start..<bytes.count)
+            let (rest, height) = Self.lines(layout, within: limit)
+            guard let rest else { return (index + 1, height * scale, true) }
+            var end = start + Int(rest)
+            if index == regions.count - 1 {
+                guard cutting else { return (index + 1, height * scale, false) }
+                // Only whole paragraphs that fit, and "…" ellipsized into the last of them: pango
+                // shows a line of every paragraph past the height, so they must not be there.
+                while end > start && [0x0A, 0x0D, 0x20].contains(bytes[end - 1]) { end -= 1 }
+                Self.setText(layout, Array(bytes[start..<end]) + Array(" …".utf8), 0..<(end - start + 4))
+                pango_layout_set_height(layout, Int32(limit * Self.scale))
+                pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+                return (index + 1, height * scale, false)
+            }
+            Self.setText(layout, bytes, start..<end)
+            start = end
+            while start < bytes.count && (bytes[start] == 0x0A || bytes[start] == 0x0D) { start += 1 }
+            if start >= bytes.count { return (index + 1, height * scale, true) }
+        }
+        return (regions.count, 0, false)
+    }
+
+    private func prepare(_ index: Int, width: Double, alignment: Alignment) -> OpaquePointer {
+        let layout = layout(index)
+        pango_layout_set_width(layout, Int32(width * Self.scale))
+        pango_layout_set_height(layout, -1)
+        pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+        pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_NONE)
         pango_layout_set_alignment(layout, alignment == .center ? PANGO_ALIGN_CENTER : PANGO_ALIGN_LEFT)
-        pango_layout_set_text(layout, text, -1)
-        cairo_set_source_rgb(context, gray, gray, gray)
-        cairo_move_to(context, x, y)
-        pango_cairo_show_layout(context, layout)
-        var logical = PangoRectangle()
-        pango_layout_get_extents(layout, nil, &logical)
-        return Double(logical.height) / Self.scale
+        return layout
+    }
+
+    /// The bytes in `range` (UTF-8 split only where pango's lines start) as the layout's text.
+    private static func setText(_ layout: OpaquePointer, _ bytes: [UInt8], _ range: Range<Int>) {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, !range.isEmpty else { pango_layout_set_text(layout, "", 0); return }
+            base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { pango_layout_set_text(layout, $0 + range.lowerBound, Int32(range.count)) }
+        }
+    }
+
+    /// Where the first line that does not end within `limit` (layout units of points) starts, as
+    /// a byte of the layout's text (nil when all do), and the height of the lines that do.
+    private static func lines(_ layout: OpaquePointer, within limit: Double) -> (rest: Int32?, height: Double) {
+        guard let iterator = pango_layout_get_iter(layout) else { return (0, 0) }
+        defer { pango_layout_iter_free(iterator) }
+        var bottom: Int32 = 0
+        repeat {
+            var top: Int32 = 0, end: Int32 = 0
+            pango_layout_iter_get_line_yrange(iterator, &top, &end)
+            if Double(end) / scale > limit + 0.01 {
+                return (pango_layout_iter_get_line_readonly(iterator).map { $0.pointee.start_index } ?? 0, Double(bottom) / scale)
+            }
+            bottom = end
+        } while pango_layout_iter_next_line(iterator) != 0
+        return (nil, Double(bottom) / scale)
+    }
+
+    private func draw(_ regions: [PageRect], scale: Double, gray: Double, on targets: [OpaquePointer]) {
+        for target in targets {
+            for (index, region) in regions.enumerated() {
+                show(layout(index), on: target, x: region.x, y: region.y, scale: scale, gray: gray)
+            }
+        }
+    }
+
+    private func show(_ layout: OpaquePointer, on target: OpaquePointer, x: Double, y: Double, scale: Double, gray: Double) {
+        cairo_save(target)
+        cairo_set_source_rgb(target, gray, gray, gray)
+        cairo_translate(target, x, y)
+        cairo_scale(target, scale, scale)
+        cairo_move_to(target, 0, 0)
+        pango_cairo_show_layout(target, layout)
+        cairo_restore(target)
     }
 }

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import TribeBoardSheets
 import TribeBoardStore
-import TribeBoardSheets
 import TribeBoardSupport
 
 extension SheetLayout: ExpressibleByArgument {}
@@ -31,7 +30,13 @@ package struct SheetsCommand: PipelineCommand {
     package var manifest: String?
 
     @Option(help: ArgumentHelp("The PDF to write.", valueName: "file.pdf"))
-    package var out: String
+    package var out: String?
+
+    @Option(help: ArgumentHelp("Also (or, without --out, only) draw the first page as a PNG, to check a template.", valueName: "file.png"))
+    package var preview: String?
+
+    @Flag(help: "Print text that does not fit even in the smallest type cut (\"…\"), counted in the report, instead of refusing.")
+    package var allowCut = false
 
     @Option(help: ArgumentHelp("cards (8 a page, with cut marks) or letters (one a page).", valueName: "layout"))
     package var layout: SheetLayout = .cards
@@ -57,7 +62,10 @@ package struct SheetsCommand: PipelineCommand {
     package init() {}
 
     package func validate() throws {
-        if out.isEmpty { throw ValidationError("--out needs a file path.") }
+        if out == nil && preview == nil { throw ValidationError("--out FILE.pdf (or --preview FILE.png) is needed.") }
+        if out?.isEmpty == true { throw ValidationError("--out needs a file path.") }
+        if preview?.isEmpty == true { throw ValidationError("--preview needs a file path.") }
+        if let out, out == preview { throw ValidationError("--out and --preview name the same file.") }
         let selectors = [!externalIds.isEmpty, fromImport != nil, createdFrom != nil || createdTo != nil].filter { $0 }.count
         if selectors > 1 { throw ValidationError("pick one selection: --external-id, --from-import or --created-from/--created-to.") }
         if manifest != nil && selectors > 0 { throw ValidationError("--manifest prints the whole manifest; the selections apply to the store.") }
@@ -73,7 +81,7 @@ package struct SheetsCommand: PipelineCommand {
     /// Reading the store and drawing the PDF blocks: it runs on a thread of its own (`PipelineThread`).
     package func runPipeline() async throws {
         let context = CommandContext(options: global, label: "tribeboard.sheets")
-        let request = Self.Request(out: out, layout: layout, paper: paper, template: template)
+        let request = Self.Request(out: out, layout: layout, paper: paper, template: template, preview: preview, allowCut: allowCut)
         let report: SheetsReport
         if let manifest {
             report = try Self.render(request, fromManifest: manifest, storePath: global.store, context: context)
@@ -95,10 +103,12 @@ package struct SheetsCommand: PipelineCommand {
     }
 
     struct Request {
-        let out: String
+        let out: String?
         let layout: SheetLayout
         let paper: Paper
         let template: String?
+        var preview: String? = nil
+        var allowCut = false
     }
 
     static func render(_ request: Request, fromManifest manifest: String, storePath: String,
@@ -145,11 +155,16 @@ package struct SheetsCommand: PipelineCommand {
             } catch {
                 throw SheetError.template(error)
             }
-            let renderer = try SheetRenderer(outputPath: request.out, layout: request.layout, paper: request.paper, template: template)
+            let renderer = try SheetRenderer(outputPath: request.out, preview: request.preview, layout: request.layout, paper: request.paper,
+                                             template: template, allowCut: request.allowCut)
             do { try feed(renderer) } catch { throw SheetError.input(error) }
             try renderer.finish()
-            return SheetsReport(output: request.out, source: source, layout: request.layout, paper: request.paper,
-                                template: request.template ?? "built-in", invitations: renderer.invitations, pages: renderer.pages)
+            if !renderer.cuts.isEmpty {
+                context.logger.warning("printed cut (--allow-cut): text that does not fit on \(renderer.cuts.invitations) invitations (the report names them)")
+            }
+            return SheetsReport(output: request.out, preview: request.preview, source: source, layout: request.layout, paper: request.paper,
+                                template: request.template ?? "built-in", invitations: renderer.invitations, pages: renderer.pages,
+                                cuts: renderer.cuts, shrunk: renderer.shrunk)
         } catch {
             throw context.fail(error, status: status(error))
         }
@@ -158,7 +173,7 @@ package struct SheetsCommand: PipelineCommand {
     static func status(_ error: SheetError) -> ExitStatus {
         switch error {
         case .template(.cannotOpen), .template(.logo(_, "no such file")): return .noInput
-        case .template, .qr, .invalidCode, .nothingSelected: return .dataError
+        case .template, .qr, .invalidCode, .nothingSelected, .textDoesNotFit: return .dataError
         case .input(.rendering(let inner as SheetError)): return status(inner)
         case .input(.store), .input(.rendering): return .ioError
         case .input(.manifestMissing), .input(.importFile(.cannotOpen)): return .noInput
