@@ -21,7 +21,9 @@ package struct TextCuts: Sendable, Encodable, Equatable {
 
     package var isEmpty: Bool { invitations == 0 }
 
-    mutating func record(familyId: String, familyName: String, fields cut: [String]) {
+    package init() {}
+
+    package mutating func record(familyId: String, familyName: String, fields cut: [String]) {
         guard !cut.isEmpty else { return }
         invitations += 1
         for field in cut { fields[field, default: 0] += 1 }

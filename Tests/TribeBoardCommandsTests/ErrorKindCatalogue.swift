@@ -54,6 +54,7 @@ enum ErrorKindCatalogue {
             MigrationError.codeGeneration(.randomSourceUnavailable(attempts: 3, reason: "r")), ProvisionError.configuration("r"),
             SheetError.cannotCreate(path: "p", reason: "r"), SheetError.cairo("r"),
             SheetError.invalidCode(familyId: "f", familyName: "n", reason: "r"), SheetError.nothingSelected,
+            SheetError.textDoesNotFit(TextCuts(), layout: .cards),
             SheetTemplateError.cannotOpen(path: "t", reason: "r"), SheetTemplateError.syntax(line: 1, "r"),
             SheetTemplateError.unknownPlaceholders(["{x}"]), SheetTemplateError.unknownSetting(line: 1, "s"),
             SheetTemplateError.logo(path: "l", reason: "r"), SheetTemplateError.notUTF8(path: "t", line: 1),

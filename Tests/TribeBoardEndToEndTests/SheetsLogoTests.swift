@@ -74,7 +74,8 @@ import TribeBoardTestSupport
     /// Names longer than the app's 50 characters (a manifest edited by hand), a word that cannot
     /// be broken, a name of stacked combining marks, a long organisation and no admin: every
     /// card's ink stays inside its card (a band along each card's edges is blank) and every code
-    /// still scans.
+    /// still scans. What cannot fit even in the smallest type is refused, naming the families and
+    /// fields; with --allow-cut it is printed cut and counted.
     @Test func longAndStackedNamesStayInsideTheirCards() throws {
         let directory = try TemporaryDirectory("sheets-overflow")
         // 40 marks a letter: the app stops at 12, but a manifest is a text file anyone can edit.
@@ -89,9 +90,14 @@ import TribeBoardTestSupport
         try directory.write("m.csv", manifest)
         try directory.write("t.txt", "organisation: \(String(repeating: "Organisation des parents d'élèves ", count: 5))\n---\n"
                             + String(repeating: "Unbreakable", count: 60) + " {code}\n")
-        let result = try ProcessRunner.run(tribeboard, ["sheets", "--manifest", "m.csv", "--store", "s.sqlite", "--out", "inv.pdf", "--template", "t.txt"],
-                                           in: directory.path)
+        let arguments = ["sheets", "--manifest", "m.csv", "--store", "s.sqlite", "--out", "inv.pdf", "--template", "t.txt", "--json"]
+        let refused = try ErrorDocument(try ProcessRunner.run(tribeboard, arguments, in: directory.path))
+        #expect(refused.kind == "sheets.textDoesNotFit" && refused.count == 8 && refused.fields?.contains("organisation") == true, "\(refused)")
+        let result = try ProcessRunner.run(tribeboard, arguments + ["--allow-cut"], in: directory.path)
         #expect(result.status == 0, "\(result.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let cuts = report?["cuts"] as? [String: Any]
+        #expect(cuts?["invitations"] as? Int == 8 && (cuts?["fields"] as? [String: Int])?["organisation"] == 8, "\(String(describing: cuts))")
         let pdf = directory.file("inv.pdf")
         #expect(try PDFReader.qrCodes(pdf, grid: SheetsCLITests.cards).count == names.count)
         let (width, height) = ((595.276 - 72) / 2, (841.89 - 72) / 4)
