@@ -16,6 +16,8 @@ package enum SheetError: Error, LocalizedError {
     case nothingSelected
     /// Text that does not fit even in the smallest type, without `--allow-cut`: nothing written.
     case textDoesNotFit(TextCuts, layout: SheetLayout)
+    /// A manifest whose codes are not the store's, the store not named to settle it: nothing written.
+    case outdatedManifest(ManifestCodeCheck)
 
     package var errorDescription: String? {
         switch self {
@@ -28,6 +30,11 @@ package enum SheetError: Error, LocalizedError {
         case .invalidCode(let id, let name, let reason):
             return "the code of \(name) (\(id)) cannot be printed: \(reason); nothing was written (audit the store, or fix the manifest)"
         case .nothingSelected: return "no family matches: nothing to print, no PDF written"
+        case .outdatedManifest(let check):
+            return "the manifest \(check.manifest) is older than the store \(check.store ?? ""): the code of \(check.outdated) "
+                + "famil\(check.outdated == 1 ? "y" : "ies") has changed since (\(check.summary)), and the old code may now join another "
+                + "family; nothing was written. Print the store's codes: name the store (--store \(check.store ?? "PATH")) or "
+                + "print from the store without --manifest"
         case .textDoesNotFit(let cuts, let layout):
             let unit = layout == .cards ? "card" : "letter"
             let smallest = layout == .cards ? "\(Int(SheetRenderer.cardFloor)) pt" : "\(Int(SheetRenderer.letterFloor)) pt, titles \(Int(SheetRenderer.titleFloor)) pt"

@@ -17,12 +17,15 @@ package struct SheetsReport: Encodable, Sendable {
     package let cuts: TextCuts
     /// Invitations whose title or wording was set in smaller type to fit.
     package let shrunk: Int
+    /// From a manifest: its codes checked against the store.
+    package let manifestCheck: ManifestCodeCheck?
     /// The PDF's permission bits: it holds every family's code, so only its owner may read it.
     package let mode = "0600"
     let holdsCodes = true
 
     package init(output: String?, preview: String?, source: Source, layout: SheetLayout, paper: Paper, template: String,
-                 invitations: Int, pages: Int, cuts: TextCuts, shrunk: Int) {
+                 invitations: Int, pages: Int, cuts: TextCuts, shrunk: Int, manifestCheck: ManifestCodeCheck?) {
+        self.manifestCheck = manifestCheck
         self.output = output
         self.preview = preview
         self.cuts = cuts

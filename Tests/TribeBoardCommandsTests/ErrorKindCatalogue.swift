@@ -55,6 +55,7 @@ enum ErrorKindCatalogue {
             SheetError.cannotCreate(path: "p", reason: "r"), SheetError.cairo("r"),
             SheetError.invalidCode(familyId: "f", familyName: "n", reason: "r"), SheetError.nothingSelected,
             SheetError.textDoesNotFit(TextCuts(), layout: .cards),
+            SheetError.outdatedManifest(ManifestCodeCheck(manifest: "m", store: "s", storeWins: false)),
             SheetTemplateError.cannotOpen(path: "t", reason: "r"), SheetTemplateError.syntax(line: 1, "r"),
             SheetTemplateError.unknownPlaceholders(["{x}"]), SheetTemplateError.unknownSetting(line: 1, "s"),
             SheetTemplateError.logo(path: "l", reason: "r"), SheetTemplateError.notUTF8(path: "t", line: 1),

@@ -13,6 +13,12 @@ enum SheetsReportText {
             lines.append("checked \(what) \(from); no PDF written (no --out)")
         }
         if let preview = report.preview { lines.append("first page drawn in \(preview)") }
+        if let check = report.manifestCheck {
+            if check.outdated > 0 {
+                lines.append("\(check.outdated) printed with the store's code: \(check.manifest) is older than the store (\(check.summary))")
+            }
+            if check.store == nil { lines.append("the manifest's codes are printed unchecked: no store was read") }
+        }
         if report.shrunk > 0 { lines.append("\(report.shrunk) \(unit) have their title or wording in smaller type, to fit") }
         if !report.cuts.isEmpty {
             lines.append("\(report.cuts.invitations) \(unit) printed with text cut (--allow-cut): \(report.cuts.summary)")

@@ -81,7 +81,8 @@ package struct SheetsCommand: PipelineCommand {
     /// Reading the store and drawing the PDF blocks: it runs on a thread of its own (`PipelineThread`).
     package func runPipeline() async throws {
         let context = CommandContext(options: global, label: "tribeboard.sheets")
-        let request = Self.Request(out: out, layout: layout, paper: paper, template: template, preview: preview, allowCut: allowCut)
+        let request = Self.Request(out: out, layout: layout, paper: paper, template: template, preview: preview, allowCut: allowCut,
+                                   storeNamed: Self.storeNamed)
         let report: SheetsReport
         if let manifest {
             report = try Self.render(request, fromManifest: manifest, storePath: global.store, context: context)
@@ -109,29 +110,50 @@ package struct SheetsCommand: PipelineCommand {
         let template: String?
         var preview: String? = nil
         var allowCut = false
+        /// The store was named (--store, TRIBEBOARD_STORE): its codes win over a manifest's.
+        var storeNamed = true
+    }
+
+    /// Whether the store was named rather than found at its default path: ArgumentParser gives
+    /// the default and a given value alike.
+    static var storeNamed: Bool {
+        if ProcessInfo.processInfo.environment["TRIBEBOARD_STORE"] != nil { return true }
+        let arguments = CommandLine.arguments.prefix { $0 != "--" }
+        return arguments.contains { $0 == "--store" || $0.hasPrefix("--store=") }
     }
 
     static func render(_ request: Request, fromManifest manifest: String, storePath: String,
                        context: CommandContext) throws -> SheetsReport {
-        // The manifest does not carry the admin; the store does, when it is there.
+        // The manifest does not carry the admin, and its codes may be older than the store's.
         var store: TribeBoardStore?
-        if FileManager.default.fileExists(atPath: storePath) {
+        if FileManager.default.fileExists(atPath: storePath) || request.storeNamed {
             do {
                 store = try TribeBoardStore.openReadOnly(at: storePath)
             } catch {
-                // The cards can still be printed; what they lack is said, not hidden.
-                context.logger.warning("cannot read the store: admins' names are left out", metadata: ["error": "\(error.localizedDescription)"])
+                // A store named to settle the codes must be read; one only found is a bonus.
+                if request.storeNamed { throw context.fail(SheetError.input(.store(error)), status: .ioError) }
+                context.logger.warning("cannot read the store: admins' names are left out and the manifest's codes are unchecked",
+                                       metadata: ["error": "\(error.localizedDescription)"])
             }
         } else {
-            context.logger.info("no store at \(storePath): admins' names are left out")
+            context.logger.info("no store at \(storePath): admins' names are left out and the manifest's codes are unchecked")
         }
-        return try run(request, source: .manifest, context: context) { renderer throws(InvitationReadError) in
+        var check = ManifestCodeCheck(manifest: manifest, store: store == nil ? nil : storePath, storeWins: request.storeNamed)
+        let report = try run(request, source: .manifest, context: context, check: { check }) { renderer throws(InvitationReadError) in
             try ManifestInvitations.forEach(path: manifest) { invitation in
-                let admin = try store?.adminName(familyId: invitation.familyId)
-                try renderer.add(Invitation(familyId: invitation.familyId, familyName: invitation.familyName, code: invitation.code,
-                                            adminName: admin, externalId: invitation.externalId))
+                let known = try store?.manifestFamily(familyId: invitation.familyId, manifestCode: invitation.code)
+                let printed = check.resolve(invitation, storeCode: known.map(\.code), repaired: known?.repaired ?? false)
+                try renderer.add(Invitation(familyId: printed.familyId, familyName: printed.familyName, code: printed.code,
+                                            adminName: known?.admin, externalId: printed.externalId))
             }
         }
+        if check.outdated > 0 {
+            context.logger.warning("the manifest \(manifest) is older than the store: \(check.outdated) families have a new code since (\(check.summary)); printed with the store's codes")
+        }
+        if check.notInStore > 0 {
+            context.logger.warning("\(check.notInStore) families of \(manifest) are not in the store \(storePath): printed with the manifest's codes, unchecked")
+        }
+        return report
     }
 
     static func render(_ request: Request, selection: InvitationSelection, storePath: String,
@@ -147,6 +169,7 @@ package struct SheetsCommand: PipelineCommand {
     }
 
     private static func run(_ request: Request, source: SheetsReport.Source, context: CommandContext,
+                            check: () -> ManifestCodeCheck? = { nil },
                             _ feed: (SheetRenderer) throws(InvitationReadError) -> Void) throws -> SheetsReport {
         do throws(SheetError) {
             let template: SheetTemplate
@@ -158,13 +181,15 @@ package struct SheetsCommand: PipelineCommand {
             let renderer = try SheetRenderer(outputPath: request.out, preview: request.preview, layout: request.layout, paper: request.paper,
                                              template: template, allowCut: request.allowCut)
             do { try feed(renderer) } catch { throw SheetError.input(error) }
+            // Before the files are named: a refused manifest leaves nothing behind.
+            if let check = check(), check.refuses { throw SheetError.outdatedManifest(check) }
             try renderer.finish()
             if !renderer.cuts.isEmpty {
                 context.logger.warning("printed cut (--allow-cut): text that does not fit on \(renderer.cuts.invitations) invitations (the report names them)")
             }
             return SheetsReport(output: request.out, preview: request.preview, source: source, layout: request.layout, paper: request.paper,
                                 template: request.template ?? "built-in", invitations: renderer.invitations, pages: renderer.pages,
-                                cuts: renderer.cuts, shrunk: renderer.shrunk)
+                                cuts: renderer.cuts, shrunk: renderer.shrunk, manifestCheck: check())
         } catch {
             throw context.fail(error, status: status(error))
         }
@@ -173,7 +198,7 @@ package struct SheetsCommand: PipelineCommand {
     static func status(_ error: SheetError) -> ExitStatus {
         switch error {
         case .template(.cannotOpen), .template(.logo(_, "no such file")): return .noInput
-        case .template, .qr, .invalidCode, .nothingSelected, .textDoesNotFit: return .dataError
+        case .template, .qr, .invalidCode, .nothingSelected, .textDoesNotFit, .outdatedManifest: return .dataError
         case .input(.rendering(let inner as SheetError)): return status(inner)
         case .input(.store), .input(.rendering): return .ioError
         case .input(.manifestMissing), .input(.importFile(.cannotOpen)): return .noInput

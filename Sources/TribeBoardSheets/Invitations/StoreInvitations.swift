@@ -66,15 +66,23 @@ extension TribeBoardStore {
         }
     }
 
-    /// The admin of one family (for invitations read from a manifest, which does not carry it).
-    package func adminName(familyId: RecordID) throws(InvitationReadError) -> String? {
+    /// What the store says of a family a manifest names (a manifest does not carry the admin, and
+    /// its code may be older than the store's): the admin, the current code (nil when the family
+    /// is not in the store), and whether a repair replaced the manifest's code.
+    package func manifestFamily(familyId: RecordID, manifestCode: String) throws(InvitationReadError)
+        -> (admin: String?, code: String?, repaired: Bool) {
         do {
             return try writer.read { db in
-                try String.fetchOne(db, sql: """
+                let admin = try String.fetchOne(db, sql: """
                     SELECT p.display_name FROM memberships m JOIN user_profiles p ON p.id = m.user_id
                     WHERE m.family_id = ? AND m.role = 'parent_admin' AND m.status IN ('active', 'invited')
                     ORDER BY m.status = 'active' DESC LIMIT 1
                     """, arguments: [familyId])
+                let code = try String.fetchOne(db, sql: "SELECT code FROM families WHERE id = ?", arguments: [familyId])
+                guard code != manifestCode, try db.tableExists("code_repairs") else { return (admin, code, false) }
+                let repaired = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM code_repairs WHERE family_id = ? AND old_code = ?)",
+                                                 arguments: [familyId, manifestCode]) ?? false
+                return (admin, code, repaired)
             }
         } catch {
             throw .store(Self.classify(error, path: path))
