@@ -125,6 +125,24 @@ package struct SheetTemplate: Sendable, Equatable {
         return try parse(text, folder: folder.isEmpty ? "." : folder)
     }
 
+    /// Unicode's stream-safe text format (UAX #15) allows 30 combining marks in a row; no script
+    /// needs more, and pango's time grows with the square of a run (8,000 marks: 0.4 s a card).
+    static let maxMarks = 30
+
+    /// The longest run of combining marks (any non-starter or mark, spacing or enclosing ones
+    /// included), counted in one pass over the scalars.
+    static func longestMarkRun(_ line: Substring) -> Int {
+        var longest = 0, run = 0
+        for scalar in line.unicodeScalars {
+            let properties = scalar.properties
+            let mark = properties.canonicalCombiningClass != .notReordered
+                || [.nonspacingMark, .spacingMark, .enclosingMark].contains(properties.generalCategory)
+            run = mark ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        return longest
+    }
+
     /// The line of the first byte that is not UTF-8, for the error message.
     static func firstInvalidLine(_ data: Data) -> Int {
         var line = 1
@@ -140,7 +158,13 @@ package struct SheetTemplate: Sendable, Equatable {
     package static func parse(_ text: String, folder: String) throws(SheetTemplateError) -> SheetTemplate {
         var template = SheetTemplate()
         var unknown: [String] = []
-        let lines = text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
+        // Notepad and Excel save UTF-8 with a byte order mark: invisible, it is not part of the first setting's name.
+        let unmarked = text.unicodeScalars.first == "\u{FEFF}" ? String(text.unicodeScalars.dropFirst()) : text
+        let lines = unmarked.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
+        for (index, line) in lines.enumerated() where longestMarkRun(line) > maxMarks {
+            throw .syntax(line: index + 1, "more than \(maxMarks) combining marks on one character (Unicode's stream-safe limit); "
+                          + "pango's time on every card grows with the square of such a run")
+        }
         var number = 0
         var separator: Int?
         for line in lines {
