@@ -16,11 +16,14 @@ package struct SheetsCommand: PipelineCommand {
             Reads a provision manifest (--manifest) or the store: every family, or those named by \
             --external-id, the rows of --from-import, or a --created-from/--created-to range. The PDF is \
             written owner-only (mode 600: it holds the codes) and appears only once complete.
+            Text is set smaller (down to 6 pt on cards, 9 pt on letters) and wrapped to fit; what still does \
+            not fit stops the run naming the families, unless --allow-cut. --preview draws the first page as a PNG.
             Exit status: 0 written; 64 bad usage; 65 a template, logo or manifest that cannot be used (an \
-            unknown placeholder, not UTF-8, a code not in the app's format), or no family matches; 66 the \
+            unknown placeholder, not UTF-8, a code not in the app's format, codes older than the default \
+            store's), text that does not fit, or no family matches; 66 the \
             manifest, template, logo or import file cannot be opened; 73 the PDF cannot be created there (a \
             symbolic link, someone else's or a read-only file, no such folder); 74 the store cannot be read \
-            or the PDF cannot be written (disk full).
+            or the PDF or preview cannot be written (disk full).
             """,
         version: toolkitVersion)
 
