@@ -135,7 +135,7 @@ package final class SheetRenderer {
 
     /// Exactly the app's wire format: a code that needs trimming or upper-casing to pass is one
     /// the app's scanner would read differently from what the store holds.
-    static func validate(_ invitation: Invitation) throws(SheetError) {
+    package static func validate(_ invitation: Invitation) throws(SheetError) {
         let reason: String
         do {
             if try FamilyCode(validating: invitation.code).value == invitation.code { return }
@@ -213,13 +213,14 @@ package final class SheetRenderer {
             fits["admin_name"] = fit
             y += fit.height + 3
         }
-        // The wording fills the column beside the QR code, then the card's width below it.
+        // The wording is in the column beside the QR code down to the card's foot when it fits
+        // there at full size; if not, it fills the column, then the card's width below the code.
         let qrBottom = qrFrame.y + qrSize + 3
         let bottom = card.y + card.height - pad
         let regions = [PageRect(x: column, y: y, width: columnWidth, height: qrBottom - y),
                        PageRect(x: card.x + pad, y: qrBottom, width: inner, height: bottom - qrBottom)]
-        fits["wording"] = boxes.body.block(template.body.filled(values(invitation)), regions: regions,
-                                           minimumScale: floor / 7.5, on: targets)
+        fits["wording"] = boxes.body.block(template.body.filled(values(invitation)), first: [PageRect(x: column, y: y, width: columnWidth, height: bottom - y)],
+                                           regions: regions, minimumScale: floor / 7.5, on: targets)
         return fits
     }
 

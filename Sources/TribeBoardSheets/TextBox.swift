@@ -11,6 +11,10 @@ final class TextBox {
     /// One layout per region a block flows through (the column beside the QR, then below it), so
     /// that a block that fits at full size is drawn from the layouts that measured it.
     private var layouts: [OpaquePointer] = []
+    /// How many of each layout's lines a block shows (nil: all): a region that passes the rest of
+    /// its text on keeps the whole text laid out and shows only the lines that fit, rather than
+    /// laying out again the part that fits.
+    private var shown: [Int?] = []
     private let measuring: OpaquePointer
     private let font: String
     private let language: String?
@@ -46,6 +50,7 @@ final class TextBox {
             }
             pango_layout_context_changed(layout)
             layouts.append(layout)
+            shown.append(nil)
         }
         return layouts[index]
     }
@@ -80,13 +85,21 @@ final class TextBox {
     /// Draws `text` wrapped into `regions` in turn (what does not fit in one continues in the
     /// next), at the largest scale down to `minimumScale` at which all of it fits. When even that
     /// is too big, what fits is drawn ending in "…" and the fit says it was cut. The height is the
-    /// part of the last region used.
+    /// part of the last region used. `first`, when given, is tried before at full size: the
+    /// simpler shape a short text keeps.
     @discardableResult
-    func block(_ text: String, regions: [PageRect], minimumScale: Double, alignment: Alignment = .natural,
+    func block(_ text: String, first: [PageRect]? = nil, regions: [PageRect], minimumScale: Double, alignment: Alignment = .natural,
                gray: Double = 0, on targets: [OpaquePointer]) -> Fit {
         let bytes = Array(text.utf8)
-        let usable = regions.filter { $0.width > 1 && $0.height > 1 }
         guard !bytes.isEmpty else { return Fit(scale: 1, cut: false, height: 0) }
+        if let first = first?.filter({ $0.width > 1 && $0.height > 1 }), !first.isEmpty {
+            let flowed = flow(bytes, first, scale: 1, alignment: alignment, cutting: false)
+            if flowed.fits {
+                draw(Array(first.prefix(flowed.count)), scale: 1, gray: gray, on: targets)
+                return Fit(scale: 1, cut: false, height: flowed.height)
+            }
+        }
+        let usable = regions.filter { $0.width > 1 && $0.height > 1 }
         guard !usable.isEmpty else { return Fit(scale: 1, cut: true, height: 0) }
         // Most wordings fit at full size: only those that do not pay for the search.
         var flowed = flow(bytes, usable, scale: 1, alignment: alignment, cutting: false)
@@ -120,6 +133,7 @@ final class TextBox {
             let layout = prepare(index, width: region.width / scale, alignment: alignment)
             Self.setText(layout, bytes, start..<bytes.count)
             let (rest, height) = Self.lines(layout, within: limit)
+            shown[index] = nil
             guard let rest else { return (index + 1, height * scale, true) }
             var end = start + Int(rest)
             if index == regions.count - 1 {
@@ -132,7 +146,7 @@ final class TextBox {
                 pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
                 return (index + 1, height * scale, false)
             }
-            Self.setText(layout, bytes, start..<end)
+            shown[index] = Self.lineCount(layout, before: rest)
             start = end
             while start < bytes.count && (bytes[start] == 0x0A || bytes[start] == 0x0D) { start += 1 }
             if start >= bytes.count { return (index + 1, height * scale, true) }
@@ -175,12 +189,48 @@ final class TextBox {
         return (nil, Double(bottom) / scale)
     }
 
+    /// The number of lines that start before byte `end` of the layout's text.
+    private static func lineCount(_ layout: OpaquePointer, before end: Int32) -> Int {
+        guard let iterator = pango_layout_get_iter(layout) else { return 0 }
+        defer { pango_layout_iter_free(iterator) }
+        var count = 0
+        repeat {
+            guard let line = pango_layout_iter_get_line_readonly(iterator), line.pointee.start_index < end else { break }
+            count += 1
+        } while pango_layout_iter_next_line(iterator) != 0
+        return count
+    }
+
     private func draw(_ regions: [PageRect], scale: Double, gray: Double, on targets: [OpaquePointer]) {
         for target in targets {
             for (index, region) in regions.enumerated() {
-                show(layout(index), on: target, x: region.x, y: region.y, scale: scale, gray: gray)
+                if let count = shown[index] {
+                    showLines(layout(index), count, on: target, x: region.x, y: region.y, scale: scale, gray: gray)
+                } else {
+                    show(layout(index), on: target, x: region.x, y: region.y, scale: scale, gray: gray)
+                }
             }
         }
+    }
+
+    /// The first `count` lines of a layout, each at its baseline: what `show` draws, cut short.
+    private func showLines(_ layout: OpaquePointer, _ count: Int, on target: OpaquePointer, x: Double, y: Double, scale: Double, gray: Double) {
+        guard count > 0, let iterator = pango_layout_get_iter(layout) else { return }
+        defer { pango_layout_iter_free(iterator) }
+        cairo_save(target)
+        cairo_set_source_rgb(target, gray, gray, gray)
+        cairo_translate(target, x, y)
+        cairo_scale(target, scale, scale)
+        var drawn = 0
+        repeat {
+            guard let line = pango_layout_iter_get_line_readonly(iterator) else { break }
+            var logical = PangoRectangle()
+            pango_layout_iter_get_line_extents(iterator, nil, &logical)
+            cairo_move_to(target, Double(logical.x) / Self.scale, Double(pango_layout_iter_get_baseline(iterator)) / Self.scale)
+            pango_cairo_show_layout_line(target, line)
+            drawn += 1
+        } while drawn < count && pango_layout_iter_next_line(iterator) != 0
+        cairo_restore(target)
     }
 
     private func show(_ layout: OpaquePointer, on target: OpaquePointer, x: Double, y: Double, scale: Double, gray: Double) {

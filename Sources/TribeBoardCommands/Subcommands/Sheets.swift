@@ -129,7 +129,7 @@ package struct SheetsCommand: PipelineCommand {
                        context: CommandContext) throws -> SheetsReport {
         // The manifest does not carry the admin, and its codes may be older than the store's.
         var store: TribeBoardStore?
-        if FileManager.default.fileExists(atPath: storePath) || request.storeNamed {
+        if FileManager.default.fileExists(atPath: storePath) {
             do {
                 store = try TribeBoardStore.openReadOnly(at: storePath)
             } catch {
@@ -144,6 +144,8 @@ package struct SheetsCommand: PipelineCommand {
         var check = ManifestCodeCheck(manifest: manifest, store: store == nil ? nil : storePath, storeWins: request.storeNamed)
         let report = try run(request, source: .manifest, context: context, check: { check }) { renderer throws(InvitationReadError) in
             try ManifestInvitations.forEach(path: manifest) { invitation in
+                // A code edited into the manifest is refused as such, even where the store's would win.
+                try SheetRenderer.validate(invitation)
                 let known = try store?.manifestFamily(familyId: invitation.familyId, manifestCode: invitation.code)
                 let printed = check.resolve(invitation, storeCode: known.map(\.code), repaired: known?.repaired ?? false)
                 try renderer.add(Invitation(familyId: printed.familyId, familyName: printed.familyName, code: printed.code,
