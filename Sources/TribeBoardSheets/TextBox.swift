@@ -33,7 +33,16 @@ final class TextBox {
         self.measuring = measuring
         self.font = font
         self.language = language
+        let description = pango_font_description_from_string(font)
+        points = max(Double(pango_font_description_get_size(description)) / Self.scale, 1)
+        pango_font_description_free(description)
     }
+
+    /// The font's size in points: a block shrinks from it in steps of half a point.
+    private let points: Double
+    /// The step the last block that had to shrink was set at: the next family's wording differs
+    /// only in its placeholders, so the search starts there (two or three layouts, not eight).
+    private var lastStep = 1
 
     deinit { for layout in layouts { g_object_unref(UnsafeMutableRawPointer(layout)) } }
 
@@ -102,21 +111,45 @@ final class TextBox {
         let usable = regions.filter { $0.width > 1 && $0.height > 1 }
         guard !usable.isEmpty else { return Fit(scale: 1, cut: true, height: 0) }
         // Most wordings fit at full size: only those that do not pay for the search.
-        var flowed = flow(bytes, usable, scale: 1, alignment: alignment, cutting: false)
-        var scale = 1.0
+        let full = flow(bytes, usable, scale: 1, alignment: alignment, cutting: false)
+        if full.fits {
+            draw(Array(usable.prefix(full.count)), scale: 1, gray: gray, on: targets)
+            return Fit(scale: 1, cut: false, height: full.height)
+        }
+        // Half-point steps down to the floor (step 0 is full size, the last the floor itself).
+        let floorPoints = points * minimumScale
+        let steps = max(Int(((points - floorPoints) / 0.5).rounded(.up)), 1)
+        let scaleAt = { (step: Int) in step >= steps ? minimumScale : (self.points - 0.5 * Double(step)) / self.points }
+        let fits = { (step: Int) in self.flow(bytes, usable, scale: scaleAt(step), alignment: alignment, cutting: false) }
+        // Measuring only (a refused run): whether it fits at the floor is all that is needed.
+        guard !targets.isEmpty else {
+            return Fit(scale: minimumScale, cut: !fits(steps).fits, height: 0)
+        }
+        var step = min(max(lastStep, 1), steps)
+        var flowed = fits(step)
+        var laidOut = step
+        if flowed.fits {
+            while step > 1 {
+                let larger = fits(step - 1)
+                laidOut = step - 1
+                guard larger.fits else { break }
+                (step, flowed) = (step - 1, larger)
+            }
+        } else {
+            while !flowed.fits && step < steps {
+                step += 1
+                flowed = fits(step)
+                laidOut = step
+            }
+        }
+        // The layouts hold the last flow tried: the chosen one is laid out again if that was not it.
+        if laidOut != step { flowed = fits(step) }
+        lastStep = step
+        let scale = scaleAt(step)
         if !flowed.fits {
-            let smallest = flow(bytes, usable, scale: minimumScale, alignment: alignment, cutting: true)
-            if !smallest.fits {
-                draw(Array(usable.prefix(smallest.count)), scale: minimumScale, gray: gray, on: targets)
-                return Fit(scale: minimumScale, cut: true, height: smallest.height)
-            }
-            var (low, high) = (minimumScale, 1.0)
-            for _ in 0..<5 {
-                let middle = (low + high) / 2
-                if flow(bytes, usable, scale: middle, alignment: alignment, cutting: false).fits { low = middle } else { high = middle }
-            }
-            scale = low
-            flowed = flow(bytes, usable, scale: scale, alignment: alignment, cutting: false)
+            let cut = flow(bytes, usable, scale: minimumScale, alignment: alignment, cutting: true)
+            draw(Array(usable.prefix(cut.count)), scale: minimumScale, gray: gray, on: targets)
+            return Fit(scale: minimumScale, cut: true, height: cut.height)
         }
         draw(Array(usable.prefix(flowed.count)), scale: scale, gray: gray, on: targets)
         return Fit(scale: scale, cut: !flowed.fits, height: flowed.height)
