@@ -18,6 +18,8 @@ package enum SheetError: Error, LocalizedError {
     case textDoesNotFit(TextCuts, layout: SheetLayout)
     /// A manifest whose codes are not the store's, the store not named to settle it: nothing written.
     case outdatedManifest(ManifestCodeCheck)
+    /// `--family-id` or `--code` values no family has (codes counted, never shown).
+    case unmatched(familyIds: [String], codes: Int)
 
     package var errorDescription: String? {
         switch self {
@@ -30,6 +32,10 @@ package enum SheetError: Error, LocalizedError {
         case .invalidCode(let id, let name, let reason):
             return "the code of \(name) (\(id)) cannot be printed: \(reason); nothing was written (audit the store, or fix the manifest)"
         case .nothingSelected: return "no family matches: nothing to print, no PDF written"
+        case .unmatched(let ids, let codes):
+            let what = ids.isEmpty ? "\(codes) of the codes asked for (\(codes == 1 ? "it is" : "they are") not shown: codes are secrets)"
+                : "--family-id \(ids.joined(separator: ", "))"
+            return "no family matches \(what); nothing was written (the others are printed once every one asked for is found)"
         case .outdatedManifest(let check):
             return "the manifest \(check.manifest) is older than the store \(check.store ?? ""): the code of \(check.outdated) "
                 + "famil\(check.outdated == 1 ? "y" : "ies") has changed since (\(check.summary)), and the old code may now join another "

@@ -169,8 +169,13 @@ package final class SheetRenderer {
          .externalId: invitation.externalId ?? "", .organisation: template.organisation]
     }
 
+    /// "Administrator: Ann", or the label itself when it places `{admin_name}`; French sets a
+    /// no-break space before the colon ("Administrateur : Anne"), as its typography requires.
     private func adminLine(_ invitation: Invitation) -> String? {
-        invitation.adminName.flatMap { $0.isEmpty ? nil : "\(template.adminLabel): \($0)" }
+        guard let name = invitation.adminName, !name.isEmpty else { return nil }
+        if template.adminLabel.contains("{admin_name}") { return template.adminLabel.replacingOccurrences(of: "{admin_name}", with: name) }
+        let french = template.language.lowercased() == "fr" || template.language.lowercased().hasPrefix("fr-")
+        return "\(template.adminLabel)\(french ? "\u{00A0}:" : ":") \(name)"
     }
 
     private func drawCutMarks(_ context: OpaquePointer) {

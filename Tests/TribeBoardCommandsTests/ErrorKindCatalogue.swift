@@ -56,6 +56,7 @@ enum ErrorKindCatalogue {
             SheetError.invalidCode(familyId: "f", familyName: "n", reason: "r"), SheetError.nothingSelected,
             SheetError.textDoesNotFit(TextCuts(), layout: .cards),
             SheetError.outdatedManifest(ManifestCodeCheck(manifest: "m", store: "s", storeWins: false)),
+            SheetError.unmatched(familyIds: ["f"], codes: 0),
             SheetTemplateError.cannotOpen(path: "t", reason: "r"), SheetTemplateError.syntax(line: 1, "r"),
             SheetTemplateError.unknownPlaceholders(["{x}"]), SheetTemplateError.unknownSetting(line: 1, "s"),
             SheetTemplateError.logo(path: "l", reason: "r"), SheetTemplateError.notUTF8(path: "t", line: 1),

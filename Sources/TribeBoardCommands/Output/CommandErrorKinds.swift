@@ -106,6 +106,11 @@ extension SheetError: DocumentedError {
         // The family's record id, not its code: the code is what is wrong, and it is a secret.
         case .invalidCode(let familyId, _, _): return ErrorDetail(kind: "sheets.invalidCode").with { $0.recordId = familyId }
         case .nothingSelected: return ErrorDetail(kind: "sheets.nothingSelected")
+        case .unmatched(let ids, let codes):
+            return ErrorDetail(kind: "sheets.unmatched").with {
+                $0.recordIds = ids.isEmpty ? nil : ids
+                $0.count = ids.isEmpty ? codes : ids.count
+            }
         case .outdatedManifest(let check):
             return ErrorDetail(kind: "sheets.outdatedManifest").with {
                 $0.path = check.manifest

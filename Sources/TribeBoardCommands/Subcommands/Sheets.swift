@@ -6,6 +6,7 @@ import TribeBoardSupport
 
 extension SheetLayout: ExpressibleByArgument {}
 extension Paper: ExpressibleByArgument {}
+extension InvitationOrder: ExpressibleByArgument {}
 
 /// `tribeboard sheets --out FILE.pdf`: printable invitations, cards or letters, from a manifest or the store.
 package struct SheetsCommand: PipelineCommand {
@@ -56,6 +57,15 @@ package struct SheetsCommand: PipelineCommand {
     @Option(help: ArgumentHelp("Only the families provisioned from this CSV file.", valueName: "file.csv"))
     var fromImport: String?
 
+    @Option(name: .customLong("family-id"), help: ArgumentHelp("Only this family, by record id (repeatable).", valueName: "id"))
+    var familyIds: [String] = []
+
+    @Option(name: .customLong("code"), help: ArgumentHelp("Only the family holding this code (repeatable).", valueName: "code"))
+    var codes: [String] = []
+
+    @Option(help: ArgumentHelp("The order of the store's families: created, name (case and accents aside) or external-id.", valueName: "order"))
+    var sort: InvitationOrder = .created
+
     @Option(help: ArgumentHelp("Only families created on or after this date (YYYY-MM-DD or ISO 8601, UTC).", valueName: "date"))
     var createdFrom: String?
 
@@ -69,9 +79,16 @@ package struct SheetsCommand: PipelineCommand {
         if out?.isEmpty == true { throw ValidationError("--out needs a file path.") }
         if preview?.isEmpty == true { throw ValidationError("--preview needs a file path.") }
         if let out, out == preview { throw ValidationError("--out and --preview name the same file.") }
-        let selectors = [!externalIds.isEmpty, fromImport != nil, createdFrom != nil || createdTo != nil].filter { $0 }.count
-        if selectors > 1 { throw ValidationError("pick one selection: --external-id, --from-import or --created-from/--created-to.") }
+        let selectors = [!externalIds.isEmpty, fromImport != nil, createdFrom != nil || createdTo != nil, !familyIds.isEmpty, !codes.isEmpty]
+            .filter { $0 }.count
+        if selectors > 1 {
+            throw ValidationError("pick one selection: --external-id, --family-id, --code, --from-import or --created-from/--created-to.")
+        }
         if manifest != nil && selectors > 0 { throw ValidationError("--manifest prints the whole manifest; the selections apply to the store.") }
+        if manifest != nil && sort != .created { throw ValidationError("--manifest prints in the manifest's order; --sort applies to the store.") }
+        if let bad = (familyIds + codes).first(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+            throw ValidationError("--family-id and --code need a value, got \"\(bad)\".")
+        }
         if let bad = externalIds.first(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
             throw ValidationError("--external-id needs a value, got \"\(bad)\".")
         }
@@ -93,6 +110,10 @@ package struct SheetsCommand: PipelineCommand {
             let selection: InvitationSelection
             if !externalIds.isEmpty {
                 selection = .externalIds(Set(externalIds.map { $0.trimmingCharacters(in: .whitespaces) }))
+            } else if !familyIds.isEmpty {
+                selection = .familyIds(Set(familyIds.map { $0.trimmingCharacters(in: .whitespaces) }))
+            } else if !codes.isEmpty {
+                selection = .codes(Set(codes.map { $0.trimmingCharacters(in: .whitespaces) }))
             } else if let fromImport {
                 selection = .importFile(path: fromImport)
             } else if createdFrom != nil || createdTo != nil {
@@ -101,7 +122,7 @@ package struct SheetsCommand: PipelineCommand {
             } else {
                 selection = .all
             }
-            report = try Self.render(request, selection: selection, storePath: global.store, context: context)
+            report = try Self.render(request, selection: selection, order: sort, storePath: global.store, context: context)
         }
         try context.emit(report, text: SheetsReportText.render)
     }
@@ -161,11 +182,24 @@ package struct SheetsCommand: PipelineCommand {
         return report
     }
 
-    static func render(_ request: Request, selection: InvitationSelection, storePath: String,
+    static func render(_ request: Request, selection: InvitationSelection, order: InvitationOrder = .created, storePath: String,
                        context: CommandContext) throws -> SheetsReport {
-        try run(request, source: .store, context: context) { renderer throws(InvitationReadError) in
+        // Families asked for by id or code that the store does not have: the run is refused
+        // (before the files are named) rather than printing fewer than were asked for.
+        var found = Set<String>()
+        let unmatched = { () -> SheetError? in
+            switch selection {
+            case .familyIds(let ids): let missing = ids.subtracting(found).sorted(); return missing.isEmpty ? nil : .unmatched(familyIds: missing, codes: 0)
+            case .codes(let codes): let missing = codes.subtracting(found).count; return missing == 0 ? nil : .unmatched(familyIds: [], codes: missing)
+            default: return nil
+            }
+        }
+        return try run(request, source: .store, context: context, unmatched: unmatched) { renderer throws(InvitationReadError) in
             let store = try openStore(storePath)
-            try store.forEachInvitation(selection) { try renderer.add($0) }
+            try store.forEachInvitation(selection, order: order) { invitation in
+                if case .codes = selection { found.insert(invitation.code) } else { found.insert(invitation.familyId) }
+                try renderer.add(invitation)
+            }
         }
     }
 
@@ -174,7 +208,7 @@ package struct SheetsCommand: PipelineCommand {
     }
 
     private static func run(_ request: Request, source: SheetsReport.Source, context: CommandContext,
-                            check: () -> ManifestCodeCheck? = { nil },
+                            check: () -> ManifestCodeCheck? = { nil }, unmatched: () -> SheetError? = { nil },
                             _ feed: (SheetRenderer) throws(InvitationReadError) -> Void) throws -> SheetsReport {
         do throws(SheetError) {
             let template: SheetTemplate
@@ -188,6 +222,7 @@ package struct SheetsCommand: PipelineCommand {
             do { try feed(renderer) } catch { throw SheetError.input(error) }
             // Before the files are named: a refused manifest leaves nothing behind.
             if let check = check(), check.refuses { throw SheetError.outdatedManifest(check) }
+            if let missing = unmatched() { throw missing }
             try renderer.finish()
             if !renderer.cuts.isEmpty {
                 context.logger.warning("printed cut (--allow-cut): text that does not fit on \(renderer.cuts.invitations) invitations (the report names them)")
@@ -203,7 +238,7 @@ package struct SheetsCommand: PipelineCommand {
     static func status(_ error: SheetError) -> ExitStatus {
         switch error {
         case .template(.cannotOpen), .template(.logo(_, "no such file")): return .noInput
-        case .template, .qr, .invalidCode, .nothingSelected, .textDoesNotFit, .outdatedManifest: return .dataError
+        case .template, .qr, .invalidCode, .nothingSelected, .textDoesNotFit, .outdatedManifest, .unmatched: return .dataError
         case .input(.rendering(let inner as SheetError)): return status(inner)
         case .input(.store), .input(.rendering): return .ioError
         case .input(.manifestMissing), .input(.importFile(.cannotOpen)): return .noInput

@@ -9,19 +9,33 @@ extension TribeBoardStore {
     /// Calls `body` with each selected family in creation order, read through one cursor so that
     /// memory stays flat however many families there are. A family's admin is its active
     /// parent_admin, else its invited one.
-    package func forEachInvitation(_ selection: InvitationSelection,
+    package func forEachInvitation(_ selection: InvitationSelection, order: InvitationOrder = .created,
                                  _ body: (Invitation) throws -> Void) throws(InvitationReadError) {
         let keys: Set<String>?
         switch selection {
         case .externalIds(let ids): keys = Set(ids.map { "ext:" + $0 })
         case .importFile(let path): keys = try Self.importKeys(of: path)
-        case .all, .created: keys = nil
+        case .all, .created, .familyIds, .codes: keys = nil
         }
         var bounds: [String] = []
         var arguments: [(any DatabaseValueConvertible)?] = []
-        if case .created(let from, let to) = selection {
+        switch selection {
+        case .created(let from, let to):
             if let from { bounds.append("f.created_at >= ?"); arguments.append(from) }
             if let to { bounds.append("f.created_at <= ?"); arguments.append(to) }
+        case .familyIds(let ids):
+            bounds.append("f.id IN (SELECT value FROM json_each(?))")
+            arguments.append(Self.jsonArray(ids))
+        case .codes(let codes):
+            bounds.append("f.code IN (SELECT value FROM json_each(?))")
+            arguments.append(Self.jsonArray(codes))
+        case .all, .externalIds, .importFile: break
+        }
+        let orderBy: String
+        switch order {
+        case .created: orderBy = "f.created_at, f.source_line, f.id"
+        case .name: orderBy = "f.name COLLATE \(Self.nameCollation.name), f.created_at, f.id"
+        case .externalId: orderBy = "f.import_key, f.created_at, f.id"
         }
         let sql = """
             SELECT f.id, f.name, f.code, f.import_key,
@@ -29,11 +43,12 @@ extension TribeBoardStore {
                     WHERE m.family_id = f.id AND m.role = 'parent_admin' AND m.status IN ('active', 'invited')
                     ORDER BY m.status = 'active' DESC LIMIT 1) AS admin_name
             FROM families f \(bounds.isEmpty ? "" : "WHERE " + bounds.joined(separator: " AND "))
-            ORDER BY f.created_at, f.source_line, f.id
+            ORDER BY \(orderBy)
             """
         var failure: (any Error)?
         do {
             try writer.read { db in
+                if order == .name { db.add(collation: Self.nameCollation) }
                 let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments))
                 while let row = try rows.next() {
                     let importKey = try Self.text(row, "import_key", optional: true)
@@ -50,6 +65,17 @@ extension TribeBoardStore {
             throw .store(Self.classify(error, path: path))
         }
         if let failure { throw .rendering(failure) }
+    }
+
+    /// Names compared as people compare them, the same on every machine (no locale).
+    static let nameCollation = DatabaseCollation("tribeboard_name") { lhs, rhs in
+        lhs.compare(rhs, options: [.caseInsensitive, .diacriticInsensitive])
+    }
+
+    /// A set of ids or codes as one JSON array argument: any number of them, in one statement.
+    private static func jsonArray(_ values: Set<String>) -> String {
+        let data = (try? JSONEncoder().encode(values.sorted())) ?? Data("[]".utf8)
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// A column of a family's row as text: a blob, a number or a NULL where text belongs (a hand
