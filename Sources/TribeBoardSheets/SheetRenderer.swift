@@ -36,6 +36,8 @@ package final class SheetRenderer {
     package private(set) var cuts = TextCuts()
     /// Invitations whose title or wording was set smaller than its size to fit.
     package private(set) var shrunk = 0
+    /// The template's placeholders that are not fields: a manifest's columns.
+    package var templateColumns: [SheetTemplate.Column] { template.columns }
 
     private struct Boxes {
         let heading, name, label, code, small, body: TextBox
@@ -224,7 +226,7 @@ package final class SheetRenderer {
         let bottom = card.y + card.height - pad
         let regions = [PageRect(x: column, y: y, width: columnWidth, height: qrBottom - y),
                        PageRect(x: card.x + pad, y: qrBottom, width: inner, height: bottom - qrBottom)]
-        fits["wording"] = boxes.body.block(template.body.filled(values(invitation)), first: [PageRect(x: column, y: y, width: columnWidth, height: bottom - y)],
+        fits["wording"] = boxes.body.block(template.body.filled(values(invitation), columns: invitation.columns), first: [PageRect(x: column, y: y, width: columnWidth, height: bottom - y)],
                                            regions: regions, minimumScale: floor / 7.5, on: targets)
         return fits
     }
@@ -246,7 +248,7 @@ package final class SheetRenderer {
         y += 64
         let fields = values(invitation)
         // Up to four lines of 14 pt, three of 22.
-        let title = boxes.heading.block(template.title.filled(fields), regions: [PageRect(x: page.x, y: y, width: page.width, height: 80)],
+        let title = boxes.heading.block(template.title.filled(fields, columns: invitation.columns), regions: [PageRect(x: page.x, y: y, width: page.width, height: 80)],
                                         minimumScale: Self.titleFloor / 22, on: targets)
         fits["title"] = title
         y += title.height + 12
@@ -268,7 +270,7 @@ package final class SheetRenderer {
             y += fit.height + 6
         }
         y += 12
-        fits["wording"] = boxes.body.block(template.body.filled(fields), regions: [PageRect(x: page.x, y: y, width: page.width, height: page.y + page.height - y)],
+        fits["wording"] = boxes.body.block(template.body.filled(fields, columns: invitation.columns), regions: [PageRect(x: page.x, y: y, width: page.width, height: page.y + page.height - y)],
                                            minimumScale: Self.letterFloor / 13, on: targets)
         return fits
     }

@@ -164,13 +164,13 @@ package struct SheetsCommand: PipelineCommand {
         }
         var check = ManifestCodeCheck(manifest: manifest, store: store == nil ? nil : storePath, storeWins: request.storeNamed)
         let report = try run(request, source: .manifest, context: context, check: { check }) { renderer throws(InvitationReadError) in
-            try ManifestInvitations.forEach(path: manifest) { invitation in
+            try ManifestInvitations.forEach(path: manifest, columns: renderer.templateColumns) { invitation in
                 // A code edited into the manifest is refused as such, even where the store's would win.
                 try SheetRenderer.validate(invitation)
                 let known = try store?.manifestFamily(familyId: invitation.familyId, manifestCode: invitation.code)
                 let printed = check.resolve(invitation, storeCode: known.map(\.code), repaired: known?.repaired ?? false)
                 try renderer.add(Invitation(familyId: printed.familyId, familyName: printed.familyName, code: printed.code,
-                                            adminName: known?.admin, externalId: printed.externalId))
+                                            adminName: known?.admin, externalId: printed.externalId, columns: printed.columns))
             }
         }
         if check.outdated > 0 {
@@ -214,6 +214,8 @@ package struct SheetsCommand: PipelineCommand {
             let template: SheetTemplate
             do throws(SheetTemplateError) {
                 if let path = request.template { template = try SheetTemplate.load(path: path) } else { template = try SheetTemplate.builtIn() }
+                // Placeholders other than the fields are a manifest's columns: the store has none.
+                if source == .store { try SheetTemplate.requireColumns(template.columns, available: []) }
             } catch {
                 throw SheetError.template(error)
             }

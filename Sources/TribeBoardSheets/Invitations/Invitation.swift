@@ -11,8 +11,12 @@ package struct Invitation: Sendable, Equatable, CustomStringConvertible {
     package let code: String
     package let adminName: String?
     package let externalId: String?
+    /// A manifest's other columns that the template names (`{class}`).
+    package let columns: [String: String]
 
-    package init(familyId: RecordID, familyName: String, code: String, adminName: String?, externalId: String?) {
+    package init(familyId: RecordID, familyName: String, code: String, adminName: String?, externalId: String?,
+                 columns: [String: String] = [:]) {
+        self.columns = columns
         self.familyId = familyId
         self.familyName = familyName
         self.code = code

@@ -45,7 +45,7 @@ package struct ManifestCodeCheck: Sendable, Encodable, Equatable {
             first.append(Outdated(familyId: invitation.familyId, familyName: invitation.familyName, repaired: repaired))
         }
         return Invitation(familyId: invitation.familyId, familyName: invitation.familyName, code: current,
-                          adminName: invitation.adminName, externalId: invitation.externalId)
+                          adminName: invitation.adminName, externalId: invitation.externalId, columns: invitation.columns)
     }
 
     /// The run must stop: codes disagree and the store was not named to settle it.
