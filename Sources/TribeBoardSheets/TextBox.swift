@@ -201,7 +201,7 @@ final class TextBox {
     private static func setText(_ layout: OpaquePointer, _ bytes: [UInt8], _ range: Range<Int>) {
         bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress, !range.isEmpty else { pango_layout_set_text(layout, "", 0); return }
-            base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { pango_layout_set_text(layout, $0 + range.lowerBound, Int32(range.count)) }
+            base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { pango_layout_set_text(layout, $0 + range.lowerBound, Int32(clamping: range.count)) }
         }
     }
 
