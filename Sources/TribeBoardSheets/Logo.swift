@@ -76,16 +76,49 @@ final class Logo {
         }
         let number = { (at: Int) in header[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
         let (width, height) = (number(16), number(20))
-        guard width > 0, height > 0, width * height <= maxPixels else {
+        // Each side is up to 2³² − 1: their product can pass Int.max, so it is not trusted.
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard width > 0, height > 0, !overflow, pixels <= maxPixels else {
             throw .logo(path: path, reason: "\(width) × \(height) pixels; a logo may have at most \(maxPixels)")
         }
-        let image = cairo_image_surface_create_from_png(path)
+        // Decoded from the bytes already read and checked, not from the path again.
+        let source = PNGSource(bytes)
+        let image = cairo_image_surface_create_from_png_stream(PNGSource.read, Unmanaged.passUnretained(source).toOpaque())
         let status = cairo_surface_status(image)
         guard status == CAIRO_STATUS_SUCCESS, let image else {
             cairo_surface_destroy(image)
-            throw .logo(path: path, reason: String(cString: cairo_status_to_string(status)))
+            throw .logo(path: path, reason: Self.reason(status))
         }
         return image
+    }
+
+    /// The PNG's bytes as cairo reads them: a read past the end is a truncated file.
+    private final class PNGSource {
+        let bytes: Data
+        var offset = 0
+        init(_ bytes: Data) { self.bytes = bytes }
+
+        static let read: cairo_read_func_t = { closure, data, length in
+            guard let closure, let data else { return CAIRO_STATUS_READ_ERROR }
+            let source = Unmanaged<PNGSource>.fromOpaque(closure).takeUnretainedValue()
+            let count = Int(length)
+            guard source.bytes.count - source.offset >= count else { return CAIRO_STATUS_READ_ERROR }
+            let start = source.bytes.startIndex + source.offset
+            source.bytes.copyBytes(to: data, from: start..<start + count)
+            source.offset += count
+            return CAIRO_STATUS_SUCCESS
+        }
+    }
+
+    /// Cairo reports every libpng error (a bad CRC, damaged compressed data) as "out of memory",
+    /// its status for a failed decode; with the size checked above (64 MB at most) a real
+    /// shortage is far less likely than a damaged file, so that is what is said.
+    static func reason(_ status: cairo_status_t) -> String {
+        switch status {
+        case CAIRO_STATUS_NO_MEMORY: return "a corrupt PNG (libpng could not decode it: a damaged or truncated file?); save it again"
+        case CAIRO_STATUS_READ_ERROR: return "a truncated or unreadable PNG; save it again"
+        default: return "a PNG cairo cannot use: \(String(cString: cairo_status_to_string(status)))"
+        }
     }
 
     /// librsvg with its default limits (libxml2's on entity expansion and depth, its own on

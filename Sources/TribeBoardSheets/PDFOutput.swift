@@ -15,6 +15,20 @@ final class PDFOutput {
         let file: StreamingFile
         var error: FileSystemError?
         init(file: StreamingFile) { self.file = file }
+
+        /// Cairo's write function for a stream whose closure is an unretained `Sink`.
+        static let write: cairo_write_func_t = { closure, data, length in
+            guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
+            let sink = Unmanaged<Sink>.fromOpaque(closure).takeUnretainedValue()
+            guard sink.error == nil else { return CAIRO_STATUS_WRITE_ERROR }
+            do throws(FileSystemError) {
+                try sink.file.append(UnsafeBufferPointer(start: data, count: Int(length)))
+                return CAIRO_STATUS_SUCCESS
+            } catch {
+                sink.error = error
+                return CAIRO_STATUS_WRITE_ERROR
+            }
+        }
     }
 
     init(path: String, paper: Paper) throws(SheetError) {
@@ -28,18 +42,7 @@ final class PDFOutput {
         sink = Sink(file: file)
         let (width, height) = paper.size
         let closure = Unmanaged.passUnretained(sink).toOpaque()
-        surface = cairo_pdf_surface_create_for_stream({ closure, data, length in
-            guard let closure, let data else { return CAIRO_STATUS_WRITE_ERROR }
-            let sink = Unmanaged<Sink>.fromOpaque(closure).takeUnretainedValue()
-            guard sink.error == nil else { return CAIRO_STATUS_WRITE_ERROR }
-            do throws(FileSystemError) {
-                try sink.file.append(UnsafeBufferPointer(start: data, count: Int(length)))
-                return CAIRO_STATUS_SUCCESS
-            } catch {
-                sink.error = error
-                return CAIRO_STATUS_WRITE_ERROR
-            }
-        }, closure, width, height)
+        surface = cairo_pdf_surface_create_for_stream(Sink.write, closure, width, height)
         context = cairo_create(surface)
         try check()
     }
@@ -47,6 +50,12 @@ final class PDFOutput {
     deinit {
         cairo_destroy(context)
         cairo_surface_destroy(surface)
+        sink.file.abandon()
+    }
+
+    /// Drops the temporary file now; cairo's later writes (its trailer, at deinit) are refused.
+    func abandon() {
+        sink.error = FileSystemError("write", path: sink.file.path, reason: "the PDF was abandoned")
         sink.file.abandon()
     }
 

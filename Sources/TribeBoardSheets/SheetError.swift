@@ -14,6 +14,12 @@ package enum SheetError: Error, LocalizedError {
     /// app would refuse it when typed or scanned, so it is not printed.
     case invalidCode(familyId: String, familyName: String, reason: String)
     case nothingSelected
+    /// Text that does not fit even in the smallest type, without `--allow-cut`: nothing written.
+    case textDoesNotFit(TextCuts, layout: SheetLayout)
+    /// A manifest whose codes are not the store's, the store not named to settle it: nothing written.
+    case outdatedManifest(ManifestCodeCheck)
+    /// `--family-id` or `--code` values no family has (codes counted, never shown).
+    case unmatched(familyIds: [String], codes: Int)
 
     package var errorDescription: String? {
         switch self {
@@ -26,6 +32,21 @@ package enum SheetError: Error, LocalizedError {
         case .invalidCode(let id, let name, let reason):
             return "the code of \(name) (\(id)) cannot be printed: \(reason); nothing was written (audit the store, or fix the manifest)"
         case .nothingSelected: return "no family matches: nothing to print, no PDF written"
+        case .unmatched(let ids, let codes):
+            let what = ids.isEmpty ? "\(codes) of the codes asked for (\(codes == 1 ? "it is" : "they are") not shown: codes are secrets)"
+                : "--family-id \(ids.joined(separator: ", "))"
+            return "no family matches \(what); nothing was written (the others are printed once every one asked for is found)"
+        case .outdatedManifest(let check):
+            return "the manifest \(check.manifest) is older than the store \(check.store ?? ""): the code of \(check.outdated) "
+                + "famil\(check.outdated == 1 ? "y" : "ies") has changed since (\(check.summary)), and the old code may now join another "
+                + "family; nothing was written. Print the store's codes: name the store (--store \(check.store ?? "PATH")) or "
+                + "print from the store without --manifest"
+        case .textDoesNotFit(let cuts, let layout):
+            let unit = layout == .cards ? "card" : "letter"
+            let smallest = layout == .cards ? "\(Int(SheetRenderer.cardFloor)) pt" : "\(Int(SheetRenderer.letterFloor)) pt, titles \(Int(SheetRenderer.titleFloor)) pt"
+            return "the text does not fit on \(cuts.invitations) \(unit)\(cuts.invitations == 1 ? "" : "s") even in the smallest type (\(smallest)): "
+                + "\(cuts.summary); nothing was written. Shorten the template's text (or use --layout letters), check a page with "
+                + "--preview FILE.png, or print it cut with --allow-cut"
         }
     }
 }

@@ -11,77 +11,133 @@ enum SheetFonts {
     static let code = "DejaVu Sans Mono Bold"
 }
 
-/// Draws invitations one by one onto pages of a PDF, emitting each page as soon as it is full.
+/// Draws invitations one by one onto pages of a PDF (and the first page onto a `--preview` PNG),
+/// emitting each page as soon as it is full. Every text is fitted first (`TextBox`): when one
+/// does not fit even in the smallest type and cuts are not allowed, drawing stops, the PDF's
+/// temporary file is dropped, the rest is only measured (to name every family concerned) and
+/// `finish` throws: nothing appears at the output paths.
 package final class SheetRenderer {
     package let layout: SheetLayout
     package let paper: Paper
     private let template: SheetTemplate
     private let geometry: SheetGeometry
-    private let outputPath: String
+    private let outputPath: String?
+    private let allowCut: Bool
     private let logo: Logo?
+    /// A PDF surface with no output: the layouts' metrics are the PDF's whatever they are shown on.
+    private let measuringSurface: OpaquePointer
+    private let measuring: OpaquePointer
+    private let boxes: Boxes
     private var output: PDFOutput?
-    private var boxes: Boxes?
+    private var preview: PreviewOutput?
     private var slot = 0
     package private(set) var invitations = 0
     package private(set) var pages = 0
+    package private(set) var cuts = TextCuts()
+    /// Invitations whose title or wording was set smaller than its size to fit.
+    package private(set) var shrunk = 0
+    /// The template's placeholders that are not fields: a manifest's columns.
+    package var templateColumns: [SheetTemplate.Column] { template.columns }
 
     private struct Boxes {
         let heading, name, label, code, small, body: TextBox
     }
 
-    package init(outputPath: String, layout: SheetLayout, paper: Paper, template: SheetTemplate) throws(SheetError) {
+    /// The smallest type text is set in, in points: 6 pt on cards (the size of a medicine
+    /// leaflet's small print, still read at arm's length), 9 pt for a letter's wording and 14 pt
+    /// for its title. Names may shrink to 0.4 of their size (6.8 pt on a card), as before.
+    package static let cardFloor = 6.0
+    package static let letterFloor = 9.0
+    package static let titleFloor = 14.0
+
+    package init(outputPath: String?, preview: String? = nil, layout: SheetLayout, paper: Paper, template: SheetTemplate,
+                 allowCut: Bool = false) throws(SheetError) {
         self.outputPath = outputPath
         self.layout = layout
         self.paper = paper
         self.template = template
+        self.allowCut = allowCut
         geometry = SheetGeometry(paper: paper, layout: layout)
         do throws(SheetTemplateError) {
             logo = try template.logoPath.map { (path) throws(SheetTemplateError) in try Logo(path: path) }
         } catch {
             throw .template(error)
         }
+        let (width, height) = paper.size
+        // A NULL write function is cairo's documented no-op stream.
+        guard let surface = cairo_pdf_surface_create_for_stream(nil, nil, width, height) else { throw .cairo("no measuring surface") }
+        measuringSurface = surface
+        measuring = cairo_create(surface)
+        boxes = Self.makeBoxes(measuring, layout: layout, language: template.language)
+        // The preview's place is checked now: a wrong path fails before any drawing.
+        self.preview = try preview.map { (path) throws(SheetError) in try PreviewOutput(path: path, paper: paper) }
     }
 
-    /// The PDF is created with the first invitation: no family, no file.
+    deinit {
+        cairo_destroy(measuring)
+        cairo_surface_destroy(measuringSurface)
+    }
+
+    /// A cut not allowed was met: nothing more is drawn, nothing will be written.
+    private var refusing: Bool { !allowCut && !cuts.isEmpty }
+
+    /// Where this invitation is drawn: the PDF (created with the first invitation: no family, no
+    /// file) and, on the first page, the preview. None once refusing: then it is only measured.
+    private func targets() throws(SheetError) -> [OpaquePointer] {
+        guard !refusing else { return [] }
+        var targets: [OpaquePointer] = []
+        if let outputPath {
+            if output == nil { output = try PDFOutput(path: outputPath, paper: paper) }
+            if let output { targets.append(output.context) }
+        }
+        if pages == 0, let preview { targets.append(preview.context) }
+        return targets
+    }
+
     package func add(_ invitation: Invitation) throws(SheetError) {
         try Self.validate(invitation)
-        let output: PDFOutput
-        if let started = self.output { output = started } else { output = try start() }
-        let boxes = self.boxes.map { $0 } ?? makeBoxes(output.context)
-        if layout == .cards && slot == 0 { drawCutMarks(output.context) }
+        let targets = try targets()
+        if layout == .cards && slot == 0 { for target in targets { drawCutMarks(target) } }
         let frame = layout == .cards ? geometry.card(slot) : geometry.letterBody
         // Text is fitted by its logical size, but marks stacked on one letter (a name of
         // combining marks passes the app's 50-character rule) ink far above and below it: the
         // clip keeps every card's drawing inside its own card, clear of the line it is cut on.
         let inset = layout == .cards ? 4.0 : 0
-        cairo_save(output.context)
-        cairo_rectangle(output.context, frame.x + inset, frame.y + inset, frame.width - 2 * inset, frame.height - 2 * inset)
-        cairo_clip(output.context)
-        if layout == .cards {
-            drawCard(invitation, in: frame, output.context, boxes)
-        } else {
-            drawLetter(invitation, output.context, boxes)
+        for target in targets {
+            cairo_save(target)
+            cairo_rectangle(target, frame.x + inset, frame.y + inset, frame.width - 2 * inset, frame.height - 2 * inset)
+            cairo_clip(target)
         }
-        cairo_restore(output.context)
-        try QRDrawing.draw(invitation.code, in: output.context, x: qrFrame.x, y: qrFrame.y, size: qrFrame.size)
+        let fits = layout == .cards ? drawCard(invitation, in: frame, targets) : drawLetter(invitation, targets)
+        for target in targets { cairo_restore(target) }
+        for target in targets { try QRDrawing.draw(invitation.code, in: target, x: qrFrame.x, y: qrFrame.y, size: qrFrame.size) }
+        let cut = fits.filter { $0.value.cut }.map(\.key).sorted()
+        cuts.record(familyId: invitation.familyId, familyName: invitation.familyName, fields: cut)
+        if fits.contains(where: { ["wording", "title"].contains($0.key) && $0.value.scale < 1 }) { shrunk += 1 }
+        if refusing, let output {
+            // Its temporary file goes now: the rest of the run only measures.
+            self.output = nil
+            output.abandon()
+        }
         invitations += 1
         slot += 1
         if slot == geometry.perPage { try endPage() }
     }
 
-    /// Ends the last page and names the file. Before this, nothing is at the output path.
+    /// Ends the last page, then names the files. Before this, nothing is at the output paths.
     package func finish() throws(SheetError) {
-        guard let output else { throw .nothingSelected }
+        guard invitations > 0 else { throw .nothingSelected }
+        if refusing { throw .textDoesNotFit(cuts, layout: layout) }
         if slot > 0 { try endPage() }
-        boxes = nil
-        try output.commit()
+        try output?.commit()
+        try preview?.commit()
     }
 
     private var qrFrame = (x: 0.0, y: 0.0, size: 0.0)
 
     /// Exactly the app's wire format: a code that needs trimming or upper-casing to pass is one
     /// the app's scanner would read differently from what the store holds.
-    static func validate(_ invitation: Invitation) throws(SheetError) {
+    package static func validate(_ invitation: Invitation) throws(SheetError) {
         let reason: String
         do {
             if try FamilyCode(validating: invitation.code).value == invitation.code { return }
@@ -92,38 +148,22 @@ package final class SheetRenderer {
         throw .invalidCode(familyId: invitation.familyId, familyName: invitation.familyName, reason: reason)
     }
 
-    private func start() throws(SheetError) -> PDFOutput {
-        let output = try PDFOutput(path: outputPath, paper: paper)
-        self.output = output
-        return output
-    }
-
     private func endPage() throws(SheetError) {
-        try output?.showPage()
+        if !refusing { try output?.showPage() }
         pages += 1
         slot = 0
     }
 
-    private func makeBoxes(_ context: OpaquePointer) -> Boxes {
-        let language = template.language
-        let made: Boxes
+    private static func makeBoxes(_ context: OpaquePointer, layout: SheetLayout, language: String) -> Boxes {
+        func box(_ font: String, _ language: String? = nil) -> TextBox { TextBox(measuring: context, font: font, language: language) }
         if layout == .cards {
-            made = Boxes(heading: TextBox(context: context, font: "\(SheetFonts.text) 8", language: language),
-                         name: TextBox(context: context, font: "\(SheetFonts.text) Bold 17"),
-                         label: TextBox(context: context, font: "\(SheetFonts.text) 9", language: language),
-                         code: TextBox(context: context, font: "\(SheetFonts.code) 24"),
-                         small: TextBox(context: context, font: "\(SheetFonts.text) 9.5"),
-                         body: TextBox(context: context, font: "\(SheetFonts.text) 7.5", language: language))
-        } else {
-            made = Boxes(heading: TextBox(context: context, font: "\(SheetFonts.text) Bold 22", language: language),
-                         name: TextBox(context: context, font: "\(SheetFonts.text) Bold 34"),
-                         label: TextBox(context: context, font: "\(SheetFonts.text) 13", language: language),
-                         code: TextBox(context: context, font: "\(SheetFonts.code) 48"),
-                         small: TextBox(context: context, font: "\(SheetFonts.text) 14"),
-                         body: TextBox(context: context, font: "\(SheetFonts.text) 13", language: language))
+            return Boxes(heading: box("\(SheetFonts.text) 8", language), name: box("\(SheetFonts.text) Bold 17"),
+                         label: box("\(SheetFonts.text) 9", language), code: box("\(SheetFonts.code) 24"),
+                         small: box("\(SheetFonts.text) 9.5"), body: box("\(SheetFonts.text) 7.5", language))
         }
-        boxes = made
-        return made
+        return Boxes(heading: box("\(SheetFonts.text) Bold 22", language), name: box("\(SheetFonts.text) Bold 34"),
+                     label: box("\(SheetFonts.text) 13", language), code: box("\(SheetFonts.code) 48"),
+                     small: box("\(SheetFonts.text) 14"), body: box("\(SheetFonts.text) 13", language))
     }
 
     private func values(_ invitation: Invitation) -> [TemplateField: String] {
@@ -131,8 +171,13 @@ package final class SheetRenderer {
          .externalId: invitation.externalId ?? "", .organisation: template.organisation]
     }
 
+    /// "Administrator: Ann", or the label itself when it places `{admin_name}`; French sets a
+    /// no-break space before the colon ("Administrateur : Anne"), as its typography requires.
     private func adminLine(_ invitation: Invitation) -> String? {
-        invitation.adminName.flatMap { $0.isEmpty ? nil : "\(template.adminLabel): \($0)" }
+        guard let name = invitation.adminName, !name.isEmpty else { return nil }
+        if template.adminLabel.contains("{admin_name}") { return template.adminLabel.replacingOccurrences(of: "{admin_name}", with: name) }
+        let french = template.language.lowercased() == "fr" || template.language.lowercased().hasPrefix("fr-")
+        return "\(template.adminLabel)\(french ? "\u{00A0}:" : ":") \(name)"
     }
 
     private func drawCutMarks(_ context: OpaquePointer) {
@@ -145,54 +190,88 @@ package final class SheetRenderer {
         cairo_stroke(context)
     }
 
-    private func drawCard(_ invitation: Invitation, in card: PageRect, _ context: OpaquePointer, _ boxes: Boxes) {
-        let pad = 10.0, inner = card.width - 2 * pad
+    /// Draws one card; how each of its texts fitted, by field.
+    private func drawCard(_ invitation: Invitation, in card: PageRect, _ targets: [OpaquePointer]) -> [String: TextBox.Fit] {
+        var fits: [String: TextBox.Fit] = [:]
+        let pad = 10.0, inner = card.width - 2 * pad, floor = Self.cardFloor
         var y = card.y + pad
         if !template.organisation.isEmpty {
-            y += boxes.heading.draw(template.organisation, x: card.x + pad, y: y, width: inner, alignment: .center, gray: 0.35)
+            let fit = boxes.heading.line(template.organisation, x: card.x + pad, y: y, width: inner, minimumScale: floor / 8, gray: 0.35, on: targets)
+            fits["organisation"] = fit
+            y += fit.height
         }
         // 0.4 of 17 points still reads: a 50-character name (the app's longest) fits whole.
-        y += boxes.name.drawFitted(invitation.familyName, x: card.x + pad, y: y, width: inner, minimumScale: 0.4) + 4
+        let name = boxes.name.line(invitation.familyName, x: card.x + pad, y: y, width: inner, minimumScale: 0.4, on: targets)
+        fits["family_name"] = name
+        y += name.height + 4
         let qrSize = min(card.y + card.height - pad - y, card.width * 0.42)
         qrFrame = (card.x + pad, y, qrSize)
         let column = card.x + pad + qrSize + 6
         let columnWidth = card.x + card.width - pad - column
-        y += boxes.label.draw(template.codeLabel, x: column, y: y + 4, width: columnWidth, gray: 0.35) + 4
-        y += boxes.code.drawFitted(invitation.code, x: column, y: y, width: columnWidth, minimumScale: 0.3, alignment: .natural) + 2
+        let label = boxes.label.line(template.codeLabel, x: column, y: y + 4, width: columnWidth, minimumScale: floor / 9,
+                                     alignment: .natural, gray: 0.35, on: targets)
+        fits["code_label"] = label
+        y += label.height + 8
+        let code = boxes.code.line(invitation.code, x: column, y: y, width: columnWidth, minimumScale: 0.3, alignment: .natural, on: targets)
+        fits["code"] = code
+        y += code.height + 2
         if let admin = adminLine(invitation) {
-            // Shrunk before it is cut: an admin's name of the app's 50 characters reads whole.
-            y += boxes.small.drawFitted(admin, x: column, y: y, width: columnWidth, minimumScale: 0.5, alignment: .natural) + 3
+            let fit = boxes.small.line(admin, x: column, y: y, width: columnWidth, minimumScale: floor / 9.5, alignment: .natural, on: targets)
+            fits["admin_name"] = fit
+            y += fit.height + 3
         }
-        let room = card.y + card.height - pad - y
-        if room > 8 {
-            boxes.body.draw(template.body.filled(values(invitation)), x: column, y: y, width: columnWidth, maxHeight: room)
-        }
+        // The wording is in the column beside the QR code down to the card's foot when it fits
+        // there at full size; if not, it fills the column, then the card's width below the code.
+        let qrBottom = qrFrame.y + qrSize + 3
+        let bottom = card.y + card.height - pad
+        let regions = [PageRect(x: column, y: y, width: columnWidth, height: qrBottom - y),
+                       PageRect(x: card.x + pad, y: qrBottom, width: inner, height: bottom - qrBottom)]
+        fits["wording"] = boxes.body.block(template.body.filled(values(invitation), columns: invitation.columns), first: [PageRect(x: column, y: y, width: columnWidth, height: bottom - y)],
+                                           regions: regions, minimumScale: floor / 7.5, on: targets)
+        return fits
     }
 
-    private func drawLetter(_ invitation: Invitation, _ context: OpaquePointer, _ boxes: Boxes) {
+    /// Draws one letter; how each of its texts fitted, by field.
+    private func drawLetter(_ invitation: Invitation, _ targets: [OpaquePointer]) -> [String: TextBox.Fit] {
+        var fits: [String: TextBox.Fit] = [:]
         let page = geometry.letterBody
         var y = page.y
         var textX = page.x
         if let logo {
-            logo.draw(in: context, x: page.x, y: page.y + (Logo.box.height - logo.height) / 2)
+            for target in targets { logo.draw(in: target, x: page.x, y: page.y + (Logo.box.height - logo.height) / 2) }
             textX += logo.width + 12
         }
         if !template.organisation.isEmpty {
-            boxes.label.draw(template.organisation, x: textX, y: page.y + 14, width: page.x + page.width - textX, gray: 0.35)
+            fits["organisation"] = boxes.label.line(template.organisation, x: textX, y: page.y + 14, width: page.x + page.width - textX,
+                                                    minimumScale: 0.6, alignment: .natural, gray: 0.35, on: targets)
         }
         y += 64
         let fields = values(invitation)
-        y += boxes.heading.draw(template.title.filled(fields), x: page.x, y: y, width: page.width, maxHeight: 52) + 12
-        y += boxes.name.drawFitted(invitation.familyName, x: page.x, y: y, width: page.width) + 12
+        // Up to four lines of 14 pt, three of 22.
+        let title = boxes.heading.block(template.title.filled(fields, columns: invitation.columns), regions: [PageRect(x: page.x, y: y, width: page.width, height: 80)],
+                                        minimumScale: Self.titleFloor / 22, on: targets)
+        fits["title"] = title
+        y += title.height + 12
+        let name = boxes.name.line(invitation.familyName, x: page.x, y: y, width: page.width, minimumScale: 0.4, on: targets)
+        fits["family_name"] = name
+        y += name.height + 12
         let qrSize = 200.0
         qrFrame = (page.x + (page.width - qrSize) / 2, y, qrSize)
         y += qrSize + 8
-        y += boxes.label.draw(template.codeLabel, x: page.x, y: y, width: page.width, alignment: .center, gray: 0.35)
-        y += boxes.code.drawFitted(invitation.code, x: page.x, y: y, width: page.width, minimumScale: 0.3) + 6
+        let label = boxes.label.line(template.codeLabel, x: page.x, y: y, width: page.width, minimumScale: 0.6, gray: 0.35, on: targets)
+        fits["code_label"] = label
+        y += label.height
+        let code = boxes.code.line(invitation.code, x: page.x, y: y, width: page.width, minimumScale: 0.3, on: targets)
+        fits["code"] = code
+        y += code.height + 6
         if let admin = adminLine(invitation) {
-            y += boxes.small.draw(admin, x: page.x, y: y, width: page.width, alignment: .center) + 6
+            let fit = boxes.small.line(admin, x: page.x, y: y, width: page.width, minimumScale: 0.5, on: targets)
+            fits["admin_name"] = fit
+            y += fit.height + 6
         }
         y += 12
-        boxes.body.draw(template.body.filled(fields), x: page.x, y: y, width: page.width, maxHeight: page.y + page.height - y)
+        fits["wording"] = boxes.body.block(template.body.filled(fields, columns: invitation.columns), regions: [PageRect(x: page.x, y: y, width: page.width, height: page.y + page.height - y)],
+                                           minimumScale: Self.letterFloor / 13, on: targets)
+        return fits
     }
 }

@@ -14,22 +14,25 @@ package struct TemplateText: Sendable, Equatable {
     enum Part: Sendable, Equatable {
         case literal(String)
         case field(TemplateField)
+        /// Any other name: a column of the manifest (`{class}`), checked against its header.
+        case column(String)
     }
 
     let parts: [Part]
 
-    package func filled(_ values: [TemplateField: String]) -> String {
+    package func filled(_ values: [TemplateField: String], columns: [String: String] = [:]) -> String {
         parts.map { part in
             switch part {
             case .literal(let text): return text
             case .field(let field): return values[field] ?? ""
+            case .column(let name): return columns[name] ?? ""
             }
         }.joined()
     }
 
-    /// `{name}` is a placeholder, `{{` and `}}` a literal brace. Every unknown name is collected
-    /// (with its line) so the operator fixes them all in one go.
-    static func parse(_ text: String, firstLine: Int, unknown: inout [String]) throws(SheetTemplateError) -> TemplateText {
+    /// `{name}` is a placeholder, `{{` and `}}` a literal brace. Every name that is not a field is
+    /// kept as a column (with its line): a manifest may have it, and if not, all are named at once.
+    static func parse(_ text: String, firstLine: Int, unknown: inout [SheetTemplate.Column]) throws(SheetTemplateError) -> TemplateText {
         var parts: [Part] = []
         var literal = ""
         var line = firstLine
@@ -53,12 +56,14 @@ package struct TemplateText: Sendable, Equatable {
                 throw .syntax(line: line, "a \"{\" without its \"}\" on the same line (write \"{{\" for a brace)")
             }
             let name = String(text[next..<close])
-            if let field = TemplateField(rawValue: name.trimmingCharacters(in: .whitespaces)) {
-                if !literal.isEmpty { parts.append(.literal(literal)) }
-                literal = ""
+            let trimmed = name.trimmingCharacters(in: .whitespaces)
+            if !literal.isEmpty { parts.append(.literal(literal)) }
+            literal = ""
+            if let field = TemplateField(rawValue: trimmed) {
                 parts.append(.field(field))
             } else {
-                unknown.append("{\(name)} (line \(line))")
+                parts.append(.column(trimmed))
+                unknown.append(SheetTemplate.Column(name: trimmed, shown: "{\(name)} (line \(line))"))
             }
             index = text.index(after: close)
         }
@@ -82,7 +87,7 @@ package enum SheetTemplateError: Error, Equatable, LocalizedError {
         case .cannotOpen(let path, let reason): return "cannot read the template \(path): \(reason)"
         case .syntax(let line, let problem): return "template line \(line): \(problem)"
         case .unknownPlaceholders(let names):
-            return "the template names unknown placeholders: \(names.joined(separator: ", ")); known: \(known)"
+            return "the template names unknown placeholders: \(names.joined(separator: ", ")); known: \(known), and from --manifest its columns"
         case .unknownSetting(let line, let name):
             return "template line \(line): unknown setting \"\(name)\"; known: \(SheetTemplate.settingNames.joined(separator: ", "))"
         case .logo(let path, let reason): return "the template's logo \(path): \(reason)"
@@ -107,6 +112,20 @@ package struct SheetTemplate: Sendable, Equatable {
     package var codeLabel = "Family code"
     package var adminLabel = "Administrator"
     package var body = TemplateText(parts: [])
+    /// Placeholders that are not fields: columns a manifest must have (none from the store).
+    package var columns: [Column] = []
+
+    package struct Column: Sendable, Equatable {
+        package let name: String
+        /// As written, with its line: `{kode} (line 4)`.
+        let shown: String
+    }
+
+    /// Refuses the placeholders that are not among `available` columns, naming every one.
+    package static func requireColumns(_ columns: [Column], available: Set<String>) throws(SheetTemplateError) {
+        let missing = columns.filter { !available.contains($0.name) }
+        if !missing.isEmpty { throw .unknownPlaceholders(missing.map(\.shown)) }
+    }
 
     /// A template is a page of wording: 64 KB is far more than a letter holds, and pango lays out
     /// the whole wording again on every card, so a huge one would take minutes and gigabytes.
@@ -125,6 +144,24 @@ package struct SheetTemplate: Sendable, Equatable {
         return try parse(text, folder: folder.isEmpty ? "." : folder)
     }
 
+    /// Unicode's stream-safe text format (UAX #15) allows 30 combining marks in a row; no script
+    /// needs more, and pango's time grows with the square of a run (8,000 marks: 0.4 s a card).
+    static let maxMarks = 30
+
+    /// The longest run of combining marks (any non-starter or mark, spacing or enclosing ones
+    /// included), counted in one pass over the scalars.
+    static func longestMarkRun(_ line: Substring) -> Int {
+        var longest = 0, run = 0
+        for scalar in line.unicodeScalars {
+            let properties = scalar.properties
+            let mark = properties.canonicalCombiningClass != .notReordered
+                || [.nonspacingMark, .spacingMark, .enclosingMark].contains(properties.generalCategory)
+            run = mark ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        return longest
+    }
+
     /// The line of the first byte that is not UTF-8, for the error message.
     static func firstInvalidLine(_ data: Data) -> Int {
         var line = 1
@@ -139,8 +176,14 @@ package struct SheetTemplate: Sendable, Equatable {
 
     package static func parse(_ text: String, folder: String) throws(SheetTemplateError) -> SheetTemplate {
         var template = SheetTemplate()
-        var unknown: [String] = []
-        let lines = text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
+        var unknown: [Column] = []
+        // Notepad and Excel save UTF-8 with a byte order mark: invisible, it is not part of the first setting's name.
+        let unmarked = text.unicodeScalars.first == "\u{FEFF}" ? String(text.unicodeScalars.dropFirst()) : text
+        let lines = unmarked.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
+        for (index, line) in lines.enumerated() where longestMarkRun(line) > maxMarks {
+            throw .syntax(line: index + 1, "more than \(maxMarks) combining marks on one character (Unicode's stream-safe limit); "
+                          + "pango's time on every card grows with the square of such a run")
+        }
         var number = 0
         var separator: Int?
         for line in lines {
@@ -166,7 +209,7 @@ package struct SheetTemplate: Sendable, Equatable {
         guard let separator else { throw .syntax(line: number, "no \"---\" line between the settings and the wording") }
         let wording = lines[separator...].joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
         template.body = try TemplateText.parse(wording, firstLine: separator + 1, unknown: &unknown)
-        if !unknown.isEmpty { throw .unknownPlaceholders(unknown) }
+        template.columns = unknown
         if let logo = template.logoPath, !logo.lowercased().hasSuffix(".png"), !logo.lowercased().hasSuffix(".svg") {
             throw .logo(path: logo, reason: "a logo is a .png or an .svg file")
         }

@@ -2,7 +2,10 @@
 package struct SheetsReport: Encodable, Sendable {
     package enum Source: String, Encodable, Sendable { case manifest, store }
 
-    package let output: String
+    /// The PDF, or nil for a run that only drew the preview.
+    package let output: String?
+    /// The PNG of the first page (`--preview`), when asked for.
+    package let preview: String?
     package let source: Source
     package let layout: SheetLayout
     package let paper: Paper
@@ -10,12 +13,23 @@ package struct SheetsReport: Encodable, Sendable {
     package let template: String
     package let invitations: Int
     package let pages: Int
+    /// Text printed cut, which only `--allow-cut` accepts (without it the run fails instead).
+    package let cuts: TextCuts
+    /// Invitations whose title or wording was set in smaller type to fit.
+    package let shrunk: Int
+    /// From a manifest: its codes checked against the store.
+    package let manifestCheck: ManifestCodeCheck?
     /// The PDF's permission bits: it holds every family's code, so only its owner may read it.
     package let mode = "0600"
     let holdsCodes = true
 
-    package init(output: String, source: Source, layout: SheetLayout, paper: Paper, template: String, invitations: Int, pages: Int) {
+    package init(output: String?, preview: String?, source: Source, layout: SheetLayout, paper: Paper, template: String,
+                 invitations: Int, pages: Int, cuts: TextCuts, shrunk: Int, manifestCheck: ManifestCodeCheck?) {
+        self.manifestCheck = manifestCheck
         self.output = output
+        self.preview = preview
+        self.cuts = cuts
+        self.shrunk = shrunk
         self.source = source
         self.layout = layout
         self.paper = paper

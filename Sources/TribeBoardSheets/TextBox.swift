@@ -1,37 +1,75 @@
 import CCairoPango
 
-/// One reusable pango layout in one font: shaping (harfbuzz), bidi and script fallback through
-/// fontconfig are pango's; this only places the result.
+/// One font's pango layouts: shaping (harfbuzz), bidi and script fallback through fontconfig are
+/// pango's; this fits the result into the space it is given and says when it could not.
+///
+/// Layouts are made on a measuring context (a PDF surface with no output, so the metrics are the
+/// PDF's) and shown on the targets given per call: the PDF's page, the preview's image, both, or
+/// none when a run only measures.
 final class TextBox {
     private static let scale = 1024.0  // PANGO_SCALE
-    private let layout: OpaquePointer
-    private let context: OpaquePointer
+    /// One layout per region a block flows through (the column beside the QR, then below it), so
+    /// that a block that fits at full size is drawn from the layouts that measured it.
+    private var layouts: [OpaquePointer] = []
+    /// How many of each layout's lines a block shows (nil: all): a region that passes the rest of
+    /// its text on keeps the whole text laid out and shows only the lines that fit, rather than
+    /// laying out again the part that fits.
+    private var shown: [Int?] = []
+    private let measuring: OpaquePointer
+    private let font: String
+    private let language: String?
 
     enum Alignment { case natural, center }
 
-    /// `font` is a pango font description ("Noto Sans Bold 14"); `language` a BCP 47 tag or nil.
-    init(context: OpaquePointer, font: String, language: String? = nil) {
-        self.context = context
-        layout = pango_cairo_create_layout(context)
-        // Sizes in PostScript points: pango-cairo's default is 96 dpi, the PDF's unit is 1/72 inch.
-        pango_cairo_context_set_resolution(pango_layout_get_context(layout), 72)
-        pango_layout_context_changed(layout)
-        let description = pango_font_description_from_string(font)
-        pango_layout_set_font_description(layout, description)
-        pango_font_description_free(description)
-        if let language {
-            pango_context_set_language(pango_layout_get_context(layout), pango_language_from_string(language))
-            pango_layout_context_changed(layout)
-        }
+    /// How a text came out: the scale it was set at, whether something was cut, the height used.
+    struct Fit {
+        let scale: Double
+        let cut: Bool
+        let height: Double
     }
 
-    deinit { g_object_unref(UnsafeMutableRawPointer(layout)) }
+    /// `font` is a pango font description ("Noto Sans Bold 14"); `language` a BCP 47 tag or nil.
+    init(measuring: OpaquePointer, font: String, language: String? = nil) {
+        self.measuring = measuring
+        self.font = font
+        self.language = language
+        let description = pango_font_description_from_string(font)
+        points = max(Double(pango_font_description_get_size(description)) / Self.scale, 1)
+        pango_font_description_free(description)
+    }
 
-    /// Draws `text` on one line (centred in `width` by default), shrunk (down to `minimumScale`) rather than
-    /// cut when it is too long: a family's name should be read whole. Returns the height used.
+    /// The font's size in points: a block shrinks from it in steps of half a point.
+    private let points: Double
+    /// The step the last block that had to shrink was set at: the next family's wording differs
+    /// only in its placeholders, so the search starts there (two or three layouts, not eight).
+    private var lastStep = 1
+
+    deinit { for layout in layouts { g_object_unref(UnsafeMutableRawPointer(layout)) } }
+
+    private func layout(_ index: Int) -> OpaquePointer {
+        while layouts.count <= index {
+            guard let layout = pango_cairo_create_layout(measuring) else { return layouts[0] }
+            // Sizes in PostScript points: pango-cairo's default is 96 dpi, the PDF's unit is 1/72 inch.
+            pango_cairo_context_set_resolution(pango_layout_get_context(layout), 72)
+            let description = pango_font_description_from_string(font)
+            pango_layout_set_font_description(layout, description)
+            pango_font_description_free(description)
+            if let language {
+                pango_context_set_language(pango_layout_get_context(layout), pango_language_from_string(language))
+            }
+            pango_layout_context_changed(layout)
+            layouts.append(layout)
+            shown.append(nil)
+        }
+        return layouts[index]
+    }
+
+    /// Draws `text` on one line, shrunk (down to `minimumScale`) rather than cut when it is too
+    /// long; past that it ends in "…" and the fit says it was cut.
     @discardableResult
-    func drawFitted(_ text: String, x: Double, y: Double, width: Double, minimumScale: Double = 0.6,
-                    alignment: Alignment = .center) -> Double {
+    func line(_ text: String, x: Double, y: Double, width: Double, minimumScale: Double, alignment: Alignment = .center,
+              gray: Double = 0, on targets: [OpaquePointer]) -> Fit {
+        let layout = layout(0)
         pango_layout_set_width(layout, -1)
         pango_layout_set_height(layout, -1)
         pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_NONE)
@@ -41,42 +79,200 @@ final class TextBox {
         pango_layout_get_extents(layout, nil, &logical)
         var natural = Double(logical.width) / Self.scale
         let scale = natural > width ? max(width / natural, minimumScale) : 1
-        if natural * scale > width {
+        let cut = natural * scale > width + 0.01
+        if cut {
             pango_layout_set_width(layout, Int32(width / scale * Self.scale))
             pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
             pango_layout_get_extents(layout, nil, &logical)
             natural = Double(logical.width) / Self.scale
         }
-        cairo_save(context)
-        cairo_set_source_rgb(context, 0, 0, 0)
-        cairo_translate(context, alignment == .center ? x + (width - natural * scale) / 2 : x, y)
-        cairo_scale(context, scale, scale)
-        cairo_move_to(context, 0, 0)
-        pango_cairo_show_layout(context, layout)
-        cairo_restore(context)
-        return Double(logical.height) / Self.scale * scale
+        let left = alignment == .center ? x + (width - natural * scale) / 2 : x
+        for target in targets { show(layout, on: target, x: left, y: y, scale: scale, gray: gray) }
+        return Fit(scale: scale, cut: cut, height: Double(logical.height) / Self.scale * scale)
     }
 
-    /// Draws `text` with its top left at (x, y), wrapped to `width`; at most `maxHeight` tall, the
-    /// rest ellipsized (single line when `maxHeight` is nil). Returns the height used.
+    /// Draws `text` wrapped into `regions` in turn (what does not fit in one continues in the
+    /// next), at the largest scale down to `minimumScale` at which all of it fits. When even that
+    /// is too big, what fits is drawn ending in "…" and the fit says it was cut. The height is the
+    /// part of the last region used. `first`, when given, is tried before at full size: the
+    /// simpler shape a short text keeps.
     @discardableResult
-    func draw(_ text: String, x: Double, y: Double, width: Double, maxHeight: Double? = nil,
-              alignment: Alignment = .natural, gray: Double = 0) -> Double {
-        pango_layout_set_width(layout, Int32(width * Self.scale))
-        if let maxHeight {
-            pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
-            pango_layout_set_height(layout, Int32(maxHeight * Self.scale))
-        } else {
-            pango_layout_set_height(layout, -1)
+    func block(_ text: String, first: [PageRect]? = nil, regions: [PageRect], minimumScale: Double, alignment: Alignment = .natural,
+               gray: Double = 0, on targets: [OpaquePointer]) -> Fit {
+        let bytes = Array(text.utf8)
+        guard !bytes.isEmpty else { return Fit(scale: 1, cut: false, height: 0) }
+        if let first = first?.filter({ $0.width > 1 && $0.height > 1 }), !first.isEmpty {
+            let flowed = flow(bytes, first, scale: 1, alignment: alignment, cutting: false)
+            if flowed.fits {
+                draw(Array(first.prefix(flowed.count)), scale: 1, gray: gray, on: targets)
+                return Fit(scale: 1, cut: false, height: flowed.height)
+            }
         }
-        pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+        let usable = regions.filter { $0.width > 1 && $0.height > 1 }
+        guard !usable.isEmpty else { return Fit(scale: 1, cut: true, height: 0) }
+        // Most wordings fit at full size: only those that do not pay for the search.
+        let full = flow(bytes, usable, scale: 1, alignment: alignment, cutting: false)
+        if full.fits {
+            draw(Array(usable.prefix(full.count)), scale: 1, gray: gray, on: targets)
+            return Fit(scale: 1, cut: false, height: full.height)
+        }
+        // Half-point steps down to the floor (step 0 is full size, the last the floor itself).
+        let floorPoints = points * minimumScale
+        let steps = max(Int(((points - floorPoints) / 0.5).rounded(.up)), 1)
+        let scaleAt = { (step: Int) in step >= steps ? minimumScale : (self.points - 0.5 * Double(step)) / self.points }
+        let fits = { (step: Int) in self.flow(bytes, usable, scale: scaleAt(step), alignment: alignment, cutting: false) }
+        // Measuring only (a refused run): whether it fits at the floor is all that is needed.
+        guard !targets.isEmpty else {
+            return Fit(scale: minimumScale, cut: !fits(steps).fits, height: 0)
+        }
+        var step = min(max(lastStep, 1), steps)
+        var flowed = fits(step)
+        var laidOut = step
+        if flowed.fits {
+            while step > 1 {
+                let larger = fits(step - 1)
+                laidOut = step - 1
+                guard larger.fits else { break }
+                (step, flowed) = (step - 1, larger)
+            }
+        } else {
+            while !flowed.fits && step < steps {
+                step += 1
+                flowed = fits(step)
+                laidOut = step
+            }
+        }
+        // The layouts hold the last flow tried: the chosen one is laid out again if that was not it.
+        if laidOut != step { flowed = fits(step) }
+        lastStep = step
+        let scale = scaleAt(step)
+        if !flowed.fits {
+            let cut = flow(bytes, usable, scale: minimumScale, alignment: alignment, cutting: true)
+            draw(Array(usable.prefix(cut.count)), scale: minimumScale, gray: gray, on: targets)
+            return Fit(scale: minimumScale, cut: true, height: cut.height)
+        }
+        draw(Array(usable.prefix(flowed.count)), scale: scale, gray: gray, on: targets)
+        return Fit(scale: scale, cut: !flowed.fits, height: flowed.height)
+    }
+
+    /// Lays `bytes` out region by region at `scale`, each region's layout left holding only the
+    /// lines that fit in it: the regions used, the height used in the last, and whether the text
+    /// ended within them. `cutting` ends the last region's text in "…" when it does not.
+    private func flow(_ bytes: [UInt8], _ regions: [PageRect], scale: Double, alignment: Alignment,
+                      cutting: Bool) -> (count: Int, height: Double, fits: Bool) {
+        var start = 0
+        for (index, region) in regions.enumerated() {
+            let limit = region.height / scale
+            let layout = prepare(index, width: region.width / scale, alignment: alignment)
+            Self.setText(layout, bytes, start..<bytes.count)
+            let (rest, height) = Self.lines(layout, within: limit)
+            shown[index] = nil
+            guard let rest else { return (index + 1, height * scale, true) }
+            var end = start + Int(rest)
+            if index == regions.count - 1 {
+                guard cutting else { return (index + 1, height * scale, false) }
+                // Only whole paragraphs that fit, and "…" ellipsized into the last of them: pango
+                // shows a line of every paragraph past the height, so they must not be there.
+                while end > start && [0x0A, 0x0D, 0x20].contains(bytes[end - 1]) { end -= 1 }
+                Self.setText(layout, Array(bytes[start..<end]) + Array(" …".utf8), 0..<(end - start + 4))
+                pango_layout_set_height(layout, Int32(limit * Self.scale))
+                pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+                return (index + 1, height * scale, false)
+            }
+            shown[index] = Self.lineCount(layout, before: rest)
+            start = end
+            while start < bytes.count && (bytes[start] == 0x0A || bytes[start] == 0x0D) { start += 1 }
+            if start >= bytes.count { return (index + 1, height * scale, true) }
+        }
+        return (regions.count, 0, false)
+    }
+
+    private func prepare(_ index: Int, width: Double, alignment: Alignment) -> OpaquePointer {
+        let layout = layout(index)
+        pango_layout_set_width(layout, Int32(width * Self.scale))
+        pango_layout_set_height(layout, -1)
+        pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+        pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_NONE)
         pango_layout_set_alignment(layout, alignment == .center ? PANGO_ALIGN_CENTER : PANGO_ALIGN_LEFT)
-        pango_layout_set_text(layout, text, -1)
-        cairo_set_source_rgb(context, gray, gray, gray)
-        cairo_move_to(context, x, y)
-        pango_cairo_show_layout(context, layout)
-        var logical = PangoRectangle()
-        pango_layout_get_extents(layout, nil, &logical)
-        return Double(logical.height) / Self.scale
+        return layout
+    }
+
+    /// The bytes in `range` (UTF-8 split only where pango's lines start) as the layout's text.
+    private static func setText(_ layout: OpaquePointer, _ bytes: [UInt8], _ range: Range<Int>) {
+        bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, !range.isEmpty else { pango_layout_set_text(layout, "", 0); return }
+            base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { pango_layout_set_text(layout, $0 + range.lowerBound, Int32(clamping: range.count)) }
+        }
+    }
+
+    /// Where the first line that does not end within `limit` (layout units of points) starts, as
+    /// a byte of the layout's text (nil when all do), and the height of the lines that do.
+    private static func lines(_ layout: OpaquePointer, within limit: Double) -> (rest: Int32?, height: Double) {
+        guard let iterator = pango_layout_get_iter(layout) else { return (0, 0) }
+        defer { pango_layout_iter_free(iterator) }
+        var bottom: Int32 = 0
+        repeat {
+            var top: Int32 = 0, end: Int32 = 0
+            pango_layout_iter_get_line_yrange(iterator, &top, &end)
+            if Double(end) / scale > limit + 0.01 {
+                return (pango_layout_iter_get_line_readonly(iterator).map { $0.pointee.start_index } ?? 0, Double(bottom) / scale)
+            }
+            bottom = end
+        } while pango_layout_iter_next_line(iterator) != 0
+        return (nil, Double(bottom) / scale)
+    }
+
+    /// The number of lines that start before byte `end` of the layout's text.
+    private static func lineCount(_ layout: OpaquePointer, before end: Int32) -> Int {
+        guard let iterator = pango_layout_get_iter(layout) else { return 0 }
+        defer { pango_layout_iter_free(iterator) }
+        var count = 0
+        repeat {
+            guard let line = pango_layout_iter_get_line_readonly(iterator), line.pointee.start_index < end else { break }
+            count += 1
+        } while pango_layout_iter_next_line(iterator) != 0
+        return count
+    }
+
+    private func draw(_ regions: [PageRect], scale: Double, gray: Double, on targets: [OpaquePointer]) {
+        for target in targets {
+            for (index, region) in regions.enumerated() {
+                if let count = shown[index] {
+                    showLines(layout(index), count, on: target, x: region.x, y: region.y, scale: scale, gray: gray)
+                } else {
+                    show(layout(index), on: target, x: region.x, y: region.y, scale: scale, gray: gray)
+                }
+            }
+        }
+    }
+
+    /// The first `count` lines of a layout, each at its baseline: what `show` draws, cut short.
+    private func showLines(_ layout: OpaquePointer, _ count: Int, on target: OpaquePointer, x: Double, y: Double, scale: Double, gray: Double) {
+        guard count > 0, let iterator = pango_layout_get_iter(layout) else { return }
+        defer { pango_layout_iter_free(iterator) }
+        cairo_save(target)
+        cairo_set_source_rgb(target, gray, gray, gray)
+        cairo_translate(target, x, y)
+        cairo_scale(target, scale, scale)
+        var drawn = 0
+        repeat {
+            guard let line = pango_layout_iter_get_line_readonly(iterator) else { break }
+            var logical = PangoRectangle()
+            pango_layout_iter_get_line_extents(iterator, nil, &logical)
+            cairo_move_to(target, Double(logical.x) / Self.scale, Double(pango_layout_iter_get_baseline(iterator)) / Self.scale)
+            pango_cairo_show_layout_line(target, line)
+            drawn += 1
+        } while drawn < count && pango_layout_iter_next_line(iterator) != 0
+        cairo_restore(target)
+    }
+
+    private func show(_ layout: OpaquePointer, on target: OpaquePointer, x: Double, y: Double, scale: Double, gray: Double) {
+        cairo_save(target)
+        cairo_set_source_rgb(target, gray, gray, gray)
+        cairo_translate(target, x, y)
+        cairo_scale(target, scale, scale)
+        cairo_move_to(target, 0, 0)
+        pango_cairo_show_layout(target, layout)
+        cairo_restore(target)
     }
 }

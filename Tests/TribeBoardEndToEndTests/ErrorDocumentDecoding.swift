@@ -29,6 +29,8 @@ struct ErrorDocument: Decodable {
     let pid: Int32?
     let mode: String?
     let bytes: Int?
+    let fields: [String]?
+    let count: Int?
 
     private struct Document: Decodable {
         let error: ErrorDocument

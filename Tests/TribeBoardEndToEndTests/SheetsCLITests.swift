@@ -93,6 +93,36 @@ import TribeBoardTestSupport
         #expect(!FileManager.default.fileExists(atPath: directory.file("inv.pdf")))
     }
 
+    /// An office adds a column to the manifest in its spreadsheet (a class): the template may name
+    /// it (issue 26.8). A name neither a field nor a column is refused, every one named; the store
+    /// has no such columns.
+    @Test func aManifestsExtraColumnsAreTemplatePlaceholders() throws {
+        let directory = try TemporaryDirectory("sheets-columns")
+        let families = try provisioned(3, in: directory)
+        let lines = try String(contentsOfFile: directory.file("out/manifest.csv"), encoding: .utf8).split(whereSeparator: \.isNewline)
+        let classes = ["4B", "CM1 Dupont", "=1+1"]
+        let edited = ["\(lines[0]),class"] + lines.dropFirst().enumerated().map { "\($1),\($0 == 2 ? "'" : "")\(classes[$0])" }
+        try directory.write("m.csv", edited.joined(separator: "\n") + "\n")
+        try directory.write("t.txt", "title: Welcome, class {class}\n---\nYour child's class: {class}. Code {code}.\n")
+        let result = try ProcessRunner.run(tribeboard, ["sheets", "--manifest", "m.csv", "--store", "s.sqlite", "--out", "inv.pdf",
+                                                        "--layout", "letters", "--template", "t.txt"], in: directory.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = try PDFReader.text(directory.file("inv.pdf"))
+        for (index, family) in families.enumerated() {
+            #expect(text.contains("Welcome, class \(classes[index])") && text.contains("Your child's class: \(classes[index]). Code \(family.code)."),
+                    "\(text)")
+        }
+        try directory.write("bad.txt", "---\n{class} {kolor} {colour}\n")
+        let unknown = try ProcessRunner.run(tribeboard, ["sheets", "--manifest", "m.csv", "--out", "x.pdf", "--template", "bad.txt", "--json"],
+                                            in: directory.path)
+        let error = try ErrorDocument(unknown)
+        #expect(error.kind == "template.unknownPlaceholders" && error.placeholders == ["{kolor} (line 2)", "{colour} (line 2)"], "\(error)")
+        let fromStore = try ErrorDocument(try ProcessRunner.run(tribeboard, ["sheets", "--store", "s.sqlite", "--out", "x.pdf", "--template", "t.txt",
+                                                                             "--json"], in: directory.path))
+        #expect(fromStore.kind == "template.unknownPlaceholders" && fromStore.exitStatus == 65, "\(fromStore)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("x.pdf")))
+    }
+
     @Test func theShippedTemplatesWorkWithTheirLogoAndLanguage() throws {
         let directory = try TemporaryDirectory("sheets-french")
         let families = try provisioned(3, in: directory)

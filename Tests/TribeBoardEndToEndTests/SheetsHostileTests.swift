@@ -129,6 +129,39 @@ import TribeBoardTestSupport
         #expect(text.contains("A {code} B {\(families[0].code)} C"), "\(text)")
     }
 
+    /// A template saved by Notepad or Excel starts with a UTF-8 byte order mark (issue 27.14):
+    /// invisible, it is not part of the first setting's name.
+    @Test func aTemplateWithAByteOrderMarkIsRead() throws {
+        let directory = try TemporaryDirectory("sheets-template-bom")
+        let families = try provisioned(1, in: directory)
+        try directory.write("t.txt", "organisation: École des Tilleuls\r\ncode_label: Code famille\r\n---\r\nCode : {code}\r\n", bom: true)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: directory.file("t.txt"))).starts(with: [0xEF, 0xBB, 0xBF]))
+        let result = try sheets(["--out", "inv.pdf", "--template", "t.txt"], in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = try PDFReader.text(directory.file("inv.pdf"))
+        #expect(text.contains("École des Tilleuls") && text.contains("Code famille") && text.contains("Code : \(families[0].code)"), "\(text)")
+    }
+
+    /// Thousands of combining marks on one letter (issue 27.12) made pango's time grow with the
+    /// square of the run on every card (8,000: 0.4 s a card): past Unicode's stream-safe 30 the
+    /// template is refused at once, naming the line; 30 are still printed.
+    @Test func aTemplateWithARunOfThousandsOfMarksIsRefusedAtOnce() throws {
+        let directory = try TemporaryDirectory("sheets-template-marks")
+        _ = try provisioned(8, in: directory)
+        try directory.write("t.txt", "organisation: X\n---\nHello\ne" + String(repeating: "\u{0301}", count: 8000) + " {code}\n")
+        let started = Date()
+        let result = try sheets(["--out", "inv.pdf", "--template", "t.txt", "--allow-cut"], in: directory)
+        #expect(result.status == 65, "\(result.stderr)")
+        let error = try ErrorDocument(result)
+        #expect(error.kind == "template.syntax" && error.line == 4 && error.message.contains("combining marks"), "\(error)")
+        #expect(Date().timeIntervalSince(started) < 2, "refused before any card is laid out")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("inv.pdf")))
+        try directory.write("t.txt", "organisation: X\n---\nHello e" + String(repeating: "\u{20DD}", count: 31) + "\n")
+        #expect(try ErrorDocument(try sheets(["--out", "inv.pdf", "--template", "t.txt"], in: directory)).line == 3, "enclosing marks count too")
+        try directory.write("t.txt", "organisation: X\n---\nHello e" + String(repeating: "\u{0301}", count: 30) + " {code}\n")
+        #expect(try sheets(["--out", "inv.pdf", "--template", "t.txt", "--allow-cut"], in: directory).status == 0)
+    }
+
     /// A manifest edited by hand: a code the app would refuse is not printed (its family named,
     /// no PDF); bytes that are not UTF-8 are named by line rather than read as a short row.
     @Test func anEditedManifestIsRefusedNotPrinted() throws {

@@ -71,10 +71,39 @@ import TribeBoardTestSupport
         #expect(missing.kind == "template.logo" && missing.exitStatus == 66 && missing.status == "noInput", "\(missing)")
     }
 
+    /// A PNG's header is read before it is decoded: sides of 2³² − 1 (whose product overflows)
+    /// are refused, not a trap; a damaged PNG is called damaged, not "out of memory" (cairo's
+    /// status for any libpng error); a truncated one, truncated.
+    @Test func aPNGLogoThatLiesOrIsDamagedIsRefusedForWhatItIs() throws {
+        let directory = try TemporaryDirectory("sheets-png-hostile")
+        try provisioned(CSVFixtures.families(count: 1), in: directory)
+        var huge = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8))
+        huge += Data([0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 8, 6, 0, 0, 0, 0, 0, 0, 0])
+        try huge.write(to: URL(fileURLWithPath: directory.file("huge.png")))
+        let good = try Data(contentsOf: URL(fileURLWithPath: "\(SheetsCLITests.templates)/logo.png"))
+        var damaged = [UInt8](good)
+        let idat = try #require(good.range(of: Data("IDAT".utf8))).upperBound + 16
+        for index in idat..<idat + 40 { damaged[index] ^= 0x5A }
+        try Data(damaged).write(to: URL(fileURLWithPath: directory.file("damaged.png")))
+        try good.prefix(good.count / 2).write(to: URL(fileURLWithPath: directory.file("truncated.png")))
+
+        let lying = try letters("logo: huge.png", in: directory)
+        #expect(lying.status == 65, "no trap: \(lying.stderr)")
+        let error = try ErrorDocument(lying)
+        #expect(error.kind == "template.logo" && error.message.contains("4294967295 × 4294967295 pixels"), "\(error)")
+        let corrupt = try ErrorDocument(try letters("logo: damaged.png", in: directory))
+        #expect(corrupt.kind == "template.logo" && corrupt.exitStatus == 65, "\(corrupt)")
+        #expect(corrupt.message.contains("corrupt PNG") && !corrupt.message.contains("memory"), "\(corrupt.message)")
+        let cut = try ErrorDocument(try letters("logo: truncated.png", in: directory))
+        #expect(cut.message.contains("truncated"), "\(cut.message)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("inv.pdf")))
+    }
+
     /// Names longer than the app's 50 characters (a manifest edited by hand), a word that cannot
     /// be broken, a name of stacked combining marks, a long organisation and no admin: every
     /// card's ink stays inside its card (a band along each card's edges is blank) and every code
-    /// still scans.
+    /// still scans. What cannot fit even in the smallest type is refused, naming the families and
+    /// fields; with --allow-cut it is printed cut and counted.
     @Test func longAndStackedNamesStayInsideTheirCards() throws {
         let directory = try TemporaryDirectory("sheets-overflow")
         // 40 marks a letter: the app stops at 12, but a manifest is a text file anyone can edit.
@@ -89,9 +118,14 @@ import TribeBoardTestSupport
         try directory.write("m.csv", manifest)
         try directory.write("t.txt", "organisation: \(String(repeating: "Organisation des parents d'élèves ", count: 5))\n---\n"
                             + String(repeating: "Unbreakable", count: 60) + " {code}\n")
-        let result = try ProcessRunner.run(tribeboard, ["sheets", "--manifest", "m.csv", "--store", "s.sqlite", "--out", "inv.pdf", "--template", "t.txt"],
-                                           in: directory.path)
+        let arguments = ["sheets", "--manifest", "m.csv", "--store", "s.sqlite", "--out", "inv.pdf", "--template", "t.txt", "--json"]
+        let refused = try ErrorDocument(try ProcessRunner.run(tribeboard, arguments, in: directory.path))
+        #expect(refused.kind == "sheets.textDoesNotFit" && refused.count == 8 && refused.fields?.contains("organisation") == true, "\(refused)")
+        let result = try ProcessRunner.run(tribeboard, arguments + ["--allow-cut"], in: directory.path)
         #expect(result.status == 0, "\(result.stderr)")
+        let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let cuts = report?["cuts"] as? [String: Any]
+        #expect(cuts?["invitations"] as? Int == 8 && (cuts?["fields"] as? [String: Int])?["organisation"] == 8, "\(String(describing: cuts))")
         let pdf = directory.file("inv.pdf")
         #expect(try PDFReader.qrCodes(pdf, grid: SheetsCLITests.cards).count == names.count)
         let (width, height) = ((595.276 - 72) / 2, (841.89 - 72) / 4)

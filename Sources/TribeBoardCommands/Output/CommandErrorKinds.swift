@@ -111,6 +111,23 @@ extension SheetError: DocumentedError {
         // The family's record id, not its code: the code is what is wrong, and it is a secret.
         case .invalidCode(let familyId, _, _): return ErrorDetail(kind: "sheets.invalidCode").with { $0.recordId = familyId }
         case .nothingSelected: return ErrorDetail(kind: "sheets.nothingSelected")
+        case .unmatched(let ids, let codes):
+            return ErrorDetail(kind: "sheets.unmatched").with {
+                $0.recordIds = ids.isEmpty ? nil : ids
+                $0.count = ids.isEmpty ? codes : ids.count
+            }
+        case .outdatedManifest(let check):
+            return ErrorDetail(kind: "sheets.outdatedManifest").with {
+                $0.path = check.manifest
+                $0.recordIds = check.first.map(\.familyId)
+                $0.count = check.outdated
+            }
+        case .textDoesNotFit(let cuts, _):
+            return ErrorDetail(kind: "sheets.textDoesNotFit").with {
+                $0.recordIds = cuts.first.map(\.familyId)
+                $0.fields = cuts.fields.keys.sorted()
+                $0.count = cuts.invitations
+            }
         }
     }
 }

@@ -49,6 +49,10 @@ struct ErrorDetail: Encodable, Equatable {
     var pid: Int32?
     var mode: String?
     var bytes: Int?
+    /// The fields an error is about (the text blocks `sheets` could not fit).
+    var fields: [String]?
+    /// How many things an error is about, when `recordIds` lists only the first.
+    var count: Int?
 
     init(kind: String) { self.kind = kind }
 

@@ -2,11 +2,11 @@ import ArgumentParser
 import Foundation
 import TribeBoardSheets
 import TribeBoardStore
-import TribeBoardSheets
 import TribeBoardSupport
 
 extension SheetLayout: ExpressibleByArgument {}
 extension Paper: ExpressibleByArgument {}
+extension InvitationOrder: ExpressibleByArgument {}
 
 /// `tribeboard sheets --out FILE.pdf`: printable invitations, cards or letters, from a manifest or the store.
 package struct SheetsCommand: PipelineCommand {
@@ -17,11 +17,14 @@ package struct SheetsCommand: PipelineCommand {
             Reads a provision manifest (--manifest) or the store: every family, or those named by \
             --external-id, the rows of --from-import, or a --created-from/--created-to range. The PDF is \
             written owner-only (mode 600: it holds the codes) and appears only once complete.
+            Text is set smaller (down to 6 pt on cards, 9 pt on letters) and wrapped to fit; what still does \
+            not fit stops the run naming the families, unless --allow-cut. --preview draws the first page as a PNG.
             Exit status: 0 written; 64 bad usage; 65 a template, logo or manifest that cannot be used (an \
-            unknown placeholder, not UTF-8, a code not in the app's format), or no family matches; 66 the \
+            unknown placeholder, not UTF-8, a code not in the app's format, codes older than the default \
+            store's), text that does not fit, or no family matches; 66 the \
             manifest, template, logo or import file cannot be opened; 73 the PDF cannot be created there (a \
             symbolic link, someone else's or a read-only file, no such folder); 74 the store cannot be read \
-            or the PDF cannot be written (disk full).
+            or the PDF or preview cannot be written (disk full).
             """,
         version: toolkitVersion)
 
@@ -31,7 +34,13 @@ package struct SheetsCommand: PipelineCommand {
     package var manifest: String?
 
     @Option(help: ArgumentHelp("The PDF to write.", valueName: "file.pdf"))
-    package var out: String
+    package var out: String?
+
+    @Option(help: ArgumentHelp("Also (or, without --out, only) draw the first page as a PNG, to check a template.", valueName: "file.png"))
+    package var preview: String?
+
+    @Flag(help: "Print text that does not fit even in the smallest type cut (\"…\"), counted in the report, instead of refusing.")
+    package var allowCut = false
 
     @Option(help: ArgumentHelp("cards (8 a page, with cut marks) or letters (one a page).", valueName: "layout"))
     package var layout: SheetLayout = .cards
@@ -48,6 +57,15 @@ package struct SheetsCommand: PipelineCommand {
     @Option(help: ArgumentHelp("Only the families provisioned from this CSV file.", valueName: "file.csv"))
     var fromImport: String?
 
+    @Option(name: .customLong("family-id"), help: ArgumentHelp("Only this family, by record id (repeatable).", valueName: "id"))
+    var familyIds: [String] = []
+
+    @Option(name: .customLong("code"), help: ArgumentHelp("Only the family holding this code (repeatable).", valueName: "code"))
+    var codes: [String] = []
+
+    @Option(help: ArgumentHelp("The order of the store's families: created, name (case and accents aside) or external-id.", valueName: "order"))
+    var sort: InvitationOrder = .created
+
     @Option(help: ArgumentHelp("Only families created on or after this date (YYYY-MM-DD or ISO 8601, UTC).", valueName: "date"))
     var createdFrom: String?
 
@@ -57,10 +75,20 @@ package struct SheetsCommand: PipelineCommand {
     package init() {}
 
     package func validate() throws {
-        if out.isEmpty { throw ValidationError("--out needs a file path.") }
-        let selectors = [!externalIds.isEmpty, fromImport != nil, createdFrom != nil || createdTo != nil].filter { $0 }.count
-        if selectors > 1 { throw ValidationError("pick one selection: --external-id, --from-import or --created-from/--created-to.") }
+        if out == nil && preview == nil { throw ValidationError("--out FILE.pdf (or --preview FILE.png) is needed.") }
+        if out?.isEmpty == true { throw ValidationError("--out needs a file path.") }
+        if preview?.isEmpty == true { throw ValidationError("--preview needs a file path.") }
+        if let out, out == preview { throw ValidationError("--out and --preview name the same file.") }
+        let selectors = [!externalIds.isEmpty, fromImport != nil, createdFrom != nil || createdTo != nil, !familyIds.isEmpty, !codes.isEmpty]
+            .filter { $0 }.count
+        if selectors > 1 {
+            throw ValidationError("pick one selection: --external-id, --family-id, --code, --from-import or --created-from/--created-to.")
+        }
         if manifest != nil && selectors > 0 { throw ValidationError("--manifest prints the whole manifest; the selections apply to the store.") }
+        if manifest != nil && sort != .created { throw ValidationError("--manifest prints in the manifest's order; --sort applies to the store.") }
+        if let bad = (familyIds + codes).first(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+            throw ValidationError("--family-id and --code need a value, got \"\(bad)\".")
+        }
         if let bad = externalIds.first(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
             throw ValidationError("--external-id needs a value, got \"\(bad)\".")
         }
@@ -73,7 +101,8 @@ package struct SheetsCommand: PipelineCommand {
     /// Reading the store and drawing the PDF blocks: it runs on a thread of its own (`PipelineThread`).
     package func runPipeline() async throws {
         let context = CommandContext(options: global, label: "tribeboard.sheets")
-        let request = Self.Request(out: out, layout: layout, paper: paper, template: template)
+        let request = Self.Request(out: out, layout: layout, paper: paper, template: template, preview: preview, allowCut: allowCut,
+                                   storeNamed: Self.storeNamed)
         let report: SheetsReport
         if let manifest {
             report = try Self.render(request, fromManifest: manifest, storePath: global.store, context: context)
@@ -81,6 +110,10 @@ package struct SheetsCommand: PipelineCommand {
             let selection: InvitationSelection
             if !externalIds.isEmpty {
                 selection = .externalIds(Set(externalIds.map { $0.trimmingCharacters(in: .whitespaces) }))
+            } else if !familyIds.isEmpty {
+                selection = .familyIds(Set(familyIds.map { $0.trimmingCharacters(in: .whitespaces) }))
+            } else if !codes.isEmpty {
+                selection = .codes(Set(codes.map { $0.trimmingCharacters(in: .whitespaces) }))
             } else if let fromImport {
                 selection = .importFile(path: fromImport)
             } else if createdFrom != nil || createdTo != nil {
@@ -89,46 +122,84 @@ package struct SheetsCommand: PipelineCommand {
             } else {
                 selection = .all
             }
-            report = try Self.render(request, selection: selection, storePath: global.store, context: context)
+            report = try Self.render(request, selection: selection, order: sort, storePath: global.store, context: context)
         }
         try context.emit(report, text: SheetsReportText.render)
     }
 
     struct Request {
-        let out: String
+        let out: String?
         let layout: SheetLayout
         let paper: Paper
         let template: String?
+        var preview: String? = nil
+        var allowCut = false
+        /// The store was named (--store, TRIBEBOARD_STORE): its codes win over a manifest's.
+        var storeNamed = true
+    }
+
+    /// Whether the store was named rather than found at its default path: ArgumentParser gives
+    /// the default and a given value alike.
+    static var storeNamed: Bool {
+        if ProcessInfo.processInfo.environment["TRIBEBOARD_STORE"] != nil { return true }
+        let arguments = CommandLine.arguments.prefix { $0 != "--" }
+        return arguments.contains { $0 == "--store" || $0.hasPrefix("--store=") }
     }
 
     static func render(_ request: Request, fromManifest manifest: String, storePath: String,
                        context: CommandContext) throws -> SheetsReport {
-        // The manifest does not carry the admin; the store does, when it is there.
+        // The manifest does not carry the admin, and its codes may be older than the store's.
         var store: TribeBoardStore?
         if FileManager.default.fileExists(atPath: storePath) {
             do {
                 store = try TribeBoardStore.openReadOnly(at: storePath)
             } catch {
-                // The cards can still be printed; what they lack is said, not hidden.
-                context.logger.warning("cannot read the store: admins' names are left out", metadata: ["error": "\(error.localizedDescription)"])
+                // A store named to settle the codes must be read; one only found is a bonus.
+                if request.storeNamed { throw context.fail(SheetError.input(.store(error)), status: .ioError) }
+                context.logger.warning("cannot read the store: admins' names are left out and the manifest's codes are unchecked",
+                                       metadata: ["error": "\(error.localizedDescription)"])
             }
         } else {
-            context.logger.info("no store at \(storePath): admins' names are left out")
+            context.logger.info("no store at \(storePath): admins' names are left out and the manifest's codes are unchecked")
         }
-        return try run(request, source: .manifest, context: context) { renderer throws(InvitationReadError) in
-            try ManifestInvitations.forEach(path: manifest) { invitation in
-                let admin = try store?.adminName(familyId: invitation.familyId)
-                try renderer.add(Invitation(familyId: invitation.familyId, familyName: invitation.familyName, code: invitation.code,
-                                            adminName: admin, externalId: invitation.externalId))
+        var check = ManifestCodeCheck(manifest: manifest, store: store == nil ? nil : storePath, storeWins: request.storeNamed)
+        let report = try run(request, source: .manifest, context: context, check: { check }) { renderer throws(InvitationReadError) in
+            try ManifestInvitations.forEach(path: manifest, columns: renderer.templateColumns) { invitation in
+                // A code edited into the manifest is refused as such, even where the store's would win.
+                try SheetRenderer.validate(invitation)
+                let known = try store?.manifestFamily(familyId: invitation.familyId, manifestCode: invitation.code)
+                let printed = check.resolve(invitation, storeCode: known.map(\.code), repaired: known?.repaired ?? false)
+                try renderer.add(Invitation(familyId: printed.familyId, familyName: printed.familyName, code: printed.code,
+                                            adminName: known?.admin, externalId: printed.externalId, columns: printed.columns))
             }
         }
+        if check.outdated > 0 {
+            context.logger.warning("the manifest \(manifest) is older than the store: \(check.outdated) families have a new code since (\(check.summary)); printed with the store's codes")
+        }
+        if check.notInStore > 0 {
+            context.logger.warning("\(check.notInStore) families of \(manifest) are not in the store \(storePath): printed with the manifest's codes, unchecked")
+        }
+        return report
     }
 
-    static func render(_ request: Request, selection: InvitationSelection, storePath: String,
+    static func render(_ request: Request, selection: InvitationSelection, order: InvitationOrder = .created, storePath: String,
                        context: CommandContext) throws -> SheetsReport {
-        try run(request, source: .store, context: context) { renderer throws(InvitationReadError) in
+        // Families asked for by id or code that the store does not have: the run is refused
+        // (before the files are named) rather than printing fewer than were asked for.
+        var found = Set<String>()
+        let unmatched = { () -> SheetError? in
+            switch selection {
+            case .familyIds(let ids): let missing = ids.subtracting(found).sorted(); return missing.isEmpty ? nil : .unmatched(familyIds: missing, codes: 0)
+            case .codes(let codes): let missing = codes.subtracting(found).count; return missing == 0 ? nil : .unmatched(familyIds: [], codes: missing)
+            default: return nil
+            }
+        }
+        return try run(request, source: .store, context: context, unmatched: unmatched) { renderer throws(InvitationReadError) in
             let store = try openStore(storePath)
-            try store.forEachInvitation(selection) { try renderer.add($0) }
+            try store.forEachInvitation(selection, order: order) { invitation in
+                if case .codes = selection { found.insert(invitation.code) } else { found.insert(invitation.familyId) }
+                try renderer.add(invitation)
+            }
         }
     }
 
@@ -137,19 +208,30 @@ package struct SheetsCommand: PipelineCommand {
     }
 
     private static func run(_ request: Request, source: SheetsReport.Source, context: CommandContext,
+                            check: () -> ManifestCodeCheck? = { nil }, unmatched: () -> SheetError? = { nil },
                             _ feed: (SheetRenderer) throws(InvitationReadError) -> Void) throws -> SheetsReport {
         do throws(SheetError) {
             let template: SheetTemplate
             do throws(SheetTemplateError) {
                 if let path = request.template { template = try SheetTemplate.load(path: path) } else { template = try SheetTemplate.builtIn() }
+                // Placeholders other than the fields are a manifest's columns: the store has none.
+                if source == .store { try SheetTemplate.requireColumns(template.columns, available: []) }
             } catch {
                 throw SheetError.template(error)
             }
-            let renderer = try SheetRenderer(outputPath: request.out, layout: request.layout, paper: request.paper, template: template)
+            let renderer = try SheetRenderer(outputPath: request.out, preview: request.preview, layout: request.layout, paper: request.paper,
+                                             template: template, allowCut: request.allowCut)
             do { try feed(renderer) } catch { throw SheetError.input(error) }
+            // Before the files are named: a refused manifest leaves nothing behind.
+            if let check = check(), check.refuses { throw SheetError.outdatedManifest(check) }
+            if let missing = unmatched() { throw missing }
             try renderer.finish()
-            return SheetsReport(output: request.out, source: source, layout: request.layout, paper: request.paper,
-                                template: request.template ?? "built-in", invitations: renderer.invitations, pages: renderer.pages)
+            if !renderer.cuts.isEmpty {
+                context.logger.warning("printed cut (--allow-cut): text that does not fit on \(renderer.cuts.invitations) invitations (the report names them)")
+            }
+            return SheetsReport(output: request.out, preview: request.preview, source: source, layout: request.layout, paper: request.paper,
+                                template: request.template ?? "built-in", invitations: renderer.invitations, pages: renderer.pages,
+                                cuts: renderer.cuts, shrunk: renderer.shrunk, manifestCheck: check())
         } catch {
             throw context.fail(error, status: status(error))
         }
@@ -158,7 +240,7 @@ package struct SheetsCommand: PipelineCommand {
     static func status(_ error: SheetError) -> ExitStatus {
         switch error {
         case .template(.cannotOpen), .template(.logo(_, "no such file")): return .noInput
-        case .template, .qr, .invalidCode, .nothingSelected: return .dataError
+        case .template, .qr, .invalidCode, .nothingSelected, .textDoesNotFit, .outdatedManifest, .unmatched: return .dataError
         case .input(.rendering(let inner as SheetError)): return status(inner)
         case .input(.store), .input(.rendering): return .ioError
         case .input(.manifestMissing), .input(.importFile(.cannotOpen)): return .noInput

@@ -11,8 +11,12 @@ package struct Invitation: Sendable, Equatable, CustomStringConvertible {
     package let code: String
     package let adminName: String?
     package let externalId: String?
+    /// A manifest's other columns that the template names (`{class}`).
+    package let columns: [String: String]
 
-    package init(familyId: RecordID, familyName: String, code: String, adminName: String?, externalId: String?) {
+    package init(familyId: RecordID, familyName: String, code: String, adminName: String?, externalId: String?,
+                 columns: [String: String] = [:]) {
+        self.columns = columns
         self.familyId = familyId
         self.familyName = familyName
         self.code = code
@@ -32,6 +36,20 @@ package enum InvitationSelection: Sendable, Equatable {
     case importFile(path: String)
     /// Created within these bounds (ISO 8601 UTC text, inclusive; nil: open).
     case created(from: String?, to: String?)
+    /// These families, by record id.
+    case familyIds(Set<String>)
+    /// The families holding these codes now.
+    case codes(Set<String>)
+}
+
+/// The order of the cards from the store.
+package enum InvitationOrder: String, CaseIterable, Sendable {
+    /// As they were created (the import file's order within a run).
+    case created
+    /// By family name, case and accents aside (Émile between Dubois and Fabre), as an office files them.
+    case name
+    /// By the import file's external id (families without one first).
+    case externalId = "external-id"
 }
 
 /// `rendering` carries the caller's error unchanged (a SheetError, or whatever its body threw);

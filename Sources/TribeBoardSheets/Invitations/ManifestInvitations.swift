@@ -5,7 +5,10 @@ import TribeBoardCSV
 /// Reads back a `manifest.csv` that provision wrote: one invitation per row that has a family
 /// and a code (created or existing), streamed row by row.
 package enum ManifestInvitations {
-    package static func forEach(path: String, _ body: (Invitation) throws -> Void) throws(InvitationReadError) {
+    /// `columns`: the other columns to carry (the template's placeholders); one the header lacks
+    /// is refused before any row is read, naming the template's placeholders.
+    package static func forEach(path: String, columns wanted: [SheetTemplate.Column] = [],
+                                _ body: (Invitation) throws -> Void) throws(InvitationReadError) {
         var status = stat()
         guard stat(path, &status) == 0 else {
             throw .manifestMissing(path: path, reason: errno == ENOENT ? "no such file" : String(cString: strerror(errno)))
@@ -33,7 +36,13 @@ package enum ManifestInvitations {
         }
         let id = try column("family_id"), name = try column("family_name"), code = try column("code")
         let external = try column("external_id"), state = try column("status")
-        let width = max(id, name, code, external, state) + 1
+        do throws(SheetTemplateError) {
+            try SheetTemplate.requireColumns(wanted, available: Set(header))
+        } catch {
+            throw .rendering(SheetError.template(error))
+        }
+        let extra = Dictionary(wanted.compactMap { wanted in header.firstIndex(of: wanted.name).map { (wanted.name, $0) } }) { first, _ in first }
+        let width = ([id, name, code, external, state] + extra.values).max().map { $0 + 1 } ?? 0
         var line = 1
         while let fields = reader.next() {
             line += 1
@@ -44,7 +53,8 @@ package enum ManifestInvitations {
             guard fields[state] != "failed", !fields[code].isEmpty, !fields[id].isEmpty else { continue }
             let invitation = Invitation(familyId: fields[id], familyName: unneutralized(fields[name]),
                                         code: fields[code], adminName: nil,
-                                        externalId: fields[external].isEmpty ? nil : unneutralized(fields[external]))
+                                        externalId: fields[external].isEmpty ? nil : unneutralized(fields[external]),
+                                        columns: extra.mapValues { unneutralized(fields[$0]) })
             do { try body(invitation) } catch { throw .rendering(error) }
         }
         // CSV.swift's reader.error is also how it says "end of file"; the stream's status tells a

@@ -1,0 +1,38 @@
+/// The text blocks that did not fit even in the smallest type, per family: what `--allow-cut`
+/// accepts and what a run without it refuses. Memory is bounded: every cut is counted, the first
+/// `listed` are kept by name.
+package struct TextCuts: Sendable, Encodable, Equatable {
+    /// One invitation's cut blocks, by the template's names for them (`wording`, `title`,
+    /// `family_name`, `organisation`, `code_label`, `code`, `admin_name`).
+    package struct Cut: Sendable, Encodable, Equatable {
+        package let familyId: String
+        package let familyName: String
+        package let fields: [String]
+    }
+
+    static let listed = 20
+
+    /// Invitations with at least one block cut.
+    package private(set) var invitations = 0
+    /// How many invitations had each block cut.
+    package private(set) var fields: [String: Int] = [:]
+    /// The first `listed` of them.
+    package private(set) var first: [Cut] = []
+
+    package var isEmpty: Bool { invitations == 0 }
+
+    package init() {}
+
+    package mutating func record(familyId: String, familyName: String, fields cut: [String]) {
+        guard !cut.isEmpty else { return }
+        invitations += 1
+        for field in cut { fields[field, default: 0] += 1 }
+        if first.count < Self.listed { first.append(Cut(familyId: familyId, familyName: familyName, fields: cut)) }
+    }
+
+    /// "Dupont (F1): wording, title; …; and 12 more", for messages.
+    package var summary: String {
+        let named = first.map { "\($0.familyName) (\($0.familyId)): \($0.fields.joined(separator: ", "))" }.joined(separator: "; ")
+        return invitations > first.count ? "\(named); and \(invitations - first.count) more" : named
+    }
+}

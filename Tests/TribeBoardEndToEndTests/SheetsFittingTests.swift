@@ -1,0 +1,158 @@
+import Foundation
+import Testing
+import TribeBoardTestSupport
+
+/// Printed text is never cut silently (issue 26.1): it is set smaller and wrapped onto the card's
+/// free space, and what still does not fit stops the run before anything is written, unless
+/// `--allow-cut`. Read back with pdftotext, one card's rectangle at a time.
+@Suite struct SheetsFittingTests {
+    let tribeboard = ProcessRunner.executable("tribeboard")
+
+    /// Four short paragraphs: more than the card holds at 7.5 pt, all of it at 6 pt.
+    static let fourShortParagraphs = """
+        organisation: École des Tilleuls
+        ---
+        Welcome, {admin_name}: your family has its own board on TribeBoard.
+        To join: install TribeBoard, choose “Join a family”, then scan the QR code or type the code {code}.
+        Keep this card private: whoever holds the code can ask to join {family_name}.
+        Lost it? The school office gives a new one; the old one then stops working.
+        """
+
+    /// The issue's shape: a long title and four paragraphs (greeting, how to join, privacy, contact).
+    static let fourParagraphs = """
+        organisation: École des Tilleuls — Association des parents d'élèves
+        title: Welcome to TribeBoard, the family board of the École des Tilleuls, {family_name}
+        ---
+        Dear {admin_name}, your family {family_name} now has its own board on TribeBoard, where the school's news, the class calendar and the parents' messages arrive in one place.
+
+        How to join: 1. install TribeBoard from the App Store; 2. open it and choose "Join a family"; 3. scan the QR code on this card, or type the code {code}; 4. wait until the administrator accepts you.
+
+        Privacy: keep this card private. Whoever holds the code can ask to join {family_name}; if it is lost, ask the school office for a new one.
+
+        Questions: the parents' association answers at the school gate on Mondays, or write to parents@tilleuls.example.
+        """
+
+    func provisioned(_ count: Int, in directory: TemporaryDirectory) throws -> [ManifestRow] {
+        try directory.write("in.csv", CSVFixtures.families(count: count))
+        let result = try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "-q"], in: directory.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        return try ManifestFile.read(directory.file("out/manifest.csv"))
+    }
+
+    func report(_ result: ProcessRunner.Result) throws -> [String: Any] {
+        try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
+    }
+
+    /// The words of `text`, however pdftotext broke its lines.
+    static func words(_ text: String) -> String {
+        text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
+
+    /// The wording as the template fills it for one family (the fixture's admins are "Admin N").
+    static func wording(_ template: String, _ family: ManifestRow, admin: String) -> String {
+        let body = template.components(separatedBy: "---\n").last ?? ""
+        return body.replacingOccurrences(of: "{admin_name}", with: admin).replacingOccurrences(of: "{family_name}", with: family.familyName)
+            .replacingOccurrences(of: "{code}", with: family.code)
+    }
+
+    /// The text pdftotext finds inside one card's rectangle (A4, 2 × 4, half-inch margins).
+    func cardText(_ pdf: String, slot: Int) throws -> String {
+        let width = (595.276 - 72) / 2, height = (841.89 - 72) / 4
+        let x = 36 + Double(slot % 2) * width, y = 36 + Double(slot / 2) * height
+        let result = try ProcessRunner.run("/usr/bin/pdftotext", ["-enc", "UTF-8", "-f", "1", "-l", "1", "-x", String(Int(x)), "-y", String(Int(y)),
+                                                                  "-W", String(Int(width)), "-H", String(Int(height)), pdf, "-"])
+        #expect(result.status == 0, "\(result.stderr)")
+        return result.stdout
+    }
+
+    @Test func aWordingTooLongForFullSizeIsSetSmallerAndPrintedWhole() throws {
+        let directory = try TemporaryDirectory("sheets-fit-cards")
+        let families = try provisioned(8, in: directory)
+        try directory.write("t.txt", Self.fourShortParagraphs)
+        let result = try ProcessRunner.run(tribeboard, ["sheets", "--store", "s.sqlite", "--out", "inv.pdf", "--template", "t.txt", "--json"],
+                                           in: directory.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try report(result)
+        #expect(report["shrunk"] as? Int == 8, "every card's wording needed smaller type: \(report)")
+        #expect((report["cuts"] as? [String: Any])?["invitations"] as? Int == 0)
+        for (slot, family) in families.enumerated() {
+            let card = Self.words(try cardText(directory.file("inv.pdf"), slot: slot))
+            let admin = "Admin \(slot + 1)"
+            #expect(card.contains(Self.words(Self.wording(Self.fourShortParagraphs, family, admin: admin))), "card \(slot): \(card)")
+            #expect(!card.contains("…"))
+        }
+    }
+
+    /// Letters have the room: the long title and all four paragraphs are there, nothing ends in "…".
+    @Test func theIssuesFourParagraphTemplateIsWholeOnLetters() throws {
+        let directory = try TemporaryDirectory("sheets-fit-letters")
+        let families = try provisioned(3, in: directory)
+        try directory.write("t.txt", Self.fourParagraphs)
+        let result = try ProcessRunner.run(tribeboard, ["sheets", "--store", "s.sqlite", "--out", "inv.pdf", "--template", "t.txt",
+                                                        "--layout", "letters", "--json"], in: directory.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect((try report(result)["cuts"] as? [String: Any])?["invitations"] as? Int == 0)
+        let text = Self.words(try PDFReader.text(directory.file("inv.pdf")))
+        #expect(!text.contains("…"), "\(text)")
+        for (index, family) in families.enumerated() {
+            #expect(text.contains("Welcome to TribeBoard, the family board of the École des Tilleuls, \(family.familyName)"))
+            #expect(text.contains(Self.words(Self.wording(Self.fourParagraphs, family, admin: "Admin \(index + 1)"))), "\(family.familyName)")
+        }
+    }
+
+    /// On cards it cannot fit: the run stops naming every family and the field, status 65, and
+    /// nothing is at --out (nor a temporary file); --allow-cut prints it and counts the cuts.
+    @Test func textThatCannotFitIsRefusedUnlessCutsAreAllowed() throws {
+        let directory = try TemporaryDirectory("sheets-fit-refused")
+        let families = try provisioned(11, in: directory)
+        try directory.write("t.txt", Self.fourParagraphs)
+        try directory.write("inv.pdf", "previous")
+        let refused = try ProcessRunner.run(tribeboard, ["sheets", "--store", "s.sqlite", "--out", "inv.pdf", "--preview", "p.png",
+                                                         "--template", "t.txt", "--json"], in: directory.path)
+        #expect(refused.status == 65, "\(refused.stderr)")
+        let error = try ErrorDocument(refused)
+        #expect(error.kind == "sheets.textDoesNotFit" && error.fields == ["wording"] && error.count == 11, "\(error)")
+        #expect(Set(error.recordIds ?? []) == Set(families.map(\.familyId)))
+        #expect(refused.stderr.contains(families[10].familyName))
+        #expect(try String(contentsOfFile: directory.file("inv.pdf"), encoding: .utf8) == "previous")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { !$0.hasPrefix("s.sqlite") }.sorted()
+        #expect(files == ["in.csv", "inv.pdf", "out", "t.txt"], "no preview, no temporary file")
+
+        let cut = try ProcessRunner.run(tribeboard, ["sheets", "--store", "s.sqlite", "--out", "inv.pdf", "--template", "t.txt",
+                                                     "--allow-cut", "--json"], in: directory.path)
+        #expect(cut.status == 0, "\(cut.stderr)")
+        let cuts = try report(cut)["cuts"] as? [String: Any]
+        #expect(cuts?["invitations"] as? Int == 11 && (cuts?["fields"] as? [String: Int]) == ["wording": 11], "\(String(describing: cuts))")
+        #expect((cuts?["first"] as? [[String: Any]])?.compactMap { $0["familyId"] as? String } == families.map(\.familyId))
+        #expect(try PDFReader.qrCodes(directory.file("inv.pdf"), grid: SheetsCLITests.cards).sorted() == families.map(\.code).sorted())
+        #expect(try cardText(directory.file("inv.pdf"), slot: 0).contains("…"), "the cut is marked")
+    }
+
+    /// --preview draws the first page as a PNG an office can look at: the page's size at 150 dpi,
+    /// owner-only, and its QR code scans; without --out no PDF is written.
+    @Test func thePreviewIsTheFirstPageAsAPNGWhoseCodeScans() throws {
+        let directory = try TemporaryDirectory("sheets-preview")
+        let families = try provisioned(3, in: directory)
+        let result = try ProcessRunner.run(tribeboard, ["sheets", "--store", "s.sqlite", "--preview", "p.png", "--layout", "letters",
+                                                        "--paper", "letter", "--json"], in: directory.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try report(result)
+        #expect(report["preview"] as? String == "p.png" && report["output"] == nil && report["invitations"] as? Int == 3, "\(report)")
+        let png = try Data(contentsOf: URL(fileURLWithPath: directory.file("p.png")))
+        #expect(png.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+        let size = [16, 20].map { at in png[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        #expect(size == [1275, 1650], "US Letter at 150 dpi")
+        #expect(FileMode.of(directory.file("p.png")) == 0o600)
+        #expect(try QRReader.decode([directory.file("p.png")]) == [families[0].code])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".pdf") }.isEmpty)
+
+        let both = try ProcessRunner.run(tribeboard, ["sheets", "--store", "s.sqlite", "--out", "inv.pdf", "--preview", "cards.png"],
+                                         in: directory.path)
+        #expect(both.status == 0, "\(both.stderr)")
+        #expect(try PDFReader.info(directory.file("inv.pdf")).pages == 1)
+        let cards = try Data(contentsOf: URL(fileURLWithPath: directory.file("cards.png")))
+        #expect([16, 20].map { at in cards[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } } == [1240, 1754], "A4 at 150 dpi")
+        let neither = try ProcessRunner.run(tribeboard, ["sheets", "--store", "s.sqlite"], in: directory.path)
+        #expect(neither.status == 64)
+    }
+}
