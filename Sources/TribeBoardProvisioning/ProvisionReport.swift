@@ -26,7 +26,11 @@ package struct ProvisionReport: Encodable, Sendable {
     package var qrWriteFailures = 0
     /// Records across the whole store that still wait for `resync` (after --sync, what it left).
     package var pendingSync: TribeBoardStore.PendingSyncCounts?
+    /// The first `listedUnknownColumnLimit` columns the toolkit does not know (each cut at 64
+    /// characters), and how many there are in all: a hostile header of a million columns is a
+    /// count, not a million-entry list.
     package var unknownColumns: [String] = []
+    package var unknownColumnCount = 0
     package var otherRunDetected = false
     package var durationSeconds = 0.0
     package var familiesPerSecond = 0.0
@@ -68,6 +72,15 @@ package struct ProvisionReport: Encodable, Sendable {
     }
 
     static let listedFailureLimit = 100
+    static let listedUnknownColumnLimit = 5
+    static let listedColumnNameLength = 64
+
+    mutating func noteUnknownColumns(_ columns: [String]) {
+        unknownColumnCount = columns.count
+        unknownColumns = columns.prefix(Self.listedUnknownColumnLimit).map { name in
+            name.count > Self.listedColumnNameLength ? name.prefix(Self.listedColumnNameLength) + "…" : name
+        }
+    }
 
     mutating func record(_ row: ProvisionRowResult) {
         rows += 1
