@@ -29,6 +29,7 @@ enum ErrorKindCatalogue {
             CSVImportError.cannotOpen(path: "p", reason: "r"), CSVImportError.invalidUTF8(line: 2), CSVImportError.unterminatedQuote(line: 2),
             CSVImportError.empty, CSVImportError.missingColumnInHeader("family_name", header: ["a"], delimiter: "comma"), CSVImportError.utf16,
             CSVImportError.duplicateColumn("code"), CSVImportError.unreadable(reason: "r"), malformedHeader,
+            CSVImportError.utf32, CSVImportError.tooLarge(path: "p"),
         ]
         let cloudKit: [any Error] = [
             CloudKitError.network(reason: "r"), CloudKitError.service(code: .authenticationFailed, httpStatus: 401, reason: "r", retryAfter: nil),
@@ -42,6 +43,7 @@ enum ErrorKindCatalogue {
         let files: [any Error] = [
             SyncLock.Failure.held(byPID: 1), SyncLock.Failure.cannotOpen(path: "l", reason: "r"),
             SnapshotError.cannotOpen(path: "p", reason: "r"), SnapshotError.readFailed(path: "p", reason: "r"), SnapshotError.parserUnavailable,
+            SnapshotError.lineTooLong(path: "p", line: 1), SnapshotError.tooManyLines(path: "p"), SnapshotError.notASnapshot(path: "p", line: 9),
             FileSystemError("write", path: "p", reason: "r"),
             QRCodeError.encodingFailed(reason: "r"), QRCodeError.pngEncodingFailed(reason: "r"), QRCodeError.invalidScale(0),
         ]
