@@ -29,6 +29,12 @@ extension AsyncParsableCommand {
         do {
             command = try parseAsRoot(arguments)
         } catch {
+            if let unknown = UnknownSubcommand.find(in: arguments, of: Self.self) {
+                if arguments.prefix(while: { $0 != "--" }).contains("--json"), let json = try? CommandContext.json(ErrorDocument(unknown, status: .usage)) {
+                    Terminal.writeOutput(json)
+                }
+                finish(ValidationError(unknown.message))
+            }
             // Encoding strings cannot fail; if it ever did, stderr still has the message.
             if let document = usageDocument(for: error, arguments: arguments), let json = try? CommandContext.json(document) {
                 Terminal.writeOutput(json)

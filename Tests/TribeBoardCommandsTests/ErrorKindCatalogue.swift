@@ -72,7 +72,7 @@ enum ErrorKindCatalogue {
             ["provision", "in.csv", "--no-such-option"], ["provision", "in.csv", "--out"], ["provision"],
             ["provision", "in.csv", "--code-length", "abc"], ["resync", "extra"], ["provision", "in.csv", "--code-length", "5"],
         ].map { UsageErrorTests.refusal($0) }
-        return refused + [UsageError(Strange(), command: TribeBoardCommand.self)]
+        return (refused as [any Error]) + [UsageError(Strange(), command: TribeBoardCommand.self), UnknownSubcommand(name: "frobnicate", known: ["audit"])]
     }
 
     /// A real one: the type's initialiser is the CSV module's own.
