@@ -42,6 +42,22 @@ package struct ProvisionReport: Encodable, Sendable {
     package var codesNotVerifiedRemotely = 0
     /// Present when a remote is configured.
     package var remote: RemoteSummary?
+    /// Present with --sheets: the PDF made, or why it was not (the families are provisioned
+    /// either way, and this report says so).
+    package var sheets: SheetsSummary?
+
+    package struct SheetsSummary: Encodable, Sendable {
+        package var path: String
+        package var invitations: Int?
+        package var pages: Int?
+        package var error: String?
+        /// As the error document would name it (`sheets.cannotCreate`…).
+        package var errorKind: String?
+
+        package init(path: String, invitations: Int? = nil, pages: Int? = nil, error: String? = nil, errorKind: String? = nil) {
+            (self.path, self.invitations, self.pages, self.error, self.errorKind) = (path, invitations, pages, error, errorKind)
+        }
+    }
 
     package struct RemoteSummary: Encodable, Sendable {
         /// Why remote checking stopped during the run, if it did.

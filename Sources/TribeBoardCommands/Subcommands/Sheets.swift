@@ -103,6 +103,15 @@ package struct SheetsCommand: PipelineCommand {
 
     static func render(_ request: Request, fromManifest manifest: String, storePath: String,
                        context: CommandContext) throws -> SheetsReport {
+        do { return try make(request, fromManifest: manifest, storePath: storePath, context: context) } catch {
+            throw context.fail(error, status: status(error))
+        }
+    }
+
+    /// The PDF of a manifest, its failure returned rather than reported: `provision --sheets`
+    /// puts it in its own report, beside what was provisioned.
+    static func make(_ request: Request, fromManifest manifest: String, storePath: String,
+                     context: CommandContext) throws(SheetError) -> SheetsReport {
         // The manifest does not carry the admin; the store does, when it is there.
         var store: TribeBoardStore?
         if FileManager.default.fileExists(atPath: storePath) {
@@ -115,7 +124,7 @@ package struct SheetsCommand: PipelineCommand {
         } else {
             context.logger.info("no store at \(storePath): admins' names are left out")
         }
-        return try run(request, source: .manifest, context: context) { renderer throws(InvitationReadError) in
+        return try make(request, source: .manifest) { renderer throws(InvitationReadError) in
             try ManifestInvitations.forEach(path: manifest) { invitation in
                 let admin = try store?.adminName(familyId: invitation.familyId)
                 try renderer.add(Invitation(familyId: invitation.familyId, familyName: invitation.familyName, code: invitation.code,
@@ -138,21 +147,24 @@ package struct SheetsCommand: PipelineCommand {
 
     private static func run(_ request: Request, source: SheetsReport.Source, context: CommandContext,
                             _ feed: (SheetRenderer) throws(InvitationReadError) -> Void) throws -> SheetsReport {
-        do throws(SheetError) {
-            let template: SheetTemplate
-            do throws(SheetTemplateError) {
-                if let path = request.template { template = try SheetTemplate.load(path: path) } else { template = try SheetTemplate.builtIn() }
-            } catch {
-                throw SheetError.template(error)
-            }
-            let renderer = try SheetRenderer(outputPath: request.out, layout: request.layout, paper: request.paper, template: template)
-            do { try feed(renderer) } catch { throw SheetError.input(error) }
-            try renderer.finish()
-            return SheetsReport(output: request.out, source: source, layout: request.layout, paper: request.paper,
-                                template: request.template ?? "built-in", invitations: renderer.invitations, pages: renderer.pages)
-        } catch {
+        do { return try make(request, source: source, feed) } catch {
             throw context.fail(error, status: status(error))
         }
+    }
+
+    private static func make(_ request: Request, source: SheetsReport.Source,
+                             _ feed: (SheetRenderer) throws(InvitationReadError) -> Void) throws(SheetError) -> SheetsReport {
+        let template: SheetTemplate
+        do throws(SheetTemplateError) {
+            if let path = request.template { template = try SheetTemplate.load(path: path) } else { template = try SheetTemplate.builtIn() }
+        } catch {
+            throw SheetError.template(error)
+        }
+        let renderer = try SheetRenderer(outputPath: request.out, layout: request.layout, paper: request.paper, template: template)
+        do { try feed(renderer) } catch { throw SheetError.input(error) }
+        try renderer.finish()
+        return SheetsReport(output: request.out, source: source, layout: request.layout, paper: request.paper,
+                            template: request.template ?? "built-in", invitations: renderer.invitations, pages: renderer.pages)
     }
 
     static func status(_ error: SheetError) -> ExitStatus {
