@@ -121,15 +121,13 @@ package struct SnapshotReader {
             return
         }
         guard parsed.deleted == 0 else { return }
-        if parsed.code_not_string != 0 {
-            try malformed(MalformedSnapshotLine(line: number, reason: "the code field's value is not a string"))
-            return
-        }
-        try record(RemoteRecordSummary(recordName: Self.string(parsed.record_name) ?? "",
-                                       recordType: Self.string(parsed.record_type) ?? "",
-                                       code: Self.string(parsed.code), name: Self.string(parsed.name),
-                                       createdAtMilliseconds: parsed.has_created != 0 ? parsed.created_ms : nil,
-                                       invalidValue: parsed.created_problem.map { String(cString: $0) }, line: number))
+        var summary = RemoteRecordSummary(recordName: Self.string(parsed.record_name) ?? "",
+                                          recordType: Self.string(parsed.record_type) ?? "",
+                                          code: Self.string(parsed.code), name: Self.string(parsed.name),
+                                          createdAtMilliseconds: parsed.has_created != 0 ? parsed.created_ms : nil,
+                                          invalidValue: parsed.created_problem.map { String(cString: $0) }, line: number)
+        summary.codeIsNotString = parsed.code_not_string != 0
+        try record(summary)
     }
 
     private static func string(_ text: tb_text) -> String? {
