@@ -5,14 +5,21 @@ import TribeBoardTestSupport
 
 /// A live CloudKit record whose creation date no clock can hold, through the real binary.
 @Suite struct AuditHostileLiveTests {
+    let tribeboard = ProcessRunner.executable("tribeboard")
+
+    /// A folder with a store of `families` provisioned offline.
+    func provisioned(_ families: Int, _ name: String) async throws -> TemporaryDirectory {
+        let directory = try TemporaryDirectory(name)
+        try directory.write("in.csv", CSVFixtures.families(count: families))
+        let provisioned = try await ProcessRunner.runAsync(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "-q"], in: directory.path)
+        try #require(provisioned.status == 0, "\(provisioned.stderr)")
+        return directory
+    }
+
     @Test func aLiveRecordDated1e300IsAFindingNotACrash() async throws {
         let fixture = try await EmulatorFixture.start()
         defer { Task { await fixture.emulator.stop() } }
-        let directory = try TemporaryDirectory("audit-hostile-live")
-        try directory.write("in.csv", CSVFixtures.families(count: 1))
-        let tribeboard = ProcessRunner.executable("tribeboard")
-        let provisioned = try await ProcessRunner.runAsync(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "-q"], in: directory.path)
-        try #require(provisioned.status == 0, "\(provisioned.stderr)")
+        let directory = try await provisioned(1, "audit-hostile-live")
         let family = try #require(try StoreInspector(path: directory.file("s.sqlite")).rows("SELECT id, code FROM families").first)
         var broken = SnapshotFixture.family(code: family["code"] ?? "", name: "Broken clock")
         broken.fields?["createdAt"] = CloudKitRecord.Field(value: .number(1e300), type: "TIMESTAMP")
@@ -34,11 +41,7 @@ import TribeBoardTestSupport
     @Test func theLiveAuditAndTheAuditOfItsSnapshotAgree() async throws {
         let fixture = try await EmulatorFixture.start()
         defer { Task { await fixture.emulator.stop() } }
-        let directory = try TemporaryDirectory("audit-live-snapshot")
-        try directory.write("in.csv", CSVFixtures.families(count: 2))
-        let tribeboard = ProcessRunner.executable("tribeboard")
-        let provisioned = try await ProcessRunner.runAsync(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "-q"], in: directory.path)
-        try #require(provisioned.status == 0, "\(provisioned.stderr)")
+        let directory = try await provisioned(2, "audit-live-snapshot")
         let nameless = SnapshotFixture.family(id: "", code: "NONAME2", name: "No name")
         var numeric = SnapshotFixture.family(code: "NUM234", name: "Numeric code")
         numeric.fields?["code"] = CloudKitRecord.Field(value: .number(123_456), type: "NUMBER")
