@@ -60,7 +60,8 @@ extension AsyncParsableCommand {
         if status == .success {
             // --help, --version, a completion script (also `tribeboard` alone, whose run() asks
             // for help): stdout, through the checked writes rather than ArgumentParser's print.
-            Terminal.writeOutput(fullMessage(for: error) + "\n")
+            let message = fullMessage(for: error)
+            if !message.isEmpty { Terminal.writeOutput(message + "\n") }
             finish(status: .success)
         }
         guard let failure = Terminal.finishOutput() else { exit(withError: error) }
