@@ -76,8 +76,9 @@ extern "C" int tb_snapshot_parse(tb_snapshot_parser *parser, const char *line, s
         *error = "an error dictionary, not a record";
         return 3;
     }
-    if (object["recordName"].get(element) != simdjson::SUCCESS || (record->record_name = text_of(element)).ptr == nullptr
-        || record->record_name.length == 0) {
+    // An empty name is a record that cannot be named: the audit reports it as a live read would
+    // (RemoteRecordSummary), not as a line that is not a record.
+    if (object["recordName"].get(element) != simdjson::SUCCESS || (record->record_name = text_of(element)).ptr == nullptr) {
         *error = "no recordName string";
         return 4;
     }

@@ -31,3 +31,21 @@ int tb_link_unnamed_file(int descriptor, const char *path) {
     snprintf(source, sizeof source, "/proc/self/fd/%d", descriptor);
     return linkat(AT_FDCWD, source, AT_FDCWD, path, AT_SYMLINK_FOLLOW);
 }
+
+static int standard_output_was_closed = 0;
+
+__attribute__((constructor)) static void tb_occupy_standard_descriptors(void) {
+    for (int descriptor = 0; descriptor <= 2; descriptor++) {
+        if (fcntl(descriptor, F_GETFD) >= 0 || errno != EBADF) continue;
+        int opened = open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY);
+        if (opened >= 0 && opened != descriptor) {
+            dup2(opened, descriptor);
+            close(opened);
+        }
+        if (descriptor == 1) standard_output_was_closed = 1;
+    }
+}
+
+int tb_standard_output_was_closed(void) {
+    return standard_output_was_closed;
+}

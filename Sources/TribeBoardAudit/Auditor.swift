@@ -67,6 +67,7 @@ package struct Auditor: Sendable {
             for record in remote.withoutCode { report.add(findings.withoutCode(record)) }
             for finding in findings.repeatedNames(remote) { report.add(finding) }
             for record in remote.invalidValues { report.add(findings.invalidValue(record, total: remote.invalidValueCount)) }
+            if remote.nameless > 0 { report.add(findings.nameless(count: remote.nameless)) }
             let copies = check.remoteCopies(sampleLimit: request.sampleLimit)
             report.awaitingResync = copies.awaitingResync
             for (entry, localCode) in copies.differs { report.add(findings.codeDiffers(entry, localCode: localCode)) }

@@ -17,7 +17,9 @@ import TribeBoardSupport
 /// 3. the committed families' PNGs are renamed into `DIR/qr/`, then `repairs.csv` is written.
 ///
 /// Killed before step 2, the run leaves only its staging folder, which the next run removes;
-/// killed during step 3, the next run puts the committed families' QR codes in place.
+/// killed during step 3 (or stopped by a folder where repairs.csv goes), the staging folder stays
+/// with the list of its families, and the next run puts their QR codes in place and writes their
+/// rows in repairs.csv, before its own, and ends 74 for as long as it cannot.
 struct CodeRepairApplier {
     static let manifestName = "repairs.csv"
     static let manifestHeader = ["family_id", "family_name", "old_code", "new_code", "kept_by", "reason", "qr_file"]
@@ -34,32 +36,47 @@ struct CodeRepairApplier {
         guard !plan.changes.isEmpty || FileManager.default.fileExists(atPath: outputDirectory) else { return report }
         let folder = OutputFolder(path: outputDirectory)
         var staging: RepairStaging?
+        var recovery = RepairStaging.Recovery()
         var committed = false
         do {
             _ = try folder.prepare()
             let store = try TribeBoardStore.open(at: request.storePath)
-            let recovered = try RepairStaging.recover(in: folder, store: store)
-            if recovered > 0 { logger.notice("put the QR codes of an interrupted repair in place", metadata: ["families": "\(recovered)"]) }
-            guard !plan.changes.isEmpty else { return report }
-            let stage = try RepairStaging(in: folder)
-            staging = stage
-            var changes = try choose(plan.changes, store: store, avoiding: knownCodes)
-            changes = try await claim(changes, store: store, client: client, avoiding: knownCodes)
-            let renderer = try QRCodePNGRenderer()
-            for change in changes {
-                guard let code = change.assignedCode else { continue }
-                try AtomicFile.write(try renderer.png(for: code), to: stage.file(for: change.familyId))
+            recovery = try RepairStaging.recover(in: folder, store: store)
+            if !recovery.changes.isEmpty {
+                logger.notice("finishing an interrupted repair: its QR codes and repairs.csv", metadata: ["families": "\(recovery.changes.count)"])
             }
-            changes = try commit(changes, store: store)
-            committed = true
-            report.changes = try place(changes, staging: stage, folder: folder)
+            guard !plan.changes.isEmpty || !recovery.changes.isEmpty else {
+                recovery.remove()
+                return report
+            }
+            var changes: [CodeRepairReport.Change] = []
+            var stage: RepairStaging?
+            if !plan.changes.isEmpty {
+                stage = try RepairStaging(in: folder)
+                staging = stage
+                changes = try choose(plan.changes, store: store, avoiding: knownCodes)
+                changes = try await claim(changes, store: store, client: client, avoiding: knownCodes)
+                let renderer = try QRCodePNGRenderer()
+                for change in changes {
+                    guard let code = change.assignedCode, let stage else { continue }
+                    try AtomicFile.write(try renderer.png(for: code), to: stage.file(for: change.familyId))
+                }
+                try stage?.record(changes.filter { $0.assignedCode != nil }.map(\.familyId))
+                changes = try commit(changes, store: store)
+                committed = true
+            }
+            report.changes = try place(changes, staging: stage, folder: folder, finishing: recovery.changes)
+            recovery.remove()
         } catch {
             // Before the commit nothing names a new code outside the staging folder: drop it.
             // After it, the folder keeps what is not in place yet, for the next run.
             if !committed { staging?.remove() }
             let failure = Self.classify(error)
-            if committed, case .incomplete = failure { throw failure }
-            throw committed ? .incomplete(failure) : failure
+            // Changed stores: this run's commit, or an interrupted run's being finished (its
+            // folder is kept for the next run, which writes its repairs.csv).
+            let changed = committed || !recovery.changes.isEmpty
+            if changed, case .incomplete = failure { throw failure }
+            throw changed ? .incomplete(failure) : failure
         }
         report.applied = true
         report.manifest = "\(outputDirectory)/\(Self.manifestName)"
@@ -123,10 +140,13 @@ struct CodeRepairApplier {
         }
     }
 
-    /// Step 3: the committed families' PNGs into place, then the manifest; the staging folder goes.
-    private func place(_ committed: [CodeRepairReport.Change], staging: RepairStaging, folder: OutputFolder) throws -> [CodeRepairReport.Change] {
+    /// Step 3: the committed families' PNGs into place, then the manifest (with the families of
+    /// an interrupted repair being finished, whose PNGs are in place already); the staging folder goes.
+    private func place(_ committed: [CodeRepairReport.Change], staging: RepairStaging?, folder: OutputFolder,
+                       finishing interrupted: [CodeRepairReport.Change]) throws -> [CodeRepairReport.Change] {
         var changes = committed
         for index in changes.indices {
+            guard let staging else { break }
             let id = changes[index].familyId
             guard let code = changes[index].assignedCode else {
                 unlink(staging.file(for: id))
@@ -138,6 +158,12 @@ struct CodeRepairApplier {
             changes[index].newCode = request.display(code)
             changes[index].qrFile = qrFile
         }
+        changes = interrupted.filter { old in !changes.contains { $0.familyId == old.familyId } }.map { old in
+            var change = old
+            change.oldCode = request.display(old.expectedCode)
+            change.newCode = old.assignedCode.map(request.display)
+            return change
+        } + changes
         let manifest = try StreamingFile(path: "\(outputDirectory)/\(Self.manifestName)")
         let records = CSVRecordWriter(file: manifest)
         try records.append(Self.manifestHeader)
@@ -146,7 +172,7 @@ struct CodeRepairApplier {
             try records.append([change.familyId, change.familyName ?? "", change.expectedCode, code, change.keptBy, change.reason, qrFile])
         }
         try manifest.commit()
-        staging.remove()
+        staging?.remove()
         return changes.map { var change = $0; change.assignedCode = nil; return change }
     }
 

@@ -90,8 +90,10 @@ struct RemoteFamilyIndex: Sendable {
     private(set) var legacyNames: [String: [CompactID]] = [:]
     var malformed: [MalformedSnapshotLine] = []
     var malformedCount = 0
-    /// Family records without a code field.
+    /// Family records without a code field (or whose code is not a string).
     var withoutCode: [RemoteRecordSummary] = []
+    /// Records with an empty record name: counted, never indexed (they cannot be named or changed).
+    var nameless = 0
     /// Records holding a value that could not be used (a creation date of 1e300), the first
     /// `malformedListLimit` of them.
     var invalidValues: [RemoteRecordSummary] = []
@@ -113,6 +115,10 @@ struct RemoteFamilyIndex: Sendable {
 
     mutating func add(_ record: RemoteRecordSummary) {
         recordCounts[record.recordType, default: 0] += 1
+        guard !record.hasNoName else {
+            nameless += 1
+            return
+        }
         let id = CompactID(record.recordName)
         let line = Int32(clamping: record.line ?? 0)
         if let previous = lineByName.updateValue(line, forKey: id) {

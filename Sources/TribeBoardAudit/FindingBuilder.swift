@@ -75,7 +75,9 @@ struct FindingBuilder {
     }
 
     func withoutCode(_ record: RemoteRecordSummary) -> AuditFinding {
-        AuditFinding(category: .invalidFormat, message: "CloudKit \(record.recordType) record \(record.recordName) has no code field",
+        AuditFinding(category: .invalidFormat,
+                     message: "CloudKit \(record.recordType) record \(record.recordName) "
+                         + (record.codeIsNotString ? "has a code field whose value is not a string" : "has no code field"),
                      action: "Delete the record in the CloudKit Dashboard or give the family a code in the app",
                      families: [AuditFamily(id: record.recordName, name: record.name, location: .remote, recordType: record.recordType,
                                             snapshotLine: record.line)])
@@ -119,6 +121,14 @@ struct FindingBuilder {
                             action: "Correct the record in the app or the CloudKit Dashboard; whatever wrote it writes broken dates",
                             families: [AuditFamily(id: record.recordName, name: record.name, location: .remote, recordType: record.recordType,
                                                    snapshotLine: record.line)])
+    }
+
+    /// Records with an empty name, live or in a snapshot alike: one finding with their count.
+    func nameless(count: Int) -> AuditFinding {
+        AuditFinding(category: .invalidValue,
+                     message: "\(count) CloudKit record\(count == 1 ? " has" : "s have") an empty record name: such a record can be neither named nor changed, and was left out of the other checks",
+                     action: "Find it in the CloudKit Dashboard (or the snapshot) and delete it; whatever wrote it writes broken records",
+                     families: [])
     }
 
     func codeDiffers(_ entry: RemoteFamilyIndex.Entry, localCode: String) -> AuditFinding {

@@ -14,6 +14,13 @@ struct RemoteRecordSummary: Sendable, Equatable {
     var invalidValue: String?
     /// The snapshot line it came from; nil for a live read.
     package var line: Int?
+    /// `fields.code` is there but its value is not a string (a NUMBER): the same finding from a
+    /// live read and from a snapshot of it.
+    var codeIsNotString = false
+
+    /// A record CloudKit cannot have: it can be neither named in a finding nor changed. Checked
+    /// here, for a live read and a snapshot alike, so that both audits of the same data agree.
+    var hasNoName: Bool { recordName.isEmpty }
 
     /// Creation dates an audit accepts: 1970 to 9999-12-31T23:59:59.999Z, in milliseconds (the
     /// snapshot parser's TB_SNAPSHOT_MIN_MS...TB_SNAPSHOT_MAX_MS). 1e300 is a broken writer, not a date.
@@ -34,6 +41,7 @@ struct RemoteRecordSummary: Sendable, Equatable {
         recordName = record.recordName
         recordType = record.recordType ?? ""
         code = record.string("code")
+        codeIsNotString = code == nil && record.fields?["code"] != nil
         name = record.string("name")
         self.line = line
         // The app's own field; when it is unusable the date is unknown, not the server's creation time.

@@ -19,47 +19,76 @@ struct RepairStaging {
 
     func file(for familyID: String) -> String { "\(path)/\(familyID).png" }
 
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
-
-    /// Finishes what killed runs left: for each family with a PNG in a dead run's staging folder
-    /// whose current code is one a repair committed, its QR code is written afresh from the store
-    /// (the staged file may hold a code that was never committed); then the folder goes.
-    /// Returns how many QR codes were put in place.
-    static func recover(in folder: OutputFolder, store: TribeBoardStore) throws -> Int {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        var recovered = 0
-        for name in names where name.hasPrefix(prefix) {
-            guard let pid = Int32(name.dropFirst(prefix.count)), pid == getpid() || !AtomicFile.isRunning(pid) else { continue }
-            let directory = "\(folder.path)/\(name)"
-            let ids = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
-                .filter { $0.hasSuffix(".png") }.map { String($0.dropLast(4)) }
-            let committed = try committedCodes(of: ids, store: store)
-            if !committed.isEmpty {
-                let renderer = try QRCodePNGRenderer()
-                for (id, code) in committed.sorted(by: { $0.key < $1.key }) {
-                    try AtomicFile.write(try renderer.png(for: code), to: "\(folder.path)/\(QRCodeFiles.relativePath(for: id))")
-                    recovered += 1
-                }
-            }
-            try? FileManager.default.removeItem(atPath: directory)
-        }
-        return recovered
+    /// The families this run may commit, written before the commit: the PNGs are renamed out of
+    /// the folder one by one, and a run killed between the renames and `repairs.csv` must still
+    /// be finished by the next one.
+    func record(_ familyIDs: [String]) throws(FileSystemError) {
+        try AtomicFile.write(Array(familyIDs.map { $0 + "\n" }.joined().utf8), to: "\(path)/\(Self.familiesName)")
     }
 
-    /// The current code of each family whose code a repair set (and nothing changed since).
-    private static func committedCodes(of ids: [String], store: TribeBoardStore) throws -> [String: String] {
-        try store.writer.read { db in
-            var codes: [String: String] = [:]
-            for chunk in ids.chunked(500) {
-                for row in try Row.fetchAll(db, sql: """
-                    SELECT f.id, f.code FROM families f
-                    WHERE f.id IN \(SQLPlaceholders.list(chunk.count))
-                      AND EXISTS (SELECT 1 FROM code_repairs r WHERE r.family_id = f.id AND r.new_code = f.code)
-                    """, arguments: StatementArguments(Array(chunk))) {
-                    if let id = row.text("id"), let code = row.text("code") { codes[id] = code }
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+
+    static let familiesName = "families.txt"
+
+    /// What a killed run committed and had not finished: its families' QR codes are written
+    /// afresh from the store (a staged file may hold a code that was never committed) and their
+    /// rows go into `repairs.csv`; `remove()` once that is written.
+    struct Recovery {
+        var changes: [CodeRepairReport.Change] = []
+        var folders: [String] = []
+
+        func remove() { folders.forEach { try? FileManager.default.removeItem(atPath: $0) } }
+    }
+
+    /// Finishes what killed runs left: each family named in a dead run's staging folder (its
+    /// list, or a PNG still there) whose current code is one a repair committed gets its QR code.
+    static func recover(in folder: OutputFolder, store: TribeBoardStore) throws -> Recovery {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        var recovery = Recovery()
+        for name in names.sorted() where name.hasPrefix(prefix) {
+            guard let pid = Int32(name.dropFirst(prefix.count)), pid == getpid() || !AtomicFile.isRunning(pid) else { continue }
+            let directory = "\(folder.path)/\(name)"
+            let listed = ((try? String(contentsOfFile: "\(directory)/\(familiesName)", encoding: .utf8)) ?? "")
+                .split(separator: "\n").map(String.init)
+            let staged = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+                .filter { $0.hasSuffix(".png") }.map { String($0.dropLast(4)) }
+            let committed = try committedChanges(of: Array(Set(listed + staged)).sorted(), store: store)
+            if !committed.isEmpty {
+                let renderer = try QRCodePNGRenderer()
+                for change in committed {
+                    guard let code = change.assignedCode else { continue }
+                    try AtomicFile.write(try renderer.png(for: code), to: "\(folder.path)/\(QRCodeFiles.relativePath(for: change.familyId))")
                 }
             }
-            return codes
+            recovery.changes += committed.filter { change in !recovery.changes.contains { $0.familyId == change.familyId } }
+            recovery.folders.append(directory)
+        }
+        return recovery
+    }
+
+    /// Each family whose current code a repair set (and nothing changed since), with that
+    /// repair's row of `code_repairs` (the latest, if it was repaired more than once).
+    private static func committedChanges(of ids: [String], store: TribeBoardStore) throws -> [CodeRepairReport.Change] {
+        try store.writer.read { db in
+            var changes: [String: CodeRepairReport.Change] = [:]
+            for chunk in ids.chunked(500) {
+                for row in try Row.fetchAll(db, sql: """
+                    SELECT f.id, f.name, f.code, r.old_code, r.kept_by, r.reason FROM families f
+                    JOIN code_repairs r ON r.family_id = f.id AND r.new_code = f.code
+                    WHERE f.id IN \(SQLPlaceholders.list(chunk.count))
+                    ORDER BY r.rowid
+                    """, arguments: StatementArguments(Array(chunk))) {
+                    guard let id = row.text("id"), let code = row.text("code") else { continue }
+                    let oldCode = row.text("old_code") ?? ""
+                    var change = CodeRepairReport.Change(familyId: id, familyName: row.text("name"), oldCode: oldCode,
+                                                         keptBy: row.text("kept_by") ?? "", reason: row.text("reason") ?? "",
+                                                         expectedCode: oldCode)
+                    change.assignedCode = code
+                    change.qrFile = QRCodeFiles.relativePath(for: id)
+                    changes[id] = change
+                }
+            }
+            return changes.values.sorted { $0.familyId < $1.familyId }
         }
     }
 }

@@ -3,8 +3,8 @@ import Foundation
 /// How a file separates its fields, read from its start as spreadsheets write them: a comma by
 /// default, a semicolon (Excel in most of Europe) or a tab ("Text (tab-delimited)") when the
 /// header row holds more of those than commas, and whatever an Excel `sep=;` first line names
-/// (that line is then not the header). UTF-16, as Excel's "Unicode Text" saves, is refused with
-/// the way out: this reader is UTF-8.
+/// (that line is then not the header). UTF-16, as Excel's "Unicode Text" saves, and UTF-32 are
+/// refused, named as what they are, with the way out: this reader is UTF-8.
 package struct CSVFormat: Sendable, Equatable {
     package let delimiter: UInt8
     /// 2 when the first line is `sep=X` and the header follows it.
@@ -26,9 +26,7 @@ package struct CSVFormat: Sendable, Equatable {
     static func detect(_ prefix: [UInt8]) throws(CSVImportError) -> CSVFormat {
         var bytes = prefix[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) || looksLikeUTF16(bytes) {
-            throw .utf16
-        }
+        if let wide = wideEncoding(bytes) { throw wide }
         let firstLine = bytes.prefix { $0 != 0x0A && $0 != 0x0D }
         // Excel's hint line: `sep=;` (any one ASCII punctuation or a tab after the `=`).
         if firstLine.count == 5, Array(firstLine.prefix(4)).map({ $0 | 0x20 }) == Array("sep=".utf8),
@@ -45,11 +43,17 @@ package struct CSVFormat: Sendable, Equatable {
         return CSVFormat(delimiter: best.key, headerLine: 1)
     }
 
-    /// UTF-16 without a BOM: ASCII text with a zero byte beside every character.
-    private static func looksLikeUTF16(_ bytes: ArraySlice<UInt8>) -> Bool {
+    /// UTF-16 or UTF-32, by their BOM (UTF-32LE's starts as UTF-16LE's does, so it is looked for
+    /// first) or, without one, by the zero bytes beside ASCII characters: one in two for UTF-16,
+    /// three in four for UTF-32. A file of nothing but zeros is neither (it is not text at all).
+    private static func wideEncoding(_ bytes: ArraySlice<UInt8>) -> CSVImportError? {
+        if bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00]) || bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF]) { return .utf32 }
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) { return .utf16 }
         let sample = Array(bytes.prefix(64))
-        guard sample.count >= 8 else { return false }
+        guard sample.count >= 8 else { return nil }
         let zeros = sample.filter { $0 == 0 }.count
-        return zeros * 3 >= sample.count
+        if zeros == sample.count { return nil }
+        if zeros * 3 >= sample.count * 2 { return .utf32 }
+        return zeros * 3 >= sample.count ? .utf16 : nil
     }
 }

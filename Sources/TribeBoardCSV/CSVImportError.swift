@@ -9,9 +9,12 @@ package enum CSVImportError: Error, Equatable, LocalizedError {
     /// The header has no family_name column: what was read, and with which delimiter.
     case missingColumnInHeader(String, header: [String], delimiter: String)
     case utf16
+    case utf32
     case duplicateColumn(String)
     case unreadable(reason: String)
     case malformedHeader(CSVMalformedRecord)
+    /// Over `CSVSource.maxBytes`: an endless FIFO or /dev/zero ends here instead of filling the disk.
+    case tooLarge(path: String)
 
     package var errorDescription: String? {
         switch self {
@@ -23,8 +26,10 @@ package enum CSVImportError: Error, Equatable, LocalizedError {
             let shown = header.prefix(8).map { "\"\($0)\"" }.joined(separator: ", ")
             return "the header has no \(name) column: read with \(delimiter) as the delimiter, it holds \(header.count) column\(header.count == 1 ? "" : "s") (\(shown)\(header.count > 8 ? ", …" : ""))"
         case .utf16: return "the file is UTF-16 (as Excel's \"Unicode Text\" saves it); save it as \"CSV UTF-8\" and run again"
+        case .utf32: return "the file is UTF-32; save it as \"CSV UTF-8\" and run again"
         case .duplicateColumn(let name): return "the header names \(name) more than once"
         case .unreadable(let reason): return "the file cannot be read as CSV: \(reason)"
+        case .tooLarge(let path): return "\(path) is larger than \(CSVSource.maxBytes >> 20) MB, more than one run reads; split it into several files"
         case .malformedHeader(let record): return "the header row (line 1, field \(record.field)) is not valid CSV: \(record.reason)"
         }
     }

@@ -13,7 +13,7 @@ package struct CSVPreScan: Sendable {
     /// The delimiter, and where the header is.
     package let format: CSVFormat
 
-    package static func scan(path: String) throws(CSVImportError) -> CSVPreScan {
+    package static func scan(path: String, limit: Int = CSVSource.maxBytes) throws(CSVImportError) -> CSVPreScan {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw .cannotOpen(path: path, reason: "it is a folder, not a file")
@@ -23,6 +23,7 @@ package struct CSVPreScan: Sendable {
         }
         defer { try? handle.close() }
         var scanner: Scanner?
+        var total = 0
         while true {
             let chunk: Data
             do {
@@ -31,6 +32,8 @@ package struct CSVPreScan: Sendable {
                 throw .unreadable(reason: "\(error)")
             }
             if chunk.isEmpty { break }
+            total += chunk.count
+            guard total <= limit else { throw .tooLarge(path: path) }
             if scanner == nil { scanner = Scanner(format: try CSVFormat.detect(Array(chunk.prefix(4096)))) }
             let failure = chunk.withUnsafeBytes { bytes -> CSVImportError? in
                 do throws(CSVImportError) { try scanner?.consume(bytes) } catch { return error }

@@ -120,7 +120,7 @@ package final class FamilyCSVReader {
             if values.allSatisfy(\.isBlank) { continue }
             var fields: [FamilyCSVColumn: String] = [:]
             for (column, position) in columnIndex where position < values.count {
-                fields[column] = values[position]
+                fields[column] = Self.normalized(values[position])
             }
             let mismatch = values.count == headerWidth ? nil : (found: values.count, expected: headerWidth)
             return FamilyCSVRecord(line: line, fields: fields, fieldCountMismatch: mismatch)
@@ -132,6 +132,15 @@ package final class FamilyCSVReader {
             throw .unreadable(reason: "after line \(nextLine - 1): \(error)")
         }
         return nil
+    }
+
+    /// The one place where text from a CSV becomes the keys and names the store keeps, compares
+    /// and looks up: in Unicode NFC. macOS tools re-export "Zoë" decomposed (NFD, e + U+0308);
+    /// the store compares bytes, so without this the same family would be a new one. ASCII (most
+    /// fields) is NFC already and skips Foundation's bridge.
+    static func normalized(_ value: String) -> String {
+        guard value.utf8.contains(where: { $0 >= 0x80 }) else { return value }
+        return value.precomposedStringWithCanonicalMapping
     }
 
     static func lineBreaks(in values: [String]) -> Int {

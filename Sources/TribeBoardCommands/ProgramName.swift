@@ -12,7 +12,7 @@ extension TribeBoardCommand {
         guard name.hasPrefix(prefix),
               let command = configuration.subcommands.first(where: { $0.configuration.commandName == String(name.dropFirst(prefix.count)) }),
               let asyncCommand = command as? AsyncParsableCommand.Type
-        else { return await start() }
+        else { await start() }
         await asyncCommand.start()
     }
 }
@@ -20,16 +20,26 @@ extension TribeBoardCommand {
 extension AsyncParsableCommand {
     /// The entry point of every executable. From top-level code `main()` resolves to
     /// ParsableCommand's synchronous one, which would not run an async `run()`.
-    package static func start(arguments: [String] = Array(CommandLine.arguments.dropFirst())) async {
+    package static func start(arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
+        // A reader that hung up (`| head`) makes writes fail with EPIPE, which the run reports,
+        // instead of killing it with SIGPIPE halfway through its work (a log line on a closed
+        // stderr pipe would otherwise stop a provision between two rows).
+        signal(SIGPIPE, SIG_IGN)
         var command: any ParsableCommand
         do {
             command = try parseAsRoot(arguments)
         } catch {
+            if let unknown = UnknownSubcommand.find(in: arguments, of: Self.self) {
+                if arguments.prefix(while: { $0 != "--" }).contains("--json"), let json = try? CommandContext.json(ErrorDocument(unknown, status: .usage)) {
+                    Terminal.writeOutput(json)
+                }
+                finish(ValidationError(unknown.message))
+            }
             // Encoding strings cannot fail; if it ever did, stderr still has the message.
             if let document = usageDocument(for: error, arguments: arguments), let json = try? CommandContext.json(document) {
                 Terminal.writeOutput(json)
             }
-            exit(withError: error)
+            finish(error)
         }
         do {
             if var asyncCommand = command as? AsyncParsableCommand {
@@ -38,7 +48,38 @@ extension AsyncParsableCommand {
                 try command.run()
             }
         } catch {
-            exit(withError: error)
+            finish(error)
         }
+        finish(status: .success)
+    }
+
+    /// Ends the run with `error`'s status (and message, as ArgumentParser writes it), unless
+    /// stdout failed: then 74, or the run's own status when it already says the work stopped.
+    private static func finish(_ error: any Error) -> Never {
+        let status = exitCode(for: error)
+        if status == .success {
+            // --help, --version, a completion script (also `tribeboard` alone, whose run() asks
+            // for help): stdout, through the checked writes rather than ArgumentParser's print.
+            let message = fullMessage(for: error)
+            if !message.isEmpty { Terminal.writeOutput(message + "\n") }
+            finish(status: .success)
+        }
+        guard let failure = Terminal.finishOutput() else { exit(withError: error) }
+        if !(error is ExitCode) {
+            let message = fullMessage(for: error)
+            if !message.isEmpty { Terminal.writeError(message + "\n") }
+        }
+        exit(reporting: failure, status: status)
+    }
+
+    private static func finish(status: ExitCode) -> Never {
+        guard let failure = Terminal.finishOutput() else { exit(withError: status == .success ? nil : status) }
+        exit(reporting: failure, status: status)
+    }
+
+    private static func exit(reporting failure: StandardOutputError, status: ExitCode) -> Never {
+        Terminal.writeError("tribeboard: error: \(failure.localizedDescription)\n")
+        let keeps = status.rawValue != ExitStatus.success.rawValue && status.rawValue != ExitStatus.partialFailure.rawValue
+        Foundation.exit(keeps ? status.rawValue : ExitStatus.ioError.rawValue)
     }
 }

@@ -104,16 +104,25 @@ enum MigrationTransfer {
         }
     }
 
-    /// Deletes the items' sources (forceDelete: a source changed since it was read was verified
-    /// through its copy, whose fields came from that read; change tags are not kept).
+    /// Deletes the items' sources, each only as it was read: a delete carries the change tag of
+    /// the read, so a record edited since (in the app, during the run) is refused by CloudKit
+    /// (CONFLICT) and kept, with its edit, instead of deleted with a copy of the old values. A
+    /// source read without a change tag cannot be checked: it is kept too.
     static func deleteSources(_ items: inout [MigrationItem], at client: CloudKitClient) async throws(CloudKitError) {
-        let results = try await modify(items.map { CloudKitOperation(.forceDelete, CloudKitRecord(recordName: $0.sourceName, recordType: $0.source.recordType ?? "", fields: [:])) },
-                                 at: client)
+        let checkable = items.filter { $0.source.recordChangeTag != nil }
+        let results = try await modify(checkable.map {
+            CloudKitOperation(.delete, CloudKitRecord(recordName: $0.sourceName, recordType: $0.source.recordType ?? "", fields: [:],
+                                                      recordChangeTag: $0.source.recordChangeTag))
+        }, at: client)
         for index in items.indices {
             switch results[items[index].sourceName] {
             case .record?: items[index].deleted = true
             case .failure(let error)? where error.code == .notFound: items[index].deleted = true
+            case .failure(let error)? where error.code == .conflict:
+                items[index].reason = "the legacy record was not deleted: it changed after this run read it (its edit is kept); run the migration again"
             case .failure(let error)?: items[index].reason = "the legacy record was not deleted: \(error.serverErrorCode) \(error.reason ?? "")"
+            case nil where items[index].source.recordChangeTag == nil:
+                items[index].reason = "the legacy record was not deleted: it was read without a change tag, so a change since cannot be ruled out"
             case nil: items[index].reason = "the legacy record was not deleted: no result for it"
             }
         }

@@ -26,7 +26,11 @@ package struct ProvisionReport: Encodable, Sendable {
     package var qrWriteFailures = 0
     /// Records across the whole store that still wait for `resync` (after --sync, what it left).
     package var pendingSync: TribeBoardStore.PendingSyncCounts?
+    /// The first `listedUnknownColumnLimit` columns the toolkit does not know (each cut at 64
+    /// characters), and how many there are in all: a hostile header of a million columns is a
+    /// count, not a million-entry list.
     package var unknownColumns: [String] = []
+    package var unknownColumnCount = 0
     package var otherRunDetected = false
     package var durationSeconds = 0.0
     package var familiesPerSecond = 0.0
@@ -44,6 +48,22 @@ package struct ProvisionReport: Encodable, Sendable {
     package var codesUnclaimed = 0
     /// Present when a remote is configured.
     package var remote: RemoteSummary?
+    /// Present with --sheets: the PDF made, or why it was not (the families are provisioned
+    /// either way, and this report says so).
+    package var sheets: SheetsSummary?
+
+    package struct SheetsSummary: Encodable, Sendable {
+        package var path: String
+        package var invitations: Int?
+        package var pages: Int?
+        package var error: String?
+        /// As the error document would name it (`sheets.cannotCreate`…).
+        package var errorKind: String?
+
+        package init(path: String, invitations: Int? = nil, pages: Int? = nil, error: String? = nil, errorKind: String? = nil) {
+            (self.path, self.invitations, self.pages, self.error, self.errorKind) = (path, invitations, pages, error, errorKind)
+        }
+    }
 
     package struct RemoteSummary: Encodable, Sendable {
         /// Why remote checking stopped during the run, if it did.
@@ -74,6 +94,15 @@ package struct ProvisionReport: Encodable, Sendable {
     }
 
     static let listedFailureLimit = 100
+    static let listedUnknownColumnLimit = 5
+    static let listedColumnNameLength = 64
+
+    mutating func noteUnknownColumns(_ columns: [String]) {
+        unknownColumnCount = columns.count
+        unknownColumns = columns.prefix(Self.listedUnknownColumnLimit).map { name in
+            name.count > Self.listedColumnNameLength ? name.prefix(Self.listedColumnNameLength) + "…" : name
+        }
+    }
 
     mutating func record(_ row: ProvisionRowResult) {
         rows += 1

@@ -73,7 +73,7 @@ package struct Provisioner: Sendable {
         if reader.columns.contains(.code) { try reservePreassignedCodes(in: tracker, source: source, preScan: preScan) }
 
         var report = ProvisionReport(dryRun: request.dryRun, csv: request.csvPath, store: request.storePath)
-        report.unknownColumns = reader.unknownColumns
+        report.noteUnknownColumns(reader.unknownColumns)
         logger.info("provisioning", metadata: ["rows": "\(total)", "csv": "\(request.csvPath)",
                                                "store": "\(request.storePath)", "dry-run": "\(request.dryRun)"])
         var sink = RunSink(report: report, logger: logger, total: total, started: started, onProgress: onProgress)

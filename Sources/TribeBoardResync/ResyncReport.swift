@@ -38,6 +38,8 @@ package struct ResyncReport: Encodable, Sendable {
     var lastSuccess: String?
     package var durationSeconds = 0.0
     package var stop: Stop?
+    /// Why `--metrics-file` could not be written (the run then ends 74 unless it already ended worse).
+    package var metricsFileError: String?
 
     /// Adds what a page (or a table's pages) did to this run's counts.
     mutating func add(_ other: ResyncReport) {
@@ -86,8 +88,8 @@ package struct ResyncReport: Encodable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case command, synced, failed, requests, codesClaimed, claimsReleased, pendingBefore, pending, waiting, quarantined, conflicts, blocked, setAside, lastSuccess,
-             durationSeconds, stoppedBy, stopKind, exitKind
+        case command, synced, failed, requests, codesClaimed, claimsReleased, pendingBefore, pending, waiting, quarantined, conflicts, blocked, setAside,
+             lastSuccess, durationSeconds, stoppedBy, stopKind, exitKind, metricsFileError
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -110,6 +112,7 @@ package struct ResyncReport: Encodable, Sendable {
         try container.encodeIfPresent(stoppedBy, forKey: .stoppedBy)
         try container.encodeIfPresent(stopKind, forKey: .stopKind)
         try container.encode(exitKind, forKey: .exitKind)
+        try container.encodeIfPresent(metricsFileError, forKey: .metricsFileError)
     }
 
     /// Prometheus text format for node_exporter's textfile collector.

@@ -54,8 +54,13 @@ package enum AtomicFile {
             if descriptor >= 0 {
                 defer { close(descriptor) }
                 try writeAll(bytes, to: descriptor, path: path)
-                guard tb_link_unnamed_file(descriptor, path) == 0 || errno == EEXIST else {
-                    throw FileSystemError("create", path: path)
+                guard tb_link_unnamed_file(descriptor, path) == 0 else {
+                    guard errno == EEXIST else { throw FileSystemError("create", path: path) }
+                    // Kept only when what is there is a plain file (one of ours, complete: every
+                    // file is linked whole). A link, a FIFO or a folder planted under the name was
+                    // not written by anyone: it is named, never followed, never counted.
+                    try requirePlainFile(at: path)
+                    return
                 }
                 return
             }
@@ -64,6 +69,20 @@ package enum AtomicFile {
             }
         }
         try writeByRename(bytes, to: path, directory: directory, name: name, permissions: permissions)
+    }
+
+    /// Throws when `path` holds something other than a plain file, saying what it is and what to do.
+    static func requirePlainFile(at path: String) throws(FileSystemError) {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { throw FileSystemError("create", path: path) }
+        let what: String
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFLNK: what = "a symbolic link, which the toolkit does not follow"
+        case S_IFDIR: what = "a folder"
+        default: what = "a special file (a FIFO, a socket or a device)"
+        }
+        throw FileSystemError("write", path: path, reason: "\(what) is where the file goes; remove it and run again")
     }
 
     /// The folder and the file name of `path` (NSString's path methods bridge on every call).
@@ -77,7 +96,8 @@ package enum AtomicFile {
                                       permissions: mode_t) throws(FileSystemError) {
         let temporary = "\(directory)/\(temporaryPrefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))-\(name)"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
-        guard descriptor >= 0 else { throw FileSystemError("create", path: temporary) }
+        // Named by the file asked for: the temporary name means nothing to the operator.
+        guard descriptor >= 0 else { throw FileSystemError("create", path: path) }
         do {
             try writeAll(bytes, to: descriptor, path: path)
         } catch {

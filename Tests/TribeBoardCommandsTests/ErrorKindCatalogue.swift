@@ -29,6 +29,7 @@ enum ErrorKindCatalogue {
             CSVImportError.cannotOpen(path: "p", reason: "r"), CSVImportError.invalidUTF8(line: 2), CSVImportError.unterminatedQuote(line: 2),
             CSVImportError.empty, CSVImportError.missingColumnInHeader("family_name", header: ["a"], delimiter: "comma"), CSVImportError.utf16,
             CSVImportError.duplicateColumn("code"), CSVImportError.unreadable(reason: "r"), malformedHeader,
+            CSVImportError.utf32, CSVImportError.tooLarge(path: "p"),
         ]
         let cloudKit: [any Error] = [
             CloudKitError.network(reason: "r"), CloudKitError.service(code: .authenticationFailed, httpStatus: 401, reason: "r", retryAfter: nil),
@@ -43,6 +44,7 @@ enum ErrorKindCatalogue {
         let files: [any Error] = [
             SyncLock.Failure.held(byPID: 1), SyncLock.Failure.cannotOpen(path: "l", reason: "r"),
             SnapshotError.cannotOpen(path: "p", reason: "r"), SnapshotError.readFailed(path: "p", reason: "r"), SnapshotError.parserUnavailable,
+            SnapshotError.lineTooLong(path: "p", line: 1), SnapshotError.tooManyLines(path: "p"), SnapshotError.notASnapshot(path: "p", line: 9),
             FileSystemError("write", path: "p", reason: "r"),
             QRCodeError.encodingFailed(reason: "r"), QRCodeError.pngEncodingFailed(reason: "r"), QRCodeError.invalidScale(0),
         ]
@@ -74,7 +76,7 @@ enum ErrorKindCatalogue {
             ["provision", "in.csv", "--no-such-option"], ["provision", "in.csv", "--out"], ["provision"],
             ["provision", "in.csv", "--code-length", "abc"], ["resync", "extra"], ["provision", "in.csv", "--code-length", "5"],
         ].map { UsageErrorTests.refusal($0) }
-        return refused + [UsageError(Strange(), command: TribeBoardCommand.self)]
+        return (refused as [any Error]) + [UsageError(Strange(), command: TribeBoardCommand.self), UnknownSubcommand(name: "frobnicate", known: ["audit"])]
     }
 
     /// A real one: the type's initialiser is the CSV module's own.

@@ -66,6 +66,23 @@ import TribeBoardTestSupport
         #expect(plain.status == 64 && plain.stdout.isEmpty, "\(plain.stdout)")
     }
 
+    /// The cause is the subcommand that does not exist, not `--json` or `-q` after it (which only
+    /// subcommands have).
+    @Test(arguments: [["frobnicate", "--json"], ["--json", "frobnicate"], ["frobnicate", "-q", "--json"], ["frobnicate"]])
+    func anUnknownSubcommandIsNamedAsSuch(arguments: [String]) throws {
+        let result = try ProcessRunner.run(ProcessRunner.executable("tribeboard"), arguments)
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("Error: unknown subcommand 'frobnicate'") && result.stderr.contains("provision, resync"), "\(result.stderr)")
+        #expect(result.stderr.contains("Usage:"))
+        if arguments.contains("--json") {
+            let error = try ErrorDocument(result)
+            #expect(error.kind == "usage.unknownSubcommand" && error.option == nil, "\(error)")
+            #expect(error.message.contains("'frobnicate'"))
+        } else {
+            #expect(result.stdout.isEmpty)
+        }
+    }
+
     @Test func aLinkWithAnotherNameIsTheWholeTool() throws {
         let directory = try TemporaryDirectory("installed-other")
         let other = try link("tribeboard-nonesuch", in: directory)

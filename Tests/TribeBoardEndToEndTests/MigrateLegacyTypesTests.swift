@@ -188,6 +188,32 @@ import TribeBoardTestSupport
         #expect(records.filter { $0.recordType == "Membership" }.count == 4)
     }
 
+    /// A membership joined in the app while the migration runs has no copy: deleting its legacy
+    /// family would take it too (DELETE_SELF). Nothing is deleted, the run says why and ends 1.
+    @Test func aLegacyRecordAddedDuringTheRunStopsTheDeletion() async throws {
+        var options = CloudKitEmulator.Options()
+        options.faults = try EmulatorFaults.parse("latency=150ms")
+        let fixture = try await EmulatorFixture.start(options)
+        defer { Task { await fixture.emulator.stop() } }
+        await fixture.emulator.seed([F.family("L1", code: "OWN234", createdAt: 1_700_000_000_000, legacy: true), F.profile("P1", legacy: true),
+                                     F.membership("M1", family: "L1", user: "P1", legacy: true)], container: container)
+        let directory = try TemporaryDirectory("migrate-delete-race")
+        let run = try ProcessRunner.start(tribeboard, ["migrate", "legacy-types", "--store", "s.sqlite", "--apply", "--delete-source", "--out", "out", "--json"]
+                                                      + fixture.remoteArguments, in: directory.path)
+        // The source was read once the first copy exists; the deletion reads it again later.
+        for _ in 0..<400 where await fixture.emulator.records(container: container).first(where: { $0.recordName == LegacyCopyName.of("L1") }) == nil {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        await fixture.emulator.seed([F.membership("M9", family: "L1", user: "P1", role: "adult", legacy: true)], container: container)
+        while run.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+        let result = run.wait()
+        #expect(result.status == 1, "\(result.stderr)")
+        let refused = try F.json(result)["deletionRefused"] as? String
+        #expect(refused?.contains("added after this run read the source (M9, CKMembership)") == true, "\(refused ?? "none")")
+        let names = Set(await fixture.emulator.records(container: container).map(\.recordName))
+        #expect(names.isSuperset(of: ["L1", "P1", "M1", "M9"]), "nothing deleted: \(names.sorted())")
+    }
+
     @Test func usageAndRemoteFailuresHaveTheirStatuses() async throws {
         var options = CloudKitEmulator.Options()
         options.faults = try EmulatorFaults.parse("down")

@@ -152,6 +152,21 @@ import TribeBoardTestSupport
         #expect(await fixture.emulator.requestCounts()["records/modify"] == requestsBefore)
     }
 
+    /// Monitoring reads the metrics file: a run that could not write it must not look successful.
+    @Test(arguments: ["folder", "no-such-folder/metrics.prom"]) func aMetricsFileThatCannotBeWrittenEnds74AndSaysSo(target: String) async throws {
+        let fixture = try await EmulatorFixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        let directory = try TemporaryDirectory("resync-metrics")
+        try await provisioned(3, in: directory)
+        try FileManager.default.createDirectory(atPath: directory.file("folder"), withIntermediateDirectories: false)
+        let result = try await resync(fixture, in: directory, ["--metrics-file", target, "--json"])
+        #expect(result.status == 74, "\(result.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect((report["synced"] as? Int ?? 0) >= 3, "the upload itself was done: \(result.stdout)")
+        #expect((report["metricsFileError"] as? String)?.contains(target) == true, "\(result.stdout)")
+        #expect(await fixture.emulator.records(container: container).filter { $0.recordType == "Family" }.count == 3)
+    }
+
     /// A report printed before a failing exit is the run's one document: no error document follows it.
     @Test func releasingARecordThatIsNotSetAsideIsOneDocument() async throws {
         let directory = try TemporaryDirectory("resync-release-json")

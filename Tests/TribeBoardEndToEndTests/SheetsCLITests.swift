@@ -180,16 +180,25 @@ import TribeBoardTestSupport
         #expect(missing.exitStatus == 66 && missing.kind == "manifest.cannotOpen" && missing.path == "missing.csv", "\(missing)")
     }
 
-    /// With --json, a PDF that cannot be made is the run's one document, not a report that looks done.
-    @Test func provisionWithSheetsThatCannotBeWrittenIsAnErrorDocument() throws {
+    /// A PDF that cannot be made is said, with its status (never 0), and so is what was
+    /// provisioned: with --json the report is the document and names the sheets' error.
+    @Test func provisionWithSheetsThatCannotBeWrittenStillReportsTheFamilies() throws {
         let directory = try TemporaryDirectory("sheets-provision-fails")
         try directory.write("in.csv", CSVFixtures.families(count: 3))
         let result = try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "--sheets", "no-such-folder/inv.pdf", "--json"],
                                            in: directory.path)
-        #expect(result.status != 0, "\(result.stderr)")
-        let error = try ErrorDocument(result)
-        #expect(error.kind.hasPrefix("sheets.") || error.kind.hasPrefix("file."), "\(error)")
+        #expect(result.status == 73, "\(result.stderr)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
+        #expect(report["created"] as? Int == 3 && report["manifest"] != nil, "\(result.stdout)")
+        let sheets = try #require(report["sheets"] as? [String: Any], "\(result.stdout)")
+        #expect(sheets["errorKind"] as? String == "sheets.cannotCreate" && sheets["path"] as? String == "no-such-folder/inv.pdf", "\(sheets)")
+        #expect(sheets["invitations"] == nil)
         #expect(try StoreInspector(path: directory.file("s.sqlite")).count("SELECT COUNT(*) FROM families") == 3, "the families were made")
+
+        let text = try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "--sheets", "no-such-folder/inv.pdf"],
+                                         in: directory.path)
+        #expect(text.status == 73)
+        #expect(text.stdout.contains("existing  3") && text.stdout.contains("Sheets:    not made: "), "\(text.stdout)")
     }
 
     @Test func provisionWithSheetsPrintsTheRunsFamilies() throws {
@@ -198,6 +207,7 @@ import TribeBoardTestSupport
         let result = try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "--sheets", "inv.pdf"],
                                            in: directory.path)
         #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Sheets:    inv.pdf (9 cards on 2 pages)"), "\(result.stdout)")
         let manifest = try ManifestFile.read(directory.file("out/manifest.csv"))
         #expect(try PDFReader.qrCodes(directory.file("inv.pdf"), grid: Self.cards).sorted() == manifest.map(\.code).sorted())
         #expect(FileMode.of(directory.file("inv.pdf")) == 0o600)

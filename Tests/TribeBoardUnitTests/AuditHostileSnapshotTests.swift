@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TribeBoardTestSupport
+@testable import TribeBoardAudit
 @testable import TribeBoardStore
 
 /// Numbers and names from outside the store, as a broken writer leaves them in a snapshot.
@@ -61,4 +62,49 @@ struct AuditHostileSnapshotTests {
         #expect(report.findings(.invalidFormat).count == 1, "the rest of the file was audited")
         #expect(report.reaches(.error))
     }
+
+    /// The snapshot error an audit of `path` stops with, if any.
+    static func snapshotError(_ workspace: AuditWorkspace, path: String) async throws -> SnapshotError? {
+        do {
+            _ = try await AuditWorkspace.run(AuditRequest(storePath: workspace.provision.storePath, remote: .snapshot(path: path)))
+            return nil
+        } catch AuditError.snapshot(let error) {
+            return error
+        }
+    }
+
+    @Test("/dev/zero as a snapshot stops at the 4 MB line bound (it grew by 400 MB/s)")
+    func devZero() async throws {
+        let workspace = try AuditWorkspace(families: 1)
+        #expect(try await Self.snapshotError(workspace, path: "/dev/zero") == .lineTooLong(path: "/dev/zero", line: 1))
+    }
+
+    @Test("/dev/urandom as a snapshot is not one: it stops after 100,000 unreadable lines (it hung for ever)")
+    func devUrandom() async throws {
+        let workspace = try AuditWorkspace(families: 1)
+        let error = try await Self.snapshotError(workspace, path: "/dev/urandom")
+        guard case .notASnapshot(let path, let line)? = error else {
+            Issue.record("\(String(describing: error))")
+            return
+        }
+        #expect(path == "/dev/urandom" && line >= SnapshotReader.maxUnreadableLines)
+    }
+
+    @Test("a snapshot with more lines than the bound stops with tooManyLines, records before it read")
+    func lineBound() throws {
+        var workspace = try AuditWorkspace(families: 1)
+        for index in 0..<11 { try workspace.snapshot.append(SnapshotFixture.family(code: "LIM\(234 + index)")) }
+        try workspace.snapshot.write(to: workspace.snapshotPath)
+        var read = 0
+        var reader = SnapshotReader(path: workspace.snapshotPath)
+        reader.lineLimit = 10
+        #expect(throws: SnapshotError.tooManyLines(path: workspace.snapshotPath)) {
+            try reader.read({ _ in read += 1 }, malformed: { _ in })
+        }
+        #expect(read == 10)
+        reader.lineLimit = 11
+        try reader.read({ _ in read += 1 }, malformed: { _ in })
+        #expect(read == 21)
+    }
 }
+

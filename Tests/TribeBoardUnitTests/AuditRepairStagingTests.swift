@@ -50,4 +50,71 @@ struct AuditRepairStagingTests {
         #expect(!FileManager.default.fileExists(atPath: "\(out)/qr/\(families[3].id).png"))
         #expect(!FileManager.default.fileExists(atPath: staging))
     }
+
+    /// repairs.csv as a spreadsheet reads it: the rows after the header, by family id.
+    static func manifestRows(_ out: String) throws -> [String: [String]] {
+        let text = try String(contentsOfFile: "\(out)/repairs.csv", encoding: .utf8)
+        let lines = text.split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        #expect(lines.first == CodeRepairApplier.manifestHeader)
+        return Dictionary(lines.dropFirst().map { ($0[0], $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// The repair's error, if the audit stopped on one.
+    static func repairError(_ workspace: AuditWorkspace, out: String) async throws -> CodeRepairError? {
+        do {
+            _ = try await workspace.audit { $0.repair = .apply(outputDirectory: out) }
+            return nil
+        } catch AuditError.repair(let error) {
+            return error
+        }
+    }
+
+    @Test("a folder where repairs.csv goes: the committed repair ends non-zero, every run, until repairs.csv is written")
+    func repairsCSVBlockedByAFolder() async throws {
+        let (workspace, families) = try AuditRepairTests.duplicated()
+        let out = workspace.provision.folder.file("fix")
+        try FileManager.default.createDirectory(atPath: "\(out)/repairs.csv", withIntermediateDirectories: true)
+        guard case .incomplete? = try await Self.repairError(workspace, out: out) else {
+            Issue.record("the first run must say the repair is in the store but not finished")
+            return
+        }
+        // The rerun has nothing left to change in the store: it must still not say it is done.
+        guard case .incomplete? = try await Self.repairError(workspace, out: out) else {
+            Issue.record("the rerun ended as if repairs.csv were written")
+            return
+        }
+        try FileManager.default.removeItem(atPath: "\(out)/repairs.csv")
+        let finished = try await workspace.audit { $0.repair = .apply(outputDirectory: out) }
+        #expect(finished.repair?.applied == true)
+        let rows = try Self.manifestRows(out)
+        let codes = try workspace.provision.inspector().rows("SELECT id, code FROM families")
+        // Family 2 held family 1's code (duplicated()), family 3 a CloudKit family's.
+        for (family, oldCode) in [(families[1], families[0].code), (families[2], families[2].code)] {
+            let code = codes.first { $0["id"] == family.id }?["code"]
+            #expect(rows[family.id]?[2] == oldCode && rows[family.id]?[3] == code, "\(rows)")
+            #expect(try QRReader.decode(["\(out)/qr/\(family.id).png"]) == [try #require(code)])
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasPrefix(RepairStaging.prefix) }.isEmpty)
+    }
+
+    @Test("killed after its PNGs were renamed into place but before repairs.csv: the rerun writes repairs.csv")
+    func killedBeforeTheManifest() async throws {
+        let (workspace, families) = try AuditRepairTests.duplicated()
+        let out = workspace.provision.folder.file("fix")
+        _ = try await workspace.audit { $0.repair = .apply(outputDirectory: out) }
+        // As the killed run left it: the store committed, the PNGs in qr/, its staging folder
+        // with only the list of its families, no repairs.csv.
+        try FileManager.default.removeItem(atPath: "\(out)/repairs.csv")
+        let dead = try ProcessRunner.start("/bin/true", [])
+        _ = dead.wait()
+        let staging = "\(out)/\(RepairStaging.prefix)\(dead.pid)"
+        try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: false)
+        try "\(families[1].id)\n\(families[2].id)\n".write(toFile: "\(staging)/\(RepairStaging.familiesName)", atomically: false, encoding: .utf8)
+
+        let rerun = try await workspace.audit { $0.repair = .apply(outputDirectory: out) }
+        #expect(rerun.repair?.applied == true && rerun.repair?.manifest == "\(out)/repairs.csv")
+        #expect(Set(try Self.manifestRows(out).keys) == [families[1].id, families[2].id])
+        #expect(!FileManager.default.fileExists(atPath: staging))
+    }
 }
+

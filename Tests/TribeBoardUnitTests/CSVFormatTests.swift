@@ -43,6 +43,22 @@ struct CSVFormatTests {
         #expect(throws: CSVImportError.utf16) { try CSVPreScan.scan(path: path) }
     }
 
+    /// UTF-32 starts as UTF-16 does (FF FE) and is zeros three bytes in four: it must be named as
+    /// what it is, or the operator saves it as UTF-16 next and is refused again. Encoded by Foundation.
+    @Test(arguments: ["utf-32", "utf-32-le", "utf-32-be"])
+    func utf32IsCalledUTF32(encoding: String) throws {
+        let text = "family_name,external_id\nSmith,E1\n"
+        let data = switch encoding {
+        case "utf-32": text.data(using: .utf32)  // with a BOM
+        case "utf-32-le": text.data(using: .utf32LittleEndian)
+        default: text.data(using: .utf32BigEndian)
+        }
+        let path = workspace.folder.file("unicode32.csv")
+        try #require(data).write(to: URL(fileURLWithPath: path))
+        #expect(throws: CSVImportError.utf32) { try CSVPreScan.scan(path: path) }
+        #expect(CSVImportError.utf32.localizedDescription.contains("UTF-32"))
+    }
+
     @Test func aHeaderWithoutFamilyNameSaysWhatWasRead() throws {
         let path = try workspace.folder.write("pipes.csv", "family_name|external_id\nSmith|E1\n")
         let scan = try CSVPreScan.scan(path: path)

@@ -81,4 +81,37 @@ struct HostileCSVTests {
         #expect(manifest[1].error.contains("family_name"), "\(manifest[1].error)")
         #expect(try workspace.count("families") == 3)
     }
+
+    /// Read from outside without end (README, "Bounds on what is read"): the copy of a device or a
+    /// FIFO and the pre-scan of a regular file stop at the bound with csv.tooLarge. The bound is
+    /// lowered here so the test reads 1 MB, not 256 MB.
+    @Test("/dev/zero as the input stops at the bound instead of filling the disk")
+    func endlessDevice() throws {
+        #expect(throws: CSVImportError.tooLarge(path: "/dev/zero")) { try CSVSource("/dev/zero", limit: 1 << 20) }
+    }
+
+    @Test("an endless FIFO stops at the bound and the run does not hang")
+    func endlessFIFO() throws {
+        let fifo = folder.file("endless.csv")
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let writer = Thread {
+            let descriptor = open(fifo, O_WRONLY)
+            guard descriptor >= 0 else { return }
+            defer { close(descriptor) }
+            let line = Array("family_name\nSmith\n".utf8)
+            // Until the reader closes its end (EPIPE: the test process ignores SIGPIPE).
+            while line.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) > 0 {}
+        }
+        signal(SIGPIPE, SIG_IGN)
+        writer.start()
+        #expect(throws: CSVImportError.tooLarge(path: fifo)) { try CSVSource(fifo, limit: 1 << 20) }
+    }
+
+    @Test("a regular file past the bound is refused by the pre-scan, by name")
+    func largeRegularFile() throws {
+        let path = try folder.write("large.csv", "family_name\n" + String(repeating: "Smith\n", count: 200_000))
+        #expect(throws: CSVImportError.tooLarge(path: path)) { try CSVPreScan.scan(path: path, limit: 1 << 20) }
+        #expect(try CSVPreScan.scan(path: path).dataRecords == 200_000)
+    }
 }
+

@@ -40,4 +40,35 @@ struct ProvisionRerunQRTests {
         #expect(try FileManager.default.attributesOfItem(atPath: paths[0])[.systemFileNumber] as? Int == inode)
         #expect(try QRReader.decode(paths) == families.map(\.code))
     }
+
+    /// Something planted where a family's PNG goes is not a PNG: the re-run neither counts it as
+    /// written nor follows it, and says so (the command ends 74 on `qrWriteFailures`).
+    @Test("a re-run where qr/ID.png is a FIFO, a symbolic link or a folder fails that PNG, follows nothing",
+          arguments: ["fifo", "symlink", "folder"])
+    func plantedInsteadOfAPNG(kind: String) throws {
+        let workspace = try ProvisionWorkspace()
+        try workspace.run(CSVFixtures.families(count: 3))
+        let rows = try workspace.manifest()
+        let planted = workspace.qrPath(rows[1])
+        try FileManager.default.removeItem(atPath: planted)
+        // The link points at another family's valid PNG: following it would count a PNG of the wrong code.
+        let victim = workspace.qrPath(rows[0])
+        let victimBytes = try Data(contentsOf: URL(fileURLWithPath: victim))
+        switch kind {
+        case "fifo": try #require(mkfifo(planted, 0o600) == 0)
+        case "symlink": try FileManager.default.createSymbolicLink(atPath: planted, withDestinationPath: victim)
+        default: try FileManager.default.createDirectory(atPath: planted, withIntermediateDirectories: false)
+        }
+
+        let report = try workspace.run(CSVFixtures.families(count: 3))
+        #expect(report.qrCodesWritten == 0)
+        #expect(report.qrWriteFailures == 1)
+        #expect(report.failures.map(\.line) == [3], "\(report.failures)")
+        #expect(report.failures.first?.error.contains("remove it") == true, "\(report.failures)")
+        var status = stat()
+        #expect(lstat(planted, &status) == 0 && status.st_mode & S_IFMT != S_IFREG, "left as it was, for the operator to remove")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: victim)) == victimBytes)
+        #expect(try QRReader.decode([victim]) == [rows[0].code])
+    }
 }
+

@@ -100,4 +100,20 @@ struct ProvisionerOutputTests {
             guard case .configuration = error else { Issue.record("unexpected \(error)"); return }
         }
     }
+
+    /// A hostile header of thousands of columns is a count and the first few names in --json, as
+    /// in the warning: the report does not grow with the header.
+    @Test func unknownColumnsAreACountAndTheFirstFew() throws {
+        let workspace = try ProvisionWorkspace()
+        let unknown = (1...5_000).map { "extra_\($0)_" + String(repeating: "x", count: $0 == 2 ? 500 : 3) }
+        let report = try workspace.run("family_name," + unknown.joined(separator: ",") + "\nSmith\n")
+        let json = try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(report)) as? [String: Any])
+        #expect(json["unknownColumnCount"] as? Int == 5_000)
+        let listed = try #require(json["unknownColumns"] as? [String])
+        #expect(listed.count == 5)
+        #expect(listed.first == unknown[0])
+        #expect(listed[1].count == 65 && listed[1].hasPrefix("extra_2_xxx") && listed[1].hasSuffix("…"), "cut at 64 characters")
+        #expect(report.rows == 1)
+    }
 }
+

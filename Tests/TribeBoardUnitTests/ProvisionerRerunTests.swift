@@ -35,6 +35,25 @@ struct ProvisionerRerunTests {
         #expect(firstManifest.allSatisfy { $0.code.count == 6 })
     }
 
+    /// The same text is the same family: a file imported in NFC and re-exported in NFD (as macOS
+    /// tools write "Zoë": e + U+0308) is recognised, by external id and by name alike.
+    @Test func aFileReExportedInNFDIsTheSameFamilies() throws {
+        let workspace = try ProvisionWorkspace()
+        let composed = "external_id,family_name\nAndr\u{E9}-1,Zo\u{EB} Family\n,M\u{FC}ller Family\n"
+        let decomposed = "external_id,family_name\nAndre\u{301}-1,Zoe\u{308} Family\n,Mu\u{308}ller Family\n"
+        #expect(Array(composed.utf8) != Array(decomposed.utf8), "two different files")
+        let first = try workspace.run(composed, file: "nfc.csv")
+        #expect((first.created, first.failed) == (2, 0))
+
+        let second = try workspace.run(decomposed, file: "nfd.csv")
+        #expect((second.created, second.existing, second.failed) == (0, 2, 0), "\(second.failures)")
+        #expect(try workspace.count("families") == 2)
+        // What the store keeps is NFC, byte for byte (read as hex by SQLite, not as Swift strings).
+        let names = try workspace.inspector().rows("SELECT hex(name) AS name FROM families ORDER BY source_line").map { $0["name"] ?? "" }
+        let expected = ["Zo\u{EB} Family", "M\u{FC}ller Family"].map { $0.utf8.map { String(format: "%02X", $0) }.joined() }
+        #expect(names == expected)
+    }
+
     @Test func rowsWithoutExternalIdAreRecognisedOnReRun() throws {
         let workspace = try ProvisionWorkspace()
         let csv = "family_name,admin_display_name\nAlpha,Ann\nBeta,\n"

@@ -14,4 +14,9 @@ int tb_open_unnamed_file(const char *directory, mode_t mode);
 /// if the name is taken. Returns 0, or -1 with errno set.
 int tb_link_unnamed_file(int descriptor, const char *path);
 
+/// Whether descriptor 1 was closed when the process started (`>&-`). A constructor puts
+/// /dev/null on a closed 0, 1 or 2 before the Swift runtime opens anything, so that no file the
+/// run opens becomes "stdout"; the commands then treat output written there as failed.
+int tb_standard_output_was_closed(void);
+
 #endif

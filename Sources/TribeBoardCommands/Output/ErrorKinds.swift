@@ -51,9 +51,15 @@ extension CSVImportError: DocumentedError {
         case .empty: return ErrorDetail(kind: "csv.empty")
         case .missingColumnInHeader(let name, _, _): return ErrorDetail(kind: "csv.missingColumn").with { $0.column = name }
         case .utf16: return ErrorDetail(kind: "csv.utf16")
+        case .utf32: return ErrorDetail(kind: "csv.utf32")
         case .duplicateColumn(let name): return ErrorDetail(kind: "csv.duplicateColumn").with { $0.column = name }
         case .unreadable: return ErrorDetail(kind: "csv.unreadable")
         case .malformedHeader(let record): return ErrorDetail(kind: "csv.malformedHeader").with { $0.line = record.line }
+        case .tooLarge(let path):
+            return ErrorDetail(kind: "csv.tooLarge").with {
+                $0.path = path
+                $0.bytes = CSVSource.maxBytes
+            }
         }
     }
 }
@@ -127,6 +133,18 @@ extension SnapshotError: DocumentedError {
         case .cannotOpen(let path, _): return ErrorDetail(kind: "snapshot.cannotOpen").with { $0.path = path }
         case .readFailed(let path, _): return ErrorDetail(kind: "snapshot.readFailed").with { $0.path = path }
         case .parserUnavailable: return ErrorDetail(kind: "snapshot.parserUnavailable")
+        case .lineTooLong(let path, let line):
+            return ErrorDetail(kind: "snapshot.lineTooLong").with {
+                $0.path = path
+                $0.line = line
+                $0.bytes = SnapshotReader.maxLineBytes
+            }
+        case .tooManyLines(let path): return ErrorDetail(kind: "snapshot.tooLarge").with { $0.path = path }
+        case .notASnapshot(let path, let line):
+            return ErrorDetail(kind: "snapshot.notASnapshot").with {
+                $0.path = path
+                $0.line = line
+            }
         }
     }
 }

@@ -15,6 +15,13 @@ enum ProvisionReportText {
             lines.append("QR codes:  \(qr) (\(report.qrCodesWritten) written this run)")
         }
         if let manifest = report.manifest { lines.append("Manifest:  \(manifest)") }
+        if let sheets = report.sheets {
+            if let error = sheets.error {
+                lines.append("Sheets:    not made: \(error)")
+            } else {
+                lines.append("Sheets:    \(sheets.path) (\(sheets.invitations ?? 0) cards on \(sheets.pages ?? 0) pages)")
+            }
+        }
         if report.dryRun { lines.append("Nothing was written (--dry-run).") }
         if let pending = report.pendingSync, pending.total > 0 {
             let counts = "\(pending.total) records in the store (\(pending.families) families, \(pending.userProfiles) profiles, \(pending.memberships) memberships)"

@@ -14,6 +14,7 @@ enum ResyncReportText {
         if report.blocked > 0 { lines.append("Memberships waiting for a family that is set aside: \(report.blocked)") }
         for entry in report.setAside { lines.append("  \(entry.status)  \(entry.table)  \(entry.id): \(entry.lastError ?? "no error recorded")") }
         if let reason = report.stoppedBy { lines.append("Stopped: \(reason)") }
+        if let problem = report.metricsFileError { lines.append("Metrics file not written: \(problem)") }
         return lines.joined(separator: "\n") + "\n"
     }
 

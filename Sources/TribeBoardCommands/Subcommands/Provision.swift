@@ -104,17 +104,31 @@ package struct ProvisionCommand: PipelineCommand {
             }
         }
         progress.finish()
-        // The sheets come before the report: with --json, a PDF that cannot be made is then the
-        // run's one document (an error document), not hidden behind a report that looks done.
-        if let sheets {
-            let request = SheetsCommand.Request(out: sheets, layout: .cards, paper: .a4, template: nil)
-            let printed = try SheetsCommand.render(request, fromManifest: "\(out)/manifest.csv", storePath: global.store, context: context)
-            context.logger.notice("sheets: \(printed.invitations) cards on \(printed.pages) pages in \(sheets) (mode 600: it holds the codes)")
-        }
+        // A PDF that cannot be made does not hide what was provisioned: the report says both, and
+        // the run ends with the sheets' status (never 0).
+        let sheetsStatus = sheets.flatMap { makeSheets($0, into: &report, context: context) }
         try context.emit(report, text: ProvisionReportText.render)
+        if let status = sheetsStatus {
+            throw status.exitCode
+        }
         if let status = Self.status(of: report) {
             context.stopped(because: StopReasons.of(report))
             throw status.exitCode
+        }
+    }
+
+    /// --sheets: the manifest's cards; the status of a failure, which is also in the report.
+    private func makeSheets(_ path: String, into report: inout ProvisionReport, context: CommandContext) -> ExitStatus? {
+        let request = SheetsCommand.Request(out: path, layout: .cards, paper: .a4, template: nil)
+        do {
+            let printed = try SheetsCommand.make(request, fromManifest: "\(out)/manifest.csv", storePath: global.store, context: context)
+            context.logger.notice("sheets: \(printed.invitations) cards on \(printed.pages) pages in \(path) (mode 600: it holds the codes)")
+            report.sheets = .init(path: path, invitations: printed.invitations, pages: printed.pages)
+            return nil
+        } catch {
+            context.logger.error("the sheets were not made; the families are provisioned", metadata: ["error": "\(error.localizedDescription)"])
+            report.sheets = .init(path: path, error: error.localizedDescription, errorKind: ErrorDetail.of(error).kind)
+            return SheetsCommand.status(error)
         }
     }
 

@@ -87,7 +87,7 @@ package struct ResyncCommand: PipelineCommand {
             guard case .held = error else { throw context.fail(error, status: .ioError) }
             throw context.fail(error, status: .lockHeld)
         }
-        let report: ResyncReport
+        var report: ResyncReport
         do {
             let store = try TribeBoardStore.open(at: global.store)
             let deadline = maxDuration.map { ContinuousClock.now + .seconds($0) }
@@ -98,17 +98,21 @@ package struct ResyncCommand: PipelineCommand {
             throw context.fail(error, status: .ioError)
         }
         withExtendedLifetime(lock) {}
-        let status = Self.status(report.exitKind)
+        var status = Self.status(report.exitKind)
         if let metricsFile {
             do {
                 try AtomicFile.write(Array(report.metrics(exitStatus: status.rawValue).utf8), to: metricsFile, permissions: 0o644)
             } catch {
+                // Monitoring reading a stale file would see the last good run: the run says so and
+                // does not end 0 (or 1, whose report a script reads as complete).
                 context.logger.error("cannot write the metrics file", metadata: ["error": "\(error.localizedDescription)"])
+                report.metricsFileError = error.localizedDescription
+                if status == .success || status == .partialFailure { status = .ioError }
             }
         }
         if let reason = report.stoppedBy { context.logger.warning("resync stopped early", metadata: ["reason": "\(reason)"]) }
         // Cron mails whatever a job prints: a run that did its job prints nothing unless asked.
-        if global.json || global.verbose || report.exitKind != .success {
+        if global.json || global.verbose || status != .success {
             try context.emit(report, text: ResyncReportText.render)
         }
         if status != .success {

@@ -148,6 +148,15 @@ package struct SheetsCommand: PipelineCommand {
 
     static func render(_ request: Request, fromManifest manifest: String, storePath: String,
                        context: CommandContext) throws -> SheetsReport {
+        do { return try make(request, fromManifest: manifest, storePath: storePath, context: context) } catch {
+            throw context.fail(error, status: status(error))
+        }
+    }
+
+    /// The PDF of a manifest, its failure returned rather than reported: `provision --sheets`
+    /// puts it in its own report, beside what was provisioned.
+    static func make(_ request: Request, fromManifest manifest: String, storePath: String,
+                     context: CommandContext) throws(SheetError) -> SheetsReport {
         // The manifest does not carry the admin, and its codes may be older than the store's.
         var store: TribeBoardStore?
         if FileManager.default.fileExists(atPath: storePath) {
@@ -155,7 +164,7 @@ package struct SheetsCommand: PipelineCommand {
                 store = try TribeBoardStore.openReadOnly(at: storePath)
             } catch {
                 // A store named to settle the codes must be read; one only found is a bonus.
-                if request.storeNamed { throw context.fail(SheetError.input(.store(error)), status: .ioError) }
+                if request.storeNamed { throw SheetError.input(.store(error)) }
                 context.logger.warning("cannot read the store: admins' names are left out and the manifest's codes are unchecked",
                                        metadata: ["error": "\(error.localizedDescription)"])
             }
@@ -163,7 +172,7 @@ package struct SheetsCommand: PipelineCommand {
             context.logger.info("no store at \(storePath): admins' names are left out and the manifest's codes are unchecked")
         }
         var check = ManifestCodeCheck(manifest: manifest, store: store == nil ? nil : storePath, storeWins: request.storeNamed)
-        let report = try run(request, source: .manifest, context: context, check: { check }) { renderer throws(InvitationReadError) in
+        let report = try make(request, source: .manifest, context: context, check: { check }) { renderer throws(InvitationReadError) in
             try ManifestInvitations.forEach(path: manifest, columns: renderer.templateColumns) { invitation in
                 // A code edited into the manifest is refused as such, even where the store's would win.
                 try SheetRenderer.validate(invitation)
@@ -208,33 +217,37 @@ package struct SheetsCommand: PipelineCommand {
     }
 
     private static func run(_ request: Request, source: SheetsReport.Source, context: CommandContext,
-                            check: () -> ManifestCodeCheck? = { nil }, unmatched: () -> SheetError? = { nil },
+                            unmatched: () -> SheetError? = { nil },
                             _ feed: (SheetRenderer) throws(InvitationReadError) -> Void) throws -> SheetsReport {
-        do throws(SheetError) {
-            let template: SheetTemplate
-            do throws(SheetTemplateError) {
-                if let path = request.template { template = try SheetTemplate.load(path: path) } else { template = try SheetTemplate.builtIn() }
-                // Placeholders other than the fields are a manifest's columns: the store has none.
-                if source == .store { try SheetTemplate.requireColumns(template.columns, available: []) }
-            } catch {
-                throw SheetError.template(error)
-            }
-            let renderer = try SheetRenderer(outputPath: request.out, preview: request.preview, layout: request.layout, paper: request.paper,
-                                             template: template, allowCut: request.allowCut)
-            do { try feed(renderer) } catch { throw SheetError.input(error) }
-            // Before the files are named: a refused manifest leaves nothing behind.
-            if let check = check(), check.refuses { throw SheetError.outdatedManifest(check) }
-            if let missing = unmatched() { throw missing }
-            try renderer.finish()
-            if !renderer.cuts.isEmpty {
-                context.logger.warning("printed cut (--allow-cut): text that does not fit on \(renderer.cuts.invitations) invitations (the report names them)")
-            }
-            return SheetsReport(output: request.out, preview: request.preview, source: source, layout: request.layout, paper: request.paper,
-                                template: request.template ?? "built-in", invitations: renderer.invitations, pages: renderer.pages,
-                                cuts: renderer.cuts, shrunk: renderer.shrunk, manifestCheck: check())
-        } catch {
+        do { return try make(request, source: source, context: context, unmatched: unmatched, feed) } catch {
             throw context.fail(error, status: status(error))
         }
+    }
+
+    private static func make(_ request: Request, source: SheetsReport.Source, context: CommandContext,
+                             check: () -> ManifestCodeCheck? = { nil }, unmatched: () -> SheetError? = { nil },
+                             _ feed: (SheetRenderer) throws(InvitationReadError) -> Void) throws(SheetError) -> SheetsReport {
+        let template: SheetTemplate
+        do throws(SheetTemplateError) {
+            if let path = request.template { template = try SheetTemplate.load(path: path) } else { template = try SheetTemplate.builtIn() }
+            // Placeholders other than the fields are a manifest's columns: the store has none.
+            if source == .store { try SheetTemplate.requireColumns(template.columns, available: []) }
+        } catch {
+            throw SheetError.template(error)
+        }
+        let renderer = try SheetRenderer(outputPath: request.out, preview: request.preview, layout: request.layout, paper: request.paper,
+                                         template: template, allowCut: request.allowCut)
+        do { try feed(renderer) } catch { throw SheetError.input(error) }
+        // Before the files are named: a refused manifest leaves nothing behind.
+        if let check = check(), check.refuses { throw SheetError.outdatedManifest(check) }
+        if let missing = unmatched() { throw missing }
+        try renderer.finish()
+        if !renderer.cuts.isEmpty {
+            context.logger.warning("printed cut (--allow-cut): text that does not fit on \(renderer.cuts.invitations) invitations (the report names them)")
+        }
+        return SheetsReport(output: request.out, preview: request.preview, source: source, layout: request.layout, paper: request.paper,
+                            template: request.template ?? "built-in", invitations: renderer.invitations, pages: renderer.pages,
+                            cuts: renderer.cuts, shrunk: renderer.shrunk, manifestCheck: check())
     }
 
     static func status(_ error: SheetError) -> ExitStatus {
