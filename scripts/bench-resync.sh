@@ -24,7 +24,7 @@ openssl ec -in "$WORK/key.pem" -pubout -out "$WORK/key.pub.pem" 2>/dev/null
 EMULATOR=$!
 sleep 1
 
-/usr/bin/time -v "$BIN/tribeboard" resync --store "$WORK/store.sqlite" --key-id bench --key-file "$WORK/key.pem" \
+/usr/bin/time -v "$BIN/tribeboard" resync ${RESYNC_ARGS:-} --store "$WORK/store.sqlite" --key-id bench --key-file "$WORK/key.pem" \
     --ck-base-url "http://127.0.0.1:$PORT" --json > "$WORK/summary.json" 2> "$WORK/time.txt"
 wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$WORK/time.txt")
 seconds=$(awk -F: '{ if (NF == 3) print $1 * 3600 + $2 * 60 + $3; else print $1 * 60 + $2 }' <<< "$wall")

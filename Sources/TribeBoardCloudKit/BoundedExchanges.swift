@@ -47,10 +47,11 @@ final class BoundedExchanges: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let over = exchanges.withLock { all -> Bool in
-            guard var exchange = all[dataTask.taskIdentifier] else { return false }
-            guard exchange.data.count + data.count <= limit else { return true }
-            exchange.data.append(data)
-            all[dataTask.taskIdentifier] = exchange
+            guard let read = all[dataTask.taskIdentifier]?.data.count else { return false }
+            guard read + data.count <= limit else { return true }
+            // In place: a copy of the exchange taken out and put back would copy its whole answer
+            // for every chunk that arrives.
+            all[dataTask.taskIdentifier]?.data.append(data)
             return false
         }
         if over {
