@@ -34,7 +34,7 @@ struct MalformedSnapshotLine: Sendable, Equatable {
 
 /// Streams a remote snapshot (JSON Lines, one CloudKit record dictionary a line) in 4 MB reads:
 /// memory does not grow with the file. Blank lines are skipped; a line that is not a record is
-/// reported with its number and the rest is read on. Bounded (README, "Bounds on what is read"):
+/// reported with its number and the rest is read on. Bounded (docs/guarantees.md, "Bounds on what is read"):
 /// a line of at most 4 MB, at most 10 million lines, and at most 100,000 that are not records,
 /// so that /dev/zero, /dev/urandom or an endless FIFO end with an error instead of growing.
 package struct SnapshotReader {

@@ -7,7 +7,7 @@ import Foundation
 /// read once into an unnamed owner-only file (O_TMPFILE, gone when the run ends, however it
 /// ends), and that copy is read back through /proc.
 ///
-/// Bounded (README, "Bounds on what is read"): at most `maxBytes`, also for a regular file (the
+/// Bounded (docs/guarantees.md, "Bounds on what is read"): at most `maxBytes`, also for a regular file (the
 /// pre-scan counts), so that /dev/zero or an endless FIFO ends with `csv.tooLarge`.
 package final class CSVSource {
     /// 256 MB: about 2.8 million rows of a typical import (100,000 rows are 9 MB).

@@ -104,7 +104,7 @@ package struct CloudKitConfiguration: Sendable, Equatable {
             guard let database = Database(rawValue: value) else {
                 throw .invalid(setting: "database", value: value,
                                expected: "public: a server-to-server key reaches only the public database, and users' private databases "
-                                   + "(where SwiftData's own mirror lives) are out of an operator's reach (README: Where provisioned families live)")
+                                   + "(where SwiftData's own mirror lives) are out of an operator's reach (docs/cloudkit.md: Where provisioned families live)")
             }
             configuration.database = database
         }

@@ -5,7 +5,7 @@ import Glibc
 
 /// Whether 127.0.0.1:port can be listened on, asked before the server starts: the server's own
 /// bind failure surfaced only as a 30-second "timed out", and an operator who started a second
-/// emulator on the README's port saw nothing for that long.
+/// emulator on the port the docs use saw nothing for that long.
 enum PortCheck {
     static func free(_ port: UInt16) throws(EmulatorStartError) {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

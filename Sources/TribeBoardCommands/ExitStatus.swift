@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// Exit statuses shared by every command (sysexits.h values where one fits). Documented in the README.
+/// Exit statuses shared by every command (sysexits.h values where one fits). Documented in each command's page of docs/ and in docs/errors.md.
 enum ExitStatus: Int32 {
     case success = 0
     /// Some rows failed or findings reached the threshold; the rest of the work was done.

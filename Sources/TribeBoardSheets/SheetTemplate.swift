@@ -99,7 +99,7 @@ package enum SheetTemplateError: Error, Equatable, LocalizedError {
 }
 
 /// An invitation template: `name: value` settings, a line `---`, then the wording.
-/// Documented in the README (section "Printable invitations").
+/// Documented in docs/sheets.md (section "Templates").
 package struct SheetTemplate: Sendable, Equatable {
     static let settingNames = ["organisation", "language", "logo", "title", "code_label", "admin_label"]
 

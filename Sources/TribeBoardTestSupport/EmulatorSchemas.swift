@@ -16,7 +16,7 @@ extension CloudKitEmulator.Options {
         return options
     }
 
-    /// A container set up as the README says: the schema imported and deployed.
+    /// A container set up as docs/cloudkit.md says: the schema imported and deployed.
     package static func templateContainer() throws -> Self {
         let schema = try templateSchema()
         return enforcing(development: schema, production: schema)

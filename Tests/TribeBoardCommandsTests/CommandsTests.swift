@@ -5,7 +5,7 @@ import Testing
 @testable import TribeBoardProvisioning
 
 /// The commands in-process: what they accept, what they refuse with 64, and how what happened
-/// maps to an exit status, checked against the README's tables (what users read).
+/// maps to an exit status, checked against the tables of the README and docs/ (what users read).
 struct CommandParsingTests {
     static func usageStatus(_ arguments: [String]) -> Int32? {
         do {
@@ -41,10 +41,16 @@ struct CommandParsingTests {
         #expect(Self.usageStatus(arguments) == nil, "\(arguments)")
     }
 
+    /// Each subcommand has its page in `docs/`, titled with its name, and the README links to it.
     @Test func subcommandsAreTheOnesTheReadmeDocuments() throws {
         let names = TribeBoardCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
+        #expect(names.count >= 6, "every subcommand: \(names)")
         let readme = try String(contentsOfFile: ReadmeTables.path, encoding: .utf8)
-        for name in names { #expect(readme.contains("## \(name)"), "README has no section for \(name)") }
+        for name in names {
+            #expect(readme.contains("](docs/\(name).md)"), "README does not link docs/\(name).md")
+            let page = try String(contentsOfFile: ReadmeTables.page("\(name).md"), encoding: .utf8)
+            #expect(page.split(whereSeparator: \.isNewline).contains { $0 == "# \(name)" }, "docs/\(name).md is not titled \(name)")
+        }
     }
 
     /// A line ending in `\\` inside a multi-line literal is a literal backslash, not a join: it
@@ -90,7 +96,7 @@ struct ExitStatusMappingTests {
         #expect(ResyncCommand.status(.configuration) == .remoteConfiguration)
     }
 
-    /// Every status a command can end with is in the README's tables, and nothing else is.
+    /// Every status a command can end with is in the tables of docs/, and nothing else is.
     @Test func everyStatusIsDocumented() throws {
         let documented = try ReadmeTables.exitStatuses()
         let defined = Set([ExitStatus.success, .partialFailure, .usage, .dataError, .noInput, .lockHeld, .ioError,
@@ -110,23 +116,36 @@ struct ExitStatusMappingTests {
     }
 }
 
-/// The README, read as a user reads it.
+/// The README and the pages of `docs/`, read as a user reads them.
 enum ReadmeTables {
-    static var path: String {
+    static var root: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("README.md").path
+    }
+
+    static var path: String { root.appendingPathComponent("README.md").path }
+
+    /// A page of `docs/` (one per command, `errors.md`, …).
+    static func page(_ name: String) -> String { root.appendingPathComponent("docs").appendingPathComponent(name).path }
+
+    /// The README and every page of `docs/`, where the commands' exit status tables live.
+    static func documents() throws -> [String] {
+        let docs = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)
+            .filter { $0.hasSuffix(".md") }.sorted().map(page)
+        return [path] + docs
     }
 
     /// The first cell of every row of every `| status | meaning |` table.
     static func exitStatuses() throws -> Set<Int32> {
-        let lines = try String(contentsOfFile: path, encoding: .utf8).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         var statuses = Set<Int32>()
-        var inTable = false
-        for line in lines {
-            if line == "| status | meaning |" { inTable = true; continue }
-            guard inTable, line.hasPrefix("| ") else { inTable = false; continue }
-            let cell = line.dropFirst(2).prefix { $0 != " " && $0 != "|" }
-            if let status = Int32(cell) { statuses.insert(status) }
+        for document in try documents() {
+            let lines = try String(contentsOfFile: document, encoding: .utf8).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+            var inTable = false
+            for line in lines {
+                if line == "| status | meaning |" { inTable = true; continue }
+                guard inTable, line.hasPrefix("| ") else { inTable = false; continue }
+                let cell = line.dropFirst(2).prefix { $0 != " " && $0 != "|" }
+                if let status = Int32(cell) { statuses.insert(status) }
+            }
         }
         return statuses
     }

@@ -16,7 +16,7 @@ import TribeBoardSupport
 /// The toolkit's exit statuses (another module names a type the same).
 typealias ExitStatus = TribeBoardCommands.ExitStatus
 
-/// The `{"error": …}` document of `--json` (README, "Errors as JSON"), built in-process.
+/// The `{"error": …}` document of `--json` (docs/errors.md, "Errors as JSON"), built in-process.
 struct ErrorDocumentTests {
     /// The document exactly as `CommandContext.emit` writes it, read back as plain JSON.
     static func json(_ error: any Error, status: ExitStatus) throws -> [String: Any] {
@@ -99,21 +99,21 @@ struct ErrorDocumentTests {
         #expect(error["kind"] as? String == "unexpected" && error["exitStatus"] as? Int == 74)
     }
 
-    /// Every kind the commands can print is in the README's table, and the table lists no other.
+    /// Every kind the commands can print is in the table of docs/errors.md, and the table lists no other.
     @Test func everyKindIsDocumentedInTheReadme() throws {
         let produced = Set(ErrorKindCatalogue.samples.map { ErrorDetail.of($0).kind })
         #expect(produced.count >= 50, "the catalogue covers every case: \(produced.count)")
         let documented = try ReadmeTables.errorKinds()
-        #expect(produced.subtracting(documented).isEmpty, "not in the README: \(produced.subtracting(documented).sorted())")
-        #expect(documented.subtracting(produced).isEmpty, "in the README, never produced: \(documented.subtracting(produced).sorted())")
+        #expect(produced.subtracting(documented).isEmpty, "not in docs/errors.md: \(produced.subtracting(documented).sorted())")
+        #expect(documented.subtracting(produced).isEmpty, "in docs/errors.md, never produced: \(documented.subtracting(produced).sorted())")
     }
 }
 
 extension ReadmeTables {
-    /// The first cell of every row of the table under "### Errors as JSON".
+    /// The first cell of every row of the table under "## Errors as JSON" in docs/errors.md.
     static func errorKinds() throws -> Set<String> {
-        let lines = try String(contentsOfFile: path, encoding: .utf8).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
-        guard let start = lines.firstIndex(of: "### Errors as JSON") else { return [] }
+        let lines = try String(contentsOfFile: page("errors.md"), encoding: .utf8).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        guard let start = lines.firstIndex(of: "## Errors as JSON") else { return [] }
         var kinds = Set<String>()
         for line in lines[(start + 1)...] {
             if line.hasPrefix("#") { break }

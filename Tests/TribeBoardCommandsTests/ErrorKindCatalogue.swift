@@ -14,7 +14,7 @@ import TribeBoardStore
 import TribeBoardSupport
 import TribeBoardTestSupport
 
-/// One error of every case the error document maps, to check the README's table against.
+/// One error of every case the error document maps, to check the table of docs/errors.md against.
 enum ErrorKindCatalogue {
     struct Strange: Error {}
 

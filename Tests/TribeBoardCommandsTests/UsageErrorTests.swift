@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import TribeBoardCommands
 
-/// A command line refused with 64 is an error document when `--json` is on it (README, "Errors as
+/// A command line refused with 64 is an error document when `--json` is on it (docs/errors.md, "Errors as
 /// JSON"): its kind from ArgumentParser's error, the option at fault, and ArgumentParser's message.
 struct UsageErrorTests {
     /// The error `parseAsRoot` throws for these arguments, as `start()` catches it.

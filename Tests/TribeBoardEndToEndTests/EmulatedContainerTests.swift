@@ -189,7 +189,7 @@ struct EmulatedContainerTests {
         #expect(remote.count == Self.families && Set(remote.map(\.recordName)).count == Self.families)
     }
 
-    /// README: provision exits 1 when rows failed, 75 when CloudKit throttled and records wait for sync.
+    /// docs/provision.md: provision exits 1 when rows failed, 75 when CloudKit throttled and records wait for sync.
     @Test func provisionWhoseRecordsWereThrottledExits75SayingWhatWaits() async throws {
         var options = try CloudKitEmulator.Options.templateContainer()
         options.faults = try EmulatorFaults.parse("record-429=0.3,retry-after=0.05,seed=5")

@@ -30,7 +30,7 @@ struct EmulatorCLITests {
         }
     }
 
-    /// Both README recipes use 8787: a second emulator there must say so at once, not hang.
+    /// The rehearsal recipes (docs/emulator.md, docs/migrate.md) use 8787: a second emulator there must say so at once, not hang.
     @Test func aPortInUseFailsAtOnceNamingIt() async throws {
         let first = try await EmulatorFixture.start()
         defer { Task { await first.emulator.stop() } }

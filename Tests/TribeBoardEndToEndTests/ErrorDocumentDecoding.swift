@@ -3,7 +3,7 @@ import Testing
 import TribeBoardTestSupport
 
 /// The `{"error": …}` document a command prints on stdout with --json when it stops on an error
-/// (README, "Errors as JSON"), decoded independently of the toolkit's own types.
+/// (docs/errors.md, "Errors as JSON"), decoded independently of the toolkit's own types.
 struct ErrorDocument: Decodable {
     let exitStatus: Int32
     let status: String

@@ -44,7 +44,7 @@ import TribeBoardTestSupport
     }
 
     /// With --json, a refused command line is one error document on every executable and every
-    /// installed name (README, "Errors as JSON"); help and version stay what they were.
+    /// installed name (docs/errors.md, "Errors as JSON"); help and version stay what they were.
     @Test func aRefusedCommandLineIsOneDocumentUnderEveryName() throws {
         let directory = try TemporaryDirectory("installed-usage")
         // With what each needs besides (a missing argument is reported first).

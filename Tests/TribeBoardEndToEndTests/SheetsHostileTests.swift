@@ -34,17 +34,22 @@ import TribeBoardTestSupport
         let error = try ErrorDocument(result)
         #expect(error.kind == "sheets.cannotCreate" && error.status == "cannotCreate" && error.path == "ro.pdf", "\(error)")
         #expect(try String(contentsOfFile: readOnly, encoding: .utf8) == "mine, kept")
-        if geteuid() == 0 {
-            let theirs = try directory.write("theirs.pdf", "theirs")
-            chown(theirs, 12345, 12345)
-            #expect(try sheets(["--out", "theirs.pdf"], in: directory).status == 73)
-            #expect(try String(contentsOfFile: theirs, encoding: .utf8) == "theirs")
-        }
         try FileManager.default.createDirectory(atPath: directory.file("real"), withIntermediateDirectories: false)
         try FileManager.default.createSymbolicLink(atPath: directory.file("link"), withDestinationPath: directory.file("real"))
         #expect(try sheets(["--out", "link/inv.pdf"], in: directory).status == 73)
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.file("real")).isEmpty)
         #expect(try sheets(["--out", "/dev/full"], in: directory).status == 73)
+    }
+
+    /// Only root can plant a file that belongs to someone else: reported skipped otherwise.
+    @Test(.enabled(if: geteuid() == 0, "needs root to give a file to another user"))
+    func someoneElsesFileIsNotReplaced() throws {
+        let directory = try TemporaryDirectory("sheets-theirs")
+        _ = try provisioned(2, in: directory)
+        let theirs = try directory.write("theirs.pdf", "theirs")
+        try #require(chown(theirs, 12345, 12345) == 0)
+        #expect(try sheets(["--out", "theirs.pdf"], in: directory).status == 73)
+        #expect(try String(contentsOfFile: theirs, encoding: .utf8) == "theirs")
     }
 
     /// A full disk, made with a file size limit (EFBIG, as ENOSPC): status 74, no PDF, no

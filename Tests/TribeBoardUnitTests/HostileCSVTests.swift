@@ -82,7 +82,7 @@ struct HostileCSVTests {
         #expect(try workspace.count("families") == 3)
     }
 
-    /// Read from outside without end (README, "Bounds on what is read"): the copy of a device or a
+    /// Read from outside without end (docs/guarantees.md, "Bounds on what is read"): the copy of a device or a
     /// FIFO and the pre-scan of a regular file stop at the bound with csv.tooLarge. The bound is
     /// lowered here so the test reads 1 MB, not 256 MB.
     @Test("/dev/zero as the input stops at the bound instead of filling the disk")

@@ -43,13 +43,21 @@ struct ProvisionerOutputTests {
         #expect(Set(rows.map(\.code).filter { !$0.isEmpty }).count == 5)
     }
 
-    @Test func qrImagesHoldTheirFamilysCode() throws {
+    @Test func aQRImageIsWrittenForEveryCreatedFamily() throws {
         let workspace = try ProvisionWorkspace()
         try workspace.run(Self.csv)
         let created = try workspace.manifest().filter { $0.status == "created" }
         let files = try FileManager.default.contentsOfDirectory(atPath: "\(workspace.outputPath)/qr")
-        #expect(files.sorted() == created.map { "\($0.familyId).png" }.sorted())
-        guard QRReader.zbarimgPath != nil else { return }
+        #expect(!created.isEmpty && files.sorted() == created.map { "\($0.familyId).png" }.sorted())
+    }
+
+    /// Read back by an independent decoder; without zbarimg the test is reported skipped, not passed.
+    @Test(.enabled(if: QRReader.zbarimgPath != nil, "zbarimg is not installed (make deps: zbar-tools)"))
+    func qrImagesHoldTheirFamilysCode() throws {
+        let workspace = try ProvisionWorkspace()
+        try workspace.run(Self.csv)
+        let created = try workspace.manifest().filter { $0.status == "created" }
+        try #require(!created.isEmpty)
         #expect(try QRReader.decode(created.map(workspace.qrPath)) == created.map(\.code))
     }
 

@@ -3,7 +3,7 @@ import Synchronization
 
 /// What `--json` prints on stdout when a run stops on an error: `{"error": {...}}`, so that a
 /// script always reads exactly one JSON document, whether the command succeeded or not. The
-/// README's "Errors as JSON" documents the keys and every `kind`.
+/// "Errors as JSON" section of docs/errors.md documents the keys and every `kind`.
 struct ErrorDocument: Encodable {
     let error: ErrorDetail
 

@@ -9,7 +9,7 @@ import TribeBoardStore
 import TribeBoardSupport
 
 // The `kind` of the errors the libraries throw. Each is `area.case`, named after the typed case
-// (not the message, which may be reworded): scripts and the README's table depend on them.
+// (not the message, which may be reworded): scripts and the table of docs/errors.md depend on them.
 
 extension ErrorDetail {
     static let lockHeldKind = "lock.held"

@@ -30,7 +30,7 @@ struct UsageError: Error, LocalizedError, DocumentedError {
         ErrorDetail(kind: kind).with { $0.option = option }
     }
 
-    /// ArgumentParser's `ParserError` cases, by name, as the stable kinds the README documents.
+    /// ArgumentParser's `ParserError` cases, by name, as the stable kinds docs/errors.md documents.
     private static let kinds: [String: String] = [
         "unknownOption": "usage.unknownOption", "invalidOption": "usage.unknownOption",
         "nonAlphanumericShortOption": "usage.unknownOption", "missingValueOrUnknownCompositeOption": "usage.unknownOption",

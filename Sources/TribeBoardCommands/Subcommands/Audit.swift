@@ -14,7 +14,7 @@ package struct AuditCommand: PipelineCommand {
             CloudKit itself when a remote is configured (--key-id and --key-file or their variables), \
             or nothing (the store alone). --export-remote FILE saves what a live read saw as a snapshot.
             Exit status: 0 nothing reaches --fail-on; 1 something does; 64 bad usage; 66 the snapshot \
-            cannot be opened; 65 the snapshot is past its bounds (README: "Bounds on what is read"); 74 the store cannot be opened, or a repair cannot be written (nothing \
+            cannot be opened; 65 the snapshot is past its bounds (docs/guarantees.md: "Bounds on what is read"); 74 the store cannot be opened, or a repair cannot be written (nothing \
             changed, unless it says the store was changed: then run it again to finish); 75 CloudKit was \
             unavailable; 78 CloudKit refused the configuration.
             """,
