@@ -81,7 +81,10 @@ package struct Doctor: Sendable {
         let (checks, state, client) = await RemoteChecks(configuration: request.remote, requestTimeout: request.requestTimeout,
                                                          logger: logger).run()
         guard state == .accepted, let client else { return (checks, state) }
-        return (checks + (await RemoteSchemaChecks(client: client).run()) + [await ClaimSchemaCheck(client: client).run()], state)
+        // The schema probes and the claim type's check side by side: round trips, not CPU.
+        async let schema = RemoteSchemaChecks(client: client).run()
+        async let claims = ClaimSchemaCheck(client: client).run()
+        return (checks + (await schema) + [await claims], state)
     }
 
     /// The fallback chain and the creation checks (SQLite) on what the others found.

@@ -53,8 +53,9 @@ struct RemoteChecks {
             guard let made else { return (checks, .misconfigured(check.found), nil) }
             signer = made
         }
+        // Up to 4 requests at once: the schema probes go side by side (one attempt each, as before).
         let client = CloudKitClient(configuration: configuration, signer: signer, policy: RetryPolicy(maxAttempts: 1),
-                                    maxConcurrentRequests: 1, requestTimeout: requestTimeout, logger: logger)
+                                    requestTimeout: requestTimeout, logger: logger)
         let probe = await client.probeCaller()
         let (answerChecks, state) = Self.interpret(probe)
         return (checks + answerChecks, state, client)

@@ -23,26 +23,37 @@ struct RemoteSchemaChecks {
 
     let client: CloudKitClient
 
+    /// Every probe at once (the client sends at most 4 at a time): against a far container the
+    /// checklist costs a few round trips, not one per probe. Reported in the probes' order, up to
+    /// the first that could not be checked (the service is busy or away: the others would say the same).
     func run() async -> [DoctorCheck] {
-        var checks: [DoctorCheck] = []
-        for probe in Self.probes {
-            let query = CloudKitQuery(recordType: probe.recordType, filterBy: probe.codeFilter ? [.equals("code", "")] : nil)
-            let what = probe.codeFilter ? "\(probe.recordType) queryable by code" : "\(probe.recordType) readable in full (___recordID queryable)"
-            let id = "remote.schema.\(probe.recordType).\(probe.codeFilter ? "code" : "recordID")"
-            do {
-                _ = try await client.query(query, resultsLimit: 1)
-                checks.append(DoctorCheck(id, .remote, .ok, checked: what, found: "yes"))
-            } catch where error.isMissingLegacyType {
-                checks.append(DoctorCheck(id, .remote, .ok, checked: what, found: "no such legacy type in this environment: nothing to read"))
-            } catch where error.category == .configuration {
-                checks.append(DoctorCheck(id, .remote, .failure, checked: what, found: error.localizedDescription,
-                                          action: "fix the schema before running \(probe.neededBy); the found text names the fix"))
-            } catch {
-                checks.append(DoctorCheck(id, .remote, .warning, checked: what, found: "not checked: \(error.localizedDescription)",
-                                          action: "run doctor again later"))
-                return checks  // the service is busy or away: the other probes would say the same
+        let checks = await withTaskGroup(of: (Int, DoctorCheck).self) { group in
+            for (index, probe) in Self.probes.enumerated() {
+                group.addTask { (index, await check(probe)) }
             }
+            var all: [(Int, DoctorCheck)] = []
+            for await done in group { all.append(done) }
+            return all.sorted { $0.0 < $1.0 }.map(\.1)
         }
-        return checks
+        guard let firstUnchecked = checks.firstIndex(where: { $0.status == .warning }) else { return checks }
+        return Array(checks[...firstUnchecked])
+    }
+
+    private func check(_ probe: Probe) async -> DoctorCheck {
+        let query = CloudKitQuery(recordType: probe.recordType, filterBy: probe.codeFilter ? [.equals("code", "")] : nil)
+        let what = probe.codeFilter ? "\(probe.recordType) queryable by code" : "\(probe.recordType) readable in full (___recordID queryable)"
+        let id = "remote.schema.\(probe.recordType).\(probe.codeFilter ? "code" : "recordID")"
+        do {
+            _ = try await client.query(query, resultsLimit: 1)
+            return DoctorCheck(id, .remote, .ok, checked: what, found: "yes")
+        } catch where error.isMissingLegacyType {
+            return DoctorCheck(id, .remote, .ok, checked: what, found: "no such legacy type in this environment: nothing to read")
+        } catch where error.category == .configuration {
+            return DoctorCheck(id, .remote, .failure, checked: what, found: error.localizedDescription,
+                               action: "fix the schema before running \(probe.neededBy); the found text names the fix")
+        } catch {
+            return DoctorCheck(id, .remote, .warning, checked: what, found: "not checked: \(error.localizedDescription)",
+                               action: "run doctor again later")
+        }
     }
 }
