@@ -13,6 +13,7 @@ struct NumericOptionTests {
         ["doctor", "family", "X", "--stale-after", "-1"], ["doctor", "family", "X", "--timeout", "-3"],
         ["audit", "--stale-after", "-1"], ["audit", "--stale-after", "0s"], ["audit", "--stale-after", "99999d"],
         ["resync", "--max-duration", "-1"], ["resync", "--max-duration", "0"], ["resync", "--max-duration", "99999999"],
+        ["resync", "--concurrency", "0"], ["resync", "--concurrency", "9"],
     ]
 
     /// Refused as a value out of range (the option's own check, or its type's), never as an
