@@ -76,6 +76,11 @@ package struct CloudKitConfiguration: Sendable, Equatable {
         var settings: [String: String] = [:]
         if let path = flags.configFile ?? variables["TRIBEBOARD_CK_CONFIG"] {
             settings = try ConfigFile.read(path)
+            // A relative key_file in a config file is the file's neighbour, not the working
+            // directory's (cron runs from $HOME, systemd from /): it is made absolute here.
+            if let key = settings["key_file"], !key.isEmpty, !key.hasPrefix("/") {
+                settings["key_file"] = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(key).standardizedFileURL.path
+            }
         }
         let fromEnvironment: [String: String] = [
             "container": "TRIBEBOARD_CK_CONTAINER", "environment": "TRIBEBOARD_CK_ENVIRONMENT",

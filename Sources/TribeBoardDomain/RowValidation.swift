@@ -28,6 +28,11 @@ package enum FieldRules {
         guard !name.isEmpty else { throw RowError(column: column, "is empty") }
         try checkStacking(name, column: column)
         guard familyNameLengths.contains(name.count) else {
+            // One-character names (王, 김, 박) are common: the app's rule stands, and the usual way
+            // out is said, with the name quoted so the row can be found.
+            if name.count == 1 {
+                throw RowError(column: column, "\"\(name)\" has 1 character; the app needs 2 to 50: add its romanised form beside it, as is usual (\"王 Wang\", \"김 Kim\")")
+            }
             throw RowError(column: column, "must have 2 to 50 characters, has \(name.count)")
         }
         for scalar in name.unicodeScalars where !isAllowedInFamilyName(scalar) {

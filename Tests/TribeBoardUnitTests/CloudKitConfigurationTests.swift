@@ -19,6 +19,20 @@ struct CloudKitConfigurationTests {
         #expect(resolved.database == .public && resolved.isConfigured)
     }
 
+    /// Under cron the working directory is $HOME, under systemd /: a key file named beside the
+    /// config file must be found there, whatever directory the run starts in.
+    @Test func aRelativeKeyFileInAConfigFileIsTheConfigFilesNeighbour() throws {
+        let folder = try TemporaryDirectory("ck-config-relative")
+        let file = try folder.write("ck.conf", "key_id = k\nkey_file = keys/eckey.pem\n")
+        var flags = CloudKitConfiguration.Overrides()
+        flags.configFile = file
+        let resolved = try CloudKitConfiguration.resolve(flags, environment: [:])
+        #expect(resolved.keyFile == URL(fileURLWithPath: folder.path).appendingPathComponent("keys/eckey.pem").standardizedFileURL.path)
+        // A relative --key-file flag stays relative to where the command runs, as a path typed in a shell does.
+        flags.keyFile = "other.pem"
+        #expect(try CloudKitConfiguration.resolve(flags, environment: [:]).keyFile == "other.pem")
+    }
+
     @Test(arguments: ["private", "shared"]) func aUserDatabaseIsRefusedWithTheReason(database: String) {
         var flags = CloudKitConfiguration.Overrides()
         flags.database = database

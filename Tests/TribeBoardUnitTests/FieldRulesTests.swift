@@ -19,6 +19,13 @@ struct FieldRulesTests {
         #expect(try FieldRules.familyName(name, column: Self.column) == name)
     }
 
+    /// 王, 陈, 김, 박: the app's 2-character rule stands, and the refusal quotes the name and says
+    /// the usual way out.
+    @Test(arguments: ["王", "김", "X"]) func aOneCharacterNameIsQuotedWithTheWayOut(name: String) throws {
+        let message = try #require(familyNameError(name)).localizedDescription
+        #expect(message.contains("\"\(name)\"") && message.contains("romanised"), "\(message)")
+    }
+
     @Test func acceptsDecomposedAccents() throws {
         // "Müller" as macOS often writes it: u followed by a combining diaeresis.
         let decomposed = "Mu\u{0308}ller"
