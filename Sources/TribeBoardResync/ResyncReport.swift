@@ -25,7 +25,7 @@ package struct ResyncReport: Encodable, Sendable {
     /// Codes claimed in CloudKit this run, and claims released (codes re-coded families gave up).
     package var codesClaimed = 0
     package var claimsReleased = 0
-    var pendingBefore = TribeBoardStore.PendingSyncCounts(families: 0, userProfiles: 0, memberships: 0)
+    package var pendingBefore = TribeBoardStore.PendingSyncCounts(families: 0, userProfiles: 0, memberships: 0)
     package var pending = TribeBoardStore.PendingSyncCounts(families: 0, userProfiles: 0, memberships: 0)
     package var waiting = 0
     package var quarantined = 0

@@ -23,6 +23,9 @@ package struct Resyncer: Sendable {
     let backoff: SyncBackoff
     /// Pages of one table in flight at once (each a few requests; the client sends at most 4 at a time).
     let concurrency: Int
+    /// Called after each page: records settled so far (uploaded or failed), of how many were
+    /// pending at the start, and how many failed.
+    package var onProgress: @Sendable (_ settled: Int, _ total: Int, _ failed: Int) -> Void = { _, _, _ in }
 
     package init(store: TribeBoardStore, client: CloudKitClient, logger: Logger, backoff: SyncBackoff = SyncBackoff(),
                  concurrency: Int = CloudKitClient.maxConcurrentRequests) {
@@ -105,6 +108,8 @@ package struct Resyncer: Sendable {
                 guard inFlight > 0, let done = try await group.next() else { break }
                 inFlight -= 1
                 totals.add(done.report)
+                onProgress(report.synced + report.failed + totals.synced + totals.failed, report.pendingBefore.total,
+                           report.failed + totals.failed)
                 if stop == nil { stop = done.stop }
             }
         }

@@ -92,6 +92,25 @@ import TribeBoardTestSupport
         try await killMidRunThenRerun(families: 2_000, latency: "150ms", modifies: 9)
     }
 
+    /// On a terminal a person sees a progress bar, then the summary; under cron (no terminal) a
+    /// run that did its job prints nothing.
+    @Test func aTerminalShowsProgressThenTheSummaryCronSeesNothing() async throws {
+        var options = CloudKitEmulator.Options()
+        options.faults = try EmulatorFaults.parse("latency=20ms")
+        let fixture = try await EmulatorFixture.start(options)
+        defer { Task { await fixture.emulator.stop() } }
+        let directory = try TemporaryDirectory("resync-terminal")
+        try await provisioned(300, in: directory)
+        let command = ([tribeboard, "resync", "--store", "s.sqlite"] + fixture.remoteArguments).joined(separator: " ")
+        let onTerminal = try await ProcessRunner.runAsync("/usr/bin/script", ["-q", "-e", "-c", command, "/dev/null"], in: directory.path)
+        #expect(onTerminal.status == 0, "\(onTerminal.stdout)")
+        #expect(onTerminal.stdout.contains("%") && onTerminal.stdout.contains("ETA"), "a progress bar: \(onTerminal.stdout)")
+        #expect(onTerminal.stdout.contains("Resync: 900 records uploaded"), "then the summary: \(onTerminal.stdout)")
+        try await provisioned(310, in: directory)
+        let fromCron = try await resync(fixture, in: directory)
+        #expect(fromCron.status == 0 && fromCron.stdout.isEmpty && fromCron.stderr.isEmpty, "\(fromCron.stdout)\(fromCron.stderr)")
+    }
+
     @Test func anOverlappingRunExitsAtOnceWith73() async throws {
         var options = CloudKitEmulator.Options()
         options.faults = try EmulatorFaults.parse("latency=100ms")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TribeBoardCloudKit
+import TribeBoardProvisioning
 import TribeBoardResync
 import TribeBoardStore
 import TribeBoardSupport
@@ -92,8 +93,17 @@ package struct ResyncCommand: PipelineCommand {
             let store = try TribeBoardStore.open(at: global.store)
             let deadline = maxDuration.map { ContinuousClock.now + .seconds($0) }
             // --max-duration is a promise for the whole run: requests and backoff end by it too.
-            report = try await Resyncer(store: store, client: client.bounded(by: deadline), logger: context.logger,
-                                        concurrency: concurrency).run(until: deadline)
+            var resyncer = Resyncer(store: store, client: client.bounded(by: deadline), logger: context.logger, concurrency: concurrency)
+            // A bar on a terminal (a long run is not silent for minutes), a line every few seconds
+            // in a log, nothing for cron's quiet runs or with -q.
+            let progress = ProgressDisplay(quiet: global.quiet || !Terminal.isTerminal(.standardError) && !global.verbose, logger: context.logger)
+            let started = ContinuousClock.now
+            resyncer.onProgress = { settled, total, failed in
+                progress.update(ProvisionProgress(processed: settled, total: total, created: settled - failed, existing: 0, failed: failed,
+                                                  elapsed: ContinuousClock.now - started))
+            }
+            report = try await resyncer.run(until: deadline)
+            progress.finish()
         } catch {
             throw context.fail(error, status: .ioError)
         }
@@ -111,8 +121,9 @@ package struct ResyncCommand: PipelineCommand {
             }
         }
         if let reason = report.stoppedBy { context.logger.warning("resync stopped early", metadata: ["reason": "\(reason)"]) }
-        // Cron mails whatever a job prints: a run that did its job prints nothing unless asked.
-        if global.json || global.verbose || status != .success {
+        // Cron mails whatever a job prints: a run that did its job prints nothing unless asked, or
+        // unless a person runs it on a terminal.
+        if global.json || global.verbose || status != .success || Terminal.isTerminal(.standardOutput) && !global.quiet {
             try context.emit(report, text: ResyncReportText.render)
         }
         if status != .success {
