@@ -108,6 +108,18 @@ import TribeBoardTestSupport
         #expect((report["remote"] as? [String: Any])?["status"] as? String == "notConfigured")
     }
 
+    /// A monitoring job must hear of what only degrades (no remote, families waiting): --fail-on warning.
+    @Test func failOnWarningTurnsWarningsIntoExit1() throws {
+        let directory = try TemporaryDirectory("doctor-fail-on")
+        try directory.write("in.csv", CSVFixtures.families(count: 3))
+        let provisioned = try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "-q"], in: directory.path)
+        try #require(provisioned.status == 0, "\(provisioned.stderr)")
+        let lenient = try ProcessRunner.run(tribeboard, ["doctor", "--store", "s.sqlite", "-q"], in: directory.path)
+        #expect(lenient.status == 0, "warnings only: \(lenient.stderr)")
+        let strict = try ProcessRunner.run(tribeboard, ["doctor", "--store", "s.sqlite", "-q", "--fail-on", "warning"], in: directory.path)
+        #expect(strict.status == 1 && strict.stderr.contains("warning:"), "the warnings are the reason, under -q too: \(strict.stderr)")
+    }
+
     @Test func badUsageExits64() throws {
         for arguments in [["doctor", "--stale-after", "soon"], ["doctor", "--sample", "-1"], ["doctor", "family"]] {
             let result = try ProcessRunner.run(tribeboard, arguments)

@@ -12,7 +12,8 @@ package struct DoctorCommand: AsyncParsableCommand {
             Failures break creation or sync (an identifier mismatch, a missing or damaged store, a key \
             CloudKit rejects); warnings only degrade them. Changes nothing: the store is opened read-only.
             `tribeboard doctor family CODE_OR_ID` shows one family's timeline.
-            Exit status: 0 no check failed; 1 some check failed; 64 bad usage.
+            Exit status: 0 no check failed; 1 some check failed (with --fail-on warning, also a warning: \
+            CloudKit unreachable, a stale clock, families waiting for sync); 64 bad usage.
             """,
         version: toolkitVersion,
         subcommands: [DoctorFamilyCommand.self])
@@ -34,6 +35,14 @@ package struct DoctorCommand: AsyncParsableCommand {
     @Flag(help: "PRAGMA quick_check instead of integrity_check: faster on a big store, skips index contents.")
     var quick = false
 
+    @Option(help: ArgumentHelp("Exit 1 on failures only (default), or on warnings too (a monitoring job that must hear of CloudKit unreachable).",
+                               valueName: "failure|warning"))
+    var failOn: FailOn = .failure
+
+    enum FailOn: String, ExpressibleByArgument, CaseIterable {
+        case failure, warning
+    }
+
     package init() {}
 
     package func validate() throws {
@@ -51,6 +60,10 @@ package struct DoctorCommand: AsyncParsableCommand {
         try context.emit(report, text: DoctorReportText.render)
         if !report.passed {
             context.stopped(because: StopReasons.of(report))
+            throw ExitStatus.partialFailure.exitCode
+        }
+        if failOn == .warning, report.checks.contains(where: { $0.status == .warning }) {
+            context.stopped(because: report.checks.filter { $0.status == .warning }.map { "warning: \($0.checked): \($0.found)" })
             throw ExitStatus.partialFailure.exitCode
         }
     }
