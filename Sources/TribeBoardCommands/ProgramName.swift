@@ -29,7 +29,9 @@ extension AsyncParsableCommand {
         do {
             command = try parseAsRoot(arguments)
         } catch {
-            if let unknown = UnknownSubcommand.find(in: arguments, of: Self.self) {
+            // A clean exit (--help, --version, --generate-completion-script bash) is no unknown
+            // subcommand, whatever word follows its option.
+            if exitCode(for: error) != .success, let unknown = UnknownSubcommand.find(in: arguments, of: Self.self) {
                 if arguments.prefix(while: { $0 != "--" }).contains("--json"), let json = try? CommandContext.json(ErrorDocument(unknown, status: .usage)) {
                     Terminal.writeOutput(json)
                 }

@@ -66,6 +66,14 @@ import TribeBoardTestSupport
         #expect(plain.status == 64 && plain.stdout.isEmpty, "\(plain.stdout)")
     }
 
+    /// The package's completions come from `--generate-completion-script SHELL`: the shell's name
+    /// is the option's value, not an unknown subcommand (the Debian package build broke on it).
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func completionScriptsAreGenerated(shell: String) throws {
+        let result = try ProcessRunner.run(ProcessRunner.executable("tribeboard"), ["--generate-completion-script", shell])
+        #expect(result.status == 0 && result.stdout.contains("tribeboard") && result.stderr.isEmpty, "\(result.stderr)")
+    }
+
     /// The cause is the subcommand that does not exist, not `--json` or `-q` after it (which only
     /// subcommands have).
     @Test(arguments: [["frobnicate", "--json"], ["--json", "frobnicate"], ["frobnicate", "-q", "--json"], ["frobnicate"]])
