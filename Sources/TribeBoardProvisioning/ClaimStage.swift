@@ -33,7 +33,7 @@ struct ClaimStage {
     func claim(_ batch: [ProvisionRowResult], tally: inout Tally) throws -> [ProvisionRowResult] {
         var results = batch
         let candidates = results.indices.filter { results[$0].status != .failed && results[$0].familyId != nil && results[$0].code != nil }
-        let held = try store.claimedCodes(familyIDs: candidates.compactMap { results[$0].familyId })
+        var held = try store.claimedCodes(familyIDs: candidates.compactMap { results[$0].familyId })
         var waiting = candidates.filter { index in
             guard let id = results[index].familyId, let code = results[index].code else { return false }
             return !held.contains(.init(familyID: id, code: CodeClaim.normalise(code)))
@@ -67,14 +67,14 @@ struct ClaimStage {
                 }
             }
             try store.recordClaims(confirmed)
+            held.formUnion(confirmed)
             tally.claimed += confirmed.count
             waiting = try recode(taken, in: &results, tally: &tally)
         }
-        let live = candidates.filter { results[$0].status != .failed }
-        let claimed = try store.claimedCodes(familyIDs: live.compactMap { results[$0].familyId })
-        tally.unclaimed += live.filter { index in
-            guard let id = results[index].familyId, let code = results[index].code else { return false }
-            return !claimed.contains(.init(familyID: id, code: CodeClaim.normalise(code)))
+        // What the store held before and what this batch claimed: no second read of the store.
+        tally.unclaimed += candidates.filter { index in
+            guard results[index].status != .failed, let id = results[index].familyId, let code = results[index].code else { return false }
+            return !held.contains(.init(familyID: id, code: CodeClaim.normalise(code)))
         }.count
         return results
     }
