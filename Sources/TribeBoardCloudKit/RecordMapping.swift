@@ -47,11 +47,11 @@ package enum RecordMapping {
 
     /// TIMESTAMP values are milliseconds since 1970.
     package static func milliseconds(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1000).rounded())
+        Timestamp(date).milliseconds
     }
 
-    /// The store's ISO 8601 text (`2026-11-21T22:27:49.123Z`) as a date.
+    /// The store's date text (`2026-11-21T22:27:49.123Z`, see `Timestamp`) as a date.
     package static func date(fromStoreTimestamp text: String) -> Date? {
-        try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        Timestamp(text: text)?.date
     }
 }

@@ -1,12 +1,10 @@
 import Foundation
 import GRDB
+import TribeBoardDomain
 
-/// Dates as the store keeps them: ISO 8601 UTC with milliseconds, sortable as text.
+/// Dates as the store keeps them: `Timestamp`'s text (ISO 8601 UTC with milliseconds, sortable).
 package enum StoreTimestamp {
-    package static func format(_ date: Date) -> String {
-        date.formatted(.iso8601.year().month().day().dateSeparator(.dash)
-            .time(includingFractionalSeconds: true).timeSeparator(.colon).timeZone(separator: .omitted))
-    }
+    package static func format(_ date: Date) -> String { Timestamp(date).text }
 }
 
 package struct FoundFamily {

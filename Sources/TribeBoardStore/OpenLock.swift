@@ -8,22 +8,15 @@ import TribeBoardSupport
 enum OpenLock {
     static func holding<T>(storePath: String, _ body: () throws -> T) throws -> T {
         let path = storePath + ".open-lock"
-        let descriptor: Int32
+        // As long as a write waits for another writer, no longer: past it the store is busy.
+        let deadline = Date().addingTimeInterval(max(StoreHolders.busyTimeout, 1))
+        let lock: SidecarLock?
         do {
-            descriptor = try SidecarFile.open(path)
+            lock = try SidecarLock.waiting(path, until: deadline)
         } catch {
             throw StoreError.cannotOpen(path: storePath, reason: "cannot use \(path): \(error.reason)")
         }
-        defer { close(descriptor) }
-        // As long as a write waits for another writer, no longer: past it the store is busy.
-        let deadline = Date().addingTimeInterval(max(StoreHolders.busyTimeout, 1))
-        while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-            guard errno == EWOULDBLOCK || errno == EINTR else {
-                throw StoreError.cannotOpen(path: storePath, reason: "cannot lock \(path): \(String(cString: strerror(errno)))")
-            }
-            guard Date() < deadline else { throw StoreError.busy(path: storePath, holders: StoreHolders.describe(storePath)) }
-            usleep(5_000)
-        }
-        return try body()
+        guard let lock else { throw StoreError.busy(path: storePath, holders: StoreHolders.describe(storePath)) }
+        return try withExtendedLifetime(lock) { try body() }
     }
 }

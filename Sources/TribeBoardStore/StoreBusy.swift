@@ -46,17 +46,10 @@ enum StoreHolders {
     static func describe(_ storePath: String) -> [String] {
         sidecars.compactMap { command, suffix in
             let path = storePath + suffix
-            let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-            guard descriptor >= 0 else { return nil }
-            defer { close(descriptor) }
-            // A run holds the lock exclusively for as long as it runs: a shared lock we cannot
-            // take means one is running (and one we can take is released at once).
-            guard flock(descriptor, LOCK_SH | LOCK_NB) != 0, errno == EWOULDBLOCK else { return nil }
-            var buffer = [UInt8](repeating: 0, count: 32)
-            let count = pread(descriptor, &buffer, buffer.count, 0)
+            guard let written = SidecarLock.holder(path) else { return nil }
             // The pid a run wrote, if that process is still one of ours (the file may hold an
             // earlier run's pid while something else holds the lock).
-            let pid = Int32(String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self).trimmed).flatMap { pid in
+            let pid = written.flatMap { pid in
                 (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8))?.contains("tribeboard") == true ? pid : nil
             }
             return "a \(command) run" + (pid.map { " (pid \($0))" } ?? "") + " holding \(path)"

@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
 import Testing
+import TribeBoardCloudKit
+import TribeBoardDomain
 import TribeBoardTestSupport
 @testable import TribeBoardStore
 
@@ -70,6 +72,18 @@ struct StoreRecordsTests {
         // .123 is .12299999… as a Date: formatting its fraction would write .122.
         #expect(Timestamp(text: "2026-11-23T07:30:12.123Z")?.text == "2026-11-23T07:30:12.123Z")
         #expect(Timestamp(text: "1969-12-31T23:59:59.999Z")?.text == "1969-12-31T23:59:59.999Z")
+    }
+
+    /// Every writer of store dates goes through `Timestamp`: the formatter StoreTimestamp used to
+    /// call wrote 12:00:00.123 as .122 for some instants, and the CloudKit mapping read only
+    /// fractional text.
+    @Test func everyStoreDatePathAgreesWithTimestamp() throws {
+        for text in ["2026-11-23T07:30:12.123Z", "2026-01-01T00:00:00.001Z", "2026-11-23T07:30:00.999Z"] {
+            let date = try #require(Timestamp(text: text)).date
+            #expect(StoreTimestamp.format(date) == text)
+            #expect(RecordMapping.date(fromStoreTimestamp: text).map(StoreTimestamp.format) == text)
+        }
+        #expect(RecordMapping.date(fromStoreTimestamp: "2026-11-23T07:30:00Z").map(StoreTimestamp.format) == "2026-11-23T07:30:00.000Z")
     }
 
     /// A code that is a non-UTF-8 blob used to stop resync with a trap; now that family alone is set

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TribeBoardDomain
 import TribeBoardSheets
 import TribeBoardStore
 import TribeBoardSupport
@@ -263,22 +264,16 @@ package struct SheetsCommand: PipelineCommand {
         }
     }
 
-    /// A date from the command line as the store writes times (ISO 8601 UTC with milliseconds),
-    /// so that text comparison is time comparison.
+    /// A date from the command line as the store writes times (`Timestamp`'s text), so that
+    /// text comparison is time comparison. A bare day covers the whole of it.
     static func storeTime(_ text: String, endOfDay: Bool, option: String) throws -> String {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withFullDate]
-        if trimmed.count == 10, let day = formatter.date(from: trimmed), (1970...9999).contains(Calendar(identifier: .gregorian).component(.year, from: day)) {
-            return trimmed + (endOfDay ? "T23:59:59.999Z" : "T00:00:00.000Z")
-        }
-        formatter.formatOptions = [.withInternetDateTime]
-        let fractional = ISO8601DateFormatter()
-        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        guard let date = formatter.date(from: trimmed) ?? fractional.date(from: trimmed),
-              (0...253_402_300_799).contains(date.timeIntervalSince1970) else {
+        let day = trimmed.count == 10 ? Timestamp(text: trimmed + "T00:00:00Z") : nil
+        // 1970 to the end of 9999: what four-digit years and the store's text sort can hold.
+        guard let time = day ?? Timestamp(text: trimmed), (0...253_402_300_799_999).contains(time.milliseconds) else {
             throw ValidationError("\(option) takes a date (2026-11-01) or a UTC time (2026-11-01T08:00:00Z), got \"\(text)\".")
         }
-        return fractional.string(from: date)
+        guard day != nil else { return time.text }
+        return trimmed + (endOfDay ? "T23:59:59.999Z" : "T00:00:00.000Z")
     }
 }

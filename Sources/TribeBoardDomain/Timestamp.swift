@@ -1,10 +1,10 @@
 import Foundation
-import GRDB
 
 /// A moment as the store keeps it: ISO 8601 UTC text with milliseconds (`2026-11-21T22:27:49.123Z`),
 /// sortable as text and readable in `sqlite3`. Text that is not such a date does not decode (a
-/// thrown error naming the column), rather than becoming a date nobody wrote.
-package struct Timestamp: Hashable, Sendable, Comparable, Codable, CustomStringConvertible, DatabaseValueConvertible {
+/// thrown error naming the column), rather than becoming a date nobody wrote. The one definition
+/// of the store's date text: the store, CloudKit's record mapping and the command line all use it.
+package struct Timestamp: Hashable, Sendable, Comparable, Codable, CustomStringConvertible {
     /// Milliseconds since 1970, what the text keeps: a value equals itself after a round trip.
     package let milliseconds: Int64
 
@@ -37,12 +37,6 @@ package struct Timestamp: Hashable, Sendable, Comparable, Codable, CustomStringC
 
     package var description: String { text }
     package static func < (lhs: Self, rhs: Self) -> Bool { lhs.milliseconds < rhs.milliseconds }
-
-    package var databaseValue: DatabaseValue { text.databaseValue }
-
-    package static func fromDatabaseValue(_ dbValue: DatabaseValue) -> Timestamp? {
-        String.fromDatabaseValue(dbValue).flatMap(Timestamp.init(text:))
-    }
 
     package init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
