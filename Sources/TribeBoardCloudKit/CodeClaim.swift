@@ -14,7 +14,7 @@ import Foundation
 /// code (trimmed, upper-cased): it does not show the code, whoever knows the code can look it up,
 /// and nobody can list the claims while the type has no QUERYABLE index (docs/code-claims.md).
 package struct CodeClaim: Sendable, Equatable {
-    package static let recordType = "FamilyCodeClaim"
+    package static let recordType = RecordType.familyCodeClaim.name
     /// The record name of the `Family` that holds the code (STRING, not REFERENCE: the claim is
     /// written before its family, which a validated reference would refuse).
     package static let familyField = "family"

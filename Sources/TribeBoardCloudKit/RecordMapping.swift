@@ -5,11 +5,11 @@ import TribeBoardDomain
 /// names the models' uppercase UUIDs, the documented field names and types. Sync bookkeeping
 /// (`needs_sync`, `last_sync_date`, `ck_record_id`) is never uploaded.
 package enum RecordMapping {
-    package static let familyType = "Family"
-    package static let userProfileType = "UserProfile"
-    package static let membershipType = "Membership"
+    package static let familyType = RecordType.family.name
+    package static let userProfileType = RecordType.userProfile.name
+    package static let membershipType = RecordType.membership.name
     /// Record types of builds before the rename: read by audits, never written.
-    package static let legacyTypes = ["CKFamily", "CKUserProfile", "CKMembership"]
+    package static let legacyTypes = RecordType.legacy.map(\.name)
 
     package static func family(id: RecordID, name: String, code: String, createdByUserId: RecordID,
                               createdAt: Date) -> CloudKitRecord {

@@ -63,8 +63,8 @@ package final class RemoteCodeCheck: Sendable {
     /// One `code IN [...]` query per record type per 200 codes, every page of each read.
     private func askHolders(of codes: [String]) async throws(CloudKitError) -> [String: String] {
         var holders: [String: String] = [:]
-        types: for recordType in [RecordMapping.familyType, "CKFamily"] {
-            if recordType == "CKFamily" && noLegacyFamilies.load(ordering: .relaxed) { continue }
+        types: for recordType in [RecordType.family.name, RecordType.legacyFamily.name] {
+            if recordType == RecordType.legacyFamily.name && noLegacyFamilies.load(ordering: .relaxed) { continue }
             for chunk in codes.chunked(Self.codesPerQuery) {
                 var marker: String?
                 var pages = ContinuationGuard(recordType: recordType)

@@ -7,7 +7,7 @@ import TribeBoardCloudKit
 /// index, as the schema file defines it; an answer means claims can be listed, and with them the
 /// hashes of every code (six characters are found from a hash in minutes).
 struct ClaimSchemaCheck {
-    static let id = "remote.schema.\(CodeClaim.recordType)"
+    static let id = DoctorCheckID.remoteSchemaFamilyCodeClaim
     let client: CloudKitClient
 
     func run() async -> DoctorCheck {

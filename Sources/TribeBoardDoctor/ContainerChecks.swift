@@ -29,7 +29,7 @@ struct ContainerChecks {
 
     func run() -> [DoctorCheck] {
         guard let projectPath else {
-            return [DoctorCheck("container.project", .container, .warning, checked: "Xcode project",
+            return [DoctorCheck(.containerProject, .container, .warning, checked: "Xcode project",
                                 found: "not checked: no --project given",
                                 action: "pass --project PATH (the folder holding TribeBoard.xcodeproj) to check the app's identifiers"),
                     toolkitCheck(listed: nil)]
@@ -38,7 +38,7 @@ struct ContainerChecks {
         do {
             gathered = try Self.gather(projectPath)
         } catch {
-            return [DoctorCheck("container.project", .container, .failure, checked: "Xcode project", found: error.localizedDescription,
+            return [DoctorCheck(.containerProject, .container, .failure, checked: "Xcode project", found: error.localizedDescription,
                                 action: Self.action(for: error)),
                     toolkitCheck(listed: nil, why: "the project could not be read")]
         }
@@ -48,13 +48,13 @@ struct ContainerChecks {
         if let targetFilter {
             chosen = all.filter { $0.target.name == targetFilter }
             if chosen.isEmpty, let other = projects.flatMap(\.targets).first(where: { $0.name == targetFilter }) {
-                var check = DoctorCheck("container.target", .container, .ok, checked: "Target \(targetFilter)",
+                var check = DoctorCheck(.containerTarget, .container, .ok, checked: "Target \(targetFilter)",
                                         found: "not checked: a \(other.productType.split(separator: ".").last ?? "target") target carries no entitlements of its own (its code is judged with the apps and extensions that link it)")
                 check.target = targetFilter
                 checks.append(check)
             } else if chosen.isEmpty {
                 let names = projects.flatMap(\.targets).map(\.name)
-                checks.append(DoctorCheck("container.target", .container, .failure, checked: "Target \(targetFilter)",
+                checks.append(DoctorCheck(.containerTarget, .container, .failure, checked: "Target \(targetFilter)",
                                           found: "no target named \(targetFilter); the project has \(names.joined(separator: ", "))",
                                           action: "pass --target one of the names above"))
             }
@@ -67,7 +67,7 @@ struct ContainerChecks {
             } else if facts.hasUnreadableEntitlements {
                 checks.append(TargetChecks(facts: facts).buildProblemCheck())
             } else if targetFilter != nil {
-                var check = DoctorCheck("container.target", .container, .ok, checked: "Target \(facts.target.name)",
+                var check = DoctorCheck(.containerTarget, .container, .ok, checked: "Target \(facts.target.name)",
                                         found: "not checked: without iCloud and without CloudKit code, as in the full run")
                 check.target = facts.target.name
                 checks.append(check)
@@ -142,10 +142,10 @@ struct ContainerChecks {
         lines += location.notes
         let caseNote = location.notes.contains { $0.contains("ignoring case") }
         if facts.isEmpty {
-            return DoctorCheck("container.project", .container, .failure, checked: "Xcode project",
+            return DoctorCheck(.containerProject, .container, .failure, checked: "Xcode project",
                                found: "\(names) has no app, extension, watch app or App Clip target", action: "point --project at the app's project")
         }
-        return DoctorCheck("container.project", .container, caseNote ? .warning : .ok, checked: "Xcode project", found: lines.joined(separator: "\n"),
+        return DoctorCheck(.containerProject, .container, caseNote ? .warning : .ok, checked: "Xcode project", found: lines.joined(separator: "\n"),
                            action: caseNote ? "write the path as it is on disk: a case-sensitive volume would not find it" : nil)
     }
 
@@ -153,24 +153,24 @@ struct ContainerChecks {
     private func toolkitCheck(listed: [String]?, why: String = "no --project given") -> DoctorCheck {
         let checked = "The toolkit's container (--container, TRIBEBOARD_CK_CONTAINER, config file)"
         guard let toolkit else {
-            return DoctorCheck("container.toolkit", .container, .warning, checked: checked,
+            return DoctorCheck(.containerToolkit, .container, .warning, checked: checked,
                                found: "not checked: the toolkit's CloudKit settings cannot be read (see the remote checks)")
         }
         guard let listed else {
             guard ContainerRule.acceptsWithoutProject(toolkit.value) else {
-                return DoctorCheck("container.toolkit", .container, .failure, checked: checked,
+                return DoctorCheck(.containerToolkit, .container, .failure, checked: checked,
                                    found: "\(toolkit.value) (from \(toolkit.source)) is not the app's container \(ContainerRule.expected) (the app's published bundle id \(CloudKitConfiguration.bundleID)); \(why), so that is the one compared",
                                    action: "set --container (or TRIBEBOARD_CK_CONTAINER) to \(ContainerRule.expected): records written elsewhere are invisible to the app")
             }
-            return DoctorCheck("container.toolkit", .container, .ok, checked: checked,
+            return DoctorCheck(.containerToolkit, .container, .ok, checked: checked,
                                found: "\(toolkit.value) (from \(toolkit.source)): \(why), so it is compared with the app's published container \(ContainerRule.expected) only")
         }
         guard listed.contains(toolkit.value) else {
-            return DoctorCheck("container.toolkit", .container, .failure, checked: checked,
+            return DoctorCheck(.containerToolkit, .container, .failure, checked: checked,
                                found: "\(toolkit.value) (from \(toolkit.source)) is not among the containers the project's entitlements list: \(listed.joined(separator: ", "))",
                                action: "set --container (or TRIBEBOARD_CK_CONTAINER) to the app's container, one of \(listed.joined(separator: ", ")): records written elsewhere are invisible to the app")
         }
-        return DoctorCheck("container.toolkit", .container, .ok, checked: checked,
+        return DoctorCheck(.containerToolkit, .container, .ok, checked: checked,
                            found: "\(toolkit.value) (from \(toolkit.source)), listed in the project's entitlements")
     }
 }

@@ -21,28 +21,28 @@ struct CreationChecks {
         do {
             tables = Set(try store.writer.read { db in try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'") })
         } catch {
-            return [DoctorCheck("creations.read", .creations, .failure, checked: "Reading the families", found: "\(error)",
+            return [DoctorCheck(.creationsRead, .creations, .failure, checked: "Reading the families", found: "\(error)",
                                 action: "see the store checks")]
         }
         guard tables.isSuperset(of: ["families", "memberships", "creation_log"]) else {
-            return [DoctorCheck("creations.read", .creations, .warning, checked: "Family creations",
+            return [DoctorCheck(.creationsRead, .creations, .warning, checked: "Family creations",
                                 found: "not checked: the store has no families table yet (migrations pending)")]
         }
         let hasSyncState = tables.contains("sync_state")
         return [
-            guarded("creations.incomplete") { try incompleteCheck($0) },
-            guarded("creations.syncFailures") { try syncFailuresCheck($0, hasSyncState: hasSyncState) },
-            guarded("creations.pendingSync") { try pendingCheck($0, hasSyncState: hasSyncState, hasRepairs: tables.contains("code_repairs")) },
-            guarded("creations.parentAdmin") { try parentAdminCheck($0) },
+            guarded(.creationsIncomplete) { try incompleteCheck($0) },
+            guarded(.creationsSyncFailures) { try syncFailuresCheck($0, hasSyncState: hasSyncState) },
+            guarded(.creationsPendingSync) { try pendingCheck($0, hasSyncState: hasSyncState, hasRepairs: tables.contains("code_repairs")) },
+            guarded(.creationsParentAdmin) { try parentAdminCheck($0) },
         ]
     }
 
     /// A query that fails is a finding, never a crash.
-    private func guarded(_ id: String, _ body: (Database) throws -> DoctorCheck) -> DoctorCheck {
+    private func guarded(_ id: DoctorCheckID, _ body: (Database) throws -> DoctorCheck) -> DoctorCheck {
         do {
             return try store.writer.read { db in try body(db) }
         } catch {
-            return DoctorCheck(id, .creations, .failure, checked: id, found: "cannot be read: \(error)", action: "see the store checks")
+            return DoctorCheck(id, .creations, .failure, checked: id.rawValue, found: "cannot be read: \(error)", action: "see the store checks")
         }
     }
 
@@ -56,7 +56,7 @@ struct CreationChecks {
             GROUP BY l.family_id HAVING SUM(l.state = 'completed') = 0
             """
         let (count, rows) = try countAndSample(db, incomplete, order: "last_at")
-        var check = DoctorCheck("creations.incomplete", .creations, count == 0 ? .ok : .failure,
+        var check = DoctorCheck(.creationsIncomplete, .creations, count == 0 ? .ok : .failure,
                                 checked: "Creations that reached completed (creation_log)",
                                 found: count == 0 ? "every logged creation completed" : "\(Self.families(count)) stopped before completed",
                                 action: count == 0 ? nil : "look at each with `tribeboard doctor family ID`; a family without its admin membership can be finished or removed in the app")
@@ -73,7 +73,7 @@ struct CreationChecks {
     private func syncFailuresCheck(_ db: Database, hasSyncState: Bool) throws -> DoctorCheck {
         let checked = "Families failing to upload (sync_state, \(Self.repeatedFailures)+ attempts, quarantined or in conflict)"
         guard hasSyncState else {
-            return DoctorCheck("creations.syncFailures", .creations, .ok, checked: checked, found: "no upload has failed yet (no sync_state table)")
+            return DoctorCheck(.creationsSyncFailures, .creations, .ok, checked: checked, found: "no upload has failed yet (no sync_state table)")
         }
         let failing = """
             SELECT s.record_id AS id, f.name AS name, f.code AS code, s.status AS status, s.attempts AS attempts,
@@ -84,7 +84,7 @@ struct CreationChecks {
         let (count, rows) = try countAndSample(db, failing, order: "last_at")
         let others = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sync_state WHERE record_table != 'families' AND status != 'retrying'") ?? 0
         let othersNote = others == 0 ? "" : "; \(others) profiles or memberships are set aside too"
-        var check = DoctorCheck("creations.syncFailures", .creations, count == 0 ? .ok : .failure, checked: checked,
+        var check = DoctorCheck(.creationsSyncFailures, .creations, count == 0 ? .ok : .failure, checked: checked,
                                 found: (count == 0 ? "none" : "\(Self.families(count)) failing to upload") + othersNote,
                                 action: count == 0 && others == 0 ? nil : "`tribeboard resync --list` shows each error; a code conflict needs a new code (`tribeboard audit --repair`); for the others fix the cause, then `tribeboard resync --release ID`")
         if count == 0 && others > 0 { check.status = .warning }
@@ -113,15 +113,15 @@ struct CreationChecks {
         let checked = "Families waiting for sync (longer than \(threshold) is stale)"
         var check: DoctorCheck
         if stale > 0 {
-            check = DoctorCheck("creations.pendingSync", .creations, .failure, checked: checked,
+            check = DoctorCheck(.creationsPendingSync, .creations, .failure, checked: checked,
                                 found: "\(stale) of \(Self.families(total)) waiting for sync waited longer than \(threshold)",
                                 action: "run `tribeboard resync` (schedule it: Templates/tribeboard-resync.crontab); if it runs, see its exit status and `resync --list`")
         } else if total > 0 {
-            check = DoctorCheck("creations.pendingSync", .creations, .warning, checked: checked,
+            check = DoctorCheck(.creationsPendingSync, .creations, .warning, checked: checked,
                                 found: "\(Self.families(total)) waiting for sync, none longer than \(threshold)",
                                 action: "nothing yet: the next `tribeboard resync` uploads them")
         } else {
-            check = DoctorCheck("creations.pendingSync", .creations, .ok, checked: checked, found: "none waiting")
+            check = DoctorCheck(.creationsPendingSync, .creations, .ok, checked: checked, found: "none waiting")
         }
         check.count = stale
         check.sample = rows.map { item($0, detail: "waiting since \($0.text("since") ?? "?")") }
@@ -134,7 +134,7 @@ struct CreationChecks {
             WHERE \(FamilyConditions.withoutParentAdmin("f"))
             """
         let (count, rows) = try countAndSample(db, orphans, order: "created_at")
-        var check = DoctorCheck("creations.parentAdmin", .creations, count == 0 ? .ok : .warning,
+        var check = DoctorCheck(.creationsParentAdmin, .creations, count == 0 ? .ok : .warning,
                                 checked: "Families with a parent_admin membership (active or invited)",
                                 found: count == 0 ? "every family has one" : "\(Self.families(count)) without a parent admin",
                                 action: count == 0 ? nil : "invite an admin in the app, or provision the family again with admin_display_name")

@@ -96,7 +96,7 @@ package struct Doctor: Sendable {
             checks += CreationChecks(store: store, staleAfter: request.staleAfter, sampleSize: request.sampleSize,
                                      now: request.now, logger: logger).run()
         } else {
-            checks.append(DoctorCheck("creations.read", .creations, .warning, checked: "Family creations",
+            checks.append(DoctorCheck(.creationsRead, .creations, .warning, checked: "Family creations",
                                       found: "not checked: the store cannot be read"))
         }
         for check in checks where check.status != .ok {

@@ -35,7 +35,7 @@ package struct DoctorFamilyItem: Sendable, Codable, Equatable {
 /// One line of the checklist: what was checked, what was found, what to do.
 package struct DoctorCheck: Sendable, Codable, Equatable {
     /// Stable, for scripts: `store.integrity`, `container.entitlements`...
-    package let id: String
+    package let id: DoctorCheckID
     package let section: DoctorSection
     /// The Xcode target a container finding is about; nil for findings about the whole project.
     package var target: String?
@@ -49,7 +49,7 @@ package struct DoctorCheck: Sendable, Codable, Equatable {
     package var count: Int?
     package var sample: [DoctorFamilyItem] = []
 
-    package init(_ id: String, _ section: DoctorSection, _ status: DoctorSeverity, checked: String, found: String,
+    package init(_ id: DoctorCheckID, _ section: DoctorSection, _ status: DoctorSeverity, checked: String, found: String,
                 action: String? = nil, locations: [SourceLocation] = []) {
         self.id = id
         self.section = section

@@ -41,7 +41,7 @@ enum FallbackChain {
         case (.inMemory, _):
             (status, action) = (.failure, "fix or replace the store (see the store checks) before any provision run")
         }
-        let check = DoctorCheck("fallback.mode", .fallback, status, checked: "How the toolkit would run now (CloudKit, local-only, read-only, in memory)",
+        let check = DoctorCheck(.fallbackMode, .fallback, status, checked: "How the toolkit would run now (CloudKit, local-only, read-only, in memory)",
                                 found: "\(assessment.mode.rawValue): \(assessment.explanation)", action: action)
         return (assessment, check)
     }

@@ -7,19 +7,23 @@ import TribeBoardCloudKit
 struct RemoteSchemaChecks {
     /// A query some command makes, and which command needs it.
     struct Probe: Sendable {
-        let recordType: String
+        let id: DoctorCheckID
+        let recordType: RecordType
         /// False: an unfiltered read, which needs `___recordID` QUERYABLE.
         let codeFilter: Bool
         let neededBy: String
     }
 
     static let probes: [Probe] = [
-        Probe(recordType: RecordMapping.familyType, codeFilter: true, neededBy: "provision and resync (code check), doctor family"),
-        Probe(recordType: RecordMapping.familyType, codeFilter: false, neededBy: "the live audit"),
-        Probe(recordType: "UserProfile", codeFilter: false, neededBy: "migrate"),
-        Probe(recordType: "Membership", codeFilter: false, neededBy: "migrate"),
-    ] + RecordMapping.legacyTypes.map { Probe(recordType: $0, codeFilter: false, neededBy: "the live audit, migrate") }
-      + [Probe(recordType: "CKFamily", codeFilter: true, neededBy: "provision and resync (code check against legacy families)")]
+        Probe(id: .remoteSchemaFamilyCode, recordType: .family, codeFilter: true, neededBy: "provision and resync (code check), doctor family"),
+        Probe(id: .remoteSchemaFamilyRecordID, recordType: .family, codeFilter: false, neededBy: "the live audit"),
+        Probe(id: .remoteSchemaUserProfileRecordID, recordType: .userProfile, codeFilter: false, neededBy: "migrate"),
+        Probe(id: .remoteSchemaMembershipRecordID, recordType: .membership, codeFilter: false, neededBy: "migrate"),
+        Probe(id: .remoteSchemaCKFamilyRecordID, recordType: .legacyFamily, codeFilter: false, neededBy: "the live audit, migrate"),
+        Probe(id: .remoteSchemaCKUserProfileRecordID, recordType: .legacyUserProfile, codeFilter: false, neededBy: "the live audit, migrate"),
+        Probe(id: .remoteSchemaCKMembershipRecordID, recordType: .legacyMembership, codeFilter: false, neededBy: "the live audit, migrate"),
+        Probe(id: .remoteSchemaCKFamilyCode, recordType: .legacyFamily, codeFilter: true, neededBy: "provision and resync (code check against legacy families)"),
+    ]
 
     let client: CloudKitClient
 
@@ -40,9 +44,9 @@ struct RemoteSchemaChecks {
     }
 
     private func check(_ probe: Probe) async -> DoctorCheck {
-        let query = CloudKitQuery(recordType: probe.recordType, filterBy: probe.codeFilter ? [.equals("code", "")] : nil)
+        let query = CloudKitQuery(recordType: probe.recordType.name, filterBy: probe.codeFilter ? [.equals("code", "")] : nil)
         let what = probe.codeFilter ? "\(probe.recordType) queryable by code" : "\(probe.recordType) readable in full (___recordID queryable)"
-        let id = "remote.schema.\(probe.recordType).\(probe.codeFilter ? "code" : "recordID")"
+        let id = probe.id
         do {
             _ = try await client.query(query, resultsLimit: 1)
             return DoctorCheck(id, .remote, .ok, checked: what, found: "yes")

@@ -66,18 +66,18 @@ struct SourceChecks {
             let listed = Set(builds.flatMap { $0.containers.filter { $0.value.isResolved }.map(\.value.value) }).sorted()
             let choice = listed.isEmpty ? "add the iCloud capability with a container to \(facts.target.name)"
                 : "make the entitlements list the container the code names (Signing & Capabilities > iCloud > Containers), or name one they list: \(listed.joined(separator: ", "))"
-            result = DoctorCheck("container.swiftSources", .container, .failure, checked: checked,
+            result = DoctorCheck(.containerSwiftSources, .container, .failure, checked: checked,
                                  found: (failures + unique + found.map { "listed, fine: \($0)" }).joined(separator: "\n"),
                                  action: choice + ": a container the entitlements do not list makes ModelContainer creation fail at launch, and every CKContainer request fail",
                                  locations: failureLocations)
         } else if !unique.isEmpty {
-            result = DoctorCheck("container.swiftSources", .container, .warning, checked: checked, found: (unique + found).joined(separator: "\n"),
+            result = DoctorCheck(.containerSwiftSources, .container, .warning, checked: checked, found: (unique + found).joined(separator: "\n"),
                                  action: "check these by hand against the entitlements", locations: facts.references.map(\.location))
         } else if found.isEmpty {
-            result = DoctorCheck("container.swiftSources", .container, .ok, checked: checked,
+            result = DoctorCheck(.containerSwiftSources, .container, .ok, checked: checked,
                                  found: "no container named in the target's Swift sources: SwiftData and CKContainer.default() use the entitlements' first container")
         } else {
-            result = DoctorCheck("container.swiftSources", .container, .ok, checked: checked, found: found.joined(separator: "; "),
+            result = DoctorCheck(.containerSwiftSources, .container, .ok, checked: checked, found: found.joined(separator: "; "),
                                  locations: facts.references.map(\.location))
         }
         result.target = target
@@ -141,15 +141,15 @@ struct BackgroundModes {
         var result: DoctorCheck
         if !unreadable.isEmpty || !missing.isEmpty {
             let notDeclared = missing.isEmpty ? [] : ["not declared in \(missing.joined(separator: ", ")): CloudKit pushes do not wake the app, sync waits for the next launch"]
-            result = DoctorCheck("container.backgroundModes", .container, .warning, checked: checked, found: (unreadable + notDeclared).joined(separator: "\n"),
+            result = DoctorCheck(.containerBackgroundModes, .container, .warning, checked: checked, found: (unreadable + notDeclared).joined(separator: "\n"),
                                  action: unreadable.isEmpty ? "tick Remote notifications under Signing & Capabilities > Background Modes"
                                                             : "make the Info.plist readable (or fix INFOPLIST_FILE), then run doctor again",
                                  locations: locations)
         } else if declared.isEmpty {
-            result = DoctorCheck("container.backgroundModes", .container, .ok, checked: checked,
+            result = DoctorCheck(.containerBackgroundModes, .container, .ok, checked: checked,
                                  found: "not needed: no iOS build lists CloudKit among its services")
         } else {
-            result = DoctorCheck("container.backgroundModes", .container, .ok, checked: checked,
+            result = DoctorCheck(.containerBackgroundModes, .container, .ok, checked: checked,
                                  found: TargetChecks.merge(declared.map { $0 }).ifEmpty(declared.joined(separator: "; ")), locations: locations)
         }
         result.target = target

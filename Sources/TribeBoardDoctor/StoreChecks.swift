@@ -32,13 +32,13 @@ struct StoreChecks {
     func run() -> (checks: [DoctorCheck], state: StoreState) {
         guard FileManager.default.fileExists(atPath: path) else {
             let folderWritable = access(folder, W_OK) == 0
-            let check = DoctorCheck("store.file", .store, .failure, checked: "Store file", found: "\(path) does not exist",
+            let check = DoctorCheck(.storeFile, .store, .failure, checked: "Store file", found: "\(path) does not exist",
                                     action: "point --store (or TRIBEBOARD_STORE) at the store; `tribeboard provision` creates a new one"
                                         + (folderWritable ? "" : " (the folder \(folder) must exist and be writable)"))
             return ([check, diskSpaceCheck()], .missing(folderWritable: folderWritable))
         }
         guard access(path, R_OK) == 0 else {
-            let check = DoctorCheck("store.file", .store, .failure, checked: "Store file", found: "\(path) cannot be read by this user",
+            let check = DoctorCheck(.storeFile, .store, .failure, checked: "Store file", found: "\(path) cannot be read by this user",
                                     action: "run doctor as the store's owner, or fix its permissions (chmod 600, owned by the toolkit's user)")
             return ([check, permissionsCheck(), diskSpaceCheck()], .unusable(reason: "the store cannot be read"))
         }
@@ -46,15 +46,15 @@ struct StoreChecks {
         do {
             store = try TribeBoardStore.openReadOnly(at: path)
         } catch {
-            let check = DoctorCheck("store.open", .store, .failure, checked: "Opening the store (read-only)", found: error.localizedDescription,
+            let check = DoctorCheck(.storeOpen, .store, .failure, checked: "Opening the store (read-only)", found: error.localizedDescription,
                                     action: Self.advice(for: error))
             return ([check, permissionsCheck(), diskSpaceCheck()], .unusable(reason: error.localizedDescription))
         }
         let writeProblem = StoreFiles.writeProblem(path: path)
         let fileCheck = writeProblem.map {
-            DoctorCheck("store.file", .store, .failure, checked: "Store file", found: "\(path) cannot be written: \($0)",
+            DoctorCheck(.storeFile, .store, .failure, checked: "Store file", found: "\(path) cannot be written: \($0)",
                         action: "run the toolkit as the store's owner, or make the store, its -wal and -shm and its folder writable by that user")
-        } ?? DoctorCheck("store.file", .store, .ok, checked: "Store file", found: "\(path) opens for reading and writing")
+        } ?? DoctorCheck(.storeFile, .store, .ok, checked: "Store file", found: "\(path) opens for reading and writing")
         let integrity = integrityCheck(store)
         let checks = [fileCheck, integrity, migrationsCheck(store), journalCheck(store), permissionsCheck(), diskSpaceCheck()]
         if integrity.status == .failure { return (checks, .unusable(reason: "the store is damaged")) }
@@ -74,12 +74,12 @@ struct StoreChecks {
         let checked = "Integrity (PRAGMA \(pragma))"
         do {
             let problems = try store.writer.read { db in try String.fetchAll(db, sql: "PRAGMA \(pragma)(20)") }
-            if problems == ["ok"] { return DoctorCheck("store.integrity", .store, .ok, checked: checked, found: "ok") }
-            return DoctorCheck("store.integrity", .store, .failure, checked: checked,
+            if problems == ["ok"] { return DoctorCheck(.storeIntegrity, .store, .ok, checked: checked, found: "ok") }
+            return DoctorCheck(.storeIntegrity, .store, .failure, checked: checked,
                                found: problems.prefix(5).joined(separator: "; "),
                                action: "stop the toolkit's jobs, copy the store aside, and restore it from a backup (or `sqlite3 STORE .recover`)")
         } catch {
-            return DoctorCheck("store.integrity", .store, .failure, checked: checked, found: "\(error)",
+            return DoctorCheck(.storeIntegrity, .store, .failure, checked: checked, found: "\(error)",
                                action: "restore the store from a backup (or `sqlite3 STORE .recover`)")
         }
     }
@@ -91,13 +91,13 @@ struct StoreChecks {
             let applied = try store.writer.read { db in try StoreSchema.migrator.appliedIdentifiers(db) }
             let pending = known.filter { !applied.contains($0) }
             guard !pending.isEmpty else {
-                return DoctorCheck("store.migrations", .store, .ok, checked: checked, found: "current (\(known.last ?? "none"))")
+                return DoctorCheck(.storeMigrations, .store, .ok, checked: checked, found: "current (\(known.last ?? "none"))")
             }
-            return DoctorCheck("store.migrations", .store, .warning, checked: checked,
+            return DoctorCheck(.storeMigrations, .store, .warning, checked: checked,
                                found: "\(pending.count) pending: \(pending.joined(separator: ", "))",
                                action: "the next `tribeboard provision` or `resync` applies them (back the store up first)")
         } catch {
-            return DoctorCheck("store.migrations", .store, .failure, checked: checked, found: "cannot read them: \(error)",
+            return DoctorCheck(.storeMigrations, .store, .failure, checked: checked, found: "cannot read them: \(error)",
                                action: "restore the store from a backup")
         }
     }
@@ -106,14 +106,14 @@ struct StoreChecks {
         let checked = "Journal mode"
         let mode = (try? store.writer.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }) ?? nil
         guard let mode else {
-            return DoctorCheck("store.journalMode", .store, .warning, checked: checked, found: "cannot be read")
+            return DoctorCheck(.storeJournalMode, .store, .warning, checked: checked, found: "cannot be read")
         }
         guard mode.lowercased() == "wal" else {
-            return DoctorCheck("store.journalMode", .store, .warning, checked: checked,
+            return DoctorCheck(.storeJournalMode, .store, .warning, checked: checked,
                                found: "\(mode): readers and a writer block each other",
                                action: "the next `tribeboard provision` or `resync` switches it to WAL")
         }
-        return DoctorCheck("store.journalMode", .store, .ok, checked: checked, found: "wal")
+        return DoctorCheck(.storeJournalMode, .store, .ok, checked: checked, found: "wal")
     }
 
     /// The store holds family codes: nobody but its owner should read it (nor its WAL).
@@ -130,11 +130,11 @@ struct StoreChecks {
             if mode & 0o077 != 0 { open.append("\(file) (mode \(String(mode, radix: 8)))") }
         }
         guard open.isEmpty else {
-            return DoctorCheck("store.permissions", .store, .warning, checked: checked,
+            return DoctorCheck(.storePermissions, .store, .warning, checked: checked,
                                found: "readable or writable by others: \(open.joined(separator: ", "))",
                                action: "chmod 600 \(files.joined(separator: " "))")
         }
-        return DoctorCheck("store.permissions", .store, .ok, checked: checked, found: modes.joined(separator: ", ").ifEmpty("no files"))
+        return DoctorCheck(.storePermissions, .store, .ok, checked: checked, found: modes.joined(separator: ", ").ifEmpty("no files"))
     }
 
     private func diskSpaceCheck() -> DoctorCheck {
@@ -142,21 +142,21 @@ struct StoreChecks {
         var info = statvfs()
         let existing = FileManager.default.fileExists(atPath: folder) ? folder : "/"
         guard statvfs(existing, &info) == 0 else {
-            return DoctorCheck("store.diskSpace", .store, .warning, checked: checked,
+            return DoctorCheck(.storeDiskSpace, .store, .warning, checked: checked,
                                found: "cannot be read for \(existing): \(String(cString: strerror(errno)))")
         }
         let (product, overflow) = UInt64(info.f_bavail).multipliedReportingOverflow(by: UInt64(info.f_frsize))
         let free = overflow ? UInt64.max : product
         let found = "\(Self.megabytes(free)) available in \(existing)"
         if free < Self.failureFreeBytes {
-            return DoctorCheck("store.diskSpace", .store, .failure, checked: checked, found: found + ": writes will fail",
+            return DoctorCheck(.storeDiskSpace, .store, .failure, checked: checked, found: found + ": writes will fail",
                                action: "free space on that file system (SQLite needs room for the WAL and checkpoints)")
         }
         if free < Self.warningFreeBytes {
-            return DoctorCheck("store.diskSpace", .store, .warning, checked: checked, found: found,
+            return DoctorCheck(.storeDiskSpace, .store, .warning, checked: checked, found: found,
                                action: "free space before a bulk provision (about 1 KB per family, plus its QR code)")
         }
-        return DoctorCheck("store.diskSpace", .store, .ok, checked: checked, found: found)
+        return DoctorCheck(.storeDiskSpace, .store, .ok, checked: checked, found: found)
     }
 
     static func megabytes(_ bytes: UInt64) -> String {

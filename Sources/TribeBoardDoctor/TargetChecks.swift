@@ -10,7 +10,7 @@ struct TargetChecks {
 
     private var target: String { facts.target.name }
 
-    private func check(_ id: String, _ status: DoctorSeverity, _ checked: String, _ found: String, action: String? = nil,
+    private func check(_ id: DoctorCheckID, _ status: DoctorSeverity, _ checked: String, _ found: String, action: String? = nil,
                        locations: [SourceLocation] = []) -> DoctorCheck {
         var check = DoctorCheck(id, .container, status, checked: checked, found: found, action: action, locations: locations)
         check.target = target
@@ -20,7 +20,7 @@ struct TargetChecks {
     func run() -> [DoctorCheck] {
         var checks = [bundleIDCheck(), entitlementsCheck()]
         if !facts.target.problems.isEmpty {
-            checks.append(check("container.xcconfig", .warning, "Build configuration files (.xcconfig)", facts.target.problems.joined(separator: "\n"),
+            checks.append(check(.containerXcconfig, .warning, "Build configuration files (.xcconfig)", facts.target.problems.joined(separator: "\n"),
                                 action: "fix the #include paths, or compare the values below with those Xcode shows"))
         }
         guard facts.builds.contains(where: { $0.file != nil }) else { return checks + [sourcesCheck()] }
@@ -41,16 +41,16 @@ struct TargetChecks {
             .map { value, builds in "\(value) (\(builds.map(\.label).joined(separator: ", "))\(builds.first?.bundleID?.location.map { ", \($0)" } ?? ""))" }
         let locations = facts.builds.compactMap { $0.bundleID?.location }
         if !missing.isEmpty {
-            return check("container.bundleID", .failure, checked, "no PRODUCT_BUNDLE_IDENTIFIER in \(missing.joined(separator: ", "))",
+            return check(.containerBundleID, .failure, checked, "no PRODUCT_BUNDLE_IDENTIFIER in \(missing.joined(separator: ", "))",
                          action: "set the bundle id of every configuration (target > Signing & Capabilities, or the target's xcconfig)")
         }
         if !unresolved.isEmpty {
             let labels = facts.builds.filter { $0.bundleID?.isResolved == false }.map(\.label).joined(separator: ", ")
-            return check("container.bundleID", .warning, checked,
+            return check(.containerBundleID, .warning, checked,
                          (["cannot be resolved in \(labels): \(TargetFacts.describe(unresolved))"] + places).joined(separator: "\n"),
                          action: "compare the containers below with the bundle id Xcode shows", locations: locations)
         }
-        return check("container.bundleID", .ok, checked, places.joined(separator: "; "), locations: Self.unique(locations))
+        return check(.containerBundleID, .ok, checked, places.joined(separator: "; "), locations: Self.unique(locations))
     }
 
     static func unique(_ locations: [SourceLocation]) -> [SourceLocation] {
@@ -90,7 +90,7 @@ struct TargetChecks {
         }
         if !failures.isEmpty {
             let unreadable = facts.hasUnreadableEntitlements
-            return check("container.entitlements", .failure, checked, (failures + warnings).joined(separator: "\n"),
+            return check(.containerEntitlements, .failure, checked, (failures + warnings).joined(separator: "\n"),
                          action: unreadable ? Self.unreadableAction
                             : "add the iCloud capability with CloudKit to this target in Xcode (Signing & Capabilities), which writes the file and the setting",
                          locations: locations)
@@ -98,10 +98,10 @@ struct TargetChecks {
         let foundText = Self.merge(found)
         warnings = warnings.reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
         if !warnings.isEmpty {
-            return check("container.entitlements", .warning, checked, (warnings + [foundText]).filter { !$0.isEmpty }.joined(separator: "\n"),
+            return check(.containerEntitlements, .warning, checked, (warnings + [foundText]).filter { !$0.isEmpty }.joined(separator: "\n"),
                          action: "make sure every build that should sync names the entitlements file", locations: locations)
         }
-        return check("container.entitlements", .ok, checked, foundText, locations: Self.unique(locations))
+        return check(.containerEntitlements, .ok, checked, foundText, locations: Self.unique(locations))
     }
 
     static let unreadableAction = "make CODE_SIGN_ENTITLEMENTS name the file as it is in the repository (usually the path is wrong), or restore the file: Xcode cannot build the target either"
@@ -116,7 +116,7 @@ struct TargetChecks {
             if let named { locations.append(named) }
             found.append("\(build.label): \(facts.relative(build.entitlementsPath ?? "")), named by CODE_SIGN_ENTITLEMENTS\(named.map { " at \($0)" } ?? ""): \(Self.shortReason(error))")
         }
-        return check("container.entitlements", .failure, "Entitlements file (CODE_SIGN_ENTITLEMENTS)",
+        return check(.containerEntitlements, .failure, "Entitlements file (CODE_SIGN_ENTITLEMENTS)",
                      Self.merge(found).ifEmpty(found.joined(separator: "\n")) + "\n(the target has no CloudKit code: this is a build problem, not an iCloud one)",
                      action: Self.unreadableAction, locations: Self.unique(locations))
     }
@@ -168,26 +168,26 @@ struct TargetChecks {
         }
         let found = ([Self.merge(listed)] + Array(Set(notes)).sorted()).filter { !$0.isEmpty }.joined(separator: "\n")
         if !missing.isEmpty, facts.usesCloudKitInCode {
-            return check("container.entitlementContainers", .failure, checked, (missing + [found]).filter { !$0.isEmpty }.joined(separator: "\n"),
+            return check(.containerEntitlementContainers, .failure, checked, (missing + [found]).filter { !$0.isEmpty }.joined(separator: "\n"),
                          action: "choose the container under Signing & Capabilities > iCloud > Containers", locations: locations)
         }
         if !unresolved.isEmpty || !missing.isEmpty {
-            return check("container.entitlementContainers", .warning, checked, (unresolved + missing + [found]).filter { !$0.isEmpty }.joined(separator: "\n"),
+            return check(.containerEntitlementContainers, .warning, checked, (unresolved + missing + [found]).filter { !$0.isEmpty }.joined(separator: "\n"),
                          action: "set the variable where the project expects it (often an xcconfig the repository leaves out), then run doctor again",
                          locations: locations)
         }
-        return check("container.entitlementContainers", .ok, checked, found.isEmpty ? "none listed" : found, locations: locations)
+        return check(.containerEntitlementContainers, .ok, checked, found.isEmpty ? "none listed" : found, locations: locations)
     }
 
     private func servicesCheck() -> DoctorCheck {
         let checked = "CloudKit among the iCloud services (\(TargetFacts.servicesKey))"
         let without = facts.builds.filter { $0.file != nil && !$0.usesCloudKitService }
-        guard !without.isEmpty else { return check("container.iCloudServices", .ok, checked, "CloudKit is listed") }
+        guard !without.isEmpty else { return check(.containerICloudServices, .ok, checked, "CloudKit is listed") }
         let found = without.map { "\($0.label): \($0.services.joined(separator: ", ").ifEmpty("none"))" }
         guard facts.usesCloudKitInCode else {
-            return check("container.iCloudServices", .ok, checked, "CloudKit is not listed (\(found.joined(separator: "; "))), and the code does not use it")
+            return check(.containerICloudServices, .ok, checked, "CloudKit is not listed (\(found.joined(separator: "; "))), and the code does not use it")
         }
-        return check("container.iCloudServices", .failure, checked, "CloudKit is not listed in " + found.joined(separator: "; "),
+        return check(.containerICloudServices, .failure, checked, "CloudKit is not listed in " + found.joined(separator: "; "),
                      action: "tick CloudKit under Signing & Capabilities > iCloud > Services",
                      locations: without.compactMap { $0.file.map { SourceLocation(path: facts.relative($0.path), line: $0.line(ofKey: TargetFacts.servicesKey)) } })
     }
@@ -212,11 +212,11 @@ struct TargetChecks {
         }
         let checked = "Push notifications (aps-environment)"
         guard missing.isEmpty else {
-            return check("container.apsEnvironment", .warning, checked,
+            return check(.containerApsEnvironment, .warning, checked,
                          missing.joined(separator: "; ") + ": CloudKit changes reach the app only when it next fetches",
                          action: "add the Push Notifications capability (it writes the key)", locations: locations)
         }
-        return check("container.apsEnvironment", .ok, checked, Self.merge(found).ifEmpty("not needed: CloudKit is not among the services"))
+        return check(.containerApsEnvironment, .ok, checked, Self.merge(found).ifEmpty("not needed: CloudKit is not among the services"))
     }
 
     private func sourcesCheck() -> DoctorCheck {

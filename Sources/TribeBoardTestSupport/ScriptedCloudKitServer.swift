@@ -3,6 +3,7 @@ import FlyingFox
 import FlyingSocks
 import Foundation
 import Synchronization
+import TribeBoardCloudKit
 
 /// A CloudKit Web Services stand-in whose answers a test scripts: for servers that misbehave in
 /// ways the emulator, which follows Apple's documentation, never does (results out of order,
@@ -81,7 +82,7 @@ package final class ScriptedCloudKitServer: Sendable {
 
     static func onlyClaims(_ body: [String: Any]) -> Bool {
         let operations = body["operations"] as? [[String: Any]] ?? []
-        return !operations.isEmpty && operations.allSatisfy { (($0["record"] as? [String: Any])?["recordType"] as? String) == "FamilyCodeClaim" }
+        return !operations.isEmpty && operations.allSatisfy { (($0["record"] as? [String: Any])?["recordType"] as? String) == RecordType.familyCodeClaim.name }
     }
 
     /// What CloudKit answers for a saved record: the record with a change tag.

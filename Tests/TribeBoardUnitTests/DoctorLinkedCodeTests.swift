@@ -15,11 +15,11 @@ struct DoctorLinkedCodeTests {
     static let app = "A20000000000000000000001"
 
     static func run(_ path: String, target: String? = nil) -> [DoctorCheck] {
-        ContainerChecks(projectPath: path, targetFilter: target, toolkit: nil).run().filter { $0.id != "container.toolkit" }
+        ContainerChecks(projectPath: path, targetFilter: target, toolkit: nil).run().filter { $0.id != .containerToolkit }
     }
 
     static func check(_ checks: [DoctorCheck], _ target: String?, _ id: String) -> DoctorCheck? {
-        checks.first { $0.target == target && $0.id == id }
+        checks.first { $0.target == target && $0.id.rawValue == id }
     }
 
     /// `correct` whose app compiles only TribeBoard/ModelContainerConfiguration.swift, plus `objects` and `phases` added.

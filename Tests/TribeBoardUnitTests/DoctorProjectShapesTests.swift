@@ -16,11 +16,11 @@ struct DoctorProjectShapesTests {
     static let pbxproj = "TribeBoard.xcodeproj/project.pbxproj"
 
     static func run(_ path: String, target: String? = nil, toolkit: ToolkitContainer? = nil) -> [DoctorCheck] {
-        ContainerChecks(projectPath: path, targetFilter: target, toolkit: toolkit).run().filter { toolkit != nil || $0.id != "container.toolkit" }
+        ContainerChecks(projectPath: path, targetFilter: target, toolkit: toolkit).run().filter { toolkit != nil || $0.id != .containerToolkit }
     }
 
     static func check(_ checks: [DoctorCheck], _ target: String?, _ id: String) -> DoctorCheck? {
-        checks.first { $0.target == target && $0.id == id }
+        checks.first { $0.target == target && $0.id.rawValue == id }
     }
 
     /// Class 2 and the regression: `CKContainer.init(identifier:)` through another type's constant,

@@ -12,7 +12,7 @@ struct DoctorProjectTests {
                 source: String = "the default") -> [String: DoctorCheck] {
         let checks = ContainerChecks(projectPath: DoctorFixtures.project(fixture),
                                      toolkit: ToolkitContainer(value: container, source: source)).run()
-        return Dictionary(checks.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        return Dictionary(checks.map { ($0.id.rawValue, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     @Test func theCorrectProjectPassesEveryCheck() {

@@ -97,7 +97,7 @@ struct DoctorRealProjectTests {
 
     static func run(_ fixture: String, target: String? = nil) -> [DoctorCheck] {
         ContainerChecks(projectPath: DoctorFixtures.project("real/\(fixture)"), targetFilter: target, toolkit: nil).run()
-            .filter { $0.id != "container.toolkit" }
+            .filter { $0.id != .containerToolkit }
     }
 
     @Test(arguments: verdicts)
@@ -110,7 +110,7 @@ struct DoctorRealProjectTests {
         for check in checks { if let target = check.target, !judged.contains(target) { judged.append(target) } }
         #expect(judged == verdict.targets)
         for (target, container) in verdict.containers {
-            let listed = try #require(checks.first { $0.target == target && $0.id == "container.entitlementContainers" })
+            let listed = try #require(checks.first { $0.target == target && $0.id == .containerEntitlementContainers })
             #expect(listed.found.contains(container), "\(target): \(listed.found)")
         }
         for check in checks where check.status == .failure {
@@ -128,31 +128,31 @@ struct DoctorRealProjectTests {
 
     @Test func netNewsWireSettingsComeFromItsXcconfigFilesThroughIncludes() throws {
         let checks = Self.run("Ranchero-Software-NetNewsWire", target: "NetNewsWire-iOS")
-        let bundleID = try #require(checks.first { $0.id == "container.bundleID" })
+        let bundleID = try #require(checks.first { $0.id == .containerBundleID })
         // $(ORGANIZATION_IDENTIFIER).NetNewsWire.iOS$(BUNDLE_ID_SUFFIX), both set in #included files, the suffix per configuration.
         #expect(bundleID.found.contains("com.ranchero.NetNewsWire.iOS (Release, xcconfig/NetNewsWire_iOSapp_target.xcconfig:8)"))
         #expect(bundleID.found.contains("com.ranchero.NetNewsWire.iOS-DEBUG (Debug"))
         #expect(checks.allSatisfy { $0.target == nil || $0.target == "NetNewsWire-iOS" }, "--target narrows")
-        let entitlements = try #require(checks.first { $0.id == "container.entitlementContainers" })
+        let entitlements = try #require(checks.first { $0.id == .containerEntitlementContainers })
         #expect(entitlements.found.contains("iCloud.com.ranchero.NetNewsWire (iOS/Resources/NetNewsWire.entitlements:11)"),
                 "iCloud.$(ORGANIZATION_IDENTIFIER).NetNewsWire expanded")
     }
 
     @Test func aSharedContainerIsInformationNotAFailure() throws {
         let checks = Self.run("rasmuslos-SatelliteGuard")
-        let app = try #require(checks.first { $0.target == "WireGuardExtension" && $0.id == "container.entitlementContainers" })
+        let app = try #require(checks.first { $0.target == "WireGuardExtension" && $0.id == .containerEntitlementContainers })
         #expect(app.status == .ok)
         #expect(app.found.contains("iCloud.SatelliteGuard is not named after the bundle id io.rfk.SatelliteGuard.WireGuardExtension: Apple allows this"))
-        let code = try #require(checks.first { $0.target == "WireGuardExtension" && $0.id == "container.swiftSources" })
+        let code = try #require(checks.first { $0.target == "WireGuardExtension" && $0.id == .containerSwiftSources })
         #expect(code.status == .ok && code.found.contains("iCloud.SatelliteGuard (SatelliteGuardKit/Sources/SGPersistence/PersistenceManager.swift:47"),
                 "code in a local package the target links is the target's code")
-        let aps = try #require(checks.first { $0.id == "container.apsEnvironment" })
+        let aps = try #require(checks.first { $0.id == .containerApsEnvironment })
         #expect(aps.found.contains("Debug (macosx): com.apple.developer.aps-environment missing (aps-environment is the iOS key)"))
         #expect(!aps.found.contains("iphoneos"), "the iOS builds have the iOS key")
     }
 
     @Test func aContainerTheEntitlementsDoNotListIsTheFailureItShouldBe() throws {
-        let check = try #require(Self.run("aguilarcarboni-storage").first { $0.id == "container.swiftSources" })
+        let check = try #require(Self.run("aguilarcarboni-storage").first { $0.id == .containerSwiftSources })
         #expect(check.target == "storage" && check.status == .failure)
         #expect(check.found.contains("iCloud.com.aguilarcarboni.media (storage/Services/CloudKitManager.swift:23, CKContainer(identifier:)) is not in the entitlements of storage"))
         #expect(check.locations == [SourceLocation(path: "storage/Services/CloudKitManager.swift", line: 23)])
@@ -161,7 +161,7 @@ struct DoctorRealProjectTests {
 
     /// Issue 25 class 2: HardPhaseTracker passes its container as its own `iCloudContainerId:` argument.
     @Test func aContainerPassedAsTheAppsOwnArgumentIsRead() throws {
-        let check = try #require(Self.run("GordonBeeming-HardPhaseTracker").first { $0.id == "container.swiftSources" })
+        let check = try #require(Self.run("GordonBeeming-HardPhaseTracker").first { $0.id == .containerSwiftSources })
         #expect(check.status == .ok)
         #expect(check.found.contains("iCloud.com.gordonbeeming.HardPhaseTracker (HardPhaseTracker/App/HardPhaseTrackerApp.swift:34, container argument)"), "\(check.found)")
     }
@@ -169,7 +169,7 @@ struct DoctorRealProjectTests {
     /// Issue 25 class 1 on a real project: WWDC's app owns one synchronized folder; the Helpers folder's
     /// exception set adds LiveObserver.swift to it, whose CKContainer.default() is the app's code.
     @Test func filesAnExceptionSetAddsAreReadOnWWDC() throws {
-        let check = try #require(Self.run("insidegui-WWDC").first { $0.id == "container.swiftSources" })
+        let check = try #require(Self.run("insidegui-WWDC").first { $0.id == .containerSwiftSources })
         #expect(check.target == "WWDC")
         #expect(check.locations.contains(SourceLocation(path: "WWDC/Helpers/LiveObserver.swift", line: 171)), "\(check.locations)")
     }
@@ -178,12 +178,12 @@ struct DoctorRealProjectTests {
     /// never offered to the toolkit.
     @Test func sdkrootAutoAndDocumentsContainersReadAsWhatTheyAre() throws {
         let yattee = Self.run("yattee-yattee", target: "Yattee")
-        let bundleID = try #require(yattee.first { $0.id == "container.bundleID" })
+        let bundleID = try #require(yattee.first { $0.id == .containerBundleID })
         #expect(bundleID.found.contains("Debug (appletvos), Debug (iphoneos), Debug (macosx)") && !bundleID.found.contains("auto"))
         for fixture in ["coteditor-CotEditor", "TortugaPower-BookPlayer", "glushchenko-fsnotes"] {
             let checks = ContainerChecks(projectPath: DoctorFixtures.project("real/\(fixture)"),
                                          toolkit: ToolkitContainer(value: "iCloud.com.example.Toolkit", source: "--container")).run()
-            let toolkit = try #require(checks.first { $0.id == "container.toolkit" })
+            let toolkit = try #require(checks.first { $0.id == .containerToolkit })
             #expect(toolkit.status == .failure && !(toolkit.action ?? "").contains("iCloud.co"), "\(fixture): \(toolkit)")
             #expect(toolkit.found.contains("no CloudKit container"), "\(fixture): \(toolkit.found)")
         }

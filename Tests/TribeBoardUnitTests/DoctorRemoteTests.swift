@@ -19,7 +19,7 @@ struct DoctorRemoteTests {
     }
 
     func status(_ report: DoctorReport, _ id: String) -> DoctorSeverity? {
-        report.checks.first { $0.id == id }?.status
+        report.checks.first { $0.id.rawValue == id }?.status
     }
 
     func healthyStore(in folder: TemporaryDirectory) throws -> String {
@@ -52,7 +52,7 @@ struct DoctorRemoteTests {
         var configuration = fixture.configuration
         configuration.keyID = "not-registered"
         let report = await report(configuration, store: store)
-        let key = try #require(report.checks.first { $0.id == "remote.key" })
+        let key = try #require(report.checks.first { $0.id == .remoteKey })
         #expect(key.status == .failure)
         #expect(key.found.contains("AUTHENTICATION_FAILED"))
         #expect(report.fallback.mode == .localOnly && report.fallback.reason == .authFailure)
@@ -83,11 +83,11 @@ struct DoctorRemoteTests {
         defer { withExtendedLifetime(folder) {} }
             let report = await report(fixture.configuration, store: store)
             await fixture.emulator.stop()
-            let clock = try #require(report.checks.first { $0.id == "remote.clock" })
+            let clock = try #require(report.checks.first { $0.id == .remoteClock })
             #expect(clock.status == expected, "\(offset): \(clock.found)")
             #expect(clock.found.contains("ahead of"))
             if offset > RemoteChecks.skewFailure {
-                #expect(report.checks.first { $0.id == "remote.key" }?.action?.contains("clock") == true)
+                #expect(report.checks.first { $0.id == .remoteKey }?.action?.contains("clock") == true)
             }
         }
     }
@@ -100,7 +100,7 @@ struct DoctorRemoteTests {
         defer { withExtendedLifetime(folder) {} }
         chmod(fixture.keyFile, 0o644)
         let report = await report(fixture.configuration, store: store)
-        let keyFile = try #require(report.checks.first { $0.id == "remote.keyFile" })
+        let keyFile = try #require(report.checks.first { $0.id == .remoteKeyFile })
         #expect(keyFile.status == .failure && keyFile.action == "chmod 600 \(fixture.keyFile)")
         #expect(await fixture.emulator.requestCounts().isEmpty)
     }
@@ -119,13 +119,13 @@ struct DoctorRemoteTests {
 
         let healthy = await FamilyDoctor(request: request, query: stuck.healthyCode.lowercased(), logger: Self.logger).run()
         #expect(healthy.family?.id == stuck.healthyID, "codes are looked up as typed, upper-cased")
-        let remote = try #require(healthy.findings.first { $0.id == "family.remote" })
+        let remote = try #require(healthy.findings.first { $0.id == .familyRemote })
         #expect(remote.status == .failure && remote.found.contains("FFFFFFFF-0000-7000-8000-000000000009"))
         #expect(healthy.timeline.contains { $0.source == "cloudkit" })
 
         let killed = await FamilyDoctor(request: request, query: stuck.killedID, logger: Self.logger).run()
-        #expect(killed.findings.first { $0.id == "family.creation" }?.status == .failure)
-        #expect(killed.findings.first { $0.id == "family.admin" }?.status == .warning)
+        #expect(killed.findings.first { $0.id == .familyCreation }?.status == .failure)
+        #expect(killed.findings.first { $0.id == .familyAdmin }?.status == .warning)
         #expect(killed.timeline.filter { $0.source == "creation_log" }.map(\.what) == ["idle", "validating", "generatingCode", "creatingLocally"])
         #expect(!killed.passed && killed.nextSteps.count >= 2)
 

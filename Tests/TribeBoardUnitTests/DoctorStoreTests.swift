@@ -20,7 +20,7 @@ struct DoctorStoreTests {
     }
 
     func check(_ report: DoctorReport, _ id: String) throws -> DoctorCheck {
-        try #require(report.checks.first { $0.id == id }, "no check \(id) in \(report.checks.map(\.id))")
+        try #require(report.checks.first { $0.id.rawValue == id }, "no check \(id) in \(report.checks.map(\.id))")
     }
 
     @Test func aMissingStoreIsAFailureAndIsNotCreated() async throws {
@@ -131,7 +131,7 @@ struct DoctorStoreTests {
             INSERT INTO sync_state (record_table, record_id, status, attempts, last_error) VALUES ('families', 'F1', 'retrying', 'many', X'03');
             """)
         let report = await report(path)
-        #expect(report.checks.first { $0.id == "creations.incomplete" }?.sample.first?.familyID == "F1")
+        #expect(report.checks.first { $0.id == .creationsIncomplete }?.sample.first?.familyID == "F1")
         let family = await FamilyDoctor(request: DoctorRequest(storePath: path, remote: .success(CloudKitConfiguration())),
                                         query: "odd234", logger: Self.logger).run()
         #expect(family.family?.name == "?" && family.family?.id == "F1")

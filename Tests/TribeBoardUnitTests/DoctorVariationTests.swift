@@ -92,23 +92,23 @@ struct DoctorVariationTests {
             gathered = try ContainerChecks.gather(original)
         } catch {
             // A folder doctor cannot read (an XcodeGen or Tuist source) already fails as a whole.
-            #expect(Self.failures(original).map(\.id) == ["container.project"], "\(fixture): \(error)")
+            #expect(Self.failures(original).map(\.id) == [.containerProject], "\(fixture): \(error)")
             return
         }
-        let failing = Set(Self.failures(original).map { "\($0.target ?? "-")|\($0.id)" })
+        let failing = Set(Self.failures(original).map { "\($0.target ?? "-")|\($0.id.rawValue)" })
         guard let plan = Self.plan(gathered, failing: failing) else {
             // Only a project without any CloudKit target has nothing to break; say which it is.
             #expect(gathered.facts.filter(\.isRelevant).isEmpty, "\(fixture): a CloudKit target offers no line to break")
             #expect(failing.isEmpty)
             return
         }
-        #expect(!Self.failures(original).contains { $0.target == plan.target && $0.id == plan.check }, "\(fixture): already failing before the break")
+        #expect(!Self.failures(original).contains { $0.target == plan.target && $0.id.rawValue == plan.check }, "\(fixture): already failing before the break")
         let variant = try DoctorVariant("real/\(fixture)")
         let relative = String(plan.file.dropFirst(original.count + 1))
         let before = try variant.removeLine(plan.line, of: relative, replacement: plan.replacement)
         #expect(before == Self.lines(plan.file)[safe: plan.line - 1], "the line changed is the one planned")
         let after = Self.failures(variant.path)
-        #expect(after.contains { $0.target == plan.target && $0.id == plan.check }, "\(fixture): \(plan) not caught; failures: \(after)")
+        #expect(after.contains { $0.target == plan.target && $0.id.rawValue == plan.check }, "\(fixture): \(plan) not caught; failures: \(after)")
     }
 
     @Test func everyRealFixtureIsVariedAndMostAreBrokenAtATarget() throws {

@@ -16,11 +16,11 @@ struct DoctorXcodeTests {
     }
 
     static func run(_ folder: TemporaryDirectory, project: String? = nil, target: String? = nil) -> [DoctorCheck] {
-        ContainerChecks(projectPath: project ?? folder.path, targetFilter: target, toolkit: nil).run().filter { $0.id != "container.toolkit" }
+        ContainerChecks(projectPath: project ?? folder.path, targetFilter: target, toolkit: nil).run().filter { $0.id != .containerToolkit }
     }
 
     static func check(_ checks: [DoctorCheck], _ target: String?, _ id: String) -> DoctorCheck? {
-        checks.first { $0.target == target && $0.id == id }
+        checks.first { $0.target == target && $0.id.rawValue == id }
     }
 
     @Test func settingsComeFromXcconfigIncludesConditionsAndInherited() throws {
@@ -120,7 +120,7 @@ struct DoctorXcodeTests {
         #expect(Self.check(checks, nil, "container.project")?.found.contains("without iCloud and without CloudKit code (not checked): Intents") == true)
         #expect(Self.check(checks, "Watch", "container.backgroundModes") == nil, "UIBackgroundModes is for iOS apps")
         #expect(Set(Self.run(folder, target: "Widget").compactMap(\.target)) == ["Widget"])
-        #expect(Self.run(folder, target: "Nope").contains { $0.id == "container.target" && $0.status == .failure && $0.found.contains("App, Intents, Watch, Widget") })
+        #expect(Self.run(folder, target: "Nope").contains { $0.id == .containerTarget && $0.status == .failure && $0.found.contains("App, Intents, Watch, Widget") })
     }
 
     @Test func aTargetWithoutICloudFailsOnlyWhenItsCodeUsesCloudKit() throws {

@@ -37,8 +37,8 @@ struct SchemaMappingTests {
     /// Every type and field the client queries: doctor's probes are the commands' queries
     /// (legacy types are only read, from containers that still have them: not in the file).
     static var queried: [(type: String, field: String, neededBy: String)] {
-        RemoteSchemaChecks.probes.filter { !RecordMapping.legacyTypes.contains($0.recordType) }
-            .map { ($0.recordType, $0.codeFilter ? "code" : "___recordID", $0.neededBy) }
+        RemoteSchemaChecks.probes.filter { !$0.recordType.isLegacy }
+            .map { ($0.recordType.name, $0.codeFilter ? "code" : "___recordID", $0.neededBy) }
     }
 
     /// What the schema lacks for the mapping; empty when the file holds everything.

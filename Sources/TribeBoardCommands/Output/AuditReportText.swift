@@ -1,5 +1,6 @@
 import Foundation
 import TribeBoardAudit
+import TribeBoardCloudKit
 import TribeBoardDomain
 
 /// The audit as people read it: counts first, then each finding with its families and what to do.
@@ -36,7 +37,7 @@ enum AuditReportText {
             var parts = [family.location.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0), family.id]
             if let name = family.name { parts.append("\"\(name)\"") }
             if let code = family.code, finding.category != .stalePending { parts.append("code \(code)") }
-            if let type = family.recordType, type != "Family" { parts.append(type) }
+            if let type = family.recordType, type != RecordType.family.name { parts.append(type) }
             if let created = family.createdAt { parts.append("created \(created)") }
             if let line = family.snapshotLine { parts.append("snapshot line \(line)") }
             lines.append("    " + parts.joined(separator: "  "))

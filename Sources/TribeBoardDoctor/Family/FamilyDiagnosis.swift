@@ -15,14 +15,14 @@ struct FamilyDiagnosis {
     private func creationFinding() -> DoctorCheck {
         let checked = "Creation (creation_log)"
         guard let last = records.log.last else {
-            return DoctorCheck("family.creation", .creations, .ok, checked: checked,
+            return DoctorCheck(.familyCreation, .creations, .ok, checked: checked,
                                found: "no creation log: the family was created by the app or imported")
         }
         if records.log.contains(where: { $0.state == FamilyCreationState.completed.rawValue }) {
-            return DoctorCheck("family.creation", .creations, .ok, checked: checked, found: "completed")
+            return DoctorCheck(.familyCreation, .creations, .ok, checked: checked, found: "completed")
         }
         let error = records.log.last { $0.error != nil }?.error.map { ": \($0)" } ?? ""
-        return DoctorCheck("family.creation", .creations, .failure, checked: checked,
+        return DoctorCheck(.familyCreation, .creations, .failure, checked: checked,
                            found: "stopped at \(last.state) (\(last.at))\(error)",
                            action: records.memberships.isEmpty
                                ? "the creation stopped before its admin membership: invite an admin in the app, or remove the family and provision it again"
@@ -32,11 +32,11 @@ struct FamilyDiagnosis {
     private func adminFinding() -> DoctorCheck {
         let admins = records.memberships.filter { $0.role == MembershipRole.parentAdmin.rawValue && $0.status != MembershipStatus.removed.rawValue }
         guard let admin = admins.first else {
-            return DoctorCheck("family.admin", .creations, .warning, checked: "Parent admin",
+            return DoctorCheck(.familyAdmin, .creations, .warning, checked: "Parent admin",
                                found: "no active or invited parent_admin membership",
                                action: "invite a parent admin in the app (or provision the family again with admin_display_name)")
         }
-        return DoctorCheck("family.admin", .creations, .ok, checked: "Parent admin", found: "\(admin.user) (\(admin.status))")
+        return DoctorCheck(.familyAdmin, .creations, .ok, checked: "Parent admin", found: "\(admin.user) (\(admin.status))")
     }
 
     private func syncFinding() -> DoctorCheck {
@@ -44,7 +44,7 @@ struct FamilyDiagnosis {
         let family = records.family
         if let entry = records.familySync, entry.status != "retrying" || entry.attempts >= CreationChecks.repeatedFailures {
             let conflict = entry.conflictWith.map { "; its code is held by CloudKit record \($0)" } ?? ""
-            return DoctorCheck("family.sync", .creations, .failure, checked: checked,
+            return DoctorCheck(.familySync, .creations, .failure, checked: checked,
                                found: "\(entry.status) after \(entry.attempts) attempts: \(entry.lastError ?? "no error recorded")\(conflict)",
                                action: entry.status == "conflict"
                                    ? "give the family a new code (its current one is taken in CloudKit): `tribeboard audit --repair --apply --out DIR`, then `tribeboard resync`"
@@ -53,11 +53,11 @@ struct FamilyDiagnosis {
                                        : "fix the cause named in the error, then `tribeboard resync --release \(family.id)` gives it back to the next resync")
         }
         guard family.needsSync else {
-            return DoctorCheck("family.sync", .creations, .ok, checked: checked, found: "uploaded" + (family.lastSyncDate.map { " at \($0)" } ?? ""))
+            return DoctorCheck(.familySync, .creations, .ok, checked: checked, found: "uploaded" + (family.lastSyncDate.map { " at \($0)" } ?? ""))
         }
         let since = family.lastSyncDate ?? family.createdAt
         let stale = RecordMapping.date(fromStoreTimestamp: since).map { request.now.timeIntervalSince($0) > request.staleAfter } ?? false
-        return DoctorCheck("family.sync", .creations, stale ? .failure : .warning, checked: checked,
+        return DoctorCheck(.familySync, .creations, stale ? .failure : .warning, checked: checked,
                            found: "waiting for sync since \(since)" + (stale ? ", longer than \(CreationChecks.describe(request.staleAfter))" : ""),
                            action: "run `tribeboard resync` with a remote configured")
     }
@@ -67,20 +67,20 @@ struct FamilyDiagnosis {
         let checked = "CloudKit's copy"
         switch remote.status {
         case .notConfigured:
-            return DoctorCheck("family.remote", .creations, .warning, checked: checked, found: remote.detail,
+            return DoctorCheck(.familyRemote, .creations, .warning, checked: checked, found: remote.detail,
                                action: "pass --key-id and --key-file to compare with CloudKit")
         case .unavailable:
-            return DoctorCheck("family.remote", .creations, .warning, checked: checked, found: "not consulted: \(remote.detail)",
+            return DoctorCheck(.familyRemote, .creations, .warning, checked: checked, found: "not consulted: \(remote.detail)",
                                action: "run `tribeboard doctor` for the remote's health, then try again")
         case .missing:
             guard let family else {
-                return DoctorCheck("family.remote", .creations, .failure, checked: checked, found: remote.detail,
+                return DoctorCheck(.familyRemote, .creations, .failure, checked: checked, found: remote.detail,
                                    action: "the family exists nowhere this toolkit can see: check the code with the family's admin")
             }
             if family.needsSync {
-                return DoctorCheck("family.remote", .creations, .ok, checked: checked, found: remote.detail + ", as expected: it waits for sync")
+                return DoctorCheck(.familyRemote, .creations, .ok, checked: checked, found: remote.detail + ", as expected: it waits for sync")
             }
-            return DoctorCheck("family.remote", .creations, .failure, checked: checked,
+            return DoctorCheck(.familyRemote, .creations, .failure, checked: checked,
                                found: remote.detail + ", although the store marks it uploaded",
                                action: "check --container and --environment; to upload it again: `UPDATE families SET needs_sync = 1 WHERE id = '\(family.id)'` in sqlite3, then `tribeboard resync`")
         case .found:
@@ -92,20 +92,20 @@ struct FamilyDiagnosis {
         let checked = "CloudKit's copy"
         let listed = remote.records.map { "\($0.recordType) \($0.recordName) (code \($0.code ?? "none"))" }.joined(separator: "; ")
         guard let family else {
-            return DoctorCheck("family.remote", .creations, .warning, checked: checked, found: "only in CloudKit: \(listed)",
+            return DoctorCheck(.familyRemote, .creations, .warning, checked: checked, found: "only in CloudKit: \(listed)",
                                action: "the family was created by the app and never reached this store; nothing to do unless it is expected here")
         }
         let others = remote.records.filter { $0.recordName != family.id }
         if !others.isEmpty {
-            return DoctorCheck("family.remote", .creations, .failure, checked: checked,
+            return DoctorCheck(.familyRemote, .creations, .failure, checked: checked,
                                found: "the code \(family.code) is also held by \(others.map { "\($0.recordType) \($0.recordName)" }.joined(separator: ", "))",
                                action: "two families share a code: give this one a new code before anyone joins with it")
         }
         if let own = remote.records.first, own.code != family.code {
-            return DoctorCheck("family.remote", .creations, .failure, checked: checked,
+            return DoctorCheck(.familyRemote, .creations, .failure, checked: checked,
                                found: "CloudKit has code \(own.code ?? "none"), the store \(family.code)",
                                action: "decide which code is right; the app reads CloudKit's")
         }
-        return DoctorCheck("family.remote", .creations, .ok, checked: checked, found: listed)
+        return DoctorCheck(.familyRemote, .creations, .ok, checked: checked, found: listed)
     }
 }

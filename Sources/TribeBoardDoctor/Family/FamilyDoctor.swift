@@ -67,16 +67,16 @@ package struct FamilyDoctor: Sendable {
             lookup.matches = matches
             lookup.total = total
             if total > 1 {
-                lookup.findings.append(DoctorCheck("family.found", .creations, .warning, checked: "Family in the store",
+                lookup.findings.append(DoctorCheck(.familyFound, .creations, .warning, checked: "Family in the store",
                                                    found: "\(total) families have a name containing \"\(query)\" (listed below)",
                                                    action: "run `tribeboard doctor family ID` with the id of the one the ticket is about"))
             } else {
-                lookup.findings.append(DoctorCheck("family.found", .creations, .failure, checked: "Family in the store",
+                lookup.findings.append(DoctorCheck(.familyFound, .creations, .failure, checked: "Family in the store",
                                                    found: "no family with id, code, external id or a name containing \(query) in \(request.storePath)",
                                                    action: "check the code (codes are 6 to 8 of A-Z and 0-9), the name's spelling or the store path; see CloudKit below"))
             }
         } catch {
-            lookup.findings.append(DoctorCheck("family.found", .creations, .failure, checked: "Family in the store", found: "\(error.localizedDescription)",
+            lookup.findings.append(DoctorCheck(.familyFound, .creations, .failure, checked: "Family in the store", found: "\(error.localizedDescription)",
                                                action: "run `tribeboard doctor` for the store's health"))
         }
         return lookup
