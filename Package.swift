@@ -99,7 +99,7 @@ let package = Package(
         .target(
             name: "TribeBoardResync",
             dependencies: ["TribeBoardCloudKit", "TribeBoardDomain", "TribeBoardStore", "TribeBoardSupport",
-                           .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]
+                           .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "TribeBoardAudit",

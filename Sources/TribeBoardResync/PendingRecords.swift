@@ -1,21 +1,21 @@
 import Foundation
-import GRDB
 import TribeBoardCloudKit
 import TribeBoardStore
 
-/// Store rows as the app's CloudKit records, and the comparison that makes uploads idempotent.
-enum PendingRecords {
-    /// The columns `record(_:row:)` uploads. What resync writes after an upload (marked synced,
-    /// code verified, set aside) holds only while the row still has the values it uploaded: an
-    /// audit repair may give a family a new code while its old one is on the wire.
-    static func uploadedColumns(_ table: SyncTable) -> [String] {
-        switch table {
-        case .families: return ["name", "code", "created_by_user_id", "created_at"]
-        case .userProfiles: return ["display_name", "apple_user_id_hash", "avatar_url", "created_at"]
-        case .memberships: return ["family_id", "user_id", "role", "status", "joined_at", "last_role_change_at"]
-        }
-    }
+/// A record to upload, and the row it was made from.
+package struct Upload: Sendable {
+    let record: CloudKitRecord
+    let read: PendingRow
+}
 
+/// A due family decoded, for the remote check of its code.
+struct DueFamily: Sendable {
+    let family: Family
+    let read: PendingRow
+}
+
+/// Store records as the app's CloudKit records, and the comparison that makes uploads idempotent.
+enum PendingRecords {
     /// The same type and the same values in every field we write (references by record name).
     static func sameContent(_ ours: CloudKitRecord, _ theirs: CloudKitRecord) -> Bool {
         guard ours.recordType == theirs.recordType else { return false }
@@ -29,22 +29,15 @@ enum PendingRecords {
         }
         return true
     }
+}
 
-    /// The row as its typed record, then as the app's CloudKit record; nil when a column does not
-    /// hold what the store's format says (a hand-edited date, a blob, an unknown role).
-    static func record(_ table: SyncTable, row: Row) -> CloudKitRecord? {
-        try? decoded(table, row: row).get()
-    }
-
-    /// The same, or the error naming the column that does not hold what the format allows: the
-    /// reason to give when the row is set aside.
-    static func decoded(_ table: SyncTable, row: Row) -> Result<CloudKitRecord, StoreError> {
-        Result { () throws(StoreError) in
-            switch table {
-            case .families: return try Family.decoded(row, table: table.rawValue).cloudKitRecord
-            case .userProfiles: return try UserProfile.decoded(row, table: table.rawValue).cloudKitRecord
-            case .memberships: return try Membership.decoded(row, table: table.rawValue).cloudKitRecord
-            }
+extension StoreRecord {
+    /// The record as the app's CloudKit record.
+    var cloudKitRecord: CloudKitRecord {
+        switch self {
+        case .family(let family): return family.cloudKitRecord
+        case .userProfile(let profile): return profile.cloudKitRecord
+        case .membership(let membership): return membership.cloudKitRecord
         }
     }
 }

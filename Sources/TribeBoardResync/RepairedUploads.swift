@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import TribeBoardCloudKit
 import TribeBoardStore
 
@@ -21,7 +20,7 @@ extension Resyncer {
 
     /// Sends the updates; returns the rows now synced, and what did not match in the answer.
     func uploadRepairs(_ updates: [Upload], bookkeeping: SyncBookkeeping,
-                       report: inout ResyncReport) async throws -> Result<(synced: [ReadRow], problem: String?), CloudKitError> {
+                       report: inout ResyncReport) async throws -> Result<(synced: [PendingRow], problem: String?), CloudKitError> {
         let results: [CloudKitRecordResult]
         do throws(CloudKitError) {
             results = try await client.modify(updates.map { CloudKitOperation(.update, $0.record) })
@@ -29,7 +28,7 @@ extension Resyncer {
             return .failure(error)
         }
         let answered = MatchedResults(asked: updates.map(\.record.recordName), results: results, operation: "records/modify")
-        var synced: [ReadRow] = []
+        var synced: [PendingRow] = []
         for upload in updates {
             let (record, read) = (upload.record, upload.read)
             switch answered.byName[record.recordName] {
@@ -46,21 +45,5 @@ extension Resyncer {
             }
         }
         return .success((synced, answered.problem))
-    }
-}
-
-extension SyncBookkeeping {
-    /// For each family of `familyIDs` an audit repair changed: the codes it had before.
-    func repairedCodes(familyIDs: [String]) throws -> [String: Set<String>] {
-        try store.writer.read { db in
-            guard try db.tableExists("code_repairs") else { return [:] }
-            var codes: [String: Set<String>] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT family_id, old_code FROM code_repairs WHERE family_id IN \(Self.placeholders(familyIDs.count))",
-                                        arguments: StatementArguments(familyIDs)) {
-                guard let family = row.text("family_id"), let old = row.text("old_code") else { continue }
-                codes[family, default: []].insert(old)
-            }
-            return codes
-        }
     }
 }

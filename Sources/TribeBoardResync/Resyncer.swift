@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Logging
 import TribeBoardCloudKit
 import TribeBoardDomain
@@ -55,17 +54,17 @@ package struct Resyncer: Sendable {
                 }
             }
             report.pending = try store.pendingSyncCounts()
-            let counts = try bookkeeping.counts()
+            let counts = try bookkeeping.queue.counts()
             report.quarantined = counts.quarantined
             report.conflicts = counts.conflicts
             report.waiting = counts.retrying
-            report.blocked = try bookkeeping.blockedMemberships()
+            report.blocked = try bookkeeping.queue.blockedMemberships()
             if counts.quarantined + counts.conflicts > 0 {
-                report.setAside = Array(try bookkeeping.entries().filter { $0.status != SyncStatus.retrying.rawValue }
+                report.setAside = Array(try bookkeeping.queue.entries().filter { $0.status != SyncStatus.retrying.rawValue }
                     .prefix(ResyncReport.listedSetAsideLimit))
             }
-            if report.exitKind == .success { try bookkeeping.setLastSuccess(StoreTimestamp.format(Date())) }
-            report.lastSuccess = try bookkeeping.lastSuccess()
+            if report.exitKind == .success { try bookkeeping.queue.setLastSuccess(Date()) }
+            report.lastSuccess = try bookkeeping.queue.lastSuccess()
         } catch let error as StoreError {
             throw error
         } catch {
@@ -93,15 +92,14 @@ package struct Resyncer: Sendable {
                         stop = .deadline
                         break
                     }
-                    let rows = try bookkeeping.duePage(table, after: after, now: StoreTimestamp.format(Date()),
-                                                       limit: CloudKitClient.maxOperationsPerRequest)
+                    let rows = try bookkeeping.queue.duePage(table, after: after, now: Date(),
+                                                             limit: CloudKitClient.maxOperationsPerRequest)
                     guard !rows.isEmpty else {
                         exhausted = true
                         break
                     }
-                    let read = try rows.map { row throws(StoreError) in try ReadRow(table, row) }
-                    after = read.last?.id ?? after
-                    let page = try prepare(zip(rows, read).map { DueRow(row: $0, read: $1) }, table: table, bookkeeping: bookkeeping, report: &totals)
+                    after = rows.last?.row.id ?? after
+                    let page = try prepare(rows, table: table, bookkeeping: bookkeeping, report: &totals)
                     group.addTask { try await self.upload(page, table: table, bookkeeping: bookkeeping) }
                     inFlight += 1
                 }
@@ -130,26 +128,19 @@ package struct Resyncer: Sendable {
     }
 
     /// Decodes a page's rows; a row the store cannot give back as a record is set aside here.
-    private func prepare(_ rows: [DueRow], table: SyncTable, bookkeeping: SyncBookkeeping, report: inout ResyncReport) throws -> Page {
+    private func prepare(_ rows: [DueRecord], table: SyncTable, bookkeeping: SyncBookkeeping, report: inout ResyncReport) throws -> Page {
         var page = Page()
         for due in rows {
-            let (row, read) = (due.row, due.read)
-            do throws(StoreError) {
-                let record: CloudKitRecord
-                if table == .families {
-                    // A family is decoded once: its code is checked remotely before its record goes up.
-                    let family = try Family.decoded(row, table: table.rawValue)
-                    page.families.append(DueFamily(family: family, read: read))
-                    record = family.cloudKitRecord
-                } else {
-                    record = try PendingRecords.decoded(table, row: row).get()
-                }
-                page.pending.append(Upload(record: record, read: read))
-            } catch {
+            switch due.record {
+            case .success(let record):
+                // A family is decoded once: its code is checked remotely before its record goes up.
+                if case .family(let family) = record { page.families.append(DueFamily(family: family, read: due.row)) }
+                page.pending.append(Upload(record: record.cloudKitRecord, read: due.row))
+            case .failure(let error):
                 // A row the store cannot give back as a record (a damaged date, an unknown role)
                 // is set aside with the column at fault instead of being skipped, and pending, forever.
                 try bookkeeping.record(.quarantine(error: "the local row cannot be read as a \(table.rawValue) record: \(error.localizedDescription)"),
-                                       row: read, at: Date())
+                                       row: due.row, at: Date())
                 report.failed += 1
             }
         }
@@ -192,7 +183,7 @@ package struct Resyncer: Sendable {
             return ResyncReport.Stop(error)
         }
         let answered = MatchedResults(asked: pending.map(\.record.recordName), results: results, operation: "records/modify")
-        var synced: [ReadRow] = []
+        var synced: [PendingRow] = []
         var existing: [Upload] = []
         var updates: [Upload] = []
         let now = Date()
@@ -230,7 +221,7 @@ package struct Resyncer: Sendable {
             }
             let found = MatchedResults(asked: names, results: remote, operation: "records/lookup")
             problem = problem ?? found.problem
-            let repaired = table == .families ? try bookkeeping.repairedCodes(familyIDs: names) : [:]
+            let repaired = table == .families ? try bookkeeping.queue.repairedCodes(familyIDs: names) : [:]
             for upload in existing {
                 let (ours, read) = (upload.record, upload.read)
                 guard let theirs = found.byName[ours.recordName] else { continue }
@@ -254,7 +245,7 @@ package struct Resyncer: Sendable {
                 problem = problem ?? done.problem
             }
         }
-        let marked = try bookkeeping.markSynced(synced, at: StoreTimestamp.format(now))
+        let marked = try bookkeeping.queue.markSynced(synced, at: now)
         if marked.count < synced.count {
             logger.notice("records changed locally while they were uploaded: they stay pending", metadata: ["count": "\(synced.count - marked.count)"])
         }
@@ -275,7 +266,7 @@ package struct Resyncer: Sendable {
             return .failure(check.failure ?? .network(reason: "CloudKit could not be asked"))
         }
         var conflicted = Set<String>()
-        var verified: [ReadRow] = []
+        var verified: [PendingRow] = []
         for due in unverified {
             let (family, read) = (due.family, due.read)
             let code = family.code
@@ -288,7 +279,7 @@ package struct Resyncer: Sendable {
                 verified.append(read)
             }
         }
-        try bookkeeping.markVerified(verified, at: StoreTimestamp.format(Date()))
+        try bookkeeping.queue.markVerified(verified, at: Date())
         return .success(conflicted)
     }
 
@@ -323,7 +314,7 @@ package struct Resyncer: Sendable {
     }
 
     /// Records a per-record failure; a refused write is also said on stderr, as it needs a person.
-    func settle(_ error: CloudKitRecordError, row: ReadRow, bookkeeping: SyncBookkeeping, at now: Date) throws {
+    func settle(_ error: CloudKitRecordError, row: PendingRow, bookkeeping: SyncBookkeeping, at now: Date) throws {
         let outcome = outcome(for: error)
         if case .quarantine(let message) = outcome, error.code == .accessDenied {
             logger.warning("record quarantined: CloudKit refused the write", metadata: ["table": "\(row.table.rawValue)", "id": "\(row.id)", "error": "\(message)"])

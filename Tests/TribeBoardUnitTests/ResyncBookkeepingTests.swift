@@ -33,9 +33,9 @@ struct ResyncBookkeepingTests {
     }
 
     /// A pending row as resync reads it.
-    func read(_ table: SyncTable, _ id: String) throws -> ReadRow {
+    func read(_ table: SyncTable, _ id: String) throws -> PendingRow {
         let row = try store.writer.read { db in try Row.fetchOne(db, sql: "SELECT * FROM \(table.rawValue) WHERE id = ?", arguments: [id]) }
-        return try ReadRow(table, try #require(row))
+        return try PendingRow(table, try #require(row))
     }
 
     func error(_ code: String) -> CloudKitRecordError {

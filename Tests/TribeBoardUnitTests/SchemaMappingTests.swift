@@ -26,10 +26,10 @@ struct SchemaMappingTests {
                 """)
             return try SyncTable.allCases.map { table in
                 let row = try #require(try Row.fetchOne(db, sql: "SELECT * FROM \(table.rawValue)"), "no \(table.rawValue) row")
-                for column in PendingRecords.uploadedColumns(table) {
+                for column in PendingRow.uploadedColumns(table) {
                     #expect(!(row[column] as DatabaseValue).isNull, "\(table.rawValue).\(column) is empty: its field would not be checked")
                 }
-                return try #require(PendingRecords.record(table, row: row), "\(table.rawValue) row cannot be encoded")
+                return try StoreRecord.decoded(table, row: row).get().cloudKitRecord
             }
         }
     }

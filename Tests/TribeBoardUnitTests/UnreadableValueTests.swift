@@ -52,12 +52,11 @@ import Testing
     @Test func anUnknownRoleIsTheReasonAMembershipCannotGoUp() {
         let row = Row(["id": "M1", "family_id": "F1", "user_id": "U1", "role": "overlord", "status": "active",
                        "joined_at": "2026-11-23T07:30:00.250Z", "last_role_change_at": nil, "needs_sync": 1, "last_sync_date": nil, "ck_record_id": nil])
-        guard case .failure(let error) = PendingRecords.decoded(.memberships, row: row) else {
+        guard case .failure(let error) = StoreRecord.decoded(.memberships, row: row) else {
             Issue.record("an unknown role decoded")
             return
         }
         #expect(error == .unreadableValue(table: "memberships", rowID: "M1", column: "role", found: "\"overlord\""))
-        #expect(PendingRecords.record(.memberships, row: row) == nil)
     }
 
     @Test func aWellFormedRowDecodes() throws {

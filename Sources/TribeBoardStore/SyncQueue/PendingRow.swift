@@ -1,13 +1,12 @@
 import GRDB
-import TribeBoardCloudKit
-import TribeBoardStore
+import TribeBoardDomain
 
 /// A pending row as resync read it: its id and the values it uploads. What resync writes after
 /// talking to CloudKit is a compare-and-set against these values, so that a row another writer
 /// changed in the meantime (an audit repair, a provision run, a hand edit) keeps its `needs_sync`.
-struct ReadRow: Sendable {
-    let table: SyncTable
-    let id: String
+package struct PendingRow: Sendable {
+    package let table: SyncTable
+    package let id: String
     let values: [DatabaseValue]
 
     /// Values are kept as stored, whatever they hold; only the id must be text. Text exactly: a
@@ -24,19 +23,30 @@ struct ReadRow: Sendable {
             throw .unreadableValue(table: table.rawValue, rowID: "?", column: "id", found: "a text holding a NUL character")
         }
         self.id = id
-        values = PendingRecords.uploadedColumns(table).map { row[$0] ?? .null }
+        values = Self.uploadedColumns(table).map { row[$0] ?? .null }
     }
 
-    /// The column `SyncBookkeeping.duePage` adds: 1 when the id is text with a NUL inside.
+    /// The column `SyncQueue.duePage` adds: 1 when the id is text with a NUL inside.
     static let idHoldsNUL = "id_holds_nul"
 
+    /// The columns a record uploads (the app's CloudKit fields). What resync writes after an
+    /// upload (marked synced, code verified, set aside) holds only while the row still has the
+    /// values it uploaded: an audit repair may give a family a new code while its old one is on the wire.
+    package static func uploadedColumns(_ table: SyncTable) -> [String] {
+        switch table {
+        case .families: return ["name", "code", "created_by_user_id", "created_at"]
+        case .userProfiles: return ["display_name", "apple_user_id_hash", "avatar_url", "created_at"]
+        case .memberships: return ["family_id", "user_id", "role", "status", "joined_at", "last_role_change_at"]
+        }
+    }
+
     /// `(VALUES (?, ?, ...), ...)`: id then the uploaded columns, one tuple per row.
-    static func values(_ rows: [ReadRow]) -> String {
+    static func values(_ rows: [PendingRow]) -> String {
         let tuple = "(" + Array(repeating: "?", count: (rows.first?.values.count ?? 0) + 1).joined(separator: ", ") + ")"
         return "(VALUES " + Array(repeating: tuple, count: rows.count).joined(separator: ", ") + ")"
     }
 
-    static func arguments(_ rows: [ReadRow]) -> StatementArguments {
+    static func arguments(_ rows: [PendingRow]) -> StatementArguments {
         var values: [DatabaseValue] = []
         values.reserveCapacity(rows.count * ((rows.first?.values.count ?? 0) + 1))
         for row in rows { values += [row.id.databaseValue] + row.values }
@@ -46,31 +56,38 @@ struct ReadRow: Sendable {
     /// The table's row is the one in `alias` (a VALUES list) and still holds every uploaded value.
     static func unchanged(_ table: SyncTable, alias: String) -> String {
         let name = table.rawValue
-        let columns = PendingRecords.uploadedColumns(table).enumerated().map { "\(name).\($1) IS \(alias).column\($0 + 2)" }
+        let columns = uploadedColumns(table).enumerated().map { "\(name).\($1) IS \(alias).column\($0 + 2)" }
         return (["\(name).id = \(alias).column1"] + columns).joined(separator: " AND ")
     }
 
     func isUnchanged(_ db: Database) throws -> Bool {
-        let conditions = PendingRecords.uploadedColumns(table).map { "\($0) IS ?" }.joined(separator: " AND ")
+        let conditions = Self.uploadedColumns(table).map { "\($0) IS ?" }.joined(separator: " AND ")
         return try Bool.fetchOne(db, sql: "SELECT 1 FROM \(table.rawValue) WHERE id = ? AND \(conditions)",
                                  arguments: StatementArguments([id.databaseValue] + values)) ?? false
     }
 }
 
-/// A due row as fetched, with what resync compares against when it writes back.
-struct DueRow {
-    let row: Row
-    let read: ReadRow
+/// One of the app's records as the store holds it.
+package enum StoreRecord: Sendable {
+    case family(Family)
+    case userProfile(UserProfile)
+    case membership(Membership)
+
+    /// The row as its typed record, or the error naming the column that does not hold what the
+    /// store's format allows (a hand-edited date, a blob, an unknown role).
+    package static func decoded(_ table: SyncTable, row: Row) -> Result<StoreRecord, StoreError> {
+        Result { () throws(StoreError) in
+            switch table {
+            case .families: return .family(try Family.decoded(row, table: table.rawValue))
+            case .userProfiles: return .userProfile(try UserProfile.decoded(row, table: table.rawValue))
+            case .memberships: return .membership(try Membership.decoded(row, table: table.rawValue))
+            }
+        }
+    }
 }
 
-/// A record to upload, and the row it was made from.
-package struct Upload: Sendable {
-    let record: CloudKitRecord
-    let read: ReadRow
-}
-
-/// A due family decoded, for the remote check of its code.
-struct DueFamily: Sendable {
-    let family: Family
-    let read: ReadRow
+/// A row due for upload: what was read, and its typed record or why it cannot be one.
+package struct DueRecord: Sendable {
+    package let row: PendingRow
+    package let record: Result<StoreRecord, StoreError>
 }

@@ -1,0 +1,122 @@
+import Foundation
+import GRDB
+import TribeBoardDomain
+
+/// The store's side of an upload run: which rows are due, and marking what CloudKit took. Every
+/// mark is a compare-and-set against the values read (`PendingRow`), one statement per page.
+package struct SyncQueue: Sendable {
+    let store: TribeBoardStore
+
+    package init(store: TribeBoardStore) {
+        self.store = store
+    }
+
+    /// A membership waits while its family has never gone up (pending, no CloudKit record id) and
+    /// its last attempt failed (throttled, waiting, set aside): CloudKit would refuse its reference,
+    /// and the refusal would count against the membership's own attempts. A family that went up
+    /// once and waits with a change (a repaired code) has its record there: its memberships go.
+    static func waitsForFamily(_ statuses: [SyncStatus] = SyncStatus.allCases) -> String {
+        """
+        EXISTS (SELECT 1 FROM families f JOIN sync_state s ON s.record_table = 'families' AND s.record_id = f.id
+                WHERE f.id = t.family_id AND f.needs_sync = 1 AND f.ck_record_id IS NULL
+                  AND s.status IN (\(statuses.map { "'\($0.rawValue)'" }.joined(separator: ", "))))
+        """
+    }
+
+    /// The same for its user profile: a membership sent while its profile's upload was throttled
+    /// would be refused (VALIDATING_REFERENCE_ERROR) and wait a minute of backoff for nothing.
+    static func waitsForUser(_ statuses: [SyncStatus] = SyncStatus.allCases) -> String {
+        """
+        EXISTS (SELECT 1 FROM user_profiles u JOIN sync_state s ON s.record_table = 'user_profiles' AND s.record_id = u.id
+                WHERE u.id = t.user_id AND u.needs_sync = 1 AND u.ck_record_id IS NULL
+                  AND s.status IN (\(statuses.map { "'\($0.rawValue)'" }.joined(separator: ", "))))
+        """
+    }
+
+    /// ... and is held back for good while that family is set aside (a person must act).
+    static let blockedByFamily = waitsForFamily([.quarantined, .conflict])
+
+    /// The next records of `table` that are due: pending, not set aside, past their next attempt.
+    /// A row whose id is not text stops the run (`StoreError.unreadableValue`); a row whose other
+    /// columns do not decode comes back with the reason, to be set aside.
+    package func duePage(_ table: SyncTable, after: String, now: Date, limit: Int) throws -> [DueRecord] {
+        let rows = try store.writer.read { db in
+            // SQLite keeps a NUL inside text, GRDB's text ends at it: such an id is flagged here.
+            try Row.fetchAll(db, sql: """
+                SELECT t.*, typeof(t.id) = 'text' AND instr(t.id, char(0)) > 0 AS \(PendingRow.idHoldsNUL) FROM \(table.rawValue) t
+                LEFT JOIN sync_state s ON s.record_table = ? AND s.record_id = t.id
+                WHERE t.needs_sync = 1 AND t.id > ?
+                  AND (s.status IS NULL OR (s.status = 'retrying' AND (s.next_attempt_at IS NULL OR s.next_attempt_at <= ?
+                       -- a hand-edited time that is no date (a blob, 'never') must not hold a record back for ever
+                       OR julianday(s.next_attempt_at) IS NULL)))
+                  \(table == .memberships ? "AND NOT " + Self.waitsForFamily() + " AND NOT " + Self.waitsForUser() : "")
+                ORDER BY t.id LIMIT ?
+                """, arguments: [table.rawValue, after, Timestamp(now).text, limit])
+        }
+        return try rows.map { row throws(StoreError) in
+            DueRecord(row: try PendingRow(table, row), record: StoreRecord.decoded(table, row: row))
+        }
+    }
+
+    /// Pending memberships held back by a family that is set aside (and not set aside themselves).
+    package func blockedMemberships() throws -> Int {
+        try store.writer.read { db in
+            try Int.fetchOne(db, sql: """
+                SELECT COUNT(*) FROM memberships t
+                WHERE t.needs_sync = 1 AND \(Self.blockedByFamily)
+                  AND NOT EXISTS (SELECT 1 FROM sync_state s WHERE s.record_table = 'memberships' AND s.record_id = t.id
+                                  AND s.status IN ('quarantined', 'conflict'))
+                """) ?? 0
+        }
+    }
+
+    /// Marks uploaded the rows that still hold what was uploaded; returns their ids. A row changed
+    /// meanwhile (an audit repair gave it a new code) stays pending: its new values go up next.
+    /// Uploaded families reach `completed` in the creation log.
+    package func markSynced(_ rows: [PendingRow], at now: Date) throws -> [String] {
+        guard let table = rows.first?.table else { return [] }
+        let stamp = Timestamp(now).text
+        return try store.writer.write { db in
+            let ids = try String.fetchAll(db, sql: """
+                UPDATE \(table.rawValue) SET needs_sync = 0, last_sync_date = ?, ck_record_id = \(table.rawValue).id
+                FROM \(PendingRow.values(rows)) AS v WHERE \(PendingRow.unchanged(table, alias: "v"))
+                RETURNING \(table.rawValue).id
+                """, arguments: StatementArguments([stamp]) + PendingRow.arguments(rows))
+            guard !ids.isEmpty else { return ids }
+            try db.execute(sql: "DELETE FROM sync_state WHERE record_table = ? AND record_id IN \(SQLPlaceholders.list(ids.count))",
+                           arguments: StatementArguments([table.rawValue] + ids))
+            if table == .families {
+                try CreationLog.append(db, ids.flatMap { id in
+                    [CreationLog.Entry(familyID: id, state: .syncingToCloudKit), CreationLog.Entry(familyID: id, state: .completed)]
+                }, at: stamp)
+            }
+            return ids
+        }
+    }
+
+    /// Records the remote check of the codes these rows hold, for the rows that still hold them.
+    package func markVerified(_ rows: [PendingRow], at now: Date) throws {
+        guard !rows.isEmpty else { return }
+        try store.writer.write { db in
+            try db.execute(sql: """
+                UPDATE families SET code_verified_remotely_at = ?
+                FROM \(PendingRow.values(rows)) AS v WHERE \(PendingRow.unchanged(.families, alias: "v"))
+                """, arguments: StatementArguments([Timestamp(now).text]) + PendingRow.arguments(rows))
+        }
+    }
+
+    /// For each family of `familyIDs` an audit repair changed: the codes it had before.
+    package func repairedCodes(familyIDs: [String]) throws -> [String: Set<String>] {
+        guard !familyIDs.isEmpty else { return [:] }
+        return try store.writer.read { db in
+            guard try db.tableExists("code_repairs") else { return [:] }
+            var codes: [String: Set<String>] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT family_id, old_code FROM code_repairs WHERE family_id IN \(SQLPlaceholders.list(familyIDs.count))",
+                                        arguments: StatementArguments(familyIDs)) {
+                guard let family = row.text("family_id"), let old = row.text("old_code") else { continue }
+                codes[family, default: []].insert(old)
+            }
+            return codes
+        }
+    }
+}
