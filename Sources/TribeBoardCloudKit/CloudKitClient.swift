@@ -195,6 +195,8 @@ package final class CloudKitClient: Sendable {
                     try await self.attempt(operation, method: method, body: bytes)
                 }
             } catch {
+                // Cancelled (a command interrupted, a sibling task failed): no further attempt.
+                guard !Task.isCancelled else { throw error.isTransient ? .gaveUp(attempts: attempt, last: error) : error }
                 guard error.isTransient, attempt < policy.maxAttempts else {
                     throw attempt > 1 && error.isTransient ? .gaveUp(attempts: attempt, last: error) : error
                 }
@@ -288,18 +290,31 @@ package final class CloudKitClient: Sendable {
         let deadline = min(requestDeadline, max(secondsLeft ?? requestDeadline, 0.001))
         let runEnds = secondsLeft.map { $0 <= requestDeadline } ?? false
         let exchanges = self.exchanges
-        return try await withCheckedThrowingContinuation { continuation in
-            let task = session.dataTask(with: request)
-            exchanges.start(task) { continuation.resume(with: $0) }
-            // Weakly: the timer outlives most requests by up to a minute, and a task it held on to
-            // kept its request body (a page of records) alive that long: 0.1 MB a request, which
-            // a resync of 100,000 records piled up to 80 MB.
-            DispatchQueue.global().asyncAfter(deadline: .now() + deadline) { [weak task] in
-                guard let task else { return }
-                exchanges.abandon(task, with: runEnds ? CloudKitError.outOfTime : URLError(.timedOut))
-                task.cancel()
+        let task = session.dataTask(with: request)
+        // Cancelled mid-request: the exchange ends at once (the socket is closed), rather than
+        // when the server answers or the deadline passes, up to a minute later.
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                exchanges.start(task) { continuation.resume(with: $0) }
+                // Cancelled before the exchange was registered: the handler found nothing to end.
+                if Task.isCancelled { Self.cancel(task, exchanges) }
+                // Weakly: the timer outlives most requests by up to a minute, and a task it held on to
+                // kept its request body (a page of records) alive that long: 0.1 MB a request, which
+                // a resync of 100,000 records piled up to 80 MB.
+                DispatchQueue.global().asyncAfter(deadline: .now() + deadline) { [weak task] in
+                    guard let task else { return }
+                    exchanges.abandon(task, with: runEnds ? CloudKitError.outOfTime : URLError(.timedOut))
+                    task.cancel()
+                }
             }
+        } onCancel: {
+            Self.cancel(task, exchanges)
         }
+    }
+
+    private static func cancel(_ task: URLSessionDataTask, _ exchanges: BoundedExchanges) {
+        exchanges.abandon(task, with: CloudKitError.cancelled)
+        task.cancel()
     }
 
     /// `Retry-After: 120` or `Retry-After: Fri, 31 Dec 1999 23:59:59 GMT`, as seconds from now.
@@ -327,7 +342,9 @@ package final class CloudKitClient: Sendable {
 actor ConcurrencyLimiter {
     private let limit: Int
     private var running = 0
-    private var waiting: [CheckedContinuation<Void, Never>] = []
+    /// Requests waiting for a slot; resumed with true when given one, false when withdrawn.
+    private var waiting: [(id: UInt64, admit: CheckedContinuation<Bool, Never>)] = []
+    private var nextWaiter: UInt64 = 0
 
     init(limit: Int) { self.limit = max(limit, 1) }
 
@@ -336,7 +353,18 @@ actor ConcurrencyLimiter {
 
     func run<Result: Sendable>(_ body: @Sendable () async throws(CloudKitError) -> Result) async throws(CloudKitError) -> Result {
         if running >= limit {
-            await withCheckedContinuation { waiting.append($0) }
+            nextWaiter += 1
+            let id = nextWaiter
+            // A task cancelled while it waits for a slot leaves the queue at once: it must not sit
+            // behind requests that may take a minute each, nor take a slot it no longer needs.
+            let admitted = await withTaskCancellationHandler {
+                await withCheckedContinuation { continuation in
+                    if Task.isCancelled { continuation.resume(returning: false) } else { waiting.append((id, continuation)) }
+                }
+            } onCancel: {
+                Task { await self.withdraw(id) }
+            }
+            guard admitted else { throw .cancelled }
         } else {
             running += 1
         }
@@ -354,11 +382,19 @@ actor ConcurrencyLimiter {
         pausedUntil = until
     }
 
+    /// How many requests wait for a slot (tests).
+    var waitingCount: Int { waiting.count }
+
+    private func withdraw(_ id: UInt64) {
+        guard let index = waiting.firstIndex(where: { $0.id == id }) else { return }  // admitted meanwhile
+        waiting.remove(at: index).admit.resume(returning: false)
+    }
+
     private func release() {
         if waiting.isEmpty {
             running -= 1
         } else {
-            waiting.removeFirst().resume()
+            waiting.removeFirst().admit.resume(returning: true)
         }
     }
 }

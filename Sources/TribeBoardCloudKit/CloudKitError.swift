@@ -82,6 +82,10 @@ package enum CloudKitError: Error, Sendable, Equatable, LocalizedError {
     /// configuration problem no retry fixes. `reason` is CloudKit's own text.
     case schema(SchemaProblem, reason: String)
 
+    /// What a request ends with when its task is cancelled mid-exchange or while it waits for a
+    /// slot: a network failure of this run, not CloudKit's answer (nothing is known of the write).
+    package static var cancelled: CloudKitError { .network(reason: "cancelled before CloudKit answered") }
+
     package enum SchemaProblem: Sendable, Equatable {
         case missingType(String)
         /// A type without a single index ("Type is not marked indexable: Family"): what CloudKit
