@@ -76,6 +76,9 @@ package struct CodeRepairReport: Encodable, Sendable {
     package var manifest: String?
     package var changes: [Change] = []
     package var manual: [ManualFix] = []
+    /// Families the store marks uploaded that CloudKit no longer holds: `--apply` marks them for
+    /// upload again (with their memberships and profiles); `tribeboard resync` sends them.
+    package var reupload: [String] = []
 }
 
 struct CodeRepairPlanner {

@@ -151,6 +151,33 @@ struct FindingBuilder {
                      families: sample, count: count)
     }
 
+    /// Families the store marks uploaded that CloudKit no longer holds: one finding with the count,
+    /// the first of them, and the command that sends them again.
+    func missingRemote(_ outcome: MissingRemoteCheck.Outcome, details: [String: LocalAuditQueries.FamilyDetails], live: Bool) -> AuditFinding {
+        let count = outcome.missing.count
+        let shown = request.sampleLimit.map { Array(outcome.missing.prefix($0)) } ?? outcome.missing
+        let sample = shown.map { id in
+            AuditFamily(id: id, name: details[id]?.name, location: .local, createdAt: details[id]?.createdAt)
+        }
+        var message = "\(count) famil\(count == 1 ? "y" : "ies") the store marks uploaded "
+            + (live ? "\(count == 1 ? "is" : "are") not in CloudKit (looked up by record name: deleted, e.g. in the CloudKit Console)"
+                : "\(count == 1 ? "is" : "are") not in the snapshot, though uploaded over \(Int(MissingRemoteCheck.snapshotMargin / 60)) min before it was written")
+        if outcome.unconfirmed > 0 {
+            message += "; \(outcome.unconfirmed) more not in the read could not be confirmed gone (uploaded too recently, or not looked up) and are not counted"
+        }
+        let action = Self.reuploadAction(outcome.missing)
+        return AuditFinding(category: .missingRemote, message: message, action: action, families: sample, count: count)
+    }
+
+    /// One family: `resync --reupload ID`; several: the audit's repair marks them all.
+    static func reuploadAction(_ ids: [String]) -> String {
+        let check = "if every family is missing, check --container and --environment first"
+        guard ids.count > 1 else {
+            return "`tribeboard resync --reupload \(ids.first ?? "ID")` marks it for upload again (with its memberships and profiles), then `tribeboard resync` sends it; \(check)"
+        }
+        return "`tribeboard audit --repair --apply --out DIR` marks all \(ids.count) for upload again (with their memberships and profiles; `tribeboard resync --reupload ID` does one), then `tribeboard resync` sends them; \(check)"
+    }
+
     func remoteOnly(_ sample: [RemoteFamilyIndex.Entry], count: Int) -> AuditFinding {
         AuditFinding(category: .remoteOnly, message: "\(count) CloudKit families are not in the local store",
                      action: "Expected when this store holds only what this machine provisioned; otherwise audit the store that should hold them",

@@ -10,6 +10,8 @@ struct LocalAuditQueries: Sendable {
     struct FamilyDetails {
         let name: String
         let createdAt: String
+        /// When resync last uploaded it (nil: never).
+        let lastSyncDate: String?
     }
 
     /// Every family's id and code, in one pass.
@@ -17,8 +19,8 @@ struct LocalAuditQueries: Sendable {
         try store.writer.read { db in
             let expected = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM families") ?? 0
             var index = LocalFamilyIndex(expectedCount: expected)
-            try BoundStatement(db, "SELECT id, code FROM families").forEachRow([]) { row in
-                index.add(id: row.text(0) ?? "", code: row.text(1) ?? "")
+            try BoundStatement(db, "SELECT id, code, needs_sync = 0 FROM families").forEachRow([]) { row in
+                index.add(id: row.text(0) ?? "", code: row.text(1) ?? "", uploaded: row.text(2) == "1")
             }
             return index
         }
@@ -57,9 +59,10 @@ struct LocalAuditQueries: Sendable {
         var details: [String: FamilyDetails] = [:]
         try store.writer.read { db in
             for chunk in ids.chunked(500) {
-                let rows = try Row.fetchAll(db, sql: "SELECT id, name, created_at FROM families WHERE id IN \(SQLPlaceholders.list(chunk.count))",
+                let rows = try Row.fetchAll(db, sql: "SELECT id, name, created_at, last_sync_date FROM families WHERE id IN \(SQLPlaceholders.list(chunk.count))",
                                             arguments: StatementArguments(Array(chunk)))
-                for row in rows { details[row.shown("id")] = FamilyDetails(name: row.shown("name"), createdAt: row.shown("created_at")) }
+                for row in rows { details[row.shown("id")] = FamilyDetails(name: row.shown("name"), createdAt: row.shown("created_at"),
+                                                                         lastSyncDate: row.text("last_sync_date")) }
             }
         }
         return details

@@ -82,7 +82,7 @@ struct FamilyDiagnosis {
             }
             return DoctorCheck("family.remote", .creations, .failure, checked: checked,
                                found: remote.detail + ", although the store marks it uploaded",
-                               action: "check --container and --environment; to upload it again: `UPDATE families SET needs_sync = 1 WHERE id = '\(family.id)'` in sqlite3, then `tribeboard resync`")
+                               action: "check --container and --environment; to upload it again: `tribeboard resync --reupload \(family.id)`, then `tribeboard resync` (`tribeboard audit` counts every such family)")
         case .found:
             return foundFinding(remote, family: family)
         }
