@@ -107,37 +107,27 @@ struct CodeRepairApplier {
         }
     }
 
-    /// Step 2: the changes whose plan still holds, in one short transaction.
+    /// Step 2: the changes whose plan still holds, in one short transaction (the store's one
+    /// "a family's code changed" operation, which `recode` uses too).
     func commit(_ planned: [CodeRepairReport.Change], store: TribeBoardStore) throws -> [CodeRepairReport.Change] {
-        let now = StoreTimestamp.format(Date())
-        return try store.writer.writeWithoutTransaction { db in
-            var changes = planned
-            try db.inTransaction(.immediate) {
-                changes = planned
-                for index in changes.indices {
-                    guard let code = changes[index].assignedCode else { continue }
-                    let change = changes[index]
-                    let current = try String.fetchOne(db, sql: "SELECT code FROM families WHERE id = ?", arguments: [change.familyId])
-                    if current != change.expectedCode {
-                        changes[index].skipped = Self.skipReason(current)
-                    } else if try String.fetchOne(db, sql: "SELECT id FROM families WHERE code = ?", arguments: [code]) != nil {
-                        changes[index].skipped = "the new code chosen for it was taken meanwhile; run the repair again"
-                    }
-                    guard changes[index].skipped == nil else {
-                        changes[index].assignedCode = nil
-                        continue
-                    }
-                    try db.execute(sql: "UPDATE families SET code = ?, needs_sync = 1, code_verified_remotely_at = NULL WHERE id = ?",
-                                   arguments: [code, change.familyId])
-                    // A conflict recorded for the old code no longer holds: resync starts afresh.
-                    try db.execute(sql: "DELETE FROM sync_state WHERE record_table = 'families' AND record_id = ?", arguments: [change.familyId])
-                    try db.execute(sql: "INSERT INTO code_repairs (family_id, old_code, new_code, kept_by, reason, at) VALUES (?, ?, ?, ?, ?, ?)",
-                                   arguments: [change.familyId, change.expectedCode, code, change.keptBy, change.reason, now])
-                }
-                return .commit
+        var changes = planned
+        let chosen = changes.indices.filter { changes[$0].assignedCode != nil }
+        let outcomes = try store.changeCodes(chosen.compactMap { index in
+            changes[index].assignedCode.map {
+                CodeChange(familyID: changes[index].familyId, expectedCode: changes[index].expectedCode, newCode: $0,
+                           keptBy: changes[index].keptBy, reason: changes[index].reason)
             }
-            return changes
+        })
+        for (index, outcome) in zip(chosen, outcomes) {
+            switch outcome {
+            case .changed: continue
+            case .familyGone: changes[index].skipped = Self.skipReason(nil)
+            case .codeChangedMeanwhile: changes[index].skipped = Self.skipReason("")
+            case .newCodeTaken: changes[index].skipped = "the new code chosen for it was taken meanwhile; run the repair again"
+            }
+            changes[index].assignedCode = nil
         }
+        return changes
     }
 
     /// Step 3: the committed families' PNGs into place, then the manifest (with the families of

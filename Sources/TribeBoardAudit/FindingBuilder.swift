@@ -7,7 +7,8 @@ struct FindingBuilder {
     let request: AuditRequest
     let queries: LocalAuditQueries
 
-    static let repairHint = "`tribeboard audit --repair` shows the fix; `--repair --apply --out DIR` gives the newer local families new codes and QR codes (the oldest keeps its code) and marks them for resync"
+    static let repairHint = "`tribeboard audit --repair` shows the fix; `--repair --apply --out DIR` gives the newer local families new codes and QR codes and marks them for resync (`tribeboard recode ID` does one family); "
+        + SharedCodeRule.statement
 
     /// Local members get their names and creation dates from the store.
     func named(_ groups: [DuplicateGroup]) throws -> [DuplicateGroup] {
@@ -56,9 +57,9 @@ struct FindingBuilder {
     private func duplicateAction(_ ordered: [GroupMember]) -> String {
         guard let keeper = ordered.first else { return Self.repairHint }
         let others = ordered.dropFirst()
-        if others.allSatisfy({ $0.location != .remote }) { return "\(keeper.id) (oldest) keeps the code; " + Self.repairHint }
+        if others.allSatisfy({ $0.location != .remote }) { return SharedCodeRule.keeps(keeper.id) + "; " + Self.repairHint }
         let remoteOnly = others.filter { $0.location == .remote }.map(\.id)
-        var action = "\(keeper.id) (oldest) keeps the code. The toolkit never writes CloudKit directly: change the code of "
+        var action = SharedCodeRule.keeps(keeper.id) + ". The toolkit never writes CloudKit directly: change the code of "
             + "\(remoteOnly.joined(separator: ", ")) in the app (or delete stray records in the CloudKit Dashboard)"
         if others.contains(where: { $0.location != .remote }) { action += "; for the local ones, " + Self.repairHint }
         return action
