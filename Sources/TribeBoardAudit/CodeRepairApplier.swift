@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Logging
 import TribeBoardCloudKit
 import TribeBoardDomain
@@ -87,24 +86,18 @@ struct CodeRepairApplier {
     /// Step 1: a new code for each family still as the audit read it, unique among the store's
     /// codes and every code the audit saw. A read: other writers go on meanwhile.
     func choose(_ planned: [CodeRepairReport.Change], store: TribeBoardStore,
-                        avoiding knownCodes: Set<String>) throws -> [CodeRepairReport.Change] {
-        try store.writer.read { db in
-            let generator = try FamilyCodeGenerator()
-            let lookups = try FamilyLookups(db)
-            var taken = knownCodes
-            var changes = planned
-            for index in changes.indices {
-                let current = try String.fetchOne(db, sql: "SELECT code FROM families WHERE id = ?", arguments: [changes[index].familyId])
-                guard current == changes[index].expectedCode else {
-                    changes[index].skipped = Self.skipReason(current)
-                    continue
-                }
-                let code = try generator.generateFree(avoiding: taken, lookups: lookups)
-                taken.insert(code.value)
-                changes[index].assignedCode = code.value
-            }
-            return changes
+                avoiding knownCodes: Set<String>) throws -> [CodeRepairReport.Change] {
+        let current = try store.currentCodes(of: planned.map(\.familyId))
+        var changes = planned
+        let unchanged = changes.indices.filter { current[changes[$0].familyId] == changes[$0].expectedCode }
+        let kept = Set(unchanged)
+        for index in changes.indices where !kept.contains(index) {
+            changes[index].skipped = Self.skipReason(current[changes[index].familyId])
         }
+        for (index, code) in zip(unchanged, try store.freeCodes(unchanged.count, avoiding: knownCodes)) {
+            changes[index].assignedCode = code
+        }
+        return changes
     }
 
     /// Step 2: the changes whose plan still holds, in one short transaction (the store's one

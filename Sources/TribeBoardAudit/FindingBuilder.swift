@@ -24,7 +24,7 @@ struct FindingBuilder {
         return members.map { fill($0, details) }
     }
 
-    private func fill(_ member: GroupMember, _ details: [String: LocalAuditQueries.FamilyDetails]) -> GroupMember {
+    private func fill(_ member: GroupMember, _ details: [String: FamilyDetails]) -> GroupMember {
         guard member.location != .remote, let found = details[member.id] else { return member }
         var filled = member
         filled.name = found.name
@@ -154,7 +154,7 @@ struct FindingBuilder {
 
     /// Families the store marks uploaded that CloudKit no longer holds: one finding with the count,
     /// the first of them, and the command that sends them again.
-    func missingRemote(_ outcome: MissingRemoteCheck.Outcome, details: [String: LocalAuditQueries.FamilyDetails], live: Bool) -> AuditFinding {
+    func missingRemote(_ outcome: MissingRemoteCheck.Outcome, details: [String: FamilyDetails], live: Bool) -> AuditFinding {
         let count = outcome.missing.count
         let shown = request.sampleLimit.map { Array(outcome.missing.prefix($0)) } ?? outcome.missing
         let sample = shown.map { id in

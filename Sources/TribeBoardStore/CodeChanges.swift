@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import TribeBoardDomain
+import TribeBoardSupport
 
 /// The one rule for a code several families hold, in the words the audit, `doctor family` and
 /// `recode` all print (the code claims' backfill follows it too: docs/code-claims.md).
@@ -115,8 +116,53 @@ extension TribeBoardStore {
 
     /// A new code by the store's free-code rule, outside `taken`.
     package func freeCode(avoiding taken: Set<String>) throws -> String {
+        try freeCodes(1, avoiding: taken)[0]
+    }
+
+    /// `count` distinct new codes by the store's free-code rule, outside `taken` (one read).
+    package func freeCodes(_ count: Int, avoiding taken: Set<String>) throws -> [String] {
         try writer.read { db in
-            try FamilyCodeGenerator().generateFree(avoiding: taken, lookups: try FamilyLookups(db)).value
+            let generator = try FamilyCodeGenerator()
+            let lookups = try FamilyLookups(db)
+            var avoided = taken
+            var codes: [String] = []
+            for _ in 0..<max(count, 0) {
+                let code = try generator.generateFree(avoiding: avoided, lookups: lookups).value
+                avoided.insert(code)
+                codes.append(code)
+            }
+            return codes
         }
     }
+
+    /// Each of these families whose current code a code change set, with that change (the latest,
+    /// if its code changed more than once): what an interrupted repair still has to put in place.
+    package func codeChangesInPlace(of ids: [String]) throws -> [RecordedCodeChange] {
+        try writer.read { db in
+            var changes: [String: RecordedCodeChange] = [:]
+            for chunk in ids.chunked(500) {
+                for row in try Row.fetchAll(db, sql: """
+                    SELECT f.id, f.name, f.code, r.old_code, r.kept_by, r.reason FROM families f
+                    JOIN code_repairs r ON r.family_id = f.id AND r.new_code = f.code
+                    WHERE f.id IN \(SQLPlaceholders.list(chunk.count))
+                    ORDER BY r.rowid
+                    """, arguments: StatementArguments(Array(chunk))) {
+                    guard let id = row.text("id"), let code = row.text("code") else { continue }
+                    changes[id] = RecordedCodeChange(familyID: id, familyName: row.text("name"), code: code, oldCode: row.text("old_code") ?? "",
+                                                     keptBy: row.text("kept_by") ?? "", reason: row.text("reason") ?? "")
+                }
+            }
+            return changes.values.sorted { $0.familyID < $1.familyID }
+        }
+    }
+}
+
+/// A code change as `code_repairs` recorded it, for a family that still holds the new code.
+package struct RecordedCodeChange: Sendable, Equatable {
+    package let familyID: String
+    package let familyName: String?
+    package let code: String
+    package let oldCode: String
+    package let keptBy: String
+    package let reason: String
 }
