@@ -104,7 +104,7 @@ let package = Package(
         .target(
             name: "TribeBoardAudit",
             dependencies: ["TribeBoardCloudKit", "TribeBoardDomain", "TribeBoardQR", "TribeBoardStore", "TribeBoardSupport", "CSnapshotParser",
-                           .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]
+                           .product(name: "Logging", package: "swift-log")]
         ),
         // Reading Xcode projects (pbxproj, xcconfig, plists, Swift literals) for doctor: Foundation only.
         .target(name: "TribeBoardXcodeProject"),

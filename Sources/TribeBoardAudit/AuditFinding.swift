@@ -18,6 +18,7 @@ package struct AuditFinding: Encodable, Sendable, Equatable {
         case invalidFormat = "invalid-format"
         case unreadableSnapshotLine = "unreadable-snapshot-line"
         case duplicateRecordName = "duplicate-record-name"
+        case missingRemote = "missing-remote"
         case noParentAdmin = "no-parent-admin"
         case stalePending = "stale-pending"
         case remoteOnly = "remote-only"
@@ -28,7 +29,7 @@ package struct AuditFinding: Encodable, Sendable, Equatable {
         package var severity: Severity {
             switch self {
             case .duplicateLocal, .duplicateRemote, .duplicateLocalRemote, .caseOnlyTwins, .invalidFormat, .unreadableSnapshotLine,
-                 .duplicateRecordName:
+                 .duplicateRecordName, .missingRemote:
                 return .error
             case .noParentAdmin, .stalePending, .remoteOnly, .legacyRecord, .codeDiffers, .invalidValue:
                 return .warning
@@ -37,7 +38,7 @@ package struct AuditFinding: Encodable, Sendable, Equatable {
 
         /// Categories that can run to hundreds of thousands: one finding with a count and a sample.
         var isAggregated: Bool {
-            self == .stalePending || self == .remoteOnly || self == .legacyRecord
+            self == .stalePending || self == .remoteOnly || self == .legacyRecord || self == .missingRemote
         }
 
         package var title: String {
@@ -49,6 +50,7 @@ package struct AuditFinding: Encodable, Sendable, Equatable {
             case .invalidFormat: return "code breaks the format ^[A-Z0-9]{6,8}$"
             case .unreadableSnapshotLine: return "snapshot line that is not a record"
             case .duplicateRecordName: return "record name read more than once"
+            case .missingRemote: return "families marked uploaded but gone from CloudKit"
             case .noParentAdmin: return "family without any parent_admin membership"
             case .stalePending: return "families pending sync for too long"
             case .remoteOnly: return "CloudKit families unknown locally"

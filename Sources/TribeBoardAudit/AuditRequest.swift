@@ -31,5 +31,10 @@ package struct AuditRequest: Sendable {
 
     var sampleLimit: Int? { listAll ? nil : sampleSize }
 
+    var isLive: Bool {
+        if case .live? = remote { return true }
+        return false
+    }
+
     func display(_ code: String) -> String { showCodes ? code : FamilyCode.mask(code) }
 }

@@ -71,15 +71,22 @@ package struct Auditor: Sendable {
             let copies = check.remoteCopies(sampleLimit: request.sampleLimit)
             report.awaitingResync = copies.awaitingResync
             for (entry, localCode) in copies.differs { report.add(findings.codeDiffers(entry, localCode: localCode)) }
+            let missing = try await missingFamilies(local: local, remote: remote, queries: queries)
+            if !missing.missing.isEmpty {
+                let shown = request.sampleLimit.map { Array(missing.missing.prefix($0)) } ?? missing.missing
+                report.add(findings.missingRemote(missing, details: try queries.details(of: shown), live: request.isLive))
+            }
             for family in localScan.withoutAdmin { report.add(findings.noParentAdmin(family)) }
             let stale = localScan.stale
             if stale.count > 0 { report.add(findings.stalePending(stale.sample, count: stale.count)) }
             if copies.remoteOnlyCount > 0 { report.add(findings.remoteOnly(copies.remoteOnly, count: copies.remoteOnlyCount)) }
             for finding in findings.legacy(remote, migrated: check.migratedLegacyCounts()) { report.add(finding) }
             report.sortFindings()
-            report.repair = try await repair(groups, local: local, remote: remote)
+            report.repair = try await repair(groups, reupload: missing.missing, local: local, remote: remote)
         } catch let error as CodeRepairError {
             throw .repair(error)
+        } catch let error as CloudKitError {
+            throw .remote(error)
         } catch {
             throw .store(.reading(error, store: request.storePath))
         }
@@ -87,8 +94,30 @@ package struct Auditor: Sendable {
         return report
     }
 
-    private func repair(_ groups: [DuplicateGroup], local: LocalFamilyIndex, remote: RemoteFamilyIndex) async throws -> CodeRepairReport? {
-        let plan = CodeRepairPlanner(request: request).plan(groups)
+    /// Uploaded families the remote read did not see, confirmed gone (none without a remote).
+    private func missingFamilies(local: LocalFamilyIndex, remote: RemoteFamilyIndex,
+                                 queries: LocalAuditQueries) async throws -> MissingRemoteCheck.Outcome {
+        let check = MissingRemoteCheck(local: local, remote: remote)
+        switch request.remote {
+        case nil: return MissingRemoteCheck.Outcome()
+        case .live(let client, _)?:
+            let candidates = check.candidates()
+            guard !candidates.isEmpty else { return MissingRemoteCheck.Outcome() }
+            return try await check.confirmLive(candidates, client: client)
+        case .snapshot(let path)?:
+            let candidates = check.candidates()
+            guard !candidates.isEmpty else { return MissingRemoteCheck.Outcome() }
+            let details = try queries.details(of: candidates)
+            return MissingRemoteCheck.confirmFromSnapshot(candidates, snapshotWritten: MissingRemoteCheck.modificationDate(ofSnapshot: path)) {
+                details[$0]?.lastSyncDate.flatMap(RecordMapping.date(fromStoreTimestamp:))
+            }
+        }
+    }
+
+    private func repair(_ groups: [DuplicateGroup], reupload: [String], local: LocalFamilyIndex,
+                        remote: RemoteFamilyIndex) async throws -> CodeRepairReport? {
+        var plan = CodeRepairPlanner(request: request).plan(groups)
+        plan.reupload = reupload
         switch request.repair {
         case .none: return nil
         case .propose: return plan
@@ -99,8 +128,24 @@ package struct Auditor: Sendable {
             // Against a live container the new codes are claimed first; from a snapshot, resync claims them.
             var client: CloudKitClient?
             if case .live(let live, _)? = request.remote { client = live }
-            return try await CodeRepairApplier(request: request, outputDirectory: outputDirectory, logger: logger)
+            var applied = try await CodeRepairApplier(request: request, outputDirectory: outputDirectory, logger: logger)
                 .apply(plan, avoiding: known, client: client)
+            try markForReupload(reupload, in: &applied)
+            return applied
+        }
+    }
+
+    /// After the code changes: the families CloudKit lost go up again with the next resync. A
+    /// failure here leaves the code changes (if any) done: the same repair again finishes.
+    private func markForReupload(_ ids: [String], in report: inout CodeRepairReport) throws(CodeRepairError) {
+        guard !ids.isEmpty else { return }
+        do {
+            let marked = try TribeBoardStore.open(at: request.storePath).markForReupload(familyIDs: ids)
+            report.reupload = marked
+            report.applied = true
+            logger.notice("marked for upload again", metadata: ["families": "\(marked.count)"])
+        } catch {
+            throw report.applied ? .incomplete(.store(error)) : .store(error)
         }
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Logging
 import TribeBoardCloudKit
 import TribeBoardDomain
@@ -76,6 +75,9 @@ package struct CodeRepairReport: Encodable, Sendable {
     package var manifest: String?
     package var changes: [Change] = []
     package var manual: [ManualFix] = []
+    /// Families the store marks uploaded that CloudKit no longer holds: `--apply` marks them for
+    /// upload again (with their memberships and profiles); `tribeboard resync` sends them.
+    package var reupload: [String] = []
 }
 
 struct CodeRepairPlanner {

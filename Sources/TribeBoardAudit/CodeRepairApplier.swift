@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import Logging
 import TribeBoardCloudKit
 import TribeBoardDomain
@@ -87,57 +86,41 @@ struct CodeRepairApplier {
     /// Step 1: a new code for each family still as the audit read it, unique among the store's
     /// codes and every code the audit saw. A read: other writers go on meanwhile.
     func choose(_ planned: [CodeRepairReport.Change], store: TribeBoardStore,
-                        avoiding knownCodes: Set<String>) throws -> [CodeRepairReport.Change] {
-        try store.writer.read { db in
-            let generator = try FamilyCodeGenerator()
-            let lookups = try FamilyLookups(db)
-            var taken = knownCodes
-            var changes = planned
-            for index in changes.indices {
-                let current = try String.fetchOne(db, sql: "SELECT code FROM families WHERE id = ?", arguments: [changes[index].familyId])
-                guard current == changes[index].expectedCode else {
-                    changes[index].skipped = Self.skipReason(current)
-                    continue
-                }
-                let code = try generator.generateFree(avoiding: taken, lookups: lookups)
-                taken.insert(code.value)
-                changes[index].assignedCode = code.value
-            }
-            return changes
+                avoiding knownCodes: Set<String>) throws -> [CodeRepairReport.Change] {
+        let current = try store.currentCodes(of: planned.map(\.familyId))
+        var changes = planned
+        let unchanged = changes.indices.filter { current[changes[$0].familyId] == changes[$0].expectedCode }
+        let kept = Set(unchanged)
+        for index in changes.indices where !kept.contains(index) {
+            changes[index].skipped = Self.skipReason(current[changes[index].familyId])
         }
+        for (index, code) in zip(unchanged, try store.freeCodes(unchanged.count, avoiding: knownCodes)) {
+            changes[index].assignedCode = code
+        }
+        return changes
     }
 
-    /// Step 2: the changes whose plan still holds, in one short transaction.
+    /// Step 2: the changes whose plan still holds, in one short transaction (the store's one
+    /// "a family's code changed" operation, which `recode` uses too).
     func commit(_ planned: [CodeRepairReport.Change], store: TribeBoardStore) throws -> [CodeRepairReport.Change] {
-        let now = StoreTimestamp.format(Date())
-        return try store.writer.writeWithoutTransaction { db in
-            var changes = planned
-            try db.inTransaction(.immediate) {
-                changes = planned
-                for index in changes.indices {
-                    guard let code = changes[index].assignedCode else { continue }
-                    let change = changes[index]
-                    let current = try String.fetchOne(db, sql: "SELECT code FROM families WHERE id = ?", arguments: [change.familyId])
-                    if current != change.expectedCode {
-                        changes[index].skipped = Self.skipReason(current)
-                    } else if try String.fetchOne(db, sql: "SELECT id FROM families WHERE code = ?", arguments: [code]) != nil {
-                        changes[index].skipped = "the new code chosen for it was taken meanwhile; run the repair again"
-                    }
-                    guard changes[index].skipped == nil else {
-                        changes[index].assignedCode = nil
-                        continue
-                    }
-                    try db.execute(sql: "UPDATE families SET code = ?, needs_sync = 1, code_verified_remotely_at = NULL WHERE id = ?",
-                                   arguments: [code, change.familyId])
-                    // A conflict recorded for the old code no longer holds: resync starts afresh.
-                    try db.execute(sql: "DELETE FROM sync_state WHERE record_table = 'families' AND record_id = ?", arguments: [change.familyId])
-                    try db.execute(sql: "INSERT INTO code_repairs (family_id, old_code, new_code, kept_by, reason, at) VALUES (?, ?, ?, ?, ?, ?)",
-                                   arguments: [change.familyId, change.expectedCode, code, change.keptBy, change.reason, now])
-                }
-                return .commit
+        var changes = planned
+        let chosen = changes.indices.filter { changes[$0].assignedCode != nil }
+        let outcomes = try store.changeCodes(chosen.compactMap { index in
+            changes[index].assignedCode.map {
+                CodeChange(familyID: changes[index].familyId, expectedCode: changes[index].expectedCode, newCode: $0,
+                           keptBy: changes[index].keptBy, reason: changes[index].reason)
             }
-            return changes
+        })
+        for (index, outcome) in zip(chosen, outcomes) {
+            switch outcome {
+            case .changed: continue
+            case .familyGone: changes[index].skipped = Self.skipReason(nil)
+            case .codeChangedMeanwhile: changes[index].skipped = Self.skipReason("")
+            case .newCodeTaken: changes[index].skipped = "the new code chosen for it was taken meanwhile; run the repair again"
+            }
+            changes[index].assignedCode = nil
         }
+        return changes
     }
 
     /// Step 3: the committed families' PNGs into place, then the manifest (with the families of

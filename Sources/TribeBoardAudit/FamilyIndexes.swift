@@ -48,6 +48,8 @@ struct LocalFamilyIndex: Sendable {
     struct Entry: Sendable {
         let id: CompactID
         let code: String
+        /// The store marks it uploaded (`needs_sync = 0`): CloudKit should hold it.
+        let uploaded: Bool
     }
 
     var codes = CodeIndex<Entry>()
@@ -58,10 +60,10 @@ struct LocalFamilyIndex: Sendable {
         byID.reserveCapacity(expectedCount)
     }
 
-    mutating func add(id: String, code: String) {
+    mutating func add(id: String, code: String, uploaded: Bool = false) {
         let compact = CompactID(id)
         byID[compact] = Int32(codes.entries.count)
-        codes.add(Entry(id: compact, code: code), key: CodeFormat.key(code))
+        codes.add(Entry(id: compact, code: code, uploaded: uploaded), key: CodeFormat.key(code))
     }
 
     func code(ofFamily id: CompactID) -> String? {

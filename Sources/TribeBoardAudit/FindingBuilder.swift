@@ -7,7 +7,8 @@ struct FindingBuilder {
     let request: AuditRequest
     let queries: LocalAuditQueries
 
-    static let repairHint = "`tribeboard audit --repair` shows the fix; `--repair --apply --out DIR` gives the newer local families new codes and QR codes (the oldest keeps its code) and marks them for resync"
+    static let repairHint = "`tribeboard audit --repair` shows the fix; `--repair --apply --out DIR` gives the newer local families new codes and QR codes and marks them for resync (`tribeboard recode ID` does one family); "
+        + SharedCodeRule.statement
 
     /// Local members get their names and creation dates from the store.
     func named(_ groups: [DuplicateGroup]) throws -> [DuplicateGroup] {
@@ -23,7 +24,7 @@ struct FindingBuilder {
         return members.map { fill($0, details) }
     }
 
-    private func fill(_ member: GroupMember, _ details: [String: LocalAuditQueries.FamilyDetails]) -> GroupMember {
+    private func fill(_ member: GroupMember, _ details: [String: FamilyDetails]) -> GroupMember {
         guard member.location != .remote, let found = details[member.id] else { return member }
         var filled = member
         filled.name = found.name
@@ -56,9 +57,9 @@ struct FindingBuilder {
     private func duplicateAction(_ ordered: [GroupMember]) -> String {
         guard let keeper = ordered.first else { return Self.repairHint }
         let others = ordered.dropFirst()
-        if others.allSatisfy({ $0.location != .remote }) { return "\(keeper.id) (oldest) keeps the code; " + Self.repairHint }
+        if others.allSatisfy({ $0.location != .remote }) { return SharedCodeRule.keeps(keeper.id) + "; " + Self.repairHint }
         let remoteOnly = others.filter { $0.location == .remote }.map(\.id)
-        var action = "\(keeper.id) (oldest) keeps the code. The toolkit never writes CloudKit directly: change the code of "
+        var action = SharedCodeRule.keeps(keeper.id) + ". The toolkit never writes CloudKit directly: change the code of "
             + "\(remoteOnly.joined(separator: ", ")) in the app (or delete stray records in the CloudKit Dashboard)"
         if others.contains(where: { $0.location != .remote }) { action += "; for the local ones, " + Self.repairHint }
         return action
@@ -149,6 +150,33 @@ struct FindingBuilder {
                      message: "\(count) local families have been waiting for sync for more than \(Self.hours(request.staleAfter))",
                      action: "Run `tribeboard resync` (is its cron job running?); `tribeboard resync --list` shows records set aside and why",
                      families: sample, count: count)
+    }
+
+    /// Families the store marks uploaded that CloudKit no longer holds: one finding with the count,
+    /// the first of them, and the command that sends them again.
+    func missingRemote(_ outcome: MissingRemoteCheck.Outcome, details: [String: FamilyDetails], live: Bool) -> AuditFinding {
+        let count = outcome.missing.count
+        let shown = request.sampleLimit.map { Array(outcome.missing.prefix($0)) } ?? outcome.missing
+        let sample = shown.map { id in
+            AuditFamily(id: id, name: details[id]?.name, location: .local, createdAt: details[id]?.createdAt)
+        }
+        var message = "\(count) famil\(count == 1 ? "y" : "ies") the store marks uploaded "
+            + (live ? "\(count == 1 ? "is" : "are") not in CloudKit (looked up by record name: deleted, e.g. in the CloudKit Console)"
+                : "\(count == 1 ? "is" : "are") not in the snapshot, though uploaded over \(Int(MissingRemoteCheck.snapshotMargin / 60)) min before it was written")
+        if outcome.unconfirmed > 0 {
+            message += "; \(outcome.unconfirmed) more not in the read could not be confirmed gone (uploaded too recently, or not looked up) and are not counted"
+        }
+        let action = Self.reuploadAction(outcome.missing)
+        return AuditFinding(category: .missingRemote, message: message, action: action, families: sample, count: count)
+    }
+
+    /// One family: `resync --reupload ID`; several: the audit's repair marks them all.
+    static func reuploadAction(_ ids: [String]) -> String {
+        let check = "if every family is missing, check --container and --environment first"
+        guard ids.count > 1 else {
+            return "`tribeboard resync --reupload \(ids.first ?? "ID")` marks it for upload again (with its memberships and profiles), then `tribeboard resync` sends it; \(check)"
+        }
+        return "`tribeboard audit --repair --apply --out DIR` marks all \(ids.count) for upload again (with their memberships and profiles; `tribeboard resync --reupload ID` does one), then `tribeboard resync` sends them; \(check)"
     }
 
     func remoteOnly(_ sample: [RemoteFamilyIndex.Entry], count: Int) -> AuditFinding {

@@ -58,8 +58,6 @@ extension CodeRepairApplier {
 
     /// A code free in the store and outside `taken` (a read; blocks, as the applier's steps do).
     private func freeCode(in store: TribeBoardStore, avoiding taken: Set<String>) throws -> String {
-        try store.writer.read { db in
-            try FamilyCodeGenerator().generateFree(avoiding: taken, lookups: try FamilyLookups(db)).value
-        }
+        try store.freeCode(avoiding: taken)
     }
 }

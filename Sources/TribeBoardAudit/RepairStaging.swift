@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import TribeBoardQR
 import TribeBoardStore
 import TribeBoardSupport
@@ -69,26 +68,12 @@ struct RepairStaging {
     /// Each family whose current code a repair set (and nothing changed since), with that
     /// repair's row of `code_repairs` (the latest, if it was repaired more than once).
     private static func committedChanges(of ids: [String], store: TribeBoardStore) throws -> [CodeRepairReport.Change] {
-        try store.writer.read { db in
-            var changes: [String: CodeRepairReport.Change] = [:]
-            for chunk in ids.chunked(500) {
-                for row in try Row.fetchAll(db, sql: """
-                    SELECT f.id, f.name, f.code, r.old_code, r.kept_by, r.reason FROM families f
-                    JOIN code_repairs r ON r.family_id = f.id AND r.new_code = f.code
-                    WHERE f.id IN \(SQLPlaceholders.list(chunk.count))
-                    ORDER BY r.rowid
-                    """, arguments: StatementArguments(Array(chunk))) {
-                    guard let id = row.text("id"), let code = row.text("code") else { continue }
-                    let oldCode = row.text("old_code") ?? ""
-                    var change = CodeRepairReport.Change(familyId: id, familyName: row.text("name"), oldCode: oldCode,
-                                                         keptBy: row.text("kept_by") ?? "", reason: row.text("reason") ?? "",
-                                                         expectedCode: oldCode)
-                    change.assignedCode = code
-                    change.qrFile = QRCodeFiles.relativePath(for: id)
-                    changes[id] = change
-                }
-            }
-            return changes.values.sorted { $0.familyId < $1.familyId }
+        try store.codeChangesInPlace(of: ids).map { recorded in
+            var change = CodeRepairReport.Change(familyId: recorded.familyID, familyName: recorded.familyName, oldCode: recorded.oldCode,
+                                                 keptBy: recorded.keptBy, reason: recorded.reason, expectedCode: recorded.oldCode)
+            change.assignedCode = recorded.code
+            change.qrFile = QRCodeFiles.relativePath(for: recorded.familyID)
+            return change
         }
     }
 }

@@ -8,9 +8,10 @@ let toolkitVersion = BuildInfo.versionLine
 package struct TribeBoardCommand: AsyncParsableCommand {
     package static let configuration = CommandConfiguration(
         commandName: "tribeboard",
-        abstract: "Operator tools for TribeBoard's families: provision, resync, audit, doctor, migrate and sheets.",
+        abstract: "Operator tools for TribeBoard's families: provision, resync, audit, doctor, migrate, sheets and recode.",
         version: toolkitVersion,
-        subcommands: [ProvisionCommand.self, ResyncCommand.self, AuditCommand.self, DoctorCommand.self, MigrateCommand.self, SheetsCommand.self])
+        subcommands: [ProvisionCommand.self, ResyncCommand.self, AuditCommand.self, DoctorCommand.self, MigrateCommand.self, SheetsCommand.self,
+                      RecodeCommand.self])
 
     package init() {}
 }

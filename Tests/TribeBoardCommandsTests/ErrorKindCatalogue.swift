@@ -53,6 +53,8 @@ enum ErrorKindCatalogue {
             AuditError.export(FileSystemError("write", path: "p", reason: "r")),
             AuditError.repair(.output(FileSystemError("write", path: "p", reason: "r"))),
             AuditError.repair(.incomplete(.qrCode(.encodingFailed(reason: "r")))), AuditError.scanStopped(reason: "r"),
+            RecodeError.noSuchFamily("q"), RecodeError.claimNotConfirmed(reason: "r"), RecodeError.changedMeanwhile(familyID: "f"),
+            RecodeError.filesNotInPlace(familyID: "f", cause: FileSystemError("rename into", path: "p")),
             MigrationError.codeGeneration(.noFreeCode(candidatesTried: 100)),
             MigrationError.codeGeneration(.randomSourceUnavailable(attempts: 3, reason: "r")), ProvisionError.configuration("r"),
             SheetError.cannotCreate(path: "p", reason: "r"), SheetError.cairo("r"),

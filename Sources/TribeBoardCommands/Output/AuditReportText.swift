@@ -53,16 +53,29 @@ enum AuditReportText {
         let changed = repair.changes.filter { $0.newCode != nil }.count
         var lines: [String] = []
         if repair.applied {
-            lines.append("Repair applied: \(changed) families got new codes; QR codes and \(repair.manifest ?? "repairs.csv") written; they wait for `tribeboard resync`")
-        } else if repair.changes.isEmpty && repair.manual.isEmpty {
+            var done: [String] = []
+            if repair.manifest != nil || changed > 0 {
+                done.append("\(changed) families got new codes; QR codes and \(repair.manifest ?? "repairs.csv") written")
+            }
+            if !repair.reupload.isEmpty { done.append("\(repair.reupload.count) families marked for upload again") }
+            lines.append("Repair applied: \(done.joined(separator: "; ")); they wait for `tribeboard resync`")
+        } else if repair.changes.isEmpty && repair.manual.isEmpty && repair.reupload.isEmpty {
             lines.append("Repair: nothing to change")
         } else {
-            lines.append("Repair (proposed; add --apply --out DIR to do it): \(repair.changes.count) local families would get new codes")
+            var proposed: [String] = []
+            if !repair.changes.isEmpty { proposed.append("\(repair.changes.count) local families would get new codes") }
+            if !repair.reupload.isEmpty { proposed.append("\(repair.reupload.count) families gone from CloudKit would be marked for upload again") }
+            if proposed.isEmpty { proposed.append("nothing to change locally") }
+            lines.append("Repair (proposed; add --apply --out DIR to do it): " + proposed.joined(separator: "; "))
         }
         for change in repair.changes {
             var line = "  \(change.familyId)  \"\(change.familyName ?? "")\"  \(change.oldCode) -> \(change.newCode ?? "new code")  (\(change.keptBy) keeps the code)"
             if let skipped = change.skipped { line += "  skipped: \(skipped)" }
             lines.append(line)
+        }
+        if !repair.reupload.isEmpty {
+            lines.append("  Gone from CloudKit, to upload again: " + repair.reupload.prefix(10).joined(separator: ", ")
+                         + (repair.reupload.count > 10 ? " and \(repair.reupload.count - 10) more" : ""))
         }
         if !repair.manual.isEmpty {
             lines.append("  In CloudKit only, to change in the app (the toolkit never writes CloudKit directly):")

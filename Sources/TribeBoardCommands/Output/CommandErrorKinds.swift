@@ -76,6 +76,23 @@ extension AuditError: DocumentedError {
     }
 }
 
+extension RecodeError: DocumentedError {
+    var errorDetail: ErrorDetail {
+        switch self {
+        case .noSuchFamily: return ErrorDetail(kind: "recode.noSuchFamily")
+        case .store(let error): return error.errorDetail
+        case .output(let error): return error.errorDetail
+        case .qrCode(let error): return error.errorDetail
+        case .codeGeneration(let error): return error.errorDetail
+        case .remote(let error): return error.errorDetail
+        case .claim, .claimNotConfirmed: return ErrorDetail(kind: "recode.claimNotConfirmed")
+        case .changedMeanwhile(let id): return ErrorDetail(kind: "recode.changedMeanwhile").with { $0.recordId = id }
+        case .filesNotInPlace(let id, let cause):
+            return ErrorDetail(kind: "recode.filesNotInPlace").with { $0.recordId = id; $0.path = cause.path }
+        }
+    }
+}
+
 extension MigrationError: DocumentedError {
     var errorDetail: ErrorDetail {
         switch self {

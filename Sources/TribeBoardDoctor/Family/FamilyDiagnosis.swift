@@ -1,6 +1,7 @@
 import Foundation
 import TribeBoardCloudKit
 import TribeBoardDomain
+import TribeBoardStore
 
 /// What is wrong with one family, each finding with what to do: its creation, its admin, its sync,
 /// and how CloudKit's copy compares.
@@ -82,7 +83,7 @@ struct FamilyDiagnosis {
             }
             return DoctorCheck(.familyRemote, .creations, .failure, checked: checked,
                                found: remote.detail + ", although the store marks it uploaded",
-                               action: "check --container and --environment; to upload it again: `UPDATE families SET needs_sync = 1 WHERE id = '\(family.id)'` in sqlite3, then `tribeboard resync`")
+                               action: "check --container and --environment; to upload it again: `tribeboard resync --reupload \(family.id)`, then `tribeboard resync` (`tribeboard audit` counts every such family)")
         case .found:
             return foundFinding(remote, family: family)
         }
@@ -99,7 +100,7 @@ struct FamilyDiagnosis {
         if !others.isEmpty {
             return DoctorCheck(.familyRemote, .creations, .failure, checked: checked,
                                found: "the code \(family.code) is also held by \(others.map { "\($0.recordType) \($0.recordName)" }.joined(separator: ", "))",
-                               action: "two families share a code: give this one a new code before anyone joins with it")
+                               action: sharedCodeAction(family, others: others))
         }
         if let own = remote.records.first, own.code != family.code {
             return DoctorCheck(.familyRemote, .creations, .failure, checked: checked,
@@ -107,5 +108,26 @@ struct FamilyDiagnosis {
                                action: "decide which code is right; the app reads CloudKit's")
         }
         return DoctorCheck(.familyRemote, .creations, .ok, checked: checked, found: listed)
+    }
+
+    /// The audit's rule (`SharedCodeRule`): the oldest holder keeps the code, by creation date
+    /// (unknown dates last), then id; the store's family is given a new code only when it is newer.
+    private static func sharedCodeAction(_ family: FamilyFacts, others: [RemoteFamilyRecord]) -> String {
+        let holders = [(id: family.id, created: RecordMapping.date(fromStoreTimestamp: family.createdAt))]
+            + others.map { (id: $0.recordName, created: $0.created.flatMap(RecordMapping.date(fromStoreTimestamp:))) }
+        let oldest = holders.min { lhs, rhs in
+            switch (lhs.created, rhs.created) {
+            case let (left?, right?) where left != right: return left < right
+            case (.some, nil): return true
+            case (nil, .some): return false
+            default: return lhs.id < rhs.id
+            }
+        }
+        let keeper = oldest?.id ?? family.id
+        guard keeper != family.id else {
+            return SharedCodeRule.keeps(keeper) + " (this family): change the code of "
+                + others.map(\.recordName).joined(separator: ", ") + " in the app, or with `tribeboard recode ID` where a store of this toolkit holds it"
+        }
+        return SharedCodeRule.keeps(keeper) + "; give this family a new code before anyone joins with it: " + SharedCodeRule.recode(family.id)
     }
 }

@@ -1,0 +1,210 @@
+import Foundation
+import Logging
+import TribeBoardCloudKit
+import TribeBoardDomain
+import TribeBoardQR
+import TribeBoardStore
+import TribeBoardSupport
+
+/// What `tribeboard recode FAMILY` asks for.
+package struct RecodeRequest: Sendable {
+    package var storePath: String
+    /// Record id, code or external id, as `doctor family` takes them.
+    package var family: String
+    /// nil: a dry run (nothing is written).
+    package var outputDirectory: String?
+    /// The manifest to update (nil: `DIR/manifest.csv`, written if absent).
+    package var manifest: String?
+    /// A live remote: the new code is claimed there first (nil: resync claims it).
+    package var client: CloudKitClient?
+    package var showCodes = false
+
+    package init(storePath: String, family: String) {
+        self.storePath = storePath
+        self.family = family
+    }
+
+    func display(_ code: String) -> String { showCodes ? code : FamilyCode.mask(code) }
+}
+
+package enum RecodeError: Error, LocalizedError {
+    case noSuchFamily(String)
+    case store(StoreError)
+    case output(FileSystemError)
+    case qrCode(QRCodeError)
+    case codeGeneration(CodeGenerationError)
+    case remote(CloudKitError)
+    case claim(CodeClaimError)
+    /// CloudKit refused the new code's claim, left it unanswered, or every code tried was taken.
+    case claimNotConfirmed(reason: String)
+    /// The family's code changed (or the new code was taken) between the read and the change.
+    case changedMeanwhile(familyID: String)
+    /// The store holds the new code but the QR code or the manifest is not in place.
+    case filesNotInPlace(familyID: String, cause: FileSystemError)
+
+    package var errorDescription: String? {
+        switch self {
+        case .noSuchFamily: return "no family with this record id, code or external id in the store (find it by name with `tribeboard doctor family NAME`)"
+        case .store(let error): return "nothing changed: \(error.localizedDescription)"
+        case .output(let error): return "nothing changed: \(error.localizedDescription)"
+        case .qrCode(let error): return "nothing changed: cannot make the QR code: \(error.localizedDescription)"
+        case .codeGeneration(let error): return "nothing changed: \(error.localizedDescription)"
+        case .remote(let error): return "nothing changed: cannot claim the new code in CloudKit: \(error.localizedDescription)"
+        case .claim(let error): return "nothing changed: \(error.localizedDescription)"
+        case .claimNotConfirmed(let reason): return "nothing changed: the new code could not be claimed in CloudKit (\(reason)); run recode again"
+        case .changedMeanwhile(let id): return "nothing changed: family \(id) changed while recode ran (another repair or recode?); run recode again"
+        case .filesNotInPlace(let id, let cause):
+            return "the store gives family \(id) its new code, but its files are not all in place (\(cause.localizedDescription)): "
+                + "print its card from the store with `tribeboard sheets --family-id \(id) --out FILE.pdf`"
+        }
+    }
+}
+
+/// The outcome of one recode. JSON keys are a stable interface.
+package struct RecodeReport: Encodable, Sendable {
+    package var command = "recode"
+    package var store: String
+    package var applied = false
+    package var familyId: String
+    package var familyName: String
+    package var externalId: String?
+    /// Masked unless `--show-codes`.
+    package var oldCode: String
+    package var newCode: String?
+    /// The new code was claimed in CloudKit before the store changed (live remote only).
+    package var claimed = false
+    package var qrFile: String?
+    package var manifest: String?
+    /// The command that prints the family's new card.
+    package var reprintCommand: String
+    package var warning: String
+}
+
+/// Gives one chosen family a new code: claimed first against a live remote, its QR PNG staged,
+/// the store changed in one transaction (the same operation as the audit's repair, so resync
+/// uploads the change and releases the old code's claim), then the PNG and the manifest line put
+/// in place. Blocks (SQLite, files): run it on a `PipelineThread`.
+package struct Recoder: Sendable {
+    static let claimRounds = 3
+    let request: RecodeRequest
+    let logger: Logger
+
+    package init(request: RecodeRequest, logger: Logger) {
+        self.request = request
+        self.logger = logger
+    }
+
+    package func run() async throws(RecodeError) -> RecodeReport {
+        let store: TribeBoardStore
+        let family: NamedFamily
+        do {
+            store = request.outputDirectory == nil ? try TribeBoardStore.openReadOnly(at: request.storePath)
+                : try TribeBoardStore.open(at: request.storePath)
+            guard let found = try store.namedFamily(request.family) else { throw RecodeError.noSuchFamily(request.family) }
+            family = found
+        } catch let error as RecodeError {
+            throw error
+        } catch {
+            throw .store(TribeBoardStore.classify(error, path: request.storePath))
+        }
+        let manifestPath = request.manifest ?? request.outputDirectory.map { OutputFolder(path: $0).manifestPath }
+        var report = RecodeReport(store: request.storePath, familyId: family.id, familyName: family.name, externalId: family.externalID,
+                                  oldCode: request.display(family.code), manifest: manifestPath,
+                                  reprintCommand: Self.reprintCommand(store: request.storePath, familyID: family.id),
+                                  warning: "the family's printed card (its old code and QR code) stops working once `tribeboard resync` uploads the new code: reprint it first")
+        guard let outputDirectory = request.outputDirectory, let manifestPath else { return report }
+        let newCode = try await chooseAndClaim(family, store: store, claimed: &report.claimed)
+        try apply(family, newCode: newCode, store: store, outputDirectory: outputDirectory, manifestPath: manifestPath)
+        report.applied = true
+        report.newCode = request.display(newCode)
+        report.qrFile = "\(outputDirectory)/\(QRCodeFiles.relativePath(for: family.id))"
+        logger.notice("family recoded", metadata: ["family": "\(family.id)", "output": "\(outputDirectory)"])
+        return report
+    }
+
+    /// From the store, which holds the new code (sheets takes `--family-id` from the store, not with `--manifest`).
+    static func reprintCommand(store: String, familyID: String) -> String {
+        "tribeboard sheets --store \(store) --family-id \(familyID) --out \(familyID).pdf"
+    }
+
+    /// A free code, claimed for the family in CloudKit when the remote is live (a code another
+    /// family claimed is replaced and claimed again, up to `claimRounds` times).
+    private func chooseAndClaim(_ family: NamedFamily, store: TribeBoardStore, claimed: inout Bool) async throws(RecodeError) -> String {
+        var taken: Set<String> = [family.code]
+        do {
+            for _ in 0..<Self.claimRounds {
+                let code = try store.freeCode(avoiding: taken)
+                guard let client = request.client else { return code }
+                let claim = try CodeClaim(code: code, familyID: family.id)
+                let answer = try await CodeClaimer(client: client).claim([claim])
+                switch answer.outcomes[claim.recordName] {
+                case .claimed?:
+                    try store.recordClaims([.init(familyID: family.id, code: code)])
+                    claimed = true
+                    return code
+                case .heldBy?: taken.insert(code)
+                case .failed(let error)?: throw RecodeError.claimNotConfirmed(reason: "\(error.serverErrorCode)")
+                case nil: throw RecodeError.claimNotConfirmed(reason: answer.problem ?? "no answer for the claim")
+                }
+            }
+        } catch let error as RecodeError {
+            throw error
+        } catch {
+            throw Self.classify(error)
+        }
+        throw .claimNotConfirmed(reason: "every code tried is claimed by another family")
+    }
+
+    /// The PNG and the manifest staged, the store changed, then both renamed into place: killed
+    /// before the store change, nothing names the new code outside the staging names.
+    private func apply(_ family: NamedFamily, newCode: String, store: TribeBoardStore, outputDirectory: String,
+                       manifestPath: String) throws(RecodeError) {
+        let folder = OutputFolder(path: outputDirectory)
+        let qrPath = "\(outputDirectory)/\(QRCodeFiles.relativePath(for: family.id))"
+        let stagedQR = "\(folder.qrDirectory)/.recode-\(family.id).png"
+        let stagedManifest = RecodeManifest.stagingPath(for: manifestPath)
+        do {
+            _ = try folder.prepare()
+            try AtomicFile.write(try QRCodePNGRenderer().png(for: newCode), to: stagedQR)
+            let qrColumn = RecodeManifest.qrColumn(qrPath: qrPath, manifestPath: manifestPath, outputDirectory: outputDirectory)
+            let row = RecodeManifest.Row(externalID: family.externalID ?? "", familyID: family.id, familyName: family.name, code: newCode,
+                                         qrFile: qrColumn)
+            try AtomicFile.write(try RecodeManifest.updated(at: manifestPath, with: row), to: stagedManifest)
+        } catch {
+            unlink(stagedQR)
+            unlink(stagedManifest)
+            throw Self.classify(error)
+        }
+        let outcome: CodeChangeOutcome?
+        do {
+            outcome = try store.changeCodes([CodeChange(familyID: family.id, expectedCode: family.code, newCode: newCode, keptBy: "",
+                                                        reason: "recode")]).first
+        } catch {
+            unlink(stagedQR)
+            unlink(stagedManifest)
+            throw .store(error)
+        }
+        guard outcome == .changed else {
+            unlink(stagedQR)
+            unlink(stagedManifest)
+            throw .changedMeanwhile(familyID: family.id)
+        }
+        guard rename(stagedQR, qrPath) == 0 else { throw .filesNotInPlace(familyID: family.id, cause: FileSystemError("rename into", path: qrPath)) }
+        guard rename(stagedManifest, manifestPath) == 0 else {
+            throw .filesNotInPlace(familyID: family.id, cause: FileSystemError("rename into", path: manifestPath))
+        }
+    }
+
+    private static func classify(_ error: any Error) -> RecodeError {
+        switch error {
+        case let error as RecodeError: return error
+        case let error as FileSystemError: return .output(error)
+        case let error as StoreError: return .store(error)
+        case let error as QRCodeError: return .qrCode(error)
+        case let error as CodeGenerationError: return .codeGeneration(error)
+        case let error as CloudKitError: return .remote(error)
+        case let error as CodeClaimError: return .claim(error)
+        default: return .store(StoreError.writing(error, store: nil))
+        }
+    }
+}

@@ -1,0 +1,22 @@
+import Foundation
+import TribeBoardAudit
+
+/// `recode` as people read it: the change, where its files went, the reprint command, the warning.
+enum RecodeReportText {
+    static func render(_ report: RecodeReport) -> String {
+        let who = "\(report.familyId) \"\(report.familyName)\"" + (report.externalId.map { " (external id \($0))" } ?? "")
+        var lines: [String] = []
+        if report.applied {
+            lines.append("Recoded \(who): \(report.oldCode) -> \(report.newCode ?? "?")"
+                         + (report.claimed ? ", claimed in CloudKit" : ", to be claimed by the next resync"))
+            if let qrFile = report.qrFile { lines.append("  QR code: \(qrFile)") }
+            if let manifest = report.manifest { lines.append("  manifest: \(manifest)") }
+            lines.append("  upload it: tribeboard resync")
+        } else {
+            lines.append("Would recode \(who): \(report.oldCode) -> a new code (dry run; add --apply --out DIR to do it)")
+        }
+        lines.append("  reprint its card: \(report.reprintCommand)")
+        lines.append("  warning: \(report.warning)")
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import GRDB
+import TribeBoardDomain
+import TribeBoardSupport
+
+/// The one rule for a code several families hold, in the words the audit, `doctor family` and
+/// `recode` all print (the code claims' backfill follows it too: docs/code-claims.md).
+package enum SharedCodeRule {
+    package static let statement = "the oldest holder (by creation date, then id) keeps a shared code; every newer family gets a new code"
+
+    package static func keeps(_ keeper: String) -> String { "\(keeper) (oldest) keeps the code" }
+
+    /// The command that gives one family of this store a new code.
+    package static func recode(_ familyID: String) -> String {
+        "`tribeboard recode \(familyID)` shows the change, `--apply --out DIR` makes it (new QR code, its printed card stops working once uploaded)"
+    }
+}
+
+/// One family's code change, as the audit's repair and `recode` make it.
+package struct CodeChange: Sendable, Equatable {
+    package let familyID: String
+    /// The code the caller read: the change is made only if the family still holds it.
+    package let expectedCode: String
+    package let newCode: String
+    /// The family that keeps the old code (empty when none does: a chosen recode).
+    package let keptBy: String
+    /// `duplicate-local`, `case-only-twins`… or `recode`.
+    package let reason: String
+
+    package init(familyID: String, expectedCode: String, newCode: String, keptBy: String, reason: String) {
+        self.familyID = familyID
+        self.expectedCode = expectedCode
+        self.newCode = newCode
+        self.keptBy = keptBy
+        self.reason = reason
+    }
+}
+
+package enum CodeChangeOutcome: Sendable, Equatable {
+    case changed
+    case familyGone
+    /// The family's code is no longer the one the caller read.
+    case codeChangedMeanwhile
+    /// Another family took the new code meanwhile.
+    case newCodeTaken
+}
+
+/// A family as an operator names it: by record id, code or external id.
+package struct NamedFamily: Sendable, Equatable {
+    package let id: String
+    package let name: String
+    package let code: String
+    package let externalID: String?
+    package let createdAt: String
+}
+
+extension TribeBoardStore {
+    /// "A family's code changed", kept in one place: the new code, `needs_sync = 1` with its remote
+    /// code check cleared, the family's sync conflict forgotten (it was about the old code), and a
+    /// `code_repairs` row (so resync updates the CloudKit record that still shows the old code and
+    /// then releases the old code's claim). One IMMEDIATE transaction for all `changes`; each is
+    /// re-checked inside it (the family still holds `expectedCode`, the new code is still free).
+    package func changeCodes(_ changes: [CodeChange], at date: Date = Date()) throws(StoreError) -> [CodeChangeOutcome] {
+        guard !changes.isEmpty else { return [] }
+        let now = StoreTimestamp.format(date)
+        do {
+            return try writer.writeWithoutTransaction { db in
+                var outcomes: [CodeChangeOutcome] = []
+                try db.inTransaction(.immediate) {
+                    outcomes = []
+                    for change in changes {
+                        let current = try String.fetchOne(db, sql: "SELECT code FROM families WHERE id = ?", arguments: [change.familyID])
+                        guard let current else { outcomes.append(.familyGone); continue }
+                        guard current == change.expectedCode else { outcomes.append(.codeChangedMeanwhile); continue }
+                        guard try String.fetchOne(db, sql: "SELECT id FROM families WHERE code = ?", arguments: [change.newCode]) == nil else {
+                            outcomes.append(.newCodeTaken)
+                            continue
+                        }
+                        try db.execute(sql: "UPDATE families SET code = ?, needs_sync = 1, code_verified_remotely_at = NULL WHERE id = ?",
+                                       arguments: [change.newCode, change.familyID])
+                        try db.execute(sql: "DELETE FROM sync_state WHERE record_table = 'families' AND record_id = ?", arguments: [change.familyID])
+                        try db.execute(sql: "INSERT INTO code_repairs (family_id, old_code, new_code, kept_by, reason, at) VALUES (?, ?, ?, ?, ?, ?)",
+                                       arguments: [change.familyID, change.expectedCode, change.newCode, change.keptBy, change.reason, now])
+                        outcomes.append(.changed)
+                    }
+                    return .commit
+                }
+                return outcomes
+            }
+        } catch {
+            throw .writing(error, store: path)
+        }
+    }
+
+    /// The family with this record id, code (as typed, upper-cased) or external id, in that order
+    /// of preference: what `doctor family` and `recode` accept.
+    package func namedFamily(_ query: String) throws(StoreError) -> NamedFamily? {
+        let typed = query.trimmingCharacters(in: .whitespacesAndNewlines)
+        let upper = typed.uppercased()
+        do {
+            return try writer.read { db in
+                let row = try Row.fetchOne(db, sql: """
+                    SELECT id, name, code, import_key, created_at FROM families WHERE id = ? OR code = ? OR import_key = ?
+                    ORDER BY id = ? DESC, code = ? DESC LIMIT 1
+                    """, arguments: [upper, upper, "ext:" + typed, upper, upper])
+                guard let row, let id = row.text("id"), let code = row.text("code") else { return nil }
+                let importKey = row.text("import_key")
+                return NamedFamily(id: id, name: row.shown("name"), code: code,
+                                   externalID: importKey.flatMap { $0.hasPrefix("ext:") ? String($0.dropFirst(4)) : nil },
+                                   createdAt: row.shown("created_at"))
+            }
+        } catch {
+            throw .reading(error, store: path)
+        }
+    }
+
+    /// A new code by the store's free-code rule, outside `taken`.
+    package func freeCode(avoiding taken: Set<String>) throws -> String {
+        try freeCodes(1, avoiding: taken)[0]
+    }
+
+    /// `count` distinct new codes by the store's free-code rule, outside `taken` (one read).
+    package func freeCodes(_ count: Int, avoiding taken: Set<String>) throws -> [String] {
+        try writer.read { db in
+            let generator = try FamilyCodeGenerator()
+            let lookups = try FamilyLookups(db)
+            var avoided = taken
+            var codes: [String] = []
+            for _ in 0..<max(count, 0) {
+                let code = try generator.generateFree(avoiding: avoided, lookups: lookups).value
+                avoided.insert(code)
+                codes.append(code)
+            }
+            return codes
+        }
+    }
+
+    /// Each of these families whose current code a code change set, with that change (the latest,
+    /// if its code changed more than once): what an interrupted repair still has to put in place.
+    package func codeChangesInPlace(of ids: [String]) throws -> [RecordedCodeChange] {
+        try writer.read { db in
+            var changes: [String: RecordedCodeChange] = [:]
+            for chunk in ids.chunked(500) {
+                for row in try Row.fetchAll(db, sql: """
+                    SELECT f.id, f.name, f.code, r.old_code, r.kept_by, r.reason FROM families f
+                    JOIN code_repairs r ON r.family_id = f.id AND r.new_code = f.code
+                    WHERE f.id IN \(SQLPlaceholders.list(chunk.count))
+                    ORDER BY r.rowid
+                    """, arguments: StatementArguments(Array(chunk))) {
+                    guard let id = row.text("id"), let code = row.text("code") else { continue }
+                    changes[id] = RecordedCodeChange(familyID: id, familyName: row.text("name"), code: code, oldCode: row.text("old_code") ?? "",
+                                                     keptBy: row.text("kept_by") ?? "", reason: row.text("reason") ?? "")
+                }
+            }
+            return changes.values.sorted { $0.familyID < $1.familyID }
+        }
+    }
+}
+
+/// A code change as `code_repairs` recorded it, for a family that still holds the new code.
+package struct RecordedCodeChange: Sendable, Equatable {
+    package let familyID: String
+    package let familyName: String?
+    package let code: String
+    package let oldCode: String
+    package let keptBy: String
+    package let reason: String
+}

@@ -1,0 +1,116 @@
+import Foundation
+import GRDB
+import TribeBoardSupport
+
+/// A family as a report names it.
+package struct FamilySummary: Sendable, Equatable {
+    package let id: String
+    package let name: String
+    package let code: String?
+    package let createdAt: String?
+}
+
+/// A family's name and dates, for the few families an audit finding names.
+package struct FamilyDetails: Sendable, Equatable {
+    package let name: String
+    package let createdAt: String
+    /// When resync last uploaded it (nil: never).
+    package let lastSyncDate: String?
+}
+
+/// How many, and the first of them.
+package struct Sampled<Item: Sendable>: Sendable {
+    package var count: Int
+    package var sample: [Item]
+}
+
+/// What the audit reads: every family's id and code in one pass (the measured fast path, a
+/// `BoundStatement`), then names and dates for the families a finding names. Reads only.
+extension TribeBoardStore {
+    /// `expected` gets the number of families first (to reserve room), then `family` each one:
+    /// id, code, and whether the store marks it uploaded (`needs_sync = 0`).
+    package func scanFamilyCodes(expected: (Int) -> Void, _ family: (_ id: String, _ code: String, _ uploaded: Bool) -> Void) throws {
+        try writer.read { db in
+            expected(try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM families") ?? 0)
+            try BoundStatement(db, "SELECT id, code, needs_sync = 0 FROM families").forEachRow([]) { row in
+                family(row.text(0) ?? "", row.text(1) ?? "", row.integer(2) == 1)
+            }
+        }
+    }
+
+    /// Names and dates of these families (ids of no family are left out).
+    package func familyDetails(of ids: [String]) throws -> [String: FamilyDetails] {
+        var details: [String: FamilyDetails] = [:]
+        try writer.read { db in
+            for chunk in ids.chunked(500) {
+                let rows = try Row.fetchAll(db, sql: "SELECT id, name, created_at, last_sync_date FROM families WHERE id IN \(SQLPlaceholders.list(chunk.count))",
+                                            arguments: StatementArguments(Array(chunk)))
+                for row in rows {
+                    details[row.shown("id")] = FamilyDetails(name: row.shown("name"), createdAt: row.shown("created_at"),
+                                                             lastSyncDate: row.text("last_sync_date"))
+                }
+            }
+        }
+        return details
+    }
+
+    /// The codes of these families now (ids of no family are left out).
+    package func currentCodes(of ids: [String]) throws -> [String: String] {
+        var codes: [String: String] = [:]
+        try writer.read { db in
+            for chunk in ids.chunked(500) {
+                for row in try Row.fetchAll(db, sql: "SELECT id, code FROM families WHERE id IN \(SQLPlaceholders.list(chunk.count))",
+                                            arguments: StatementArguments(Array(chunk))) {
+                    if let id = row.text("id"), let code = row.text("code") { codes[id] = code }
+                }
+            }
+        }
+        return codes
+    }
+
+    /// Codes each family had before a code change replaced them: their CloudKit copies keep the
+    /// old code until resync uploads the new one.
+    package func replacedCodes() throws -> [String: Set<String>] {
+        try writer.read { db in
+            guard try db.tableExists("code_repairs") else { return [:] }
+            var codes: [String: Set<String>] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT family_id, old_code FROM code_repairs") {
+                guard let family = row.text("family_id"), let old = row.text("old_code") else { continue }
+                codes[family, default: []].insert(old)
+            }
+            return codes
+        }
+    }
+
+    /// Families without a parent_admin membership that is active or invited (an invited admin is
+    /// how provisioning creates families, and is fine), oldest first; all of them when `limit` is nil.
+    package func familiesWithoutParentAdmin(limit: Int?) throws -> Sampled<FamilySummary> {
+        let orphans = "SELECT f.id, f.name, f.code, f.created_at FROM families f WHERE \(FamilyConditions.withoutParentAdmin("f"))"
+        return try writer.read { db in
+            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (\(orphans))") ?? 0
+            guard count > 0 else { return Sampled(count: 0, sample: []) }
+            let limitClause = limit.map { " LIMIT \(max($0, 0))" } ?? ""
+            let rows = try Row.fetchAll(db, sql: "SELECT * FROM (\(orphans)) ORDER BY created_at, id\(limitClause)")
+            return Sampled(count: count, sample: rows.map(Self.summary))
+        }
+    }
+
+    /// Families waiting for sync since before `cutoff` (since creation or their last code
+    /// change), oldest first; all of them when `limit` is nil.
+    package func familiesPending(since cutoff: Date, limit: Int?) throws -> Sampled<FamilySummary> {
+        try writer.read { db in
+            let since = FamilyConditions.pendingSince("f", hasRepairTable: try db.tableExists("code_repairs"))
+            let stale = "SELECT f.id, f.name, f.code, f.created_at, \(since) AS pending_since FROM families f WHERE f.needs_sync = 1"
+            let cutoffText = StoreTimestamp.format(cutoff)
+            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (\(stale)) WHERE pending_since < ?", arguments: [cutoffText]) ?? 0
+            let limitClause = limit.map { " LIMIT \(max($0, 0))" } ?? ""
+            let sample = try Row.fetchAll(db, sql: "SELECT * FROM (\(stale)) WHERE pending_since < ? ORDER BY pending_since, id\(limitClause)",
+                                          arguments: [cutoffText]).map(Self.summary)
+            return Sampled(count: count, sample: sample)
+        }
+    }
+
+    static func summary(_ row: Row) -> FamilySummary {
+        FamilySummary(id: row.shown("id"), name: row.shown("name"), code: row.text("code"), createdAt: row.text("created_at"))
+    }
+}
