@@ -54,6 +54,7 @@ enum ErrorKindCatalogue {
             AuditError.repair(.output(FileSystemError("write", path: "p", reason: "r"))),
             AuditError.repair(.incomplete(.qrCode(.encodingFailed(reason: "r")))), AuditError.scanStopped(reason: "r"),
             MigrationError.codeGeneration(.noFreeCode(candidatesTried: 100)),
+            MigrationInterruption(progress: nil, applying: true),
             MigrationError.codeGeneration(.randomSourceUnavailable(attempts: 3, reason: "r")), ProvisionError.configuration("r"),
             SheetError.cannotCreate(path: "p", reason: "r"), SheetError.cairo("r"),
             SheetError.invalidCode(familyId: "f", familyName: "n", reason: "r"), SheetError.nothingSelected,

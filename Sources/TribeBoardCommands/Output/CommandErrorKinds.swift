@@ -88,6 +88,16 @@ extension MigrationError: DocumentedError {
     }
 }
 
+extension MigrationInterruption: DocumentedError {
+    // The phase it stopped in, and how far that phase was; whether anything was written is in the message.
+    var errorDetail: ErrorDetail {
+        ErrorDetail(kind: "migrate.interrupted").with {
+            $0.operation = progress?.phase.rawValue
+            $0.count = progress?.processed
+        }
+    }
+}
+
 extension ProvisionError: DocumentedError {
     var errorDetail: ErrorDetail {
         switch self {

@@ -104,6 +104,7 @@ extension ExitStatus {
         case .ioError: return "ioError"
         case .remoteUnavailable: return "remoteUnavailable"
         case .remoteConfiguration: return "remoteConfiguration"
+        case .interrupted: return "interrupted"
         }
     }
 }
