@@ -65,6 +65,7 @@ enum ErrorKindCatalogue {
             SheetTemplateError.unknownPlaceholders(["{x}"]), SheetTemplateError.unknownSetting(line: 1, "s"),
             SheetTemplateError.logo(path: "l", reason: "r"), SheetTemplateError.notUTF8(path: "t", line: 1),
             SheetTemplateError.tooLarge(path: "t", bytes: 70_000),
+            SheetTemplateError.several([.syntax(line: 2, column: 3, "r"), .unknownSetting(line: 4, "s")]),
             InvitationReadError.manifest(path: "m", reason: "r"), InvitationReadError.manifestMissing(path: "m", reason: "r"),
             Strange(),
         ]
