@@ -63,7 +63,7 @@ package struct Migrator: Sendable {
     }
 
     func plan(_ sources: [CloudKitRecord], store: TribeBoardStore?, checkpoint: [String: MigrationCheckpoint.Entry]) async throws -> [MigrationItem] {
-        let translation = MigrationTranslation(mode: request.mode, sourceNames: Set(sources.map(\.recordName)))
+        let translation = try MigrationTranslation(mode: request.mode, sourceNames: Set(sources.map(\.recordName)))
         let order = Dictionary(uniqueKeysWithValues: MigratedKind.allCases.enumerated().map { ($1, $0) })
         var items: [MigrationItem] = sources.compactMap { record in
             guard let kind = MigratedKind(recordType: record.recordType) else { return nil }

@@ -55,6 +55,7 @@ enum ErrorKindCatalogue {
             AuditError.repair(.incomplete(.qrCode(.encodingFailed(reason: "r")))), AuditError.scanStopped(reason: "r"),
             MigrationError.codeGeneration(.noFreeCode(candidatesTried: 100)),
             MigrationInterruption(progress: nil, applying: true),
+            MigrationError.copyName(.hashUnavailable(legacyName: "L1")),
             MigrationError.codeGeneration(.randomSourceUnavailable(attempts: 3, reason: "r")), ProvisionError.configuration("r"),
             SheetError.cannotCreate(path: "p", reason: "r"), SheetError.cairo("r"),
             SheetError.invalidCode(familyId: "f", familyName: "n", reason: "r"), SheetError.nothingSelected,

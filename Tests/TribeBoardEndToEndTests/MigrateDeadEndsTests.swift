@@ -113,7 +113,7 @@ import TribeBoardTestSupport
         #expect(imported.status == 0, "\(imported.stderr)")
         let rows = imported.stdout.split(separator: "\n").map(String.init)
         #expect(rows.count == 2, "\(rows)")
-        let l2 = LegacyCopyName.of("L2"), l3 = LegacyCopyName.of("L3")
+        let l2 = F.copy("L2"), l3 = F.copy("L3")
         #expect(rows.first == "\(l2)|L2|Dupont, l'Aîné|\(codes[l2] ?? "?")|migrate-code-conflict")
         #expect(rows.last == "\(l3)|L3|Family L3|\(codes[l3] ?? "?")|migrate-invalid-code")
         for code in [codes[l2], codes[l3]] {

@@ -84,6 +84,7 @@ extension MigrationError: DocumentedError {
         case .output(let error): return error.errorDetail
         case .codeGeneration(let error): return error.errorDetail
         case .qrCode(let error): return error.errorDetail
+        case .copyName(.hashUnavailable(let name)): return ErrorDetail(kind: "migrate.copyNameUnavailable").with { $0.recordId = name }
         }
     }
 }

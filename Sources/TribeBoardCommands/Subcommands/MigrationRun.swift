@@ -71,7 +71,7 @@ struct MigrationRun {
     static func status(_ error: MigrationError) -> ExitStatus {
         switch error {
         case .remote(let remote): return remote.category == .configuration ? .remoteConfiguration : .remoteUnavailable
-        case .store, .output, .codeGeneration, .qrCode: return .ioError
+        case .store, .output, .codeGeneration, .qrCode, .copyName: return .ioError
         }
     }
 }
