@@ -115,7 +115,7 @@ let package = Package(
         ),
         .target(
             name: "TribeBoardMigrate",
-            dependencies: ["TribeBoardProvisioning", "TribeBoardCloudKit", "TribeBoardDomain", "TribeBoardQR", "TribeBoardStore", "TribeBoardSupport",
+            dependencies: ["TribeBoardCloudKit", "TribeBoardDomain", "TribeBoardQR", "TribeBoardStore", "TribeBoardSupport",
                            "CCloudKitCrypto", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]
         ),
         .target(
@@ -132,7 +132,7 @@ let package = Package(
         // drawing through cairo and pango.
         .target(
             name: "TribeBoardSheets",
-            dependencies: ["TribeBoardProvisioning", "TribeBoardCSV", "TribeBoardDomain", "TribeBoardQR", "TribeBoardStore", "TribeBoardSupport",
+            dependencies: ["TribeBoardCSV", "TribeBoardDomain", "TribeBoardQR", "TribeBoardStore", "TribeBoardSupport",
                            "CCairoPango", "CRSVG", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "CSV", package: "CSV.swift")]
         ),
         .target(

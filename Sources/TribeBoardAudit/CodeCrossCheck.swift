@@ -116,7 +116,8 @@ struct CodeCrossCheck {
         members.filter { member in
             guard member.location == .remote, let type = member.recordType, RecordMapping.legacyTypes.contains(type)
             else { return true }
-            let copy = LegacyCopyName.of(member.id)
+            // No name derived (libcrypto failed): the source counts, as if it had no copy.
+            guard let copy = try? LegacyCopyName.of(member.id) else { return true }
             return !members.contains { $0.id == copy && $0.code == member.code }
         }
     }
@@ -126,7 +127,8 @@ struct CodeCrossCheck {
         var counts: [String: Int] = [:]
         for (type, names) in remote.legacyNames {
             let migrated = names.count { name in
-                let id = CompactID(LegacyCopyName.of(name.string))
+                guard let copy = try? LegacyCopyName.of(name.string) else { return false }
+                let id = CompactID(copy)
                 return remote.holds(recordName: id) || local.code(ofFamily: id) != nil
             }
             if migrated > 0 { counts[type] = migrated }

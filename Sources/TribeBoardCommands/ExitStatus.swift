@@ -20,6 +20,8 @@ enum ExitStatus: Int32 {
     case remoteUnavailable = 75
     /// The remote refused the configuration (key, clock, container) or it is unusable.
     case remoteConfiguration = 78
+    /// Ctrl-C (128 + SIGINT, as a shell reports it): the run said where it stopped and how to go on.
+    case interrupted = 130
 
     var exitCode: ExitCode { ExitCode(rawValue) }
 }

@@ -21,6 +21,7 @@ struct MigrationApply {
             try await copy(&items, report: &report)
             migrator.logger.info("copied")
             try writeQRCodes(items)
+            report.codesFile = try MigrationCodesFile.write(items, to: request.outputDirectory)
             migrator.logger.info("QR codes written")
             report.verification = try await verify(&items)
             migrator.logger.info("verified")
@@ -122,8 +123,16 @@ struct MigrationApply {
     /// memberships stayed behind would take that membership with it (DELETE_SELF).
     private func deleteSources(_ items: inout [MigrationItem], report: inout MigrationReport) async throws {
         guard request.mode == .legacyTypes else { return }
-        if let problem = items.first(where: { $0.outcome.isProblem }) {
-            report.deletionRefused = "nothing deleted: not every record is in place and verified (\(problem.sourceName): \(problem.outcome.rawValue))"
+        let keep = MigrationKeptSources.resolve(request.keepSource, in: items)
+        if !keep.unknown.isEmpty {
+            report.deletionRefused = "nothing deleted: --keep-source names no legacy record this run read (\(keep.unknown.joined(separator: ", "))); "
+                + "check the name (the report's sourceName), then run again"
+            return
+        }
+        for index in items.indices { items[index].kept = keep.kept[items[index].sourceName] }
+        if let problem = items.first(where: { $0.outcome.isProblem && $0.kept == nil }) {
+            report.deletionRefused = "nothing deleted: not every record is in place and verified (\(problem.sourceName): \(problem.outcome.rawValue)); "
+                + MigrationKeptSources.advice(for: problem)
             return
         }
         // A legacy record added since the read (a membership joined in the app meanwhile) has no
@@ -136,16 +145,20 @@ struct MigrationApply {
                 + "(\(first.recordName), \(first.recordType ?? "no type")); run the migration again to copy \(added.count == 1 ? "it" : "them") first"
             return
         }
+        let toDelete = items.filter { !$0.deleted && $0.kept == nil }.count
+        var attempted = 0
         for kind in MigratedKind.allCases.reversed() {
-            let batch = items.indices.filter { items[$0].kind == kind && !items[$0].deleted }
+            let batch = items.indices.filter { items[$0].kind == kind && !items[$0].deleted && items[$0].kept == nil }
             for chunk in batch.chunked(CloudKitClient.maxOperationsPerRequest) {
                 var records = chunk.map { items[$0] }
                 try await MigrationTransfer.deleteSources(&records, at: migrator.endpoints.source)
                 try checkpoint.record(records.filter(\.deleted).map { entry($0, .deleted) })
                 for (position, index) in chunk.enumerated() { items[index] = records[position] }
+                attempted += chunk.count
+                migrator.progress(.deleting, attempted, toDelete, problems: records.filter { !$0.deleted }.count)
             }
         }
-        if let kept = items.first(where: { !$0.deleted }) {
+        if let kept = items.first(where: { !$0.deleted && $0.kept == nil }) {
             report.deletionRefused = "some legacy records were not deleted (\(kept.sourceName): \(kept.reason ?? "unknown")); run again"
         }
     }

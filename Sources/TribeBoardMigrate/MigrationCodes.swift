@@ -84,7 +84,8 @@ struct MigrationCodes {
                     continue
                 } else {
                     items[index].outcome = .codeConflict
-                    items[index].reason = "its code \(request.display(code)) is held by \(oldest.id) (\(oldest.place)), a newer family: by the audit's rule the older family keeps it; give \(oldest.id) a new code (audit --repair, or in the app), then run migrate again"
+                    items[index].reason = "its code \(request.display(code)) is held by \(oldest.id) (\(oldest.place)), a newer family: by the audit's rule the older family keeps it; "
+                        + Self.repairAdvice(for: oldest.id, mode: request.mode)
                     continue
                 }
             }
@@ -98,6 +99,15 @@ struct MigrationCodes {
             items[index].copy.fields?["code"] = .string(newCode)
             placed[newCode] = CodeHolder(id: items[index].destinationName, createdAt: MigrationStoreImport.createdAt(items[index]), place: "migrated")
         }
+    }
+
+    /// The way out of a code conflict the older migrated family loses to a newer holder, as the
+    /// commands to run in order: the repair changes the code in the store only, `resync` takes it
+    /// to CloudKit, and only then does the destination's read show the code free.
+    static func repairAdvice(for holder: String, mode: MigrationMode) -> String {
+        "give \(holder) a new code: `tribeboard audit --repair --apply --out DIR` (in a store that has it), then "
+            + "`tribeboard resync` to upload the new code, then run `tribeboard migrate \(mode.rawValue) --apply --out DIR` again "
+            + "(or change its code in the app, then run the migration again)"
     }
 
     /// Oldest by creation date (an unknown date is never the oldest), then by id, as the audit orders.

@@ -12,6 +12,8 @@ package enum MigrationError: Error, LocalizedError {
     case output(FileSystemError)
     case codeGeneration(CodeGenerationError)
     case qrCode(QRCodeError)
+    /// The copies' names cannot be derived: nothing is planned or copied.
+    case copyName(LegacyCopyNameError)
 
     package var errorDescription: String? {
         switch self {
@@ -26,6 +28,7 @@ package enum MigrationError: Error, LocalizedError {
         case .output(let error): return "migration stopped: \(error.localizedDescription)"
         case .codeGeneration(let error): return "migration stopped: \(error.localizedDescription)"
         case .qrCode(let error): return "migration stopped: cannot make a QR code: \(error.localizedDescription)"
+        case .copyName(let error): return "migration stopped before it began: \(error.localizedDescription)"
         }
     }
 
@@ -36,6 +39,7 @@ package enum MigrationError: Error, LocalizedError {
         case let error as StoreError: return .store(error)
         case let error as FileSystemError: return .output(error)
         case let error as QRCodeError: return .qrCode(error)
+        case let error as LegacyCopyNameError: return .copyName(error)
         case let error as CodeGenerationError: return .codeGeneration(error)
         // Whatever else a write threw: the store's own classification (busy, a file in the way,
         // GRDB's row dump left out), not a description made here.

@@ -62,6 +62,8 @@ struct MigrationItem: Sendable {
     /// Set when a per-record failure is worth another run later (THROTTLED and friends).
     var retryable = false
     var deleted = false
+    /// Why `--delete-source` leaves this legacy record where it is (`--keep-source`), if it does.
+    var kept: String?
 
     var sourceName: String { source.recordName }
     var destinationName: String { copy.recordName }

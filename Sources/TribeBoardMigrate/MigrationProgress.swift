@@ -1,20 +1,25 @@
 import Foundation
-import TribeBoardProvisioning
 
-/// How far a migration is, for a progress bar: records handled of the phase's total.
+/// How far a migration is, for a progress bar: records handled of the phase's total. Each phase
+/// counts its own records (the reading phase its record types), so the total changes between
+/// phases: `label` names the phase and its place among this run's phases ("copying 3/4").
 package struct MigrationProgress: Sendable {
-    package enum Phase: String, Sendable { case reading, planning, copying, verifying, deleting }
+    package enum Phase: String, Sendable, CaseIterable { case reading, planning, copying, verifying, deleting }
     package let phase: Phase
     package let processed: Int
     package let total: Int
     package let problems: Int
     package let elapsed: Duration
-}
+    /// This run's phases in order: a plan reads and plans; --apply copies and verifies too, and
+    /// --delete-source deletes last.
+    package let phases: [Phase]
 
-extension ProvisionProgress {
-    /// The progress display speaks in provision's terms: processed, total, failed.
-    package init(_ migration: MigrationProgress) {
-        self.init(processed: migration.processed, total: migration.total, created: migration.processed, existing: 0,
-                  failed: migration.problems, elapsed: migration.elapsed)
+    /// 1-based place of the phase among this run's.
+    package var step: Int { (phases.firstIndex(of: phase) ?? 0) + 1 }
+    package var label: String { "\(phase.rawValue) \(step)/\(phases.count)" }
+
+    static func phases(of request: MigrationRequest) -> [Phase] {
+        [.reading, .planning] + (request.apply ? [.copying, .verifying] : [])
+            + (request.apply && request.deleteSource && request.mode == .legacyTypes ? [.deleting] : [])
     }
 }

@@ -42,6 +42,8 @@ package struct MigrationReport: Encodable, Sendable {
         package var recode: MigrationRecode?
         package var qrFile: String?
         package var sourceDeleted: Bool
+        /// Why --delete-source left it where it is (`--keep-source`), if it did.
+        package var sourceKept: String?
     }
 
     /// Records of each kind read at the source and found right at the destination.
@@ -70,6 +72,10 @@ package struct MigrationReport: Encodable, Sendable {
     /// Codes of copied families claimed at the destination this run (`CodeClaim`).
     package var codesClaimed = 0
     package var sourceDeleted = 0
+    /// Legacy records --delete-source left in place (`--keep-source`, and what kept memberships reference).
+    package var sourceKept = 0
+    /// The re-coded families' new codes in full (`DIR/new-codes.csv`, owner-only), when any were written.
+    package var codesFile: String?
     /// Why --delete-source deleted nothing, when it did not.
     package var deletionRefused: String?
     package var verification: Verification?
@@ -101,11 +107,12 @@ package struct MigrationReport: Encodable, Sendable {
                          destinationName: item.destinationName, destinationType: item.copy.recordType ?? "", outcome: item.outcome,
                          reason: item.reason, recode: recode,
                          qrFile: item.recode != nil && item.outcome.isInPlace && request.apply ? QRCodeFiles.relativePath(for: item.destinationName) : nil,
-                         sourceDeleted: item.deleted)
+                         sourceDeleted: item.deleted, sourceKept: item.kept)
         }
         self.counts = counts
         recoded = items.filter { $0.recode != nil && $0.outcome != .codeConflict }.count
         sourceDeleted = items.filter(\.deleted).count
+        sourceKept = items.filter { $0.kept != nil }.count
         if exitKind == .success, items.contains(where: { $0.outcome.isProblem && $0.retryable }) { exitKind = .tryLater }
         if exitKind == .success, items.contains(where: { $0.outcome.isProblem }) { exitKind = .problems }
         if exitKind == .success, deletionRefused != nil { exitKind = .problems }

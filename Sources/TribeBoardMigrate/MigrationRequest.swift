@@ -47,6 +47,8 @@ package struct MigrationRequest: Sendable {
     package var apply = false
     /// Legacy records are deleted once their copies are verified (legacy-types only).
     package var deleteSource = false
+    /// Legacy records --delete-source leaves where they are (`--keep-source NAME`).
+    package var keepSource: Set<String> = []
     package var onCodeConflict: CodeConflictPolicy = .repair
     /// Where the QR codes of re-coded families go (`DIR/qr/FAMILY_ID.png`).
     package var outputDirectory: String?

@@ -9,9 +9,10 @@ enum MigrationTransfer {
     /// from the schema file has none) has no records to move, as has any type `mayBeAbsent`
     /// names; any other missing type is the container's configuration (78, the fix named).
     static func readAll(types: [String], from client: CloudKitClient,
-                        mayBeAbsent: Set<String> = []) async throws(CloudKitError) -> [CloudKitRecord] {
+                        mayBeAbsent: Set<String> = [], onTypeRead: (Int) -> Void = { _ in }) async throws(CloudKitError) -> [CloudKitRecord] {
         var records: [CloudKitRecord] = []
-        for type in types {
+        for (done, type) in types.enumerated() {
+            defer { onTypeRead(done + 1) }
             do {
                 try await client.queryAll(CloudKitQuery(recordType: type)) { page in
                     for case .record(let record) in page where record.deleted != true { records.append(record) }

@@ -9,9 +9,21 @@ struct MigrationTranslation: Sendable {
     let mode: MigrationMode
     /// Names of the records being migrated: a reference to one of them follows its rename.
     let sourceNames: Set<String>
+    /// Legacy types: each source name's copy name (`LegacyCopyName`: the audit derives it too),
+    /// derived once, before anything is planned, so a name that cannot be derived stops the run.
+    private let copyNames: [String: RecordID]
 
+    init(mode: MigrationMode, sourceNames: Set<String>) throws(LegacyCopyNameError) {
+        self.mode = mode
+        self.sourceNames = sourceNames
+        copyNames = mode == .container ? [:] : Dictionary(uniqueKeysWithValues: try sourceNames.map { name throws(LegacyCopyNameError) in
+            (name, try LegacyCopyName.of(name))
+        })
+    }
+
+    /// Only ever asked for a source name (a record's, or a reference's that `sourceNames` holds).
     func destinationName(of sourceName: String) -> RecordID {
-        mode == .container ? sourceName : Self.copyName(of: sourceName)
+        mode == .container ? sourceName : copyNames[sourceName] ?? sourceName
     }
 
     func destinationType(of record: CloudKitRecord, kind: MigratedKind) -> String {
@@ -32,9 +44,6 @@ struct MigrationTranslation: Sendable {
         return CloudKitRecord(recordName: destinationName(of: record.recordName), recordType: destinationType(of: record, kind: kind),
                               fields: fields)
     }
-
-    /// The name of a legacy record's copy (see `LegacyCopyName`: the audit derives it too).
-    static func copyName(of legacyName: String) -> RecordID { LegacyCopyName.of(legacyName) }
 
     /// Two records hold the same data: type and every field (system fields such as change tags and
     /// creation stamps differ between a record and its copy by nature).

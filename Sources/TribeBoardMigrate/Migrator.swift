@@ -31,8 +31,10 @@ package struct Migrator: Sendable {
             let checkpoint = store.map { MigrationCheckpoint(store: $0, runKey: endpoints.runKey(request.mode)) }
             // A checkpoint that cannot be read stops the run (74): starting afresh would copy again.
             let done = try checkpoint?.load() ?? [:]
-            let sources = try await MigrationTransfer.readAll(types: request.sourceTypes, from: endpoints.source,
-                                                              mayBeAbsent: request.sourceTypesThatMayBeAbsent)
+            let types = request.sourceTypes
+            progress(.reading, 0, types.count)
+            let sources = try await MigrationTransfer.readAll(types: types, from: endpoints.source, mayBeAbsent: request.sourceTypesThatMayBeAbsent,
+                                                              onTypeRead: { progress(.reading, $0, types.count) })
             logger.info("source read", metadata: ["records": "\(sources.count)"])
             var items = try await plan(sources, store: store, checkpoint: done)
             logger.info("planned", metadata: ["records": "\(items.count)"])
@@ -61,7 +63,7 @@ package struct Migrator: Sendable {
     }
 
     func plan(_ sources: [CloudKitRecord], store: TribeBoardStore?, checkpoint: [String: MigrationCheckpoint.Entry]) async throws -> [MigrationItem] {
-        let translation = MigrationTranslation(mode: request.mode, sourceNames: Set(sources.map(\.recordName)))
+        let translation = try MigrationTranslation(mode: request.mode, sourceNames: Set(sources.map(\.recordName)))
         let order = Dictionary(uniqueKeysWithValues: MigratedKind.allCases.enumerated().map { ($1, $0) })
         var items: [MigrationItem] = sources.compactMap { record in
             guard let kind = MigratedKind(recordType: record.recordType) else { return nil }
@@ -158,6 +160,7 @@ package struct Migrator: Sendable {
     }
 
     func progress(_ phase: MigrationProgress.Phase, _ processed: Int, _ total: Int, problems: Int = 0) {
-        onProgress(MigrationProgress(phase: phase, processed: processed, total: total, problems: problems, elapsed: ContinuousClock.now - started))
+        onProgress(MigrationProgress(phase: phase, processed: processed, total: total, problems: problems, elapsed: ContinuousClock.now - started,
+                                     phases: MigrationProgress.phases(of: request)))
     }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Synchronization
+import TribeBoardCSV
 
 /// Reads and parses the next batches of the CSV on a thread of its own while the caller writes
 /// the previous ones to the store: the store writer is the pipeline's critical path.

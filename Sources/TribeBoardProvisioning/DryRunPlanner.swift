@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TribeBoardCSV
 import TribeBoardStore
 
 /// Answers, without writing, what a real run would do with each row.

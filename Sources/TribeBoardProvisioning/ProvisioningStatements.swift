@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TribeBoardCSV
 import TribeBoardDomain
 import TribeBoardStore
 

@@ -100,7 +100,7 @@ struct ExitStatusMappingTests {
     @Test func everyStatusIsDocumented() throws {
         let documented = try ReadmeTables.exitStatuses()
         let defined = Set([ExitStatus.success, .partialFailure, .usage, .dataError, .noInput, .lockHeld, .ioError,
-                           .remoteUnavailable, .remoteConfiguration].map(\.rawValue))
+                           .remoteUnavailable, .remoteConfiguration, .interrupted].map(\.rawValue))
         #expect(documented == defined)
     }
 

@@ -56,6 +56,8 @@ enum ErrorKindCatalogue {
             RecodeError.noSuchFamily("q"), RecodeError.claimNotConfirmed(reason: "r"), RecodeError.changedMeanwhile(familyID: "f"),
             RecodeError.filesNotInPlace(familyID: "f", cause: FileSystemError("rename into", path: "p")),
             MigrationError.codeGeneration(.noFreeCode(candidatesTried: 100)),
+            MigrationInterruption(progress: nil, applying: true),
+            MigrationError.copyName(.hashUnavailable(legacyName: "L1")),
             MigrationError.codeGeneration(.randomSourceUnavailable(attempts: 3, reason: "r")), ProvisionError.configuration("r"),
             SheetError.cannotCreate(path: "p", reason: "r"), SheetError.cairo("r"),
             SheetError.invalidCode(familyId: "f", familyName: "n", reason: "r"), SheetError.nothingSelected,
@@ -66,6 +68,7 @@ enum ErrorKindCatalogue {
             SheetTemplateError.unknownPlaceholders(["{x}"]), SheetTemplateError.unknownSetting(line: 1, "s"),
             SheetTemplateError.logo(path: "l", reason: "r"), SheetTemplateError.notUTF8(path: "t", line: 1),
             SheetTemplateError.tooLarge(path: "t", bytes: 70_000),
+            SheetTemplateError.several([.syntax(line: 2, column: 3, "r"), .unknownSetting(line: 4, "s")]),
             InvitationReadError.manifest(path: "m", reason: "r"), InvitationReadError.manifestMissing(path: "m", reason: "r"),
             Strange(),
         ]

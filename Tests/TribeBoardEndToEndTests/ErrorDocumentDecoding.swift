@@ -31,6 +31,8 @@ struct ErrorDocument: Decodable {
     let bytes: Int?
     let fields: [String]?
     let count: Int?
+    let columnNumber: Int?
+    let problems: [ErrorDocument]?
 
     private struct Document: Decodable {
         let error: ErrorDocument

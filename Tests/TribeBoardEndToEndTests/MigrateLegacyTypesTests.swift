@@ -62,9 +62,9 @@ import TribeBoardTestSupport
         #expect(families.count == 3)
         let codes = families.compactMap { $0.string("code") }
         #expect(Set(codes).count == codes.count, "no duplicate code: \(codes)")
-        let l1 = try #require(byName[LegacyCopyName.of("L1")])
+        let l1 = try #require(byName[F.copy("L1")])
         #expect(l1.string("code") == "OWN234" && l1.recordType == "Family")
-        let l2 = try #require(byName[LegacyCopyName.of("L2")])
+        let l2 = try #require(byName[F.copy("L2")])
         let newCode = try #require(l2.string("code"))
         #expect(newCode != "HELD23" && newCode.wholeMatch(of: /[A-Z0-9]{6,8}/) != nil)
         #expect(byName["C0000000-0000-4000-8000-000000000001"]?.string("code") == "HELD23", "the older holder keeps its code")
@@ -77,21 +77,21 @@ import TribeBoardTestSupport
             #expect(byName[family]?.recordType == "Family", "\(membership.recordName) -> \(family)")
             #expect(byName[user]?.recordType == "UserProfile", "\(membership.recordName) -> \(user)")
         }
-        let m3 = try #require(byName[LegacyCopyName.of("M3")])
-        #expect(m3.fields?["family"]?.value.object?["recordName"]?.string == LegacyCopyName.of("L1"))
-        #expect(m3.fields?["user"]?.value.object?["recordName"]?.string == LegacyCopyName.of("P2"))
+        let m3 = try #require(byName[F.copy("M3")])
+        #expect(m3.fields?["family"]?.value.object?["recordName"]?.string == F.copy("L1"))
+        #expect(m3.fields?["user"]?.value.object?["recordName"]?.string == F.copy("P2"))
 
         // The re-coded family's QR code holds its new code, owner-only.
-        let png = directory.file("out/qr/\(LegacyCopyName.of("L2")).png")
+        let png = directory.file("out/qr/\(F.copy("L2")).png")
         #expect(try QRReader.decode([png]) == [newCode])
         #expect(FileMode.of(png) == 0o600)
 
         // The store knows the migrated families as already in CloudKit, and the repair.
         let store = directory.file("s.sqlite")
         #expect(try F.sqlite(store, "SELECT id || '|' || code || '|' || needs_sync || '|' || ck_record_id FROM families ORDER BY code").sorted()
-                == ["\(LegacyCopyName.of("L1"))|OWN234|0|\(LegacyCopyName.of("L1"))", "\(LegacyCopyName.of("L2"))|\(newCode)|0|\(LegacyCopyName.of("L2"))"].sorted())
+                == ["\(F.copy("L1"))|OWN234|0|\(F.copy("L1"))", "\(F.copy("L2"))|\(newCode)|0|\(F.copy("L2"))"].sorted())
         #expect(try F.sqlite(store, "SELECT family_id || '|' || old_code || '|' || new_code || '|' || kept_by FROM code_repairs")
-                == ["\(LegacyCopyName.of("L2"))|HELD23|\(newCode)|C0000000-0000-4000-8000-000000000001"])
+                == ["\(F.copy("L2"))|HELD23|\(newCode)|C0000000-0000-4000-8000-000000000001"])
         #expect(try F.sqlite(store, "SELECT COUNT(*) FROM memberships WHERE needs_sync = 0") == ["3"])
         #expect(try F.sqlite(store, "SELECT COUNT(*) FROM user_profiles") == ["2"])
 
@@ -112,7 +112,7 @@ import TribeBoardTestSupport
         #expect(elsewhere.status == 0, "\(elsewhere.stderr)")
         #expect(F.counts(try F.json(elsewhere))["identical"] == 7)
         #expect(F.contents(await fixture.emulator.records(container: container)) == snapshot)
-        #expect(try F.sqlite(directory.file("other.sqlite"), "SELECT code FROM families WHERE id = '\(LegacyCopyName.of("L2"))'") == [newCode])
+        #expect(try F.sqlite(directory.file("other.sqlite"), "SELECT code FROM families WHERE id = '\(F.copy("L2"))'") == [newCode])
     }
 
     @Test func anOlderLegacyFamilyWhoseCodeANewerFamilyHoldsIsAConflictNotADuplicate() async throws {
@@ -153,7 +153,7 @@ import TribeBoardTestSupport
         #expect(rows.contains { $0.hasPrefix("membership,M2,") && $0.contains(",skipped,") })
         let records = await fixture.emulator.records(container: container)
         #expect(records.filter { $0.string("code") == "HELD23" && $0.recordType == "Family" }.count == 1)
-        #expect(records.first { $0.recordName == LegacyCopyName.of("L2") } == nil)
+        #expect(records.first { $0.recordName == F.copy("L2") } == nil)
     }
 
     @Test func deleteSourceOnlyOnceEveryCopyIsVerified() async throws {
@@ -161,7 +161,7 @@ import TribeBoardTestSupport
         defer { Task { await fixture.emulator.stop() } }
         await seeded(fixture)
         // A different record already holds the name of P1's copy: a conflict, so nothing is deleted.
-        var squatter = F.profile(LegacyCopyName.of("P1"))
+        var squatter = F.profile(F.copy("P1"))
         squatter.fields?["displayName"] = .string("Someone else")
         await fixture.emulator.seed([squatter], container: container)
         let directory = try TemporaryDirectory("migrate-delete")
@@ -173,10 +173,10 @@ import TribeBoardTestSupport
         var records = await fixture.emulator.records(container: container)
         let legacyKept = records.filter { ($0.recordType ?? "").hasPrefix("CK") }
         #expect(legacyKept.count == 7, "every legacy record kept")
-        #expect(records.first { $0.recordName == LegacyCopyName.of("P1") }?.string("displayName") == "Someone else", "never overwritten")
+        #expect(records.first { $0.recordName == F.copy("P1") }?.string("displayName") == "Someone else", "never overwritten")
 
         // Someone puts the right copy there: now everything verifies.
-        await fixture.emulator.seed([CloudKitRecord(recordName: LegacyCopyName.of("P1"), recordType: "UserProfile", fields: F.profile("P1").fields ?? [:])],
+        await fixture.emulator.seed([CloudKitRecord(recordName: F.copy("P1"), recordType: "UserProfile", fields: F.profile("P1").fields ?? [:])],
                                     container: container)
         let deleted = try await migrate(fixture, directory, ["--apply", "--delete-source", "--out", "out", "--json"])
         #expect(deleted.status == 0, "\(deleted.stderr)")
@@ -201,7 +201,7 @@ import TribeBoardTestSupport
         let run = try ProcessRunner.start(tribeboard, ["migrate", "legacy-types", "--store", "s.sqlite", "--apply", "--delete-source", "--out", "out", "--json"]
                                                       + fixture.remoteArguments, in: directory.path)
         // The source was read once the first copy exists; the deletion reads it again later.
-        for _ in 0..<400 where await fixture.emulator.records(container: container).first(where: { $0.recordName == LegacyCopyName.of("L1") }) == nil {
+        for _ in 0..<400 where await fixture.emulator.records(container: container).first(where: { $0.recordName == F.copy("L1") }) == nil {
             try await Task.sleep(for: .milliseconds(10))
         }
         await fixture.emulator.seed([F.membership("M9", family: "L1", user: "P1", role: "adult", legacy: true)], container: container)

@@ -54,10 +54,10 @@ import TribeBoardTestSupport
         for name in ["L1", "P1", "M1"] { #expect(byName[name]?["outcome"] as? String == "copied", "\(name)") }
 
         let records = await fixture.emulator.records(container: container)
-        #expect(records.filter { $0.recordType == "Family" }.map(\.recordName) == [LegacyCopyName.of("L1")])
-        #expect(records.filter { $0.recordType == "Membership" }.map(\.recordName) == [LegacyCopyName.of("M1")])
+        #expect(records.filter { $0.recordType == "Family" }.map(\.recordName) == [F.copy("L1")])
+        #expect(records.filter { $0.recordType == "Membership" }.map(\.recordName) == [F.copy("M1")])
         let store = directory.file("s.sqlite")
-        #expect(try F.sqlite(store, "SELECT id FROM families") == [LegacyCopyName.of("L1")])
+        #expect(try F.sqlite(store, "SELECT id FROM families") == [F.copy("L1")])
         #expect(try F.sqlite(store, "SELECT COUNT(*) FROM families WHERE created_at < '2000'") == ["0"])
 
         let csv = try await migrate(fixture, directory, ["--csv"])
@@ -88,7 +88,7 @@ import TribeBoardTestSupport
         #expect(codes.allSatisfy { $0.wholeMatch(of: /[A-Z0-9]{6,8}/) != nil }, "\(codes)")
         #expect(Set(codes).count == 2)
         for name in ["L1", "L2"] {
-            let copy = LegacyCopyName.of(name)
+            let copy = F.copy(name)
             let code = try #require(families.first { $0.recordName == copy }?.string("code"))
             #expect(try QRReader.decode([directory.file("out/qr/\(copy).png")]) == [code])
             #expect(try F.sqlite(directory.file("s.sqlite"), "SELECT new_code || '|' || reason FROM code_repairs WHERE family_id = '\(copy)'")
@@ -121,7 +121,7 @@ import TribeBoardTestSupport
 
         let audit = try await ProcessRunner.runAsync(tribeboard, ["audit", "--store", "s.sqlite", "--json"] + fixture.remoteArguments, in: directory.path)
         let findings = try F.json(audit)["findings"] as? [[String: Any]] ?? []
-        let copies = Set(["L1", "L2", "L3"].map(LegacyCopyName.of))
+        let copies = Set(["L1", "L2", "L3"].map(F.copy))
         let created = findings.filter { finding in
             let category = finding["category"] as? String ?? ""
             let ids = (finding["families"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
@@ -151,7 +151,7 @@ import TribeBoardTestSupport
         #expect(byName["M3"]?["outcome"] as? String == "skipped", "its family reference names a profile")
         #expect(F.counts(try F.json(result))["failed"] == 0)
         let memberships = await fixture.emulator.records(container: container).filter { $0.recordType == "Membership" }
-        #expect(memberships.map(\.recordName) == [LegacyCopyName.of("M2")])
+        #expect(memberships.map(\.recordName) == [F.copy("M2")])
     }
 
     @Test func deleteSourceIsListedWithTheMigrationOptions() throws {

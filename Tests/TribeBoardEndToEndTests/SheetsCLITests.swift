@@ -89,7 +89,7 @@ import TribeBoardTestSupport
                                            in: directory.path)
         #expect(result.status == 65)
         let error = try ErrorDocument(result)
-        #expect(error.kind == "template.unknownPlaceholders" && error.placeholders == ["{family} (line 2)", "{kode} (line 4)"], "\(error)")
+        #expect(error.kind == "template.unknownPlaceholders" && error.placeholders == ["{family} (line 2, column 14)", "{kode} (line 4, column 20)"], "\(error)")
         #expect(!FileManager.default.fileExists(atPath: directory.file("inv.pdf")))
     }
 
@@ -116,7 +116,7 @@ import TribeBoardTestSupport
         let unknown = try ProcessRunner.run(tribeboard, ["sheets", "--manifest", "m.csv", "--out", "x.pdf", "--template", "bad.txt", "--json"],
                                             in: directory.path)
         let error = try ErrorDocument(unknown)
-        #expect(error.kind == "template.unknownPlaceholders" && error.placeholders == ["{kolor} (line 2)", "{colour} (line 2)"], "\(error)")
+        #expect(error.kind == "template.unknownPlaceholders" && error.placeholders == ["{kolor} (line 2, column 9)", "{colour} (line 2, column 17)"], "\(error)")
         let fromStore = try ErrorDocument(try ProcessRunner.run(tribeboard, ["sheets", "--store", "s.sqlite", "--out", "x.pdf", "--template", "t.txt",
                                                                              "--json"], in: directory.path))
         #expect(fromStore.kind == "template.unknownPlaceholders" && fromStore.exitStatus == 65, "\(fromStore)")

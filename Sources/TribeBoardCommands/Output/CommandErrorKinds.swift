@@ -101,6 +101,17 @@ extension MigrationError: DocumentedError {
         case .output(let error): return error.errorDetail
         case .codeGeneration(let error): return error.errorDetail
         case .qrCode(let error): return error.errorDetail
+        case .copyName(.hashUnavailable(let name)): return ErrorDetail(kind: "migrate.copyNameUnavailable").with { $0.recordId = name }
+        }
+    }
+}
+
+extension MigrationInterruption: DocumentedError {
+    // The phase it stopped in, and how far that phase was; whether anything was written is in the message.
+    var errorDetail: ErrorDetail {
+        ErrorDetail(kind: "migrate.interrupted").with {
+            $0.operation = progress?.phase.rawValue
+            $0.count = progress?.processed
         }
     }
 }
@@ -153,7 +164,11 @@ extension SheetTemplateError: DocumentedError {
     var errorDetail: ErrorDetail {
         switch self {
         case .cannotOpen(let path, _): return ErrorDetail(kind: "template.cannotOpen").with { $0.path = path }
-        case .syntax(let line, _): return ErrorDetail(kind: "template.syntax").with { $0.line = line }
+        case .syntax(let line, let column, _):
+            return ErrorDetail(kind: "template.syntax").with {
+                $0.line = line
+                $0.columnNumber = column
+            }
         case .unknownPlaceholders(let names): return ErrorDetail(kind: "template.unknownPlaceholders").with { $0.placeholders = names }
         case .unknownSetting(let line, let name):
             return ErrorDetail(kind: "template.unknownSetting").with {
@@ -170,6 +185,12 @@ extension SheetTemplateError: DocumentedError {
             return ErrorDetail(kind: "template.tooLarge").with {
                 $0.path = path
                 $0.bytes = bytes
+            }
+        // Each problem as its own detail, message included: a script lists them as the text does.
+        case .several(let problems):
+            return ErrorDetail(kind: "template.several").with {
+                $0.count = problems.count
+                $0.problems = problems.map { problem in problem.errorDetail.with { $0.message = problem.localizedDescription } }
             }
         }
     }

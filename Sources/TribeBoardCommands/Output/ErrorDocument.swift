@@ -12,6 +12,8 @@ struct ErrorDocument: Encodable {
         detail.exitStatus = status.rawValue
         detail.status = status.name(for: detail.kind)
         detail.message = error.localizedDescription
+        // Each of several problems would end the run the same way on its own.
+        detail.problems = detail.problems?.map { problem in problem.with { $0.exitStatus = status.rawValue; $0.status = status.name(for: $0.kind) } }
         self.error = detail
     }
 }
@@ -53,6 +55,10 @@ struct ErrorDetail: Encodable, Equatable {
     var fields: [String]?
     /// How many things an error is about, when `recordIds` lists only the first.
     var count: Int?
+    /// The character's place on `line` (1-based): a template's brace or placeholder.
+    var columnNumber: Int?
+    /// Every problem, when an error is several at once (a template's): each a detail of its own.
+    var problems: [ErrorDetail]?
 
     init(kind: String) { self.kind = kind }
 
@@ -104,6 +110,7 @@ extension ExitStatus {
         case .ioError: return "ioError"
         case .remoteUnavailable: return "remoteUnavailable"
         case .remoteConfiguration: return "remoteConfiguration"
+        case .interrupted: return "interrupted"
         }
     }
 }

@@ -19,6 +19,11 @@ enum MigrateReportText {
                          + (verification.passed ? "" : "; \(verification.mismatched) DO NOT") + " (\(counts.joined(separator: ", ")))")
         }
         if report.sourceDeleted > 0 { lines.append("Legacy records deleted: \(report.sourceDeleted)") }
+        if report.sourceKept > 0 {
+            let kept = report.entries.filter { $0.sourceKept != nil }
+            lines.append("Legacy records kept (--keep-source): \(report.sourceKept)")
+            for entry in kept.prefix(200) { lines.append("  \(entry.sourceName) (\(entry.sourceType)): \(entry.sourceKept ?? "")") }
+        }
         if let refused = report.deletionRefused { lines.append("Delete source: \(refused)") }
         let problems = report.entries.filter { $0.reason != nil && $0.outcome != .copied && $0.outcome != .identical }
         if !problems.isEmpty {
@@ -37,6 +42,7 @@ enum MigrateReportText {
                 lines.append("  \(entry.destinationName)  \(recode.oldCode) -> \(new)  kept by \(recode.keptBy)" + (entry.qrFile.map { "  \($0)" } ?? ""))
             }
         }
+        if let codesFile = report.codesFile { lines.append("New codes in full (owner-only): \(codesFile)") }
         if let stopped = report.stoppedBy { lines.append("Stopped: \(stopped)") }
         if !report.applied { lines.append("This is a plan: nothing was written. Run again with --apply to migrate.") }
         return lines.joined(separator: "\n") + "\n"

@@ -21,7 +21,8 @@ final class ProgressDisplay: Sendable {
         lastShown = Mutex(mode == .logLines ? ContinuousClock.now : nil)
     }
 
-    func update(_ progress: ProvisionProgress) {
+    /// `label` names the phase of a run whose phases count different things (migrate's "copying 3/4").
+    func update(_ progress: ProvisionProgress, label: String? = nil) {
         let interval: Duration = mode == .bar ? .milliseconds(100) : .seconds(5)
         let due = lastShown.withLock { last -> Bool in
             let now = ContinuousClock.now
@@ -32,10 +33,12 @@ final class ProgressDisplay: Sendable {
         guard due else { return }
         switch mode {
         case .silent: return
-        case .bar: Terminal.showProgress(Self.bar(progress))
+        case .bar: Terminal.showProgress((label.map { $0 + "  " } ?? "") + Self.bar(progress))
         case .logLines:
-            logger.notice("progress", metadata: ["rows": "\(progress.processed)/\(progress.total)",
-                                                 "rate": "\(Int(Self.rate(progress)))/s", "eta": "\(Self.eta(progress))"])
+            var metadata: Logger.Metadata = ["rows": "\(progress.processed)/\(progress.total)",
+                                             "rate": "\(Int(Self.rate(progress)))/s", "eta": "\(Self.eta(progress))"]
+            if let label { metadata["phase"] = "\(label)" }
+            logger.notice("progress", metadata: metadata)
         }
     }
 

@@ -84,6 +84,8 @@ struct MigrateLegacyTypesCommand: PipelineCommand {
     package func validate() throws {
         try options.check(global: global)
         if legacy.deleteSource && !options.apply { throw ValidationError("--delete-source needs --apply.") }
+        if !legacy.keepSource.isEmpty && !legacy.deleteSource { throw ValidationError("--keep-source needs --delete-source.") }
+        if legacy.keepSource.contains(where: \.isEmpty) { throw ValidationError("--keep-source needs a record name.") }
     }
 
 
@@ -93,6 +95,7 @@ struct MigrateLegacyTypesCommand: PipelineCommand {
         let client = try MigrationRun.destinationClient(remoteOptions, context: context)
         var request = options.request(.legacyTypes, global: global)
         request.deleteSource = legacy.deleteSource
+        request.keepSource = Set(legacy.keepSource)
         try await MigrationRun(context: context, options: options).execute(request, MigrationEndpoints(source: client, destination: client))
     }
 }
@@ -101,6 +104,10 @@ struct MigrateLegacyTypesCommand: PipelineCommand {
 struct LegacyTypesOptions: ParsableArguments, Sendable {
     @Flag(help: "With --apply: delete the legacy records once every copy is verified.")
     var deleteSource = false
+
+    @Option(help: ArgumentHelp("With --delete-source: leave this legacy record where it is (repeatable), e.g. an invalid one an app user still owns; "
+                               + "the family and profile a kept membership references are kept too.", valueName: "record-name"))
+    var keepSource: [String] = []
 }
 
 /// `tribeboard migrate container`.

@@ -55,7 +55,7 @@ enum ClaimBackfillText {
         var lines = ["Code claims (\(report.applied ? "applied" : "plan")): \(report.familiesRead) families, \(report.codes) codes; "
                      + (report.applied ? "\(report.claimed) claimed by their oldest family" : "\(report.claimed) claimed already, \(report.toClaim) to claim (--apply)")]
         if !report.duplicates.isEmpty {
-            lines.append("Codes held by several families (the oldest keeps it; give the others a new code with `tribeboard audit --repair`): \(report.duplicates.count)")
+            lines.append("Codes held by several families (the oldest keeps it; give the others a new code with `tribeboard audit --repair --apply --out DIR`, then `tribeboard resync` to upload it): \(report.duplicates.count)")
             for duplicate in report.duplicates.prefix(listed) {
                 lines.append("  \(duplicate.code)  kept by \(duplicate.keptBy); also \(duplicate.others.joined(separator: ", "))")
             }

@@ -26,10 +26,18 @@ struct MigrationRun {
     func execute(_ request: MigrationRequest, _ endpoints: MigrationEndpoints) async throws {
         let global = context.options
         let progress = ProgressDisplay(quiet: global.quiet || global.json && !Terminal.isTerminal(.standardError), logger: context.logger)
+        let interrupt = MigrationInterrupt()
+        interrupt.install(applying: request.apply) { [context] interruption in
+            progress.finish()
+            _ = context.fail(interruption, status: .interrupted)
+        }
+        defer { interrupt.remove() }
         let report: MigrationReport
         do {
-            report = try await Migrator(request: request, endpoints: endpoints, logger: context.logger,
-                                  onProgress: { progress.update(ProvisionProgress($0)) }).run()
+            report = try await Migrator(request: request, endpoints: endpoints, logger: context.logger, onProgress: {
+                interrupt.record($0)
+                progress.update(ProvisionProgress($0), label: $0.label)
+            }).run()
         } catch {
             progress.finish()
             throw context.fail(error, status: Self.status(error))
@@ -63,7 +71,15 @@ struct MigrationRun {
     static func status(_ error: MigrationError) -> ExitStatus {
         switch error {
         case .remote(let remote): return remote.category == .configuration ? .remoteConfiguration : .remoteUnavailable
-        case .store, .output, .codeGeneration, .qrCode: return .ioError
+        case .store, .output, .codeGeneration, .qrCode, .copyName: return .ioError
         }
+    }
+}
+
+extension ProvisionProgress {
+    /// The progress display speaks in provision's terms: processed, total, failed.
+    init(_ migration: MigrationProgress) {
+        self.init(processed: migration.processed, total: migration.total, created: migration.processed, existing: 0,
+                  failed: migration.problems, elapsed: migration.elapsed)
     }
 }

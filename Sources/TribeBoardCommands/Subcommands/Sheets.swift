@@ -230,9 +230,12 @@ package struct SheetsCommand: PipelineCommand {
                              _ feed: (SheetRenderer) throws(InvitationReadError) -> Void) throws(SheetError) -> SheetsReport {
         let template: SheetTemplate
         do throws(SheetTemplateError) {
-            if let path = request.template { template = try SheetTemplate.load(path: path) } else { template = try SheetTemplate.builtIn() }
-            // Placeholders other than the fields are a manifest's columns: the store has none.
-            if source == .store { try SheetTemplate.requireColumns(template.columns, available: []) }
+            template = try request.template.map { path throws(SheetTemplateError) in try SheetTemplate.load(path: path) } ?? SheetTemplate.builtIn()
+            // Placeholders other than the fields are a manifest's columns: the store has none, so
+            // they are named with the template's other problems, all at once.
+            var problems = template.problems
+            if source == .store, let missing = SheetTemplate.missingColumns(template.columns, available: []) { problems.append(missing) }
+            if let error = SheetTemplateError.combined(problems) { throw error }
         } catch {
             throw SheetError.template(error)
         }

@@ -2,7 +2,6 @@ import Foundation
 import GRDB
 import TribeBoardCSV
 import TribeBoardDomain
-import TribeBoardProvisioning
 import TribeBoardStore
 
 extension TribeBoardStore {

@@ -1,10 +1,10 @@
 import Foundation
-import TribeBoardCSV
 import TribeBoardDomain
 import TribeBoardSupport
 
 /// Turns a CSV record into a row ready for the store, or into every problem it has, each naming
-/// its column.
+/// its column. Here, below provisioning, because `sheets --from-import` finds an import file's
+/// families by the same import keys provision gave them.
 package struct RowParser {
     package init() {}
 

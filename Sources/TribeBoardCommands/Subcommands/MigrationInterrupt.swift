@@ -1,0 +1,36 @@
+import Dispatch
+import Foundation
+import Synchronization
+import TribeBoardMigrate
+
+/// Ctrl-C during a migration: says where the run was and how to go on (the typed
+/// `MigrationInterruption`, as text on stderr and, with --json, the error document), then ends
+/// with status 130 at once. Ending there is safe at any point: the migration is built to survive
+/// a kill (the checkpoint is written before each batch is sent, a rerun settles the rest), and a
+/// request CloudKit is still answering would otherwise keep the operator waiting.
+final class MigrationInterrupt: Sendable {
+    private let last = Mutex<MigrationProgress?>(nil)
+    // DispatchSourceSignal is not Sendable; set once in `install`, cancelled once in `remove`.
+    nonisolated(unsafe) private var source: (any DispatchSourceSignal)?
+
+    /// The latest progress, for the message.
+    func record(_ progress: MigrationProgress) { last.withLock { $0 = progress } }
+
+    /// `report` prints the interruption (it must not return before it is written); the process then exits 130.
+    func install(applying: Bool, report: @escaping @Sendable (MigrationInterruption) -> Void) {
+        signal(SIGINT, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
+        source.setEventHandler { [self] in
+            report(MigrationInterruption(progress: last.withLock { $0 }, applying: applying))
+            _exit(ExitStatus.interrupted.rawValue)
+        }
+        source.resume()
+        self.source = source
+    }
+
+    /// Once the run is over (its report printed or its error reported), Ctrl-C is the default again.
+    func remove() {
+        source?.cancel()
+        signal(SIGINT, SIG_DFL)
+    }
+}
