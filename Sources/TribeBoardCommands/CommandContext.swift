@@ -37,9 +37,14 @@ struct CommandContext {
         return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
     }
 
-    /// Reports a run-stopping error on stderr and ends with its status; with --json, also as the
+    /// Reports a run-stopping error on stderr and ends with its status (the command's `exits` say
+    /// which); with --json, also as the
     /// run's one document on stdout (`{"error": …}`), unless a report already is that document.
-    func fail(_ error: any Error, status: ExitStatus) -> ExitCode {
+    func fail(_ error: any Error, _ exits: CommandExits) -> ExitCode {
+        fail(error, status: exits.status(of: error))
+    }
+
+    private func fail(_ error: any Error, status: ExitStatus) -> ExitCode {
         logger.error("\(error.localizedDescription)")
         if options.json {
             // Encoding strings and integers cannot fail; if it ever did, stderr still has the message.

@@ -14,11 +14,10 @@ struct MigrationRun {
         do {
             client = try remote.client(policy: RetryPolicy(), logger: context.logger)
         } catch {
-            throw context.fail(error, status: .remoteConfiguration)
+            throw context.fail(error, MigrateCommand.exits)
         }
         guard let client else {
-            throw context.fail(CommandError.remoteNeeded(by: .migrate),
-                               status: .remoteConfiguration)
+            throw context.fail(CommandError.remoteNeeded(by: .migrate), MigrateCommand.exits)
         }
         return client
     }
@@ -32,7 +31,7 @@ struct MigrationRun {
                                   onProgress: { progress.update(ProvisionProgress($0)) }).run()
         } catch {
             progress.finish()
-            throw context.fail(error, status: Self.status(error))
+            throw context.fail(error, MigrateCommand.exits)
         }
         progress.finish()
         if let reason = report.stoppedBy { context.logger.warning("migration stopped early", metadata: ["reason": "\(reason)"]) }
@@ -57,13 +56,6 @@ struct MigrationRun {
         case .problems: return .partialFailure
         case .tryLater: return .remoteUnavailable
         case .configuration: return .remoteConfiguration
-        }
-    }
-
-    static func status(_ error: MigrationError) -> ExitStatus {
-        switch error {
-        case .remote(let remote): return remote.category == .configuration ? .remoteConfiguration : .remoteUnavailable
-        case .store, .output, .codeGeneration, .qrCode: return .ioError
         }
     }
 }

@@ -14,10 +14,7 @@ package struct ResyncCommand: PipelineCommand {
         discussion: """
             Families first, then user profiles, then memberships, 200 per request. Silent on success \
             unless -v. One run per store at a time; an overlapping run exits at once.
-            Exit status: 0 nothing left pending; 1 some records are quarantined or in conflict \
-            (see --list; --release ID once dealt with); 64 bad usage; 73 another resync holds the store's lock; 74 the store cannot \
-            be opened or written; 75 CloudKit was unavailable or throttled, or --max-duration passed, \
-            and records remain pending (try later); 78 no usable remote configuration.
+            \(exits.help)
             """,
         version: toolkitVersion)
 
@@ -68,25 +65,23 @@ package struct ResyncCommand: PipelineCommand {
         do {
             client = try remoteOptions.client(policy: retryPolicy, logger: context.logger)
         } catch {
-            throw context.fail(error, status: .remoteConfiguration)
+            throw context.fail(error, Self.exits)
         }
         guard let client else {
-            throw context.fail(CommandError.remoteNeeded(by: .resync),
-                               status: .remoteConfiguration)
+            throw context.fail(CommandError.remoteNeeded(by: .resync), Self.exits)
         }
         let lock: SyncLock
         do {
             // Not a lock file beside another application's database: what is there is checked first.
             try TribeBoardStore.identify(at: global.store)
         } catch {
-            throw context.fail(error, status: .ioError)
+            throw context.fail(error, Self.exits)
         }
         do {
             lock = try SyncLock(storePath: global.store)
         } catch {
             // Another run holds it (73, normal under cron); a lock file that cannot be used is 74.
-            guard case .held = error else { throw context.fail(error, status: .ioError) }
-            throw context.fail(error, status: .lockHeld)
+            throw context.fail(error, Self.exits)
         }
         var report: ResyncReport
         do {
@@ -105,7 +100,7 @@ package struct ResyncCommand: PipelineCommand {
             report = try await resyncer.run(until: deadline)
             progress.finish()
         } catch {
-            throw context.fail(error, status: .ioError)
+            throw context.fail(error, Self.exits)
         }
         withExtendedLifetime(lock) {}
         var status = Self.status(report.exitKind)
@@ -157,13 +152,12 @@ package struct ResyncCommand: PipelineCommand {
             try TribeBoardStore.identify(at: global.store)
             released = try TribeBoardStore.open(at: global.store).releaseSetAside(ids: release)
         } catch {
-            throw context.fail(error, status: .ioError)
+            throw context.fail(error, Self.exits)
         }
         let result = ResyncRelease(released: released, notSetAside: release.filter { !released.contains($0) })
         try context.emit(result) { "Released \($0.released.count) records: the next resync tries them again.\n" }
         if !result.notSetAside.isEmpty {
-            throw context.fail(CommandError.notSetAside(result.notSetAside),
-                               status: .usage)
+            throw context.fail(CommandError.notSetAside(result.notSetAside), Self.exits)
         }
     }
 
@@ -173,7 +167,7 @@ package struct ResyncCommand: PipelineCommand {
             let store = try TribeBoardStore.openReadOnly(at: global.store)
             listing = ResyncListing(pending: try store.pendingSyncCounts(), entries: try store.syncEntries())
         } catch {
-            throw context.fail(error, status: .ioError)
+            throw context.fail(error, Self.exits)
         }
         try context.emit(listing, text: ResyncReportText.render)
     }

@@ -19,12 +19,7 @@ package struct SheetsCommand: PipelineCommand {
             written owner-only (mode 600: it holds the codes) and appears only once complete.
             Text is set smaller (down to 6 pt on cards, 9 pt on letters) and wrapped to fit; what still does \
             not fit stops the run naming the families, unless --allow-cut. --preview draws the first page as a PNG.
-            Exit status: 0 written; 64 bad usage; 65 a template, logo or manifest that cannot be used (an \
-            unknown placeholder, not UTF-8, a code not in the app's format, codes older than the default \
-            store's), text that does not fit, or no family matches; 66 the \
-            manifest, template, logo or import file cannot be opened; 73 the PDF cannot be created there (a \
-            symbolic link, someone else's or a read-only file, no such folder); 74 the store cannot be read \
-            or the PDF or preview cannot be written (disk full).
+            \(exits.help)
             """,
         version: toolkitVersion)
 
@@ -149,7 +144,7 @@ package struct SheetsCommand: PipelineCommand {
     static func render(_ request: Request, fromManifest manifest: String, storePath: String,
                        context: CommandContext) throws -> SheetsReport {
         do { return try make(request, fromManifest: manifest, storePath: storePath, context: context) } catch {
-            throw context.fail(error, status: status(error))
+            throw context.fail(error, Self.exits)
         }
     }
 
@@ -220,7 +215,7 @@ package struct SheetsCommand: PipelineCommand {
                             unmatched: () -> SheetError? = { nil },
                             _ feed: (SheetRenderer) throws(InvitationReadError) -> Void) throws -> SheetsReport {
         do { return try make(request, source: source, context: context, unmatched: unmatched, feed) } catch {
-            throw context.fail(error, status: status(error))
+            throw context.fail(error, Self.exits)
         }
     }
 
@@ -248,19 +243,6 @@ package struct SheetsCommand: PipelineCommand {
         return SheetsReport(output: request.out, preview: request.preview, source: source, layout: request.layout, paper: request.paper,
                             template: request.template ?? "built-in", invitations: renderer.invitations, pages: renderer.pages,
                             cuts: renderer.cuts, shrunk: renderer.shrunk, manifestCheck: check())
-    }
-
-    static func status(_ error: SheetError) -> ExitStatus {
-        switch error {
-        case .template(.cannotOpen), .template(.logo(_, "no such file")): return .noInput
-        case .template, .qr, .invalidCode, .nothingSelected, .textDoesNotFit, .outdatedManifest, .unmatched: return .dataError
-        case .input(.rendering(let inner as SheetError)): return status(inner)
-        case .input(.store), .input(.rendering): return .ioError
-        case .input(.manifestMissing), .input(.importFile(.cannotOpen)): return .noInput
-        case .input(.manifest), .input(.importFile): return .dataError
-        case .cannotCreate: return .cannotCreate
-        case .write, .cairo: return .ioError
-        }
     }
 
     /// A date from the command line as the store writes times (ISO 8601 UTC with milliseconds),
