@@ -17,6 +17,26 @@ struct CommandContext {
         self.logger = Logger(label: label) { _ in StderrLogHandler(level: level) }
     }
 
+    /// The text summary will be printed on the terminal the diagnostics go to: a failure it lists
+    /// (a failed row, why CloudKit stopped) is not logged as well, so a person reads it once.
+    /// With -v, -q, --json or a redirected stream, the log keeps everything (-q: errors only).
+    var summaryOnTerminal: Bool {
+        !options.json && !options.quiet && !options.verbose
+            && Terminal.isTerminal(.standardOutput) && Terminal.isTerminal(.standardError)
+    }
+
+    /// The logger for a part whose warnings are all in the summary (a code check that stopped,
+    /// resync's conflicts and quarantines): without them when the summary is on the terminal.
+    func loggerRepeatedBySummary() -> Logger {
+        guard summaryOnTerminal else { return logger }
+        let level = options.logLevel
+        return Logger(label: logger.label) { _ in
+            var handler = StderrLogHandler(level: level)
+            handler.dropsWarnings = true
+            return handler
+        }
+    }
+
     /// Prints a report on stdout: one JSON document with --json, the readable text otherwise.
     func emit<Report: Encodable>(_ report: Report, text: (Report) -> String) throws {
         if options.json {

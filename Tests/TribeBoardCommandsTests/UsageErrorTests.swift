@@ -48,7 +48,7 @@ struct UsageErrorTests {
         #expect(error["kind"] as? String == kind, "\(arguments): \(error)")
         #expect(error["option"] as? String == option, "\(arguments): \(error)")
         #expect(error["exitStatus"] as? Int == 64 && error["status"] as? String == "usage")
-        // The message is ArgumentParser's first line: the one stderr shows after "Error: ".
+        // The message is ArgumentParser's first line: the one stderr shows after "tribeboard: error: ".
         let message = try #require(error["message"] as? String)
         #expect(!message.isEmpty && TribeBoardCommand.fullMessage(for: Self.refusal(arguments)).contains(message))
     }

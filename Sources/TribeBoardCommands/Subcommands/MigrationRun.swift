@@ -34,7 +34,10 @@ struct MigrationRun {
             throw context.fail(error, MigrateCommand.exits)
         }
         progress.finish()
-        if let reason = report.stoppedBy { context.logger.warning("migration stopped early", metadata: ["reason": "\(reason)"]) }
+        // The summary's "Stopped:" line says it on a terminal.
+        if let reason = report.stoppedBy, !context.summaryOnTerminal || options.csv {
+            context.logger.warning("migration stopped early", metadata: ["reason": "\(reason)"])
+        }
         if options.csv {
             if !global.quiet {
                 let csv = MigrationCSV.render(report)

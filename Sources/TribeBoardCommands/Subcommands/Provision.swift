@@ -67,6 +67,7 @@ package struct ProvisionCommand: PipelineCommand {
         request.codeLength = codeLength
         request.qrScale = qrScale
         request.dryRun = dryRun
+        if context.summaryOnTerminal { request.loggedFailures = 0 }
         let progress = ProgressDisplay(quiet: global.quiet || global.json && !Terminal.isTerminal(.standardError),
                                        logger: context.logger)
         let client: CloudKitClient?
@@ -81,7 +82,8 @@ package struct ProvisionCommand: PipelineCommand {
         if client == nil && !dryRun {
             context.logger.info("no remote configured: codes are checked in the local store only, records wait for resync")
         }
-        let remote = client.map { RemoteCodeCheck(client: $0, logger: context.logger) }
+        // Its one warning (CloudKit stopped) is the summary's "CloudKit could not be used" line.
+        let remote = client.map { RemoteCodeCheck(client: $0, logger: context.loggerRepeatedBySummary()) }
         let provisioner = Provisioner(request: request, logger: context.logger, remote: dryRun ? nil : remote,
                                       onProgress: { progress.update($0) })
         var report: ProvisionReport
@@ -122,7 +124,9 @@ package struct ProvisionCommand: PipelineCommand {
             report.sheets = .init(path: path, invitations: printed.invitations, pages: printed.pages)
             return nil
         } catch {
-            context.logger.error("the sheets were not made; the families are provisioned", metadata: ["error": "\(error.localizedDescription)"])
+            if !context.summaryOnTerminal {
+                context.logger.error("the sheets were not made; the families are provisioned", metadata: ["error": "\(error.localizedDescription)"])
+            }
             report.sheets = .init(path: path, error: error.localizedDescription, errorKind: ErrorDetail.of(error).kind)
             return Self.exits.status(of: error)
         }
@@ -143,7 +147,7 @@ package struct ProvisionCommand: PipelineCommand {
             report.remote?.uploadOutcome = .tryLater
             return
         }
-        let outcome = try await Resyncer(store: store, client: client, logger: context.logger).run()
+        let outcome = try await Resyncer(store: store, client: client, logger: context.loggerRepeatedBySummary()).run()
         withExtendedLifetime(lock) {}
         report.remote?.uploaded = outcome.synced
         report.remote?.uploadFailed = outcome.failed

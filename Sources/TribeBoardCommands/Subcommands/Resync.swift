@@ -88,7 +88,9 @@ package struct ResyncCommand: PipelineCommand {
             let store = try TribeBoardStore.open(at: global.store)
             let deadline = maxDuration.map { ContinuousClock.now + .seconds($0) }
             // --max-duration is a promise for the whole run: requests and backoff end by it too.
-            var resyncer = Resyncer(store: store, client: client.bounded(by: deadline), logger: context.logger, concurrency: concurrency)
+            // Its warnings (the code check stopped, conflicts, quarantines) are all in the summary.
+            var resyncer = Resyncer(store: store, client: client.bounded(by: deadline), logger: context.loggerRepeatedBySummary(),
+                                    concurrency: concurrency)
             // A bar on a terminal (a long run is not silent for minutes), a line every few seconds
             // in a log, nothing for cron's quiet runs or with -q.
             let progress = ProgressDisplay(quiet: global.quiet || !Terminal.isTerminal(.standardError) && !global.verbose, logger: context.logger)
@@ -110,12 +112,16 @@ package struct ResyncCommand: PipelineCommand {
             } catch {
                 // Monitoring reading a stale file would see the last good run: the run says so and
                 // does not end 0 (or 1, whose report a script reads as complete).
-                context.logger.error("cannot write the metrics file", metadata: ["error": "\(error.localizedDescription)"])
+                if !context.summaryOnTerminal {
+                    context.logger.error("cannot write the metrics file", metadata: ["error": "\(error.localizedDescription)"])
+                }
                 report.metricsFileError = error.localizedDescription
                 if status == .success || status == .partialFailure { status = .ioError }
             }
         }
-        if let reason = report.stoppedBy { context.logger.warning("resync stopped early", metadata: ["reason": "\(reason)"]) }
+        if let reason = report.stoppedBy, !context.summaryOnTerminal {
+            context.logger.warning("resync stopped early", metadata: ["reason": "\(reason)"])
+        }
         // Cron mails whatever a job prints: a run that did its job prints nothing unless asked, or
         // unless a person runs it on a terminal.
         if global.json || global.verbose || status != .success || Terminal.isTerminal(.standardOutput) && !global.quiet {
