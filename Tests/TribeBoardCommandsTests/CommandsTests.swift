@@ -105,13 +105,11 @@ struct ExitStatusMappingTests {
 
     @Test func provisionReportJSONKeys() throws {
         let report = Self.report { $0.remote = .init(failure: .network(reason: "down")) }
-        let data = try JSONEncoder().encode(report)
-        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        for key in ["command", "dryRun", "csv", "store", "rows", "created", "existing", "failed", "qrCodesWritten", "failures"] {
-            #expect(object[key] != nil, "missing \(key)")
-        }
-        let remote = try #require(object["remote"] as? [String: Any])
-        #expect(remote["errorKind"] as? String == "network")
+        // Every key a script reads must be there: the mirror's non-optional fields fail to decode otherwise.
+        let decoded = try Decoded.decode(ProvisionReportMirror.self, from: report)
+        #expect(decoded.command == "provision" && decoded.csv == "in.csv" && decoded.store == "s.sqlite" && !decoded.dryRun)
+        #expect(decoded.rows == 0 && decoded.failed == 0 && decoded.failures.isEmpty)
+        #expect(decoded.remote?.errorKind == "network")
     }
 }
 

@@ -68,6 +68,8 @@ struct ExitStatusSourceTests {
 
     /// Every error the commands can meet has its kind in the table, and a status the table allows.
     @Test func everyKindHasAStatus() {
+        let produced = Set(ErrorKindCatalogue.samples.map { ErrorDetail.of($0).kind })
+        #expect(produced == Set(ErrorKinds.statuses.map(\.key)), "the catalogue's samples and the table: \(produced.symmetricDifference(ErrorKinds.statuses.map(\.key)).sorted())")
         for error in ErrorKindCatalogue.samples {
             let detail = ErrorDetail.of(error)
             let rule = ErrorKinds.rule(detail.kind)
