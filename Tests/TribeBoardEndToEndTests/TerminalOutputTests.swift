@@ -106,6 +106,10 @@ import TribeBoardTestSupport
             #expect(Self.screen(terminal.stdout, plain: false).first
                     == "tribeboard: \u{1B}[31merror\u{1B}[0m: Unknown option '--bogus'. Did you mean '--out'?", "\(terminal.stdout)")
         }
+        // The emulator, a tool of the package too.
+        let emulator = try ProcessRunner.run(ProcessRunner.executable("tribeboard-cloudkit-emulator"), ["--bogus"], in: directory.path)
+        #expect(emulator.status == 64)
+        #expect(emulator.stderr.split(separator: "\n").first == "tribeboard: error: Unknown option '--bogus'", "\(emulator.stderr)")
         let missing = try ProcessRunner.run(tribeboard, ["provision", "missing.csv", "--store", "s.sqlite"], in: directory.path)
         #expect(missing.status == 66)
         #expect(missing.stderr == "tribeboard: error: cannot open missing.csv: no such file\n", "\(missing.stderr)")
