@@ -81,6 +81,24 @@ import TribeBoardTestSupport
         #expect(Self.count("AUTHENTICATION_FAILED", in: resync.lines) == 1, "\(resync.lines)")
     }
 
+    /// Text printed cut (--allow-cut) is named by the summary; the warning that points at it is
+    /// for a log, not for the terminal that shows the summary.
+    @Test func aCutIsNamedOnceOnATerminal() async throws {
+        let directory = try TemporaryDirectory("terminal-cut")
+        _ = try directory.write("in.csv", "family_name,external_id\nSmith,E1\nJones,E2\n")
+        let provisioned = try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out"], in: directory.path)
+        #expect(provisioned.status == 0, "\(provisioned.stderr)")
+        _ = try directory.write("long.txt", "organisation: School\n---\n" + Array(repeating: "word", count: 3_000).joined(separator: " ") + "\n")
+        let sheets = "\(tribeboard) sheets --store s.sqlite --out cards.pdf --template long.txt --allow-cut"
+        let terminal = try await Self.onTerminal(sheets, in: directory)
+        #expect(terminal.status == 0, "\(terminal.lines)")
+        #expect(Self.count("--allow-cut", in: terminal.lines) == 1, "\(terminal.lines)")
+        #expect(terminal.lines.contains { $0.hasPrefix("2 cards printed with text cut (--allow-cut): ") }, "\(terminal.lines)")
+        let logged = try await Self.onTerminal(sheets + " > report.txt", in: directory)
+        #expect(logged.lines == ["tribeboard: warning: printed cut (--allow-cut): text that does not fit on 2 invitations (the report names them)"],
+                "\(logged.lines)")
+    }
+
     /// The names the toolkit runs under: the executable with a subcommand, a one-command
     /// executable, and a link named as the package installs it.
     static func invocations(in directory: TemporaryDirectory) throws -> [[String]] {

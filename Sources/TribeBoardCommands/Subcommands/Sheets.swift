@@ -177,7 +177,8 @@ package struct SheetsCommand: PipelineCommand {
                                             adminName: known?.admin, externalId: printed.externalId, columns: printed.columns))
             }
         }
-        if check.outdated > 0 {
+        // The summary says it on a terminal (provision --sheets prints a fresh manifest: never outdated).
+        if check.outdated > 0, !context.summaryOnTerminal {
             context.logger.warning("the manifest \(manifest) is older than the store: \(check.outdated) families have a new code since (\(check.summary)); printed with the store's codes")
         }
         if check.notInStore > 0 {
@@ -237,7 +238,8 @@ package struct SheetsCommand: PipelineCommand {
         if let check = check(), check.refuses { throw SheetError.outdatedManifest(check) }
         if let missing = unmatched() { throw missing }
         try renderer.finish()
-        if !renderer.cuts.isEmpty {
+        // The summary names them on a terminal (provision --sheets never allows a cut).
+        if !renderer.cuts.isEmpty, !context.summaryOnTerminal {
             context.logger.warning("printed cut (--allow-cut): text that does not fit on \(renderer.cuts.invitations) invitations (the report names them)")
         }
         return SheetsReport(output: request.out, preview: request.preview, source: source, layout: request.layout, paper: request.paper,
