@@ -17,6 +17,26 @@ struct CommandContext {
         self.logger = Logger(label: label) { _ in StderrLogHandler(level: level) }
     }
 
+    /// The text summary will be printed on the terminal the diagnostics go to: a failure it lists
+    /// (a failed row, why CloudKit stopped) is not logged as well, so a person reads it once.
+    /// With -v, -q, --json or a redirected stream, the log keeps everything (-q: errors only).
+    var summaryOnTerminal: Bool {
+        !options.json && !options.quiet && !options.verbose
+            && Terminal.isTerminal(.standardOutput) && Terminal.isTerminal(.standardError)
+    }
+
+    /// The logger for a part whose warnings are all in the summary (a code check that stopped,
+    /// resync's conflicts and quarantines): without them when the summary is on the terminal.
+    func loggerRepeatedBySummary() -> Logger {
+        guard summaryOnTerminal else { return logger }
+        let level = options.logLevel
+        return Logger(label: logger.label) { _ in
+            var handler = StderrLogHandler(level: level)
+            handler.dropsWarnings = true
+            return handler
+        }
+    }
+
     /// Prints a report on stdout: one JSON document with --json, the readable text otherwise.
     func emit<Report: Encodable>(_ report: Report, text: (Report) -> String) throws {
         if options.json {
@@ -37,9 +57,14 @@ struct CommandContext {
         return String(decoding: try encoder.encode(value), as: UTF8.self) + "\n"
     }
 
-    /// Reports a run-stopping error on stderr and ends with its status; with --json, also as the
+    /// Reports a run-stopping error on stderr and ends with its status (the command's `exits` say
+    /// which); with --json, also as the
     /// run's one document on stdout (`{"error": …}`), unless a report already is that document.
-    func fail(_ error: any Error, status: ExitStatus) -> ExitCode {
+    func fail(_ error: any Error, _ exits: CommandExits) -> ExitCode {
+        fail(error, status: exits.status(of: error))
+    }
+
+    private func fail(_ error: any Error, status: ExitStatus) -> ExitCode {
         logger.error("\(error.localizedDescription)")
         if options.json {
             // Encoding strings and integers cannot fail; if it ever did, stderr still has the message.

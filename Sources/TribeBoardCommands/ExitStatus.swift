@@ -1,7 +1,8 @@
 import ArgumentParser
 
-/// Exit statuses shared by every command (sysexits.h values where one fits). Documented in each command's page of docs/ and in docs/errors.md.
-enum ExitStatus: Int32 {
+/// Exit statuses shared by every command (sysexits.h values where one fits). Documented in each
+/// command's page of docs/ and in docs/errors.md; which a command can end with is its `CommandExits`.
+enum ExitStatus: Int32, CaseIterable, Sendable {
     case success = 0
     /// Some rows failed or findings reached the threshold; the rest of the work was done.
     case partialFailure = 1

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 
 extension TribeBoardCommand {
     /// Runs the command the program was started as. Installed packages ship one `tribeboard`
@@ -55,7 +56,7 @@ extension AsyncParsableCommand {
         finish(status: .success)
     }
 
-    /// Ends the run with `error`'s status (and message, as ArgumentParser writes it), unless
+    /// Ends the run with `error`'s status (and message, with the toolkit's one prefix), unless
     /// stdout failed: then 74, or the run's own status when it already says the work stopped.
     private static func finish(_ error: any Error) -> Never {
         let status = exitCode(for: error)
@@ -66,12 +67,22 @@ extension AsyncParsableCommand {
             if !message.isEmpty { Terminal.writeOutput(message + "\n") }
             finish(status: .success)
         }
-        guard let failure = Terminal.finishOutput() else { exit(withError: error) }
+        // A run that already reported its failure ends with ExitCode, which has no message.
         if !(error is ExitCode) {
-            let message = fullMessage(for: error)
+            let message = errorMessage(for: error)
             if !message.isEmpty { Terminal.writeError(message + "\n") }
         }
+        guard let failure = Terminal.finishOutput() else { Foundation.exit(status.rawValue) }
         exit(reporting: failure, status: status)
+    }
+
+    /// ArgumentParser's message (a usage error's reason, its usage line, where to find help) with
+    /// the prefix of every other diagnostic in place of its own `Error: `.
+    static func errorMessage(for error: any Error) -> String {
+        let message = fullMessage(for: error)
+        guard !message.isEmpty else { return "" }
+        let reason = message.hasPrefix("Error: ") ? String(message.dropFirst("Error: ".count)) : message
+        return StderrLogHandler.prefix(.error) + reason
     }
 
     private static func finish(status: ExitCode) -> Never {
@@ -80,7 +91,7 @@ extension AsyncParsableCommand {
     }
 
     private static func exit(reporting failure: StandardOutputError, status: ExitCode) -> Never {
-        Terminal.writeError("tribeboard: error: \(failure.localizedDescription)\n")
+        Terminal.writeError(StderrLogHandler.prefix(.error) + "\(failure.localizedDescription)\n")
         let keeps = status.rawValue != ExitStatus.success.rawValue && status.rawValue != ExitStatus.partialFailure.rawValue
         Foundation.exit(keeps ? status.rawValue : ExitStatus.ioError.rawValue)
     }

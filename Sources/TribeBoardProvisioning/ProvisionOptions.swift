@@ -11,6 +11,9 @@ package struct ProvisionRequest: Sendable {
     package var codeLength = 6
     package var qrScale = 8
     package var dryRun = false
+    /// Failed rows logged as they happen (the summary lists them all): none when that summary is
+    /// on the same terminal, so that a person sees each failure once.
+    package var loggedFailures = Provisioner.loggedFailureLimit
     /// Rows per store transaction: large enough to amortize the commit, small enough that a
     /// concurrent run waits only briefly for the write lock.
     var batchSize = 256

@@ -76,7 +76,8 @@ package struct Provisioner: Sendable {
         report.noteUnknownColumns(reader.unknownColumns)
         logger.info("provisioning", metadata: ["rows": "\(total)", "csv": "\(request.csvPath)",
                                                "store": "\(request.storePath)", "dry-run": "\(request.dryRun)"])
-        var sink = RunSink(report: report, logger: logger, total: total, started: started, onProgress: onProgress)
+        var sink = RunSink(report: report, logger: logger, total: total, started: started, onProgress: onProgress,
+                           loggedFailures: request.loggedFailures)
         if request.dryRun {
             try planDryRun(reader: reader, tracker: tracker, sink: &sink)
         } else {

@@ -10,6 +10,8 @@ struct RunSink {
     let total: Int
     let started: ContinuousClock.Instant
     let onProgress: Provisioner.ProgressHandler
+    /// How many failed rows are logged as they happen (`ProvisionRequest.loggedFailures`).
+    var loggedFailures = Provisioner.loggedFailureLimit
 
     mutating func finish(_ ticket: QRCodeStage.Ticket, manifest: ManifestWriter) throws {
         let rows = ticket.results.withLock { $0 }
@@ -30,9 +32,9 @@ struct RunSink {
     private mutating func count(_ row: ProvisionRowResult) {
         report.record(row)
         guard row.status == .failed else { return }
-        if report.failed <= Provisioner.loggedFailureLimit {
+        if report.failed <= loggedFailures {
             logger.warning("row failed", metadata: ["line": "\(row.line)", "error": "\(row.error ?? "")"])
-        } else if report.failed == Provisioner.loggedFailureLimit + 1 {
+        } else if report.failed == loggedFailures + 1, loggedFailures > 0 {
             logger.warning("further row failures are listed in the manifest and the summary only")
         }
     }

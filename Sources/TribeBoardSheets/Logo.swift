@@ -58,7 +58,7 @@ final class Logo {
     private static func read(_ path: String) throws(SheetTemplateError) -> Data {
         var status = stat()
         guard stat(path, &status) == 0 else {
-            throw .logo(path: path, reason: errno == ENOENT ? "no such file" : String(cString: strerror(errno)))
+            throw errno == ENOENT ? .logoMissing(path: path) : .logo(path: path, reason: String(cString: strerror(errno)))
         }
         guard (status.st_mode & S_IFMT) == S_IFREG else { throw .logo(path: path, reason: "not a regular file") }
         guard status.st_size <= maxBytes else {

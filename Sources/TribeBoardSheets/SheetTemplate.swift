@@ -92,6 +92,8 @@ package enum SheetTemplateError: Error, Equatable, LocalizedError {
     case unknownPlaceholders([String])
     case unknownSetting(line: Int, String)
     case logo(path: String, reason: String)
+    /// The logo's file does not exist (exit 66, where an unusable one is 65).
+    case logoMissing(path: String)
     case notUTF8(path: String, line: Int)
     case tooLarge(path: String, bytes: Int)
     /// Every problem of one template (two or more), in the order of its lines: fixed in one go.
@@ -112,6 +114,7 @@ package enum SheetTemplateError: Error, Equatable, LocalizedError {
         case .unknownSetting(let line, let name):
             return "template line \(line): unknown setting \"\(name)\"; known: \(SheetTemplate.settingNames.joined(separator: ", "))"
         case .logo(let path, let reason): return "the template's logo \(path): \(reason)"
+        case .logoMissing(let path): return "the template's logo \(path): no such file"
         case .notUTF8(let path, let line): return "the template \(path) is not UTF-8 text (line \(line)); save it as UTF-8"
         case .tooLarge(let path, let bytes):
             return "the template \(path) has \(bytes) bytes; a template may have at most \(SheetTemplate.maxBytes) (64 KB)"

@@ -66,6 +66,28 @@ struct EmulatorCommand: AsyncParsableCommand {
     @Option(help: "Largest accepted difference between a request's date and this clock, in seconds.")
     var maxClockSkew: Double = 300
 
+    /// ArgumentParser's `main()`, with the one error prefix of the package's tools
+    /// (`tribeboard: error: `, docs/errors.md "On stderr") in place of its `Error: `.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand { try await asyncCommand.run() } else { try command.run() }
+        } catch {
+            // Help, version and a status already reported (ExitCode) are ArgumentParser's to end.
+            guard exitCode(for: error) != .success, !(error is ExitCode) else { exit(withError: error) }
+            let message = fullMessage(for: error)
+            let reason = message.hasPrefix("Error: ") ? String(message.dropFirst("Error: ".count)) : message
+            FileHandle.standardError.write(Data((Self.errorPrefix + reason + "\n").utf8))
+            Foundation.exit(exitCode(for: error).rawValue)
+        }
+    }
+
+    /// `tribeboard: error: `, the level in red on a terminal unless NO_COLOR, as the toolkit's.
+    static var errorPrefix: String {
+        let colour = isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        return "tribeboard: \(colour ? "\u{1B}[31merror\u{1B}[0m" : "error"): "
+    }
+
     func run() async throws {
         var options = CloudKitEmulator.Options()
         let keys: [EmulatorSetup.Key]
@@ -94,7 +116,7 @@ struct EmulatorCommand: AsyncParsableCommand {
             emulator = try await CloudKitEmulator.start(options)
         } catch let error as EmulatorStartError {
             // At once, naming the port (EX_UNAVAILABLE): not 30 silent seconds, then a timeout.
-            FileHandle.standardError.write(Data("tribeboard-cloudkit-emulator: \(error.localizedDescription)\n".utf8))
+            FileHandle.standardError.write(Data((Self.errorPrefix + error.localizedDescription + "\n").utf8))
             throw ExitCode(69)
         }
         for key in keys { await emulator.registerKey(id: key.id, publicKeyPEM: key.publicKeyPEM, container: key.container) }

@@ -18,35 +18,38 @@ typealias ExitStatus = TribeBoardCommands.ExitStatus
 
 /// The `{"error": …}` document of `--json` (docs/errors.md, "Errors as JSON"), built in-process.
 struct ErrorDocumentTests {
-    /// The document exactly as `CommandContext.emit` writes it, read back as plain JSON.
-    static func json(_ error: any Error, status: ExitStatus) throws -> [String: Any] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let data = try encoder.encode(ErrorDocument(error, status: status))
-        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect(Array(object.keys) == ["error"], "one key at the top: \(object.keys)")
-        return try #require(object["error"] as? [String: Any])
+    /// The document exactly as `CommandContext.emit` writes it, decoded as a script reads it.
+    static func json(_ error: any Error, status: ExitStatus) throws -> ErrorFieldsMirror {
+        try Decoded.decode(ErrorDocumentMirror.self, fromText: try CommandContext.json(ErrorDocument(error, status: status))).error
+    }
+
+    /// The keys of the document's `error` object, after checking it is the document's only key.
+    static func keys(_ error: any Error, status: ExitStatus) throws -> Set<String> {
+        let text = try CommandContext.json(ErrorDocument(error, status: status))
+        #expect(try Decoded.decode(JSONKeys.self, fromText: text).keys == ["error"], "one key at the top: \(text)")
+        return try Decoded.decode(ErrorDocumentKeys.self, fromText: text).error.keys
     }
 
     @Test func aStoreThatIsALinkIsOneDocumentWithItsTypedFields() throws {
-        let error = try Self.json(StoreError.notAFile(path: "s.sqlite", kind: .symbolicLink), status: .ioError)
-        #expect(Set(error.keys) == ["exitStatus", "status", "kind", "message", "path", "fileType"], "unset fields are left out: \(error.keys)")
-        #expect(error["exitStatus"] as? Int == 74)
-        #expect(error["status"] as? String == "ioError")
-        #expect(error["kind"] as? String == "store.notAFile")
-        #expect(error["path"] as? String == "s.sqlite")
-        #expect(error["fileType"] as? String == "symbolicLink")
-        #expect(error["message"] as? String == StoreError.notAFile(path: "s.sqlite", kind: .symbolicLink).localizedDescription)
+        let link = StoreError.notAFile(path: "s.sqlite", kind: .symbolicLink)
+        #expect(try Self.keys(link, status: .ioError) == ["exitStatus", "status", "kind", "message", "path", "fileType"], "unset fields are left out")
+        let error = try Self.json(link, status: .ioError)
+        #expect(error.exitStatus == 74)
+        #expect(error.status == "ioError")
+        #expect(error.kind == "store.notAFile")
+        #expect(error.path == "s.sqlite")
+        #expect(error.fileType == "symbolicLink")
+        #expect(error.message == link.localizedDescription)
     }
 
     /// A wrapper reports its cause: a schema problem met by the audit, after the retries.
     @Test func aWrappedErrorReportsItsCause() throws {
         let schema = CloudKitError.schema(.notQueryable(field: "code", recordType: "Family"), reason: "Field 'code' is not marked queryable")
         let error = try Self.json(AuditError.remote(.gaveUp(attempts: 3, last: schema)), status: .remoteConfiguration)
-        #expect(error["kind"] as? String == "cloudkit.schema.notQueryable")
-        #expect(error["recordType"] as? String == "Family" && error["field"] as? String == "code")
-        #expect(error["category"] as? String == "configuration" && error["attempts"] as? Int == 3)
-        #expect(error["exitStatus"] as? Int == 78 && error["status"] as? String == "remoteConfiguration")
+        #expect(error.kind == "cloudkit.schema.notQueryable")
+        #expect(error.recordType == "Family" && error.field == "code")
+        #expect(error.category == "configuration" && error.attempts == 3)
+        #expect(error.exitStatus == 78 && error.status == "remoteConfiguration")
     }
 
     /// A number from the server that JSON cannot hold (or that is no wait at all) is left out
@@ -55,8 +58,8 @@ struct ErrorDocumentTests {
         for (retryAfter, expected) in [(Double.infinity, nil), (-1, nil), (.nan, nil), (30, 30.0)] as [(Double, Double?)] {
             let error = try Self.json(CloudKitError.service(code: .throttled, httpStatus: 503, reason: "slow down", retryAfter: retryAfter),
                                       status: .remoteUnavailable)
-            #expect(error["retryAfterSeconds"] as? Double == expected, "\(retryAfter)")
-            #expect(error["serverErrorCode"] as? String == "THROTTLED" && error["httpStatus"] as? Int == 503)
+            #expect(error.retryAfterSeconds == expected, "\(retryAfter)")
+            #expect(error.serverErrorCode == "THROTTLED" && error.httpStatus == 503)
         }
     }
 
@@ -68,20 +71,21 @@ struct ErrorDocumentTests {
             (CloudKitConfigurationError.invalid(setting: "--key-id", value: "QX7K2M-9", expected: "a key id"), .remoteConfiguration),
         ]
         for (error, status) in cases {
-            var fields = try Self.json(error, status: status)
-            fields["message"] = nil
-            #expect(!"\(fields)".contains("QX7K2M"), "\(fields)")
+            // Every field but the message, as the document prints it.
+            var detail = ErrorDocument(error, status: status).error
+            detail.message = ""
+            let text = try CommandContext.json(detail)
+            #expect(!text.contains("QX7K2M"), "\(text)")
         }
-        #expect(try Self.json(cases[0].0, status: .dataError)["recordId"] as? String == "F1")
-        #expect(try Self.json(cases[1].0, status: .remoteConfiguration)["setting"] as? String == "--key-id")
+        #expect(try Self.json(cases[0].0, status: .dataError).recordId == "F1")
+        #expect(try Self.json(cases[1].0, status: .remoteConfiguration).setting == "--key-id")
     }
 
     /// 73 is two statuses by command; the document names the one that happened.
     @Test func seventyThreeIsNamedByWhatHappened() throws {
-        #expect(try Self.json(SyncLock.Failure.held(byPID: 42), status: .lockHeld)["status"] as? String == "lockHeld")
-        #expect(try Self.json(SyncLock.Failure.held(byPID: 42), status: .lockHeld)["pid"] as? Int == 42)
-        #expect(try Self.json(SheetError.cannotCreate(path: "inv.pdf", reason: "read-only"), status: .cannotCreate)["status"] as? String
-                == "cannotCreate")
+        #expect(try Self.json(SyncLock.Failure.held(byPID: 42), status: .lockHeld).status == "lockHeld")
+        #expect(try Self.json(SyncLock.Failure.held(byPID: 42), status: .lockHeld).pid == 42)
+        #expect(try Self.json(SheetError.cannotCreate(path: "inv.pdf", reason: "read-only"), status: .cannotCreate).status == "cannotCreate")
     }
 
     /// One document a run: a report already printed (resync, audit or migrate ending 1 or 75, or
@@ -96,7 +100,7 @@ struct ErrorDocumentTests {
     @Test func anErrorNoMappingKnowsIsStillADocument() throws {
         struct Strange: Error {}
         let error = try Self.json(Strange(), status: .ioError)
-        #expect(error["kind"] as? String == "unexpected" && error["exitStatus"] as? Int == 74)
+        #expect(error.kind == "unexpected" && error.exitStatus == 74)
     }
 
     /// Every kind the commands can print is in the table of docs/errors.md, and the table lists no other.

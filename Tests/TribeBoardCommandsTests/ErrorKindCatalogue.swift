@@ -66,7 +66,7 @@ enum ErrorKindCatalogue {
             SheetError.unmatched(familyIds: ["f"], codes: 0),
             SheetTemplateError.cannotOpen(path: "t", reason: "r"), SheetTemplateError.syntax(line: 1, "r"),
             SheetTemplateError.unknownPlaceholders(["{x}"]), SheetTemplateError.unknownSetting(line: 1, "s"),
-            SheetTemplateError.logo(path: "l", reason: "r"), SheetTemplateError.notUTF8(path: "t", line: 1),
+            SheetTemplateError.logo(path: "l", reason: "r"), SheetTemplateError.logoMissing(path: "l"), SheetTemplateError.notUTF8(path: "t", line: 1),
             SheetTemplateError.tooLarge(path: "t", bytes: 70_000),
             SheetTemplateError.several([.syntax(line: 2, column: 3, "r"), .unknownSetting(line: 4, "s")]),
             InvitationReadError.manifest(path: "m", reason: "r"), InvitationReadError.manifestMissing(path: "m", reason: "r"),

@@ -17,8 +17,8 @@ struct UsageErrorTests {
         }
     }
 
-    /// The document `start()` prints, read back as plain JSON; nil when it prints none.
-    static func document<Command: ParsableCommand>(_ arguments: [String], as command: Command.Type = TribeBoardCommand.self) throws -> [String: Any]? {
+    /// The document `start()` prints, decoded; nil when it prints none.
+    static func document<Command: ParsableCommand>(_ arguments: [String], as command: Command.Type = TribeBoardCommand.self) throws -> ErrorFieldsMirror? {
         let error: any Error
         do {
             _ = try command.parseAsRoot(arguments)
@@ -27,8 +27,7 @@ struct UsageErrorTests {
             error = caught
         }
         guard let document = command.usageDocument(for: error, arguments: arguments) else { return nil }
-        let object = try JSONSerialization.jsonObject(with: Data(try CommandContext.json(document).utf8)) as? [String: Any]
-        return try #require(object?["error"] as? [String: Any])
+        return try Decoded.decode(ErrorDocumentMirror.self, fromText: try CommandContext.json(document)).error
     }
 
     @Test(arguments: [
@@ -45,19 +44,19 @@ struct UsageErrorTests {
     ] as [([String], String, String?)])
     func eachShapeHasItsKind(arguments: [String], kind: String, option: String?) throws {
         let error = try #require(try Self.document(arguments + ["--json"]), "\(arguments)")
-        #expect(error["kind"] as? String == kind, "\(arguments): \(error)")
-        #expect(error["option"] as? String == option, "\(arguments): \(error)")
-        #expect(error["exitStatus"] as? Int == 64 && error["status"] as? String == "usage")
-        // The message is ArgumentParser's first line: the one stderr shows after "Error: ".
-        let message = try #require(error["message"] as? String)
+        #expect(error.kind == kind, "\(arguments): \(error)")
+        #expect(error.option == option, "\(arguments): \(error)")
+        #expect(error.exitStatus == 64 && error.status == "usage")
+        // The message is ArgumentParser's first line: the one stderr shows after "tribeboard: error: ".
+        let message = error.message
         #expect(!message.isEmpty && TribeBoardCommand.fullMessage(for: Self.refusal(arguments)).contains(message))
     }
 
     /// A link named after a subcommand parses as that command at the root: same kinds.
     @Test func aSubcommandAtTheRootHasTheSameKinds() throws {
         let error = try #require(try Self.document(["in.csv", "--code-length", "abc", "--json"], as: ProvisionCommand.self))
-        #expect(error["kind"] as? String == "usage.invalidValue" && error["option"] as? String == "--code-length")
-        #expect(try Self.document(["--bogus", "--json"], as: ResyncCommand.self)?["kind"] as? String == "usage.unknownOption")
+        #expect(error.kind == "usage.invalidValue" && error.option == "--code-length")
+        #expect(try Self.document(["--bogus", "--json"], as: ResyncCommand.self)?.kind == "usage.unknownOption")
     }
 
     /// Help, version and a refusal without `--json` (or with it after `--`, as a value) print none.

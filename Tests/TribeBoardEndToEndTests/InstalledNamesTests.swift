@@ -57,7 +57,7 @@ import TribeBoardTestSupport
             #expect(result.status == 64, "\(path) \(prefix): \(result.stderr)")
             let error = try ErrorDocument(result)
             #expect(error.kind == "usage.unknownOption" && error.option == "--no-such-option", "\(path) \(prefix): \(error.kind)")
-            #expect(result.stderr.hasPrefix("Error: ") && result.stderr.contains("Usage:"), "stderr keeps the usage: \(result.stderr)")
+            #expect(result.stderr.hasPrefix("tribeboard: error: ") && result.stderr.contains("Usage:"), "stderr keeps the usage: \(result.stderr)")
             let help = try ProcessRunner.run(path, prefix + ["--help", "--json"], in: directory.path)
             #expect(help.status == 0 && !help.stdout.hasPrefix("{"), "\(path) \(prefix): \(help.stdout)")
         }
@@ -80,7 +80,7 @@ import TribeBoardTestSupport
     func anUnknownSubcommandIsNamedAsSuch(arguments: [String]) throws {
         let result = try ProcessRunner.run(ProcessRunner.executable("tribeboard"), arguments)
         #expect(result.status == 64, "\(result.stderr)")
-        #expect(result.stderr.hasPrefix("Error: unknown subcommand 'frobnicate'") && result.stderr.contains("provision, resync"), "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("tribeboard: error: unknown subcommand 'frobnicate'") && result.stderr.contains("provision, resync"), "\(result.stderr)")
         #expect(result.stderr.contains("Usage:"))
         if arguments.contains("--json") {
             let error = try ErrorDocument(result)

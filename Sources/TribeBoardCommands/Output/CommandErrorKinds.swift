@@ -176,6 +176,11 @@ extension SheetTemplateError: DocumentedError {
                 $0.setting = name
             }
         case .logo(let path, _): return ErrorDetail(kind: "template.logo").with { $0.path = path }
+        case .logoMissing(let path):
+            return ErrorDetail(kind: "template.logo").with {
+                $0.path = path
+                $0.missingFile = true
+            }
         case .notUTF8(let path, let line):
             return ErrorDetail(kind: "template.notUTF8").with {
                 $0.path = path

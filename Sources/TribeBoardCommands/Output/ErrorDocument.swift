@@ -59,8 +59,17 @@ struct ErrorDetail: Encodable, Equatable {
     var columnNumber: Int?
     /// Every problem, when an error is several at once (a template's): each a detail of its own.
     var problems: [ErrorDetail]?
+    /// Not printed: the file the error is about does not exist (66 rather than 65 for a logo).
+    var missingFile = false
 
     init(kind: String) { self.kind = kind }
+
+    /// Every field but `missingFile`, which only decides the status.
+    enum CodingKeys: String, CodingKey {
+        case exitStatus, status, kind, message, cause, path, fileType, line, column, recordType, field, recordId, recordIds
+        case setting, option, placeholders, operation, category, serverErrorCode, httpStatus, attempts, retryAfterSeconds
+        case pid, mode, bytes, fields, count
+    }
 
     /// For an error no mapping knows: reported, with its message, rather than dropped.
     static let unexpectedKind = "unexpected"

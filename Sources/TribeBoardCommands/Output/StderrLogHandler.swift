@@ -7,10 +7,12 @@ struct StderrLogHandler: LogHandler {
     var logLevel: Logger.Level
     var metadata: Logger.Metadata = [:]
     let useColour: Bool
+    /// Leaves warnings out: they are what the summary printed on the same terminal lists.
+    var dropsWarnings = false
 
     init(level: Logger.Level) {
         self.logLevel = level
-        self.useColour = Terminal.isTerminal(.standardError) && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        self.useColour = Self.colourOnStderr
     }
 
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
@@ -19,12 +21,22 @@ struct StderrLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
+        if dropsWarnings && event.level == .warning { return }
         var fields = metadata
         event.metadata?.forEach { fields[$0.key] = $0.value }
         let details = fields.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.escaped("\($0.value)"))" }.joined(separator: " ")
-        let levelText = useColour ? colour(event.level) : "\(event.level)"
         Terminal.clearProgressLine()
-        Terminal.writeError("tribeboard: \(levelText): \(Self.escaped("\(event.message)"))\(details.isEmpty ? "" : " " + details)\n")
+        Terminal.writeError(Self.prefix(event.level, colour: useColour) + "\(Self.escaped("\(event.message)"))\(details.isEmpty ? "" : " " + details)\n")
+    }
+
+    /// The one prefix of every diagnostic, whatever the executable or link name it ran as:
+    /// `tribeboard: error: ` (the level in colour on a terminal). Usage errors use it too.
+    static func prefix(_ level: Logger.Level, colour: Bool = colourOnStderr) -> String {
+        "tribeboard: \(colour ? Self.colour(level) : "\(level)"): "
+    }
+
+    static var colourOnStderr: Bool {
+        Terminal.isTerminal(.standardError) && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
     }
 
     /// Control characters from input files (an ESC in a CSV field) must not drive the terminal.
@@ -35,7 +47,7 @@ struct StderrLogHandler: LogHandler {
         }.joined()
     }
 
-    private func colour(_ level: Logger.Level) -> String {
+    private static func colour(_ level: Logger.Level) -> String {
         switch level {
         case .error, .critical: return "\u{1B}[31m\(level)\u{1B}[0m"
         case .warning: return "\u{1B}[33m\(level)\u{1B}[0m"

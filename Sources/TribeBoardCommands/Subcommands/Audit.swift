@@ -13,10 +13,7 @@ package struct AuditCommand: PipelineCommand {
             The remote side is a snapshot file (--remote-snapshot, JSON Lines of CloudKit records), or \
             CloudKit itself when a remote is configured (--key-id and --key-file or their variables), \
             or nothing (the store alone). --export-remote FILE saves what a live read saw as a snapshot.
-            Exit status: 0 nothing reaches --fail-on; 1 something does; 64 bad usage; 66 the snapshot \
-            cannot be opened; 65 the snapshot is past its bounds (docs/guarantees.md: "Bounds on what is read"); 74 the store cannot be opened, or a repair cannot be written (nothing \
-            changed, unless it says the store was changed: then run it again to finish); 75 CloudKit was \
-            unavailable; 78 CloudKit refused the configuration.
+            \(exits.help)
             """,
         version: toolkitVersion)
 
@@ -94,7 +91,7 @@ package struct AuditCommand: PipelineCommand {
         do {
             report = try await Auditor(request: request, logger: context.logger).run()
         } catch {
-            throw context.fail(error, status: Self.status(error))
+            throw context.fail(error, Self.exits)
         }
         if csv {
             if !global.quiet {
@@ -118,25 +115,15 @@ package struct AuditCommand: PipelineCommand {
         do {
             client = try remoteOptions.client(policy: RetryPolicy(), logger: context.logger)
         } catch {
-            throw context.fail(error, status: .remoteConfiguration)
+            throw context.fail(error, Self.exits)
         }
         guard let client else {
             if exportRemote != nil {
-                throw context.fail(CommandError.remoteNeeded(by: .exportRemote),
-                                   status: .remoteConfiguration)
+                throw context.fail(CommandError.remoteNeeded(by: .exportRemote), Self.exits)
             }
             context.logger.notice("no remote configured and no --remote-snapshot: auditing the local store alone")
             return nil
         }
         return .live(client, exportTo: exportRemote)
-    }
-
-    static func status(_ error: AuditError) -> ExitStatus {
-        switch error {
-        case .snapshot(.cannotOpen): return .noInput
-        case .snapshot(.lineTooLong), .snapshot(.tooManyLines), .snapshot(.notASnapshot): return .dataError
-        case .remote(let remote): return remote.category == .configuration ? .remoteConfiguration : .remoteUnavailable
-        default: return .ioError
-        }
     }
 }

@@ -12,8 +12,7 @@ package struct DoctorCommand: AsyncParsableCommand {
             Failures break creation or sync (an identifier mismatch, a missing or damaged store, a key \
             CloudKit rejects); warnings only degrade them. Changes nothing: the store is opened read-only.
             `tribeboard doctor family CODE_OR_ID` shows one family's timeline.
-            Exit status: 0 no check failed; 1 some check failed (with --fail-on warning, also a warning: \
-            CloudKit unreachable, a stale clock, families waiting for sync); 64 bad usage.
+            \(exits.help)
             """,
         version: toolkitVersion,
         subcommands: [DoctorFamilyCommand.self])

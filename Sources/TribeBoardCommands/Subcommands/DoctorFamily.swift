@@ -8,8 +8,8 @@ struct DoctorFamilyCommand: AsyncParsableCommand {
         commandName: "family",
         abstract: "Show one family's timeline across the store and CloudKit, and what to do next.",
         discussion: """
-            CODE_OR_ID is the family's code, its record id (UUID) or the external id it was provisioned with. \
-            Exit status: 0 nothing failed; 1 the family is missing, stuck or differs from CloudKit; 64 bad usage.
+            CODE_OR_ID is the family's code, its record id (UUID) or the external id it was provisioned with.
+            \(exits.help)
             """,
         version: toolkitVersion)
 

@@ -15,10 +15,7 @@ package struct MigrateCommand: AsyncParsableCommand {
             every TribeBoard record of another container's public database here; `migrate claims` claims \
             the code of every Family already in the container (docs/code-claims.md). A plan by default; \
             --apply writes.
-            Exit status: 0 everything is in place; 1 conflicts, code conflicts, invalid, skipped or \
-            failed records, or a failed verification; 64 bad usage; 74 the store or --out cannot be written; \
-            75 CloudKit was unavailable (run again: the checkpoint resumes); 78 CloudKit refused the \
-            configuration, or none is configured.
+            \(exits.help)
             """,
         version: toolkitVersion,
         subcommands: [MigrateLegacyTypesCommand.self, MigrateContainerCommand.self, MigrateClaimsCommand.self])
@@ -164,14 +161,13 @@ struct MigrateContainerCommand: PipelineCommand {
         if let environment = fromEnvironment.flatMap(CloudKitConfiguration.Environment.init(rawValue:)) { configuration.environment = environment }
         if let fromBaseURL { configuration.baseURL = fromBaseURL }
         if configuration.subpath("") == destination.configuration.subpath(""), configuration.baseURL == destination.configuration.baseURL {
-            throw context.fail(CommandError.sourceIsDestination(container: fromContainer),
-                               status: .usage)
+            throw context.fail(CommandError.sourceIsDestination(container: fromContainer), MigrateCommand.exits)
         }
         let source: CloudKitClient
         do {
             source = try CloudKitClient(configuration: configuration, logger: context.logger)
         } catch {
-            throw context.fail(CommandError.source(error), status: .remoteConfiguration)
+            throw context.fail(CommandError.source(error), MigrateCommand.exits)
         }
         try await MigrationRun(context: context, options: options).execute(options.request(.container, global: global),
                                                                       MigrationEndpoints(source: source, destination: destination))

@@ -13,9 +13,8 @@ struct MigrateClaimsCommand: AsyncParsableCommand {
             index lags. This reads every Family, claims each code for its oldest family, and reports \
             families sharing a code (repair them with `tribeboard audit --repair`) and claims that name \
             another family. Nothing existing is overwritten; run it again at any time: it changes nothing \
-            that is in place. Exit status: 0 every code claimed by its oldest family; 1 duplicates, claims \
-            held by others or families without a code; 64 bad usage; 75 CloudKit was unavailable or \
-            refused some claims (run again); 78 CloudKit refused the configuration, or none is configured.
+            that is in place.
+            \(exits.help)
             """,
         version: toolkitVersion)
 
@@ -37,7 +36,7 @@ struct MigrateClaimsCommand: AsyncParsableCommand {
         do {
             report = try await ClaimBackfill(client: client, apply: apply, showCodes: showCodes).run()
         } catch {
-            throw context.fail(error, status: error.category == .configuration ? .remoteConfiguration : .remoteUnavailable)
+            throw context.fail(error, Self.exits)
         }
         try context.emit(report, text: ClaimBackfillText.render)
         switch report.exitKind {

@@ -14,11 +14,10 @@ struct MigrationRun {
         do {
             client = try remote.client(policy: RetryPolicy(), logger: context.logger)
         } catch {
-            throw context.fail(error, status: .remoteConfiguration)
+            throw context.fail(error, MigrateCommand.exits)
         }
         guard let client else {
-            throw context.fail(CommandError.remoteNeeded(by: .migrate),
-                               status: .remoteConfiguration)
+            throw context.fail(CommandError.remoteNeeded(by: .migrate), MigrateCommand.exits)
         }
         return client
     }
@@ -29,7 +28,7 @@ struct MigrationRun {
         let interrupt = MigrationInterrupt()
         interrupt.install(applying: request.apply) { [context] interruption in
             progress.finish()
-            _ = context.fail(interruption, status: .interrupted)
+            _ = context.fail(interruption, MigrateCommand.exits)
         }
         defer { interrupt.remove() }
         let report: MigrationReport
@@ -40,10 +39,13 @@ struct MigrationRun {
             }).run()
         } catch {
             progress.finish()
-            throw context.fail(error, status: Self.status(error))
+            throw context.fail(error, MigrateCommand.exits)
         }
         progress.finish()
-        if let reason = report.stoppedBy { context.logger.warning("migration stopped early", metadata: ["reason": "\(reason)"]) }
+        // The summary's "Stopped:" line says it on a terminal.
+        if let reason = report.stoppedBy, !context.summaryOnTerminal || options.csv {
+            context.logger.warning("migration stopped early", metadata: ["reason": "\(reason)"])
+        }
         if options.csv {
             if !global.quiet {
                 let csv = MigrationCSV.render(report)
@@ -65,13 +67,6 @@ struct MigrationRun {
         case .problems: return .partialFailure
         case .tryLater: return .remoteUnavailable
         case .configuration: return .remoteConfiguration
-        }
-    }
-
-    static func status(_ error: MigrationError) -> ExitStatus {
-        switch error {
-        case .remote(let remote): return remote.category == .configuration ? .remoteConfiguration : .remoteUnavailable
-        case .store, .output, .codeGeneration, .qrCode, .copyName: return .ioError
         }
     }
 }

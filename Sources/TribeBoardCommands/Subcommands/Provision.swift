@@ -17,11 +17,7 @@ package struct ProvisionCommand: PipelineCommand {
             rows already provisioned are reported as existing. New records wait for `tribeboard resync`.
             With a remote configured (--key-id and --key-file, or their variables), new codes are also \
             checked in CloudKit; when it is unreachable the run goes on with local checks and says so. \
-            Exit status: 0 all rows created or existing; 1 some rows failed; 64 bad usage; \
-            65 the file is not readable CSV or lacks family_name; 66 the file cannot be opened; \
-            74 the store or output folder cannot be opened or written; 75 CloudKit was unavailable \
-            or throttled (local work done; codes checked locally only, or records wait for resync); \
-            78 CloudKit refused the configuration.
+            \(exits.help)
             """,
         version: toolkitVersion)
 
@@ -71,21 +67,23 @@ package struct ProvisionCommand: PipelineCommand {
         request.codeLength = codeLength
         request.qrScale = qrScale
         request.dryRun = dryRun
+        if context.summaryOnTerminal { request.loggedFailures = 0 }
         let progress = ProgressDisplay(quiet: global.quiet || global.json && !Terminal.isTerminal(.standardError),
                                        logger: context.logger)
         let client: CloudKitClient?
         do {
             client = try remoteOptions.client(policy: Self.remotePolicy, logger: context.logger)
         } catch {
-            throw context.fail(error, status: .remoteConfiguration)
+            throw context.fail(error, Self.exits)
         }
         if sync && client == nil {
-            throw context.fail(CommandError.remoteNeeded(by: .sync), status: .usage)
+            throw context.fail(CommandError.remoteNeeded(by: .sync), Self.exits)
         }
         if client == nil && !dryRun {
             context.logger.info("no remote configured: codes are checked in the local store only, records wait for resync")
         }
-        let remote = client.map { RemoteCodeCheck(client: $0, logger: context.logger) }
+        // Its one warning (CloudKit stopped) is the summary's "CloudKit could not be used" line.
+        let remote = client.map { RemoteCodeCheck(client: $0, logger: context.loggerRepeatedBySummary()) }
         let provisioner = Provisioner(request: request, logger: context.logger, remote: dryRun ? nil : remote,
                                       onProgress: { progress.update($0) })
         var report: ProvisionReport
@@ -93,14 +91,14 @@ package struct ProvisionCommand: PipelineCommand {
             report = try provisioner.run()
         } catch {
             progress.finish()
-            throw context.fail(error, status: Self.status(for: error))
+            throw context.fail(error, Self.exits)
         }
         if sync, !dryRun, let client, remote?.isAvailable == true {
             do {
                 try await upload(with: client, into: &report, logger: context)
             } catch {
                 progress.finish()
-                throw context.fail(error, status: .ioError)
+                throw context.fail(error, Self.exits)
             }
         }
         progress.finish()
@@ -126,9 +124,11 @@ package struct ProvisionCommand: PipelineCommand {
             report.sheets = .init(path: path, invitations: printed.invitations, pages: printed.pages)
             return nil
         } catch {
-            context.logger.error("the sheets were not made; the families are provisioned", metadata: ["error": "\(error.localizedDescription)"])
+            if !context.summaryOnTerminal {
+                context.logger.error("the sheets were not made; the families are provisioned", metadata: ["error": "\(error.localizedDescription)"])
+            }
             report.sheets = .init(path: path, error: error.localizedDescription, errorKind: ErrorDetail.of(error).kind)
-            return SheetsCommand.status(error)
+            return Self.exits.status(of: error)
         }
     }
 
@@ -147,7 +147,7 @@ package struct ProvisionCommand: PipelineCommand {
             report.remote?.uploadOutcome = .tryLater
             return
         }
-        let outcome = try await Resyncer(store: store, client: client, logger: context.logger).run()
+        let outcome = try await Resyncer(store: store, client: client, logger: context.loggerRepeatedBySummary()).run()
         withExtendedLifetime(lock) {}
         report.remote?.uploaded = outcome.synced
         report.remote?.uploadFailed = outcome.failed
@@ -191,14 +191,5 @@ package struct ProvisionCommand: PipelineCommand {
         }
         if report.failed > 0 { return .partialFailure }
         return nil
-    }
-
-    static func status(for error: ProvisionError) -> ExitStatus {
-        switch error {
-        case .input(.cannotOpen): return .noInput
-        case .input: return .dataError
-        case .store, .output: return .ioError
-        case .configuration: return .usage
-        }
     }
 }

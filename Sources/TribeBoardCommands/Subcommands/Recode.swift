@@ -14,10 +14,7 @@ package struct RecodeCommand: PipelineCommand {
             unless --apply: then the new code is claimed in CloudKit first when a remote is configured, the \
             store changed in one transaction (resync uploads it), the QR PNG written into --out, and the \
             manifest line replaced or added. The family's printed card stops working once the change is uploaded.
-            Exit status: 0 done (or shown, without --apply); 64 bad usage, or no such family; 74 the store \
-            or a file cannot be written (nothing changed, unless it says the store changed); 75 CloudKit was \
-            unavailable or did not confirm the new code's claim, or the family changed meanwhile (nothing changed: \
-            run it again); 78 CloudKit refused the configuration.
+            \(exits.help)
             """,
         version: toolkitVersion)
 
@@ -60,7 +57,7 @@ package struct RecodeCommand: PipelineCommand {
             do {
                 request.client = try remoteOptions.client(policy: RetryPolicy(), logger: context.logger)
             } catch {
-                throw context.fail(error, status: .remoteConfiguration)
+                throw context.fail(error, Self.exits)
             }
             if request.client == nil { context.logger.notice("no remote configured: the new code is claimed by the next resync") }
         }
@@ -68,17 +65,8 @@ package struct RecodeCommand: PipelineCommand {
         do {
             report = try await Recoder(request: request, logger: context.logger).run()
         } catch {
-            throw context.fail(error, status: Self.status(error))
+            throw context.fail(error, Self.exits)
         }
         try context.emit(report, text: RecodeReportText.render)
-    }
-
-    static func status(_ error: RecodeError) -> ExitStatus {
-        switch error {
-        case .noSuchFamily: return .usage
-        case .remote(let remote): return remote.category == .configuration ? .remoteConfiguration : .remoteUnavailable
-        case .claimNotConfirmed, .changedMeanwhile: return .remoteUnavailable
-        case .store, .output, .qrCode, .codeGeneration, .claim, .filesNotInPlace: return .ioError
-        }
     }
 }

@@ -14,10 +14,7 @@ package struct ResyncCommand: PipelineCommand {
         discussion: """
             Families first, then user profiles, then memberships, 200 per request. Silent on success \
             unless -v. One run per store at a time; an overlapping run exits at once.
-            Exit status: 0 nothing left pending; 1 some records are quarantined or in conflict \
-            (see --list; --release ID once dealt with); 64 bad usage; 73 another resync holds the store's lock; 74 the store cannot \
-            be opened or written; 75 CloudKit was unavailable or throttled, or --max-duration passed, \
-            and records remain pending (try later); 78 no usable remote configuration.
+            \(exits.help)
             """,
         version: toolkitVersion)
 
@@ -68,32 +65,32 @@ package struct ResyncCommand: PipelineCommand {
         do {
             client = try remoteOptions.client(policy: retryPolicy, logger: context.logger)
         } catch {
-            throw context.fail(error, status: .remoteConfiguration)
+            throw context.fail(error, Self.exits)
         }
         guard let client else {
-            throw context.fail(CommandError.remoteNeeded(by: .resync),
-                               status: .remoteConfiguration)
+            throw context.fail(CommandError.remoteNeeded(by: .resync), Self.exits)
         }
         let lock: SyncLock
         do {
             // Not a lock file beside another application's database: what is there is checked first.
             try TribeBoardStore.identify(at: global.store)
         } catch {
-            throw context.fail(error, status: .ioError)
+            throw context.fail(error, Self.exits)
         }
         do {
             lock = try SyncLock(storePath: global.store)
         } catch {
             // Another run holds it (73, normal under cron); a lock file that cannot be used is 74.
-            guard case .held = error else { throw context.fail(error, status: .ioError) }
-            throw context.fail(error, status: .lockHeld)
+            throw context.fail(error, Self.exits)
         }
         var report: ResyncReport
         do {
             let store = try TribeBoardStore.open(at: global.store)
             let deadline = maxDuration.map { ContinuousClock.now + .seconds($0) }
             // --max-duration is a promise for the whole run: requests and backoff end by it too.
-            var resyncer = Resyncer(store: store, client: client.bounded(by: deadline), logger: context.logger, concurrency: concurrency)
+            // Its warnings (the code check stopped, conflicts, quarantines) are all in the summary.
+            var resyncer = Resyncer(store: store, client: client.bounded(by: deadline), logger: context.loggerRepeatedBySummary(),
+                                    concurrency: concurrency)
             // A bar on a terminal (a long run is not silent for minutes), a line every few seconds
             // in a log, nothing for cron's quiet runs or with -q.
             let progress = ProgressDisplay(quiet: global.quiet || !Terminal.isTerminal(.standardError) && !global.verbose, logger: context.logger)
@@ -105,7 +102,7 @@ package struct ResyncCommand: PipelineCommand {
             report = try await resyncer.run(until: deadline)
             progress.finish()
         } catch {
-            throw context.fail(error, status: .ioError)
+            throw context.fail(error, Self.exits)
         }
         withExtendedLifetime(lock) {}
         var status = Self.status(report.exitKind)
@@ -115,12 +112,16 @@ package struct ResyncCommand: PipelineCommand {
             } catch {
                 // Monitoring reading a stale file would see the last good run: the run says so and
                 // does not end 0 (or 1, whose report a script reads as complete).
-                context.logger.error("cannot write the metrics file", metadata: ["error": "\(error.localizedDescription)"])
+                if !context.summaryOnTerminal {
+                    context.logger.error("cannot write the metrics file", metadata: ["error": "\(error.localizedDescription)"])
+                }
                 report.metricsFileError = error.localizedDescription
                 if status == .success || status == .partialFailure { status = .ioError }
             }
         }
-        if let reason = report.stoppedBy { context.logger.warning("resync stopped early", metadata: ["reason": "\(reason)"]) }
+        if let reason = report.stoppedBy, !context.summaryOnTerminal {
+            context.logger.warning("resync stopped early", metadata: ["reason": "\(reason)"])
+        }
         // Cron mails whatever a job prints: a run that did its job prints nothing unless asked, or
         // unless a person runs it on a terminal.
         if global.json || global.verbose || status != .success || Terminal.isTerminal(.standardOutput) && !global.quiet {
@@ -157,13 +158,12 @@ package struct ResyncCommand: PipelineCommand {
             try TribeBoardStore.identify(at: global.store)
             released = try TribeBoardStore.open(at: global.store).releaseSetAside(ids: release)
         } catch {
-            throw context.fail(error, status: .ioError)
+            throw context.fail(error, Self.exits)
         }
         let result = ResyncRelease(released: released, notSetAside: release.filter { !released.contains($0) })
         try context.emit(result) { "Released \($0.released.count) records: the next resync tries them again.\n" }
         if !result.notSetAside.isEmpty {
-            throw context.fail(CommandError.notSetAside(result.notSetAside),
-                               status: .usage)
+            throw context.fail(CommandError.notSetAside(result.notSetAside), Self.exits)
         }
     }
 
@@ -173,7 +173,7 @@ package struct ResyncCommand: PipelineCommand {
             let store = try TribeBoardStore.openReadOnly(at: global.store)
             listing = ResyncListing(pending: try store.pendingSyncCounts(), entries: try store.syncEntries())
         } catch {
-            throw context.fail(error, status: .ioError)
+            throw context.fail(error, Self.exits)
         }
         try context.emit(listing, text: ResyncReportText.render)
     }

@@ -11,12 +11,12 @@ extension ResyncCommand {
             try TribeBoardStore.identify(at: global.store)
             marked = try TribeBoardStore.open(at: global.store).markForReupload(familyIDs: reupload.map { $0.uppercased() })
         } catch {
-            throw context.fail(error, status: .ioError)
+            throw context.fail(error, Self.exits)
         }
         let result = ResyncReuploadReport(marked: marked, unknown: reupload.filter { !marked.contains($0.uppercased()) })
         try context.emit(result) { "Marked \($0.marked.count) families, their memberships and profiles for upload: the next resync sends them.\n" }
         if !result.unknown.isEmpty {
-            throw context.fail(CommandError.noSuchFamily(result.unknown), status: .usage)
+            throw context.fail(CommandError.noSuchFamily(result.unknown), Self.exits)
         }
     }
 }

@@ -20,12 +20,7 @@ package struct SheetsCommand: PipelineCommand {
             written owner-only (mode 600: it holds the codes) and appears only once complete.
             Text is set smaller (down to 6 pt on cards, 9 pt on letters) and wrapped to fit; what still does \
             not fit stops the run naming the families, unless --allow-cut. --preview draws the first page as a PNG.
-            Exit status: 0 written; 64 bad usage; 65 a template, logo or manifest that cannot be used (an \
-            unknown placeholder, not UTF-8, a code not in the app's format, codes older than the default \
-            store's), text that does not fit, or no family matches; 66 the \
-            manifest, template, logo or import file cannot be opened; 73 the PDF cannot be created there (a \
-            symbolic link, someone else's or a read-only file, no such folder); 74 the store cannot be read \
-            or the PDF or preview cannot be written (disk full).
+            \(exits.help)
             """,
         version: toolkitVersion)
 
@@ -150,7 +145,7 @@ package struct SheetsCommand: PipelineCommand {
     static func render(_ request: Request, fromManifest manifest: String, storePath: String,
                        context: CommandContext) throws -> SheetsReport {
         do { return try make(request, fromManifest: manifest, storePath: storePath, context: context) } catch {
-            throw context.fail(error, status: status(error))
+            throw context.fail(error, Self.exits)
         }
     }
 
@@ -183,7 +178,8 @@ package struct SheetsCommand: PipelineCommand {
                                             adminName: known?.admin, externalId: printed.externalId, columns: printed.columns))
             }
         }
-        if check.outdated > 0 {
+        // The summary says it on a terminal (provision --sheets prints a fresh manifest: never outdated).
+        if check.outdated > 0, !context.summaryOnTerminal {
             context.logger.warning("the manifest \(manifest) is older than the store: \(check.outdated) families have a new code since (\(check.summary)); printed with the store's codes")
         }
         if check.notInStore > 0 {
@@ -221,7 +217,7 @@ package struct SheetsCommand: PipelineCommand {
                             unmatched: () -> SheetError? = { nil },
                             _ feed: (SheetRenderer) throws(InvitationReadError) -> Void) throws -> SheetsReport {
         do { return try make(request, source: source, context: context, unmatched: unmatched, feed) } catch {
-            throw context.fail(error, status: status(error))
+            throw context.fail(error, Self.exits)
         }
     }
 
@@ -246,25 +242,13 @@ package struct SheetsCommand: PipelineCommand {
         if let check = check(), check.refuses { throw SheetError.outdatedManifest(check) }
         if let missing = unmatched() { throw missing }
         try renderer.finish()
-        if !renderer.cuts.isEmpty {
+        // The summary names them on a terminal (provision --sheets never allows a cut).
+        if !renderer.cuts.isEmpty, !context.summaryOnTerminal {
             context.logger.warning("printed cut (--allow-cut): text that does not fit on \(renderer.cuts.invitations) invitations (the report names them)")
         }
         return SheetsReport(output: request.out, preview: request.preview, source: source, layout: request.layout, paper: request.paper,
                             template: request.template ?? "built-in", invitations: renderer.invitations, pages: renderer.pages,
                             cuts: renderer.cuts, shrunk: renderer.shrunk, manifestCheck: check())
-    }
-
-    static func status(_ error: SheetError) -> ExitStatus {
-        switch error {
-        case .template(.cannotOpen), .template(.logo(_, "no such file")): return .noInput
-        case .template, .qr, .invalidCode, .nothingSelected, .textDoesNotFit, .outdatedManifest, .unmatched: return .dataError
-        case .input(.rendering(let inner as SheetError)): return status(inner)
-        case .input(.store), .input(.rendering): return .ioError
-        case .input(.manifestMissing), .input(.importFile(.cannotOpen)): return .noInput
-        case .input(.manifest), .input(.importFile): return .dataError
-        case .cannotCreate: return .cannotCreate
-        case .write, .cairo: return .ioError
-        }
     }
 
     /// A date from the command line as the store writes times (`Timestamp`'s text), so that

@@ -1,0 +1,117 @@
+// Each command's exit statuses (see `CommandExits`): its help's "Exit status:" line is made from
+// these, and `ExitStatusMappingTests` compares them with the table of its page in docs/.
+
+extension ProvisionCommand: DeclaresExits {
+    static let exits = CommandExits(
+        errors: ["csv.", "store.", "file.", "config.", "remote.notConfigured", "provision.configuration", "lock.cannotOpen",
+                 // --sheets: the PDF of the manifest, as `sheets` makes it.
+                 "sheets.", "template.", "manifest.", "qr."],
+        overrides: ["remote.notConfigured": .usage],
+        outcomes: [.partialFailure, .ioError, .remoteUnavailable, .remoteConfiguration],
+        meanings: [
+            .success: "all rows created or existing", .partialFailure: "some rows failed", .usage: "bad usage (also --sync with no remote)",
+            .dataError: "the file is not readable CSV or lacks family_name", .noInput: "the file cannot be opened",
+            .cannotCreate: "--sheets: the PDF cannot be created there (the families are provisioned)",
+            .ioError: "the store or output folder cannot be opened or written",
+            .remoteUnavailable: "CloudKit was unavailable or throttled (local work done; codes checked locally only, or records wait for resync)",
+            .remoteConfiguration: "CloudKit refused the configuration",
+        ])
+}
+
+extension ResyncCommand: DeclaresExits {
+    static let exits = CommandExits(
+        errors: ["store.", "lock.", "config.", "remote.notConfigured", "resync."],
+        outcomes: [.partialFailure, .ioError, .remoteUnavailable, .remoteConfiguration],
+        meanings: [
+            .success: "nothing left pending",
+            .partialFailure: "some records are quarantined or in conflict (see --list; --release ID once dealt with)",
+            .usage: "bad usage (also --release or --reupload naming what is not set aside or not in the store)",
+            .lockHeld: "another resync holds the store's lock", .ioError: "the store (or --metrics-file) cannot be opened or written",
+            .remoteUnavailable: "CloudKit was unavailable or throttled, or --max-duration passed, and records remain pending (try later)",
+            .remoteConfiguration: "no usable remote configuration",
+        ])
+}
+
+extension AuditCommand: DeclaresExits {
+    static let exits = CommandExits(
+        errors: ["store.", "snapshot.", "cloudkit.", "config.", "remote.notConfigured", "audit."],
+        outcomes: [.partialFailure],
+        meanings: [
+            .success: "nothing reaches --fail-on", .partialFailure: "something does", .usage: "bad usage",
+            .dataError: "the snapshot is past its bounds (docs/guarantees.md: \"Bounds on what is read\")",
+            .noInput: "the snapshot cannot be opened",
+            .ioError: "the store cannot be opened, or a repair cannot be written (nothing changed, unless it says the store was changed: then run it again to finish)",
+            .remoteUnavailable: "CloudKit was unavailable", .remoteConfiguration: "CloudKit refused the configuration",
+        ])
+}
+
+extension DoctorCommand: DeclaresExits {
+    static let exits = CommandExits(
+        errors: [], outcomes: [.partialFailure],
+        meanings: [
+            .success: "no check failed",
+            .partialFailure: "some check failed (with --fail-on warning, also a warning: CloudKit unreachable, a stale clock, families waiting for sync)",
+            .usage: "bad usage",
+        ])
+}
+
+extension DoctorFamilyCommand: DeclaresExits {
+    static let exits = CommandExits(
+        errors: [], outcomes: [.partialFailure],
+        meanings: [.success: "nothing failed", .partialFailure: "the family is missing, stuck or differs from CloudKit", .usage: "bad usage"])
+}
+
+extension MigrateCommand: DeclaresExits {
+    /// Both migrations (`legacy-types`, `container`).
+    static let exits = CommandExits(
+        errors: ["store.", "file.", "code.", "qr.", "cloudkit.", "config.", "remote.notConfigured", "migrate."],
+        // A QR code the migration cannot write is an output fault: the checkpoint keeps the rest.
+        overrides: ["qr.encodingFailed": .ioError, "qr.pngEncodingFailed": .ioError, "qr.invalidScale": .ioError],
+        outcomes: [.partialFailure, .remoteUnavailable, .remoteConfiguration],
+        meanings: [
+            .success: "everything is in place",
+            .partialFailure: "conflicts, code conflicts, invalid, skipped or failed records, or a failed verification",
+            .usage: "bad usage (also the source is the destination)", .ioError: "the store or --out cannot be written",
+            .remoteUnavailable: "CloudKit was unavailable (run again: the checkpoint resumes)",
+            .remoteConfiguration: "CloudKit refused the configuration, or none is configured",
+            .interrupted: "interrupted by Ctrl-C (the message says in which phase and whether anything was written; run it again)",
+        ])
+}
+
+extension MigrateClaimsCommand: DeclaresExits {
+    static let exits = CommandExits(
+        errors: ["cloudkit.", "config.", "remote.notConfigured"],
+        outcomes: [.partialFailure, .remoteUnavailable],
+        meanings: [
+            .success: "every code claimed by its oldest family", .partialFailure: "duplicates, claims held by others or families without a code",
+            .usage: "bad usage", .remoteUnavailable: "CloudKit was unavailable or refused some claims (run again)",
+            .remoteConfiguration: "CloudKit refused the configuration, or none is configured",
+        ])
+}
+
+extension SheetsCommand: DeclaresExits {
+    static let exits = CommandExits(
+        errors: ["template.", "sheets.", "manifest.", "csv.", "store.", "qr.", "file."],
+        outcomes: [],
+        meanings: [
+            .success: "written", .usage: "bad usage",
+            .dataError: "a template, logo or manifest that cannot be used (an unknown placeholder, not UTF-8, a code not in the app's format, codes older than the default store's), text that does not fit, or no family matches",
+            .noInput: "the manifest, template, logo or import file cannot be opened",
+            .cannotCreate: "the PDF cannot be created there (a symbolic link, someone else's or a read-only file, no such folder)",
+            .ioError: "the store cannot be read or the PDF or preview cannot be written (disk full)",
+        ])
+}
+
+extension RecodeCommand: DeclaresExits {
+    static let exits = CommandExits(
+        errors: ["store.", "file.", "code.", "qr.", "cloudkit.", "config.", "recode."],
+        // The new code's QR file is output: a QR code that cannot be written is the output's fault.
+        overrides: ["qr.encodingFailed": .ioError, "qr.pngEncodingFailed": .ioError, "qr.invalidScale": .ioError],
+        outcomes: [],
+        meanings: [
+            .success: "done (or shown, without --apply)", .usage: "bad usage, or no such family",
+            .ioError: "the store or a file cannot be written (nothing changed, unless it says the store changed)",
+            .remoteUnavailable: "CloudKit was unavailable or did not confirm the new code's claim, or the family changed meanwhile (nothing changed: run it again)",
+            .remoteConfiguration: "CloudKit refused the configuration",
+        ])
+}

@@ -1,0 +1,106 @@
+import Foundation
+@testable import TribeBoardCommands
+
+// What a script reads from `--json`, decoded by types of the tests' own (not the toolkit's, so a
+// renamed or dropped key fails here): the error document of docs/errors.md and the report fields
+// the tests check. A field a mirror declares non-optional must be present.
+
+/// `{"error": {...}}`.
+struct ErrorDocumentMirror: Decodable {
+    let error: ErrorFieldsMirror
+}
+
+/// The fields of docs/errors.md, "Errors as JSON".
+struct ErrorFieldsMirror: Decodable {
+    let exitStatus: Int
+    let status: String
+    let kind: String
+    let message: String
+    var cause: String?
+    var path: String?
+    var fileType: String?
+    var line: Int?
+    var column: String?
+    var recordType: String?
+    var field: String?
+    var recordId: String?
+    var recordIds: [String]?
+    var setting: String?
+    var option: String?
+    var placeholders: [String]?
+    var operation: String?
+    var category: String?
+    var serverErrorCode: String?
+    var httpStatus: Int?
+    var attempts: Int?
+    var retryAfterSeconds: Double?
+    var pid: Int32?
+    var mode: String?
+    var bytes: Int?
+    var fields: [String]?
+    var count: Int?
+}
+
+/// The keys of a JSON object, whatever they hold: what "unset fields are left out" is about.
+struct JSONKeys: Decodable {
+    let keys: Set<String>
+
+    struct AnyKey: CodingKey {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    init(from decoder: any Decoder) throws {
+        keys = Set(try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue))
+    }
+}
+
+/// The keys of the error document and of its `error` object.
+struct ErrorDocumentKeys: Decodable {
+    let error: JSONKeys
+}
+
+/// `provision --json`: the fields the tests read.
+struct ProvisionReportMirror: Decodable {
+    let command: String
+    let dryRun: Bool
+    let csv: String
+    let store: String
+    let rows: Int
+    let created: Int
+    let existing: Int
+    let failed: Int
+    let qrCodesWritten: Int
+    let failures: [Failure]
+    var remote: Remote?
+
+    struct Failure: Decodable {
+        let line: Int
+        let error: String
+    }
+
+    struct Remote: Decodable {
+        var errorKind: String?
+        var stopKind: String?
+        var uploadStopKind: String?
+    }
+}
+
+/// `resync --json`: what stopped it.
+struct ResyncReportMirror: Decodable {
+    var stopKind: String?
+    var stoppedBy: String?
+}
+
+enum Decoded {
+    static func decode<Value: Decodable>(_ type: Value.Type, from value: some Encodable) throws -> Value {
+        try JSONDecoder().decode(type, from: try JSONEncoder().encode(value))
+    }
+
+    /// The document exactly as `CommandContext.emit` writes it, decoded.
+    static func decode<Value: Decodable>(_ type: Value.Type, fromText text: String) throws -> Value {
+        try JSONDecoder().decode(type, from: Data(text.utf8))
+    }
+}
