@@ -86,42 +86,49 @@ let package = Package(
         ),
         // QR codes as PNG files, and the output folder they go into.
         .target(name: "TribeBoardQR", dependencies: ["TribeBoardDomain", "TribeBoardSupport", "CQRencode", "CPNGWriter"]),
-        // The CloudKit Web Services client: signing, requests, errors, the app's record mapping.
+        // The CloudKit Web Services client: signing, requests, retries, errors; nothing of TribeBoard's.
         .target(
             name: "TribeBoardCloudKit",
             dependencies: ["TribeBoardDomain", "TribeBoardSupport", "CCloudKitCrypto", .product(name: "Logging", package: "swift-log")]
         ),
+        // TribeBoard's records in CloudKit, over the client: record types and mapping, code claims,
+        // the remote code check, legacy copy names, how an upload run ended.
+        .target(
+            name: "TribeBoardRemote",
+            dependencies: ["TribeBoardCloudKit", "TribeBoardDomain", "TribeBoardSupport", "CCloudKitCrypto",
+                           .product(name: "Logging", package: "swift-log")]
+        ),
         .target(
             name: "TribeBoardProvisioning",
-            dependencies: ["TribeBoardCSV", "TribeBoardCloudKit", "TribeBoardDomain", "TribeBoardQR", "TribeBoardStore", "TribeBoardSupport",
+            dependencies: ["TribeBoardCSV", "TribeBoardCloudKit", "TribeBoardRemote", "TribeBoardDomain", "TribeBoardQR", "TribeBoardStore", "TribeBoardSupport",
                            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "TribeBoardResync",
-            dependencies: ["TribeBoardCloudKit", "TribeBoardDomain", "TribeBoardStore", "TribeBoardSupport",
+            dependencies: ["TribeBoardCloudKit", "TribeBoardRemote", "TribeBoardDomain", "TribeBoardStore", "TribeBoardSupport",
                            .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "TribeBoardAudit",
-            dependencies: ["TribeBoardCloudKit", "TribeBoardDomain", "TribeBoardQR", "TribeBoardStore", "TribeBoardSupport", "CSnapshotParser",
+            dependencies: ["TribeBoardCloudKit", "TribeBoardRemote", "TribeBoardDomain", "TribeBoardQR", "TribeBoardStore", "TribeBoardSupport", "CSnapshotParser",
                            .product(name: "Logging", package: "swift-log")]
         ),
         // Reading Xcode projects (pbxproj, xcconfig, plists, Swift literals) for doctor: Foundation only.
         .target(name: "TribeBoardXcodeProject"),
         .target(
             name: "TribeBoardDoctor",
-            dependencies: ["TribeBoardXcodeProject", "TribeBoardCloudKit", "TribeBoardDomain", "TribeBoardStore", "TribeBoardSupport",
+            dependencies: ["TribeBoardXcodeProject", "TribeBoardCloudKit", "TribeBoardRemote", "TribeBoardDomain", "TribeBoardStore", "TribeBoardSupport",
                            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "TribeBoardMigrate",
-            dependencies: ["TribeBoardCloudKit", "TribeBoardDomain", "TribeBoardQR", "TribeBoardStore", "TribeBoardSupport",
+            dependencies: ["TribeBoardCloudKit", "TribeBoardRemote", "TribeBoardDomain", "TribeBoardQR", "TribeBoardStore", "TribeBoardSupport",
                            "CCloudKitCrypto", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "TribeBoardCommands",
             dependencies: [
-                "TribeBoardAudit", "TribeBoardCloudKit", "TribeBoardDoctor", "TribeBoardMigrate", "TribeBoardProvisioning",
+                "TribeBoardAudit", "TribeBoardCloudKit", "TribeBoardRemote", "TribeBoardDoctor", "TribeBoardMigrate", "TribeBoardProvisioning",
                 "TribeBoardResync", "TribeBoardSheets", "TribeBoardStore", "TribeBoardSupport", "TribeBoardDomain",
                 "TribeBoardVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -154,13 +161,13 @@ let package = Package(
         .executableTarget(name: "tribeboard-sheets", dependencies: ["TribeBoardCommands"]),
         .target(
             name: "TribeBoardTestSupport",
-            dependencies: ["TribeBoardCloudKit", "TribeBoardStore", "TribeBoardCloudKitEmulator", .product(name: "GRDB", package: "GRDB.swift"),
+            dependencies: ["TribeBoardCloudKit", "TribeBoardRemote", "TribeBoardStore", "TribeBoardCloudKitEmulator", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "CSV", package: "CSV.swift"), .product(name: "Logging", package: "swift-log"),
                            .product(name: "FlyingFox", package: "FlyingFox")]
         ),
         .testTarget(
             name: "TribeBoardUnitTests",
-            dependencies: ["TribeBoardAudit", "TribeBoardCSV", "TribeBoardCloudKit", "TribeBoardDoctor", "TribeBoardDomain", "TribeBoardMigrate",
+            dependencies: ["TribeBoardAudit", "TribeBoardCSV", "TribeBoardCloudKit", "TribeBoardRemote", "TribeBoardDoctor", "TribeBoardDomain", "TribeBoardMigrate",
                            "TribeBoardProvisioning", "TribeBoardQR", "TribeBoardResync", "TribeBoardSheets", "TribeBoardStore", "TribeBoardSupport",
                            "TribeBoardXcodeProject", "TribeBoardTestSupport", "TribeBoardCloudKitEmulator",
                            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]
@@ -179,7 +186,7 @@ let package = Package(
         .testTarget(
             name: "TribeBoardEndToEndTests",
             // Depending on the executables makes `swift test` build them first.
-            dependencies: ["TribeBoardCloudKit", "TribeBoardMigrate", "TribeBoardStore", "TribeBoardTestSupport", "TribeBoardCloudKitEmulator", "tribeboard", "tribeboard-provision", "tribeboard-resync", "tribeboard-audit", "tribeboard-doctor", "tribeboard-migrate", "tribeboard-sheets",
+            dependencies: ["TribeBoardCloudKit", "TribeBoardRemote", "TribeBoardMigrate", "TribeBoardStore", "TribeBoardTestSupport", "TribeBoardCloudKitEmulator", "tribeboard", "tribeboard-provision", "tribeboard-resync", "tribeboard-audit", "tribeboard-doctor", "tribeboard-migrate", "tribeboard-sheets",
                            .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ],

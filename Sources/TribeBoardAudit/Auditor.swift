@@ -3,6 +3,7 @@ import Logging
 import TribeBoardCloudKit
 import TribeBoardStore
 import TribeBoardSupport
+import TribeBoardRemote
 
 package enum AuditError: Error, LocalizedError {
     case store(StoreError)

@@ -1,5 +1,6 @@
 import Foundation
 import TribeBoardCloudKit
+import TribeBoardRemote
 
 /// A family (or family record) holding a code another family also holds.
 struct GroupMember: Sendable {

@@ -5,6 +5,7 @@ import TribeBoardDomain
 import TribeBoardQR
 import TribeBoardStore
 import TribeBoardSupport
+import TribeBoardRemote
 
 package enum CodeRepairError: Error, LocalizedError {
     case output(FileSystemError)

@@ -5,6 +5,7 @@ import TribeBoardDomain
 import TribeBoardQR
 import TribeBoardStore
 import TribeBoardSupport
+import TribeBoardRemote
 
 /// Applies a repair plan in three steps, so that the store's write lock is held for a moment (not
 /// across thousands of PNG writes) and a killed run leaves no file naming a code the store does

@@ -1,6 +1,7 @@
 import Foundation
 import TribeBoardCloudKit
 import TribeBoardStore
+import TribeBoardRemote
 
 /// Turns what the cross-check found into findings: a sentence, the families, what to do.
 struct FindingBuilder {

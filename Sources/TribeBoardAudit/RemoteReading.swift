@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import TribeBoardCloudKit
+import TribeBoardRemote
 
 /// Reads the remote side of an audit, from a snapshot file or live, one record at a time.
 struct RemoteReading {

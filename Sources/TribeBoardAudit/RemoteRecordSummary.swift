@@ -1,5 +1,6 @@
 import Foundation
 import TribeBoardCloudKit
+import TribeBoardRemote
 
 /// What an audit keeps of one CloudKit record, from a live query or a snapshot line.
 struct RemoteRecordSummary: Sendable, Equatable {

@@ -2,6 +2,7 @@ import Foundation
 import TribeBoardCloudKit
 import TribeBoardDomain
 import TribeBoardStore
+import TribeBoardRemote
 
 /// Step 1b of an applied repair with a live remote: each new code is claimed in CloudKit for its
 /// family (`CodeClaim`) before its QR code is made and the store changes, so a repaired family is

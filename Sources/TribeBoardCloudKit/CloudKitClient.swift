@@ -264,8 +264,9 @@ package final class CloudKitClient: Sendable {
             if envelope.serverErrorCode == CloudKitServerErrorCode.badRequest.rawValue, let reason = envelope.reason,
                let problem = CloudKitError.schemaProblem(in: reason) {
                 let error = CloudKitError.schema(problem, reason: reason)
-                if error.isMissingLegacyType, case .missingType(let type) = problem, missingTypesNoted.first(type) {
-                    logger.info("the container has no legacy record type \(type): no records of it to read", metadata: ["recordType": "\(type)"])
+                // Said once per type: readers of legacy types meet it on every page of every run.
+                if case .missingType(let type) = problem, missingTypesNoted.first(type) {
+                    logger.info("the container has no record type \(type): no records of it to read", metadata: ["recordType": "\(type)"])
                 }
                 throw error
             }

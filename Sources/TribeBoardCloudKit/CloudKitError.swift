@@ -151,11 +151,6 @@ package enum CloudKitError: Error, Sendable, Equatable, LocalizedError {
         }
     }
 
-    /// A legacy record type (`CKFamily`…) the container never had: it simply has no records.
-    package var isMissingLegacyType: Bool {
-        missingRecordType.map(RecordMapping.legacyTypes.contains) ?? false
-    }
-
     /// Reads CloudKit's BAD_REQUEST texts for a missing type ("Did not find record type: X"), a
     /// type without indexes ("Type is not marked indexable: X"), a missing field ("Did not find
     /// field: 'F' in type: 'X'") and a missing index ("Field 'F' is not marked queryable"), as

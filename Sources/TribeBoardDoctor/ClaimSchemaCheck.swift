@@ -1,5 +1,6 @@
 import Foundation
 import TribeBoardCloudKit
+import TribeBoardRemote
 
 /// Section 4, continued: the container can hold code claims (`CodeClaim`, docs/code-claims.md),
 /// and nobody can list them. One query on the claim type, filtered on its `family` field, which

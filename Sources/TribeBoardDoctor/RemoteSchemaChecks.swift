@@ -1,5 +1,6 @@
 import Foundation
 import TribeBoardCloudKit
+import TribeBoardRemote
 
 /// Section 4, continued: the container's schema has what the commands rely on. One query of one
 /// record per type and queried field, as the commands query them, so a missing type or index is

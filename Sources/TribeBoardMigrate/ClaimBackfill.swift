@@ -1,6 +1,7 @@
 import Foundation
 import TribeBoardCloudKit
 import TribeBoardDomain
+import TribeBoardRemote
 
 /// `migrate claims`: gives every `Family` already in the container (uploaded before claims existed,
 /// or written by a claim-unaware app) the claim of its code (`CodeClaim`), so that the guarantee

@@ -3,6 +3,7 @@ import TribeBoardCloudKit
 import TribeBoardQR
 import TribeBoardStore
 import TribeBoardSupport
+import TribeBoardRemote
 
 /// The writing half of a migration: kind by kind (families, then profiles, then memberships, so
 /// every reference has its target), 200 records a request, each batch checkpointed before it is

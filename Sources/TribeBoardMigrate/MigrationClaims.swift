@@ -1,6 +1,7 @@
 import Foundation
 import TribeBoardCloudKit
 import TribeBoardStore
+import TribeBoardRemote
 
 /// The code claims of migrated families (`CodeClaim`): a family's copy is created at the
 /// destination only once the claim of its code (kept or new) names the copy. The full read of the

@@ -4,6 +4,7 @@ import TribeBoardCloudKit
 import TribeBoardDomain
 import TribeBoardStore
 import TribeBoardSupport
+import TribeBoardRemote
 
 /// A family holding a code somewhere the migrated family would meet it.
 struct CodeHolder: Sendable {

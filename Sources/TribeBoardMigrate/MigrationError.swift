@@ -4,6 +4,7 @@ import TribeBoardDomain
 import TribeBoardQR
 import TribeBoardStore
 import TribeBoardSupport
+import TribeBoardRemote
 
 /// What stops a migration run (the checkpoint keeps what was done).
 package enum MigrationError: Error, LocalizedError {

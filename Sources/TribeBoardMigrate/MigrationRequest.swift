@@ -1,6 +1,7 @@
 import Foundation
 import TribeBoardCloudKit
 import TribeBoardDomain
+import TribeBoardRemote
 
 /// What `migrate` moves: legacy record types to the current ones in one container, or every
 /// TribeBoard record from one container to another.

@@ -1,6 +1,7 @@
 import Foundation
 import TribeBoardCloudKit
 import TribeBoardSupport
+import TribeBoardRemote
 
 /// The CloudKit requests of a migration: read every record of some types, look names up, create
 /// copies, delete sources. Per-record results are matched to their records by name.

@@ -1,6 +1,7 @@
 import Foundation
 import TribeBoardCloudKit
 import TribeBoardDomain
+import TribeBoardRemote
 
 /// How a source record becomes its destination copy: the same record under the same name for a
 /// container copy; for legacy types the current type under a name derived from the old one (record

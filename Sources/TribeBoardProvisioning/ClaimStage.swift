@@ -4,6 +4,7 @@ import TribeBoardCSV
 import TribeBoardCloudKit
 import TribeBoardDomain
 import TribeBoardStore
+import TribeBoardRemote
 
 /// Claims the codes of a batch's families in CloudKit (`CodeClaim`) after the batch is in the
 /// store and before its QR codes, manifest lines or sheets are written, so that nothing printed

@@ -3,6 +3,7 @@ import TribeBoardCSV
 import TribeBoardCloudKit
 import TribeBoardDomain
 import TribeBoardStore
+import TribeBoardRemote
 
 /// Chooses the codes of a batch's new families before its store transaction: generation (with its
 /// retry backoff) and the remote check (a network round trip) must not hold SQLite's write lock.

@@ -1,6 +1,7 @@
 import Foundation
 import TribeBoardCloudKit
 import TribeBoardStore
+import TribeBoardRemote
 
 /// The outcome of one provision run, rendered as text or JSON by the commands. The JSON keys are
 /// a stable interface: add keys, do not rename them.

@@ -6,6 +6,7 @@ import TribeBoardDomain
 import TribeBoardQR
 import TribeBoardStore
 import TribeBoardSupport
+import TribeBoardRemote
 
 /// Bulk-creates families from a CSV file: validate, give each a unique code, store it with its
 /// admin in one transaction, then write its QR PNG. Offline-first: everything new waits with

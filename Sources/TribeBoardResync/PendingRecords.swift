@@ -1,6 +1,7 @@
 import Foundation
 import TribeBoardCloudKit
 import TribeBoardStore
+import TribeBoardRemote
 
 /// A record to upload, and the row it was made from.
 package struct Upload: Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import TribeBoardCloudKit
 import TribeBoardStore
+import TribeBoardRemote
 
 /// Families an audit repair gave a new code: their CloudKit record still holds the old code, so
 /// a create answers EXISTS with a different record. When the only difference is the code, and

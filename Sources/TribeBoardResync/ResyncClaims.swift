@@ -2,6 +2,7 @@ import Foundation
 import TribeBoardCloudKit
 import TribeBoardDomain
 import TribeBoardStore
+import TribeBoardRemote
 
 /// Code claims in resync: a family goes up only once CloudKit holds the claim of its code for it
 /// (created now, or found to be its own), and a claim a re-coded family gave up is released once

@@ -1,6 +1,7 @@
 import Foundation
 import TribeBoardCloudKit
 import TribeBoardStore
+import TribeBoardRemote
 
 /// The outcome of one resync run. JSON keys are a stable interface.
 package struct ResyncReport: Encodable, Sendable {

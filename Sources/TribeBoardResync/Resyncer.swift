@@ -4,6 +4,7 @@ import TribeBoardCloudKit
 import TribeBoardDomain
 import TribeBoardStore
 import TribeBoardSupport
+import TribeBoardRemote
 
 /// Uploads every record waiting for sync: families, then user profiles, then memberships
 /// (references need their targets), 200 per request, every per-record result read.

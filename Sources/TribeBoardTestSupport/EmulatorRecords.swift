@@ -1,6 +1,7 @@
 import Foundation
 import TribeBoardCloudKitEmulator
 import TribeBoardCloudKit
+import TribeBoardRemote
 
 /// The emulator speaks only its own wire types; tests written with the client's records cross
 /// over value by value, as the same JSON would (tests poll these, so no JSON round trip).

@@ -4,6 +4,7 @@ import FlyingSocks
 import Foundation
 import Synchronization
 import TribeBoardCloudKit
+import TribeBoardRemote
 
 /// A CloudKit Web Services stand-in whose answers a test scripts: for servers that misbehave in
 /// ways the emulator, which follows Apple's documentation, never does (results out of order,

@@ -1,5 +1,6 @@
 import Foundation
 import TribeBoardCloudKit
+import TribeBoardRemote
 
 /// Remote snapshot files for audit tests: CloudKit record dictionaries, one a line.
 package struct SnapshotFixture {

@@ -4,6 +4,7 @@ import TribeBoardCloudKitEmulator
 import TribeBoardCloudKit
 import TribeBoardStore
 import TribeBoardTestSupport
+import TribeBoardRemote
 
 /// Families deleted in the CloudKit Console while the store marks them uploaded: the audit counts
 /// them (never because a lagging query index missed a record) and its repair sends them again.

@@ -3,6 +3,7 @@ import Testing
 import TribeBoardCloudKitEmulator
 import TribeBoardCloudKit
 import TribeBoardTestSupport
+import TribeBoardRemote
 
 /// Codes unique across every store and host writing into one container (docs/code-claims.md),
 /// against an emulator whose query index lags as a real container's does: what a `code IN` query

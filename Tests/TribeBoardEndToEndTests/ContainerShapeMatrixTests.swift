@@ -3,6 +3,7 @@ import Testing
 import TribeBoardCloudKitEmulator
 import TribeBoardCloudKit
 import TribeBoardTestSupport
+import TribeBoardRemote
 
 /// Issue 23's matrix: every command that reaches CloudKit against every shape a real container
 /// has, run as a cron job runs it (`-q --json`). Each cell checks the exit status, that the reason

@@ -3,6 +3,7 @@ import Testing
 import TribeBoardCloudKitEmulator
 import TribeBoardCloudKit
 import TribeBoardTestSupport
+import TribeBoardRemote
 
 /// Issue 12's "Done when": the commands against the emulator behaving as a real container in
 /// each mode end with the documented status and a message naming the fix, nothing lost and

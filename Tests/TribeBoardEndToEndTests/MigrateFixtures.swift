@@ -3,6 +3,7 @@ import Testing
 import TribeBoardCloudKitEmulator
 import TribeBoardCloudKit
 import TribeBoardTestSupport
+import TribeBoardRemote
 
 /// Records as the app's builds wrote them, current or legacy type, for seeding an emulator.
 enum MigrateFixtures {

@@ -3,6 +3,7 @@ import Testing
 import TribeBoardCloudKitEmulator
 import TribeBoardCloudKit
 import TribeBoardTestSupport
+import TribeBoardRemote
 
 /// `tribeboard provision` with CloudKit: the real binary against the loopback emulator.
 @Suite struct ProvisionRemoteTests {

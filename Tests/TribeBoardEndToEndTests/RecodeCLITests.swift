@@ -3,6 +3,7 @@ import Testing
 import TribeBoardCloudKitEmulator
 import TribeBoardCloudKit
 import TribeBoardTestSupport
+import TribeBoardRemote
 
 /// `tribeboard recode` as an operator runs it, after the audit and `doctor family` agreed on who
 /// keeps a shared code.

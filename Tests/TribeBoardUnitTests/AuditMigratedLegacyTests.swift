@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TribeBoardTestSupport
 @testable import TribeBoardCloudKit
+@testable import TribeBoardRemote
 
 /// After `migrate legacy-types` without `--delete-source`, each legacy family and its copy hold
 /// the same code: one family, not a duplicate. Real duplicates beside them are still found.

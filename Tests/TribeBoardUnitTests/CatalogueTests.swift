@@ -3,6 +3,7 @@ import Testing
 import TribeBoardCloudKit
 import TribeBoardTestSupport
 @testable import TribeBoardDoctor
+import TribeBoardRemote
 
 /// The typed catalogues (record types, doctor check ids) against what they must agree with and
 /// did not come from: the schema file operators import, and the ids the docs promise scripts.

@@ -4,6 +4,7 @@ import Testing
 import TribeBoardTestSupport
 @testable import TribeBoardCloudKit
 @testable import TribeBoardSupport
+@testable import TribeBoardRemote
 
 /// The client against the loopback emulator: the documented protocol end to end.
 @Suite("CloudKit client against the emulator")

@@ -3,6 +3,7 @@ import Testing
 import TribeBoardCloudKitEmulator
 import TribeBoardTestSupport
 @testable import TribeBoardCloudKit
+@testable import TribeBoardRemote
 
 /// The claim record (docs/code-claims.md): its name, held against an independent SHA-256 (the
 /// `openssl dgst -sha256` of the worked example), and the claimer against the emulator, where

@@ -4,6 +4,7 @@ import TribeBoardStore
 import TribeBoardTestSupport
 @testable import TribeBoardCloudKit
 @testable import TribeBoardProvisioning
+@testable import TribeBoardRemote
 
 /// With a remote, codes are planned before the store transaction. A store that cannot be read
 /// while planning stops the run with that store error: it used to be swallowed (`try?`) as a

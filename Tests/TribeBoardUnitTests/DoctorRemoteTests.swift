@@ -5,6 +5,7 @@ import TribeBoardCloudKitEmulator
 import TribeBoardTestSupport
 @testable import TribeBoardCloudKit
 @testable import TribeBoardDoctor
+@testable import TribeBoardRemote
 
 /// Section 4 and the fallback chain against the in-process emulator: a key it accepts, one it
 /// rejects, a server that is down, a clock that disagrees; and one family across store and remote.

@@ -3,6 +3,7 @@ import Testing
 import TribeBoardMigrate
 import TribeBoardTestSupport
 @testable import TribeBoardCloudKit
+@testable import TribeBoardRemote
 
 /// The names `migrate legacy-types` gives copies: what lets a rerun find its own copies.
 @Suite struct MigrationNamingTests {

@@ -5,6 +5,7 @@ import TribeBoardCloudKitEmulator
 import TribeBoardTestSupport
 @testable import TribeBoardCloudKit
 @testable import TribeBoardProvisioning
+@testable import TribeBoardRemote
 
 /// Seed requirement 2.2 with a remote: a generated code that a CloudKit family already holds is
 /// replaced at once, and the family is stored as remotely verified.

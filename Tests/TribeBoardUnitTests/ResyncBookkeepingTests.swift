@@ -6,6 +6,7 @@ import TribeBoardTestSupport
 @testable import TribeBoardCloudKit
 @testable import TribeBoardResync
 @testable import TribeBoardStore
+@testable import TribeBoardRemote
 
 /// What resync does with each kind of per-record error CloudKit answers.
 @Suite("Resync bookkeeping")

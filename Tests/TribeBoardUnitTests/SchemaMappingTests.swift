@@ -7,6 +7,7 @@ import TribeBoardTestSupport
 @testable import TribeBoardDoctor
 @testable import TribeBoardResync
 @testable import TribeBoardStore
+@testable import TribeBoardRemote
 
 /// The record mapping held against Templates/cloudkit-schema.ckdb, read by the emulator's own
 /// parser (written from Apple's schema language, not from the client): every field the toolkit

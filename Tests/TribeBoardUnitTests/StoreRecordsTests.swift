@@ -5,6 +5,7 @@ import TribeBoardCloudKit
 import TribeBoardDomain
 import TribeBoardTestSupport
 @testable import TribeBoardStore
+import TribeBoardRemote
 
 /// The typed records read what provision wrote and write what sqlite3 reads back, column for
 /// column: the store's format does not change, and a malformed value is a thrown error, not a trap.

@@ -2,6 +2,7 @@ import Foundation
 import TribeBoardAudit
 import TribeBoardCloudKit
 import TribeBoardDomain
+import TribeBoardRemote
 
 /// The audit as people read it: counts first, then each finding with its families and what to do.
 enum AuditReportText {

@@ -68,7 +68,7 @@ struct ErrorDetail: Encodable, Equatable {
     enum CodingKeys: String, CodingKey {
         case exitStatus, status, kind, message, cause, path, fileType, line, column, recordType, field, recordId, recordIds
         case setting, option, placeholders, operation, category, serverErrorCode, httpStatus, attempts, retryAfterSeconds
-        case pid, mode, bytes, fields, count
+        case pid, mode, bytes, fields, count, columnNumber, problems
     }
 
     /// For an error no mapping knows: reported, with its message, rather than dropped.

@@ -5,6 +5,7 @@ import TribeBoardProvisioning
 import TribeBoardResync
 import TribeBoardStore
 import TribeBoardSupport
+import TribeBoardRemote
 
 /// `tribeboard provision FILE.csv --out DIR`: bulk-creates families with codes and QR PNGs.
 package struct ProvisionCommand: PipelineCommand {

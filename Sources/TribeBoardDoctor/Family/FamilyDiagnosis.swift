@@ -2,6 +2,7 @@ import Foundation
 import TribeBoardCloudKit
 import TribeBoardDomain
 import TribeBoardStore
+import TribeBoardRemote
 
 /// What is wrong with one family, each finding with what to do: its creation, its admin, its sync,
 /// and how CloudKit's copy compares.

@@ -1,6 +1,7 @@
 import Foundation
 import TribeBoardCloudKit
 import TribeBoardStore
+import TribeBoardRemote
 
 /// What CloudKit holds for one family: its record by name, and any record holding its code.
 package struct RemoteFamilyState: Sendable, Codable, Equatable {

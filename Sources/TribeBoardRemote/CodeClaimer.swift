@@ -1,4 +1,5 @@
 import Foundation
+import TribeBoardCloudKit
 import TribeBoardSupport
 
 /// Creates and releases code claims (`CodeClaim`) in the public database's default zone: one

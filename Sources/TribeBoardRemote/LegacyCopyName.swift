@@ -1,5 +1,6 @@
 import CCloudKitCrypto
 import Foundation
+import TribeBoardCloudKit
 
 /// The name `migrate legacy-types` gives the copy of a legacy record: a UUID (the app's record
 /// names are uppercase UUIDs) made of SHA-256 of the old name, version 8 ("custom") as RFC 9562

@@ -1,3 +1,5 @@
+import TribeBoardCloudKit
+
 /// Every CloudKit record type the toolkit names, in one place: the app's three
 /// (docs/cloudkit.md, from the app's data model), the code claims (docs/code-claims.md), and
 /// the types of builds before the rename, which audits and migrate read and nothing writes.
@@ -24,4 +26,11 @@ package enum RecordType: String, CaseIterable, Sendable, Codable {
 
     /// The legacy types, in the order the app's current types are listed.
     package static let legacy: [RecordType] = allCases.filter(\.isLegacy)
+}
+
+extension CloudKitError {
+    /// A legacy record type (`CKFamily`…) the container never had: it simply has no records.
+    package var isMissingLegacyType: Bool {
+        missingRecordType.flatMap(RecordType.init(rawValue:))?.isLegacy ?? false
+    }
 }

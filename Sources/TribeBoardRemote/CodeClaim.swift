@@ -1,5 +1,6 @@
 import CCloudKitCrypto
 import Foundation
+import TribeBoardCloudKit
 
 /// A family code claimed in CloudKit: a `FamilyCodeClaim` record whose name is derived from the
 /// code, holding the family that holds the code.

@@ -1,4 +1,5 @@
 import Foundation
+import TribeBoardCloudKit
 import Logging
 import Synchronization
 import TribeBoardSupport

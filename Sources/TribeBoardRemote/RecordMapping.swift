@@ -1,4 +1,5 @@
 import Foundation
+import TribeBoardCloudKit
 import TribeBoardDomain
 
 /// The app's CloudKit mapping, exactly: record types `Family`, `UserProfile`, `Membership`, record
