@@ -161,17 +161,26 @@ let package = Package(
         .executableTarget(name: "tribeboard-sheets", dependencies: ["TribeBoardCommands"]),
         .target(
             name: "TribeBoardTestSupport",
-            dependencies: ["TribeBoardCloudKit", "TribeBoardRemote", "TribeBoardStore", "TribeBoardCloudKitEmulator", .product(name: "GRDB", package: "GRDB.swift"),
+            // The in-process fixtures of the unit tests (a provisioned store, an audit, a resync run)
+            // are shared by several modules' test targets, so they live here.
+            dependencies: ["TribeBoardCloudKit", "TribeBoardRemote", "TribeBoardStore", "TribeBoardCloudKitEmulator",
+                           "TribeBoardProvisioning", "TribeBoardAudit", "TribeBoardResync", "TribeBoardDomain", "TribeBoardSupport", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "CSV", package: "CSV.swift"), .product(name: "Logging", package: "swift-log"),
                            .product(name: "FlyingFox", package: "FlyingFox")]
         ),
-        .testTarget(
-            name: "TribeBoardUnitTests",
-            dependencies: ["TribeBoardAudit", "TribeBoardCSV", "TribeBoardCloudKit", "TribeBoardRemote", "TribeBoardDoctor", "TribeBoardDomain", "TribeBoardMigrate",
-                           "TribeBoardProvisioning", "TribeBoardQR", "TribeBoardResync", "TribeBoardSheets", "TribeBoardStore", "TribeBoardSupport",
-                           "TribeBoardXcodeProject", "TribeBoardTestSupport", "TribeBoardCloudKitEmulator",
-                           .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]
-        ),
+        // Unit tests, one target per module: a module's tests are found by its name. The in-process
+        // fixtures they share (a provisioned store, an audit, a resync run) are TribeBoardTestSupport's.
+        .testTarget(name: "TribeBoardSupportTests", dependencies: ["TribeBoardSupport", "TribeBoardTestSupport"]),
+        .testTarget(name: "TribeBoardDomainTests", dependencies: ["TribeBoardDomain", "TribeBoardTestSupport"]),
+        .testTarget(name: "TribeBoardCSVTests", dependencies: ["TribeBoardCSV", "TribeBoardTestSupport"]),
+        .testTarget(name: "TribeBoardStoreTests", dependencies: ["TribeBoardCloudKit", "TribeBoardDomain", "TribeBoardRemote", "TribeBoardResync", "TribeBoardStore", "TribeBoardTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "TribeBoardCloudKitTests", dependencies: ["TribeBoardCloudKit", "TribeBoardCloudKitEmulator", "TribeBoardRemote", "TribeBoardStore", "TribeBoardSupport", "TribeBoardTestSupport"]),
+        .testTarget(name: "TribeBoardRemoteTests", dependencies: ["TribeBoardCloudKit", "TribeBoardCloudKitEmulator", "TribeBoardRemote", "TribeBoardTestSupport"]),
+        .testTarget(name: "TribeBoardProvisioningTests", dependencies: ["TribeBoardCSV", "TribeBoardCloudKit", "TribeBoardCloudKitEmulator", "TribeBoardDomain", "TribeBoardProvisioning", "TribeBoardQR", "TribeBoardRemote", "TribeBoardStore", "TribeBoardTestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "TribeBoardResyncTests", dependencies: ["TribeBoardAudit", "TribeBoardCloudKit", "TribeBoardCloudKitEmulator", "TribeBoardDoctor", "TribeBoardRemote", "TribeBoardResync", "TribeBoardStore", "TribeBoardSupport", "TribeBoardTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "TribeBoardAuditTests", dependencies: ["TribeBoardAudit", "TribeBoardCloudKit", "TribeBoardDomain", "TribeBoardRemote", "TribeBoardStore", "TribeBoardSupport", "TribeBoardTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "TribeBoardDoctorTests", dependencies: ["TribeBoardCloudKit", "TribeBoardCloudKitEmulator", "TribeBoardDoctor", "TribeBoardRemote", "TribeBoardStore", "TribeBoardTestSupport", "TribeBoardXcodeProject", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "TribeBoardMigrateTests", dependencies: ["TribeBoardCloudKit", "TribeBoardMigrate", "TribeBoardRemote", "TribeBoardTestSupport"]),
         // The emulator alone, over HTTP with raw JSON bodies and `openssl` signatures: no client types.
         .testTarget(
             name: "TribeBoardCloudKitEmulatorTests",

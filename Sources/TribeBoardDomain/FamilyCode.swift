@@ -9,7 +9,7 @@ package struct FamilyCode: Hashable, Sendable, CustomStringConvertible {
     package static let allowedLengths = 6...8
     /// What the toolkit generates: `A-Z0-9` without the look-alikes 0, O, 1 and I.
     /// 32 symbols, so one random byte's low 5 bits pick a symbol without bias.
-    static let generatedAlphabet = Array("ABCDEFGHJKLMNPQRSTUVWXYZ23456789".utf8)
+    package static let generatedAlphabet = Array("ABCDEFGHJKLMNPQRSTUVWXYZ23456789".utf8)
 
     package let value: String
 

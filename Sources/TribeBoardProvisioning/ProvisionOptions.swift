@@ -16,7 +16,7 @@ package struct ProvisionRequest: Sendable {
     package var loggedFailures = Provisioner.loggedFailureLimit
     /// Rows per store transaction: large enough to amortize the commit, small enough that a
     /// concurrent run waits only briefly for the write lock.
-    var batchSize = 256
+    package var batchSize = 256
 
     package init(csvPath: String, storePath: String, outputDirectory: String) {
         self.csvPath = csvPath

@@ -1,47 +1,10 @@
 import Foundation
 import Synchronization
 import Testing
+import TribeBoardTestSupport
 @testable import TribeBoardDomain
 
 /// A random source that plays back a script: byte arrays to hand out or failures to throw, in order.
-final class ScriptedRandomSource: SecureRandomSource, @unchecked Sendable {
-    enum Step {
-        case bytes([UInt8])
-        case failure(String)
-    }
-
-    private let lock = NSLock()
-    private var steps: [Step]
-    private let afterScript: Step
-    private var callTimes: [ContinuousClock.Instant] = []
-
-    init(_ steps: [Step], afterScript: Step = .failure("script exhausted")) {
-        self.steps = steps
-        self.afterScript = afterScript
-    }
-
-    /// The bytes that make the generator produce `code` (each byte is the symbol's alphabet index).
-    static func bytes(for code: String) -> [UInt8] {
-        code.utf8.map { symbol in UInt8(FamilyCode.generatedAlphabet.firstIndex(of: symbol)!) }
-    }
-
-    static func code(_ code: String) -> Step { .bytes(bytes(for: code)) }
-
-    var calls: [ContinuousClock.Instant] { lock.withLock { callTimes } }
-
-    func fill(_ buffer: inout [UInt8]) throws(RandomSourceError) {
-        let step = lock.withLock { () -> Step in
-            callTimes.append(.now)
-            return steps.isEmpty ? afterScript : steps.removeFirst()
-        }
-        switch step {
-        case .bytes(let bytes):
-            for index in buffer.indices { buffer[index] = bytes[index % bytes.count] }
-        case .failure(let reason):
-            throw RandomSourceError(reason: reason)
-        }
-    }
-}
 
 @Suite("FamilyCodeGenerator")
 struct FamilyCodeGeneratorTests {

@@ -19,9 +19,9 @@ struct RealContainerAnswerTests {
     /// Every create answered CONFLICT, as native CloudKit reports an insert of an existing record:
     /// the records are looked up, found as sent, and counted as uploaded, not quarantined.
     @Test func conflictOnACreateIsLookedUpLikeExists() async throws {
-        let (workspace, ids) = try ResyncRaceTests.threeFamilies()
+        let (workspace, ids) = try ResyncFixtures.threeFamilies()
         let script = ScriptedCloudKitServer.Script.createsAnswered("CONFLICT", remembering: SentRecords())
-        let report = try await ResyncRaceTests.resync(workspace.storePath, script)
+        let report = try await ResyncFixtures.resync(workspace.storePath, script)
         #expect(report.synced == 3, "\(report.stoppedBy ?? "")")
         #expect(try workspace.inspector().count("SELECT COUNT(*) FROM families WHERE needs_sync = 1") == 0)
         #expect(try workspace.inspector().count("SELECT COUNT(*) FROM sync_state") == 0)

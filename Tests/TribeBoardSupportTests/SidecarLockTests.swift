@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TribeBoardTestSupport
 @testable import TribeBoardSupport
 
 /// The one sidecar lock every run lock (resync, provision, the store's open lock) is made of.

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Testing
+import TribeBoardTestSupport
 @testable import TribeBoardSupport
 
 /// The thread a pipeline blocks and awaits on: what `provision`, `resync`, `audit`, `migrate` and

@@ -1,4 +1,5 @@
 import Testing
+import TribeBoardTestSupport
 @testable import TribeBoardDomain
 
 @Suite("FamilyCode(validating:)")

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import TribeBoardTestSupport
 @testable import TribeBoardResync
 @testable import TribeBoardStore
 

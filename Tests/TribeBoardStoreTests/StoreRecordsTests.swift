@@ -90,10 +90,10 @@ struct StoreRecordsTests {
     /// A code that is a non-UTF-8 blob used to stop resync with a trap; now that family alone is set
     /// aside with the reason, and the others go up.
     @Test func resyncSetsAHandEditedRowAsideAndUploadsTheRest() async throws {
-        let (workspace, ids) = try ResyncRaceTests.threeFamilies()
+        let (workspace, ids) = try ResyncFixtures.threeFamilies()
         _ = try sqlite(workspace.storePath, "UPDATE families SET code = x'FF' WHERE id = '\(ids[1])'")
         _ = try sqlite(workspace.storePath, "UPDATE families SET created_at = 'yesterday' WHERE id = '\(ids[2])'")
-        let report = try await ResyncRaceTests.resync(workspace.storePath, ScriptedCloudKitServer.Script())
+        let report = try await ResyncFixtures.resync(workspace.storePath, ScriptedCloudKitServer.Script())
         #expect(try workspace.inspector().strings("SELECT id FROM families WHERE needs_sync = 0") == [ids[0]])
         #expect(Set(try workspace.inspector().strings("SELECT record_id FROM sync_state WHERE status = 'quarantined'")) == [ids[1], ids[2]])
         #expect(report.quarantined == 2 && report.synced >= 1)

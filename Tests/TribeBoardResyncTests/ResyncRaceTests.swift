@@ -17,15 +17,6 @@ struct ResyncRaceTests {
     static let logger = ProvisionWorkspace.quietLogger
 
     /// Runs one resync of `store` against a scripted server, off the cooperative pool.
-    static func resync(_ storePath: String, _ script: ScriptedCloudKitServer.Script) async throws -> ResyncReport {
-        let server = try await ScriptedCloudKitServer.start(script)
-        defer { Task { await server.stop() } }
-        var configuration = CloudKitConfiguration()
-        configuration.baseURL = server.baseURL
-        let client = CloudKitClient(configuration: configuration, signer: nil, policy: EmulatorFixture.quickRetries, logger: logger)
-        let store = try TribeBoardStore.open(at: storePath)
-        return try await PipelineThread.run { () async throws(StoreError) in try await Resyncer(store: store, client: client, logger: logger).run() }
-    }
 
     /// Family 1's code is also held by an older CloudKit family: a repair gives family 1 a new code.
     static func repairable() throws -> (AuditWorkspace, [(id: String, name: String, code: String)]) {
@@ -53,7 +44,7 @@ struct ResyncRaceTests {
     func repairWhileUploading() async throws {
         let (workspace, families) = try Self.repairable()
         let script = Self.repairing(workspace, during: "records/modify")
-        let report = try await Self.resync(workspace.provision.storePath, script)
+        let report = try await ResyncFixtures.resync(workspace.provision.storePath, script)
         let rows = try workspace.provision.inspector().rows("SELECT id, code, needs_sync, code_verified_remotely_at FROM families ORDER BY source_line")
         #expect(rows[1]["code"] != families[1].code, "the repair happened")
         #expect(rows[1]["needs_sync"] == "1", "the new code never went up: it must stay pending")
@@ -66,7 +57,7 @@ struct ResyncRaceTests {
     func repairWhileCheckingCodes() async throws {
         let (workspace, families) = try Self.repairable()
         let script = Self.repairing(workspace, during: "records/query")
-        _ = try await Self.resync(workspace.provision.storePath, script)
+        _ = try await ResyncFixtures.resync(workspace.provision.storePath, script)
         let row = try #require(try workspace.provision.inspector().rows("SELECT code, needs_sync, code_verified_remotely_at FROM families WHERE id = '\(families[1].id)'").first)
         #expect(row["code"] != families[1].code)
         #expect(row["code_verified_remotely_at"] == nil, "CloudKit was asked about the old code, not this one")
@@ -88,26 +79,21 @@ struct ResyncRaceTests {
                 try db.execute(sql: "UPDATE \(table) SET \(change), needs_sync = 1 WHERE id = ?", arguments: [id])
             }
         }
-        let report = try await Self.resync(storePath, script)
+        let report = try await ResyncFixtures.resync(storePath, script)
         #expect(try workspace.inspector().strings("SELECT needs_sync FROM \(table) WHERE id = '\(id)'") == ["1"])
         #expect(report.synced == 2, "the other two records went up")
     }
 
     /// Three families; CloudKit refuses the first one's create with a data error.
-    static func threeFamilies() throws -> (workspace: ProvisionWorkspace, ids: [String]) {
-        let workspace = try ProvisionWorkspace()
-        try workspace.run("family_name\nAlpha\nBravo\nCharlie\n")
-        return (workspace, try workspace.inspector().strings("SELECT id FROM families ORDER BY source_line"))
-    }
 
     @Test("results in another order settle each record by its name")
     func reorderedResults() async throws {
-        let (workspace, ids) = try Self.threeFamilies()
+        let (workspace, ids) = try ResyncFixtures.threeFamilies()
         var script = ScriptedCloudKitServer.Script()
         script.modifyResults = { results in
             results.map { ($0["recordName"] as? String) == ids[0] ? ScriptedCloudKitServer.failure(ids[0], "BAD_REQUEST") : $0 }.reversed()
         }
-        let report = try await Self.resync(workspace.storePath, script)
+        let report = try await ResyncFixtures.resync(workspace.storePath, script)
         #expect(try workspace.inspector().strings("SELECT id FROM families WHERE needs_sync = 1") == [ids[0]])
         #expect(try workspace.inspector().strings("SELECT record_id FROM sync_state WHERE status = 'quarantined'") == [ids[0]])
         #expect(report.synced == 2 && report.stop == nil)
@@ -115,7 +101,7 @@ struct ResyncRaceTests {
 
     @Test("records/lookup answers in another order are matched by name too")
     func reorderedLookup() async throws {
-        let (workspace, ids) = try Self.threeFamilies()
+        let (workspace, ids) = try ResyncFixtures.threeFamilies()
         // Every create answers EXISTS (a crash after an earlier upload); the lookup finds each
         // record as it was sent, in reverse order.
         let sent = SentRecords()
@@ -128,7 +114,7 @@ struct ResyncRaceTests {
                 return record
             }
         }
-        let report = try await Self.resync(workspace.storePath, script)
+        let report = try await ResyncFixtures.resync(workspace.storePath, script)
         #expect(try workspace.inspector().strings("SELECT id FROM families WHERE needs_sync = 1") == [ids[0]])
         #expect(try workspace.inspector().strings("SELECT record_id FROM sync_state WHERE status = 'conflict'") == [ids[0]])
         #expect(report.synced == 2 && report.stop == nil, "\(report.stoppedBy ?? "")")
@@ -137,7 +123,7 @@ struct ResyncRaceTests {
     @Test("a missing, repeated or unasked-for result stops the run and says which record",
           arguments: ["missing", "repeated", "unasked", "unnamed"])
     func unmatchedResults(kind: String) async throws {
-        let (workspace, ids) = try Self.threeFamilies()
+        let (workspace, ids) = try ResyncFixtures.threeFamilies()
         let stranger = "00000000-0000-7000-8000-000000000000"
         var script = ScriptedCloudKitServer.Script()
         script.modifyResults = { results in
@@ -148,7 +134,7 @@ struct ResyncRaceTests {
             default: return Array(results.dropLast()) + [["serverErrorCode": "INTERNAL_ERROR"]]
             }
         }
-        let report = try await Self.resync(workspace.storePath, script)
+        let report = try await ResyncFixtures.resync(workspace.storePath, script)
         let reason = try #require(report.stoppedBy)
         let expected = ["missing": "no result for \(ids[2])", "repeated": "several results for \(ids[2])",
                         "unasked": "a result for \(stranger), not in the request", "unnamed": "1 result without a record name"]
@@ -159,7 +145,7 @@ struct ResyncRaceTests {
 
     @Test("a store that fails during resync is a store error, not a CloudKit answer")
     func storeFailureKeepsItsIdentity() async throws {
-        let (workspace, _) = try Self.threeFamilies()
+        let (workspace, _) = try ResyncFixtures.threeFamilies()
         let storePath = workspace.storePath
         var script = ScriptedCloudKitServer.Script()
         script.beforeAnswer = { operation, _, _ in
@@ -168,7 +154,7 @@ struct ResyncRaceTests {
                 try db.execute(sql: "CREATE TRIGGER IF NOT EXISTS disk_full BEFORE UPDATE ON families BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END")
             }
         }
-        await #expect(throws: StoreError.self) { try await Self.resync(storePath, script) }
+        await #expect(throws: StoreError.self) { try await ResyncFixtures.resync(storePath, script) }
         withExtendedLifetime(workspace) {}
     }
 }

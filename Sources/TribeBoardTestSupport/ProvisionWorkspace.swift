@@ -1,0 +1,44 @@
+import Foundation
+import Logging
+import TribeBoardDomain
+import TribeBoardProvisioning
+
+/// A folder with a store, an output folder and CSV files, and in-process provision runs against them.
+package struct ProvisionWorkspace {
+    package let folder: TemporaryDirectory
+    package var storePath: String { folder.file("store.sqlite") }
+    package var outputPath: String { folder.file("out") }
+    package var manifestPath: String { "\(outputPath)/manifest.csv" }
+
+    package init() throws {
+        folder = try TemporaryDirectory("provision")
+    }
+
+    package static let quietLogger = Logger(label: "tribeboard.tests") { _ in SwiftLogNoOpLogHandler() }
+
+    @discardableResult
+    package func run(_ csv: String, file: String = "families.csv", dryRun: Bool = false, batchSize: Int? = nil,
+             source: any SecureRandomSource = SystemSecureRandomSource()) throws -> ProvisionReport {
+        var request = ProvisionRequest(csvPath: try folder.write(file, csv), storePath: storePath, outputDirectory: outputPath)
+        request.dryRun = dryRun
+        if let batchSize { request.batchSize = batchSize }
+        return try Provisioner(request: request, logger: Self.quietLogger, randomSource: source).run()
+    }
+
+    package func manifest() throws -> [ManifestRow] { try ManifestFile.read(manifestPath) }
+
+    package func inspector() throws -> StoreInspector { try StoreInspector(path: storePath) }
+
+    package func count(_ table: String) throws -> Int { try inspector().count("SELECT COUNT(*) FROM \(table)") }
+
+    /// Codes in the store by family name.
+    package func codesByName() throws -> [String: String] {
+        var codes: [String: String] = [:]
+        for row in try inspector().rows("SELECT name, code FROM families") { codes[row["name"]!] = row["code"]! }
+        return codes
+    }
+
+    package func qrPath(_ row: ManifestRow) -> String { "\(outputPath)/\(row.qrFile)" }
+
+    package static func permissions(of path: String) -> Int? { FileMode.of(path) }
+}
