@@ -197,4 +197,15 @@ import TribeBoardRemote
         #expect(await fixture.emulator.claims(container: container)[try CodeClaim.recordName(forCode: code)] == id, "its code claimed again")
         #expect(try store.count("SELECT COUNT(*) FROM families WHERE needs_sync = 1") == 0)
     }
+
+    /// An id of no family: the error alone, not a "Marked 0 families" on stdout beside it.
+    @Test func anUnknownIdIsTheWholeAnswer() throws {
+        let directory = try TemporaryDirectory("reupload-unknown")
+        try directory.write("in.csv", "family_name\nRamos\n")
+        #expect(try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "-q"], in: directory.path).status == 0)
+        let run = try ProcessRunner.run(tribeboard, ["resync", "--reupload", "NO-SUCH-FAMILY", "--store", "s.sqlite"], in: directory.path)
+        #expect(run.status == 64)
+        #expect(run.stdout.isEmpty, "stdout: \(run.stdout)")
+        #expect(run.stderr.contains("NO-SUCH-FAMILY"), "stderr: \(run.stderr)")
+    }
 }

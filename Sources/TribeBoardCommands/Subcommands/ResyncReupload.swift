@@ -14,7 +14,12 @@ extension ResyncCommand {
             throw context.fail(error, Self.exits)
         }
         let result = ResyncReuploadReport(marked: marked, unknown: reupload.filter { !marked.contains($0.uppercased()) })
-        try context.emit(result) { "Marked \($0.marked.count) families, their memberships and profiles for upload: the next resync sends them.\n" }
+        // Nothing marked: the error below is the whole answer, not a "Marked 0 families" beside it.
+        try context.emit(result) { report in
+            guard !report.marked.isEmpty else { return "" }
+            let families = report.marked.count == 1 ? "1 family" : "\(report.marked.count) families"
+            return "Marked \(families), with \(report.marked.count == 1 ? "its" : "their") memberships and profiles, for upload: the next resync sends them.\n"
+        }
         if !result.unknown.isEmpty {
             throw context.fail(CommandError.noSuchFamily(result.unknown), Self.exits)
         }
