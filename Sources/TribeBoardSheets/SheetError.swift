@@ -45,7 +45,7 @@ package enum SheetError: Error, LocalizedError {
             let unit = layout == .cards ? "card" : "letter"
             let smallest = layout == .cards ? "\(Int(SheetRenderer.cardFloor)) pt" : "\(Int(SheetRenderer.letterFloor)) pt, titles \(Int(SheetRenderer.titleFloor)) pt"
             return "the text does not fit on \(cuts.invitations) \(unit)\(cuts.invitations == 1 ? "" : "s") even in the smallest type (\(smallest)): "
-                + "\(cuts.summary); nothing was written. Shorten the template's text (or use --layout letters), check a page with "
+                + "\(cuts.summary); nothing was written. Shorten the template's text\(layout == .cards ? " (or use --layout letters)" : ""), check a page with "
                 + "--preview FILE.png, or print it cut with --allow-cut"
         }
     }

@@ -65,7 +65,7 @@ import TribeBoardTestSupport
         #expect(refused.status == 65, "\(refused.stderr)")
         let error = try ErrorDocument(refused)
         #expect(error.kind == "sheets.outdatedManifest" && error.recordIds == [recoded.familyId] && error.path == "manifest.csv", "\(error)")
-        #expect(refused.stderr.contains("re-coded by a repair"))
+        #expect(refused.stderr.contains("given a new code by audit --repair or recode"))
         #expect(!FileManager.default.fileExists(atPath: copy.file("inv.pdf")))
     }
 }

@@ -3,9 +3,10 @@ import TribeBoardSheets
 /// `tribeboard sheets`' summary as text: what was written and that it must be kept private.
 enum SheetsReportText {
     static func render(_ report: SheetsReport) -> String {
-        let unit = report.layout == .cards ? "cards" : "letters"
+        let invitations = report.layout == .cards ? TerminalText.count(report.invitations, "card", "cards")
+            : TerminalText.count(report.invitations, "letter", "letters")
         var lines: [String] = []
-        let what = "\(report.invitations) \(unit) on \(report.pages) \(report.paper.rawValue) pages"
+        let what = "\(invitations) on \(TerminalText.count(report.pages, report.paper.rawValue + " page", report.paper.rawValue + " pages"))"
         let from = "(from the \(report.source.rawValue), template \(report.template))"
         if let output = report.output {
             lines.append("wrote \(what) to \(output) \(from)")
@@ -19,9 +20,12 @@ enum SheetsReportText {
             }
             if check.store == nil { lines.append("the manifest's codes are printed unchecked: no store was read") }
         }
-        if report.shrunk > 0 { lines.append("\(report.shrunk) \(unit) have their title or wording in smaller type, to fit") }
+        let (one, many) = report.layout == .cards ? ("card", "cards") : ("letter", "letters")
+        if report.shrunk > 0 {
+            lines.append(TerminalText.count(report.shrunk, one, many) + " \(report.shrunk == 1 ? "has its" : "have their") title or wording in smaller type, to fit")
+        }
         if !report.cuts.isEmpty {
-            lines.append("\(report.cuts.invitations) \(unit) printed with text cut (--allow-cut): \(report.cuts.summary)")
+            lines.append(TerminalText.count(report.cuts.invitations, one, many) + " printed with text cut (--allow-cut): \(report.cuts.summary)")
         }
         lines.append("mode 600: the \(report.output == nil ? "preview shows" : "PDF holds") families' codes; keep it private and delete it once printed")
         return lines.joined(separator: "\n") + "\n"

@@ -26,7 +26,7 @@ enum StopReasons {
             if let next = remote.next { reasons.append("next: \(next)") }
         }
         if report.failed > 0 {
-            reasons.append("\(report.failed) rows failed" + (report.failures.first.map { ", the first on line \($0.line): \($0.error)" } ?? ""))
+            reasons.append(TerminalText.count(report.failed, "row", "rows") + " failed" + (report.failures.first.map { ", the first on line \($0.line): \($0.error)" } ?? ""))
         }
         return reasons
     }

@@ -3,6 +3,11 @@
 /// or hide lines, and bidirectional overrides can reorder what is shown. Every text report goes
 /// through `sanitized` on its way to stdout; JSON needs nothing (its encoder escapes controls).
 enum TerminalText {
+    /// "1 card", "2 cards": counts in sentences read right at one.
+    static func count(_ number: Int, _ one: String, _ many: String) -> String {
+        "\(number) \(number == 1 ? one : many)"
+    }
+
     /// Control characters (but line feed and tab, which the reports' own layout uses) and the
     /// bidi embedding, override and isolate controls become visible `\u{…}` escapes. Joiners and
     /// directional marks stay: Arabic, Devanagari or Thai names need them.

@@ -51,9 +51,9 @@ package struct ManifestCodeCheck: Sendable, Encodable, Equatable {
     /// The run must stop: codes disagree and the store was not named to settle it.
     package var refuses: Bool { outdated > 0 && !storeWins }
 
-    /// "Family B (F2, re-coded by a repair); …; and 3 more", for messages.
+    /// "Family B (F2, given a new code by audit --repair or recode); …; and 3 more", for messages.
     package var summary: String {
-        let named = first.map { "\($0.familyName) (\($0.familyId)\($0.repaired ? ", re-coded by a repair" : ""))" }.joined(separator: "; ")
+        let named = first.map { "\($0.familyName) (\($0.familyId)\($0.repaired ? ", given a new code by audit --repair or recode" : ""))" }.joined(separator: "; ")
         return outdated > first.count ? "\(named); and \(outdated - first.count) more" : named
     }
 }
