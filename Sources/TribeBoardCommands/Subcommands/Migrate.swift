@@ -18,7 +18,8 @@ package struct MigrateCommand: AsyncParsableCommand {
             Exit status: 0 everything is in place; 1 conflicts, code conflicts, invalid, skipped or \
             failed records, or a failed verification; 64 bad usage; 74 the store or --out cannot be written; \
             75 CloudKit was unavailable (run again: the checkpoint resumes); 78 CloudKit refused the \
-            configuration, or none is configured.
+            configuration, or none is configured; 130 interrupted by Ctrl-C (the message says what was \
+            written; run again).
             """,
         version: toolkitVersion,
         subcommands: [MigrateLegacyTypesCommand.self, MigrateContainerCommand.self, MigrateClaimsCommand.self])
@@ -35,7 +36,7 @@ struct MigrateOptions: ParsableArguments {
                                valueName: "policy"))
     var onCodeConflict: CodeConflictPolicy = .repair
 
-    @Option(help: ArgumentHelp("With --apply: folder for the QR codes of re-coded families (qr/FAMILY_ID.png, owner-only).", valueName: "dir"))
+    @Option(help: ArgumentHelp("With --apply: folder for the QR codes of re-coded families (qr/FAMILY_ID.png) and their new codes in full (new-codes.csv), owner-only.", valueName: "dir"))
     var out: String?
 
     @Flag(help: "Print the report as CSV, one row per source record.")
