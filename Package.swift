@@ -123,7 +123,7 @@ let package = Package(
         .target(
             name: "TribeBoardMigrate",
             dependencies: ["TribeBoardCloudKit", "TribeBoardRemote", "TribeBoardDomain", "TribeBoardQR", "TribeBoardStore", "TribeBoardSupport",
-                           "CCloudKitCrypto", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]
+                           "CCloudKitCrypto", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "TribeBoardCommands",
@@ -140,7 +140,7 @@ let package = Package(
         .target(
             name: "TribeBoardSheets",
             dependencies: ["TribeBoardCSV", "TribeBoardDomain", "TribeBoardQR", "TribeBoardStore", "TribeBoardSupport",
-                           "CCairoPango", "CRSVG", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "CSV", package: "CSV.swift")]
+                           "CCairoPango", "CRSVG", .product(name: "CSV", package: "CSV.swift")]
         ),
         .target(
             name: "TribeBoardCloudKitEmulator",

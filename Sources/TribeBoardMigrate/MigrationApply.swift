@@ -59,14 +59,9 @@ struct MigrationApply {
                 for (position, index) in claimed.enumerated() { created[index] = sent[position] }
                 for (position, index) in toCreate.enumerated() { records[index] = created[position] }
                 let placed = records.filter(\.outcome.isInPlace)
-                let learned = try await store.writer.write { db in
-                    let learned = try MigrationStoreImport.learn(placed, in: db)
-                    try MigrationCheckpoint.record(placed.map { entry($0, .copied) }, runKey: checkpoint.runKey, in: db)
-                    return learned
-                }
-                report.store.families += learned.families
-                report.store.userProfiles += learned.userProfiles
-                report.store.memberships += learned.memberships
+                // One transaction: a run killed after it finds the rows and the checkpoint, or neither.
+                report.store.add(try store.learnMigratedRecords(MigrationStoreImport.records(placed), checkpoint: placed.map { entry($0, .copied).stored },
+                                                                runKey: checkpoint.runKey))
                 for (position, index) in chunk.enumerated() { items[index] = records[position] }
                 done += toCreate.count
                 migrator.progress(.copying, done, total, problems: records.filter(\.outcome.isProblem).count)

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import TribeBoardCloudKit
 import TribeBoardDomain
 import TribeBoardStore
@@ -126,15 +125,7 @@ struct MigrationCodes {
     private func freeCodes(_ count: Int, avoiding taken: Set<String>) throws -> [String] {
         // A plan says a new code will be given; choosing one now would promise a code it cannot hold.
         guard count > 0, request.apply, let store else { return Array(repeating: "", count: count) }
-        var avoid = taken
-        return try store.writer.read { db in
-            let lookups = try FamilyLookups(db)
-            return try (0..<count).map { _ in
-                let code = try generator.generateFree(avoiding: avoid, lookups: lookups).value
-                avoid.insert(code)
-                return code
-            }
-        }
+        return try store.freeCodes(count, avoiding: taken, generator: generator).map(\.value)
     }
 
     /// Every family at the destination, by code key: current ones, and legacy ones for a container
@@ -157,18 +148,11 @@ struct MigrationCodes {
     /// `IN` is exact too).
     private func localHolders(of keys: Set<String>) throws -> [String: [CodeHolder]] {
         guard let store else { return [:] }
-        return try store.writer.read { db in
-            var holders: [String: [CodeHolder]] = [:]
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, code, created_at FROM families")
-            while let row = try rows.next() {
-                // Lenient reads: a hand-edited row neither traps nor holds a code anyone can match.
-                guard let id = row.text("id"), let code = row.text("code") else { continue }
-                let key = MigrationCodeKey.key(code)
-                guard keys.contains(key) else { continue }
-                let created = row.text("created_at").flatMap(RecordMapping.date(fromStoreTimestamp:))
-                holders[key, default: []].append(CodeHolder(id: id, createdAt: created, place: "local store"))
-            }
-            return holders
+        var holders: [String: [CodeHolder]] = [:]
+        for holder in try store.codeHolders(where: { keys.contains(MigrationCodeKey.key($0)) }) {
+            let created = holder.createdAt.flatMap(RecordMapping.date(fromStoreTimestamp:))
+            holders[MigrationCodeKey.key(holder.code), default: []].append(CodeHolder(id: holder.id.rawValue, createdAt: created, place: "local store"))
         }
+        return holders
     }
 }

@@ -22,8 +22,9 @@ enum MigrationKeptSources {
 
     /// What to do about a record that blocks the deletion: keep it, or delete it by hand.
     static func advice(for item: MigrationItem) -> String {
-        "either keep it: run again with --keep-source \(item.sourceName) (it stays in CloudKit as it is, with the family and profile it references, "
-            + "and the others are deleted), or delete it in the CloudKit Console (public database, record type \(item.source.recordType ?? "?"), "
-            + "record name \(item.sourceName)), then run again"
+        let with = item.kind == .membership ? ", with the family and profile it references" : ""
+        return "either keep it: run again with --keep-source \(item.sourceName) (it stays in CloudKit as it is\(with), and the others are deleted), "
+            + "or delete it in the CloudKit Console (public database, record type \(item.source.recordType ?? "?"), record name \(item.sourceName)), "
+            + "then run again"
     }
 }

@@ -1,71 +1,50 @@
 import Foundation
-import GRDB
 import TribeBoardCloudKit
 import TribeBoardDomain
 import TribeBoardStore
 
-/// Teaches the local store the migrated records, as already in CloudKit (`needs_sync = 0`, the
-/// record name in `ck_record_id`, the code checked remotely now), so doctor, audit and resync know
-/// them. A record the store already has (same id, code or signed-in user) is left as it is.
+/// The migrated records as the store learns them (`TribeBoardStore.learnMigratedRecords`): as
+/// already in CloudKit, so doctor, audit and resync know them. A record the store already has
+/// (same id, code or signed-in user) is left as it is.
 package enum MigrationStoreImport {
     package struct Learned: Sendable, Encodable, Equatable {
         package var families = 0
         package var userProfiles = 0
         package var memberships = 0
+
+        mutating func add(_ counts: TribeBoardStore.LearnedCounts) {
+            families += counts.families
+            userProfiles += counts.userProfiles
+            memberships += counts.memberships
+        }
     }
 
-    static func learn(_ items: [MigrationItem], in db: Database) throws -> Learned {
-        var learned = Learned()
-        let now = StoreTimestamp.format(Date())
-        // A legacy record copied as it is (container copy) stays invisible to the app: the store
-        // learns it once `legacy-types` has made it current.
-        for item in items where item.outcome.isInPlace && item.copy.recordType == item.kind.currentType {
+    /// The store's records of the items in place. A legacy record copied as it is (container copy)
+    /// stays invisible to the app: the store learns it once `legacy-types` has made it current.
+    static func records(_ items: [MigrationItem]) -> [TribeBoardStore.MigratedRecord] {
+        items.compactMap { item -> TribeBoardStore.MigratedRecord? in
+            guard item.outcome.isInPlace, item.copy.recordType == item.kind.currentType else { return nil }
             let copy = item.copy
-            let created = StoreTimestamp.format(createdAt(item))
+            let created = createdAt(item)
             switch item.kind {
             case .family:
-                guard let name = copy.string("name"), let code = copy.string("code") else { continue }
-                try db.cachedStatement(sql: """
-                    INSERT OR IGNORE INTO families (id, name, code, created_by_user_id, created_at, needs_sync, last_sync_date,
-                                                    ck_record_id, code_verified_remotely_at)
-                    VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)
-                    """).execute(arguments: [copy.recordName, name, code, copy.string("createdByUserId") ?? "", created, now, copy.recordName, now])
-                learned.families += db.changesCount
-                if let recode = item.recode, try !hasRepair(recode, family: copy.recordName, db) {
-                    try db.execute(sql: "INSERT INTO code_repairs (family_id, old_code, new_code, kept_by, reason, at) VALUES (?, ?, ?, ?, ?, ?)",
-                                   arguments: [copy.recordName, recode.oldCode, recode.newCode, recode.keptBy, recode.reason, now])
-                }
+                guard let name = copy.string("name"), let code = copy.string("code") else { return nil }
+                return .family(id: FamilyID(rawValue: copy.recordName), name: name, code: code, createdByUserID: copy.string("createdByUserId") ?? "",
+                               createdAt: created, codeChange: item.recode.map {
+                                   TribeBoardStore.MigratedCodeChange(oldCode: $0.oldCode, newCode: $0.newCode, keptBy: $0.keptBy, reason: $0.reason)
+                               })
             case .userProfile:
-                guard let displayName = copy.string("displayName") else { continue }
-                try db.cachedStatement(sql: """
-                    INSERT OR IGNORE INTO user_profiles (id, display_name, apple_user_id_hash, avatar_url, created_at, needs_sync,
-                                                         last_sync_date, ck_record_id)
-                    VALUES (?, ?, ?, ?, ?, 0, ?, ?)
-                    """).execute(arguments: [copy.recordName, displayName, copy.string("appleUserIdHash"), copy.string("avatarUrl"), created,
-                                     now, copy.recordName])
-                learned.userProfiles += db.changesCount
+                guard let displayName = copy.string("displayName") else { return nil }
+                return .userProfile(id: UserID(rawValue: copy.recordName), displayName: displayName, appleUserIdHash: copy.string("appleUserIdHash"),
+                                    avatarURL: copy.string("avatarUrl"), createdAt: created)
             case .membership:
-                guard let family = reference(copy, "family"), let user = reference(copy, "user") else { continue }
-                let joined = copy.fields?["joinedAt"]?.value.number.flatMap(date(milliseconds:)).map(StoreTimestamp.format) ?? created
-                let roleChanged = copy.fields?["lastRoleChangeAt"]?.value.number.flatMap(date(milliseconds:)).map(StoreTimestamp.format)
-                // CHECK constraints (an unknown role) and the one-active-admin index ignore the row;
-                // a family or profile the store does not have is not referenced.
-                try db.cachedStatement(sql: """
-                    INSERT OR IGNORE INTO memberships (id, family_id, user_id, role, status, joined_at, last_role_change_at, needs_sync,
-                                                       last_sync_date, ck_record_id)
-                    SELECT ?, ?, ?, ?, ?, ?, ?, 0, ?, ?
-                    WHERE EXISTS (SELECT 1 FROM families WHERE id = ?) AND EXISTS (SELECT 1 FROM user_profiles WHERE id = ?)
-                    """).execute(arguments: [copy.recordName, family, user, copy.string("role") ?? MembershipRole.kid.rawValue,
-                                     copy.string("status") ?? "", joined, roleChanged, now, copy.recordName, family, user])
-                learned.memberships += db.changesCount
+                guard let family = reference(copy, "family"), let user = reference(copy, "user") else { return nil }
+                return .membership(id: MembershipID(rawValue: copy.recordName), family: FamilyID(rawValue: family), user: UserID(rawValue: user),
+                                   role: copy.string("role") ?? MembershipRole.kid.rawValue, status: copy.string("status") ?? "",
+                                   joinedAt: copy.fields?["joinedAt"]?.value.number.flatMap(date(milliseconds:)) ?? created,
+                                   lastRoleChangeAt: copy.fields?["lastRoleChangeAt"]?.value.number.flatMap(date(milliseconds:)))
             }
         }
-        return learned
-    }
-
-    private static func hasRepair(_ recode: MigrationRecode, family: String, _ db: Database) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM code_repairs WHERE family_id = ? AND old_code = ? AND new_code = ?)",
-                          arguments: [family, recode.oldCode, recode.newCode]) ?? false
     }
 
     static func reference(_ record: CloudKitRecord, _ field: String) -> String? {

@@ -32,7 +32,7 @@ struct MigrateOptions: ParsableArguments {
                                valueName: "policy"))
     var onCodeConflict: CodeConflictPolicy = .repair
 
-    @Option(help: ArgumentHelp("With --apply: folder for the QR codes of re-coded families (qr/FAMILY_ID.png, owner-only).", valueName: "dir"))
+    @Option(help: ArgumentHelp("With --apply: folder for the QR codes of re-coded families (qr/FAMILY_ID.png) and their new codes in full (new-codes.csv), owner-only.", valueName: "dir"))
     var out: String?
 
     @Flag(help: "Print the report as CSV, one row per source record.")

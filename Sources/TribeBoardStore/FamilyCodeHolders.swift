@@ -1,0 +1,54 @@
+import Foundation
+import GRDB
+import TribeBoardDomain
+
+/// The store's families as code holders, for a migration deciding who keeps a code, and fresh
+/// codes free in the store.
+extension TribeBoardStore {
+    package struct CodeHolder: Sendable, Equatable {
+        package let id: FamilyID
+        package let code: String
+        /// As the store has it (its timestamp text), nil when not text.
+        package let createdAt: String?
+    }
+
+    /// The families whose code `matches` (one pass over the table: the caller's comparison is not
+    /// SQL's, which is exact). A hand-edited row without a text id or code holds nothing anyone
+    /// can match and is passed over.
+    package func codeHolders(where matches: (String) -> Bool) throws(StoreError) -> [CodeHolder] {
+        do {
+            return try writer.read { db in
+                var holders: [CodeHolder] = []
+                let rows = try Row.fetchCursor(db, sql: "SELECT id, code, created_at FROM families")
+                while let row = try rows.next() {
+                    guard let id = row.text("id"), let code = row.text("code"), matches(code) else { continue }
+                    holders.append(CodeHolder(id: FamilyID(rawValue: id), code: code, createdAt: row.text("created_at")))
+                }
+                return holders
+            }
+        } catch {
+            throw .reading(error, store: path)
+        }
+    }
+
+    /// `count` new codes, none held in the store nor among `taken`, nor equal to each other. The
+    /// generator's own failures (no free code, no randomness) are thrown as they are.
+    package func freeCodes(_ count: Int, avoiding taken: Set<String>, generator: FamilyCodeGenerator) throws -> [FamilyCode] {
+        guard count > 0 else { return [] }
+        do {
+            return try writer.read { db in
+                let lookups = try FamilyLookups(db)
+                var avoid = taken
+                return try (0..<count).map { _ in
+                    let code = try generator.generateFree(avoiding: avoid, lookups: lookups)
+                    avoid.insert(code.value)
+                    return code
+                }
+            }
+        } catch let error as CodeGenerationError {
+            throw error
+        } catch {
+            throw StoreError.reading(error, store: path)
+        }
+    }
+}

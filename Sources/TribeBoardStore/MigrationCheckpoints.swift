@@ -1,0 +1,94 @@
+import Foundation
+import GRDB
+
+/// The store's record of migration runs (table `migration_checkpoint`): for each source record of
+/// a run, `pending` before its batch goes to CloudKit (with the new code chosen for a re-coded
+/// family, so a resumed run writes the same one), `copied` once the destination holds it and the
+/// store knows it, `deleted` once the legacy source is gone. A run is named by its key (the two
+/// sides), so a checkpoint is only resumed by the same migration.
+extension TribeBoardStore {
+    package struct MigrationCheckpointEntry: Sendable, Equatable {
+        package enum Status: String, Sendable { case pending, copied, deleted }
+
+        package var sourceName: String
+        /// The record's kind as the migration names it (`family`, `user_profile`, `membership`).
+        package var kind: String
+        package var destinationName: String
+        package var newCode: String?
+        package var status: Status
+        /// For a re-coded family: the family that kept its old code (from `code_repairs`).
+        package var keptBy: String?
+
+        package init(sourceName: String, kind: String, destinationName: String, newCode: String?, status: Status, keptBy: String? = nil) {
+            self.sourceName = sourceName
+            self.kind = kind
+            self.destinationName = destinationName
+            self.newCode = newCode
+            self.status = status
+            self.keptBy = keptBy
+        }
+    }
+
+    /// What earlier runs with this key recorded, by source name. A plan reads an older store as it
+    /// is (read-only, never migrated): no checkpoint table yet is no entry. A row whose status is
+    /// not one of the three is left out; a value of the wrong type is an error naming the row.
+    package func migrationCheckpoint(runKey: String) throws(StoreError) -> [String: MigrationCheckpointEntry] {
+        do {
+            return try writer.read { db in
+                var entries: [String: MigrationCheckpointEntry] = [:]
+                guard try db.tableExists("migration_checkpoint") else { return entries }
+                let keptBy = try db.tableExists("code_repairs")
+                    ? "(SELECT r.kept_by FROM code_repairs r WHERE r.family_id = c.destination_name AND r.new_code = c.new_code ORDER BY r.id DESC LIMIT 1)"
+                    : "NULL"
+                for row in try Row.fetchAll(db, sql: """
+                    SELECT c.source_name, c.kind, c.destination_name, c.new_code, c.status, \(keptBy) AS kept_by
+                    FROM migration_checkpoint c WHERE c.run_key = ?
+                    """, arguments: [runKey]) {
+                    // Never a trapping subscript: a hand-edited value is an error naming the row.
+                    func text(_ column: String) throws -> String? {
+                        let value = row[column] as DatabaseValue
+                        if value.isNull { return nil }
+                        guard case .string(let text) = value.storage else {
+                            throw StoreError.unreadableValue(table: "migration_checkpoint", rowID: row.text("source_name") ?? "?", column: column,
+                                                             found: StoreError.describe(value, column: column))
+                        }
+                        return text
+                    }
+                    guard let kind = try text("kind"), let status = try text("status").flatMap(MigrationCheckpointEntry.Status.init(rawValue:)),
+                          let name = try text("source_name"), let destination = try text("destination_name") else { continue }
+                    entries[name] = MigrationCheckpointEntry(sourceName: name, kind: kind, destinationName: destination,
+                                                             newCode: try text("new_code"), status: status, keptBy: try text("kept_by"))
+                }
+                return entries
+            }
+        } catch {
+            throw .reading(error, store: path)
+        }
+    }
+
+    /// Records entries (replacing what the same source had in this run).
+    package func recordMigrationCheckpoint(_ entries: [MigrationCheckpointEntry], runKey: String) throws(StoreError) {
+        guard !entries.isEmpty else { return }
+        do {
+            try writer.write { db in try Self.recordCheckpoint(entries, runKey: runKey, in: db) }
+        } catch {
+            throw .writing(error, store: path)
+        }
+    }
+
+    /// Inside the caller's transaction (the batch's records are learned in the same one).
+    static func recordCheckpoint(_ entries: [MigrationCheckpointEntry], runKey: String, in db: Database) throws {
+        let now = StoreTimestamp.format(Date())
+        let statement = try db.cachedStatement(sql: """
+            INSERT INTO migration_checkpoint (run_key, source_name, kind, destination_name, new_code, status, at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (run_key, source_name) DO UPDATE SET
+                kind = excluded.kind, destination_name = excluded.destination_name,
+                new_code = excluded.new_code, status = excluded.status, at = excluded.at
+            """)
+        for entry in entries {
+            try statement.execute(arguments: [runKey, entry.sourceName, entry.kind, entry.destinationName, entry.newCode,
+                                              entry.status.rawValue, now])
+        }
+    }
+}

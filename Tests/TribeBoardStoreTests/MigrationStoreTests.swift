@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+import TribeBoardDomain
+import TribeBoardTestSupport
+@testable import TribeBoardStore
+
+/// The store's API for `migrate` (issue 24.2): a batch's records and its checkpoint in one
+/// transaction, what the store already has left as it is, the checkpoint read back by run.
+@Suite struct MigrationStoreTests {
+    let folder: TemporaryDirectory
+    var path: String { folder.file("store.sqlite") }
+    let day = Date(timeIntervalSince1970: 1_700_000_000)
+
+    init() throws { folder = try TemporaryDirectory("migration-store") }
+
+    func batch(family: String = "F1", code: String = "ABC234") -> [TribeBoardStore.MigratedRecord] {
+        [.family(id: FamilyID(rawValue: family), name: "Dupont", code: code, createdByUserID: "U", createdAt: day,
+                 codeChange: .init(oldCode: "HELD23", newCode: code, keptBy: "C1", reason: "migrate-code-conflict")),
+         .userProfile(id: UserID(rawValue: "P1"), displayName: "Ann", appleUserIdHash: nil, avatarURL: nil, createdAt: day),
+         .membership(id: MembershipID(rawValue: "M1"), family: FamilyID(rawValue: family), user: UserID(rawValue: "P1"), role: "parent_admin",
+                     status: "active", joinedAt: day, lastRoleChangeAt: nil),
+         .membership(id: MembershipID(rawValue: "M2"), family: FamilyID(rawValue: "NOWHERE"), user: UserID(rawValue: "P1"), role: "adult",
+                     status: "active", joinedAt: day, lastRoleChangeAt: nil)]
+    }
+
+    @Test func aBatchAndItsCheckpointAreLearnedTogetherOnce() throws {
+        let store = try TribeBoardStore.open(at: path)
+        let entry = TribeBoardStore.MigrationCheckpointEntry(sourceName: "L1", kind: "family", destinationName: "F1", newCode: "ABC234", status: .copied)
+        let learned = try store.learnMigratedRecords(batch(), checkpoint: [entry], runKey: "run")
+        #expect(learned == .init(families: 1, userProfiles: 1, memberships: 1), "a membership whose family the store lacks is left out")
+        let inspector = try StoreInspector(path: path)
+        #expect(try inspector.strings("SELECT id || '|' || code || '|' || needs_sync || '|' || ck_record_id FROM families") == ["F1|ABC234|0|F1"])
+        #expect(try inspector.strings("SELECT old_code || '>' || new_code || ' ' || kept_by || ' ' || reason FROM code_repairs")
+                == ["HELD23>ABC234 C1 migrate-code-conflict"])
+        #expect(try store.migrationCheckpoint(runKey: "run")["L1"] == .init(sourceName: "L1", kind: "family", destinationName: "F1",
+                                                                             newCode: "ABC234", status: .copied, keptBy: "C1"))
+        #expect(try store.migrationCheckpoint(runKey: "another run").isEmpty)
+
+        let again = try store.learnMigratedRecords(batch(code: "XYZ789"), checkpoint: [entry], runKey: "run")
+        #expect(again == .init(), "rows the store has are left as they are")
+        #expect(try inspector.strings("SELECT code FROM families") == ["ABC234"])
+    }
+
+    /// A value edited by hand into the checkpoint is an error naming the row, not a trap.
+    @Test func aHandEditedCheckpointIsAnErrorNamingTheRow() throws {
+        let store = try TribeBoardStore.open(at: path)
+        try store.recordMigrationCheckpoint([.init(sourceName: "L1", kind: "family", destinationName: "F1", newCode: nil, status: .pending)], runKey: "run")
+        try store.writer.write { db in try db.execute(sql: "UPDATE migration_checkpoint SET destination_name = x'00'") }
+        #expect(throws: StoreError.self) { try store.migrationCheckpoint(runKey: "run") }
+    }
+
+    @Test func codeHoldersAndFreeCodes() throws {
+        let store = try TribeBoardStore.open(at: path)
+        _ = try store.learnMigratedRecords(batch(), checkpoint: [], runKey: "run")
+        let holders = try store.codeHolders { $0.uppercased() == "ABC234" }
+        #expect(holders.map(\.id.rawValue) == ["F1"] && holders.first?.createdAt?.hasPrefix("2023-11-14") == true)
+        let codes = try store.freeCodes(50, avoiding: ["HELD23"], generator: try FamilyCodeGenerator()).map(\.value)
+        #expect(Set(codes).count == 50 && !codes.contains("ABC234") && !codes.contains("HELD23"))
+    }
+}
