@@ -98,10 +98,11 @@ package struct Recoder: Sendable {
         let store: TribeBoardStore
         let family: NamedFamily
         do {
-            store = request.outputDirectory == nil ? try TribeBoardStore.openReadOnly(at: request.storePath)
-                : try TribeBoardStore.open(at: request.storePath)
-            guard let found = try store.namedFamily(request.family) else { throw RecodeError.noSuchFamily(request.family) }
+            // Read-only first: a mistyped --store is "no such file", never a new empty store.
+            let reading = try TribeBoardStore.openReadOnly(at: request.storePath)
+            guard let found = try reading.namedFamily(request.family) else { throw RecodeError.noSuchFamily(request.family) }
             family = found
+            store = request.outputDirectory == nil ? reading : try TribeBoardStore.open(at: request.storePath)
         } catch let error as RecodeError {
             throw error
         } catch {
