@@ -118,7 +118,7 @@ let package = Package(
         .target(
             name: "TribeBoardDoctor",
             dependencies: ["TribeBoardXcodeProject", "TribeBoardCloudKit", "TribeBoardRemote", "TribeBoardDomain", "TribeBoardStore", "TribeBoardSupport",
-                           .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]
+                           .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "TribeBoardMigrate",

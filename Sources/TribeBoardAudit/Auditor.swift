@@ -73,6 +73,10 @@ package struct Auditor: Sendable {
             report.awaitingResync = copies.awaitingResync
             for (entry, localCode) in copies.differs { report.add(findings.codeDiffers(entry, localCode: localCode)) }
             let missing = try await missingFamilies(local: local, remote: remote, queries: queries)
+            if missing.unconfirmed > 0 {
+                logger.notice("families marked uploaded but not in the remote read, not confirmed gone (uploaded too recently, or not looked up)",
+                              metadata: ["families": "\(missing.unconfirmed)"])
+            }
             if !missing.missing.isEmpty {
                 let shown = request.sampleLimit.map { Array(missing.missing.prefix($0)) } ?? missing.missing
                 report.add(findings.missingRemote(missing, details: try queries.details(of: shown), live: request.isLive))

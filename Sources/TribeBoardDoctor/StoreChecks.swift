@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import TribeBoardStore
 
 /// What the store checks concluded, for the fallback chain and the creation checks.
@@ -73,7 +72,7 @@ struct StoreChecks {
         let pragma = quickIntegrity ? "quick_check" : "integrity_check"
         let checked = "Integrity (PRAGMA \(pragma))"
         do {
-            let problems = try store.writer.read { db in try String.fetchAll(db, sql: "PRAGMA \(pragma)(20)") }
+            let problems = try store.integrityProblems(quick: quickIntegrity)
             if problems == ["ok"] { return DoctorCheck(.storeIntegrity, .store, .ok, checked: checked, found: "ok") }
             return DoctorCheck(.storeIntegrity, .store, .failure, checked: checked,
                                found: problems.prefix(5).joined(separator: "; "),
@@ -86,9 +85,8 @@ struct StoreChecks {
 
     private func migrationsCheck(_ store: TribeBoardStore) -> DoctorCheck {
         let checked = "Migrations"
-        let known = StoreSchema.migrator.migrations
         do {
-            let applied = try store.writer.read { db in try StoreSchema.migrator.appliedIdentifiers(db) }
+            let (known, applied) = try store.migrationState()
             let pending = known.filter { !applied.contains($0) }
             guard !pending.isEmpty else {
                 return DoctorCheck(.storeMigrations, .store, .ok, checked: checked, found: "current (\(known.last ?? "none"))")
@@ -104,7 +102,7 @@ struct StoreChecks {
 
     private func journalCheck(_ store: TribeBoardStore) -> DoctorCheck {
         let checked = "Journal mode"
-        let mode = (try? store.writer.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }) ?? nil
+        let mode = (try? store.journalMode()) ?? nil
         guard let mode else {
             return DoctorCheck(.storeJournalMode, .store, .warning, checked: checked, found: "cannot be read")
         }

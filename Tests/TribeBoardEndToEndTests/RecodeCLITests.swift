@@ -137,5 +137,9 @@ import TribeBoardRemote
         #expect(!result.stderr.contains("ZZZ999"))
         let usage = try await run(["recode", "ZZZ999", "--store", "s.sqlite", "--apply"], in: directory)
         #expect(usage.status == 64 && usage.stderr.contains("--out"))
+        // A mistyped store path is an error, and no empty store is left behind.
+        let typo = try await run(["recode", "ZZZ999", "--store", "typo.sqlite", "--apply", "--out", "fix"], in: directory)
+        #expect(typo.status == 74, "\(typo.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("typo.sqlite")))
     }
 }

@@ -1,0 +1,80 @@
+import Foundation
+import TribeBoardCloudKit
+import TribeBoardDomain
+import TribeBoardQR
+import TribeBoardStore
+import TribeBoardSupport
+
+/// What `tribeboard recode FAMILY` asks for.
+package struct RecodeRequest: Sendable {
+    package var storePath: String
+    /// Record id, code or external id, as `doctor family` takes them.
+    package var family: String
+    /// nil: a dry run (nothing is written).
+    package var outputDirectory: String?
+    /// The manifest to update (nil: `DIR/manifest.csv`, written if absent).
+    package var manifest: String?
+    /// A live remote: the new code is claimed there first (nil: resync claims it).
+    package var client: CloudKitClient?
+    package var showCodes = false
+
+    package init(storePath: String, family: String) {
+        self.storePath = storePath
+        self.family = family
+    }
+
+    func display(_ code: String) -> String { showCodes ? code : FamilyCode.mask(code) }
+}
+
+package enum RecodeError: Error, LocalizedError {
+    case noSuchFamily(String)
+    case store(StoreError)
+    case output(FileSystemError)
+    case qrCode(QRCodeError)
+    case codeGeneration(CodeGenerationError)
+    case remote(CloudKitError)
+    case claim(CodeClaimError)
+    /// CloudKit refused the new code's claim, left it unanswered, or every code tried was taken.
+    case claimNotConfirmed(reason: String)
+    /// The family's code changed (or the new code was taken) between the read and the change.
+    case changedMeanwhile(familyID: String)
+    /// The store holds the new code but the QR code or the manifest is not in place.
+    case filesNotInPlace(familyID: String, cause: FileSystemError)
+
+    package var errorDescription: String? {
+        switch self {
+        case .noSuchFamily: return "no family with this record id, code or external id in the store (find it by name with `tribeboard doctor family NAME`)"
+        case .store(let error): return "nothing changed: \(error.localizedDescription)"
+        case .output(let error): return "nothing changed: \(error.localizedDescription)"
+        case .qrCode(let error): return "nothing changed: cannot make the QR code: \(error.localizedDescription)"
+        case .codeGeneration(let error): return "nothing changed: \(error.localizedDescription)"
+        case .remote(let error): return "nothing changed: cannot claim the new code in CloudKit: \(error.localizedDescription)"
+        case .claim(let error): return "nothing changed: \(error.localizedDescription)"
+        case .claimNotConfirmed(let reason): return "nothing changed: the new code could not be claimed in CloudKit (\(reason)); run recode again"
+        case .changedMeanwhile(let id): return "nothing changed: family \(id) changed while recode ran (another repair or recode?); run recode again"
+        case .filesNotInPlace(let id, let cause):
+            return "the store gives family \(id) its new code, but its files are not all in place (\(cause.localizedDescription)): "
+                + "print its card from the store with `tribeboard sheets --family-id \(id) --out FILE.pdf`"
+        }
+    }
+}
+
+/// The outcome of one recode. JSON keys are a stable interface.
+package struct RecodeReport: Encodable, Sendable {
+    package var command = "recode"
+    package var store: String
+    package var applied = false
+    package var familyId: String
+    package var familyName: String
+    package var externalId: String?
+    /// Masked unless `--show-codes`.
+    package var oldCode: String
+    package var newCode: String?
+    /// The new code was claimed in CloudKit before the store changed (live remote only).
+    package var claimed = false
+    package var qrFile: String?
+    package var manifest: String?
+    /// The command that prints the family's new card.
+    package var reprintCommand: String
+    package var warning: String
+}
