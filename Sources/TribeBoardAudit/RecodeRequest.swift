@@ -4,6 +4,7 @@ import TribeBoardDomain
 import TribeBoardQR
 import TribeBoardStore
 import TribeBoardSupport
+import TribeBoardRemote
 
 /// What `tribeboard recode FAMILY` asks for.
 package struct RecodeRequest: Sendable {

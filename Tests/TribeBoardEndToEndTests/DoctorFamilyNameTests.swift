@@ -43,4 +43,34 @@ import TribeBoardTestSupport
         let (missing, none) = try doctor("Dupont", in: directory)
         #expect(missing == 1 && (none["nameMatches"] as? [Any])?.isEmpty == true)
     }
+
+    /// With CloudKit configured, a name two families share is still a list to choose from: CloudKit
+    /// is not asked about the name (as if it were a code) and nothing says the family is missing.
+    @Test func severalMatchesWithARemoteAreAListNotAFailure() async throws {
+        let fixture = try await EmulatorFixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        let directory = try provisioned("external_id,family_name,admin_display_name\nM1,Martin,Claire Martin\nM2,Martin,Paul Martin\n")
+        let result = try await ProcessRunner.runAsync(tribeboard, ["doctor", "family", "martin", "--store", "s.sqlite", "--json"] + fixture.remoteArguments,
+                                                      in: directory.path)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)\(result.stderr)")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(report["passed"] as? Bool == true)
+        #expect((report["remote"] as? [String: Any])?["status"] as? String == "notAsked")
+        let findings = report["findings"] as? [[String: Any]] ?? []
+        #expect(!findings.contains { $0["status"] as? String == "failure" }, "\(findings)")
+        #expect((report["nameMatches"] as? [Any])?.count == 2)
+    }
+
+    /// Names as phones and tickets write them: a curly apostrophe, no apostrophe, a space for a hyphen.
+    @Test func punctuationDoesNotHideAName() throws {
+        let directory = try provisioned("external_id,family_name,admin_display_name\nP1,O'Brien-Diallo,Sean\nP2,Émile-Zoë Caron,Léa\n")
+        for query in ["obrien", "O\u{2019}Brien", "o brien diallo", "OBRIEN DIALLO"] {
+            let (_, report) = try doctor(query, in: directory)
+            #expect((report["family"] as? [String: Any])?["name"] as? String == "O'Brien-Diallo", "\(query)")
+        }
+        for query in ["emile zoe", "Emile-Zoe", "zoe caron"] {
+            let (_, report) = try doctor(query, in: directory)
+            #expect((report["family"] as? [String: Any])?["name"] as? String == "Émile-Zoë Caron", "\(query)")
+        }
+    }
 }

@@ -87,6 +87,8 @@ struct FamilyDiagnosis {
                                action: "check --container and --environment; to upload it again: `tribeboard resync --reupload \(family.id)`, then `tribeboard resync` (`tribeboard audit` counts every such family)")
         case .found:
             return foundFinding(remote, family: family)
+        case .notAsked:
+            return DoctorCheck(.familyRemote, .creations, .ok, checked: checked, found: remote.detail)
         }
     }
 

@@ -36,7 +36,11 @@ package struct FamilyDoctor: Sendable {
     /// The store is read on a thread of its own, then CloudKit is awaited.
     package func run() async -> FamilyReport {
         let lookup = await PipelineThread.run { self.readStore() }
-        let remote = await remoteState(lookup.records)
+        // A name several families share is no family's code or id: looking it up in CloudKit
+        // would only report "no record with this name", as if the family did not exist.
+        let remote = lookup.records == nil && lookup.total > 1
+            ? RemoteFamilyState(status: .notAsked, detail: "\(lookup.total) families match: CloudKit is consulted for the one chosen")
+            : await remoteState(lookup.records)
         var report = report(lookup.records, lookup.findings, remote: remote)
         report.nameMatches = lookup.matches
         report.nameMatchesTotal = lookup.total
@@ -85,7 +89,7 @@ package struct FamilyDoctor: Sendable {
     private func report(_ records: FamilyRecords?, _ storeFindings: [DoctorCheck], remote: RemoteFamilyState) -> FamilyReport {
         var findings = storeFindings
         if let records { findings += FamilyDiagnosis(records: records, request: request).findings() }
-        findings.append(FamilyDiagnosis.remoteFinding(remote, family: records?.family))
+        if remote.status != .notAsked { findings.append(FamilyDiagnosis.remoteFinding(remote, family: records?.family)) }
         var timeline = records?.events ?? []
         timeline += remote.records.map {
             TimelineEvent(at: $0.modified, source: "cloudkit",

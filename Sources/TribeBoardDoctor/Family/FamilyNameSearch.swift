@@ -8,10 +8,19 @@ enum FamilyNameSearch {
     /// At most this many matches are listed; `total` counts them all.
     static let listed = 50
 
+    /// Case, accents and width folded, and every space, apostrophe, hyphen and other punctuation
+    /// dropped: "O'Brien", "O’Brien" (as phones type it), "OBrien" and "o brien" are one name, and
+    /// "emile zoe" finds "Émile-Zoë". Only letters and digits are compared.
     static func fold(_ text: String) -> String {
-        text.precomposedStringWithCanonicalMapping.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let folded = text.precomposedStringWithCanonicalMapping
+            .folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+        var result = ""
+        result.unicodeScalars.append(contentsOf: folded.unicodeScalars.filter { !ignored.contains($0) })
+        return result
     }
+
+    private static let ignored = CharacterSet.whitespacesAndNewlines.union(.punctuationCharacters).union(.symbols)
+        .union(.controlCharacters)
 
     static func matches(_ query: String, in store: TribeBoardStore) throws -> (matches: [FamilyNameMatch], total: Int) {
         let wanted = fold(query)

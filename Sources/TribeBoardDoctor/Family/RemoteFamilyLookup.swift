@@ -7,6 +7,8 @@ import TribeBoardRemote
 package struct RemoteFamilyState: Sendable, Codable, Equatable {
     package enum Status: String, Sendable, Codable {
         case notConfigured, unavailable, found, missing
+        /// Several families matched the name: CloudKit is asked about the one chosen, by its id.
+        case notAsked
     }
 
     package var status: Status
