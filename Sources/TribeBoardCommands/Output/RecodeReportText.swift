@@ -11,11 +11,12 @@ enum RecodeReportText {
                          + (report.claimed ? ", claimed in CloudKit" : ", to be claimed by the next resync"))
             if let qrFile = report.qrFile { lines.append("  QR code: \(qrFile)") }
             if let manifest = report.manifest { lines.append("  manifest: \(manifest)") }
-            lines.append("  upload it: tribeboard resync")
         } else {
             lines.append("Would recode \(who): \(report.oldCode) -> a new code (dry run; add --apply --out DIR to do it)")
         }
-        lines.append("  reprint its card: \(report.reprintCommand)")
+        // In the order to do them: the new card first, then the upload that retires the old one.
+        lines.append("  1. reprint its card: \(report.reprintCommand)")
+        lines.append("  2. upload the change: tribeboard resync")
         lines.append("  warning: \(report.warning)")
         return lines.joined(separator: "\n") + "\n"
     }
