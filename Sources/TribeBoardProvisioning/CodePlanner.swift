@@ -28,7 +28,7 @@ struct CodePlanner {
         try store.writer.read { db in
             let lookups = try FamilyLookups(db)
             for (index, entry) in batch.enumerated() {
-                guard case .valid(let row) = entry, try lookups.family(importKey: row.importKey) == nil else { continue }
+                guard case .valid(let row) = entry, !row.skipped, try lookups.family(importKey: row.importKey) == nil else { continue }
                 if let code = row.preassignedCode {
                     preassigned[row.line] = index
                     planned[row.line] = Planned(code: code, verifiedRemotely: false)

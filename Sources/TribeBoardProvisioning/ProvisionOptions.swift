@@ -11,6 +11,8 @@ package struct ProvisionRequest: Sendable {
     package var codeLength = 6
     package var qrScale = 8
     package var dryRun = false
+    /// Leave out new families that match another on name and admin (default: create them, warned).
+    package var skipPossibleDuplicates = false
     /// Rows per store transaction: large enough to amortize the commit, small enough that a
     /// concurrent run waits only briefly for the write lock.
     var batchSize = 256

@@ -10,6 +10,10 @@ package struct ValidatedRow: Sendable, Equatable {
     package let familyName: String
     package let admin: AdminSpec?
     let preassignedCode: FamilyCode?
+    /// Another family with the same name and admin, found before the row is written.
+    var possibleDuplicate: PossibleDuplicate? = nil
+    /// Left out as a possible duplicate (`--skip-possible-duplicates`): nothing is written for it.
+    var skipped: Bool { possibleDuplicate?.skipped == true }
 }
 
 /// One row of input on its way through a batch: valid, or already failed.
@@ -22,6 +26,7 @@ enum ProvisionStatus: String, Sendable, Codable {
     case created
     case existing
     case failed
+    case skipped
 }
 
 /// What happened to one row: a line of the manifest.
@@ -42,4 +47,6 @@ struct ProvisionRowResult: Sendable, Equatable {
     var codeVerifiedRemotely: Bool? = nil
     /// The code came from the CSV (kept or the row fails), not from the generator.
     var codePreassigned = false
+    /// A created or skipped row that matches another family on name and admin.
+    var possibleDuplicate: PossibleDuplicate? = nil
 }

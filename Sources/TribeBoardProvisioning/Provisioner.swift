@@ -21,6 +21,9 @@ package struct Provisioner: Sendable {
     let remote: RemoteCodeCheck?
 
     static let loggedFailureLimit = 20
+    /// `TRIBEBOARD_BENCH_NO_DUPLICATE_CHECK=1` leaves the possible-duplicate check out, so that a
+    /// benchmark measures what it costs against the same binary (BENCHMARKS.md); nothing else reads it.
+    static let benchWithoutDuplicateCheck = ProcessInfo.processInfo.environment["TRIBEBOARD_BENCH_NO_DUPLICATE_CHECK"] == "1"
 
     package init(request: ProvisionRequest, logger: Logger,
                 randomSource: any SecureRandomSource = SystemSecureRandomSource(),
@@ -77,10 +80,13 @@ package struct Provisioner: Sendable {
         logger.info("provisioning", metadata: ["rows": "\(total)", "csv": "\(request.csvPath)",
                                                "store": "\(request.storePath)", "dry-run": "\(request.dryRun)"])
         var sink = RunSink(report: report, logger: logger, total: total, started: started, onProgress: onProgress)
+        // Only rows with an admin are compared: without that column there is nothing to check.
+        let duplicates = reader.columns.contains(.adminDisplayName) && !Self.benchWithoutDuplicateCheck
+            ? try PossibleDuplicateCheck(skip: request.skipPossibleDuplicates, storePath: request.storePath) : nil
         if request.dryRun {
-            try planDryRun(reader: reader, tracker: tracker, sink: &sink)
+            try planDryRun(reader: reader, tracker: tracker, duplicates: duplicates, sink: &sink)
         } else {
-            try provision(reader: reader, tracker: tracker, generator: generator, renderer: renderer, sink: &sink)
+            try provision(reader: reader, tracker: tracker, duplicates: duplicates, generator: generator, renderer: renderer, sink: &sink)
         }
         report = sink.report
         let seconds = (ContinuousClock.now - started).seconds
@@ -89,9 +95,10 @@ package struct Provisioner: Sendable {
         return report
     }
 
-    private func provision(reader: FamilyCSVReader, tracker: RowTracker, generator: FamilyCodeGenerator,
-                           renderer: QRCodePNGRenderer, sink: inout RunSink) throws {
+    private func provision(reader: FamilyCSVReader, tracker: RowTracker, duplicates: PossibleDuplicateCheck?,
+                           generator: FamilyCodeGenerator, renderer: QRCodePNGRenderer, sink: inout RunSink) throws {
         let store = try TribeBoardStore.open(at: request.storePath)
+        try duplicates?.load(from: store)
         let marker = try StoreActivityMarker(storePath: request.storePath)
         // The marker tells other runs this one is writing: optimized builds may release a value
         // after its last use, so its lifetime is pinned to the end of the run, however it ends.
@@ -119,7 +126,7 @@ package struct Provisioner: Sendable {
                                              reservations: reader.columns.contains(.code) ? tracker : nil, logger: logger) }
         var tally = ClaimStage.Tally()
         logger.debug("store and output folder ready", metadata: ["elapsed": "\(sink.elapsed)"])
-        let batches = BatchPrefetcher { try nextBatch(from: reader, tracker: tracker) }
+        let batches = BatchPrefetcher { try nextBatch(from: reader, tracker: tracker, duplicates: duplicates) }
         do {
             while var batch = try batches.next() {
                 // Without a remote, planning would only repeat the lookups the transaction makes.
@@ -155,19 +162,23 @@ package struct Provisioner: Sendable {
     }
 
     /// Validates everything and reads the store if there is one; writes nothing at all.
-    private func planDryRun(reader: FamilyCSVReader, tracker: RowTracker, sink: inout RunSink) throws {
+    private func planDryRun(reader: FamilyCSVReader, tracker: RowTracker, duplicates: PossibleDuplicateCheck?,
+                            sink: inout RunSink) throws {
         let store = FileManager.default.fileExists(atPath: request.storePath)
             ? try TribeBoardStore.openReadOnly(at: request.storePath) : nil
+        if let store { try duplicates?.load(from: store) }
         let planner = DryRunPlanner(store: store, reservations: reader.columns.contains(.code) ? tracker : nil)
-        while let batch = try nextBatch(from: reader, tracker: tracker) {
+        while let batch = try nextBatch(from: reader, tracker: tracker, duplicates: duplicates) {
             for entry in batch { sink.record(try planner.plan(entry)) }
         }
         sink.report.pendingSync = try store?.pendingSyncCounts()
     }
 
     /// The next rows of the file, parsed; nil at the end. A row whose import key an earlier row
-    /// already used fails, naming that row; the first is provisioned.
-    private func nextBatch(from reader: FamilyCSVReader, tracker: RowTracker) throws -> [BatchEntry]? {
+    /// already used fails, naming that row; the first is provisioned. Possible duplicates (name and
+    /// admin) are marked, or skipped.
+    private func nextBatch(from reader: FamilyCSVReader, tracker: RowTracker,
+                           duplicates: PossibleDuplicateCheck?) throws -> [BatchEntry]? {
         var batch: [BatchEntry] = []
         batch.reserveCapacity(request.batchSize)
         while batch.count < request.batchSize, let record = try reader.next() {
@@ -186,6 +197,7 @@ package struct Provisioner: Sendable {
             batch[index] = .invalid(line: row.line, externalId: row.externalId, familyName: row.familyName,
                                     importKey: row.importKey, error: error)
         }
+        try duplicates?.check(&batch)
         return batch
     }
 

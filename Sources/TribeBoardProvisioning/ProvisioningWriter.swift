@@ -46,6 +46,8 @@ struct ProvisioningWriter {
                                    states: [.idle, .validating], failure: error.localizedDescription, at: timestamp)
             return ProvisionRowResult(line: line, externalId: externalId, familyId: nil, familyName: name,
                                       code: nil, status: .failed, error: error.localizedDescription, needsQRCode: false)
+        case .valid(let row) where row.skipped:
+            return .skipped(row)
         case .valid(let row):
             if let existing = try statements.lookups.family(importKey: row.importKey) {
                 if let conflict = PreassignedCode.conflict(row, existing: existing) {
@@ -98,6 +100,7 @@ struct ProvisioningWriter {
                                         familyName: row.familyName, code: code.value, status: .created,
                                         error: nil, needsQRCode: true, codeVerifiedRemotely: verified)
         result.codePreassigned = row.preassignedCode != nil
+        result.possibleDuplicate = row.possibleDuplicate
         return result
     }
 

@@ -17,7 +17,9 @@ package struct ProvisionCommand: PipelineCommand {
             rows already provisioned are reported as existing. New records wait for `tribeboard resync`.
             With a remote configured (--key-id and --key-file, or their variables), new codes are also \
             checked in CloudKit; when it is unreachable the run goes on with local checks and says so. \
-            Exit status: 0 all rows created or existing; 1 some rows failed; 64 bad usage; \
+            A new family with the name and admin of another (in the store or earlier in the file) is \
+            created with a warning, or left out with --skip-possible-duplicates. \
+            Exit status: 0 all rows created or existing; 1 some rows failed or were skipped; 64 bad usage; \
             65 the file is not readable CSV or lacks family_name; 66 the file cannot be opened; \
             74 the store or output folder cannot be opened or written; 75 CloudKit was unavailable \
             or throttled (local work done; codes checked locally only, or records wait for resync); \
@@ -41,6 +43,9 @@ package struct ProvisionCommand: PipelineCommand {
 
     @Flag(name: .long, help: "Validate every row and check it against the store; write nothing.")
     package var dryRun = false
+
+    @Flag(name: .long, help: "Leave out new families with the name and admin of another (in the store or earlier in the file); default: create them with a warning.")
+    package var skipPossibleDuplicates = false
 
     @Flag(name: .long, help: "Upload the records waiting for sync right after creating them (default: leave them for `resync`).")
     package var sync = false
@@ -71,6 +76,7 @@ package struct ProvisionCommand: PipelineCommand {
         request.codeLength = codeLength
         request.qrScale = qrScale
         request.dryRun = dryRun
+        request.skipPossibleDuplicates = skipPossibleDuplicates
         let progress = ProgressDisplay(quiet: global.quiet || global.json && !Terminal.isTerminal(.standardError),
                                        logger: context.logger)
         let client: CloudKitClient?
@@ -189,7 +195,8 @@ package struct ProvisionCommand: PipelineCommand {
         case .setAside?: return .partialFailure
         case .success?, nil: break
         }
-        if report.failed > 0 { return .partialFailure }
+        // Rows left out as possible duplicates were not provisioned: part of the job, never 0.
+        if report.failed > 0 || report.skipped > 0 { return .partialFailure }
         return nil
     }
 

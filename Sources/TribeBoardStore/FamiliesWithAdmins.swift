@@ -1,0 +1,40 @@
+import Foundation
+import GRDB
+
+/// A family with one of its parent admins: what a name-and-admin duplicate check compares.
+package struct FamilyWithAdmin: Sendable, Equatable {
+    package let familyID: String
+    package let name: String
+    /// `ext:` + external id, or `row:` + content; nil for a family not made by provision.
+    package let importKey: String?
+    package let adminName: String
+    package let adminHash: String?
+}
+
+extension TribeBoardStore {
+    /// Every family with a parent admin (active or invited), once per such admin, streamed in one
+    /// read: memory stays flat whatever the size of the store. Rows with a value that is not text
+    /// (a hand edit) are passed over: the check they feed only warns.
+    package func forEachFamilyWithAdmin(_ body: (FamilyWithAdmin) throws -> Void) throws(StoreError) {
+        do {
+            try writer.read { db in
+                let rows = try Row.fetchCursor(db, sql: """
+                    SELECT f.id, f.name, f.import_key, u.display_name, u.apple_user_id_hash
+                    FROM memberships m
+                    JOIN families f ON f.id = m.family_id
+                    JOIN user_profiles u ON u.id = m.user_id
+                    WHERE m.role = 'parent_admin' AND m.status != 'removed'
+                    """)
+                while let row = try rows.next() {
+                    guard let id = row.text("id"), let name = row.text("name"), let admin = row.text("display_name") else { continue }
+                    try body(FamilyWithAdmin(familyID: id, name: name, importKey: row.text("import_key"),
+                                             adminName: admin, adminHash: row.text("apple_user_id_hash")))
+                }
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .readFailed(reason: StoreError.reason(error))
+        }
+    }
+}
