@@ -18,17 +18,18 @@ extension TribeBoardStore {
     package func forEachFamilyWithAdmin(_ body: (FamilyWithAdmin) throws -> Void) throws(StoreError) {
         do {
             try writer.read { db in
-                let rows = try Row.fetchCursor(db, sql: """
+                // The bound fast path: this reads every family of the store, a million at most.
+                let statement = try BoundStatement(db, """
                     SELECT f.id, f.name, f.import_key, u.display_name, u.apple_user_id_hash
                     FROM memberships m
                     JOIN families f ON f.id = m.family_id
                     JOIN user_profiles u ON u.id = m.user_id
                     WHERE m.role = 'parent_admin' AND m.status != 'removed'
                     """)
-                while let row = try rows.next() {
-                    guard let id = row.text("id"), let name = row.text("name"), let admin = row.text("display_name") else { continue }
-                    try body(FamilyWithAdmin(familyID: id, name: name, importKey: row.text("import_key"),
-                                             adminName: admin, adminHash: row.text("apple_user_id_hash")))
+                try statement.forEachRow([]) { row in
+                    guard let id = row.text(0), let name = row.text(1), let admin = row.text(3) else { return }
+                    try body(FamilyWithAdmin(familyID: id, name: name, importKey: row.text(2),
+                                             adminName: admin, adminHash: row.text(4)))
                 }
             }
         } catch let error as StoreError {

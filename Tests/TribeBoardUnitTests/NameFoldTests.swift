@@ -24,3 +24,17 @@ import Testing
         }
     }
 }
+
+extension NameFoldTests {
+    /// Precomposed Latin letters take a table: every one of them folds as Foundation folds it,
+    /// alone and inside a name.
+    @Test func theLatinTableAgreesWithFoundation() {
+        for range in NameFold.LatinTable.ranges {
+            for value in range {
+                guard let scalar = Unicode.Scalar(value) else { continue }
+                let name = "Ab " + String(Character(scalar)) + "cD  e"
+                #expect(NameFold.fold(name) == NameFold.foundationFold(name), "U+\(String(value, radix: 16))")
+            }
+        }
+    }
+}
