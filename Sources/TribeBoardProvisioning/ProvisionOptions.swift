@@ -13,6 +13,9 @@ package struct ProvisionRequest: Sendable {
     package var dryRun = false
     /// Leave out new families that match another on name and admin (default: create them, warned).
     package var skipPossibleDuplicates = false
+    /// `--map`: headers named for the columns they feed.
+    package var headerMapping = HeaderMapping()
+    package var manifestFormat = ManifestFormat.input
     /// Rows per store transaction: large enough to amortize the commit, small enough that a
     /// concurrent run waits only briefly for the write lock.
     var batchSize = 256

@@ -1,4 +1,5 @@
 import Foundation
+import TribeBoardCSV
 import TribeBoardCloudKit
 import TribeBoardStore
 
@@ -18,6 +19,10 @@ package struct ProvisionReport: Encodable, Sendable {
     package var outputDirectory: String?
     package var manifest: String?
     package var qrDirectory: String?
+    /// How the manifest was written (its delimiter and byte order mark).
+    package var manifestFormat: ManifestDialect?
+    /// Which header of the input fed each column, and how it was matched.
+    package var columns: [ColumnSource] = []
     package var rows = 0
     package var created = 0
     package var existing = 0

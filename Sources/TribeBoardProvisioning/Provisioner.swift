@@ -63,7 +63,8 @@ package struct Provisioner: Sendable {
         let source = try CSVSource(request.csvPath)
         let preScan = try CSVPreScan.scan(path: source.path)
         let total = preScan.dataRecords
-        let reader = try FamilyCSVReader(path: source.path, malformed: preScan.malformedRecords, format: preScan.format)
+        let reader = try FamilyCSVReader(path: source.path, malformed: preScan.malformedRecords, format: preScan.format,
+                                         mapping: request.headerMapping)
         // One warning, however many: a file with 100,000 stray columns must not print 100,000 lines.
         if !reader.unknownColumns.isEmpty {
             let shown = reader.unknownColumns.prefix(5).joined(separator: ", ")
@@ -77,6 +78,11 @@ package struct Provisioner: Sendable {
 
         var report = ProvisionReport(dryRun: request.dryRun, csv: request.csvPath, store: request.storePath)
         report.noteUnknownColumns(reader.unknownColumns)
+        report.columns = reader.columnSources
+        for source in reader.columnSources where source.matched != .exact {
+            logger.info("column \(source.field.rawValue) read from the header \"\(source.header)\" (\(source.matched.rawValue))")
+        }
+        let dialect = request.manifestFormat.dialect(input: preScan.format, byteOrderMark: preScan.byteOrderMark)
         logger.info("provisioning", metadata: ["rows": "\(total)", "csv": "\(request.csvPath)",
                                                "store": "\(request.storePath)", "dry-run": "\(request.dryRun)"])
         var sink = RunSink(report: report, logger: logger, total: total, started: started, onProgress: onProgress)
@@ -86,7 +92,8 @@ package struct Provisioner: Sendable {
         if request.dryRun {
             try planDryRun(reader: reader, tracker: tracker, duplicates: duplicates, sink: &sink)
         } else {
-            try provision(reader: reader, tracker: tracker, duplicates: duplicates, generator: generator, renderer: renderer, sink: &sink)
+            try provision(reader: reader, tracker: tracker, duplicates: duplicates, generator: generator, renderer: renderer,
+                          dialect: dialect, sink: &sink)
         }
         report = sink.report
         let seconds = (ContinuousClock.now - started).seconds
@@ -96,7 +103,8 @@ package struct Provisioner: Sendable {
     }
 
     private func provision(reader: FamilyCSVReader, tracker: RowTracker, duplicates: PossibleDuplicateCheck?,
-                           generator: FamilyCodeGenerator, renderer: QRCodePNGRenderer, sink: inout RunSink) throws {
+                           generator: FamilyCodeGenerator, renderer: QRCodePNGRenderer, dialect: ManifestDialect,
+                           sink: inout RunSink) throws {
         let store = try TribeBoardStore.open(at: request.storePath)
         try duplicates?.load(from: store)
         let marker = try StoreActivityMarker(storePath: request.storePath)
@@ -115,7 +123,8 @@ package struct Provisioner: Sendable {
         sink.report.qrDirectory = folder.qrDirectory
         sink.report.manifest = folder.manifestPath
 
-        let manifest = try ManifestWriter(path: folder.manifestPath)
+        let manifest = try ManifestWriter(path: folder.manifestPath, dialect: dialect)
+        sink.report.manifestFormat = dialect
         let writer = ProvisioningWriter(generator: generator,
                                         reservations: reader.columns.contains(.code) ? tracker : nil,
                                         qrFileExists: folder.qrFileExists(for:),
@@ -204,7 +213,8 @@ package struct Provisioner: Sendable {
     /// Preassigned codes are claimed before any code is generated, so that a random code can never
     /// take a code that a later row of the same file keeps.
     private func reservePreassignedCodes(in tracker: RowTracker, source: CSVSource, preScan: CSVPreScan) throws {
-        let reader = try FamilyCSVReader(path: source.path, malformed: preScan.malformedRecords, format: preScan.format)
+        let reader = try FamilyCSVReader(path: source.path, malformed: preScan.malformedRecords, format: preScan.format,
+                                         mapping: request.headerMapping)
         while let record = try reader.next() {
             // Every well-formed code claims its place, even on a row that fails for another
             // reason: two lines giving one code are a conflict in the file, and the earlier line

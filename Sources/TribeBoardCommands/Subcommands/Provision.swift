@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TribeBoardCSV
 import TribeBoardCloudKit
 import TribeBoardProvisioning
 import TribeBoardResync
@@ -19,7 +20,9 @@ package struct ProvisionCommand: PipelineCommand {
             checked in CloudKit; when it is unreachable the run goes on with local checks and says so. \
             A new family with the name and admin of another (in the store or earlier in the file) is \
             created with a warning, or left out with --skip-possible-duplicates. \
-            Exit status: 0 all rows created or existing; 1 some rows failed or were skipped; 64 bad usage; \
+            Form exports: headers such as "Family name" match family_name; --map "HEADER=column" names others. \
+            The manifest is written in the input's dialect (delimiter, byte order mark) unless --manifest-format says otherwise. \
+            Exit status: 0 all rows created or existing; 1 some rows failed or were skipped; 64 bad usage (a --map the file contradicts); \
             65 the file is not readable CSV or lacks family_name; 66 the file cannot be opened; \
             74 the store or output folder cannot be opened or written; 75 CloudKit was unavailable \
             or throttled (local work done; codes checked locally only, or records wait for resync); \
@@ -44,6 +47,12 @@ package struct ProvisionCommand: PipelineCommand {
     @Flag(name: .long, help: "Validate every row and check it against the store; write nothing.")
     package var dryRun = false
 
+    @Option(name: .customLong("map"), help: ArgumentHelp("A header of the file and the column it feeds, e.g. \"Nom de famille=family_name\" (repeatable); headers such as \"Family name\" match without it.", valueName: "header=column"))
+    package var map: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("How manifest.csv is written: input (the input's delimiter and byte order mark), comma, semicolon, tab, excel (commas, BOM), excel-eu (semicolons, BOM).", valueName: "format"))
+    package var manifestFormat: ManifestFormat = .input
+
     @Flag(name: .long, help: "Leave out new families with the name and admin of another (in the store or earlier in the file); default: create them with a warning.")
     package var skipPossibleDuplicates = false
 
@@ -66,6 +75,7 @@ package struct ProvisionCommand: PipelineCommand {
         if out.isEmpty { throw ValidationError("--out needs a folder path.") }
         if sheets != nil && dryRun { throw ValidationError("--dry-run writes nothing: drop --sheets or --dry-run.") }
         if sheets?.isEmpty == true { throw ValidationError("--sheets needs a file path.") }
+        do { _ = try HeaderMapping(arguments: map) } catch { throw ValidationError(error.localizedDescription) }
     }
 
 
@@ -77,6 +87,8 @@ package struct ProvisionCommand: PipelineCommand {
         request.qrScale = qrScale
         request.dryRun = dryRun
         request.skipPossibleDuplicates = skipPossibleDuplicates
+        request.manifestFormat = manifestFormat
+        do { request.headerMapping = try HeaderMapping(arguments: map) } catch { throw context.fail(error, status: .usage) }
         let progress = ProgressDisplay(quiet: global.quiet || global.json && !Terminal.isTerminal(.standardError),
                                        logger: context.logger)
         let client: CloudKitClient?
@@ -203,9 +215,13 @@ package struct ProvisionCommand: PipelineCommand {
     static func status(for error: ProvisionError) -> ExitStatus {
         switch error {
         case .input(.cannotOpen): return .noInput
+        // A --map the file contradicts, or headers only --map can tell apart: bad usage.
+        case .input(.headerMapping): return .usage
         case .input: return .dataError
         case .store, .output: return .ioError
         case .configuration: return .usage
         }
     }
 }
+
+extension ManifestFormat: ExpressibleByArgument {}
