@@ -109,8 +109,8 @@ struct ClaimStage {
         for index in indices {
             guard let id = results[index].familyId, let old = results[index].code else { continue }
             avoid.insert(old)
-            let fresh = try store.writer.read { db in
-                try generator.generateFree(avoiding: avoid, lookups: try FamilyLookups(db), reservations: reservations)
+            let fresh = try store.withFamilyLookups { lookups in
+                try generator.generateFree(avoiding: avoid, lookups: lookups, reservations: reservations)
             }
             avoid.insert(fresh.value)
             guard try store.recodeUnsentFamily(id: id, from: old, to: fresh.value) else { continue }

@@ -25,8 +25,7 @@ struct CodePlanner {
         var planned: [Int: Planned] = [:]
         var preassigned: [Int: Int] = [:]  // line -> index in batch
         var taken = Set<String>()          // codes of this batch, and remote ones to avoid
-        try store.writer.read { db in
-            let lookups = try FamilyLookups(db)
+        try store.withFamilyLookups { lookups in
             for (index, entry) in batch.enumerated() {
                 guard case .valid(let row) = entry, !row.skipped, try lookups.family(importKey: row.importKey) == nil else { continue }
                 if let code = row.preassignedCode {
@@ -65,8 +64,7 @@ struct CodePlanner {
                 }
             }
             if !collided.isEmpty {
-                try store.writer.read { db in
-                    let lookups = try FamilyLookups(db)
+                try store.withFamilyLookups { lookups in
                     for line in collided {
                         planned[line] = nil
                         guard let code = try generateOrNil(avoiding: taken, lookups: lookups) else { continue }

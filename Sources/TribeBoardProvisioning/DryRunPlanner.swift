@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import TribeBoardStore
 
 /// Answers, without writing, what a real run would do with each row.
@@ -16,7 +15,7 @@ struct DryRunPlanner {
             return .skipped(row)
         case .valid(let row):
             guard let store else { return try plan(row, lookups: nil) }
-            return try store.writer.read { db in try plan(row, lookups: try FamilyLookups(db)) }
+            return try store.withFamilyLookups { try plan(row, lookups: $0) }
         }
     }
 
