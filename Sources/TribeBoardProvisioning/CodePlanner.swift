@@ -21,7 +21,7 @@ struct CodePlanner {
     let remote: RemoteCodeCheck?
 
     /// Planned codes by CSV line. Rows whose preassigned code a remote family holds become invalid.
-    func plan(_ batch: inout [BatchEntry], store: TribeBoardStore) throws -> [Int: Planned] {
+    func plan(_ batch: inout [BatchEntry], store: TribeBoardStore) async throws -> [Int: Planned] {
         var planned: [Int: Planned] = [:]
         var preassigned: [Int: Int] = [:]  // line -> index in batch
         var taken = Set<String>()          // codes of this batch, and remote ones to avoid
@@ -45,7 +45,7 @@ struct CodePlanner {
         var unchecked = Set(planned.keys)
         for _ in 0..<Self.remoteRounds where !unchecked.isEmpty {
             let lines = unchecked.sorted()
-            guard let holders = remote.holdersWaiting(of: lines.compactMap { planned[$0]?.code.value }) else { break }
+            guard let holders = await remote.holders(of: lines.compactMap { planned[$0]?.code.value }) else { break }
             var collided = Set<Int>()
             for line in lines {
                 guard let code = planned[line]?.code.value else { continue }

@@ -36,9 +36,12 @@ package struct Provisioner: Sendable {
         self.onProgress = onProgress
     }
 
-    package func run() throws(ProvisionError) -> ProvisionReport {
+    /// Awaits CloudKit (code checks, claims) between its SQLite steps: run it with a
+    /// `PipelineThread` as its task executor, as the commands do, so that the blocking work
+    /// (CSV, SQLite, PNG files) stays off the cooperative pool.
+    package func run() async throws(ProvisionError) -> ProvisionReport {
         do {
-            return try runUntyped()
+            return try await runUntyped()
         } catch let error as ProvisionError {
             throw error
         } catch let error as CSVImportError {
@@ -56,7 +59,7 @@ package struct Provisioner: Sendable {
         }
     }
 
-    private func runUntyped() throws -> ProvisionReport {
+    private func runUntyped() async throws -> ProvisionReport {
         let started = ContinuousClock.now
         let generator = try FamilyCodeGenerator(length: request.codeLength, source: randomSource)
         let renderer = try QRCodePNGRenderer(scale: request.qrScale)
@@ -92,7 +95,7 @@ package struct Provisioner: Sendable {
         if request.dryRun {
             try planDryRun(reader: reader, tracker: tracker, duplicates: duplicates, sink: &sink)
         } else {
-            try provision(reader: reader, tracker: tracker, duplicates: duplicates, generator: generator, renderer: renderer,
+            try await provision(reader: reader, tracker: tracker, duplicates: duplicates, generator: generator, renderer: renderer,
                           dialect: dialect, sink: &sink)
         }
         report = sink.report
@@ -102,9 +105,11 @@ package struct Provisioner: Sendable {
         return report
     }
 
-    private func provision(reader: FamilyCSVReader, tracker: RowTracker, duplicates: PossibleDuplicateCheck?,
+    private func provision(reader: sending FamilyCSVReader, tracker: RowTracker, duplicates: PossibleDuplicateCheck?,
                            generator: FamilyCodeGenerator, renderer: QRCodePNGRenderer, dialect: ManifestDialect,
-                           sink: inout RunSink) throws {
+                           sink: inout RunSink) async throws {
+        // The reader goes to the prefetch thread below: what is needed of it is read first.
+        let reservations = reader.columns.contains(.code) ? tracker : nil
         let store = try TribeBoardStore.open(at: request.storePath)
         try duplicates?.load(from: store)
         let marker = try StoreActivityMarker(storePath: request.storePath)
@@ -126,23 +131,23 @@ package struct Provisioner: Sendable {
         let manifest = try ManifestWriter(path: folder.manifestPath, dialect: dialect)
         sink.report.manifestFormat = dialect
         let writer = ProvisioningWriter(generator: generator,
-                                        reservations: reader.columns.contains(.code) ? tracker : nil,
+                                        reservations: reservations,
                                         qrFileExists: folder.qrFileExists(for:),
                                         ids: RecordIDGenerator(source: SystemSecureRandomSource()))
         let stage = QRCodeStage(renderer: renderer, outputDirectory: folder.path)
-        let planner = CodePlanner(generator: generator, reservations: reader.columns.contains(.code) ? tracker : nil, remote: remote)
+        let planner = CodePlanner(generator: generator, reservations: reservations, remote: remote)
         let claims = remote.map { ClaimStage(remote: $0, store: store, generator: generator,
-                                             reservations: reader.columns.contains(.code) ? tracker : nil, logger: logger) }
+                                             reservations: reservations, logger: logger) }
         var tally = ClaimStage.Tally()
         logger.debug("store and output folder ready", metadata: ["elapsed": "\(sink.elapsed)"])
-        let batches = BatchPrefetcher { try nextBatch(from: reader, tracker: tracker, duplicates: duplicates) }
+        let batches = BatchPrefetcher(reader: reader) { reader in try nextBatch(from: reader, tracker: tracker, duplicates: duplicates) }
         do {
-            while var batch = try batches.next() {
+            while var batch = try await batches.next() {
                 // Without a remote, planning would only repeat the lookups the transaction makes.
-                let planned = remote == nil ? [:] : try planner.plan(&batch, store: store)
+                let planned = remote == nil ? [:] : try await planner.plan(&batch, store: store)
                 var results = try writer.write(batch, planned: planned, to: store, at: Date())
                 // Claimed before anything printable is written: a QR code never shows a code another family holds.
-                if let claims { results = try claims.claim(results, tally: &tally) }
+                if let claims { results = try await claims.claim(results, tally: &tally) }
                 for ticket in stage.submit(results) { try sink.finish(ticket, manifest: manifest) }
             }
             logger.debug("every row is in the store", metadata: ["elapsed": "\(sink.elapsed)"])

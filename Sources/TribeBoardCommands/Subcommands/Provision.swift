@@ -108,7 +108,7 @@ package struct ProvisionCommand: PipelineCommand {
                                       onProgress: { progress.update($0) })
         var report: ProvisionReport
         do {
-            report = try provisioner.run()
+            report = try await provisioner.run()
         } catch {
             progress.finish()
             throw context.fail(error, status: Self.status(for: error))
