@@ -150,43 +150,23 @@ package struct ProvisionCommand: PipelineCommand {
         }
     }
 
-    /// --sync: a resync right after the run, under the same lock as `tribeboard resync`.
+    /// --sync: the core's upload (`ImmediateUpload`), said in the report's words.
     private func upload(with client: CloudKitClient, into report: inout ProvisionReport, logger context: CommandContext) async throws {
-        let store = try TribeBoardStore.open(at: global.store)
-        let lock: SyncLock
-        do {
-            lock = try SyncLock(storePath: global.store)
-        } catch {
-            // A lock file that cannot be used is an I/O fault (74, as resync says), not "try later".
-            guard case .held = error else { throw error }
-            report.remote?.uploadError = "\(error.localizedDescription); the records wait for it"
-            report.remote?.uploadStopKind = ErrorDetail.of(error).kind
-            // Not uploaded: the records wait for that other run or the next (75, never 0).
-            report.remote?.uploadOutcome = .tryLater
+        let upload = try await ImmediateUpload.run(storePath: global.store, client: client, logger: context.logger)
+        report.remote?.uploadError = upload.stoppedBy
+        report.remote?.uploadOutcome = upload.outcome
+        if let held = upload.lockHeld {
+            report.remote?.uploadStopKind = ErrorDetail.of(held).kind
             return
         }
-        let outcome = try await Resyncer(store: store, client: client, logger: context.logger).run()
-        withExtendedLifetime(lock) {}
-        report.remote?.uploaded = outcome.synced
-        report.remote?.uploadFailed = outcome.failed
-        report.remote?.uploadError = outcome.stoppedBy
-        report.remote?.uploadStopKind = outcome.stopKind
-        report.remote?.uploadOutcome = outcome.exitKind
-        report.remote?.uploadWaiting = max(0, outcome.pending.total - outcome.quarantined - outcome.conflicts - outcome.blocked)
-        report.remote?.uploadSetAside = outcome.quarantined + outcome.conflicts + outcome.blocked
-        report.remote?.next = Self.nextStep(after: outcome)
-        if let category = outcome.stopCategory, report.remote?.errorKind == nil { report.remote?.errorKind = category }
-        report.pendingSync = outcome.pending
-    }
-
-    /// What the operator runs after --sync left records behind.
-    static func nextStep(after outcome: ResyncReport) -> String? {
-        switch outcome.exitKind {
-        case .success: return nil
-        case .tryLater: return "tribeboard resync (records wait for CloudKit: run it later, or let its cron job or timer do it)"
-        case .setAside: return "tribeboard resync --list (records set aside need a person: see why, fix, then release them)"
-        case .configuration: return "fix the CloudKit configuration named above, then tribeboard resync"
-        }
+        report.remote?.uploaded = upload.uploaded
+        report.remote?.uploadFailed = upload.failed
+        report.remote?.uploadStopKind = upload.stopKind
+        report.remote?.uploadWaiting = upload.waiting
+        report.remote?.uploadSetAside = upload.setAside
+        report.remote?.next = upload.next
+        if let category = upload.stopCategory, report.remote?.errorKind == nil { report.remote?.errorKind = category }
+        report.pendingSync = upload.pending
     }
 
     /// The most serious condition wins: files not written, then the remote, then failed rows.
