@@ -80,4 +80,23 @@ import TribeBoardTestSupport
         let store = try StoreInspector(path: directory.file("s.sqlite"))
         #expect(try store.strings("SELECT import_key FROM families ORDER BY import_key") == ["ext:A-1", "ext:A-2", "ext:B-3"])
     }
+
+    /// On a terminal, as an office runs it: the warning once, naming both lines, then the summary
+    /// counts it; skipping says so and ends with 1.
+    @Test func aTerminalShowsTheWarningOnceAndTheSummaryCountsIt() throws {
+        let directory = try TemporaryDirectory("dup-terminal")
+        try directory.write("form.csv", Self.formExport)
+        let command = [tribeboard, "provision", "form.csv", "--store", "s.sqlite", "--out", "out"].joined(separator: " ")
+        let shown = try ProcessRunner.run("/usr/bin/script", ["-q", "-e", "-c", command, "/dev/null"], in: directory.path)
+        #expect(shown.status == 0, "\(shown.stdout)")
+        let warnings = shown.stdout.components(separatedBy: "possible duplicate (created anyway)").count - 1
+        #expect(warnings == 1 && shown.stdout.contains("line 4") && shown.stdout.contains("line 2 of this file"), "\(shown.stdout)")
+        #expect(shown.stdout.contains("Possible duplicates: 1"), "the summary counts it: \(shown.stdout)")
+
+        try directory.write("again.csv", "family_name,admin_display_name\nOKAFOR,chidi okafor\n")
+        let skipping = try ProcessRunner.run("/usr/bin/script", ["-q", "-e", "-c", command.replacingOccurrences(of: "form.csv", with: "again.csv")
+                                                                  + " --skip-possible-duplicates", "/dev/null"], in: directory.path)
+        #expect(skipping.status == 1, "\(skipping.stdout)")
+        #expect(skipping.stdout.contains("skipped   1") && skipping.stdout.contains("skipped a possible duplicate"), "\(skipping.stdout)")
+    }
 }

@@ -13,7 +13,8 @@ enum ProvisionReportText {
         lines.append("  failed    \(report.failed)")
         if report.skipped > 0 { lines.append("  skipped   \(report.skipped) (possible duplicates, --skip-possible-duplicates)") }
         if report.possibleDuplicateCount > 0 {
-            lines.append("Possible duplicates: \(report.possibleDuplicateCount) new families have the name and admin of another (warnings above; every one in --json)")
+            let count = report.possibleDuplicateCount
+            lines.append("Possible duplicates: \(count) new \(count == 1 ? "family has" : "families have") the name and admin of another (warnings above; every one in --json)")
         }
         if let qr = report.qrDirectory {
             lines.append("QR codes:  \(qr) (\(report.qrCodesWritten) written this run)")
