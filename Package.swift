@@ -101,7 +101,7 @@ let package = Package(
         .target(
             name: "TribeBoardProvisioning",
             dependencies: ["TribeBoardCSV", "TribeBoardCloudKit", "TribeBoardRemote", "TribeBoardDomain", "TribeBoardQR", "TribeBoardStore", "TribeBoardSupport",
-                           .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]
+                           .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "TribeBoardResync",

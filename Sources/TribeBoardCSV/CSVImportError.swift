@@ -15,6 +15,8 @@ package enum CSVImportError: Error, Equatable, LocalizedError {
     case malformedHeader(CSVMalformedRecord)
     /// Over `CSVSource.maxBytes`: an endless FIFO or /dev/zero ends here instead of filling the disk.
     case tooLarge(path: String)
+    /// `--map` names a header the file lacks, or two headers match one column: bad usage (64).
+    case headerMapping(HeaderMappingProblem)
 
     package var errorDescription: String? {
         switch self {
@@ -30,6 +32,7 @@ package enum CSVImportError: Error, Equatable, LocalizedError {
         case .duplicateColumn(let name): return "the header names \(name) more than once"
         case .unreadable(let reason): return "the file cannot be read as CSV: \(reason)"
         case .tooLarge(let path): return "\(path) is larger than \(CSVSource.maxBytes >> 20) MB, more than one run reads; split it into several files"
+        case .headerMapping(let problem): return problem.localizedDescription
         case .malformedHeader(let record): return "the header row (line 1, field \(record.field)) is not valid CSV: \(record.reason)"
         }
     }

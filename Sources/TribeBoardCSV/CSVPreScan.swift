@@ -12,6 +12,8 @@ package struct CSVPreScan: Sendable {
     package let malformedRecords: [CSVMalformedRecord]
     /// The delimiter, and where the header is.
     package let format: CSVFormat
+    /// The file starts with a UTF-8 byte order mark (as Excel's "CSV UTF-8" saves).
+    package var byteOrderMark = false
 
     package static func scan(path: String, limit: Int = CSVSource.maxBytes) throws(CSVImportError) -> CSVPreScan {
         var isDirectory: ObjCBool = false
@@ -24,6 +26,7 @@ package struct CSVPreScan: Sendable {
         defer { try? handle.close() }
         var scanner: Scanner?
         var total = 0
+        var byteOrderMark = false
         while true {
             let chunk: Data
             do {
@@ -34,7 +37,10 @@ package struct CSVPreScan: Sendable {
             if chunk.isEmpty { break }
             total += chunk.count
             guard total <= limit else { throw .tooLarge(path: path) }
-            if scanner == nil { scanner = Scanner(format: try CSVFormat.detect(Array(chunk.prefix(4096)))) }
+            if scanner == nil {
+                scanner = Scanner(format: try CSVFormat.detect(Array(chunk.prefix(4096))))
+                byteOrderMark = chunk.starts(with: [0xEF, 0xBB, 0xBF])
+            }
             let failure = chunk.withUnsafeBytes { bytes -> CSVImportError? in
                 do throws(CSVImportError) { try scanner?.consume(bytes) } catch { return error }
                 return nil
@@ -43,7 +49,9 @@ package struct CSVPreScan: Sendable {
         }
         guard var scanner else { throw .empty }
         let records = try scanner.finish()
-        return CSVPreScan(dataRecords: records, malformedRecords: scanner.malformed, format: scanner.format)
+        var preScan = CSVPreScan(dataRecords: records, malformedRecords: scanner.malformed, format: scanner.format)
+        preScan.byteOrderMark = byteOrderMark
+        return preScan
     }
 
     /// Where the current field stands, following CSV.swift's reading of the same bytes.

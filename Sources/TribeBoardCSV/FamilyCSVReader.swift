@@ -3,7 +3,8 @@ import Foundation
 import TribeBoardDomain
 import TribeBoardSupport
 
-/// The columns provisioning understands, matched case-insensitively in any order.
+/// The columns provisioning understands, in any order: by name (any case), by a tolerant match of
+/// a form's header ("Family name"), or as `--map` says (`HeaderMapping`).
 package enum FamilyCSVColumn: String, CaseIterable, Sendable {
     case familyName = "family_name"
     case externalId = "external_id"
@@ -40,6 +41,8 @@ package struct FamilyCSVRecord: Sendable, Equatable {
 package final class FamilyCSVReader {
     package let unknownColumns: [String]
     package let columns: Set<FamilyCSVColumn>
+    /// Which header fed each column, and how it was matched (exact, tolerant, --map).
+    package let columnSources: [ColumnSource]
     private let reader: CSVReader
     private let stream: InputStream
     private let columnIndex: [(FamilyCSVColumn, Int)]
@@ -55,7 +58,8 @@ package final class FamilyCSVReader {
     /// Reads `path`; `malformed` (from `CSVPreScan`) are the records CSV.swift must not see: the
     /// reader parses a copy with their lines blanked and hands each over, in its place, as a
     /// record that fails.
-    package init(path: String, malformed: [CSVMalformedRecord] = [], format: CSVFormat = .standard) throws(CSVImportError) {
+    package init(path: String, malformed: [CSVMalformedRecord] = [], format: CSVFormat = .standard,
+                 mapping: HeaderMapping = HeaderMapping()) throws(CSVImportError) {
         let cleanCopy = malformed.isEmpty && format.headerLine == 1 ? nil
             : try CSVCleanCopy(of: path, blanking: malformed, droppingFirstLine: format.headerLine == 2)
         guard let stream = InputStream(fileAtPath: cleanCopy?.path ?? path) else {
@@ -72,21 +76,15 @@ package final class FamilyCSVReader {
             throw .unreadable(reason: "\(error)")
         }
         let header = reader.headerRow ?? []
-        var index: [(FamilyCSVColumn, Int)] = []
-        var unknown: [String] = []
-        for (position, rawName) in header.enumerated() {
-            let name = rawName.trimmed.lowercased()
-            guard let column = FamilyCSVColumn(rawValue: name) else {
-                if !name.isEmpty { unknown.append(rawName) }
-                continue
-            }
-            if index.contains(where: { $0.0 == column }) { throw .duplicateColumn(column.rawValue) }
-            index.append((column, position))
-        }
+        let sources = try mapping.resolve(header)
+        let index = sources.map { ($0.field, $0.position) }
+        let fed = Set(sources.map(\.position))
+        let unknown = header.indices.filter { !fed.contains($0) && !header[$0].trimmed.isEmpty }.map { header[$0] }
         guard index.contains(where: { $0.0 == .familyName }) else {
             throw .missingColumnInHeader(FamilyCSVColumn.familyName.rawValue, header: header, delimiter: format.delimiterName)
         }
         columnIndex = index
+        columnSources = sources
         columns = Set(index.map(\.0))
         unknownColumns = unknown
         headerWidth = header.count

@@ -10,6 +10,10 @@ package struct ValidatedRow: Sendable, Equatable {
     package let familyName: String
     package let admin: AdminSpec?
     package let preassignedCode: FamilyCode?
+    /// Another family with the same name and admin, found before the row is written.
+    package var possibleDuplicate: PossibleDuplicate? = nil
+    /// Left out as a possible duplicate (`--skip-possible-duplicates`): nothing is written for it.
+    package var skipped: Bool { possibleDuplicate?.skipped == true }
 }
 
 /// One row of input on its way through a batch: valid, or already failed.

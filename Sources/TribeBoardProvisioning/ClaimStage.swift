@@ -31,7 +31,7 @@ struct ClaimStage {
         var unclaimed = 0
     }
 
-    func claim(_ batch: [ProvisionRowResult], tally: inout Tally) throws -> [ProvisionRowResult] {
+    func claim(_ batch: [ProvisionRowResult], tally: inout Tally) async throws -> [ProvisionRowResult] {
         var results = batch
         let candidates = results.indices.filter { results[$0].status != .failed && results[$0].familyId != nil && results[$0].code != nil }
         var held = try store.claimedCodes(familyIDs: candidates.compactMap { results[$0].familyId })
@@ -48,9 +48,10 @@ struct ClaimStage {
             }
             let sent = Array(claims.values)
             let claimer = remote.claimer
-            let asked = BlockingBridge.wait { await claimer.claimResult(sent) }
-            guard case .success(let answer)? = asked else {
-                if case .failure(let error)? = asked {
+            // Awaited from the pipeline's thread, between its SQLite steps.
+            let asked = await claimer.claimResult(sent)
+            guard case .success(let answer) = asked else {
+                if case .failure(let error) = asked {
                     remote.trip(error)
                     logger.warning("CloudKit cannot claim codes; the rest of the run works offline and its codes stay unclaimed until resync",
                                    metadata: ["error": "\(error.localizedDescription)", "kind": "\(error.category.rawValue)"])
@@ -110,8 +111,8 @@ struct ClaimStage {
         for index in indices {
             guard let id = results[index].familyId, let old = results[index].code else { continue }
             avoid.insert(old)
-            let fresh = try store.writer.read { db in
-                try generator.generateFree(avoiding: avoid, lookups: try FamilyLookups(db), reservations: reservations)
+            let fresh = try store.withFamilyLookups { lookups in
+                try generator.generateFree(avoiding: avoid, lookups: lookups, reservations: reservations)
             }
             avoid.insert(fresh.value)
             guard try store.recodeUnsentFamily(id: id, from: old, to: fresh.value) else { continue }

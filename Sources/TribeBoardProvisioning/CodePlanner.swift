@@ -22,14 +22,13 @@ struct CodePlanner {
     let remote: RemoteCodeCheck?
 
     /// Planned codes by CSV line. Rows whose preassigned code a remote family holds become invalid.
-    func plan(_ batch: inout [BatchEntry], store: TribeBoardStore) throws -> [Int: Planned] {
+    func plan(_ batch: inout [BatchEntry], store: TribeBoardStore) async throws -> [Int: Planned] {
         var planned: [Int: Planned] = [:]
         var preassigned: [Int: Int] = [:]  // line -> index in batch
         var taken = Set<String>()          // codes of this batch, and remote ones to avoid
-        try store.writer.read { db in
-            let lookups = try FamilyLookups(db)
+        try store.withFamilyLookups { lookups in
             for (index, entry) in batch.enumerated() {
-                guard case .valid(let row) = entry, try lookups.family(importKey: row.importKey) == nil else { continue }
+                guard case .valid(let row) = entry, !row.skipped, try lookups.family(importKey: row.importKey) == nil else { continue }
                 if let code = row.preassignedCode {
                     preassigned[row.line] = index
                     planned[row.line] = Planned(code: code, verifiedRemotely: false)
@@ -47,7 +46,7 @@ struct CodePlanner {
         var unchecked = Set(planned.keys)
         for _ in 0..<Self.remoteRounds where !unchecked.isEmpty {
             let lines = unchecked.sorted()
-            guard let holders = remote.holdersWaiting(of: lines.compactMap { planned[$0]?.code.value }) else { break }
+            guard let holders = await remote.holders(of: lines.compactMap { planned[$0]?.code.value }) else { break }
             var collided = Set<Int>()
             for line in lines {
                 guard let code = planned[line]?.code.value else { continue }
@@ -66,8 +65,7 @@ struct CodePlanner {
                 }
             }
             if !collided.isEmpty {
-                try store.writer.read { db in
-                    let lookups = try FamilyLookups(db)
+                try store.withFamilyLookups { lookups in
                     for line in collided {
                         planned[line] = nil
                         guard let code = try generateOrNil(avoiding: taken, lookups: lookups) else { continue }

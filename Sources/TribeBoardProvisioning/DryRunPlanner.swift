@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import TribeBoardCSV
 import TribeBoardStore
 
@@ -13,9 +12,11 @@ struct DryRunPlanner {
         case .invalid(let line, let externalId, let name, _, let error):
             return ProvisionRowResult(line: line, externalId: externalId, familyId: nil, familyName: name, code: nil,
                                       status: .failed, error: error.localizedDescription, needsQRCode: false)
+        case .valid(let row) where row.skipped:
+            return .skipped(row)
         case .valid(let row):
             guard let store else { return try plan(row, lookups: nil) }
-            return try store.writer.read { db in try plan(row, lookups: try FamilyLookups(db)) }
+            return try store.withFamilyLookups { try plan(row, lookups: $0) }
         }
     }
 
@@ -28,8 +29,10 @@ struct DryRunPlanner {
                                       error: conflict?.localizedDescription, needsQRCode: false)
         }
         let problem = try PreassignedCode.problem(row, lookups: lookups, reservations: reservations)
-        return ProvisionRowResult(line: row.line, externalId: row.externalId, familyId: nil, familyName: row.familyName,
-                                  code: row.preassignedCode?.value, status: problem == nil ? .created : .failed,
-                                  error: problem?.localizedDescription, needsQRCode: false)
+        var result = ProvisionRowResult(line: row.line, externalId: row.externalId, familyId: nil, familyName: row.familyName,
+                                        code: row.preassignedCode?.value, status: problem == nil ? .created : .failed,
+                                        error: problem?.localizedDescription, needsQRCode: false)
+        result.possibleDuplicate = row.possibleDuplicate
+        return result
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TribeBoardCSV
 import TribeBoardQR
 import TribeBoardSupport
 
@@ -10,9 +11,10 @@ final class ManifestWriter {
     private let file: StreamingFile
     private let records: CSVRecordWriter
 
-    init(path: String) throws(FileSystemError) {
+    init(path: String, dialect: ManifestDialect = ManifestFormat.comma.dialect(input: .standard, byteOrderMark: false)) throws(FileSystemError) {
         file = try StreamingFile(path: path)
-        records = CSVRecordWriter(file: file)
+        records = CSVRecordWriter(file: file, delimiter: dialect.delimiter)
+        if dialect.byteOrderMark { try file.append([0xEF, 0xBB, 0xBF]) }
         try records.append(Self.header)
     }
 

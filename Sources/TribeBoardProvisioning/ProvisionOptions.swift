@@ -14,6 +14,11 @@ package struct ProvisionRequest: Sendable {
     /// Failed rows logged as they happen (the summary lists them all): none when that summary is
     /// on the same terminal, so that a person sees each failure once.
     package var loggedFailures = Provisioner.loggedFailureLimit
+    /// Leave out new families that match another on name and admin (default: create them, warned).
+    package var skipPossibleDuplicates = false
+    /// `--map`: headers named for the columns they feed.
+    package var headerMapping = HeaderMapping()
+    package var manifestFormat = ManifestFormat.input
     /// Rows per store transaction: large enough to amortize the commit, small enough that a
     /// concurrent run waits only briefly for the write lock.
     package var batchSize = 256

@@ -1,4 +1,5 @@
 import Foundation
+import TribeBoardCSV
 import TribeBoardCloudKit
 import TribeBoardStore
 import TribeBoardRemote
@@ -19,10 +20,16 @@ package struct ProvisionReport: Encodable, Sendable {
     package var outputDirectory: String?
     package var manifest: String?
     package var qrDirectory: String?
+    /// How the manifest was written (its delimiter and byte order mark).
+    package var manifestFormat: ManifestDialect?
+    /// Which header of the input fed each column, and how it was matched.
+    package var columns: [ColumnSource] = []
     package var rows = 0
     package var created = 0
     package var existing = 0
     package var failed = 0
+    /// Rows left out as possible duplicates (`--skip-possible-duplicates`).
+    package var skipped = 0
     package var qrCodesWritten = 0
     package var qrWriteFailures = 0
     /// Records across the whole store that still wait for `resync` (after --sync, what it left).
@@ -38,6 +45,10 @@ package struct ProvisionReport: Encodable, Sendable {
     /// The first failures; every one of them is in the manifest.
     package var failures: [RowFailure] = []
     package var failuresNotListed = 0
+    /// New families (created, or skipped) that match another on name and admin: the first
+    /// `listedFailureLimit`, and how many in all.
+    package var possibleDuplicates: [PossibleDuplicate] = []
+    package var possibleDuplicateCount = 0
     /// New families whose code CloudKit confirmed free, and those checked locally only.
     package var codesVerifiedRemotely = 0
     package var codesNotVerifiedRemotely = 0
@@ -112,6 +123,7 @@ package struct ProvisionReport: Encodable, Sendable {
             created += 1
             if row.codeVerifiedRemotely == true { codesVerifiedRemotely += 1 } else { codesNotVerifiedRemotely += 1 }
         case .existing: existing += 1
+        case .skipped: skipped += 1
         case .failed:
             failed += 1
             if failures.count < Self.listedFailureLimit {
@@ -119,6 +131,10 @@ package struct ProvisionReport: Encodable, Sendable {
             } else {
                 failuresNotListed += 1
             }
+        }
+        if let duplicate = row.possibleDuplicate, row.status == .created || row.status == .skipped {
+            possibleDuplicateCount += 1
+            if possibleDuplicates.count < Self.listedFailureLimit { possibleDuplicates.append(duplicate) }
         }
     }
 }

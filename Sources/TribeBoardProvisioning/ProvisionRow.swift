@@ -1,10 +1,12 @@
 import Foundation
+import TribeBoardCSV
 import TribeBoardDomain
 
 enum ProvisionStatus: String, Sendable, Codable {
     case created
     case existing
     case failed
+    case skipped
 }
 
 /// What happened to one row: a line of the manifest.
@@ -25,4 +27,6 @@ struct ProvisionRowResult: Sendable, Equatable {
     var codeVerifiedRemotely: Bool? = nil
     /// The code came from the CSV (kept or the row fails), not from the generator.
     var codePreassigned = false
+    /// A created or skipped row that matches another family on name and admin.
+    var possibleDuplicate: PossibleDuplicate? = nil
 }

@@ -22,6 +22,9 @@ package struct Provisioner: Sendable {
     let remote: RemoteCodeCheck?
 
     static let loggedFailureLimit = 20
+    /// `TRIBEBOARD_BENCH_NO_DUPLICATE_CHECK=1` leaves the possible-duplicate check out, so that a
+    /// benchmark measures what it costs against the same binary (BENCHMARKS.md); nothing else reads it.
+    static let benchWithoutDuplicateCheck = ProcessInfo.processInfo.environment["TRIBEBOARD_BENCH_NO_DUPLICATE_CHECK"] == "1"
 
     package init(request: ProvisionRequest, logger: Logger,
                 randomSource: any SecureRandomSource = SystemSecureRandomSource(),
@@ -34,9 +37,12 @@ package struct Provisioner: Sendable {
         self.onProgress = onProgress
     }
 
-    package func run() throws(ProvisionError) -> ProvisionReport {
+    /// Awaits CloudKit (code checks, claims) between its SQLite steps: run it with a
+    /// `PipelineThread` as its task executor, as the commands do, so that the blocking work
+    /// (CSV, SQLite, PNG files) stays off the cooperative pool.
+    package func run() async throws(ProvisionError) -> ProvisionReport {
         do {
-            return try runUntyped()
+            return try await runUntyped()
         } catch let error as ProvisionError {
             throw error
         } catch let error as CSVImportError {
@@ -54,14 +60,15 @@ package struct Provisioner: Sendable {
         }
     }
 
-    private func runUntyped() throws -> ProvisionReport {
+    private func runUntyped() async throws -> ProvisionReport {
         let started = ContinuousClock.now
         let generator = try FamilyCodeGenerator(length: request.codeLength, source: randomSource)
         let renderer = try QRCodePNGRenderer(scale: request.qrScale)
         let source = try CSVSource(request.csvPath)
         let preScan = try CSVPreScan.scan(path: source.path)
         let total = preScan.dataRecords
-        let reader = try FamilyCSVReader(path: source.path, malformed: preScan.malformedRecords, format: preScan.format)
+        let reader = try FamilyCSVReader(path: source.path, malformed: preScan.malformedRecords, format: preScan.format,
+                                         mapping: request.headerMapping)
         // One warning, however many: a file with 100,000 stray columns must not print 100,000 lines.
         if !reader.unknownColumns.isEmpty {
             let shown = reader.unknownColumns.prefix(5).joined(separator: ", ")
@@ -75,14 +82,23 @@ package struct Provisioner: Sendable {
 
         var report = ProvisionReport(dryRun: request.dryRun, csv: request.csvPath, store: request.storePath)
         report.noteUnknownColumns(reader.unknownColumns)
+        report.columns = reader.columnSources
+        for source in reader.columnSources where source.matched != .exact {
+            logger.info("column \(source.field.rawValue) read from the header \"\(source.header)\" (\(source.matched.rawValue))")
+        }
+        let dialect = request.manifestFormat.dialect(input: preScan.format, byteOrderMark: preScan.byteOrderMark)
         logger.info("provisioning", metadata: ["rows": "\(total)", "csv": "\(request.csvPath)",
                                                "store": "\(request.storePath)", "dry-run": "\(request.dryRun)"])
         var sink = RunSink(report: report, logger: logger, total: total, started: started, onProgress: onProgress,
                            loggedFailures: request.loggedFailures)
+        // Only rows with an admin are compared: without that column there is nothing to check.
+        let duplicates = reader.columns.contains(.adminDisplayName) && !Self.benchWithoutDuplicateCheck
+            ? try PossibleDuplicateCheck(skip: request.skipPossibleDuplicates, storePath: request.storePath) : nil
         if request.dryRun {
-            try planDryRun(reader: reader, tracker: tracker, sink: &sink)
+            try planDryRun(reader: reader, tracker: tracker, duplicates: duplicates, sink: &sink)
         } else {
-            try provision(reader: reader, tracker: tracker, generator: generator, renderer: renderer, sink: &sink)
+            try await provision(reader: reader, tracker: tracker, duplicates: duplicates, generator: generator, renderer: renderer,
+                          dialect: dialect, sink: &sink)
         }
         report = sink.report
         let seconds = (ContinuousClock.now - started).seconds
@@ -91,9 +107,13 @@ package struct Provisioner: Sendable {
         return report
     }
 
-    private func provision(reader: FamilyCSVReader, tracker: RowTracker, generator: FamilyCodeGenerator,
-                           renderer: QRCodePNGRenderer, sink: inout RunSink) throws {
+    private func provision(reader: sending FamilyCSVReader, tracker: RowTracker, duplicates: PossibleDuplicateCheck?,
+                           generator: FamilyCodeGenerator, renderer: QRCodePNGRenderer, dialect: ManifestDialect,
+                           sink: inout RunSink) async throws {
+        // The reader goes to the prefetch thread below: what is needed of it is read first.
+        let reservations = reader.columns.contains(.code) ? tracker : nil
         let store = try TribeBoardStore.open(at: request.storePath)
+        try duplicates?.load(from: store)
         let marker = try StoreActivityMarker(storePath: request.storePath)
         // The marker tells other runs this one is writing: optimized builds may release a value
         // after its last use, so its lifetime is pinned to the end of the run, however it ends.
@@ -110,25 +130,26 @@ package struct Provisioner: Sendable {
         sink.report.qrDirectory = folder.qrDirectory
         sink.report.manifest = folder.manifestPath
 
-        let manifest = try ManifestWriter(path: folder.manifestPath)
+        let manifest = try ManifestWriter(path: folder.manifestPath, dialect: dialect)
+        sink.report.manifestFormat = dialect
         let writer = ProvisioningWriter(generator: generator,
-                                        reservations: reader.columns.contains(.code) ? tracker : nil,
+                                        reservations: reservations,
                                         qrFileExists: folder.qrFileExists(for:),
                                         ids: RecordIDGenerator(source: SystemSecureRandomSource()))
         let stage = QRCodeStage(renderer: renderer, outputDirectory: folder.path)
-        let planner = CodePlanner(generator: generator, reservations: reader.columns.contains(.code) ? tracker : nil, remote: remote)
+        let planner = CodePlanner(generator: generator, reservations: reservations, remote: remote)
         let claims = remote.map { ClaimStage(remote: $0, store: store, generator: generator,
-                                             reservations: reader.columns.contains(.code) ? tracker : nil, logger: logger) }
+                                             reservations: reservations, logger: logger) }
         var tally = ClaimStage.Tally()
         logger.debug("store and output folder ready", metadata: ["elapsed": "\(sink.elapsed)"])
-        let batches = BatchPrefetcher { try nextBatch(from: reader, tracker: tracker) }
+        let batches = BatchPrefetcher(reader: reader) { reader in try nextBatch(from: reader, tracker: tracker, duplicates: duplicates) }
         do {
-            while var batch = try batches.next() {
+            while var batch = try await batches.next() {
                 // Without a remote, planning would only repeat the lookups the transaction makes.
-                let planned = remote == nil ? [:] : try planner.plan(&batch, store: store)
+                let planned = remote == nil ? [:] : try await planner.plan(&batch, store: store)
                 var results = try writer.write(batch, planned: planned, to: store, at: Date())
                 // Claimed before anything printable is written: a QR code never shows a code another family holds.
-                if let claims { results = try claims.claim(results, tally: &tally) }
+                if let claims { results = try await claims.claim(results, tally: &tally) }
                 for ticket in stage.submit(results) { try sink.finish(ticket, manifest: manifest) }
             }
             logger.debug("every row is in the store", metadata: ["elapsed": "\(sink.elapsed)"])
@@ -157,19 +178,23 @@ package struct Provisioner: Sendable {
     }
 
     /// Validates everything and reads the store if there is one; writes nothing at all.
-    private func planDryRun(reader: FamilyCSVReader, tracker: RowTracker, sink: inout RunSink) throws {
+    private func planDryRun(reader: FamilyCSVReader, tracker: RowTracker, duplicates: PossibleDuplicateCheck?,
+                            sink: inout RunSink) throws {
         let store = FileManager.default.fileExists(atPath: request.storePath)
             ? try TribeBoardStore.openReadOnly(at: request.storePath) : nil
+        if let store { try duplicates?.load(from: store) }
         let planner = DryRunPlanner(store: store, reservations: reader.columns.contains(.code) ? tracker : nil)
-        while let batch = try nextBatch(from: reader, tracker: tracker) {
+        while let batch = try nextBatch(from: reader, tracker: tracker, duplicates: duplicates) {
             for entry in batch { sink.record(try planner.plan(entry)) }
         }
         sink.report.pendingSync = try store?.pendingSyncCounts()
     }
 
     /// The next rows of the file, parsed; nil at the end. A row whose import key an earlier row
-    /// already used fails, naming that row; the first is provisioned.
-    private func nextBatch(from reader: FamilyCSVReader, tracker: RowTracker) throws -> [BatchEntry]? {
+    /// already used fails, naming that row; the first is provisioned. Possible duplicates (name and
+    /// admin) are marked, or skipped.
+    private func nextBatch(from reader: FamilyCSVReader, tracker: RowTracker,
+                           duplicates: PossibleDuplicateCheck?) throws -> [BatchEntry]? {
         var batch: [BatchEntry] = []
         batch.reserveCapacity(request.batchSize)
         while batch.count < request.batchSize, let record = try reader.next() {
@@ -188,13 +213,15 @@ package struct Provisioner: Sendable {
             batch[index] = .invalid(line: row.line, externalId: row.externalId, familyName: row.familyName,
                                     importKey: row.importKey, error: error)
         }
+        try duplicates?.check(&batch)
         return batch
     }
 
     /// Preassigned codes are claimed before any code is generated, so that a random code can never
     /// take a code that a later row of the same file keeps.
     private func reservePreassignedCodes(in tracker: RowTracker, source: CSVSource, preScan: CSVPreScan) throws {
-        let reader = try FamilyCSVReader(path: source.path, malformed: preScan.malformedRecords, format: preScan.format)
+        let reader = try FamilyCSVReader(path: source.path, malformed: preScan.malformedRecords, format: preScan.format,
+                                         mapping: request.headerMapping)
         while let record = try reader.next() {
             // Every well-formed code claims its place, even on a row that fails for another
             // reason: two lines giving one code are a conflict in the file, and the earlier line

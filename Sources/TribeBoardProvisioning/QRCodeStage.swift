@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TribeBoardCSV
 import Synchronization
 import TribeBoardDomain
 import TribeBoardQR

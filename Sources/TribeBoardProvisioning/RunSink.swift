@@ -1,4 +1,5 @@
 import Foundation
+import TribeBoardCSV
 import Logging
 import TribeBoardSupport
 
@@ -31,11 +32,22 @@ struct RunSink {
 
     private mutating func count(_ row: ProvisionRowResult) {
         report.record(row)
+        warnIfPossibleDuplicate(row)
         guard row.status == .failed else { return }
         if report.failed <= loggedFailures {
             logger.warning("row failed", metadata: ["line": "\(row.line)", "error": "\(row.error ?? "")"])
         } else if report.failed == loggedFailures + 1, loggedFailures > 0 {
             logger.warning("further row failures are listed in the manifest and the summary only")
+        }
+    }
+
+    /// On stderr as the rows come; bounded like failures, every one of them in `--json`.
+    private func warnIfPossibleDuplicate(_ row: ProvisionRowResult) {
+        guard let duplicate = row.possibleDuplicate, row.status == .created || row.status == .skipped else { return }
+        if report.possibleDuplicateCount <= Provisioner.loggedFailureLimit {
+            logger.warning("\(duplicate.skipped ? "skipped a possible duplicate" : "possible duplicate (created anyway)"): line \(duplicate.line)\(duplicate.externalId.map { " (external_id \($0))" } ?? "") has the name and admin of \(duplicate.matchDescription); look: \(duplicate.look)")
+        } else if report.possibleDuplicateCount == Provisioner.loggedFailureLimit + 1 {
+            logger.warning("further possible duplicates are listed in --json only (possibleDuplicates)")
         }
     }
 

@@ -54,13 +54,6 @@ package final class RemoteCodeCheck: Sendable {
         }
     }
 
-    /// `holders(of:)` for provisioning's pipeline, which is synchronous on threads of its own: the
-    /// one place a CPU pipeline waits for CloudKit through `BlockingBridge`.
-    @available(*, noasync, message: "blocks the calling thread; await holders(of:)")
-    package func holdersWaiting(of codes: [String]) -> [String: String]? {
-        BlockingBridge.wait { await self.holders(of: codes) } ?? nil
-    }
-
     /// One `code IN [...]` query per record type per 200 codes, every page of each read.
     private func askHolders(of codes: [String]) async throws(CloudKitError) -> [String: String] {
         var holders: [String: String] = [:]

@@ -4,7 +4,7 @@ import TribeBoardDomain
 import TribeBoardSupport
 
 /// creation_log writes off the bulk path (failed rows, uploads); successful creations go
-/// through `ProvisioningStatements`' cached statement.
+/// through `ProvisioningBatch`'s bound statement.
 package enum CreationLog {
     package struct Entry {
         var familyID: String?

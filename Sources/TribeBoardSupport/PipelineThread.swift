@@ -46,6 +46,19 @@ package final class PipelineThread: TaskExecutor {
     }
 }
 
+extension PipelineThread {
+    /// `start` for an async body: a new thread is its task executor from its first job, so a
+    /// caller that then blocks its own thread (a synchronous test waiting for a pipeline) holds
+    /// none of the cooperative pool's threads the pipeline needs.
+    package static func startAsync<Value: Sendable>(name: String, _ body: @escaping @Sendable () async throws -> Value) -> Task<Value, any Error> {
+        let executor = PipelineThread(name: name)
+        return Task(executorPreference: executor) {
+            defer { executor.jobs.close() }
+            return try await body()
+        }
+    }
+}
+
 /// The jobs waiting for the thread, and whether it still takes any.
 private final class JobQueue: Sendable {
     // A handful of jobs at most (a pipeline and the tasks it awaits): a plain array is enough.

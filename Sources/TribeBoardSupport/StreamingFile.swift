@@ -76,14 +76,19 @@ package final class StreamingFile {
 /// RFC 4180 records onto a `StreamingFile`, with CRLF line ends as spreadsheets expect.
 package struct CSVRecordWriter {
     let file: StreamingFile
+    /// A comma, or the semicolon or tab of the dialect an office's spreadsheet opens in columns.
+    let delimiter: UInt8
 
-    package init(file: StreamingFile) { self.file = file }
+    package init(file: StreamingFile, delimiter: UInt8 = 0x2C) {
+        self.file = file
+        self.delimiter = delimiter
+    }
 
     package func append(_ fields: [String]) throws(FileSystemError) {
         var line: [UInt8] = []
         for (index, field) in fields.enumerated() {
-            if index > 0 { line.append(UInt8(ascii: ",")) }
-            line.append(contentsOf: CSVField.escape(field).utf8)
+            if index > 0 { line.append(delimiter) }
+            line.append(contentsOf: CSVField.escape(field, delimiter: delimiter).utf8)
         }
         line.append(contentsOf: [0x0D, 0x0A])
         try file.append(line)

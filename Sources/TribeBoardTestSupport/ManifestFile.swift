@@ -15,8 +15,11 @@ package struct ManifestRow: Sendable, Equatable {
 
 package enum ManifestFile {
     package static func read(_ path: String) throws -> [ManifestRow] {
-        let text = try String(contentsOfFile: path, encoding: .utf8)
-        let reader = try CSVReader(string: text, hasHeaderRow: true)
+        var text = try String(contentsOfFile: path, encoding: .utf8)
+        // Written in the input's dialect (provision --manifest-format): a BOM, then `line` and the delimiter.
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        let delimiter = text.unicodeScalars.dropFirst("line".count).first ?? ","
+        let reader = try CSVReader(string: text, hasHeaderRow: true, delimiter: delimiter)
         guard reader.headerRow == ["line", "external_id", "family_id", "family_name", "code", "qr_file", "status", "error"] else {
             throw CocoaError(.fileReadCorruptFile)
         }

@@ -1,5 +1,7 @@
 import Foundation
 import Logging
+import Synchronization
+import TribeBoardSupport
 import TribeBoardDomain
 import TribeBoardProvisioning
 
@@ -22,7 +24,8 @@ package struct ProvisionWorkspace {
         var request = ProvisionRequest(csvPath: try folder.write(file, csv), storePath: storePath, outputDirectory: outputPath)
         request.dryRun = dryRun
         if let batchSize { request.batchSize = batchSize }
-        return try Provisioner(request: request, logger: Self.quietLogger, randomSource: source).run()
+        let provisioner = Provisioner(request: request, logger: Self.quietLogger, randomSource: source)
+        return try Self.waitFor { () async throws(ProvisionError) in try await provisioner.run() }
     }
 
     package func manifest() throws -> [ManifestRow] { try ManifestFile.read(manifestPath) }
@@ -41,4 +44,20 @@ package struct ProvisionWorkspace {
     package func qrPath(_ row: ManifestRow) -> String { "\(outputPath)/\(row.qrFile)" }
 
     package static func permissions(of path: String) -> Int? { FileMode.of(path) }
+
+    /// A provision run waited for from synchronous test code (fixtures of other suites): the run
+    /// awaits on a `PipelineThread` of its own, as the command's does; only the test blocks.
+    package static func waitFor<Value: Sendable>(_ body: @escaping @Sendable () async throws(ProvisionError) -> Value) throws(ProvisionError) -> Value {
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Mutex<Result<Value, ProvisionError>?>(nil)
+        _ = PipelineThread.startAsync(name: "tests.provision") {
+            let result: Result<Value, ProvisionError>
+            do throws(ProvisionError) { result = .success(try await body()) } catch { result = .failure(error) }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        guard let result = outcome.withLock({ $0 }) else { throw .configuration("the test's provision run ended without an outcome") }
+        return try result.get()
+    }
 }

@@ -30,6 +30,7 @@ enum ErrorKindCatalogue {
             CSVImportError.empty, CSVImportError.missingColumnInHeader("family_name", header: ["a"], delimiter: "comma"), CSVImportError.utf16,
             CSVImportError.duplicateColumn("code"), CSVImportError.unreadable(reason: "r"), malformedHeader,
             CSVImportError.utf32, CSVImportError.tooLarge(path: "p"),
+            CSVImportError.headerMapping(.headerNotInFile(header: "Nom", headers: ["Famille"])),
         ]
         let cloudKit: [any Error] = [
             CloudKitError.network(reason: "r"), CloudKitError.service(code: .authenticationFailed, httpStatus: 401, reason: "r", retryAfter: nil),

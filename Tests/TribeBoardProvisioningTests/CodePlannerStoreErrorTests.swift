@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TribeBoardSupport
 import TribeBoardStore
 import TribeBoardTestSupport
 @testable import TribeBoardCloudKit
@@ -26,9 +27,9 @@ import TribeBoardTestSupport
                                        storePath: workspace.storePath, outputDirectory: workspace.outputPath)
         request.batchSize = 16
         let provisioner = Provisioner(request: request, logger: ProvisionWorkspace.quietLogger, randomSource: source, remote: remote)
-        let outcome = try await ProvisionerRemoteCodeTests.onThread { () -> StoreError? in
+        let outcome = try await PipelineThread.run { () async throws -> StoreError? in
             do {
-                _ = try provisioner.run()
+                _ = try await provisioner.run()
                 return nil
             } catch ProvisionError.store(let error) {
                 return error

@@ -15,7 +15,7 @@ struct ProvisionerInputErrorTests {
         var request = ProvisionRequest(csvPath: path, storePath: workspace.storePath, outputDirectory: workspace.outputPath)
         if let batchSize { request.batchSize = batchSize }
         do {
-            _ = try Provisioner(request: request, logger: ProvisionWorkspace.quietLogger).run()
+            _ = try ProvisionWorkspace.waitFor { [request] () async throws(ProvisionError) in try await Provisioner(request: request, logger: ProvisionWorkspace.quietLogger).run() }
             Issue.record("the run accepted the file")
             return (nil, workspace)
         } catch {

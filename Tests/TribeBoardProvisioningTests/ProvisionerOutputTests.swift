@@ -97,12 +97,12 @@ struct ProvisionerOutputTests {
         var request = ProvisionRequest(csvPath: try workspace.folder.write("f.csv", "family_name\nAlpha\nBeta\n"),
                                        storePath: workspace.storePath, outputDirectory: workspace.outputPath)
         request.codeLength = 8
-        _ = try Provisioner(request: request, logger: ProvisionWorkspace.quietLogger).run()
+        _ = try ProvisionWorkspace.waitFor { [request] () async throws(ProvisionError) in try await Provisioner(request: request, logger: ProvisionWorkspace.quietLogger).run() }
         #expect(try workspace.manifest().map(\.code.count) == [8, 8])
 
         request.codeLength = 9
         do {
-            _ = try Provisioner(request: request, logger: ProvisionWorkspace.quietLogger).run()
+            _ = try ProvisionWorkspace.waitFor { [request] () async throws(ProvisionError) in try await Provisioner(request: request, logger: ProvisionWorkspace.quietLogger).run() }
             Issue.record("code length 9 was accepted")
         } catch {
             guard case .configuration = error else { Issue.record("unexpected \(error)"); return }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Testing
+import TribeBoardSupport
 import TribeBoardCloudKitEmulator
 import TribeBoardTestSupport
 @testable import TribeBoardCloudKit
@@ -43,15 +44,9 @@ struct ProvisionerRemoteCodeTests {
         let provisioner = Provisioner(request: request, logger: ProvisionWorkspace.quietLogger, randomSource: source, remote: remote)
         // The provisioner blocks while it waits for the network: run it off the cooperative pool,
         // which serves the emulator.
-        let report = try await Self.onThread { try provisioner.run() }
+        let report = try await PipelineThread.run { try await provisioner.run() }
         #expect(report.created == 1 && report.codesVerifiedRemotely == 1)
         #expect(try workspace.codesByName()["Only Family"] == "FRESH2")
         #expect(try workspace.inspector().count("SELECT COUNT(*) FROM families WHERE code_verified_remotely_at IS NOT NULL") == 1)
-    }
-
-    static func onThread<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try body() }) }.start()
-        }
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 import TribeBoardTestSupport
+import TribeBoardCSV
 @testable import TribeBoardDomain
 @testable import TribeBoardProvisioning
 
@@ -10,14 +11,17 @@ import TribeBoardTestSupport
 struct ReviewRegressionTests {
     /// A run stopped by a store error used to die with SIGILL: the CSV prefetcher's semaphore was
     /// released below its initial count.
-    @Test func prefetcherStoppedEarlyIsReleasedQuietly() throws {
+    @Test func prefetcherStoppedEarlyIsReleasedQuietly() async throws {
+        let folder = try TemporaryDirectory("prefetch")
+        let path = try folder.write("f.csv", "family_name\nAlpha\n")
         for _ in 0..<20 {
             let produced = Atomic(0)
-            let prefetcher = BatchPrefetcher(depth: 2) {
+            let reader = try FamilyCSVReader(path: path)
+            let prefetcher = BatchPrefetcher(reader: reader, depth: 2) { _ in
                 let count = produced.add(1, ordering: .relaxed).newValue
                 return count > 50 ? nil : []
             }
-            #expect(try prefetcher.next() != nil)
+            #expect(try await prefetcher.next() != nil)
             // Let it read ahead and hold both permits (a crash here was the bug), then stop it.
             for _ in 0..<400 where produced.load(ordering: .relaxed) < 3 { usleep(500) }
             prefetcher.cancel()

@@ -55,6 +55,7 @@ extension CSVImportError: DocumentedError {
         case .duplicateColumn(let name): return ErrorDetail(kind: "csv.duplicateColumn").with { $0.column = name }
         case .unreadable: return ErrorDetail(kind: "csv.unreadable")
         case .malformedHeader(let record): return ErrorDetail(kind: "csv.malformedHeader").with { $0.line = record.line }
+        case .headerMapping(let problem): return ErrorDetail(kind: "csv.headerMapping").with { $0.column = problem.header }
         case .tooLarge(let path):
             return ErrorDetail(kind: "csv.tooLarge").with {
                 $0.path = path

@@ -30,7 +30,7 @@ enum ErrorKinds {
         "csv.cannotOpen": .always(.noInput), "csv.invalidUTF8": .always(.dataError), "csv.unterminatedQuote": .always(.dataError),
         "csv.empty": .always(.dataError), "csv.missingColumn": .always(.dataError), "csv.utf16": .always(.dataError),
         "csv.utf32": .always(.dataError), "csv.tooLarge": .always(.dataError), "csv.duplicateColumn": .always(.dataError),
-        "csv.unreadable": .always(.dataError), "csv.malformedHeader": .always(.dataError),
+        "csv.unreadable": .always(.dataError), "csv.malformedHeader": .always(.dataError), "csv.headerMapping": .always(.usage),
         "file.failed": .always(.ioError),
         "qr.encodingFailed": .always(.dataError), "qr.pngEncodingFailed": .always(.dataError), "qr.invalidScale": .always(.dataError),
         "cloudkit.network": .always(.remoteUnavailable), "cloudkit.service": .byCategory, "cloudkit.unexpectedResponse": .byCategory,

@@ -11,10 +11,22 @@ enum ProvisionReportText {
         lines.append("  \(report.dryRun ? "to create" : "created  ") \(report.created)")
         lines.append("  existing  \(report.existing)")
         lines.append("  failed    \(report.failed)")
+        if report.skipped > 0 { lines.append("  skipped   \(report.skipped) (possible duplicates, --skip-possible-duplicates)") }
+        if report.possibleDuplicateCount > 0 {
+            let count = report.possibleDuplicateCount
+            lines.append("Possible duplicates: \(count) new \(count == 1 ? "family has" : "families have") the name and admin of another (warnings above; every one in --json)")
+        }
         if let qr = report.qrDirectory {
             lines.append("QR codes:  \(qr) (\(report.qrCodesWritten) written this run)")
         }
-        if let manifest = report.manifest { lines.append("Manifest:  \(manifest)") }
+        if let manifest = report.manifest {
+            let format = report.manifestFormat.map { " (\($0.delimiterName)-separated\($0.byteOrderMark ? ", UTF-8 with BOM" : ""))" } ?? ""
+            lines.append("Manifest:  \(manifest)\(format)")
+        }
+        let mapped = report.columns.filter { $0.matched != .exact }
+        if !mapped.isEmpty {
+            lines.append("Columns:   " + mapped.map { "\"\($0.header)\" → \($0.field.rawValue) (\($0.matched.rawValue))" }.joined(separator: ", "))
+        }
         if let sheets = report.sheets {
             if let error = sheets.error {
                 lines.append("Sheets:    not made: \(error)")

@@ -28,6 +28,7 @@ enum StopReasons {
         if report.failed > 0 {
             reasons.append(TerminalText.count(report.failed, "row", "rows") + " failed" + (report.failures.first.map { ", the first on line \($0.line): \($0.error)" } ?? ""))
         }
+        if report.skipped > 0 { reasons.append("\(report.skipped) rows skipped as possible duplicates (--skip-possible-duplicates)") }
         return reasons
     }
 

@@ -9,7 +9,8 @@ extension ProvisionCommand: DeclaresExits {
         overrides: ["remote.notConfigured": .usage],
         outcomes: [.partialFailure, .ioError, .remoteUnavailable, .remoteConfiguration],
         meanings: [
-            .success: "all rows created or existing", .partialFailure: "some rows failed", .usage: "bad usage (also --sync with no remote)",
+            .success: "all rows created or existing", .partialFailure: "some rows failed, or were skipped as possible duplicates",
+            .usage: "bad usage (also --sync with no remote, or a --map the file contradicts)",
             .dataError: "the file is not readable CSV or lacks family_name", .noInput: "the file cannot be opened",
             .cannotCreate: "--sheets: the PDF cannot be created there (the families are provisioned)",
             .ioError: "the store or output folder cannot be opened or written",

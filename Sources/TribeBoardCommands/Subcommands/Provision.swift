@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TribeBoardCSV
 import TribeBoardCloudKit
 import TribeBoardProvisioning
 import TribeBoardResync
@@ -18,6 +19,10 @@ package struct ProvisionCommand: PipelineCommand {
             rows already provisioned are reported as existing. New records wait for `tribeboard resync`.
             With a remote configured (--key-id and --key-file, or their variables), new codes are also \
             checked in CloudKit; when it is unreachable the run goes on with local checks and says so. \
+            A new family with the name and admin of another (in the store or earlier in the file) is \
+            created with a warning, or left out with --skip-possible-duplicates. \
+            Form exports: headers such as "Family name" match family_name; --map "HEADER=column" names others. \
+            The manifest is written in the input's dialect (delimiter, byte order mark) unless --manifest-format says otherwise. \
             \(exits.help)
             """,
         version: toolkitVersion)
@@ -39,6 +44,15 @@ package struct ProvisionCommand: PipelineCommand {
     @Flag(name: .long, help: "Validate every row and check it against the store; write nothing.")
     package var dryRun = false
 
+    @Option(name: .customLong("map"), help: ArgumentHelp("A header of the file and the column it feeds, e.g. \"Nom de famille=family_name\" (repeatable); headers such as \"Family name\" match without it.", valueName: "header=column"))
+    package var map: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("How manifest.csv is written: input (the input's delimiter and byte order mark), comma, semicolon, tab, excel (commas, BOM), excel-eu (semicolons, BOM).", valueName: "format"))
+    package var manifestFormat: ManifestFormat = .input
+
+    @Flag(name: .long, help: "Leave out new families with the name and admin of another (in the store or earlier in the file); default: create them with a warning.")
+    package var skipPossibleDuplicates = false
+
     @Flag(name: .long, help: "Upload the records waiting for sync right after creating them (default: leave them for `resync`).")
     package var sync = false
 
@@ -58,6 +72,7 @@ package struct ProvisionCommand: PipelineCommand {
         if out.isEmpty { throw ValidationError("--out needs a folder path.") }
         if sheets != nil && dryRun { throw ValidationError("--dry-run writes nothing: drop --sheets or --dry-run.") }
         if sheets?.isEmpty == true { throw ValidationError("--sheets needs a file path.") }
+        do { _ = try HeaderMapping(arguments: map) } catch { throw ValidationError(error.localizedDescription) }
     }
 
 
@@ -69,6 +84,9 @@ package struct ProvisionCommand: PipelineCommand {
         request.qrScale = qrScale
         request.dryRun = dryRun
         if context.summaryOnTerminal { request.loggedFailures = 0 }
+        request.skipPossibleDuplicates = skipPossibleDuplicates
+        request.manifestFormat = manifestFormat
+        do { request.headerMapping = try HeaderMapping(arguments: map) } catch { throw context.fail(error, Self.exits) }
         let progress = ProgressDisplay(quiet: global.quiet || global.json && !Terminal.isTerminal(.standardError),
                                        logger: context.logger)
         let client: CloudKitClient?
@@ -89,7 +107,7 @@ package struct ProvisionCommand: PipelineCommand {
                                       onProgress: { progress.update($0) })
         var report: ProvisionReport
         do {
-            report = try provisioner.run()
+            report = try await provisioner.run()
         } catch {
             progress.finish()
             throw context.fail(error, Self.exits)
@@ -133,43 +151,23 @@ package struct ProvisionCommand: PipelineCommand {
         }
     }
 
-    /// --sync: a resync right after the run, under the same lock as `tribeboard resync`.
+    /// --sync: the core's upload (`ImmediateUpload`), said in the report's words.
     private func upload(with client: CloudKitClient, into report: inout ProvisionReport, logger context: CommandContext) async throws {
-        let store = try TribeBoardStore.open(at: global.store)
-        let lock: SyncLock
-        do {
-            lock = try SyncLock(storePath: global.store)
-        } catch {
-            // A lock file that cannot be used is an I/O fault (74, as resync says), not "try later".
-            guard case .held = error else { throw error }
-            report.remote?.uploadError = "\(error.localizedDescription); the records wait for it"
-            report.remote?.uploadStopKind = ErrorDetail.of(error).kind
-            // Not uploaded: the records wait for that other run or the next (75, never 0).
-            report.remote?.uploadOutcome = .tryLater
+        let upload = try await ImmediateUpload.run(storePath: global.store, client: client, logger: context.loggerRepeatedBySummary())
+        report.remote?.uploadError = upload.stoppedBy
+        report.remote?.uploadOutcome = upload.outcome
+        if let held = upload.lockHeld {
+            report.remote?.uploadStopKind = ErrorDetail.of(held).kind
             return
         }
-        let outcome = try await Resyncer(store: store, client: client, logger: context.loggerRepeatedBySummary()).run()
-        withExtendedLifetime(lock) {}
-        report.remote?.uploaded = outcome.synced
-        report.remote?.uploadFailed = outcome.failed
-        report.remote?.uploadError = outcome.stoppedBy
-        report.remote?.uploadStopKind = outcome.stopKind
-        report.remote?.uploadOutcome = outcome.exitKind
-        report.remote?.uploadWaiting = max(0, outcome.pending.total - outcome.quarantined - outcome.conflicts - outcome.blocked)
-        report.remote?.uploadSetAside = outcome.quarantined + outcome.conflicts + outcome.blocked
-        report.remote?.next = Self.nextStep(after: outcome)
-        if let category = outcome.stopCategory, report.remote?.errorKind == nil { report.remote?.errorKind = category }
-        report.pendingSync = outcome.pending
-    }
-
-    /// What the operator runs after --sync left records behind.
-    static func nextStep(after outcome: ResyncReport) -> String? {
-        switch outcome.exitKind {
-        case .success: return nil
-        case .tryLater: return "tribeboard resync (records wait for CloudKit: run it later, or let its cron job or timer do it)"
-        case .setAside: return "tribeboard resync --list (records set aside need a person: see why, fix, then release them)"
-        case .configuration: return "fix the CloudKit configuration named above, then tribeboard resync"
-        }
+        report.remote?.uploaded = upload.uploaded
+        report.remote?.uploadFailed = upload.failed
+        report.remote?.uploadStopKind = upload.stopKind
+        report.remote?.uploadWaiting = upload.waiting
+        report.remote?.uploadSetAside = upload.setAside
+        report.remote?.next = upload.next
+        if let category = upload.stopCategory, report.remote?.errorKind == nil { report.remote?.errorKind = category }
+        report.pendingSync = upload.pending
     }
 
     /// The most serious condition wins: files not written, then the remote, then failed rows.
@@ -190,7 +188,10 @@ package struct ProvisionCommand: PipelineCommand {
         case .setAside?: return .partialFailure
         case .success?, nil: break
         }
-        if report.failed > 0 { return .partialFailure }
+        // Rows left out as possible duplicates were not provisioned: part of the job, never 0.
+        if report.failed > 0 || report.skipped > 0 { return .partialFailure }
         return nil
     }
 }
+
+extension ManifestFormat: ExpressibleByArgument {}

@@ -23,7 +23,8 @@ package enum ManifestInvitations {
         if let bad = scan.malformedRecords.first { throw .manifest(path: path, reason: "line \(bad.line): \(bad.reason)") }
         let reader: CSVReader
         do {
-            reader = try CSVReader(stream: stream, hasHeaderRow: true)
+            // The manifest may be in the input's dialect (`;`, tab: provision --manifest-format).
+            reader = try CSVReader(stream: stream, hasHeaderRow: true, delimiter: Unicode.Scalar(scan.format.delimiter))
         } catch {
             throw .manifest(path: path, reason: "no header row")
         }

@@ -1,0 +1,130 @@
+import Foundation
+import TribeBoardDomain
+
+/// How the file's header names become the columns provisioning reads. A form export names its
+/// columns as questions ("Family name", "Admin display name"): a header matches a column when
+/// they are equal once case, accents and what separates words (spaces, underscores, hyphens,
+/// punctuation) are set aside; anything else is named with `--map "HEADER=column"`.
+package struct HeaderMapping: Sendable, Equatable {
+    /// `--map` pairs, in the order given.
+    package private(set) var explicit: [(header: String, column: FamilyCSVColumn)] = []
+
+    package init() {}
+
+    /// Parses each `HEADER=column` (the last `=` separates them: a header may hold one).
+    package init(arguments: [String]) throws(HeaderMappingProblem) {
+        for argument in arguments {
+            guard let equals = argument.lastIndex(of: "=") else { throw .malformed(argument: argument) }
+            let header = argument[..<equals].trimmingCharacters(in: .whitespaces)
+            let field = String(argument[argument.index(after: equals)...])
+            guard !header.isEmpty else { throw .malformed(argument: argument) }
+            guard let column = Self.column(tolerant: field) else { throw .unknownColumn(argument: argument, column: field) }
+            if let earlier = explicit.first(where: { Self.key($0.header) == Self.key(header) || $0.column == column }) {
+                throw .ambiguous(column: column.rawValue, headers: [earlier.header, header])
+            }
+            explicit.append((header, column))
+        }
+    }
+
+    package static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.explicit.map(\.header) == rhs.explicit.map(\.header) && lhs.explicit.map(\.column) == rhs.explicit.map(\.column)
+    }
+
+    /// "Family name", "FAMILY-NAME", "Family name:"… compared as one word list: folded, with
+    /// whatever is not a letter or digit (spaces, underscores, hyphens, a question's `:` or `?`)
+    /// separating words.
+    static func key(_ header: String) -> String {
+        NameFold.fold(header).split(whereSeparator: { !$0.isLetter && !$0.isNumber }).joined(separator: "_")
+    }
+
+    static func column(tolerant header: String) -> FamilyCSVColumn? {
+        FamilyCSVColumn(rawValue: key(header))
+    }
+
+    /// Which header of `header` feeds each column: the explicit pairs first (a header they name
+    /// must be in the file), then exact names, then tolerant matches. Two headers for one column
+    /// that only `--map` can tell apart are a problem, not a guess; two exact ones stay
+    /// `duplicateColumn`, as before.
+    func resolve(_ header: [String]) throws(CSVImportError) -> [ColumnSource] {
+        var sources: [ColumnSource] = []
+        var taken = Set<Int>()
+        for (name, column) in explicit {
+            let positions = header.indices.filter { header[$0].trimmed == name }
+            let found = positions.isEmpty ? header.indices.filter { Self.key(header[$0]) == Self.key(name) } : positions
+            guard let position = found.first else {
+                throw .headerMapping(.headerNotInFile(header: name, headers: Array(header.prefix(12))))
+            }
+            guard found.count == 1 else {
+                throw .headerMapping(.ambiguous(column: column.rawValue, headers: found.map { header[$0] }))
+            }
+            sources.append(ColumnSource(header: header[position], field: column, position: position, matched: .map))
+            taken.insert(position)
+        }
+        var matched: [FamilyCSVColumn: [ColumnSource]] = [:]
+        for (position, rawName) in header.enumerated() where !taken.contains(position) {
+            let name = rawName.trimmed.lowercased()
+            if let column = FamilyCSVColumn(rawValue: name) {
+                matched[column, default: []].append(ColumnSource(header: rawName, field: column, position: position, matched: .exact))
+            } else if let column = Self.column(tolerant: rawName) {
+                matched[column, default: []].append(ColumnSource(header: rawName, field: column, position: position, matched: .tolerant))
+            }
+        }
+        for column in FamilyCSVColumn.allCases {
+            guard var found = matched[column], !found.isEmpty else { continue }
+            // A column --map fed already: other headers for it are left unread (unknown).
+            if sources.contains(where: { $0.field == column }) { continue }
+            if found.count > 1 {
+                if found.filter({ $0.matched == .exact }).count > 1 { throw .duplicateColumn(column.rawValue) }
+                throw .headerMapping(.ambiguous(column: column.rawValue, headers: found.map(\.header)))
+            }
+            sources.append(found.removeFirst())
+        }
+        return sources.sorted { $0.position < $1.position }
+    }
+}
+
+/// One column of the report: the header that fed a field, and how it was matched.
+package struct ColumnSource: Encodable, Sendable, Equatable {
+    package enum Match: String, Encodable, Sendable { case exact, tolerant, map }
+
+    package let header: String
+    package let field: FamilyCSVColumn
+    let position: Int
+    package let matched: Match
+
+    private enum CodingKeys: String, CodingKey { case header, field, matched }
+}
+
+extension FamilyCSVColumn: Encodable {}
+
+/// A header mapping that cannot be followed: bad usage (exit 64), naming the header.
+package enum HeaderMappingProblem: Error, Equatable, LocalizedError {
+    case malformed(argument: String)
+    case unknownColumn(argument: String, column: String)
+    case headerNotInFile(header: String, headers: [String])
+    case ambiguous(column: String, headers: [String])
+
+    /// The header (or argument) the problem is about.
+    package var header: String {
+        switch self {
+        case .malformed(let argument), .unknownColumn(let argument, _): return argument
+        case .headerNotInFile(let header, _): return header
+        case .ambiguous(_, let headers): return headers.first ?? ""
+        }
+    }
+
+    package var errorDescription: String? {
+        let columns = FamilyCSVColumn.allCases.map(\.rawValue).joined(separator: ", ")
+        switch self {
+        case .malformed(let argument):
+            return "--map \"\(argument)\": write it as \"HEADER=column\", e.g. --map \"Nom de famille=family_name\""
+        case .unknownColumn(let argument, let column):
+            return "--map \"\(argument)\": \"\(column)\" is not a column provision reads (\(columns))"
+        case .headerNotInFile(let header, let headers):
+            return "--map names the header \"\(header)\", which the file does not have (its header: \(headers.map { "\"\($0)\"" }.joined(separator: ", ")))"
+        case .ambiguous(let column, let headers):
+            let named = headers.map { "\"\($0)\"" }.joined(separator: " and ")
+            return "the headers \(named) both match \(column): say which one with --map \"\(headers.first ?? "")=\(column)\""
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import GRDB
+
+/// A family with one of its parent admins: what a name-and-admin duplicate check compares.
+package struct FamilyWithAdmin: Sendable, Equatable {
+    package let familyID: String
+    package let name: String
+    /// `ext:` + external id, or `row:` + content; nil for a family not made by provision.
+    package let importKey: String?
+    package let adminName: String
+    package let adminHash: String?
+}
+
+extension TribeBoardStore {
+    /// Every family with a parent admin (active or invited), once per such admin, streamed in one
+    /// read: memory stays flat whatever the size of the store. Rows with a value that is not text
+    /// (a hand edit) are passed over: the check they feed only warns.
+    package func forEachFamilyWithAdmin(_ body: (FamilyWithAdmin) throws -> Void) throws(StoreError) {
+        do {
+            try writer.read { db in
+                // The bound fast path: this reads every family of the store, a million at most.
+                let statement = try BoundStatement(db, """
+                    SELECT f.id, f.name, f.import_key, u.display_name, u.apple_user_id_hash
+                    FROM memberships m
+                    JOIN families f ON f.id = m.family_id
+                    JOIN user_profiles u ON u.id = m.user_id
+                    WHERE m.role = 'parent_admin' AND m.status != 'removed'
+                    """)
+                try statement.forEachRow([]) { row in
+                    guard let id = row.text(0), let name = row.text(1), let admin = row.text(3) else { return }
+                    try body(FamilyWithAdmin(familyID: id, name: name, importKey: row.text(2),
+                                             adminName: admin, adminHash: row.text(4)))
+                }
+            }
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw .readFailed(reason: StoreError.reason(error))
+        }
+    }
+}
