@@ -68,7 +68,11 @@ struct FindingBuilder {
 
     func formatViolation(_ member: GroupMember) -> AuditFinding {
         let place = member.location == .remote ? "CloudKit record" : "family"
-        let action = member.location == .remote
+        let legacy = member.recordType.flatMap(RecordType.init(rawValue:))?.isLegacy == true
+        let action = legacy
+            // What migrate does with it: the copy gets a valid code (new-codes.csv says which).
+            ? "`tribeboard migrate legacy-types --apply --out DIR` copies it with a valid new code (listed in DIR/new-codes.csv); or correct the code in the app"
+            : member.location == .remote
             ? "Correct the code in the app; the join screen cannot reach a code in this form"
             : "Give the family a valid code in the app (or re-provision it): the join screen cannot reach a code in this form"
         return AuditFinding(category: .invalidFormat, code: request.display(member.code),

@@ -39,7 +39,9 @@ enum MigrateReportText {
             for entry in recoded.prefix(200) {
                 guard let recode = entry.recode else { continue }
                 let new = recode.newCode.isEmpty ? "(chosen with --apply)" : recode.newCode
-                lines.append("  \(entry.destinationName)  \(recode.oldCode) -> \(new)  kept by \(recode.keptBy)" + (entry.qrFile.map { "  \($0)" } ?? ""))
+                // Kept by another family, or re-coded for a code the join screen cannot reach.
+                let why = recode.keptBy.isEmpty ? "  (\(recode.reason == "migrate-invalid-code" ? "the old code breaks the format" : recode.reason))" : "  kept by \(recode.keptBy)"
+                lines.append("  \(entry.destinationName)  \(recode.oldCode) -> \(new)\(why)" + (entry.qrFile.map { "  \($0)" } ?? ""))
             }
         }
         if let codesFile = report.codesFile { lines.append("New codes in full (owner-only): \(codesFile)") }

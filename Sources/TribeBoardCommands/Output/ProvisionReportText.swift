@@ -38,7 +38,9 @@ enum ProvisionReportText {
         if let pending = report.pendingSync, pending.total > 0 {
             let counts = "\(pending.total) records in the store (\(pending.families) families, \(pending.userProfiles) profiles, \(pending.memberships) memberships)"
             if report.remote?.uploaded == nil {
-                lines.append("Waiting for resync: \(counts); nothing was uploaded: run `tribeboard resync` when a remote is configured.")
+                // Codes checked in CloudKit say a remote is configured: only the upload is left.
+                let next = report.remote == nil ? "run `tribeboard resync` once a remote is configured" : "`tribeboard resync` uploads them (or --sync next time)"
+                lines.append("Waiting for resync: \(counts); nothing was uploaded: \(next).")
             } else {
                 lines.append("Still waiting after --sync: \(counts).")
             }
