@@ -61,7 +61,9 @@ package enum StoreError: Error, Equatable, LocalizedError {
 /// The local SQLite store: one file in WAL mode, migrated on open for writing.
 package struct TribeBoardStore: Sendable {
     package let path: String
-    package let writer: any DatabaseWriter
+    /// The raw GRDB writer: the store's own files only (tests reach it through `@testable`).
+    /// Every other module reads and writes through the store's intent-named operations.
+    let writer: any DatabaseWriter
 
     /// Opens (creating when missing) and migrates the store for writing, serialized with other
     /// processes opening it (see `OpenLock`).
