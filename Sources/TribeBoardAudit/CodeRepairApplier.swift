@@ -136,7 +136,7 @@ struct CodeRepairApplier {
                 unlink(staging.file(for: id))
                 continue
             }
-            let qrFile = QRCodeFiles.relativePath(for: id)
+            let qrFile = QRCodeFiles.relativePath(for: FamilyID(rawValue: id))
             let destination = "\(folder.path)/\(qrFile)"
             guard rename(staging.file(for: id), destination) == 0 else { throw FileSystemError("rename into", path: destination) }
             changes[index].newCode = request.display(code)

@@ -45,7 +45,7 @@ package struct Recoder: Sendable {
         try apply(family, newCode: newCode, store: store, outputDirectory: outputDirectory, manifestPath: manifestPath)
         report.applied = true
         report.newCode = request.display(newCode)
-        report.qrFile = "\(outputDirectory)/\(QRCodeFiles.relativePath(for: family.id))"
+        report.qrFile = "\(outputDirectory)/\(QRCodeFiles.relativePath(for: FamilyID(rawValue: family.id)))"
         logger.notice("family recoded", metadata: ["family": "\(family.id)", "output": "\(outputDirectory)"])
         return report
     }
@@ -88,7 +88,7 @@ package struct Recoder: Sendable {
     private func apply(_ family: NamedFamily, newCode: String, store: TribeBoardStore, outputDirectory: String,
                        manifestPath: String) throws(RecodeError) {
         let folder = OutputFolder(path: outputDirectory)
-        let qrPath = "\(outputDirectory)/\(QRCodeFiles.relativePath(for: family.id))"
+        let qrPath = "\(outputDirectory)/\(QRCodeFiles.relativePath(for: FamilyID(rawValue: family.id)))"
         let stagedQR = "\(folder.qrDirectory)/.recode-\(family.id).png"
         let stagedManifest = RecodeManifest.stagingPath(for: manifestPath)
         do {

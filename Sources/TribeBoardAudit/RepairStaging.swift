@@ -2,6 +2,7 @@ import Foundation
 import TribeBoardQR
 import TribeBoardStore
 import TribeBoardSupport
+import TribeBoardDomain
 
 /// The folder where a repair run writes its new QR codes before the store commits them:
 /// `DIR/.repair-staging-PID/FAMILY_ID.png` (owner-only, inside the output folder so a rename
@@ -56,7 +57,7 @@ struct RepairStaging {
                 let renderer = try QRCodePNGRenderer()
                 for change in committed {
                     guard let code = change.assignedCode else { continue }
-                    try AtomicFile.write(try renderer.png(for: code), to: "\(folder.path)/\(QRCodeFiles.relativePath(for: change.familyId))")
+                    try AtomicFile.write(try renderer.png(for: code), to: "\(folder.path)/\(QRCodeFiles.relativePath(for: FamilyID(rawValue: change.familyId)))")
                 }
             }
             recovery.changes += committed.filter { change in !recovery.changes.contains { $0.familyId == change.familyId } }
@@ -72,7 +73,7 @@ struct RepairStaging {
             var change = CodeRepairReport.Change(familyId: recorded.familyID, familyName: recorded.familyName, oldCode: recorded.oldCode,
                                                  keptBy: recorded.keptBy, reason: recorded.reason, expectedCode: recorded.oldCode)
             change.assignedCode = recorded.code
-            change.qrFile = QRCodeFiles.relativePath(for: recorded.familyID)
+            change.qrFile = QRCodeFiles.relativePath(for: FamilyID(rawValue: recorded.familyID))
             return change
         }
     }

@@ -15,12 +15,6 @@ package enum MembershipStatus: String, Sendable, Codable, CaseIterable {
     case removed
 }
 
-/// Record ids as the app writes them: `UUID().uuidString`, uppercase and hyphenated.
-package typealias RecordID = String
-
-extension UUID {
-    package var recordID: RecordID { uuidString }
-}
 
 /// The parent admin a CSV row asks for. Without an Apple user id hash the person has not signed in
 /// yet, so the membership is `invited` and the profile carries no hash.

@@ -21,7 +21,7 @@ package final class RecordIDGenerator {
         self.now = now
     }
 
-    package func make() throws(RandomSourceError) -> RecordID {
+    package func make() throws(RandomSourceError) -> String {
         if next + 10 > pool.count {
             try source.fill(&pool)
             next = 0

@@ -4,6 +4,7 @@ import TribeBoardQR
 import TribeBoardStore
 import TribeBoardSupport
 import TribeBoardRemote
+import TribeBoardDomain
 
 /// The writing half of a migration: kind by kind (families, then profiles, then memberships, so
 /// every reference has its target), 200 records a request, each batch checkpointed before it is
@@ -84,7 +85,7 @@ struct MigrationApply {
         let renderer = try QRCodePNGRenderer()
         for item in recoded {
             guard let code = item.recode?.newCode, !code.isEmpty else { continue }
-            try AtomicFile.write(try renderer.png(for: code), to: "\(directory)/\(QRCodeFiles.relativePath(for: item.destinationName))")
+            try AtomicFile.write(try renderer.png(for: code), to: "\(directory)/\(QRCodeFiles.relativePath(for: FamilyID(rawValue: item.destinationName)))")
         }
     }
 

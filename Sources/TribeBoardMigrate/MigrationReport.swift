@@ -2,6 +2,7 @@ import Foundation
 import TribeBoardCloudKit
 import TribeBoardQR
 import TribeBoardSupport
+import TribeBoardDomain
 
 /// What a migration moved, found in place, conflicted or skipped, and why: one document for the
 /// text report, `--json` and `--csv`.
@@ -106,7 +107,7 @@ package struct MigrationReport: Encodable, Sendable {
             return Entry(kind: item.kind, sourceName: item.sourceName, sourceType: item.source.recordType ?? "",
                          destinationName: item.destinationName, destinationType: item.copy.recordType ?? "", outcome: item.outcome,
                          reason: item.reason, recode: recode,
-                         qrFile: item.recode != nil && item.outcome.isInPlace && request.apply ? QRCodeFiles.relativePath(for: item.destinationName) : nil,
+                         qrFile: item.recode != nil && item.outcome.isInPlace && request.apply ? QRCodeFiles.relativePath(for: FamilyID(rawValue: item.destinationName)) : nil,
                          sourceDeleted: item.deleted, sourceKept: item.kept)
         }
         self.counts = counts

@@ -12,7 +12,7 @@ struct MigrationTranslation: Sendable {
     let sourceNames: Set<String>
     /// Legacy types: each source name's copy name (`LegacyCopyName`: the audit derives it too),
     /// derived once, before anything is planned, so a name that cannot be derived stops the run.
-    private let copyNames: [String: RecordID]
+    private let copyNames: [String: String]
 
     init(mode: MigrationMode, sourceNames: Set<String>) throws(LegacyCopyNameError) {
         self.mode = mode
@@ -23,7 +23,7 @@ struct MigrationTranslation: Sendable {
     }
 
     /// Only ever asked for a source name (a record's, or a reference's that `sourceNames` holds).
-    func destinationName(of sourceName: String) -> RecordID {
+    func destinationName(of sourceName: String) -> String {
         mode == .container ? sourceName : copyNames[sourceName] ?? sourceName
     }
 

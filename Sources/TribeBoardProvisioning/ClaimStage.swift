@@ -34,15 +34,15 @@ struct ClaimStage {
     func claim(_ batch: [ProvisionRowResult], tally: inout Tally) async throws -> [ProvisionRowResult] {
         var results = batch
         let candidates = results.indices.filter { results[$0].status != .failed && results[$0].familyId != nil && results[$0].code != nil }
-        var held = try store.claimedCodes(familyIDs: candidates.compactMap { results[$0].familyId })
+        var held = try store.claimedCodes(familyIDs: candidates.compactMap { results[$0].familyId?.rawValue })
         var waiting = candidates.filter { index in
-            guard let id = results[index].familyId, let code = results[index].code else { return false }
+            guard let id = results[index].familyId?.rawValue, let code = results[index].code else { return false }
             return !held.contains(.init(familyID: id, code: CodeClaim.normalise(code)))
         }
         for _ in 0..<Self.rounds where !waiting.isEmpty && remote.isAvailable {
             var claims: [Int: CodeClaim] = [:]
             for index in waiting {
-                guard let id = results[index].familyId, let code = results[index].code,
+                guard let id = results[index].familyId?.rawValue, let code = results[index].code,
                       let claim = try? CodeClaim(code: code, familyID: id) else { continue }
                 claims[index] = claim
             }
@@ -75,7 +75,7 @@ struct ClaimStage {
         }
         // What the store held before and what this batch claimed: no second read of the store.
         tally.unclaimed += candidates.filter { index in
-            guard results[index].status != .failed, let id = results[index].familyId, let code = results[index].code else { return false }
+            guard results[index].status != .failed, let id = results[index].familyId?.rawValue, let code = results[index].code else { return false }
             return !held.contains(.init(familyID: id, code: CodeClaim.normalise(code)))
         }.count
         return results
@@ -83,7 +83,7 @@ struct ClaimStage {
 
     /// A code another family holds: what becomes of the row (see the type's comment).
     private func settleTaken(_ result: inout ProvisionRowResult, holder: String?, retry: inout [Int], index: Int) throws {
-        guard let id = result.familyId, let code = result.code else { return }
+        guard let id = result.familyId?.rawValue, let code = result.code else { return }
         let who = holder.map { "family \($0)" } ?? "a claim record that names no family"
         if result.status == .created && !result.codePreassigned {
             retry.append(index)
@@ -109,7 +109,7 @@ struct ClaimStage {
         var again: [Int] = []
         var avoid = Set<String>()
         for index in indices {
-            guard let id = results[index].familyId, let old = results[index].code else { continue }
+            guard let id = results[index].familyId?.rawValue, let old = results[index].code else { continue }
             avoid.insert(old)
             let fresh = try store.withFamilyLookups { lookups in
                 try generator.generateFree(avoiding: avoid, lookups: lookups, reservations: reservations)

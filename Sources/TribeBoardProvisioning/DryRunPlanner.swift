@@ -1,6 +1,7 @@
 import Foundation
 import TribeBoardCSV
 import TribeBoardStore
+import TribeBoardDomain
 
 /// Answers, without writing, what a real run would do with each row.
 struct DryRunPlanner {
@@ -23,7 +24,7 @@ struct DryRunPlanner {
     private func plan(_ row: ValidatedRow, lookups: FamilyLookups?) throws -> ProvisionRowResult {
         if let existing = try lookups?.family(importKey: row.importKey) {
             let conflict = PreassignedCode.conflict(row, existing: existing)
-            return ProvisionRowResult(line: row.line, externalId: row.externalId, familyId: existing.id,
+            return ProvisionRowResult(line: row.line, externalId: row.externalId, familyId: FamilyID(rawValue: existing.id),
                                       familyName: existing.name, code: existing.code,
                                       status: conflict == nil ? .existing : .failed,
                                       error: conflict?.localizedDescription, needsQRCode: false)

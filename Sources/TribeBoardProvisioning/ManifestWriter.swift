@@ -20,7 +20,7 @@ final class ManifestWriter {
 
     func append(_ row: ProvisionRowResult) throws(FileSystemError) {
         let qrFile = row.status == .failed ? "" : row.familyId.map(QRCodeFiles.relativePath(for:)) ?? ""
-        try records.append([String(row.line), row.externalId ?? "", row.familyId ?? "", row.familyName,
+        try records.append([String(row.line), row.externalId ?? "", row.familyId?.rawValue ?? "", row.familyName,
                             row.code ?? "", qrFile, row.status.rawValue, row.error ?? ""])
     }
 

@@ -13,7 +13,7 @@ enum ProvisionStatus: String, Sendable, Codable {
 struct ProvisionRowResult: Sendable, Equatable {
     package let line: Int
     package let externalId: String?
-    package let familyId: RecordID?
+    package let familyId: FamilyID?
     package let familyName: String
     package var code: String?
     package var status: ProvisionStatus

@@ -8,7 +8,7 @@ import TribeBoardStore
 struct ProvisioningWriter {
     let generator: FamilyCodeGenerator
     let reservations: RowTracker?
-    let qrFileExists: (RecordID) -> Bool
+    let qrFileExists: (FamilyID) -> Bool
     let ids: RecordIDGenerator
 
     func write(_ batch: [BatchEntry], planned: [Int: CodePlanner.Planned] = [:], to store: TribeBoardStore,
@@ -34,10 +34,10 @@ struct ProvisioningWriter {
                 if let conflict = PreassignedCode.conflict(row, existing: existing) {
                     return failed(row, conflict.localizedDescription)
                 }
-                var result = ProvisionRowResult(line: row.line, externalId: row.externalId, familyId: existing.id,
+                var result = ProvisionRowResult(line: row.line, externalId: row.externalId, familyId: FamilyID(rawValue: existing.id),
                                                 familyName: existing.name, code: existing.code, status: .existing,
                                                 error: nil, needsQRCode: true)
-                result.checkExistingQRCode = qrFileExists(existing.id)
+                result.checkExistingQRCode = qrFileExists(FamilyID(rawValue: existing.id))
                 return result
             }
             do {
@@ -62,18 +62,18 @@ struct ProvisioningWriter {
         let chosen = try chooseCode(for: row, planned: planned, lookups: transaction.lookups)
         let (code, verified) = (chosen.code, chosen.verifiedRemotely)
         let verifiedAt = verified ? timestamp : nil
-        let familyID = try ids.make()
+        let familyID = FamilyID(rawValue: try ids.make())
         try transaction.allOrNothing {
             var creatorID = transaction.operatorID
-            var profileID: RecordID?
+            var profileID: UserID?
             if let admin = row.admin {
-                profileID = try transaction.findOrInsertProfile(admin, newID: try ids.make(), at: timestamp)
+                profileID = try transaction.findOrInsertProfile(admin, newID: UserID(rawValue: try ids.make()), at: timestamp)
                 creatorID = profileID ?? creatorID
             }
             try transaction.insert(family: familyID, name: row.familyName, code: code, createdBy: creatorID,
                                    importKey: row.importKey, line: row.line, verifiedAt: verifiedAt, at: timestamp)
             if let admin = row.admin, let profileID {
-                try transaction.insertAdminMembership(id: try ids.make(), familyID: familyID, userID: profileID,
+                try transaction.insertAdminMembership(id: MembershipID(rawValue: try ids.make()), familyID: familyID, userID: profileID,
                                                       status: admin.membershipStatus, at: timestamp)
             }
             try transaction.logCompletedCreation(familyID: familyID, importKey: row.importKey, line: row.line, at: timestamp)

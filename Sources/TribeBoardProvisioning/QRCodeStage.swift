@@ -28,7 +28,7 @@ final class QRCodeStage: Sendable {
 
     struct Job: Sendable {
         let index: Int
-        let familyID: RecordID
+        let familyID: FamilyID
         let code: String
         let path: String
         /// A PNG may be there: keep it if it holds these very bytes, replace it otherwise.
@@ -43,7 +43,7 @@ final class QRCodeStage: Sendable {
 
         init(_ results: [ProvisionRowResult]) { self.results = Mutex(results) }
 
-        func recordFailure(at index: Int, familyID: RecordID, _ error: any Error) {
+        func recordFailure(at index: Int, familyID: FamilyID, _ error: any Error) {
             failedWrites.add(1, ordering: .relaxed)
             results.withLock { results in
                 results[index].status = .failed

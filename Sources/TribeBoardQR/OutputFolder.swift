@@ -38,7 +38,7 @@ package struct OutputFolder: Sendable {
         return preparation
     }
 
-    package func qrFileExists(for familyID: RecordID) -> Bool {
+    package func qrFileExists(for familyID: FamilyID) -> Bool {
         access("\(path)/\(QRCodeFiles.relativePath(for: familyID))", F_OK) == 0
     }
 

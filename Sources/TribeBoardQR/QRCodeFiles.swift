@@ -6,7 +6,7 @@ import TribeBoardDomain
 package enum QRCodeFiles {
     static let directoryName = "qr"
 
-    package static func relativePath(for familyID: RecordID) -> String {
+    package static func relativePath(for familyID: FamilyID) -> String {
         "\(directoryName)/\(familyID).png"
     }
 }

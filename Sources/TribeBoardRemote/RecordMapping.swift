@@ -12,17 +12,17 @@ package enum RecordMapping {
     /// Record types of builds before the rename: read by audits, never written.
     package static let legacyTypes = RecordType.legacy.map(\.name)
 
-    package static func family(id: RecordID, name: String, code: String, createdByUserId: RecordID,
+    package static func family(id: FamilyID, name: String, code: String, createdByUserId: UserID,
                               createdAt: Date) -> CloudKitRecord {
-        CloudKitRecord(recordName: id, recordType: familyType, fields: [
+        CloudKitRecord(recordName: id.rawValue, recordType: familyType, fields: [
             "name": .string(name),
             "code": .string(code),
-            "createdByUserId": .string(createdByUserId),
+            "createdByUserId": .string(createdByUserId.rawValue),
             "createdAt": .timestamp(milliseconds: milliseconds(createdAt)),
         ])
     }
 
-    package static func userProfile(id: RecordID, displayName: String, appleUserIdHash: String?, avatarUrl: String?,
+    package static func userProfile(id: UserID, displayName: String, appleUserIdHash: String?, avatarUrl: String?,
                                    createdAt: Date) -> CloudKitRecord {
         var fields: [String: CloudKitRecord.Field] = [
             "displayName": .string(displayName),
@@ -30,20 +30,20 @@ package enum RecordMapping {
         ]
         if let appleUserIdHash { fields["appleUserIdHash"] = .string(appleUserIdHash) }
         if let avatarUrl { fields["avatarUrl"] = .string(avatarUrl) }
-        return CloudKitRecord(recordName: id, recordType: userProfileType, fields: fields)
+        return CloudKitRecord(recordName: id.rawValue, recordType: userProfileType, fields: fields)
     }
 
-    package static func membership(id: RecordID, familyID: RecordID, userID: RecordID, role: MembershipRole,
+    package static func membership(id: MembershipID, familyID: FamilyID, userID: UserID, role: MembershipRole,
                                   status: MembershipStatus, joinedAt: Date, lastRoleChangeAt: Date?) -> CloudKitRecord {
         var fields: [String: CloudKitRecord.Field] = [
             "role": .string(role.rawValue),
             "status": .string(status.rawValue),
             "joinedAt": .timestamp(milliseconds: milliseconds(joinedAt)),
-            "family": .reference(familyID),
-            "user": .reference(userID),
+            "family": .reference(familyID.rawValue),
+            "user": .reference(userID.rawValue),
         ]
         if let lastRoleChangeAt { fields["lastRoleChangeAt"] = .timestamp(milliseconds: milliseconds(lastRoleChangeAt)) }
-        return CloudKitRecord(recordName: id, recordType: membershipType, fields: fields)
+        return CloudKitRecord(recordName: id.rawValue, recordType: membershipType, fields: fields)
     }
 
     /// TIMESTAMP values are milliseconds since 1970.

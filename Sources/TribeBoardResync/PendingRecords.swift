@@ -45,20 +45,20 @@ extension StoreRecord {
 
 extension Family {
     var cloudKitRecord: CloudKitRecord {
-        RecordMapping.family(id: id.rawValue, name: name, code: code, createdByUserId: createdByUserID.rawValue, createdAt: createdAt.date)
+        RecordMapping.family(id: id, name: name, code: code, createdByUserId: createdByUserID, createdAt: createdAt.date)
     }
 }
 
 extension UserProfile {
     var cloudKitRecord: CloudKitRecord {
-        RecordMapping.userProfile(id: id.rawValue, displayName: displayName, appleUserIdHash: appleUserIdHash, avatarUrl: avatarURL,
+        RecordMapping.userProfile(id: id, displayName: displayName, appleUserIdHash: appleUserIdHash, avatarUrl: avatarURL,
                                   createdAt: createdAt.date)
     }
 }
 
 extension Membership {
     var cloudKitRecord: CloudKitRecord {
-        RecordMapping.membership(id: id.rawValue, familyID: familyID.rawValue, userID: userID.rawValue, role: role, status: status,
+        RecordMapping.membership(id: id, familyID: familyID, userID: userID, role: role, status: status,
                                  joinedAt: joinedAt.date, lastRoleChangeAt: lastRoleChangeAt?.date)
     }
 }

@@ -112,7 +112,7 @@ package final class SheetRenderer {
         for target in targets { cairo_restore(target) }
         for target in targets { try QRDrawing.draw(invitation.code, in: target, x: qrFrame.x, y: qrFrame.y, size: qrFrame.size) }
         let cut = fits.filter { $0.value.cut }.map(\.key).sorted()
-        cuts.record(familyId: invitation.familyId, familyName: invitation.familyName, fields: cut)
+        cuts.record(familyId: invitation.familyId.rawValue, familyName: invitation.familyName, fields: cut)
         if fits.contains(where: { ["wording", "title"].contains($0.key) && $0.value.scale < 1 }) { shrunk += 1 }
         if refusing, let output {
             // Its temporary file goes now: the rest of the run only measures.
@@ -145,7 +145,7 @@ package final class SheetRenderer {
         } catch {
             reason = error.localizedDescription
         }
-        throw .invalidCode(familyId: invitation.familyId, familyName: invitation.familyName, reason: reason)
+        throw .invalidCode(familyId: invitation.familyId.rawValue, familyName: invitation.familyName, reason: reason)
     }
 
     private func endPage() throws(SheetError) {

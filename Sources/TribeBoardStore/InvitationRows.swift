@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TribeBoardDomain
 
 /// The families `sheets` prints, read from the store: each with its admin (its active
 /// parent_admin, else its invited one) and import key, in the order asked for.

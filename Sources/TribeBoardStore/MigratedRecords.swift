@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TribeBoardDomain
 
 /// The records a migration placed in CloudKit, learned by the store as already there
 /// (`needs_sync = 0`, the record name in `ck_record_id`, a family's code checked remotely now), so

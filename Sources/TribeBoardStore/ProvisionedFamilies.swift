@@ -12,7 +12,7 @@ package struct ProvisioningBatch {
     /// Families by import key and by code, inside the batch's transaction.
     package let lookups: FamilyLookups
     /// Who families without an admin name as their creator: the toolkit, one id per store.
-    package let operatorID: String
+    package let operatorID: UserID
     private let db: Database
     private let profileByHash: BoundStatement
     private let insertFamily: BoundStatement
@@ -29,7 +29,7 @@ package struct ProvisioningBatch {
     fileprivate init(_ db: Database, newID: () throws -> String) throws {
         self.db = db
         lookups = try FamilyLookups(db)
-        operatorID = try Self.provisioningUserID(db, newID: newID)
+        operatorID = UserID(rawValue: try Self.provisioningUserID(db, newID: newID))
         // GRDB's inSavepoint parses these anew each time; a bulk run needs one per family.
         savepoint = try BoundStatement(db, "SAVEPOINT family")
         release = try BoundStatement(db, "RELEASE SAVEPOINT family")
@@ -68,31 +68,31 @@ package struct ProvisioningBatch {
         try release.execute([])
     }
 
-    package func insert(family id: RecordID, name: String, code: FamilyCode, createdBy: RecordID, importKey: String,
+    package func insert(family id: FamilyID, name: String, code: FamilyCode, createdBy: UserID, importKey: String,
                         line: Int, verifiedAt: String?, at timestamp: String) throws {
-        try insertFamily.execute([.text(id), .text(name), .text(code.value), .text(createdBy),
+        try insertFamily.execute([.text(id.rawValue), .text(name), .text(code.value), .text(createdBy.rawValue),
                                   .text(timestamp), .text(importKey), .integer(line), .text(verifiedAt)])
     }
 
     /// A signed-in admin (with a hash) is one profile however many families they administer;
     /// an invited admin gets a profile of their own per family.
-    package func findOrInsertProfile(_ admin: AdminSpec, newID id: RecordID, at timestamp: String) throws -> RecordID {
+    package func findOrInsertProfile(_ admin: AdminSpec, newID id: UserID, at timestamp: String) throws -> UserID {
         if let hash = admin.appleUserIdHash, let existing = try profileByHash.firstRow([.text(hash)], columns: 1) {
-            return existing[0]
+            return UserID(rawValue: existing[0])
         }
-        try insertProfile.execute([.text(id), .text(admin.displayName), .text(admin.appleUserIdHash), .text(timestamp)])
+        try insertProfile.execute([.text(id.rawValue), .text(admin.displayName), .text(admin.appleUserIdHash), .text(timestamp)])
         return id
     }
 
-    package func insertAdminMembership(id: RecordID, familyID: RecordID, userID: RecordID, status: MembershipStatus, at timestamp: String) throws {
-        try insertMembership.execute([.text(id), .text(familyID), .text(userID), .text(status.rawValue), .text(timestamp)])
+    package func insertAdminMembership(id: MembershipID, familyID: FamilyID, userID: UserID, status: MembershipStatus, at timestamp: String) throws {
+        try insertMembership.execute([.text(id.rawValue), .text(familyID.rawValue), .text(userID.rawValue), .text(status.rawValue), .text(timestamp)])
     }
 
-    package func logCompletedCreation(familyID: RecordID, importKey: String, line: Int, at timestamp: String) throws {
+    package func logCompletedCreation(familyID: FamilyID, importKey: String, line: Int, at timestamp: String) throws {
         var values: [BindableValue] = []
         values.reserveCapacity(Self.completedStates.count * 6)
         for state in Self.completedStates {
-            values += [.text(familyID), .text(importKey), .integer(line), .text(state.rawValue), .real(state.progress), .text(timestamp)]
+            values += [.text(familyID.rawValue), .text(importKey), .integer(line), .text(state.rawValue), .real(state.progress), .text(timestamp)]
         }
         try insertCompletedLog.execute(values)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import TribeBoardCloudKit
 import TribeBoardRemote
+import TribeBoardDomain
 
 /// Remote snapshot files for audit tests: CloudKit record dictionaries, one a line.
 package struct SnapshotFixture {
@@ -10,7 +11,7 @@ package struct SnapshotFixture {
 
     package static func family(id: String = UUID().uuidString, code: String, name: String = "Remote Family",
                               createdAt: Date = Date(), type: String = RecordMapping.familyType) -> CloudKitRecord {
-        var record = RecordMapping.family(id: id, name: name, code: code, createdByUserId: UUID().uuidString, createdAt: createdAt)
+        var record = RecordMapping.family(id: FamilyID(rawValue: id), name: name, code: code, createdByUserId: UserID(rawValue: UUID().uuidString), createdAt: createdAt)
         record.recordType = type
         return record
     }

@@ -5,6 +5,7 @@ import TribeBoardTestSupport
 @testable import TribeBoardCloudKit
 @testable import TribeBoardSupport
 @testable import TribeBoardRemote
+import TribeBoardDomain
 
 /// The client against the loopback emulator: the documented protocol end to end.
 @Suite("CloudKit client against the emulator")
@@ -12,7 +13,7 @@ struct CloudKitClientTests {
     let container = CloudKitConfiguration.defaultContainer
 
     static func family(_ index: Int, code: String? = nil) -> CloudKitRecord {
-        RecordMapping.family(id: String(format: "00000000-0000-7000-8000-%012d", index), name: "Family \(index)",
+        RecordMapping.family(id: FamilyID(rawValue: String(format: "00000000-0000-7000-8000-%012d", index)), name: "Family \(index)",
                              code: code ?? String(format: "C%05d", index), createdByUserId: "11111111-1111-4111-8111-111111111111",
                              createdAt: Date(timeIntervalSince1970: 1_795_000_000.123))
     }

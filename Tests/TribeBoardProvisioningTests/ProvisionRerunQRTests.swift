@@ -2,12 +2,13 @@ import Foundation
 import Testing
 import TribeBoardTestSupport
 import TribeBoardQR
+import TribeBoardDomain
 
 /// A PNG handed to a family always encodes the family's current code, whatever changed it.
 @Suite("Provision: QR codes on a re-run")
 struct ProvisionRerunQRTests {
     func pngs(_ workspace: AuditWorkspace, _ families: [(id: String, name: String, code: String)]) -> [String] {
-        families.map { "\(workspace.provision.outputPath)/\(QRCodeFiles.relativePath(for: $0.id))" }
+        families.map { "\(workspace.provision.outputPath)/\(QRCodeFiles.relativePath(for: FamilyID(rawValue: $0.id)))" }
     }
 
     @Test("after an audit repair changed a code, the re-run rewrites that family's PNG (decoded by zbarimg)")

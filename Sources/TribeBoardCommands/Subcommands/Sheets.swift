@@ -203,7 +203,7 @@ package struct SheetsCommand: PipelineCommand {
         return try run(request, source: .store, context: context, unmatched: unmatched) { renderer throws(InvitationReadError) in
             let store = try openStore(storePath)
             try store.forEachInvitation(selection, order: order) { invitation in
-                if case .codes = selection { found.insert(invitation.code) } else { found.insert(invitation.familyId) }
+                if case .codes = selection { found.insert(invitation.code) } else { found.insert(invitation.familyId.rawValue) }
                 try renderer.add(invitation)
             }
         }

@@ -6,7 +6,7 @@ import TribeBoardStore
 /// What a printed invitation says about one family: its name, its code and who administers it.
 /// The code is the secret: `description` masks it.
 package struct Invitation: Sendable, Equatable, CustomStringConvertible {
-    package let familyId: RecordID
+    package let familyId: FamilyID
     package let familyName: String
     package let code: String
     package let adminName: String?
@@ -14,7 +14,7 @@ package struct Invitation: Sendable, Equatable, CustomStringConvertible {
     /// A manifest's other columns that the template names (`{class}`).
     package let columns: [String: String]
 
-    package init(familyId: RecordID, familyName: String, code: String, adminName: String?, externalId: String?,
+    package init(familyId: FamilyID, familyName: String, code: String, adminName: String?, externalId: String?,
                  columns: [String: String] = [:]) {
         self.columns = columns
         self.familyId = familyId

@@ -42,7 +42,7 @@ package struct ManifestCodeCheck: Sendable, Encodable, Equatable {
         guard current != invitation.code else { return invitation }
         outdated += 1
         if first.count < Self.listed {
-            first.append(Outdated(familyId: invitation.familyId, familyName: invitation.familyName, repaired: repaired))
+            first.append(Outdated(familyId: invitation.familyId.rawValue, familyName: invitation.familyName, repaired: repaired))
         }
         return Invitation(familyId: invitation.familyId, familyName: invitation.familyName, code: current,
                           adminName: invitation.adminName, externalId: invitation.externalId, columns: invitation.columns)

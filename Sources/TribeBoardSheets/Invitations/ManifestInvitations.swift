@@ -1,6 +1,7 @@
 import CSV
 import Foundation
 import TribeBoardCSV
+import TribeBoardDomain
 
 /// Reads back a `manifest.csv` that provision wrote: one invitation per row that has a family
 /// and a code (created or existing), streamed row by row.
@@ -52,7 +53,7 @@ package enum ManifestInvitations {
                 throw .manifest(path: path, reason: "line \(line) has \(fields.count) fields, the header \(header.count)")
             }
             guard fields[state] != "failed", !fields[code].isEmpty, !fields[id].isEmpty else { continue }
-            let invitation = Invitation(familyId: fields[id], familyName: unneutralized(fields[name]),
+            let invitation = Invitation(familyId: FamilyID(rawValue: fields[id]), familyName: unneutralized(fields[name]),
                                         code: fields[code], adminName: nil,
                                         externalId: fields[external].isEmpty ? nil : unneutralized(fields[external]),
                                         columns: extra.mapValues { unneutralized(fields[$0]) })

@@ -26,7 +26,7 @@ extension TribeBoardStore {
         var failure: (any Error)?
         do {
             try forEachInvitationRow(filter, order: rowOrder) { row in
-                let invitation = Invitation(familyId: row.familyID.rawValue, familyName: row.familyName, code: row.code, adminName: row.adminName,
+                let invitation = Invitation(familyId: row.familyID, familyName: row.familyName, code: row.code, adminName: row.adminName,
                                             externalId: row.importKey.flatMap { $0.hasPrefix("ext:") ? String($0.dropFirst(4)) : nil })
                 do {
                     try body(invitation)
@@ -43,10 +43,10 @@ extension TribeBoardStore {
     }
 
     /// The store's admin and current code of a family a manifest names (`manifestFamily(familyID:)`).
-    package func manifestFamily(familyId: RecordID, manifestCode: String) throws(InvitationReadError)
+    package func manifestFamily(familyId: FamilyID, manifestCode: String) throws(InvitationReadError)
         -> (admin: String?, code: String?, repaired: Bool) {
         do {
-            return try manifestFamily(familyID: FamilyID(rawValue: familyId), manifestCode: manifestCode)
+            return try manifestFamily(familyID: familyId, manifestCode: manifestCode)
         } catch {
             throw .store(error)
         }
