@@ -228,12 +228,46 @@ package struct FamilyReportMirror: Decodable {
     }
 }
 
-/// `migrate --json`: where it writes to.
+/// `migrate legacy-types|container --json`: counts by outcome, each record's entry, deletion.
 package struct MigrateReportMirror: Decodable {
     package let destination: Destination
+    package let counts: [String: Int]
+    package let sourceDeleted: Int
+    package let sourceKept: Int
+    package let exitKind: String
+    package let entries: [Entry]
+    package var codesFile: String?
+    package var deletionRefused: String?
+    package var verification: Verification?
+    package var stoppedBy: String?
+    package var stopKind: String?
 
     package struct Destination: Decodable {
         package let baseURL: String
+    }
+
+    package struct Entry: Decodable {
+        package let sourceName: String
+        package let outcome: String
+        package var reason: String?
+        package var recode: Recode?
+        package var sourceKept: String?
+    }
+
+    package struct Recode: Decodable {
+        package let oldCode: String
+        package let newCode: String
+        package let keptBy: String
+        package let reason: String
+    }
+
+    package struct Verification: Decodable {
+        package let mismatched: Int
+    }
+
+    /// The entries by source name (the first of a repeated name).
+    package var byName: [String: Entry] {
+        Dictionary(entries.map { ($0.sourceName, $0) }, uniquingKeysWith: { first, _ in first })
     }
 }
 
@@ -262,4 +296,63 @@ package struct SheetsReportMirror: Decodable {
         package let outdated: Int
         package let first: [Family]
     }
+}
+
+/// `audit --json`: counts by category, findings, and the repair.
+package struct AuditReportMirror: Decodable {
+    package let errors: Int
+    package let counts: [String: Int]
+    package let findings: [Finding]
+    package var repair: Repair?
+
+    package struct Finding: Decodable {
+        package let category: String
+        package let message: String
+        package let families: [Family]
+
+        package struct Family: Decodable {
+            package let id: String
+        }
+    }
+
+    package struct Repair: Decodable {
+        package let applied: Bool
+        package let changes: [Change]
+        package let manual: [Manual]
+
+        package struct Change: Decodable {
+            package var newCode: String?
+        }
+
+        package struct Manual: Decodable {
+            package let recordName: String
+        }
+    }
+}
+
+/// `migrate claims --json`: the claims backfill.
+package struct ClaimBackfillMirror: Decodable {
+    package let familiesRead: Int
+    package let codes: Int
+    package let toClaim: Int
+    package let claimed: Int
+    package let duplicates: [Duplicate]
+    package let heldByOthers: [Held]
+    package let withoutCode: [String]
+
+    package struct Duplicate: Decodable {
+        package let keptBy: String
+        package let others: [String]
+    }
+
+    package struct Held: Decodable {
+        package var claimedBy: String?
+        package let oldest: String
+    }
+}
+
+/// `resync --reupload --json`: the families marked, and the ids of none.
+package struct ReuploadReportMirror: Decodable {
+    package let marked: [String]
+    package let unknown: [String]
 }
