@@ -1,5 +1,6 @@
 import Foundation
 @testable import TribeBoardCommands
+import TribeBoardTestSupport
 
 // What a script reads from `--json`, decoded by types of the tests' own (not the toolkit's, so a
 // renamed or dropped key fails here): the error document of docs/errors.md and the report fields
@@ -41,58 +42,13 @@ struct ErrorFieldsMirror: Decodable {
     var count: Int?
 }
 
-/// The keys of a JSON object, whatever they hold: what "unset fields are left out" is about.
-struct JSONKeys: Decodable {
-    let keys: Set<String>
-
-    struct AnyKey: CodingKey {
-        let stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
-    init(from decoder: any Decoder) throws {
-        keys = Set(try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue))
-    }
-}
-
 /// The keys of the error document and of its `error` object.
 struct ErrorDocumentKeys: Decodable {
     let error: JSONKeys
 }
 
-/// `provision --json`: the fields the tests read.
-struct ProvisionReportMirror: Decodable {
-    let command: String
-    let dryRun: Bool
-    let csv: String
-    let store: String
-    let rows: Int
-    let created: Int
-    let existing: Int
-    let failed: Int
-    let qrCodesWritten: Int
-    let failures: [Failure]
-    var remote: Remote?
-
-    struct Failure: Decodable {
-        let line: Int
-        let error: String
-    }
-
-    struct Remote: Decodable {
-        var errorKind: String?
-        var stopKind: String?
-        var uploadStopKind: String?
-    }
-}
-
-/// `resync --json`: what stopped it.
-struct ResyncReportMirror: Decodable {
-    var stopKind: String?
-    var stoppedBy: String?
-}
+// JSONKeys, ProvisionReportMirror and ResyncReportMirror are TribeBoardTestSupport's (the
+// end-to-end tests decode the same reports).
 
 enum Decoded {
     static func decode<Value: Decodable>(_ type: Value.Type, from value: some Encodable) throws -> Value {

@@ -39,17 +39,17 @@ import TribeBoardTestSupport
 
         let live = try await run(["audit", "--store", "s.sqlite", "--json", "--export-remote", "remote.jsonl"] + fixture.remoteArguments, in: directory)
         #expect(live.status == 1, "\(live.stderr)")
-        let report = try JSONSerialization.jsonObject(with: Data(live.stdout.utf8)) as? [String: Any]
-        #expect((report?["counts"] as? [String: Int])?["duplicate-local-remote"] == 1)
+        let report = try live.report(AuditReportMirror.self)
+        #expect(report.counts["duplicate-local-remote"] == 1)
         #expect(FileMode.of(directory.file("remote.jsonl")) == 0o600)
         #expect(try String(contentsOfFile: directory.file("remote.jsonl"), encoding: .utf8).split(separator: "\n").count == 4)
 
         let repaired = try await run(["audit", "--store", "s.sqlite", "--remote-snapshot", "remote.jsonl", "--repair", "--apply", "--out", "fix", "--json"],
                                      in: directory)
         #expect(repaired.status == 1, "the run reports what it found before repairing: \(repaired.stderr)")
-        let repair = try #require(try JSONSerialization.jsonObject(with: Data(repaired.stdout.utf8)) as? [String: Any])["repair"] as? [String: Any]
-        #expect(repair?["applied"] as? Bool == true, "\(repaired.stdout)")
-        #expect((repair?["changes"] as? [[String: Any]])?.filter { $0["newCode"] is String }.count == 1, "1 family got a new code: \(repaired.stdout)")
+        let repair = try repaired.report(AuditReportMirror.self).repair
+        #expect(repair?.applied == true, "\(repaired.stdout)")
+        #expect(repair?.changes.filter { $0.newCode != nil }.count == 1, "1 family got a new code: \(repaired.stdout)")
         let newCode = try codes(directory)[1].code
         #expect(newCode != families[1].code)
 
@@ -62,7 +62,7 @@ import TribeBoardTestSupport
         #expect(clean.status == 0, "\(clean.stdout)")
         let again = try await run(["audit", "--store", "s.sqlite", "--json"] + fixture.remoteArguments, in: directory)
         #expect(again.status == 0, "\(again.stdout) \(again.stderr)")
-        #expect((try JSONSerialization.jsonObject(with: Data(again.stdout.utf8)) as? [String: Any])?["errors"] as? Int == 0, "\(again.stdout)")
+        #expect(try again.report(AuditReportMirror.self).errors == 0, "\(again.stdout)")
     }
 
     @Test func snapshotFindingsAsTextCSVAndExitStatuses() async throws {

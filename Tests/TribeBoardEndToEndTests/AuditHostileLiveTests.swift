@@ -28,12 +28,12 @@ import TribeBoardTestSupport
         let audit = try await ProcessRunner.runAsync(tribeboard, ["audit", "--store", "s.sqlite", "--json", "--repair"] + fixture.remoteArguments,
                                                      in: directory.path)
         #expect(audit.status == 1, "findings, not a trap: \(audit.stderr)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(audit.stdout.utf8)) as? [String: Any])
-        let counts = report["counts"] as? [String: Int] ?? [:]
+        let report = try audit.report(AuditReportMirror.self)
+        let counts = report.counts
         #expect(counts["invalid-value"] == 1 && counts["duplicate-local-remote"] == 1, "\(counts)")
-        let repair = report["repair"] as? [String: Any] ?? [:]
-        #expect((repair["changes"] as? [Any])?.isEmpty == true, "the local family, with a real date, keeps its code")
-        #expect((repair["manual"] as? [[String: Any]])?.first?["recordName"] as? String == broken.recordName)
+        let repair = report.repair
+        #expect(repair?.changes.isEmpty == true, "the local family, with a real date, keeps its code")
+        #expect(repair?.manual.first?.recordName == broken.recordName)
     }
 
     /// The same records read live and from the snapshot that read exported are the same findings,
@@ -53,8 +53,7 @@ import TribeBoardTestSupport
                                                             in: directory.path)
         #expect(live.status == fromSnapshot.status, "\(live.stderr)\n\(fromSnapshot.stderr)")
         func findings(_ result: ProcessRunner.Result) throws -> [String] {
-            let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
-            return (report["findings"] as? [[String: Any]] ?? []).map { "\($0["category"] ?? ""): \($0["message"] ?? "")" }.sorted()
+            return try result.report(AuditReportMirror.self).findings.map { "\($0.category): \($0.message)" }.sorted()
         }
         let liveFindings = try findings(live)
         #expect(liveFindings == (try findings(fromSnapshot)))

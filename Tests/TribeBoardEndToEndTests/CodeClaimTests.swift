@@ -131,32 +131,32 @@ import TribeBoardRemote
         records.append(try CodeClaim(code: "D00004", familyID: F.uuid(29, 1)).record)
         await fixture.emulator.seed(records, container: container)
         let directory = try TemporaryDirectory("backfill")
-        func backfill(_ extra: [String]) async throws -> (Int32, [String: Any]) {
+        func backfill(_ extra: [String]) async throws -> (Int32, ClaimBackfillMirror) {
             let result = try await ProcessRunner.runAsync(tribeboard, ["migrate", "claims", "--json"] + extra + fixture.remoteArguments, in: directory.path)
-            return (result.status, try F.json(result))
+            return (result.status, try result.report(ClaimBackfillMirror.self))
         }
 
         let (planStatus, plan) = try await backfill([])
         #expect(planStatus == 1, "duplicates need a person")
-        #expect(plan["familiesRead"] as? Int == 30 && plan["codes"] as? Int == 25 && plan["toClaim"] as? Int == 24 && plan["claimed"] as? Int == 0)
+        #expect(plan.familiesRead == 30 && plan.codes == 25 && plan.toClaim == 24 && plan.claimed == 0)
         #expect(await fixture.emulator.claims(container: container).count == 1, "a plan creates nothing")
 
         let (applyStatus, applied) = try await backfill(["--apply"])
         #expect(applyStatus == 1)
-        #expect(applied["claimed"] as? Int == 24, "\(applied)")
-        let duplicates = try #require(applied["duplicates"] as? [[String: Any]])
-        #expect(duplicates.count == 4 && duplicates.allSatisfy { ($0["others"] as? [String])?.count == 1 }, "codes 0-3: the oldest keeps it")
-        #expect(duplicates.first { ($0["keptBy"] as? String) == F.uuid(0, 1) }?["others"] as? [String] == [F.uuid(25, 1)])
-        let held = try #require(applied["heldByOthers"] as? [[String: Any]])
-        #expect(held.count == 1 && held.first?["claimedBy"] as? String == F.uuid(29, 1) && held.first?["oldest"] as? String == F.uuid(4, 1))
-        #expect(applied["withoutCode"] as? [String] == [F.uuid(29, 1)])
+        #expect(applied.claimed == 24, "\(applied)")
+        let duplicates = applied.duplicates
+        #expect(duplicates.count == 4 && duplicates.allSatisfy { $0.others.count == 1 }, "codes 0-3: the oldest keeps it")
+        #expect(duplicates.first { $0.keptBy == F.uuid(0, 1) }?.others == [F.uuid(25, 1)])
+        let held = applied.heldByOthers
+        #expect(held.count == 1 && held.first?.claimedBy == F.uuid(29, 1) && held.first?.oldest == F.uuid(4, 1))
+        #expect(applied.withoutCode == [F.uuid(29, 1)])
         let claims = await fixture.emulator.claims(container: container)
         let (first, fourth) = (try CodeClaim.recordName(forCode: "D00000"), try CodeClaim.recordName(forCode: "D00004"))
         #expect(claims.count == 25 && claims[first] == F.uuid(0, 1))
         #expect(claims[fourth] == F.uuid(29, 1), "an existing claim is never overwritten")
 
         let (rerunStatus, rerun) = try await backfill(["--apply"])
-        #expect(rerunStatus == 1 && rerun["claimed"] as? Int == 24)
+        #expect(rerunStatus == 1 && rerun.claimed == 24)
         #expect(await fixture.emulator.claims(container: container) == claims, "a rerun changes nothing")
     }
 }
@@ -188,8 +188,8 @@ import TribeBoardRemote
 
         let marked = try await run(["resync", "--reupload", id.lowercased(), "--reupload", "NO-SUCH-FAMILY", "--json"])
         #expect(marked.status == 64, "an id of no family is a mistake to show: \(marked.stderr)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(marked.stdout.utf8)) as? [String: Any])
-        #expect(report["marked"] as? [String] == [id] && report["unknown"] as? [String] == ["NO-SUCH-FAMILY"])
+        let report = try marked.report(ReuploadReportMirror.self)
+        #expect(report.marked == [id] && report.unknown == ["NO-SUCH-FAMILY"])
         let resync = try await run(["resync", "--json"])
         #expect(resync.status == 0, "\(resync.stderr)")
         let remote = await fixture.emulator.records(container: container)

@@ -58,10 +58,9 @@ struct ContainerSchemaTests {
         let directory: TemporaryDirectory
         let remote: [String]
 
-        func run(_ arguments: [String]) throws -> (ProcessRunner.Result, [String: Any]?) {
-            let result = try ProcessRunner.run(ProcessRunner.executable("tribeboard"), arguments + ["--store", "s.sqlite", "--json"] + remote,
-                                               in: directory.path)
-            return (result, try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        func run(_ arguments: [String]) throws -> ProcessRunner.Result {
+            try ProcessRunner.run(ProcessRunner.executable("tribeboard"), arguments + ["--store", "s.sqlite", "--json"] + remote,
+                                  in: directory.path)
         }
     }
 
@@ -77,18 +76,19 @@ struct ContainerSchemaTests {
     @Test func aContainerWithoutLegacyTypesChecksCodesAndExitsZero() throws {
         let server = try container()
         defer { server.stop() }
-        let (result, report) = try workspace(server).run(["provision", "in.csv", "--out", "out"])
+        let result = try workspace(server).run(["provision", "in.csv", "--out", "out"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(report?["codesVerifiedRemotely"] as? Int == 4, "\(result.stdout)")
+        #expect(try result.report(ProvisionReportMirror.self).codesVerifiedRemotely == 4, "\(result.stdout)")
     }
 
     @Test func aMissingFamilyTypeIs78WithTheFix() throws {
         let server = try container(Schema(familyType: false))
         defer { server.stop() }
-        let (result, report) = try workspace(server).run(["provision", "in.csv", "--out", "out"])
+        let result = try workspace(server).run(["provision", "in.csv", "--out", "out"])
         #expect(result.status == 78, "\(result.stderr)")
-        #expect((report?["remote"] as? [String: Any])?["errorKind"] as? String == "configuration", "\(result.stdout)")
-        #expect((report?["remote"] as? [String: Any])?["stopKind"] as? String == "cloudkit.schema.missingType", "\(result.stdout)")
+        let remote = try result.report(ProvisionReportMirror.self).remote
+        #expect(remote?.errorKind == "configuration", "\(result.stdout)")
+        #expect(remote?.stopKind == "cloudkit.schema.missingType", "\(result.stdout)")
         #expect(result.stderr.contains("cktool import-schema"), "the message names the fix: \(result.stderr)")
     }
 
@@ -96,15 +96,17 @@ struct ContainerSchemaTests {
         let server = try container(Schema(codeQueryable: false))
         defer { server.stop() }
         let workspace = try workspace(server)
-        let (provision, provisionReport) = try workspace.run(["provision", "in.csv", "--out", "out"])
+        let provision = try workspace.run(["provision", "in.csv", "--out", "out"])
         #expect(provision.status == 78, "\(provision.stderr)")
-        #expect((provisionReport?["remote"] as? [String: Any])?["errorKind"] as? String == "configuration", "\(provision.stdout)")
-        #expect((provisionReport?["remote"] as? [String: Any])?["stopKind"] as? String == "cloudkit.schema.notQueryable", "\(provision.stdout)")
+        let remote = try provision.report(ProvisionReportMirror.self).remote
+        #expect(remote?.errorKind == "configuration", "\(provision.stdout)")
+        #expect(remote?.stopKind == "cloudkit.schema.notQueryable", "\(provision.stdout)")
         #expect(provision.stderr.contains("Family has no QUERYABLE index on code"), "the message names the index to add: \(provision.stderr)")
-        let (resync, resyncReport) = try workspace.run(["resync"])
+        let resync = try workspace.run(["resync"])
         #expect(resync.status == 78, "\(resync.stderr)")
-        #expect(resyncReport?["exitKind"] as? String == "configuration", "\(resync.stdout)")
-        #expect(resyncReport?["stopKind"] as? String == "cloudkit.schema.notQueryable", "\(resync.stdout)")
+        let resyncReport = try resync.report(ResyncReportMirror.self)
+        #expect(resyncReport.exitKind == "configuration", "\(resync.stdout)")
+        #expect(resyncReport.stopKind == "cloudkit.schema.notQueryable", "\(resync.stdout)")
         #expect(try pending(in: workspace) == 4, "nothing uploaded, nothing lost")
     }
 
@@ -112,8 +114,8 @@ struct ContainerSchemaTests {
         let server = try container(Schema(recordIDQueryable: false))
         defer { server.stop() }
         let workspace = try workspace(server)
-        #expect(try workspace.run(["provision", "in.csv", "--out", "out"]).0.status == 0)
-        let (result, _) = try workspace.run(["audit"])
+        #expect(try workspace.run(["provision", "in.csv", "--out", "out"]).status == 0)
+        let result = try workspace.run(["audit"])
         #expect(result.status == 78, "\(result.stderr)")
         let error = try ErrorDocument(result)
         #expect(error.kind == "cloudkit.schema.notQueryable" && error.field == "recordName" && error.category == "configuration", "\(error)")
@@ -124,30 +126,29 @@ struct ContainerSchemaTests {
         let server = try container(Schema(deployed: false))
         defer { server.stop() }
         let workspace = try workspace(server)
-        let (provision, _) = try workspace.run(["provision", "in.csv", "--out", "out"])
+        let provision = try workspace.run(["provision", "in.csv", "--out", "out"])
         #expect(provision.status == 0, "\(provision.stderr)")
-        let (resync, report) = try workspace.run(["resync"])
+        let resync = try workspace.run(["resync"])
         #expect(resync.status == 78, "\(resync.stderr)")
-        #expect(report?["exitKind"] as? String == "configuration", "\(resync.stdout)")
-        #expect(report?["stopKind"] as? String == "cloudkit.schema.notDeployed", "\(resync.stdout)")
+        let report = try resync.report(ResyncReportMirror.self)
+        #expect(report.exitKind == "configuration", "\(resync.stdout)")
+        #expect(report.stopKind == "cloudkit.schema.notDeployed", "\(resync.stdout)")
         #expect(resync.stderr.contains("Deploy Schema Changes"), "the message names the fix: \(resync.stderr)")
-        #expect(report?["quarantined"] as? Int ?? 0 == 0, "a schema problem is not the records' fault: \(resync.stdout)")
+        #expect(report.quarantined == 0, "a schema problem is not the records' fault: \(resync.stdout)")
         #expect(try pending(in: workspace) == 4)
     }
 
     @Test func doctorNamesTheMissingIndexAndAcceptsAbsentLegacyTypes() throws {
         let server = try container(Schema(codeQueryable: false))
         defer { server.stop() }
-        let (result, report) = try workspace(server).run(["doctor"])
+        let result = try workspace(server).run(["doctor"])
         #expect(result.status == 1, "\(result.stderr)")
-        let checks = Dictionary((report?["checks"] as? [[String: Any]] ?? []).compactMap { check in
-            (check["id"] as? String).map { ($0, check) }
-        }, uniquingKeysWith: { first, _ in first })
-        #expect(checks["remote.key"]?["status"] as? String == "ok")
-        #expect(checks["remote.schema.Family.code"]?["status"] as? String == "failure")
-        #expect((checks["remote.schema.Family.code"]?["found"] as? String)?.contains("Schema > Indexes > Family") == true)
-        #expect(checks["remote.schema.Family.recordID"]?["status"] as? String == "ok")
-        #expect(checks["remote.schema.CKFamily.recordID"]?["status"] as? String == "ok", "a container that never had CKFamily is fine")
+        let checks = try result.report(DoctorReportMirror.self).byID
+        #expect(checks["remote.key"]?.status == "ok")
+        #expect(checks["remote.schema.Family.code"]?.status == "failure")
+        #expect(checks["remote.schema.Family.code"]?.found.contains("Schema > Indexes > Family") == true)
+        #expect(checks["remote.schema.Family.recordID"]?.status == "ok")
+        #expect(checks["remote.schema.CKFamily.recordID"]?.status == "ok", "a container that never had CKFamily is fine")
     }
 
     /// Families still waiting for CloudKit, read with sqlite3 rather than the toolkit.

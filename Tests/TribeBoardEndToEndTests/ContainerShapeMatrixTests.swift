@@ -190,7 +190,7 @@ struct ContainerShapeMatrixTests {
             let place = "\(shape) × \(command.rawValue)"
             #expect(result.status == cell.status, "\(place): exit \(result.status)\n\(result.stderr)")
             #expect(result.status != 75 || shape.passesByWaiting, "\(place): 75 for what no wait fixes")
-            #expect((try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) is [String: Any],
+            #expect((try? result.report(JSONKeys.self)) != nil,
                     "\(place): one JSON document on stdout\n\(result.stdout)")
             if let reason = cell.reason {
                 #expect(result.stderr.contains(reason.text), "\(place): the reason under -q\n\(result.stderr)")

@@ -15,14 +15,11 @@ import TribeBoardTestSupport
         return directory.file("s.sqlite")
     }
 
-    func json(_ result: ProcessRunner.Result) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)\n\(result.stderr)")
+    func json(_ result: ProcessRunner.Result) throws -> DoctorReportMirror {
+        try result.report(DoctorReportMirror.self)
     }
 
-    func checks(_ json: [String: Any]) -> [String: [String: Any]] {
-        let list = json["checks"] as? [[String: Any]] ?? []
-        return Dictionary(list.compactMap { check in (check["id"] as? String).map { ($0, check) } }, uniquingKeysWith: { first, _ in first })
-    }
+    func checks(_ report: DoctorReportMirror) -> [String: DoctorCheckMirror] { report.byID }
 
     @Test func aCorrectProjectAndAHealthyStoreExitZeroWithWarningsOnly() throws {
         let directory = try TemporaryDirectory("doctor-cli-ok")
@@ -31,11 +28,11 @@ import TribeBoardTestSupport
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
         let report = try json(result)
         let byID = checks(report)
-        #expect(byID["container.swiftSources"]?["status"] as? String == "ok", "\(byID.keys.sorted())")
-        #expect(byID["remote.configuration"]?["status"] as? String == "warning", "no remote configured")
-        #expect(byID.values.allSatisfy { $0["status"] as? String != "failure" }, "\(result.stdout)")
-        let fallback = report["fallback"] as? [String: Any]
-        #expect(fallback?["mode"] as? String == "localOnly" && fallback?["reason"] as? String == "noKey", "\(String(describing: fallback))")
+        #expect(byID["container.swiftSources"]?.status == "ok", "\(byID.keys.sorted())")
+        #expect(byID["remote.configuration"]?.status == "warning", "no remote configured")
+        #expect(byID.values.allSatisfy { $0.status != "failure" }, "\(result.stdout)")
+        let fallback = report.fallback
+        #expect(fallback.mode == "localOnly" && fallback.reason == "noKey", "\(fallback)")
     }
 
     @Test func theJSONReportIsTheSameChecklistAsData() throws {
@@ -44,18 +41,19 @@ import TribeBoardTestSupport
         let result = try ProcessRunner.run(tribeboard, ["doctor", "--store", store, "--project", DoctorFixtures.project("wrong-identifier"), "--json"])
         #expect(result.status == 1)
         let report = try json(result)
-        #expect(Set(report.keys) == ["store", "project", "checkedAt", "fallback", "summary", "passed", "checks"])
-        #expect(report["passed"] as? Bool == false)
-        let fallback = try #require(report["fallback"] as? [String: Any])
-        #expect(fallback["mode"] as? String == "localOnly" && fallback["reason"] as? String == "noKey")
-        let summary = try #require(report["summary"] as? [String: Int])
+        #expect(try result.report(JSONKeys.self).keys == ["store", "project", "checkedAt", "fallback", "summary", "passed", "checks"])
+        #expect(report.passed == false)
+        let fallback = report.fallback
+        #expect(fallback.mode == "localOnly" && fallback.reason == "noKey")
+        let summary = report.summary
         #expect(summary["failures"] == 1)
         let sources = try #require(checks(report)["container.swiftSources"])
-        #expect(sources["status"] as? String == "failure" && sources["section"] as? String == "container")
-        #expect((sources["found"] as? String)?.contains("iCloud.com.tribeboard.TribeBoard") == true)
-        let locations = try #require(sources["locations"] as? [[String: Any]])
-        #expect(locations.first?["path"] as? String == "TribeBoard/CloudKitService.swift" && locations.first?["line"] as? Int == 6)
-        #expect(checks(report).values.allSatisfy { $0["checked"] is String && $0["found"] is String })
+        #expect(sources.status == "failure" && sources.section == "container")
+        #expect(sources.found.contains("iCloud.com.tribeboard.TribeBoard"))
+        let locations = try #require(sources.locations)
+        #expect(locations.first?.path == "TribeBoard/CloudKitService.swift" && locations.first?.line == 6)
+        // Every check's `checked` and `found` are strings: DoctorCheckMirror declares both non-optional.
+        #expect(!report.checks.isEmpty)
     }
 
     @Test func everyFixtureNamesItsProblemAndNoneCrashes() throws {
@@ -80,7 +78,7 @@ import TribeBoardTestSupport
             let result = try ProcessRunner.run(tribeboard, ["doctor", "--store", path, "--json"])
             #expect(result.status == 1, "\(path): \(result.stdout)\(result.stderr)")
             let store = checks(try json(result))
-            #expect(store["store.file"]?["status"] as? String == "failure" || store["store.open"]?["status"] as? String == "failure",
+            #expect(store["store.file"]?.status == "failure" || store["store.open"]?.status == "failure",
                     "\(path): \(result.stdout)")
         }
         #expect(!FileManager.default.fileExists(atPath: directory.file("missing.sqlite")))
@@ -92,9 +90,9 @@ import TribeBoardTestSupport
         let result = try ProcessRunner.run(tribeboard, ["doctor", "--store", stuck.path, "-v", "--json"])
         #expect(result.status == 1)
         let incomplete = try #require(checks(try json(result))["creations.incomplete"], "\(result.stdout)")
-        #expect(incomplete["status"] as? String == "failure")
-        let sample = incomplete["sample"] as? [[String: Any]] ?? []
-        #expect(sample.count == 1 && sample.first?["code"] as? String == stuck.killedCode, "the code in full on stdout: \(sample)")
+        #expect(incomplete.status == "failure")
+        let sample = incomplete.sample ?? []
+        #expect(sample.count == 1 && sample.first?.code == stuck.killedCode, "the code in full on stdout: \(sample)")
         #expect(result.stderr.contains("KL****"), "the verbose log names the family with a masked code: \(result.stderr)")
         #expect(!result.stderr.contains(stuck.killedCode) && !result.stderr.contains(stuck.healthyCode))
 
@@ -103,9 +101,9 @@ import TribeBoardTestSupport
         #expect(family.stdout.contains("creatingLocally") && family.stdout.contains("Next"))
         let healthy = try ProcessRunner.run(ProcessRunner.executable("tribeboard-doctor"), ["family", stuck.healthyID, "--store", stuck.path, "--json"])
         #expect(healthy.status == 0, "\(healthy.stdout)")
-        let report = try json(healthy)
-        #expect((report["family"] as? [String: Any])?["code"] as? String == stuck.healthyCode)
-        #expect((report["remote"] as? [String: Any])?["status"] as? String == "notConfigured")
+        let report = try healthy.report(FamilyReportMirror.self)
+        #expect(report.family?.code == stuck.healthyCode)
+        #expect(report.remote.status == "notConfigured")
     }
 
     /// A monitoring job must hear of what only degrades (no remote, families waiting): --fail-on warning.
@@ -146,8 +144,8 @@ import TribeBoardTestSupport
             #expect(!result.stdout.contains("s3cret") && !result.stderr.contains("s3cret"), "\(result.stdout)\n\(result.stderr)")
         }
         #expect(runs[0].status == 0 && runs[0].stdout.contains("http://***@127.0.0.1"), "doctor names the service, masked: \(runs[0].stdout)")
-        let migrate = try json(runs[2])
-        #expect((migrate["destination"] as? [String: Any])?["baseURL"] as? String == "http://***@" + fixture.emulator.baseURL.dropFirst(7),
+        let migrate = try runs[2].report(MigrateReportMirror.self)
+        #expect(migrate.destination.baseURL == "http://***@" + fixture.emulator.baseURL.dropFirst(7),
                 "\(runs[2].stdout)")
     }
 
@@ -158,15 +156,15 @@ import TribeBoardTestSupport
         let store = try provisionedStore(in: directory)
         let accepted = try await ProcessRunner.runAsync(tribeboard, ["doctor", "--store", store, "--json"] + fixture.remoteArguments)
         #expect(accepted.status == 0, "\(accepted.stdout)\(accepted.stderr)")
-        #expect((try json(accepted)["fallback"] as? [String: Any])?["mode"] as? String == "cloudKit")
+        #expect(try json(accepted).fallback.mode == "cloudKit")
 
         let rejected = try await ProcessRunner.runAsync(tribeboard, ["doctor", "--store", store, "--key-id", "unknown", "--key-file", fixture.keyFile,
                                                                      "--ck-base-url", fixture.emulator.baseURL, "--json"])
         #expect(rejected.status == 1)
         let report = try json(rejected)
-        #expect(checks(report)["remote.key"]?["status"] as? String == "failure", "\(rejected.stdout)")
-        let fallback = report["fallback"] as? [String: Any]
-        #expect(fallback?["mode"] as? String == "localOnly" && fallback?["reason"] as? String == "authFailure", "\(String(describing: fallback))")
+        #expect(checks(report)["remote.key"]?.status == "failure", "\(rejected.stdout)")
+        let fallback = report.fallback
+        #expect(fallback.mode == "localOnly" && fallback.reason == "authFailure", "\(fallback)")
     }
 
     @Test func targetNarrowsTheContainerChecksToOneTargetAndNeedsAProject() throws {
@@ -174,10 +172,10 @@ import TribeBoardTestSupport
         let store = try provisionedStore(in: directory)
         let project = DoctorFixtures.project("real/Ranchero-Software-NetNewsWire")
         let result = try ProcessRunner.run(tribeboard, ["doctor", "--store", store, "--project", project, "--target", "NetNewsWire-iOS", "--json"])
-        let container = try json(result)["checks"].flatMap { $0 as? [[String: Any]] }?.filter { $0["section"] as? String == "container" } ?? []
-        let targets = Set(container.compactMap { $0["target"] as? String })
+        let container = try json(result).checks.filter { $0.section == "container" }
+        let targets = Set(container.compactMap(\.target))
         #expect(targets == ["NetNewsWire-iOS"], "\(result.stdout)")
-        #expect(container.contains { $0["id"] as? String == "container.bundleID" && ($0["found"] as? String)?.contains("com.ranchero.NetNewsWire.iOS") == true })
+        #expect(container.contains { $0.id == "container.bundleID" && $0.found.contains("com.ranchero.NetNewsWire.iOS") })
         let text = try ProcessRunner.run(tribeboard, ["doctor", "--store", store, "--project", project, "--target", "NetNewsWire-iOS"])
         #expect(text.stdout.contains("[ ok ] NetNewsWire-iOS: iCloud containers in the entitlements: iCloud.com.ranchero.NetNewsWire"))
         let usage = try ProcessRunner.run(tribeboard, ["doctor", "--store", store, "--target", "App"])

@@ -15,33 +15,33 @@ import TribeBoardTestSupport
         return directory
     }
 
-    func doctor(_ query: String, in directory: TemporaryDirectory) throws -> (Int32, [String: Any]) {
+    func doctor(_ query: String, in directory: TemporaryDirectory) throws -> (Int32, FamilyReportMirror, keys: Set<String>) {
         let result = try ProcessRunner.run(tribeboard, ["doctor", "family", query, "--store", "s.sqlite", "--json"], in: directory.path)
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)\(result.stderr)")
-        return (result.status, json)
+        return (result.status, try result.report(FamilyReportMirror.self), try result.report(JSONKeys.self).keys)
     }
 
     @Test func oneNameTypedWithoutItsAccentsFindsTheFamily() throws {
         let directory = try provisioned("external_id,family_name,admin_display_name\nT1,Müller,Anna Müller\nT2,Nguyễn,Minh\nT3,Þórsdóttir,Sigga\n")
-        let (_, report) = try doctor("MULLER", in: directory)
-        let family = try #require(report["family"] as? [String: Any], "\(report)")
-        #expect(family["name"] as? String == "Müller" && family["importKey"] as? String == "ext:T1")
-        let (_, vietnamese) = try doctor("nguyen", in: directory)
-        #expect((vietnamese["family"] as? [String: Any])?["name"] as? String == "Nguyễn")
+        let (_, report, _) = try doctor("MULLER", in: directory)
+        let family = try #require(report.family, "\(report)")
+        #expect(family.name == "Müller" && family.importKey == "ext:T1")
+        let (_, vietnamese, _) = try doctor("nguyen", in: directory)
+        #expect(vietnamese.family?.name == "Nguyễn")
     }
 
     @Test func severalMatchesAreListedWithWhatTellsThemApart() throws {
         let directory = try provisioned("external_id,family_name,admin_display_name\nS1,Smith,Jo Smith\nS2,Smithson,Al Smithson\nS3,Naismith,Bo\nK1,Kowalski,Ewa\n")
-        let (status, report) = try doctor("smith", in: directory)
-        #expect(report["family"] == nil, "no guess between several families")
-        let matches = try #require(report["nameMatches"] as? [[String: Any]])
-        #expect(Set(matches.compactMap { $0["externalId"] as? String }) == ["S1", "S2", "S3"] && report["nameMatchesTotal"] as? Int == 3)
-        #expect(matches.first { $0["externalId"] as? String == "S1" }?["admin"] as? String == "Jo Smith")
-        #expect(matches.allSatisfy { $0["sync"] as? String == "pending" && $0["createdAt"] is String && $0["id"] is String })
-        let found = (report["findings"] as? [[String: Any]])?.first { $0["id"] as? String == "family.found" }
-        #expect(found?["status"] as? String == "warning" && status == 0, "a list to choose from is not a failure")
-        let (missing, none) = try doctor("Dupont", in: directory)
-        #expect(missing == 1 && (none["nameMatches"] as? [Any])?.isEmpty == true)
+        let (status, report, keys) = try doctor("smith", in: directory)
+        #expect(!keys.contains("family"), "no guess between several families")
+        let matches = report.nameMatches
+        #expect(Set(matches.compactMap(\.externalId)) == ["S1", "S2", "S3"] && report.nameMatchesTotal == 3)
+        #expect(matches.first { $0.externalId == "S1" }?.admin == "Jo Smith")
+        // createdAt and id are strings: NameMatch declares them non-optional.
+        #expect(matches.allSatisfy { $0.sync == "pending" })
+        let found = report.findings.first { $0.id == "family.found" }
+        #expect(found?.status == "warning" && status == 0, "a list to choose from is not a failure")
+        let (missing, none, _) = try doctor("Dupont", in: directory)
+        #expect(missing == 1 && none.nameMatches.isEmpty)
     }
 
     /// With CloudKit configured, a name two families share is still a list to choose from: CloudKit
@@ -52,25 +52,25 @@ import TribeBoardTestSupport
         let directory = try provisioned("external_id,family_name,admin_display_name\nM1,Martin,Claire Martin\nM2,Martin,Paul Martin\n")
         let result = try await ProcessRunner.runAsync(tribeboard, ["doctor", "family", "martin", "--store", "s.sqlite", "--json"] + fixture.remoteArguments,
                                                       in: directory.path)
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)\(result.stderr)")
+        let report = try result.report(FamilyReportMirror.self)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(report["passed"] as? Bool == true)
-        #expect((report["remote"] as? [String: Any])?["status"] as? String == "notAsked")
-        let findings = report["findings"] as? [[String: Any]] ?? []
-        #expect(!findings.contains { $0["status"] as? String == "failure" }, "\(findings)")
-        #expect((report["nameMatches"] as? [Any])?.count == 2)
+        #expect(report.passed == true)
+        #expect(report.remote.status == "notAsked")
+        let findings = report.findings
+        #expect(!findings.contains { $0.status == "failure" }, "\(findings)")
+        #expect(report.nameMatches.count == 2)
     }
 
     /// Names as phones and tickets write them: a curly apostrophe, no apostrophe, a space for a hyphen.
     @Test func punctuationDoesNotHideAName() throws {
         let directory = try provisioned("external_id,family_name,admin_display_name\nP1,O'Brien-Diallo,Sean\nP2,Émile-Zoë Caron,Léa\n")
         for query in ["obrien", "O\u{2019}Brien", "o brien diallo", "OBRIEN DIALLO"] {
-            let (_, report) = try doctor(query, in: directory)
-            #expect((report["family"] as? [String: Any])?["name"] as? String == "O'Brien-Diallo", "\(query)")
+            let (_, report, _) = try doctor(query, in: directory)
+            #expect(report.family?.name == "O'Brien-Diallo", "\(query)")
         }
         for query in ["emile zoe", "Emile-Zoe", "zoe caron"] {
-            let (_, report) = try doctor(query, in: directory)
-            #expect((report["family"] as? [String: Any])?["name"] as? String == "Émile-Zoë Caron", "\(query)")
+            let (_, report, _) = try doctor(query, in: directory)
+            #expect(report.family?.name == "Émile-Zoë Caron", "\(query)")
         }
     }
 }

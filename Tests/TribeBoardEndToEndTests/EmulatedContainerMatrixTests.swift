@@ -45,22 +45,24 @@ struct EmulatedContainerMatrixTests {
         let (options, environment) = try mode.setUp()
         let space = try await base.workspace(options, environment: environment)
         defer { Task { await space.fixture.emulator.stop() } }
-        let (provision, provisionReport) = try await space.provision()
+        let provision = try await space.provision()
         #expect(provision.status == mode.provision, "\(provision.stderr)")
         if mode.provision == 78 {
-            #expect((provisionReport["remote"] as? [String: Any])?["errorKind"] as? String == "configuration", "\(provision.stdout)")
-            #expect(((provisionReport["remote"] as? [String: Any])?["stopKind"] as? String)?.hasPrefix("cloudkit.schema.") == true,
+            let remote = try provision.report(ProvisionReportMirror.self).remote
+            #expect(remote?.errorKind == "configuration", "\(provision.stdout)")
+            #expect(remote?.stopKind?.hasPrefix("cloudkit.schema.") == true,
                     "\(provision.stdout)")
             #expect(provision.stderr.contains(mode.fix), "\(provision.stderr)")
         }
-        let (resync, resyncReport) = try await space.run(["resync"])
+        let resync = try await space.run(["resync"])
         #expect(resync.status == mode.resync, "\(resync.stderr)")
         if mode.resync == 78 {
-            #expect(resyncReport["exitKind"] as? String == "configuration", "\(resync.stdout)")
-            #expect((resyncReport["stopKind"] as? String)?.hasPrefix("cloudkit.schema.") == true, "\(resync.stdout)")
+            let resyncReport = try resync.report(ResyncReportMirror.self)
+            #expect(resyncReport.exitKind == "configuration", "\(resync.stdout)")
+            #expect(resyncReport.stopKind?.hasPrefix("cloudkit.schema.") == true, "\(resync.stdout)")
             #expect(resync.stderr.contains(mode.fix), "\(resync.stderr)")
         }
-        let (audit, _) = try await space.run(["audit"])
+        let audit = try await space.run(["audit"])
         #expect(audit.status == mode.audit, "\(audit.stderr)")
         if mode.audit == 78 {
             let error = try ErrorDocument(audit)
@@ -68,8 +70,8 @@ struct EmulatedContainerMatrixTests {
             #expect(error.message.contains("Schema >") || error.message.contains("cktool"), "the message names the fix: \(error.message)")
         }
         let checks = try await space.doctorSchemaChecks()
-        #expect(checks[mode.failingCheck]?["status"] as? String == "failure", "\(checks)")
-        #expect((checks[mode.failingCheck]?["found"] as? String)?.contains(mode.fix) == true, "\(checks)")
+        #expect(checks[mode.failingCheck]?.status == "failure", "\(checks)")
+        #expect(checks[mode.failingCheck]?.found.contains(mode.fix) == true, "\(checks)")
         // Nothing lost: every family is in the store; what went up went up once, the rest waits.
         #expect(try space.localFamilies == Self.families)
         let remote = await space.remoteFamilies()
@@ -90,20 +92,20 @@ struct EmulatedContainerMatrixTests {
         if mode == .bare503 { options.faults = try EmulatorFaults.parse("503-bare=1,retry-after=3600") }
         let space = try await base.workspace(options, environment: mode == .productionDeployed ? "production" : "development")
         defer { Task { await space.fixture.emulator.stop() } }
-        let (provision, provisionReport) = try await space.provision()
+        let provision = try await space.provision()
         #expect(provision.status == (mode == .bare503 ? 75 : 0), "\(provision.stderr)")
         if mode == .bare503 {
             // The container is busy: every command says try later, and doctor fails the remote check.
-            let remote = provisionReport["remote"] as? [String: Any]
-            #expect(remote?["errorKind"] as? String == "transient" || remote?["errorKind"] as? String == "network", "\(provision.stdout)")
-            let (resync, resyncReport) = try await space.run(["resync"])
-            #expect(resync.status == 75 && resyncReport["exitKind"] as? String == "tryLater", "\(resync.stderr)")
+            let remote = try provision.report(ProvisionReportMirror.self).remote
+            #expect(remote?.errorKind == "transient" || remote?.errorKind == "network", "\(provision.stdout)")
+            let resync = try await space.run(["resync"])
+            #expect(try resync.status == 75 && resync.report(ResyncReportMirror.self).exitKind == "tryLater", "\(resync.stderr)")
             // doctor: a busy service is a warning to run it again later, not a failed check (0).
-            let (doctor, doctorReport) = try await space.run(["doctor"])
-            let remoteChecks = (doctorReport["checks"] as? [[String: Any]] ?? []).filter { ($0["id"] as? String)?.hasPrefix("remote.") == true }
+            let doctor = try await space.run(["doctor"])
+            let remoteChecks = try doctor.report(DoctorReportMirror.self).checks.filter { $0.id.hasPrefix("remote.") }
             #expect(doctor.status == 0, "\(doctor.stdout)")
-            #expect(remoteChecks.contains { $0["status"] as? String == "warning" && ($0["action"] as? String)?.contains("later") == true }, "\(remoteChecks)")
-            #expect(!remoteChecks.contains { $0["status"] as? String == "failure" }, "\(remoteChecks)")
+            #expect(remoteChecks.contains { $0.status == "warning" && $0.action?.contains("later") == true }, "\(remoteChecks)")
+            #expect(!remoteChecks.contains { $0.status == "failure" }, "\(remoteChecks)")
             await space.fixture.emulator.setFaults(EmulatorFaults())
         }
         if mode == .conflictOnRepeatedCreate {
@@ -111,13 +113,14 @@ struct EmulatedContainerMatrixTests {
             _ = try space.sqlite("UPDATE families SET needs_sync = 1")
             _ = try space.sqlite("UPDATE memberships SET needs_sync = 1")
         }
-        let (resync, resyncReport) = try await space.run(["resync"])
+        let resync = try await space.run(["resync"])
         #expect(resync.status == 0, "\(resync.stderr)")
-        #expect(resyncReport["quarantined"] as? Int == 0 && resyncReport["conflicts"] as? Int == 0, "\(resync.stdout)")
-        let (audit, _) = try await space.run(["audit"])
+        let resyncReport = try resync.report(ResyncReportMirror.self)
+        #expect(resyncReport.quarantined == 0 && resyncReport.conflicts == 0, "\(resync.stdout)")
+        let audit = try await space.run(["audit"])
         #expect(audit.status == 0, "\(audit.stderr)")
         let checks = try await space.doctorSchemaChecks()
-        #expect(!checks.isEmpty && checks.values.allSatisfy { $0["status"] as? String == "ok" }, "\(checks)")
+        #expect(!checks.isEmpty && checks.values.allSatisfy { $0.status == "ok" }, "\(checks)")
         #expect(try space.pendingFamilies == 0 && space.localFamilies == Self.families)
         let remote = await space.remoteFamilies()
         #expect(remote.count == Self.families && Set(remote.compactMap { $0.string("code") }).count == Self.families, "every family once")
@@ -139,12 +142,12 @@ struct EmulatedContainerMatrixTests {
         victim.killHard()
         _ = victim.wait()
         var status: Int32 = -1
-        for _ in 0..<10 where status != 0 && status != 75 { status = try await space.provision().result.status }
+        for _ in 0..<10 where status != 0 && status != 75 { status = try await space.provision().status }
         #expect(status == 0 || status == 75, "provision again: done, or records wait for resync")
         #expect(try space.localFamilies == count, "one family per row")
         for _ in 0..<10 where try space.pendingFamilies > 0 || status != 0 {
             _ = try space.sqlite("UPDATE sync_state SET next_attempt_at = '2000-01-01T00:00:00.000Z'")
-            status = try await space.run(["resync"]).result.status
+            status = try await space.run(["resync"]).status
         }
         #expect(status == 0)
         #expect(try space.pendingFamilies == 0 && space.sqlite("SELECT count(*) FROM sync_state") == 0)
@@ -155,17 +158,17 @@ struct EmulatedContainerMatrixTests {
                                                                      environment: space.environment),
                 "each code claimed once, by its family: the killed provision's claims were found as its own")
         var audit: Int32 = -1
-        for _ in 0..<3 where audit != 0 { audit = try await space.run(["audit"]).result.status }
+        for _ in 0..<3 where audit != 0 { audit = try await space.run(["audit"]).status }
         #expect(audit == 0, "the live audit finds every family once, each code once")
         // doctor under faults: a request that meets one is "not checked, run doctor again later"
         // (a warning, exit 0), never a failed check; once the faults stop, every check is fine.
         for _ in 0..<3 {
-            let (doctor, report) = try await space.run(["doctor"])
-            let remote = (report["checks"] as? [[String: Any]] ?? []).filter { ($0["id"] as? String)?.hasPrefix("remote.") == true }
-            #expect(doctor.status == 0 && !remote.contains { $0["status"] as? String == "failure" }, "\(remote)")
+            let doctor = try await space.run(["doctor"])
+            let remote = try doctor.report(DoctorReportMirror.self).checks.filter { $0.id.hasPrefix("remote.") }
+            #expect(doctor.status == 0 && !remote.contains { $0.status == "failure" }, "\(remote)")
         }
         await space.fixture.emulator.setFaults(EmulatorFaults())
         let checks = try await space.doctorSchemaChecks()
-        #expect(!checks.isEmpty && checks.values.allSatisfy { $0["status"] as? String == "ok" }, "\(checks)")
+        #expect(!checks.isEmpty && checks.values.allSatisfy { $0.status == "ok" }, "\(checks)")
     }
 }

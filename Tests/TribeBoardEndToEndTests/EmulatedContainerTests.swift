@@ -18,15 +18,14 @@ struct EmulatedContainerTests {
         let fixture: EmulatorFixture
         var environment = "development"
 
-        func run(_ arguments: [String]) async throws -> (result: ProcessRunner.Result, report: [String: Any]) {
-            let result = try await ProcessRunner.runAsync(ProcessRunner.executable("tribeboard"),
-                                                          arguments + ["--store", "s.sqlite", "--json", "--environment", environment]
-                                                              + fixture.remoteArguments, in: directory.path)
-            let report = (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [String: Any] ?? [:]
-            return (result, report)
+        /// The run; its --json stdout is decoded by the caller as the report (or error) it expects.
+        func run(_ arguments: [String]) async throws -> ProcessRunner.Result {
+            try await ProcessRunner.runAsync(ProcessRunner.executable("tribeboard"),
+                                             arguments + ["--store", "s.sqlite", "--json", "--environment", environment]
+                                                 + fixture.remoteArguments, in: directory.path)
         }
 
-        func provision() async throws -> (result: ProcessRunner.Result, report: [String: Any]) {
+        func provision() async throws -> ProcessRunner.Result {
             try await run(["provision", "in.csv", "--out", "out", "--sync"])
         }
 
@@ -44,10 +43,8 @@ struct EmulatedContainerTests {
         }
 
         /// doctor's remote schema checks, by id.
-        func doctorSchemaChecks() async throws -> [String: [String: Any]] {
-            let (_, report) = try await run(["doctor"])
-            let checks = (report["checks"] as? [[String: Any]] ?? []).filter { ($0["id"] as? String)?.hasPrefix("remote.schema.") == true }
-            return Dictionary(checks.compactMap { check in (check["id"] as? String).map { ($0, check) } }, uniquingKeysWith: { a, _ in a })
+        func doctorSchemaChecks() async throws -> [String: DoctorCheckMirror] {
+            try await run(["doctor"]).report(DoctorReportMirror.self).byID.filter { $0.key.hasPrefix("remote.schema.") }
         }
     }
 
@@ -67,76 +64,76 @@ struct EmulatedContainerTests {
     @Test func aFreshDevelopmentContainerWithTheSchemaFileTakesEverythingOnce() async throws {
         let space = try await workspace(.enforcing(development: try CloudKitEmulator.Options.templateSchema()))
         defer { Task { await space.fixture.emulator.stop() } }
-        let (provision, report) = try await space.provision()
+        let provision = try await space.provision()
         #expect(provision.status == 0, "\(provision.stderr)")
-        #expect(report["codesVerifiedRemotely"] as? Int == Self.families, "\(provision.stdout)")
-        #expect(try await space.run(["resync"]).result.status == 0)
+        #expect(try provision.report(ProvisionReportMirror.self).codesVerifiedRemotely == Self.families, "\(provision.stdout)")
+        #expect(try await space.run(["resync"]).status == 0)
         #expect(await space.remoteFamilies().count == Self.families)
         #expect(try space.pendingFamilies == 0)
         let audit = try await space.run(["audit"])
-        #expect(audit.result.status == 0, "\(audit.result.stderr)")
+        #expect(audit.status == 0, "\(audit.stderr)")
         let checks = try await space.doctorSchemaChecks()
         #expect(!checks.isEmpty)
-        #expect(checks.values.allSatisfy { $0["status"] as? String == "ok" }, "\(checks)")
+        #expect(checks.values.allSatisfy { $0.status == "ok" }, "\(checks)")
     }
 
     @Test func codeWithoutQueryableIndexIs78NamingTheIndexAndUploadsNothing() async throws {
         let schema = try Self.template(replacing: "code            STRING QUERYABLE", with: "code            STRING")
         let space = try await workspace(.enforcing(development: schema))
         defer { Task { await space.fixture.emulator.stop() } }
-        let (provision, provisionReport) = try await space.provision()
+        let provision = try await space.provision()
         #expect(provision.status == 78, "\(provision.stderr)")
-        #expect((provisionReport["remote"] as? [String: Any])?["errorKind"] as? String == "configuration", "\(provision.stdout)")
+        #expect(try provision.report(ProvisionReportMirror.self).remote?.errorKind == "configuration", "\(provision.stdout)")
         #expect(provision.stderr.contains("Family has no QUERYABLE index on code"), "the message names the index to add: \(provision.stderr)")
-        let (resync, resyncReport) = try await space.run(["resync"])
+        let resync = try await space.run(["resync"])
         #expect(resync.status == 78, "\(resync.stderr)")
-        #expect(resyncReport["exitKind"] as? String == "configuration", "\(resync.stdout)")
+        #expect(try resync.report(ResyncReportMirror.self).exitKind == "configuration", "\(resync.stdout)")
         #expect(try space.localFamilies == Self.families && space.pendingFamilies == Self.families, "nothing lost")
         #expect(await space.remoteFamilies().isEmpty, "nothing uploaded with codes unchecked")
         let checks = try await space.doctorSchemaChecks()
-        #expect(checks["remote.schema.Family.code"]?["status"] as? String == "failure")
-        #expect((checks["remote.schema.Family.code"]?["found"] as? String)?.contains("Schema > Indexes > Family") == true)
+        #expect(checks["remote.schema.Family.code"]?.status == "failure")
+        #expect(checks["remote.schema.Family.code"]?.found.contains("Schema > Indexes > Family") == true)
     }
 
     @Test func theLiveAuditWithoutRecordIDQueryableIs78NamingIt() async throws {
         let schema = try Self.template(replacing: "\"___recordID\"   REFERENCE QUERYABLE,\n        code", with: "code")
         let space = try await workspace(.enforcing(development: schema))
         defer { Task { await space.fixture.emulator.stop() } }
-        #expect(try await space.provision().result.status == 0)
-        let (audit, _) = try await space.run(["audit"])
+        #expect(try await space.provision().status == 0)
+        let audit = try await space.run(["audit"])
         #expect(audit.status == 78, "\(audit.stderr)")
         let error = try ErrorDocument(audit)
         #expect(error.kind == "cloudkit.schema.notQueryable" && error.field == "recordName" && error.recordType == "Family", "\(error)")
         #expect(error.message.contains("recordName (___recordID)"), "the message names the index to add: \(error.message)")
         let checks = try await space.doctorSchemaChecks()
-        #expect(checks["remote.schema.Family.recordID"]?["status"] as? String == "failure")
+        #expect(checks["remote.schema.Family.recordID"]?.status == "failure")
     }
 
     @Test func productionWithoutTheDeployedSchemaIs78AndKeepsEverythingPending() async throws {
         let space = try await workspace(.enforcing(development: try CloudKitEmulator.Options.templateSchema()), environment: "production")
         defer { Task { await space.fixture.emulator.stop() } }
-        let (provision, provisionReport) = try await space.provision()
+        let provision = try await space.provision()
         #expect(provision.status == 78, "\(provision.stderr)")
-        #expect((provisionReport["remote"] as? [String: Any])?["errorKind"] as? String == "configuration", "\(provision.stdout)")
+        #expect(try provision.report(ProvisionReportMirror.self).remote?.errorKind == "configuration", "\(provision.stdout)")
         #expect(provision.stderr.contains("Deploy Schema Changes"), "the message names the fix: \(provision.stderr)")
-        #expect(try await space.run(["resync"]).result.status == 78)
+        #expect(try await space.run(["resync"]).status == 78)
         #expect(try space.localFamilies == Self.families && space.pendingFamilies == Self.families)
         #expect(await space.remoteFamilies().isEmpty)
-        let (audit, _) = try await space.run(["audit"])
+        let audit = try await space.run(["audit"])
         #expect(audit.status == 78, "\(audit.stderr)")
         let error = try ErrorDocument(audit)
         #expect(error.kind == "cloudkit.schema.missingType" && error.recordType == "Family" && error.category == "configuration", "\(error)")
         let checks = try await space.doctorSchemaChecks()
-        #expect(checks["remote.schema.Family.code"]?["status"] as? String == "failure")
-        #expect((checks["remote.schema.Family.code"]?["found"] as? String)?.contains("cktool import-schema") == true)
+        #expect(checks["remote.schema.Family.code"]?.status == "failure")
+        #expect(checks["remote.schema.Family.code"]?.found.contains("cktool import-schema") == true)
     }
 
     @Test func aFreshEmptyDevelopmentContainerIs78NamingTheSchemaImport() async throws {
         let space = try await workspace(.enforcing(development: .empty))
         defer { Task { await space.fixture.emulator.stop() } }
-        let (provision, provisionReport) = try await space.provision()
+        let provision = try await space.provision()
         #expect(provision.status == 78, "\(provision.stderr)")
-        #expect((provisionReport["remote"] as? [String: Any])?["errorKind"] as? String == "configuration", "\(provision.stdout)")
+        #expect(try provision.report(ProvisionReportMirror.self).remote?.errorKind == "configuration", "\(provision.stdout)")
         #expect(provision.stderr.contains("cktool import-schema"), "the message names the fix: \(provision.stderr)")
         #expect(try space.localFamilies == Self.families && space.pendingFamilies == Self.families)
         #expect(await space.remoteFamilies().isEmpty)
@@ -145,9 +142,9 @@ struct EmulatedContainerTests {
     @Test func productionWithTheDeployedSchemaTakesEverythingOnce() async throws {
         let space = try await workspace(try .templateContainer(), environment: "production")
         defer { Task { await space.fixture.emulator.stop() } }
-        let (provision, _) = try await space.provision()
+        let provision = try await space.provision()
         #expect(provision.status == 0, "\(provision.stderr)")
-        #expect(try await space.run(["resync"]).result.status == 0)
+        #expect(try await space.run(["resync"]).status == 0)
         #expect(await space.remoteFamilies().count == Self.families)
         #expect(await space.fixture.emulator.records(container: container).isEmpty, "development untouched")
     }
@@ -157,15 +154,15 @@ struct EmulatedContainerTests {
         options.faults = try EmulatorFaults.parse("503-bare=1,retry-after=3600")
         let space = try await workspace(options)
         defer { Task { await space.fixture.emulator.stop() } }
-        let (provision, _) = try await space.provision()
+        let provision = try await space.provision()
         #expect(provision.status == 75, "\(provision.stderr)")
         // An hour's wait does not fit in the run: no request is retried at once (each command makes one).
         let counts = await space.fixture.emulator.requestCounts()
         #expect(counts.values.reduce(0, +) == 1, "\(counts)")
         #expect(try space.localFamilies == Self.families, "created locally all the same")
-        #expect(try await space.run(["audit"]).result.status == 75, "the live read could not be made")
+        #expect(try await space.run(["audit"]).status == 75, "the live read could not be made")
         await space.fixture.emulator.setFaults(EmulatorFaults())
-        #expect(try await space.run(["resync"]).result.status == 0)
+        #expect(try await space.run(["resync"]).status == 0)
         #expect(await space.remoteFamilies().count == Self.families)
         #expect(try space.pendingFamilies == 0)
     }
@@ -175,14 +172,14 @@ struct EmulatedContainerTests {
         options.faults = try EmulatorFaults.parse("record-429=0.3,retry-after=0.05,seed=5")
         let space = try await workspace(options)
         defer { Task { await space.fixture.emulator.stop() } }
-        var last = try await space.provision().result
+        var last = try await space.provision()
         // A throttled record waits at least what its own retryAfter says (the toolkit waits for a later run).
         #expect(try space.sqlite("SELECT count(*) FROM sync_state WHERE last_error LIKE 'THROTTLED%'") > 0)
         #expect(try space.sqlite("SELECT count(*) FROM sync_state WHERE next_attempt_at <= last_attempt_at") == 0)
         for _ in 0..<5 where last.status != 0 {
             // As if the wait had passed.
             _ = try space.sqlite("UPDATE sync_state SET next_attempt_at = '2000-01-01T00:00:00.000Z'")
-            last = try await space.run(["resync"]).result
+            last = try await space.run(["resync"])
         }
         #expect(last.status == 0, "\(last.stdout)")
         #expect(try space.pendingFamilies == 0)
@@ -201,18 +198,17 @@ struct EmulatedContainerTests {
                                                              + space.fixture.remoteArguments, in: space.directory.path)
         #expect(try space.localFamilies == Self.families, "every row provisioned, none failed")
         #expect(provision.status == 75, "throttled: the local work is done, records wait for resync")
-        let remote = try #require((try JSONSerialization.jsonObject(with: Data(provision.stdout.utf8)) as? [String: Any])?["remote"] as? [String: Any],
-                                  "\(provision.stdout)")
+        let remote = try #require(try provision.report(ProvisionReportMirror.self).remote, "\(provision.stdout)")
         // Single records throttled: the upload went on, nothing stopped it.
-        #expect(remote["uploadOutcome"] as? String == "tryLater" && remote["uploadStopKind"] == nil, "\(remote)")
+        #expect(remote.uploadOutcome == "tryLater" && remote.uploadStopKind == nil, "\(remote)")
         let uploaded = try space.sqlite("SELECT (SELECT count(*) FROM families WHERE needs_sync = 0) + (SELECT count(*) FROM user_profiles WHERE needs_sync = 0)"
                                         + " + (SELECT count(*) FROM memberships WHERE needs_sync = 0)")
         // Throttled records, and the memberships that wait for a throttled family.
         let waiting = try space.sqlite("SELECT (SELECT count(*) FROM families WHERE needs_sync = 1) + (SELECT count(*) FROM user_profiles WHERE needs_sync = 1)"
                                        + " + (SELECT count(*) FROM memberships WHERE needs_sync = 1)")
         #expect(uploaded > 0 && waiting > 0)
-        #expect(remote["uploaded"] as? Int == uploaded && remote["uploadWaiting"] as? Int == waiting, "\(remote)")
-        #expect((remote["next"] as? String)?.hasPrefix("tribeboard resync ") == true, "\(remote)")
+        #expect(remote.uploaded == uploaded && remote.uploadWaiting == waiting, "\(remote)")
+        #expect(remote.next?.hasPrefix("tribeboard resync ") == true, "\(remote)")
         // Each throttled record waits what its own retryAfter said (0.05 s), not a generic minute.
         #expect(try space.sqlite("SELECT count(*) FROM sync_state WHERE (julianday(next_attempt_at) - julianday(last_attempt_at)) * 86400 > 5") == 0)
         // No membership went up before its family (CloudKit would refuse the reference).
@@ -226,12 +222,12 @@ struct EmulatedContainerTests {
         options.conflictOnRepeatedCreate = true
         let space = try await workspace(options)
         defer { Task { await space.fixture.emulator.stop() } }
-        #expect(try await space.provision().result.status == 0)
+        #expect(try await space.provision().status == 0)
         // As after a kill -9 between the upload and its bookkeeping: uploaded, still marked pending.
         _ = try space.sqlite("UPDATE families SET needs_sync = 1")
-        let (resync, report) = try await space.run(["resync"])
+        let resync = try await space.run(["resync"])
         #expect(resync.status == 0, "\(resync.stderr)")
-        #expect(report["quarantined"] as? Int ?? 0 == 0, "\(resync.stdout)")
+        #expect(try resync.report(ResyncReportMirror.self).quarantined == 0, "\(resync.stdout)")
         #expect(try space.pendingFamilies == 0)
         #expect(await space.remoteFamilies().count == Self.families, "nothing uploaded twice")
     }
@@ -252,7 +248,7 @@ struct EmulatedContainerTests {
         victim.killHard()
         _ = victim.wait()
         var status: Int32 = -1
-        for _ in 0..<10 where status != 0 { status = try await space.run(["resync"]).result.status }
+        for _ in 0..<10 where status != 0 { status = try await space.run(["resync"]).status }
         #expect(status == 0)
         #expect(try space.pendingFamilies == 0 && space.localFamilies == 600)
         let remote = await space.remoteFamilies()
@@ -264,11 +260,12 @@ struct EmulatedContainerTests {
     @Test func aRepairedCodeOnARecordAnAppUserCreatedIsRefusedAndNothingIsOverwritten() async throws {
         let (space, id, oldCode, stop) = try await repairedCodeOnAUsersRecord()
         defer { stop() }
-        let (resync, report) = try await space.run(["resync"])
+        let resync = try await space.run(["resync"])
         #expect(resync.status != 0, "\(resync.stderr)")
         #expect(resync.stderr.contains("WRITE operation not permitted"), "\(resync.stderr)")
-        let entry = (report["setAside"] as? [[String: Any]])?.first { $0["id"] as? String == id }
-        #expect(report["exitKind"] as? String == "setAside" && entry?["status"] as? String == "quarantined", "\(resync.stdout)")
+        let report = try resync.report(ResyncReportMirror.self)
+        let entry = report.setAside.first { $0.id == id }
+        #expect(report.exitKind == "setAside" && entry?.status == "quarantined", "\(resync.stdout)")
         let remote = await space.remoteFamilies()
         #expect(remote.count == Self.families, "the other families are uploaded once")
         #expect(remote.first { $0.recordName == id }?.string("code") == oldCode, "the user's record is not overwritten")
@@ -277,25 +274,26 @@ struct EmulatedContainerTests {
     @Test func aRecordAnAppUserCreatedIsQuarantinedAndTheRunGoesOn() async throws {
         let (space, id, _, stop) = try await repairedCodeOnAUsersRecord()
         defer { stop() }
-        let (resync, report) = try await space.run(["resync"])
+        let resync = try await space.run(["resync"])
         #expect(resync.status == 1, "\(resync.stderr)")
-        #expect(report["quarantined"] as? Int == 1, "\(resync.stdout)")
-        let setAside = report["setAside"] as? [[String: Any]] ?? []
-        #expect(setAside.count == 1 && setAside.first?["id"] as? String == id, "\(resync.stdout)")
-        #expect((setAside.first?["lastError"] as? String)?.hasPrefix("ACCESS_DENIED: WRITE operation not permitted") == true, "\(resync.stdout)")
+        let report = try resync.report(ResyncReportMirror.self)
+        #expect(report.quarantined == 1, "\(resync.stdout)")
+        let setAside = report.setAside
+        #expect(setAside.count == 1 && setAside.first?.id == id, "\(resync.stdout)")
+        #expect(setAside.first?.lastError?.hasPrefix("ACCESS_DENIED: WRITE operation not permitted") == true, "\(resync.stdout)")
         // The family's record is in CloudKit (the user's): its membership went up with the others.
         #expect(try space.sqlite("SELECT count(*) FROM memberships WHERE needs_sync = 1") == 0)
         #expect(try space.sqlite("SELECT count(*) FROM families WHERE needs_sync = 1") == 1)
         // A later run does not send it again: it waits for the operator.
         let before = await space.fixture.emulator.requestCounts()
-        let (again, againReport) = try await space.run(["resync"])
-        #expect(again.status == 1 && againReport["quarantined"] as? Int == 1, "\(again.stderr)")
+        let again = try await space.run(["resync"])
+        #expect(try again.status == 1 && again.report(ResyncReportMirror.self).quarantined == 1, "\(again.stderr)")
         #expect(await space.fixture.emulator.requestCounts() == before, "nothing sent for a quarantined record")
-        let (doctor, diagnosis) = try await space.run(["doctor", "family", id])
-        let sync = (diagnosis["findings"] as? [[String: Any]])?.first { $0["id"] as? String == "family.sync" }
-        #expect((sync?["found"] as? String)?.contains("WRITE operation not permitted") == true, "\(doctor.stdout)")
+        let doctor = try await space.run(["doctor", "family", id])
+        let sync = try doctor.report(FamilyReportMirror.self).findings.first { $0.id == "family.sync" }
+        #expect(sync?.found.contains("WRITE operation not permitted") == true, "\(doctor.stdout)")
         // Released by the operator (after deciding which version is right), it is tried again.
-        let (release, _) = try await space.run(["resync", "--release", id])
+        let release = try await space.run(["resync", "--release", id])
         #expect(release.status == 0, "\(release.stderr)")
         #expect(try space.sqlite("SELECT count(*) FROM sync_state") == 0)
     }
@@ -305,7 +303,7 @@ struct EmulatedContainerTests {
     func repairedCodeOnAUsersRecord() async throws -> (Workspace, String, String, @Sendable () -> Void) {
         let first = try await workspace(try .templateContainer())
         defer { Task { await first.fixture.emulator.stop() } }
-        try #require(try await first.provision().result.status == 0)
+        try #require(try await first.provision().status == 0)
         let row = try ProcessRunner.run("/usr/bin/sqlite3", [first.directory.file("s.sqlite"), "SELECT id || '|' || code FROM families LIMIT 1"])
         let parts = row.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "|").map(String.init)
         try #require(parts.count == 2)

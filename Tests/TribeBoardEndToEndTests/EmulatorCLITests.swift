@@ -68,8 +68,7 @@ struct EmulatorCLITests {
         func doctorKeyCheck(_ keyID: String, _ key: String) async throws -> String? {
             let result = try await ProcessRunner.runAsync(tribeboard, ["doctor", "--json", "--key-id", keyID, "--key-file", key, "--ck-base-url", baseURL],
                                                           in: directory.path)
-            let report = (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [String: Any]
-            return (report?["checks"] as? [[String: Any]])?.first { $0["id"] as? String == "remote.key" }?["status"] as? String
+            return try result.report(DoctorReportMirror.self).checks.first { $0.id == "remote.key" }?.status
         }
         #expect(try await doctorKeyCheck("own", keys[0]) == "ok")
         #expect(try await doctorKeyCheck("other", keys[1]) == "failure", "another container's key is refused")

@@ -197,8 +197,8 @@ import TribeBoardTestSupport
         let directory = try TemporaryDirectory("streamed-input")
         let result = try provision(shell, in: directory)
         #expect(result.status == 0, "\(result.stderr)")
-        let summary = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-        #expect(summary?["created"] as? Int == 25, "\(result.stdout)")
+        let summary = try result.report(ProvisionReportMirror.self)
+        #expect(summary.created == 25, "\(result.stdout)")
         #expect(try StoreInspector(path: directory.file("s.sqlite")).count("SELECT COUNT(*) FROM families") == 25)
     }
 
@@ -278,9 +278,8 @@ import TribeBoardTestSupport
 
         let doctor = try ProcessRunner.run(setpriv, user + [tribeboard, "doctor", "--store", "s.sqlite", "--json"], in: directory.path)
         #expect(doctor.status == 1)
-        let json = try JSONSerialization.jsonObject(with: Data(doctor.stdout.utf8)) as? [String: Any]
-        let failures = ((json?["checks"] as? [[String: Any]]) ?? []).filter { $0["status"] as? String == "failure" }
-        #expect(failures.contains { ($0["found"] as? String)?.contains("s.sqlite-shm is not writable by this user (mode 400") == true }, "\(doctor.stdout)")
+        let failures = try doctor.report(DoctorReportMirror.self).checks.filter { $0.status == "failure" }
+        #expect(failures.contains { $0.found.contains("s.sqlite-shm is not writable by this user (mode 400") == true }, "\(doctor.stdout)")
 
         let provision = try ProcessRunner.run(setpriv, user + [tribeboard, "provision", "more.csv", "--store", "s.sqlite", "--out", "out2", "--json"],
                                               in: directory.path)

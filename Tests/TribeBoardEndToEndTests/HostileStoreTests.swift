@@ -170,8 +170,7 @@ import TribeBoardTestSupport
         let plan = try await ProcessRunner.runAsync(Self.tribeboard, ["migrate", "legacy-types", "--store", "s.sqlite", "--json"] + fixture.remoteArguments,
                                                     in: directory.path)
         #expect(plan.status == 0, "\(plan.stderr)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any], "\(plan.stdout)")
-        #expect(report["error"] == nil, "\(plan.stdout)")
+        #expect(try !plan.report(JSONKeys.self).keys.contains("error"), "\(plan.stdout)")
     }
 
     /// A store provisioned from the shipped template by the real tool, then damaged with sqlite3

@@ -38,8 +38,8 @@ import TribeBoardTestSupport
         let provision = try link("tribeboard-provision", in: directory)
         let result = try ProcessRunner.run(provision, ["in.csv", "--store", "s.sqlite", "--out", "out", "--json"], in: directory.path)
         #expect(result.status == 0, "\(result.stderr)")
-        let summary = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-        #expect(summary?["created"] as? Int == 3, "\(result.stdout)")
+        let summary = try result.report(ProvisionReportMirror.self)
+        #expect(summary.created == 3, "\(result.stdout)")
         #expect(FileManager.default.fileExists(atPath: directory.file("out/manifest.csv")))
     }
 

@@ -83,8 +83,8 @@ import TribeBoardTestSupport
         let result = run.wait()
         #expect(result.status == 75, "\(result.stderr)")
         let report = try F.json(result)
-        #expect(report["stopKind"] as? String == "cloudkit.network", "\(report["stoppedBy"] ?? "")")
-        #expect(report["stoppedBy"] as? String != nil && report["exitKind"] as? String == "tryLater")
+        #expect(report.stopKind == "cloudkit.network", "\(report.stoppedBy ?? "")")
+        #expect(report.stoppedBy != nil && report.exitKind == "tryLater")
         #expect((F.counts(report)["failed"] ?? 0) > 0, "what was not sent waits for the next run")
     }
 
@@ -135,18 +135,18 @@ import TribeBoardTestSupport
 
         let result = try await migrate(source, destination, directory, ["--apply", "--out", "out", "--json", "--show-codes"])
         #expect(result.status == 1, "\(result.stderr)")
-        let entries = try F.json(result)["entries"] as? [[String: Any]] ?? []
-        let entry = { (name: String) in entries.first { $0["sourceName"] as? String == name } ?? [:] }
-        #expect(entry("A0000000-0000-4000-8000-000000000001")["outcome"] as? String == "identical")
-        #expect(entry("A0000000-0000-4000-8000-000000000003")["outcome"] as? String == "conflict")
-        #expect((entry("A0000000-0000-4000-8000-000000000003")["reason"] as? String)?.contains("name") == true, "names the differing field")
-        #expect(entry("A0000000-0000-4000-8000-000000000005")["outcome"] as? String == "skipped")
-        let recode = try #require(entry("A0000000-0000-4000-8000-000000000002")["recode"] as? [String: String])
-        #expect(recode["oldCode"] == "TAKEN2" && recode["keptBy"] == "D0000000-0000-4000-8000-000000000009")
+        let entries = try F.json(result).entries
+        let entry = { (name: String) in entries.first { $0.sourceName == name } }
+        #expect(entry("A0000000-0000-4000-8000-000000000001")?.outcome == "identical")
+        #expect(entry("A0000000-0000-4000-8000-000000000003")?.outcome == "conflict")
+        #expect(entry("A0000000-0000-4000-8000-000000000003")?.reason?.contains("name") == true, "names the differing field")
+        #expect(entry("A0000000-0000-4000-8000-000000000005")?.outcome == "skipped")
+        let recode = try #require(entry("A0000000-0000-4000-8000-000000000002")?.recode)
+        #expect(recode.oldCode == "TAKEN2" && recode.keptBy == "D0000000-0000-4000-8000-000000000009")
         let records = await destination.emulator.records(container: container)
         #expect(records.first { $0.recordName == "A0000000-0000-4000-8000-000000000003" }?.string("name") == "Destination side", "never overwritten")
         let newCode = try #require(records.first { $0.recordName == "A0000000-0000-4000-8000-000000000002" }?.string("code"))
-        #expect(newCode == recode["newCode"] && newCode != "TAKEN2")
+        #expect(newCode == recode.newCode && newCode != "TAKEN2")
         #expect(try QRReader.decode([directory.file("out/qr/A0000000-0000-4000-8000-000000000002.png")]) == [newCode])
         let codes = records.compactMap { $0.string("code") }
         #expect(Set(codes).count == codes.count, "no duplicate code: \(codes)")

@@ -17,9 +17,10 @@ import TribeBoardTestSupport
                                          in: directory.path)
     }
 
-    func entries(_ report: [String: Any]) -> [String: [String: Any]] {
-        var byName: [String: [String: Any]] = [:]
-        for entry in report["entries"] as? [[String: Any]] ?? [] { byName[entry["sourceName"] as? String ?? ""] = entry }
+    /// The entries by source name (the last of a repeated name, as before).
+    func entries(_ report: MigrateReportMirror) -> [String: MigrateReportMirror.Entry] {
+        var byName: [String: MigrateReportMirror.Entry] = [:]
+        for entry in report.entries { byName[entry.sourceName] = entry }
         return byName
     }
 
@@ -36,8 +37,8 @@ import TribeBoardTestSupport
         let plan = try await migrate(fixture, directory, ["--json"])
         #expect(plan.status == 1, "\(plan.stderr)")
         let l1 = try #require(entries(try F.json(plan))["L1"])
-        #expect(l1["outcome"] as? String == "code-conflict")
-        let reason = try #require(l1["reason"] as? String)
+        #expect(l1.outcome == "code-conflict")
+        let reason = try #require(l1.reason)
         let steps = ["`tribeboard audit --repair --apply --out DIR`", "`tribeboard resync`", "`tribeboard migrate legacy-types --apply --out DIR`"]
         let places = steps.map { reason.range(of: $0)?.lowerBound }
         #expect(places.allSatisfy { $0 != nil }, "every step is named: \(reason)")
@@ -63,25 +64,25 @@ import TribeBoardTestSupport
 
         let blocked = try await migrate(fixture, directory, ["--apply", "--out", "out", "--delete-source", "--json"])
         #expect(blocked.status == 1, "\(blocked.stderr)")
-        let refused = try #require(try F.json(blocked)["deletionRefused"] as? String)
+        let refused = try #require(try F.json(blocked).deletionRefused)
         #expect(refused.contains("--keep-source M9") && refused.contains("CloudKit Console"), "\(refused)")
         #expect(await legacyNames() == ["L1", "L2", "M1", "M2", "M9", "P1", "P2"], "nothing deleted")
 
         let misspelt = try await migrate(fixture, directory, ["--apply", "--out", "out", "--delete-source", "--keep-source", "M99", "--json"])
         #expect(misspelt.status == 1)
-        #expect((try F.json(misspelt)["deletionRefused"] as? String)?.contains("M99") == true)
+        #expect(try F.json(misspelt).deletionRefused?.contains("M99") == true)
         #expect(await legacyNames().count == 7, "a name no record has deletes nothing")
 
         let kept = try await migrate(fixture, directory, ["--apply", "--out", "out", "--delete-source", "--keep-source", "M9", "--json"])
         let report = try F.json(kept)
         #expect(kept.status == 1, "M9 is still not migrated: \(kept.stderr)")
-        #expect(report["deletionRefused"] == nil || report["deletionRefused"] is NSNull, "\(report["deletionRefused"] ?? "")")
-        #expect(report["sourceDeleted"] as? Int == 4 && report["sourceKept"] as? Int == 3)
+        #expect(report.deletionRefused == nil, "\(report.deletionRefused ?? "")")
+        #expect(report.sourceDeleted == 4 && report.sourceKept == 3)
         let byName = entries(report)
-        #expect(byName["M9"]?["sourceKept"] as? String == "--keep-source")
-        #expect((byName["L2"]?["sourceKept"] as? String)?.contains("M9") == true)
-        #expect((byName["P2"]?["sourceKept"] as? String)?.contains("M9") == true)
-        #expect(byName["M9"]?["outcome"] as? String == "invalid")
+        #expect(byName["M9"]?.sourceKept == "--keep-source")
+        #expect(byName["L2"]?.sourceKept?.contains("M9") == true)
+        #expect(byName["P2"]?.sourceKept?.contains("M9") == true)
+        #expect(byName["M9"]?.outcome == "invalid")
         #expect(await legacyNames() == ["L2", "M9", "P2"], "only the kept records remain")
 
         let text = try await migrate(fixture, directory, ["--apply", "--out", "out", "--delete-source", "--keep-source", "M9"])
@@ -103,7 +104,7 @@ import TribeBoardTestSupport
         #expect(applied.status == 0, "\(applied.stderr)")
         let report = try F.json(applied)
         let path = directory.file("out/new-codes.csv")
-        #expect(report["codesFile"] as? String == "out/new-codes.csv")
+        #expect(report.codesFile == "out/new-codes.csv")
         #expect(FileMode.of(path) == 0o600)
         let records = await fixture.emulator.records(container: container)
         let codes = Dictionary(uniqueKeysWithValues: records.map { ($0.recordName, $0.string("code") ?? "") })
@@ -160,9 +161,9 @@ import TribeBoardTestSupport
         let result = await Task.detached { run.wait() }.value
         #expect(ContinuousClock.now - sent < .seconds(2), "at once, not after the reads")
         #expect(result.status == 130, "\(result.stdout)\n\(result.stderr)")
-        let error = try #require(try F.json(result)["error"] as? [String: Any])
-        #expect(error["kind"] as? String == "migrate.interrupted" && error["exitStatus"] as? Int == 130)
-        #expect(error["operation"] as? String == "reading")
+        let error = try ErrorDocument(result)
+        #expect(error.kind == "migrate.interrupted" && error.exitStatus == 130)
+        #expect(error.operation == "reading")
         #expect(result.stderr.contains("interrupted (Ctrl-C) while reading the source (phase reading 1/4")
                 && result.stderr.contains("nothing was written") && result.stderr.contains("run the same command again"), "\(result.stderr)")
         #expect(try F.sqlite(directory.file("s.sqlite"), "SELECT count(*) FROM migration_checkpoint") == ["0"])

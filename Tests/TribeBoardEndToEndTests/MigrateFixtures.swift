@@ -59,11 +59,12 @@ enum MigrateFixtures {
     /// (then the test fails on the record it does not find).
     static func copy(_ legacyName: String) -> String { (try? LegacyCopyName.of(legacyName)) ?? "underivable \(legacyName)" }
 
-    static func json(_ result: ProcessRunner.Result) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)\n\(result.stderr)")
+    /// migrate's --json report (another command's: `result.report(Mirror.self)`).
+    static func json(_ result: ProcessRunner.Result) throws -> MigrateReportMirror {
+        try result.report(MigrateReportMirror.self)
     }
 
-    static func counts(_ json: [String: Any]) -> [String: Int] { json["counts"] as? [String: Int] ?? [:] }
+    static func counts(_ report: MigrateReportMirror) -> [String: Int] { report.counts }
 
     /// The fields of every record, by name: what "the same records" means across two containers.
     static func contents(_ records: [CloudKitRecord]) -> [String: String] {

@@ -52,7 +52,7 @@ import TribeBoardTestSupport
         #expect(applied.status == 0, "\(applied.stderr)")
         let report = try F.json(applied)
         #expect(F.counts(report)["copied"] == 7)
-        #expect((report["verification"] as? [String: Any])?["mismatched"] as? Int == 0)
+        #expect(report.verification?.mismatched == 0)
 
         let after = await fixture.emulator.records(container: container)
         let byName = Dictionary(uniqueKeysWithValues: after.map { ($0.recordName, $0) })
@@ -103,8 +103,8 @@ import TribeBoardTestSupport
         #expect(F.counts(try F.json(rerun))["checkpointed"] == 7)
         #expect(F.contents(await fixture.emulator.records(container: container)) == snapshot)
         #expect(try F.sqlite(store, "SELECT COUNT(*) FROM code_repairs") == ["1"])
-        let rerunL2 = (try F.json(rerun)["entries"] as? [[String: Any]])?.first { $0["sourceName"] as? String == "L2" }
-        #expect((rerunL2?["recode"] as? [String: String])?["keptBy"] == "C0000000-0000-4000-8000-000000000001")
+        let rerunL2 = try F.json(rerun).entries.first { $0.sourceName == "L2" }
+        #expect(rerunL2?.recode?.keptBy == "C0000000-0000-4000-8000-000000000001")
 
         // Another store (no checkpoint): the copies are found, the re-coded one with its code.
         let elsewhere = try await ProcessRunner.runAsync(tribeboard, ["migrate", "legacy-types", "--store", "other.sqlite", "--apply", "--out", "out2",
@@ -130,8 +130,8 @@ import TribeBoardTestSupport
         let result = try await migrate(fixture, directory, ["--apply", "--out", "out", "--json"])
         #expect(result.status == 1, "\(result.stderr)")
         let report = try F.json(result)
-        let entries = report["entries"] as? [[String: Any]] ?? []
-        let outcome = { (name: String) in entries.first { $0["sourceName"] as? String == name }?["outcome"] as? String }
+        let entries = report.entries
+        let outcome = { (name: String) in entries.first { $0.sourceName == name }?.outcome }
         #expect(outcome("L1") == "code-conflict")
         #expect(outcome("M1") == "skipped", "its family was not migrated")
         #expect(outcome("L2") == "copied")
@@ -168,8 +168,8 @@ import TribeBoardTestSupport
         let refused = try await migrate(fixture, directory, ["--apply", "--delete-source", "--out", "out", "--json"])
         #expect(refused.status == 1, "\(refused.stderr)")
         let report = try F.json(refused)
-        #expect(report["deletionRefused"] as? String != nil)
-        #expect(report["sourceDeleted"] as? Int == 0)
+        #expect(report.deletionRefused != nil)
+        #expect(report.sourceDeleted == 0)
         var records = await fixture.emulator.records(container: container)
         let legacyKept = records.filter { ($0.recordType ?? "").hasPrefix("CK") }
         #expect(legacyKept.count == 7, "every legacy record kept")
@@ -180,7 +180,7 @@ import TribeBoardTestSupport
                                     container: container)
         let deleted = try await migrate(fixture, directory, ["--apply", "--delete-source", "--out", "out", "--json"])
         #expect(deleted.status == 0, "\(deleted.stderr)")
-        #expect(try F.json(deleted)["sourceDeleted"] as? Int == 7)
+        #expect(try F.json(deleted).sourceDeleted == 7)
         records = await fixture.emulator.records(container: container)
         let legacyLeft = records.filter { ($0.recordType ?? "").hasPrefix("CK") }
         #expect(legacyLeft.isEmpty)
@@ -208,7 +208,7 @@ import TribeBoardTestSupport
         while run.isRunning { try await Task.sleep(for: .milliseconds(20)) }
         let result = run.wait()
         #expect(result.status == 1, "\(result.stderr)")
-        let refused = try F.json(result)["deletionRefused"] as? String
+        let refused = try F.json(result).deletionRefused
         #expect(refused?.contains("added after this run read the source (M9, CKMembership)") == true, "\(refused ?? "none")")
         let names = Set(await fixture.emulator.records(container: container).map(\.recordName))
         #expect(names.isSuperset(of: ["L1", "P1", "M1", "M9"]), "nothing deleted: \(names.sorted())")

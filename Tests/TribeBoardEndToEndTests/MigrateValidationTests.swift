@@ -17,9 +17,8 @@ import TribeBoardTestSupport
                                          in: directory.path)
     }
 
-    func entries(_ result: ProcessRunner.Result) throws -> [String: [String: Any]] {
-        let list = try F.json(result)["entries"] as? [[String: Any]] ?? []
-        return Dictionary(list.map { ($0["sourceName"] as? String ?? "", $0) }, uniquingKeysWith: { first, _ in first })
+    func entries(_ result: ProcessRunner.Result) throws -> [String: MigrateReportMirror.Entry] {
+        try F.json(result).byName
     }
 
     @Test func invalidSourceRecordsAreNotCopiedAndTheStoreNeverLearnsThem() async throws {
@@ -44,14 +43,14 @@ import TribeBoardTestSupport
         #expect(result.status == 1, "\(result.stderr)")
         #expect(F.counts(try F.json(result))["invalid"] == 4)
         let byName = try entries(result)
-        for name in ["L3", "L4", "L5", "M2"] { #expect(byName[name]?["outcome"] as? String == "invalid", "\(name)") }
-        let reason = { (name: String) in byName[name]?["reason"] as? String ?? "" }
+        for name in ["L3", "L4", "L5", "M2"] { #expect(byName[name]?.outcome == "invalid", "\(name)") }
+        let reason = { (name: String) in byName[name]?.reason ?? "" }
         #expect(reason("L3").contains("code is a INT64") && !reason("L3").contains("42"))
         #expect(reason("L4").contains("createdAt is out of range"))
         #expect(reason("L5").contains("name is missing") && reason("L5").contains("createdAt is missing"))
         #expect(reason("M2").contains("role") && reason("M2").contains("joinedAt is missing"))
-        #expect(byName["M4"]?["outcome"] as? String == "skipped", "its family is invalid")
-        for name in ["L1", "P1", "M1"] { #expect(byName[name]?["outcome"] as? String == "copied", "\(name)") }
+        #expect(byName["M4"]?.outcome == "skipped", "its family is invalid")
+        for name in ["L1", "P1", "M1"] { #expect(byName[name]?.outcome == "copied", "\(name)") }
 
         let records = await fixture.emulator.records(container: container)
         #expect(records.filter { $0.recordType == "Family" }.map(\.recordName) == [F.copy("L1")])
@@ -74,8 +73,8 @@ import TribeBoardTestSupport
         let reported = try await migrate(fixture, try TemporaryDirectory("migrate-wire-report"), ["--apply", "--on-code-conflict", "report", "--json"])
         #expect(reported.status == 1, "\(reported.stderr)")
         let listed = try entries(reported)
-        #expect(listed["L1"]?["outcome"] as? String == "code-conflict")
-        #expect(listed["L2"]?["outcome"] as? String == "code-conflict")
+        #expect(listed["L1"]?.outcome == "code-conflict")
+        #expect(listed["L2"]?.outcome == "code-conflict")
         #expect(!reported.stdout.contains("abc"), "codes masked")
         #expect(await fixture.emulator.records(container: container).filter { $0.recordType == "Family" }.isEmpty)
 
@@ -94,7 +93,7 @@ import TribeBoardTestSupport
             #expect(try F.sqlite(directory.file("s.sqlite"), "SELECT new_code || '|' || reason FROM code_repairs WHERE family_id = '\(copy)'")
                     == ["\(code)|migrate-invalid-code"])
         }
-        #expect((try entries(result)["L2"]?["recode"] as? [String: String])?["reason"] == "migrate-invalid-code")
+        #expect(try entries(result)["L2"]?.recode?.reason == "migrate-invalid-code")
     }
 
     @Test func codesDifferingOnlyInCaseAreOneCodeAndTheAuditFindsNoDuplicate() async throws {
@@ -111,20 +110,20 @@ import TribeBoardTestSupport
         let result = try await migrate(fixture, directory, ["--apply", "--delete-source", "--out", "out", "--json", "--show-codes"])
         #expect(result.status == 0, "\(result.stderr)")
         let byName = try entries(result)
-        let l1 = byName["L1"]?["recode"] as? [String: String]
-        #expect(l1?["keptBy"] == holder && l1?["reason"] == "migrate-code-conflict", "xyz789 is XYZ789 to the people typing it")
-        #expect((byName["L2"]?["recode"]) == nil, "the oldest keeps its code")
-        #expect((byName["L3"]?["recode"] as? [String: String])?["reason"] == "migrate-invalid-code")
+        let l1 = byName["L1"]?.recode
+        #expect(l1?.keptBy == holder && l1?.reason == "migrate-code-conflict", "xyz789 is XYZ789 to the people typing it")
+        #expect(byName["L2"]?.recode == nil, "the oldest keeps its code")
+        #expect(byName["L3"]?.recode?.reason == "migrate-invalid-code")
         let families = await fixture.emulator.records(container: container).filter { $0.recordType == "Family" }
         let keys = families.compactMap { $0.string("code")?.trimmingCharacters(in: .whitespaces).uppercased() }
         #expect(Set(keys).count == keys.count, "\(keys)")
 
         let audit = try await ProcessRunner.runAsync(tribeboard, ["audit", "--store", "s.sqlite", "--json"] + fixture.remoteArguments, in: directory.path)
-        let findings = try F.json(audit)["findings"] as? [[String: Any]] ?? []
+        let findings = try audit.report(AuditReportMirror.self).findings
         let copies = Set(["L1", "L2", "L3"].map(F.copy))
         let created = findings.filter { finding in
-            let category = finding["category"] as? String ?? ""
-            let ids = (finding["families"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+            let category = finding.category
+            let ids = finding.families.map(\.id)
             return (category.hasPrefix("duplicate-") || category == "case-only-twins" || category == "invalid-format") && ids.contains(where: copies.contains)
         }
         #expect(created.isEmpty, "\(created)")
@@ -145,10 +144,10 @@ import TribeBoardTestSupport
         let result = try await migrate(fixture, directory, ["--apply", "--out", "out", "--json"])
         #expect(result.status == 1, "\(result.stderr)")
         let byName = try entries(result)
-        #expect(byName["M1"]?["outcome"] as? String == "skipped")
-        #expect((byName["M1"]?["reason"] as? String)?.contains("exists nowhere") == true)
-        #expect(byName["M2"]?["outcome"] as? String == "copied", "its family is at the destination")
-        #expect(byName["M3"]?["outcome"] as? String == "skipped", "its family reference names a profile")
+        #expect(byName["M1"]?.outcome == "skipped")
+        #expect(byName["M1"]?.reason?.contains("exists nowhere") == true)
+        #expect(byName["M2"]?.outcome == "copied", "its family is at the destination")
+        #expect(byName["M3"]?.outcome == "skipped", "its family reference names a profile")
         #expect(F.counts(try F.json(result))["failed"] == 0)
         let memberships = await fixture.emulator.records(container: container).filter { $0.recordType == "Membership" }
         #expect(memberships.map(\.recordName) == [F.copy("M2")])

@@ -74,10 +74,10 @@ import TribeBoardTestSupport
 
         let second = try ProcessRunner.run(tribeboard, arguments, in: directory.path)
         #expect(second.status == 0, "\(second.stderr)")
-        let summary = try #require(try JSONSerialization.jsonObject(with: Data(second.stdout.utf8)) as? [String: Any])
-        #expect(summary["created"] as? Int == 0)
-        #expect(summary["existing"] as? Int == 10)
-        #expect(summary["qrCodesWritten"] as? Int == 1)
+        let summary = try second.report(ProvisionReportMirror.self)
+        #expect(summary.created == 0)
+        #expect(summary.existing == 10)
+        #expect(summary.qrCodesWritten == 1)
         let after = try ManifestFile.read(directory.file("out/manifest.csv"))
         #expect(after.map(\.code) == before.map(\.code))
         #expect(after.allSatisfy { $0.status == "existing" })
@@ -138,9 +138,9 @@ import TribeBoardTestSupport
         let result = try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "--dry-run", "--json"],
                                            in: directory.path)
         #expect(result.status == 1)
-        let summary = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        #expect(summary["created"] as? Int == 5)
-        #expect(summary["failed"] as? Int == 1)
+        let summary = try result.report(ProvisionReportMirror.self)
+        #expect(summary.created == 5)
+        #expect(summary.failed == 1)
         #expect(!FileManager.default.fileExists(atPath: directory.file("s.sqlite")))
         #expect(!FileManager.default.fileExists(atPath: directory.file("out")))
     }

@@ -17,62 +17,61 @@ import TribeBoardTestSupport
         #""2026/11/21 8:45:00 PM UTC+1","Lefèvre","Paul Lefèvre""#,
     ].joined(separator: "\r\n") + "\r\n"
 
-    func provision(_ arguments: [String], in directory: TemporaryDirectory) throws -> (ProcessRunner.Result, [String: Any]) {
+    func provision(_ arguments: [String], in directory: TemporaryDirectory) throws -> (ProcessRunner.Result, ProvisionReportMirror) {
         let result = try ProcessRunner.run(tribeboard, ["provision"] + arguments + ["--store", "s.sqlite", "--json"], in: directory.path)
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)\(result.stderr)")
-        return (result, json)
+        return (result, try result.report(ProvisionReportMirror.self))
     }
 
-    func duplicates(_ report: [String: Any]) -> [[String: Any]] { report["possibleDuplicates"] as? [[String: Any]] ?? [] }
+    func duplicates(_ report: ProvisionReportMirror) -> [ProvisionReportMirror.PossibleDuplicate] { report.possibleDuplicates }
 
     @Test func theSameParentTwiceInOneFormExportIsCreatedWithAWarningNamingBothRows() throws {
         let directory = try TemporaryDirectory("dup-form")
         try directory.write("form.csv", Self.formExport)
         let (result, report) = try provision(["form.csv", "--out", "out"], in: directory)
         #expect(result.status == 0, "a warning, not a failure: \(result.stderr)")
-        #expect(report["created"] as? Int == 4 && report["skipped"] as? Int == 0)
-        #expect(report["possibleDuplicateCount"] as? Int == 1, "another parent of the same family name is no duplicate")
+        #expect(report.created == 4 && report.skipped == 0)
+        #expect(report.possibleDuplicateCount == 1, "another parent of the same family name is no duplicate")
         let duplicate = try #require(duplicates(report).first)
-        #expect(duplicate["line"] as? Int == 4 && duplicate["skipped"] as? Bool == false)
-        let match = try #require(duplicate["matches"] as? [String: Any])
-        #expect(match["source"] as? String == "file" && match["line"] as? Int == 2 && match["familyName"] as? String == "Lefèvre")
+        #expect(duplicate.line == 4 && duplicate.skipped == false)
+        let match = duplicate.matches
+        #expect(match.source == "file" && match.line == 2 && match.familyName == "Lefèvre")
         #expect(result.stderr.contains("line 4") && result.stderr.contains("tribeboard doctor family"), "\(result.stderr)")
 
         // The command the warning names works as given and lists the two registrations.
-        let look = try #require(duplicate["look"] as? String)
+        let look = duplicate.look
         #expect(look.hasPrefix("tribeboard doctor family "))
         let shell = try ProcessRunner.run("/bin/sh", ["-c", "'\(tribeboard)'" + look.dropFirst("tribeboard".count) + " --json"], in: directory.path)
-        let doctor = try #require(try JSONSerialization.jsonObject(with: Data(shell.stdout.utf8)) as? [String: Any], "\(shell.stdout)\(shell.stderr)")
-        let admins = (doctor["nameMatches"] as? [[String: Any]] ?? []).compactMap { $0["admin"] as? String }
+        let doctor = try shell.report(FamilyReportMirror.self)
+        let admins = doctor.nameMatches.compactMap(\.admin)
         #expect(admins.count == 3 && admins.contains("Hélène Lefèvre") && admins.contains("Paul Lefèvre"), "\(doctor)")
 
         // Running the same export again, even asking to skip duplicates, finds its own families:
         // a row is never a duplicate of the family it made.
         let (again, rerun) = try provision(["form.csv", "--out", "out", "--skip-possible-duplicates"], in: directory)
-        #expect(again.status == 0 && rerun["existing"] as? Int == 4 && rerun["skipped"] as? Int == 0, "\(again.stderr)")
-        #expect(rerun["possibleDuplicateCount"] as? Int == 0 && !again.stderr.contains("possible duplicate"), "\(again.stderr)")
+        #expect(again.status == 0 && rerun.existing == 4 && rerun.skipped == 0, "\(again.stderr)")
+        #expect(rerun.possibleDuplicateCount == 0 && !again.stderr.contains("possible duplicate"), "\(again.stderr)")
     }
 
     @Test func aSecondRunAgainstTheStoreSkipsTheRegistrationOnRequest() throws {
         let directory = try TemporaryDirectory("dup-store")
         try directory.write("first.csv", "external_id,family_name,admin_display_name,admin_apple_user_id_hash\nA-1,Nguyễn,Minh Anh,\nA-2,Kowalski,Ewa,\(String(repeating: "ab", count: 32))\n")
         let (first, firstReport) = try provision(["first.csv", "--out", "out1"], in: directory)
-        try #require(first.status == 0 && firstReport["created"] as? Int == 2, "\(first.stderr)")
+        try #require(first.status == 0 && firstReport.created == 2, "\(first.stderr)")
         let storeFamily = try #require(try ManifestFile.read(directory.file("out1/manifest.csv")).first { $0.externalId == "A-1" }).familyId
 
         // Typed again later: no accents, other case; and the signed-in admin by hash under another name.
         try directory.write("second.csv", "external_id,family_name,admin_display_name,admin_apple_user_id_hash\nB-1,NGUYEN,minh anh,\nB-2,Kowalski,Ewa K.,\(String(repeating: "AB", count: 32).lowercased())\nB-3,Tanaka,Yui,\n")
         let (dry, dryReport) = try provision(["second.csv", "--dry-run"], in: directory)
-        #expect(dry.status == 0 && dryReport["possibleDuplicateCount"] as? Int == 2, "a dry run warns too: \(dry.stderr)")
+        #expect(dry.status == 0 && dryReport.possibleDuplicateCount == 2, "a dry run warns too: \(dry.stderr)")
 
         let (second, report) = try provision(["second.csv", "--out", "out2", "--skip-possible-duplicates"], in: directory)
         #expect(second.status == 1, "rows left out are part of the job not done: \(second.stderr)")
-        #expect(report["created"] as? Int == 1 && report["skipped"] as? Int == 2 && report["failed"] as? Int == 0)
-        let byLine = Dictionary(uniqueKeysWithValues: duplicates(report).compactMap { d in (d["line"] as? Int).map { ($0, d) } })
-        let nguyen = try #require(byLine[2]?["matches"] as? [String: Any])
-        #expect(nguyen["source"] as? String == "store" && nguyen["familyId"] as? String == storeFamily && nguyen["externalId"] as? String == "A-1")
-        #expect((byLine[3]?["matches"] as? [String: Any])?["externalId"] as? String == "A-2", "the same admin hash is the same parent")
-        #expect(byLine.values.allSatisfy { $0["skipped"] as? Bool == true })
+        #expect(report.created == 1 && report.skipped == 2 && report.failed == 0)
+        let byLine = Dictionary(uniqueKeysWithValues: duplicates(report).map { ($0.line, $0) })
+        let nguyen = try #require(byLine[2]?.matches)
+        #expect(nguyen.source == "store" && nguyen.familyId == storeFamily && nguyen.externalId == "A-1")
+        #expect(byLine[3]?.matches.externalId == "A-2", "the same admin hash is the same parent")
+        #expect(byLine.values.allSatisfy { $0.skipped == true })
 
         let manifest = try ManifestFile.read(directory.file("out2/manifest.csv"))
         #expect(manifest.filter { $0.status == "skipped" }.map(\.externalId) == ["B-1", "B-2"])

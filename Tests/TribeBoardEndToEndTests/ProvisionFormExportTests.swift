@@ -9,10 +9,9 @@ import TribeBoardTestSupport
     let tribeboard = ProcessRunner.executable("tribeboard")
     static let bom = "\u{FEFF}"
 
-    func provision(_ arguments: [String], in directory: TemporaryDirectory) throws -> (ProcessRunner.Result, [String: Any]) {
+    func provision(_ arguments: [String], in directory: TemporaryDirectory) throws -> (ProcessRunner.Result, ProvisionReportMirror) {
         let result = try ProcessRunner.run(tribeboard, ["provision"] + arguments + ["--store", "s.sqlite", "--json"], in: directory.path)
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)\(result.stderr)")
-        return (result, json)
+        return (result, try result.report(ProvisionReportMirror.self))
     }
 
     /// The manifest read back by Python's csv module (not the toolkit's reader): its rows, and
@@ -26,7 +25,7 @@ import TribeBoardTestSupport
             """
         let result = try ProcessRunner.run("/usr/bin/env", ["python3", "-c", script, path, delimiter])
         try #require(result.status == 0, "python3 csv: \(result.stderr)")
-        let rows = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String]])
+        let rows = try JSONDecoder().decode([[String]].self, from: Data(result.stdout.utf8))
         return (rows, bytes.starts(with: [0xEF, 0xBB, 0xBF]))
     }
 
@@ -38,10 +37,10 @@ import TribeBoardTestSupport
             #""2026/11/20 9:20:41 AM UTC+1","Okafor","Chidi Okafor","CE2""#,
         ].joined(separator: "\r\n") + "\r\n")
         let (result, report) = try provision(["form.csv", "--out", "out"], in: directory)
-        #expect(result.status == 0 && report["created"] as? Int == 2, "\(result.stderr)")
-        let columns = (report["columns"] as? [[String: String]] ?? []).map { [$0["header"] ?? "", $0["field"] ?? "", $0["matched"] ?? ""] }
+        #expect(result.status == 0 && report.created == 2, "\(result.stderr)")
+        let columns = report.columns.map { [$0.header, $0.field, $0.matched] }
         #expect(columns == [["Family name", "family_name", "tolerant"], ["Admin display name", "admin_display_name", "tolerant"]])
-        #expect(report["unknownColumns"] as? [String] == ["Timestamp", "Class"])
+        #expect(report.unknownColumns == ["Timestamp", "Class"])
         let store = try StoreInspector(path: directory.file("s.sqlite"))
         #expect(try store.strings("SELECT u.display_name FROM user_profiles u ORDER BY 1") == ["Chidi Okafor", "Hélène Lefèvre"])
     }
@@ -54,10 +53,10 @@ import TribeBoardTestSupport
         let arguments = ["inscriptions.csv", "--map", "Nom de famille=family_name", "--map", "Parent=admin_display_name",
                          "--map", "réf=external_id"]
         let (result, report) = try provision(arguments + ["--out", "out", "--sheets", "cards.pdf"], in: directory)
-        #expect(result.status == 1 && report["created"] as? Int == 2 && report["failed"] as? Int == 1, "\(result.stderr)")
-        #expect((report["columns"] as? [[String: String]])?.map { $0["matched"] } == ["map", "map", "map"])
-        let format = report["manifestFormat"] as? [String: Any]
-        #expect(format?["delimiter"] as? String == "semicolon" && format?["byteOrderMark"] as? Bool == true, "\(report)")
+        #expect(result.status == 1 && report.created == 2 && report.failed == 1, "\(result.stderr)")
+        #expect(report.columns.map(\.matched) == ["map", "map", "map"])
+        let format = report.manifestFormat
+        #expect(format?.delimiter == "semicolon" && format?.byteOrderMark == true, "\(report)")
 
         let manifest = try readBack(directory.file("out/manifest.csv"), delimiter: ";")
         #expect(manifest.byteOrderMark)
@@ -66,11 +65,11 @@ import TribeBoardTestSupport
                 == [["R1", "Dubois", "created"], ["R2", "Martin, Petit", "created"], ["R3", "Bad; Name", "failed"]])
         #expect(manifest.rows.last?.last?.contains("\";\"") == true, "the error names the semicolon, whole")
         // provision --sheets read that manifest back: one card per family.
-        #expect((report["sheets"] as? [String: Any])?["invitations"] as? Int == 2, "\(report)")
+        #expect(report.sheets?.invitations == 2, "\(report)")
 
         // Asked for plain commas, the same run writes RFC 4180 without a byte order mark.
         let (again, rerun) = try provision(arguments + ["--out", "out2", "--manifest-format", "comma"], in: directory)
-        #expect(again.status == 1 && rerun["existing"] as? Int == 2, "\(again.stderr)")
+        #expect(again.status == 1 && rerun.existing == 2, "\(again.stderr)")
         let plain = try readBack(directory.file("out2/manifest.csv"), delimiter: ",")
         #expect(!plain.byteOrderMark && plain.rows.count == 4 && plain.rows[2][3] == "Martin, Petit")
     }

@@ -21,8 +21,13 @@ import TribeBoardRemote
                                                 in: directory.path)
     }
 
-    func summary(_ result: ProcessRunner.Result) throws -> [String: Any] {
-        try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+    func summary(_ result: ProcessRunner.Result) throws -> ProvisionReportMirror {
+        try result.report(ProvisionReportMirror.self)
+    }
+
+    /// The keys `remote` holds: a stop that did not happen is left out of the report.
+    func remoteKeys(_ result: ProcessRunner.Result) throws -> Set<String> {
+        try #require(try result.report(JSONKeys.self).objects["remote"], "\(result.stdout)").keys
     }
 
     @Test func cleanRunChecksEveryCodeAndSyncUploadsTheAppsRecords() async throws {
@@ -32,8 +37,8 @@ import TribeBoardRemote
         let result = try await provision(fixture, in: directory, ["--sync"])
         #expect(result.status == 0, "\(result.stderr)")
         let json = try summary(result)
-        #expect(json["codesVerifiedRemotely"] as? Int == 42)
-        #expect(json["codesNotVerifiedRemotely"] as? Int == 0)
+        #expect(json.codesVerifiedRemotely == 42)
+        #expect(json.codesNotVerifiedRemotely == 0)
 
         let remote = await fixture.emulator.records(container: container)
         #expect(remote.filter { $0.recordType == "Family" }.count == 42)
@@ -80,13 +85,13 @@ import TribeBoardRemote
         let result = try await provision(fixture, in: directory, ["--sync"])
         #expect(result.status == 75, "\(result.stderr)")
         let json = try summary(result)
-        #expect(json["created"] as? Int == 42)
-        #expect(json["codesNotVerifiedRemotely"] as? Int == 42)
-        let remote = try #require(json["remote"] as? [String: Any])
-        #expect(remote["errorKind"] as? String == "network")
+        #expect(json.created == 42)
+        #expect(json.codesNotVerifiedRemotely == 42)
+        let remote = try #require(json.remote)
+        #expect(remote.errorKind == "network")
         // The check and the upload both stopped on the lost network, which the report names.
-        #expect(remote["stopKind"] as? String == "cloudkit.network" && remote["unavailable"] is String, "\(remote)")
-        #expect(remote["uploadStopKind"] == nil, "no upload was tried once the check stopped: \(remote)")
+        #expect(remote.stopKind == "cloudkit.network" && remote.unavailable != nil, "\(remote)")
+        #expect(try !remoteKeys(result).contains("uploadStopKind"), "no upload was tried once the check stopped: \(remote)")
         let store = try StoreInspector(path: directory.file("s.sqlite"))
         #expect(try store.count("SELECT COUNT(*) FROM families WHERE code_verified_remotely_at IS NULL AND needs_sync = 1") == 42)
     }
@@ -101,11 +106,11 @@ import TribeBoardRemote
         defer { close(lock) }
         try #require(lock >= 0 && flock(lock, LOCK_EX | LOCK_NB) == 0)
         let result = try await provision(fixture, in: directory, ["--sync"])
-        let remote = try #require(try summary(result)["remote"] as? [String: Any], "\(result.stdout)")
-        #expect(remote["uploadStopKind"] as? String == "lock.held" && remote["uploadError"] is String, "\(remote)")
-        #expect(remote["stopKind"] == nil, "the check itself went through: \(remote)")
+        let remote = try #require(try summary(result).remote, "\(result.stdout)")
+        #expect(remote.uploadStopKind == "lock.held" && remote.uploadError != nil, "\(remote)")
+        #expect(try !remoteKeys(result).contains("stopKind"), "the check itself went through: \(remote)")
         #expect(try StoreInspector(path: directory.file("s.sqlite")).count("SELECT COUNT(*) FROM families WHERE needs_sync = 1") == 42)
-        #expect(result.status == 75 && remote["uploadOutcome"] as? String == "tryLater", "records left waiting are not a success: \(result.stderr)")
+        #expect(result.status == 75 && remote.uploadOutcome == "tryLater", "records left waiting are not a success: \(result.stderr)")
     }
 
     /// A lock file that cannot be used is an I/O fault, as resync says (74), not "try later" (75),
@@ -129,10 +134,10 @@ import TribeBoardRemote
         let result = try await provision(fixture, in: directory, [], keyID: "never-registered")
         #expect(result.status == 78, "\(result.stderr)")
         // The remote check stopped, the local work is done: the report is the run's document.
-        let remote = try #require(try summary(result)["remote"] as? [String: Any])
-        #expect(remote["errorKind"] as? String == "configuration", "\(result.stdout)")
-        #expect(remote["stopKind"] as? String == "cloudkit.service", "\(result.stdout)")
-        #expect((remote["unavailable"] as? String)?.contains("AUTHENTICATION_FAILED") == true, "Apple's code, in the report: \(result.stdout)")
+        let remote = try #require(try summary(result).remote)
+        #expect(remote.errorKind == "configuration", "\(result.stdout)")
+        #expect(remote.stopKind == "cloudkit.service", "\(result.stdout)")
+        #expect(remote.unavailable?.contains("AUTHENTICATION_FAILED") == true, "Apple's code, in the report: \(result.stdout)")
         #expect(try StoreInspector(path: directory.file("s.sqlite")).count("SELECT COUNT(*) FROM families") == 42)
         #expect(await fixture.emulator.requestCounts()["records/query"] == 1, "a configuration error is not retried, and stops remote checks")
     }

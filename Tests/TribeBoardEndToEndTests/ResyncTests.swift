@@ -79,8 +79,8 @@ import TribeBoardRemote
         #expect(rerun.status == 0, "\(rerun.stderr)")
         #expect(Set(await fixture.emulator.records(container: container).map(\.recordName)) == (try localIDs(directory)))
         #expect(try await fixture.emulator.claimsMatch(try localCodes(directory), container: container), "claims the killed run made are found as ours")
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(rerun.stdout.utf8)) as? [String: Any])
-        #expect(json["failed"] as? Int == 0, "records the killed run uploaded but did not mark are settled as EXISTS, not errors")
+        let json = try rerun.report(ResyncReportMirror.self)
+        #expect(json.failed == 0, "records the killed run uploaded but did not mark are settled as EXISTS, not errors")
     }
 
     @Test func killedMidRunThenRerunFinishesWithoutDuplicatesOrErrors() async throws {
@@ -147,9 +147,9 @@ import TribeBoardRemote
         #expect(remote.first { $0.recordName == holder.recordName }?.string("name") == "Someone Else")
         #expect(!remote.contains { $0.recordName == victim["id"] })
         let list = try await ProcessRunner.runAsync(tribeboard, ["resync", "--store", "s.sqlite", "--list", "--json"], in: directory.path)
-        let entries = (try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [String: Any])?["entries"] as? [[String: Any]] ?? []
-        let entry = entries.first { $0["id"] as? String == victim["id"] }
-        #expect(entry?["status"] as? String == "conflict" && entry?["conflictWith"] as? String == holder.recordName, "\(list.stdout)")
+        let entries = try list.report(ResyncListMirror.self).entries
+        let entry = entries.first { $0.id == victim["id"] }
+        #expect(entry?.status == "conflict" && entry?.conflictWith == holder.recordName, "\(list.stdout)")
     }
 
     @Test func aPermanentlyBadRecordIsQuarantinedAndDoesNotBlockTheRest() async throws {
@@ -181,9 +181,9 @@ import TribeBoardRemote
         try FileManager.default.createDirectory(atPath: directory.file("folder"), withIntermediateDirectories: false)
         let result = try await resync(fixture, in: directory, ["--metrics-file", target, "--json"])
         #expect(result.status == 74, "\(result.stderr)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
-        #expect((report["synced"] as? Int ?? 0) >= 3, "the upload itself was done: \(result.stdout)")
-        #expect((report["metricsFileError"] as? String)?.contains(target) == true, "\(result.stdout)")
+        let report = try result.report(ResyncReportMirror.self)
+        #expect(report.synced >= 3, "the upload itself was done: \(result.stdout)")
+        #expect(report.metricsFileError?.contains(target) == true, "\(result.stdout)")
         #expect(await fixture.emulator.records(container: container).filter { $0.recordType == "Family" }.count == 3)
     }
 
@@ -194,9 +194,9 @@ import TribeBoardRemote
         let result = try await ProcessRunner.runAsync(tribeboard, ["resync", "--store", "s.sqlite", "--release", "NO-SUCH-ID", "--json"],
                                                       in: directory.path)
         #expect(result.status == 64, "\(result.stderr)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
-        #expect(report["command"] as? String == "resync --release" && report["notSetAside"] as? [String] == ["NO-SUCH-ID"], "\(report)")
-        #expect(report["error"] == nil)
+        let report = try result.report(ResyncReleaseMirror.self)
+        #expect(report.command == "resync --release" && report.notSetAside == ["NO-SUCH-ID"], "\(report)")
+        #expect(try !result.report(JSONKeys.self).keys.contains("error"))
     }
 
     @Test func withoutARemoteResyncSaysWhatIsMissing() async throws {

@@ -20,9 +20,6 @@ import TribeBoardTestSupport
         return try ManifestFile.read(directory.file("out/manifest.csv"))
     }
 
-    func json(_ text: String) throws -> [String: Any] {
-        try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] ?? [:]
-    }
 
     static let layouts: [(layout: String, paper: String, perPage: Int, width: Double, height: Double)] = [
         ("cards", "a4", 8, 595.276, 841.89), ("cards", "letter", 8, 612, 792),
@@ -38,10 +35,10 @@ import TribeBoardTestSupport
         #expect(result.status == 0, "\(result.stderr)")
         let pdf = directory.file("inv.pdf")
         let pages = (families.count + perPage - 1) / perPage
-        let report = try json(result.stdout)
-        #expect(report["invitations"] as? Int == families.count)
-        #expect(report["pages"] as? Int == pages)
-        #expect(report["mode"] as? String == "0600")
+        let report = try result.report(SheetsReportMirror.self)
+        #expect(report.invitations == families.count)
+        #expect(report.pages == pages)
+        #expect(report.mode == "0600")
         #expect(FileMode.of(pdf) == 0o600)
 
         let info = try PDFReader.info(pdf)
@@ -188,11 +185,11 @@ import TribeBoardTestSupport
         let result = try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "--sheets", "no-such-folder/inv.pdf", "--json"],
                                            in: directory.path)
         #expect(result.status == 73, "\(result.stderr)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
-        #expect(report["created"] as? Int == 3 && report["manifest"] != nil, "\(result.stdout)")
-        let sheets = try #require(report["sheets"] as? [String: Any], "\(result.stdout)")
-        #expect(sheets["errorKind"] as? String == "sheets.cannotCreate" && sheets["path"] as? String == "no-such-folder/inv.pdf", "\(sheets)")
-        #expect(sheets["invitations"] == nil)
+        let report = try result.report(ProvisionReportMirror.self)
+        #expect(report.created == 3 && report.manifest != nil, "\(result.stdout)")
+        let sheets = try #require(report.sheets, "\(result.stdout)")
+        #expect(sheets.errorKind == "sheets.cannotCreate" && sheets.path == "no-such-folder/inv.pdf", "\(sheets)")
+        #expect(try result.report(JSONKeys.self).objects["sheets"]?.keys.contains("invitations") == false)
         #expect(try StoreInspector(path: directory.file("s.sqlite")).count("SELECT COUNT(*) FROM families") == 3, "the families were made")
 
         let text = try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "--sheets", "no-such-folder/inv.pdf"],

@@ -39,8 +39,8 @@ import TribeBoardTestSupport
         return try ManifestFile.read(directory.file("out/manifest.csv"))
     }
 
-    func report(_ result: ProcessRunner.Result) throws -> [String: Any] {
-        try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
+    func report(_ result: ProcessRunner.Result) throws -> SheetsReportMirror {
+        try result.report(SheetsReportMirror.self)
     }
 
     /// The words of `text`, however pdftotext broke its lines.
@@ -73,8 +73,8 @@ import TribeBoardTestSupport
                                            in: directory.path)
         #expect(result.status == 0, "\(result.stderr)")
         let report = try report(result)
-        #expect(report["shrunk"] as? Int == 8, "every card's wording needed smaller type: \(report)")
-        #expect((report["cuts"] as? [String: Any])?["invitations"] as? Int == 0)
+        #expect(report.shrunk == 8, "every card's wording needed smaller type: \(report)")
+        #expect(report.cuts.invitations == 0)
         for (slot, family) in families.enumerated() {
             let card = Self.words(try cardText(directory.file("inv.pdf"), slot: slot))
             let admin = "Admin \(slot + 1)"
@@ -91,7 +91,7 @@ import TribeBoardTestSupport
         let result = try ProcessRunner.run(tribeboard, ["sheets", "--store", "s.sqlite", "--out", "inv.pdf", "--template", "t.txt",
                                                         "--layout", "letters", "--json"], in: directory.path)
         #expect(result.status == 0, "\(result.stderr)")
-        #expect((try report(result)["cuts"] as? [String: Any])?["invitations"] as? Int == 0)
+        #expect(try report(result).cuts.invitations == 0)
         let text = Self.words(try PDFReader.text(directory.file("inv.pdf")))
         #expect(!text.contains("…"), "\(text)")
         for (index, family) in families.enumerated() {
@@ -121,9 +121,9 @@ import TribeBoardTestSupport
         let cut = try ProcessRunner.run(tribeboard, ["sheets", "--store", "s.sqlite", "--out", "inv.pdf", "--template", "t.txt",
                                                      "--allow-cut", "--json"], in: directory.path)
         #expect(cut.status == 0, "\(cut.stderr)")
-        let cuts = try report(cut)["cuts"] as? [String: Any]
-        #expect(cuts?["invitations"] as? Int == 11 && (cuts?["fields"] as? [String: Int]) == ["wording": 11], "\(String(describing: cuts))")
-        #expect((cuts?["first"] as? [[String: Any]])?.compactMap { $0["familyId"] as? String } == families.map(\.familyId))
+        let cuts = try report(cut).cuts
+        #expect(cuts.invitations == 11 && cuts.fields == ["wording": 11], "\(cuts)")
+        #expect(cuts.first.map(\.familyId) == families.map(\.familyId))
         #expect(try PDFReader.qrCodes(directory.file("inv.pdf"), grid: SheetsCLITests.cards).sorted() == families.map(\.code).sorted())
         #expect(try cardText(directory.file("inv.pdf"), slot: 0).contains("…"), "the cut is marked")
     }
@@ -137,7 +137,7 @@ import TribeBoardTestSupport
                                                         "--paper", "letter", "--json"], in: directory.path)
         #expect(result.status == 0, "\(result.stderr)")
         let report = try report(result)
-        #expect(report["preview"] as? String == "p.png" && report["output"] == nil && report["invitations"] as? Int == 3, "\(report)")
+        #expect(try report.preview == "p.png" && !result.report(JSONKeys.self).keys.contains("output") && report.invitations == 3, "\(report)")
         let png = try Data(contentsOf: URL(fileURLWithPath: directory.file("p.png")))
         #expect(png.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
         let size = [16, 20].map { at in png[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }

@@ -123,9 +123,8 @@ import TribeBoardTestSupport
         #expect(refused.kind == "sheets.textDoesNotFit" && refused.count == 8 && refused.fields?.contains("organisation") == true, "\(refused)")
         let result = try ProcessRunner.run(tribeboard, arguments + ["--allow-cut"], in: directory.path)
         #expect(result.status == 0, "\(result.stderr)")
-        let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-        let cuts = report?["cuts"] as? [String: Any]
-        #expect(cuts?["invitations"] as? Int == 8 && (cuts?["fields"] as? [String: Int])?["organisation"] == 8, "\(String(describing: cuts))")
+        let cuts = try result.report(SheetsReportMirror.self).cuts
+        #expect(cuts.invitations == 8 && cuts.fields["organisation"] == 8, "\(cuts)")
         let pdf = directory.file("inv.pdf")
         #expect(try PDFReader.qrCodes(pdf, grid: SheetsCLITests.cards).count == names.count)
         let (width, height) = ((595.276 - 72) / 2, (841.89 - 72) / 4)

@@ -45,8 +45,8 @@ import TribeBoardTestSupport
         let named = try await run(["sheets", "--manifest", "out/manifest.csv", "--store", "s.sqlite", "--out", "inv.pdf", "--json"], in: directory)
         #expect(named.status == 0, "\(named.stderr)")
         #expect(named.stderr.contains("out/manifest.csv is older than the store") && named.stderr.contains(recoded.familyId), "\(named.stderr)")
-        let check = (try JSONSerialization.jsonObject(with: Data(named.stdout.utf8)) as? [String: Any])?["manifestCheck"] as? [String: Any]
-        #expect(check?["outdated"] as? Int == 1 && (check?["first"] as? [[String: Any]])?.first?["familyId"] as? String == recoded.familyId,
+        let check = try named.report(SheetsReportMirror.self).manifestCheck
+        #expect(check?.outdated == 1 && check?.first.first?.familyId == recoded.familyId,
                 "\(String(describing: check))")
         let pdf = directory.file("inv.pdf")
         let codes = try PDFReader.qrCodes(pdf, grid: SheetsCLITests.cards)

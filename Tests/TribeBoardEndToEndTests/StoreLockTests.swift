@@ -64,7 +64,7 @@ import TribeBoardTestSupport
         let second = try ProcessRunner.run(tribeboard, ["provision", "small.csv", "--store", "s.sqlite", "--out", "out2", "--json"],
                                            in: directory.path)
         #expect(second.status == 0, "\(second.stderr)")
-        let report = try #require(try JSONSerialization.jsonObject(with: Data(second.stdout.utf8)) as? [String: Any])
-        #expect(report["otherRunDetected"] as? Bool == true, "\(second.stdout.prefix(1500))")
+        let report = try second.report(ProvisionReportMirror.self)
+        #expect(report.otherRunDetected == true, "\(second.stdout.prefix(1500))")
     }
 }

@@ -60,9 +60,9 @@ struct MaxDurationTests {
         let result = try ProcessRunner.run(ProcessRunner.executable("tribeboard"),
                                            ["resync", "--store", "s.sqlite", "--key-id", "k", "--key-file", key, "--ck-base-url", server.baseURL,
                                             "--max-duration", "3", "--json"], in: directory.path)
-        let report = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-        #expect(report?["stoppedBy"] as? String == "--max-duration reached", "\(result.stdout)\n\(result.stderr)")
-        #expect(report?["stopKind"] as? String == "cloudkit.outOfTime", "the error document's kind for the run's time: \(result.stdout)")
+        let report = try result.report(ResyncReportMirror.self)
+        #expect(report.stoppedBy == "--max-duration reached", "\(result.stdout)\n\(result.stderr)")
+        #expect(report.stopKind == "cloudkit.outOfTime", "the error document's kind for the run's time: \(result.stdout)")
         #expect(result.status != 0, "records stay pending")
     }
 }
