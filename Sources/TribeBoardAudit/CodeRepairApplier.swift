@@ -71,7 +71,7 @@ struct CodeRepairApplier {
             // Before the commit nothing names a new code outside the staging folder: drop it.
             // After it, the folder keeps what is not in place yet, for the next run.
             if !committed { staging?.remove() }
-            let failure = Self.classify(error)
+            let failure = CodeRepairError.classify(error)
             // Changed stores: this run's commit, or an interrupted run's being finished (its
             // folder is kept for the next run, which writes its repairs.csv).
             let changed = committed || !recovery.changes.isEmpty
@@ -162,20 +162,5 @@ struct CodeRepairApplier {
 
     private static func skipReason(_ current: String?) -> String {
         current == nil ? "the family no longer exists" : "its code changed after the audit read it"
-    }
-
-    private static func classify(_ error: any Error) -> CodeRepairError {
-        switch error {
-        case let error as CodeRepairError: return error
-        case let error as FileSystemError: return .output(error)
-        case let error as StoreError: return .store(error)
-        case let error as QRCodeError: return .qrCode(error)
-        case let error as CodeGenerationError: return .codeGeneration(error)
-        case let error as CloudKitError: return .remote(error)
-        case let error as CodeClaimError: return .claim(error)
-        // Whatever else a write threw: the store's own classification (busy, a file in the way,
-        // GRDB's row dump left out), not a description made here.
-        default: return .store(StoreError.writing(error, store: nil))
-        }
     }
 }

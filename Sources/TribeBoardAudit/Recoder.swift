@@ -78,7 +78,7 @@ package struct Recoder: Sendable {
         } catch let error as RecodeError {
             throw error
         } catch {
-            throw Self.classify(error)
+            throw RecodeError.classify(error)
         }
         throw .claimNotConfirmed(reason: "every code tried is claimed by another family")
     }
@@ -101,7 +101,7 @@ package struct Recoder: Sendable {
         } catch {
             unlink(stagedQR)
             unlink(stagedManifest)
-            throw Self.classify(error)
+            throw RecodeError.classify(error)
         }
         let outcome: CodeChangeOutcome?
         do {
@@ -120,19 +120,6 @@ package struct Recoder: Sendable {
         guard rename(stagedQR, qrPath) == 0 else { throw .filesNotInPlace(familyID: family.id, cause: FileSystemError("rename into", path: qrPath)) }
         guard rename(stagedManifest, manifestPath) == 0 else {
             throw .filesNotInPlace(familyID: family.id, cause: FileSystemError("rename into", path: manifestPath))
-        }
-    }
-
-    private static func classify(_ error: any Error) -> RecodeError {
-        switch error {
-        case let error as RecodeError: return error
-        case let error as FileSystemError: return .output(error)
-        case let error as StoreError: return .store(error)
-        case let error as QRCodeError: return .qrCode(error)
-        case let error as CodeGenerationError: return .codeGeneration(error)
-        case let error as CloudKitError: return .remote(error)
-        case let error as CodeClaimError: return .claim(error)
-        default: return .store(StoreError.writing(error, store: nil))
         }
     }
 }

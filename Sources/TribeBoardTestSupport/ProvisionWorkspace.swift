@@ -37,7 +37,7 @@ package struct ProvisionWorkspace {
     /// Codes in the store by family name.
     package func codesByName() throws -> [String: String] {
         var codes: [String: String] = [:]
-        for row in try inspector().rows("SELECT name, code FROM families") { codes[row["name"]!] = row["code"]! }
+        for row in try inspector().rows("SELECT name, code FROM families") { codes[row["name"] ?? ""] = row["code"] ?? "" }
         return codes
     }
 
