@@ -58,7 +58,7 @@ enum ErrorKindCatalogue {
             RecodeError.noSuchFamily("q"), RecodeError.claimNotConfirmed(reason: "r"), RecodeError.changedMeanwhile(familyID: "f"),
             RecodeError.filesNotInPlace(familyID: "f", cause: FileSystemError("rename into", path: "p")),
             MigrationError.codeGeneration(.noFreeCode(candidatesTried: 100)),
-            MigrationInterruption(progress: nil, applying: true),
+            MigrationInterruption(progress: nil, applying: true), ClaimBackfillInterruption(applying: true),
             MigrationError.copyName(.hashUnavailable(legacyName: "L1")),
             MigrationError.codeGeneration(.randomSourceUnavailable(attempts: 3, reason: "r")), ProvisionError.configuration("r"),
             SheetError.cannotCreate(path: "p", reason: "r"), SheetError.cairo("r"),
