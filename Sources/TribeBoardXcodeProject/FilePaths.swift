@@ -54,7 +54,7 @@ struct FilePaths {
                 folders.insert(folder)
             }
         }
-        return folders.sorted().flatMap { SwiftContainerLiterals.swiftFiles(below: $0 + "/Sources") }
+        return folders.sorted().flatMap { SwiftContainerLiterals.codeFiles(below: $0 + "/Sources") }
     }
 
     /// The absolute path of a file reference or group; nil for paths in the SDK or build products.
@@ -87,8 +87,11 @@ struct FilePaths {
             said = true
             for buildFileID in phase["files"]?.array?.compactMap(\.string) ?? [] {
                 guard let reference = objects.byID[buildFileID]?["fileRef"]?.string, let path = path(of: reference),
-                      path.hasSuffix(".swift") else { continue }
+                      ContainerPatterns.codeExtensions.contains((path as NSString).pathExtension) else { continue }
                 files.append(path)
+                // An Objective-C file's constants are often in its header, which no phase compiles.
+                let header = (path as NSString).deletingPathExtension + ".h"
+                if !path.hasSuffix(".swift"), FileManager.default.fileExists(atPath: header) { files.append(header) }
             }
         }
         let owned = target["fileSystemSynchronizedGroups"]?.array?.compactMap(\.string) ?? []
@@ -99,7 +102,7 @@ struct FilePaths {
             guard let root = path(of: groupID) else { continue }
             said = true
             let excluded = exceptions(group: groupID, target: targetID)
-            files += SwiftContainerLiterals.swiftFiles(below: root).filter { path in
+            files += SwiftContainerLiterals.codeFiles(below: root).filter { path in
                 let relative = path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : path
                 return !excluded.contains { relative == $0 || relative.hasPrefix($0 + "/") }
             }
@@ -116,7 +119,8 @@ struct FilePaths {
             guard !relatives.isEmpty, let root = path(of: groupID) else { continue }
             for relative in relatives {
                 let path = Self.join(root, relative)
-                files += path.hasSuffix(".swift") ? [path] : SwiftContainerLiterals.swiftFiles(below: path)
+                files += ContainerPatterns.codeExtensions.contains((path as NSString).pathExtension) ? [path]
+                    : SwiftContainerLiterals.codeFiles(below: path)
             }
         }
         return files

@@ -66,8 +66,11 @@ struct DoctorLinkedCodeTests {
         try variant.write("TribeBoard/ModelContainerConfiguration.swift", "import SwiftData\n")
         let checks = Self.run(variant.path)
         let sources = try #require(Self.check(checks, "TribeBoard", "container.swiftSources"), "\(checks)")
-        #expect(sources.status == .failure)
-        #expect(sources.found.contains("iCloud.net.dataenvy.TribeBoard (Packages/SyncKit/Sources/SyncKit/Syncer.swift:3, CKContainer(identifier:)) is not in the entitlements of TribeBoard"))
+        // Linked code may not run in this app (a "Lite" app linking the full app's library): a warning
+        // naming file and line, never silence.
+        #expect(sources.status == .warning)
+        #expect(sources.found.contains("iCloud.net.dataenvy.TribeBoard (Packages/SyncKit/Sources/SyncKit/Syncer.swift:3, CKContainer(identifier:)): the entitlements of TribeBoard have no iCloud capability; this CloudKit call is shared code compiled into TribeBoard"), "\(sources.found)")
+        #expect(sources.locations.contains(SourceLocation(path: "Packages/SyncKit/Sources/SyncKit/Syncer.swift", line: 3)))
         #expect(Self.check(checks, nil, "container.project")?.found.contains("CloudKit targets TribeBoard (app)") == true)
     }
 
