@@ -50,11 +50,19 @@ struct FilePaths {
                       let relative = package["relativePath"]?.string else { continue }
                 folders.insert(Self.join(objects.folder, relative))
             } else if let folder = localPackages[product] ?? packageFolder(named: product)
-                        ?? (localPackages.count == 1 ? localPackages.values.first : nil) {
+                        ?? (localPackages.count == 1 ? localPackages.values.first : nil) ?? onlyLocalPackageReference() {
                 folders.insert(folder)
             }
         }
         return folders.sorted().flatMap { SwiftContainerLiterals.codeFiles(below: $0 + "/Sources") }
+    }
+
+    /// A product dependency Xcode wrote without its `package` (a package added by path): the project's
+    /// one `XCLocalSwiftPackageReference`, when it has exactly one.
+    private func onlyLocalPackageReference() -> String? {
+        let references = objects.byID.values.filter { $0["isa"]?.string == "XCLocalSwiftPackageReference" }
+        guard references.count == 1, let relative = references.first?["relativePath"]?.string else { return nil }
+        return URL(fileURLWithPath: Self.join(objects.folder, relative)).standardizedFileURL.path
     }
 
     /// The absolute path of a file reference or group; nil for paths in the SDK or build products.

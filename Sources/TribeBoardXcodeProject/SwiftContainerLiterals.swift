@@ -93,6 +93,11 @@ package enum SwiftContainerLiterals {
                 where !["iCloud", "nil", "self"].contains(name) && !name.hasPrefix("Bundle.") {
                 result.namedUses.append((name, call, SourceLocation(path: path, line: lineOf(offset))))
             }
+            // `CKContainer(identifier: icloudIdentifier())`: built by a function at run time, never bound.
+            for (offset, name) in captures(pattern + #"([A-Za-z_][A-Za-z0-9_.]*)\s*\(\s*\)"#, text, group: 1)
+                where !name.hasPrefix("Bundle.") && !name.hasSuffix("CKContainer") {
+                result.namedUses.append((name + "()", call, SourceLocation(path: path, line: lineOf(offset))))
+            }
         }
         return result
     }

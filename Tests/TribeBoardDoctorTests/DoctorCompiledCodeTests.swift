@@ -188,3 +188,46 @@ extension DoctorCompiledCodeTests {
         #expect(broken.status == .failure && broken.found.contains("iCloud.com.pentlandFirth.Watched"), "\(broken)")
     }
 }
+
+extension DoctorCompiledCodeTests {
+    /// A local package added by path (no `package` in its product dependency): the app's argument
+    /// binds the package's parameter that `CKContainer(identifier:)` takes.
+    @Test func anArgumentIntoALocalPackagesParameterIsTheContainer() throws {
+        let fixture = "kellyhuberty-CloudKitSynchronizer"
+        let code = try Self.check(Self.run(Self.fixture(fixture)), "CloudKitSynchronizerAppPkg", .containerSwiftSources)
+        #expect(code.status == .ok && code.found.contains("CKContainer(identifier:) via domain (Sources/CloudKitSynchronizer/Models/Repo.swift:38)"),
+                "\(code.found)")
+        let variant = try DoctorVariant("real/\(fixture)")
+        try variant.edit("TestApp/CloudKitSynchronizerApp/AppDelegate.swift", replacing: #"Repo(domain: "iCloud.com.kellyhuberty.CloudKitSynchronizer""#,
+                         with: #"Repo(domain: "iCloud.com.kellyhuberty.Synchronizer""#)
+        let broken = try Self.check(Self.run(variant.path), "CloudKitSynchronizerAppPkg", .containerSwiftSources)
+        #expect(broken.status == .failure && broken.locations == [SourceLocation(path: "TestApp/CloudKitSynchronizerApp/AppDelegate.swift", line: 76)],
+                "\(broken)")
+    }
+
+    /// A container built by a function at run time is CloudKit code that cannot be verified: said so.
+    @Test func aContainerBuiltByAFunctionIsAWarningNamingIt() throws {
+        let code = try Self.check(Self.run(Self.fixture("DUZHENGZHI-Diary")), "Diary", .containerSwiftSources)
+        #expect(code.status == .warning && code.found.contains("the container is icloudIdentifier(), whose value doctor cannot find"), "\(code.found)")
+        #expect(code.locations.contains(SourceLocation(path: "Diary/CloudKit/CKManager.swift", line: 12)))
+    }
+}
+
+extension DoctorCompiledCodeTests {
+    /// Issue 38 class 5: the container read from the Info.plist at run time is looked up there
+    /// (`$(ICLOUD_CONTAINER_ID)`, set in the xcconfig), not left "without CloudKit code".
+    @Test func aContainerFromTheInfoPlistIsCheckedThroughItsVariable() throws {
+        let code = try Self.check(Self.run(Self.fixture("Aidoku-Aidoku"), target: "Aidoku (iOS)"), "Aidoku (iOS)", .containerSwiftSources)
+        #expect(code.status == .ok && code.found.contains("iCloud.app.aidoku.Aidoku (Shared/Managers/CoreData/CoreDataManager.swift:13"), "\(code.found)")
+        let unset = try DoctorVariant("real/Aidoku-Aidoku")
+        try unset.edit("Shared/Aidoku.xcconfig", replacing: "ICLOUD_CONTAINER_ID         = iCloud.$(PRODUCT_BUNDLE_IDENTIFIER)", with: "")
+        let warned = try Self.check(Self.run(unset.path, target: "Aidoku (iOS)"), "Aidoku (iOS)", .containerSwiftSources)
+        #expect(warned.status == .warning && warned.found.contains("Info.plist key ICLOUD_CONTAINER_ID") && warned.found.contains("ICLOUD_CONTAINER_ID is"),
+                "\(warned.found)")
+        // The entitlements list the same variable, so the Info.plist's own line is the one to break.
+        let wrong = try DoctorVariant("real/Aidoku-Aidoku")
+        try wrong.edit("iOS/Info.plist", replacing: "<string>$(ICLOUD_CONTAINER_ID)</string>", with: "<string>iCloud.app.aidoku.Other</string>")
+        let failed = try Self.check(Self.run(wrong.path, target: "Aidoku (iOS)"), "Aidoku (iOS)", .containerSwiftSources)
+        #expect(failed.status == .failure && failed.found.contains("iCloud.app.aidoku.Other"), "\(failed.found)")
+    }
+}

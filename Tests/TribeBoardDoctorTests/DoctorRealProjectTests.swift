@@ -96,6 +96,22 @@ struct DoctorRealProjectTests {
         Verdict(fixture: "apple-sample-cloudkit-encryption", targets: ["Encryption"],
                 containers: ["Encryption": "iCloud.com.apple.samples.cloudkit.encryption"], warnings: ["Encryption|container.backgroundModes"]),
         Verdict(fixture: "nikolouzos-VentureLens", targets: [], containers: [:], failures: ["-|container.project"]),
+        // The container is built by a function at run time: CloudKit code that cannot be verified.
+        Verdict(fixture: "DUZHENGZHI-Diary", targets: ["Diary"], containers: ["Diary": "iCloud.kevinzhow.Diary.sync"],
+                warnings: ["Diary|container.xcconfig", "Diary|container.swiftSources", "Diary|container.apsEnvironment",
+                           "Diary|container.backgroundModes"]),
+        Verdict(fixture: "crachel-Datapulter", targets: ["Datapulter"], containers: ["Datapulter": "iCloud.com.craigrachel.datapulter"],
+                warnings: ["Datapulter|container.backgroundModes"]),
+        Verdict(fixture: "Riddhi-mi-CloudKitDemo", targets: ["DemoCloudKit"], containers: ["DemoCloudKit": "iCloud.com.mi.all"],
+                warnings: ["DemoCloudKit|container.backgroundModes"]),
+        // A local package added by path: the container passed as an argument to its parameter.
+        Verdict(fixture: "kellyhuberty-CloudKitSynchronizer", targets: ["CloudKitSynchronizerAppPkg", "CloudKitSynchronizerAppPod"],
+                containers: ["CloudKitSynchronizerAppPkg": "iCloud.com.kellyhuberty.CloudKitSynchronizer",
+                             "CloudKitSynchronizerAppPod": "iCloud.com.kellyhuberty.CloudKitSynchronizer"],
+                warnings: ["CloudKitSynchronizerAppPkg|container.backgroundModes", "CloudKitSynchronizerAppPod|container.xcconfig",
+                           "CloudKitSynchronizerAppPod|container.backgroundModes"]),
+        Verdict(fixture: "reich452-12amCloudKit2", targets: ["12a.m."], containers: ["12a.m.": "iCloud.com.wesstpeak.12am.com"],
+                warnings: ["12a.m.|container.backgroundModes"]),
         // Two projects at the root (the app's, and the framework's it links): doctor asks for one.
         Verdict(fixture: "fer0n-Unwatched", targets: [], containers: [:], failures: ["-|container.project"]),
         // Only frameworks at the root: the example app beside it is named.
