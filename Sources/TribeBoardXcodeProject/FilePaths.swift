@@ -40,21 +40,32 @@ struct FilePaths {
     }
 
     /// Swift files of the local packages whose products the target links: all of a package's
-    /// `Sources` (which of its targets make up the product is not read). Remote packages are not on disk.
+    /// `Sources` (which of its targets make up the product is not read). A remote package is read when
+    /// its sources are in the tree (a folder named after the repository, holding a Package.swift).
     func localPackageSources(of target: OpenStepValue) -> [String] {
         var folders = Set<String>()
         for dependencyID in target["packageProductDependencies"]?.array?.compactMap(\.string) ?? [] {
             guard let dependency = objects.byID[dependencyID], let product = dependency["productName"]?.string else { continue }
             if let packageID = dependency["package"]?.string {
-                guard let package = objects.byID[packageID], package["isa"]?.string == "XCLocalSwiftPackageReference",
-                      let relative = package["relativePath"]?.string else { continue }
-                folders.insert(Self.join(objects.folder, relative))
+                guard let package = objects.byID[packageID] else { continue }
+                if package["isa"]?.string == "XCLocalSwiftPackageReference", let relative = package["relativePath"]?.string {
+                    folders.insert(Self.join(objects.folder, relative))
+                } else if let url = package["repositoryURL"]?.string, let folder = packageFolder(named: Self.repositoryName(url)) {
+                    // A remote package whose sources are in the tree (vendored, a submodule): read them.
+                    folders.insert(folder)
+                }
             } else if let folder = localPackages[product] ?? packageFolder(named: product)
                         ?? (localPackages.count == 1 ? localPackages.values.first : nil) ?? onlyLocalPackageReference() {
                 folders.insert(folder)
             }
         }
         return folders.sorted().flatMap { SwiftContainerLiterals.codeFiles(below: $0 + "/Sources") }
+    }
+
+    /// `https://github.com/owner/Name.git` -> `Name`.
+    static func repositoryName(_ url: String) -> String {
+        let last = url.split(separator: "/").last.map(String.init) ?? url
+        return last.hasSuffix(".git") ? String(last.dropLast(4)) : last
     }
 
     /// A product dependency Xcode wrote without its `package` (a package added by path): the project's

@@ -185,3 +185,19 @@ struct DoctorLinkedCodeTests {
         #expect(test.status == .ok && test.found.hasPrefix("not checked: a unit-test target"), "a test target exists: never \"no target named\"")
     }
 }
+
+extension DoctorLinkedCodeTests {
+    /// A remote package the project references, whose sources are in the tree (vendored beside the
+    /// project under the repository's name): its code is the app's code, as Xcode compiles it.
+    @Test func aRemotePackageWhoseSourcesAreInTheTreeIsRead() throws {
+        let remote = """
+            P0000000000000000000001 = {isa = XCRemoteSwiftPackageReference; repositoryURL = "https://github.com/example/SyncKit.git"; requirement = {kind = upToNextMajorVersion; minimumVersion = 1.0.0; }; };
+            P0000000000000000000002 = {isa = XCSwiftPackageProductDependency; package = P0000000000000000000001; productName = SyncCore; };
+            """
+        let variant = try Self.correct(objects: remote, targetKeys: "packageProductDependencies = (P0000000000000000000002, );")
+        try variant.write("SyncKit/Package.swift", "// swift-tools-version:5.9\n")
+        try variant.write("SyncKit/Sources/SyncCore/Syncer.swift", "import CloudKit\nlet container = CKContainer(identifier: \"iCloud.com.example.Vendored\")\n")
+        let sources = try #require(Self.check(Self.run(variant.path), "TribeBoard", "container.swiftSources"))
+        #expect(sources.status == .failure && sources.found.contains("iCloud.com.example.Vendored (SyncKit/Sources/SyncCore/Syncer.swift:2"), "\(sources.found)")
+    }
+}
