@@ -231,3 +231,22 @@ extension DoctorCompiledCodeTests {
         #expect(failed.status == .failure && failed.found.contains("iCloud.app.aidoku.Other"), "\(failed.found)")
     }
 }
+
+extension DoctorCompiledCodeTests {
+    /// By API, never by label: what each spelling names (a file scanned on its own).
+    @Test func onlyContainerAPIsNameContainers() {
+        let source = """
+        let drive = try await CloudDrive(storage: .iCloudContainer(containerIdentifier: "iCloud.com.example.Drive"))
+        let config = ModelConfiguration("iCloud.com.example.Name", cloudKitDatabase: sync ? .none : .private("iCloud.com.example.Else"))
+        let engine = CKSyncEngine(CKSyncEngine.Configuration(database: CKContainer(identifier: "iCloud.com.example.Engine").privateCloudDatabase,
+                                                             stateSerialization: nil, delegate: self))
+        let diagnostic = CloudKitDiagnostic(containerIdentifier: "iCloud.com.example.Field", isSignedIn: true)
+        """
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("api-\(UUID().uuidString).swift").path
+        #expect(FileManager.default.createFile(atPath: file, contents: Data(source.utf8)))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let found = SwiftContainerLiterals.references(in: [file], display: { _ in "A.swift" })
+        #expect(found.map(\.value) == [.literal("iCloud.com.example.Else"), .literal("iCloud.com.example.Engine")], "\(found)")
+        #expect(found.map(\.call) == ["ModelConfiguration cloudKitDatabase: .private", "CKContainer(identifier:)"])
+    }
+}
