@@ -76,6 +76,7 @@ struct ContainerChecks {
         let listed = chosen.filter(\.isRelevant).flatMap(\.cloudKitContainers)
         checks.append(toolkitCheck(listed: listed.isEmpty ? nil : Array(Set(listed)).sorted(),
                                    why: projects.isEmpty ? "no project was read" : "the project's entitlements list no CloudKit container doctor can resolve"))
+        if let lookup = FamilyLookupCheck.check(chosen) { checks.append(lookup) }
         return checks
     }
 
@@ -92,14 +93,20 @@ struct ContainerChecks {
         var projects: [XcodeProject] = []
         for bundle in location.bundles { projects.append(try XcodeProject.read(bundle: bundle, display: display)) }
         let linked = LinkedCode(projects: projects + subprojects(of: projects))
+        // A file several targets compile (or a framework several link) is shared code: it may not run in each.
+        var compiledBy: [String: Int] = [:]
+        for target in projects.flatMap(\.targets) where target.kind != .other {
+            for file in Set((target.sourceFiles ?? []) + target.packageSourceFiles + linked.files(for: target)) { compiledBy[file, default: 0] += 1 }
+        }
+        let shared = Set(compiledBy.filter { $0.value > 1 }.keys)
         var all: [TargetFacts] = []
         for project in projects {
             var swiftFiles: [String]?
             for target in project.targets where target.kind != .other {
                 all.append(TargetFacts(project: project, target: target, allSwiftFiles: {
-                    if swiftFiles == nil { swiftFiles = SwiftContainerLiterals.swiftFiles(below: project.folder) }
+                    if swiftFiles == nil { swiftFiles = SwiftContainerLiterals.codeFiles(below: project.folder) }
                     return swiftFiles ?? []
-                }(), linkedFiles: linked.files(for: target), display: display))
+                }(), linkedFiles: linked.files(for: target), sharedFiles: shared, display: display))
             }
         }
         return Gathered(location: location, projects: projects, facts: all)
@@ -142,11 +149,32 @@ struct ContainerChecks {
         lines += location.notes
         let caseNote = location.notes.contains { $0.contains("ignoring case") }
         if facts.isEmpty {
-            return DoctorCheck(.containerProject, .container, .failure, checked: "Xcode project",
-                               found: "\(names) has no app, extension, watch app or App Clip target", action: "point --project at the app's project")
+            let examples = Self.appProjects(beside: projects, root: location.root)
+            let found = "\(names) has no app, extension, watch app or App Clip target"
+                + (projects.contains { !$0.targets.isEmpty } ? " (only \(Self.kinds(projects))): a framework or library, whose entitlements are the app's" : "")
+                + (examples.isEmpty ? "" : "\nprojects with apps beside it: "
+                    + examples.map { "\($0.path) (\($0.apps.joined(separator: ", ")))" }.joined(separator: "; "))
+            let action = examples.first.map { "point --project at the app's project: \($0.path)" } ?? "point --project at the app's project"
+            return DoctorCheck(.containerProject, .container, .failure, checked: "Xcode project", found: found, action: action)
         }
         return DoctorCheck(.containerProject, .container, caseNote ? .warning : .ok, checked: "Xcode project", found: lines.joined(separator: "\n"),
                            action: caseNote ? "write the path as it is on disk: a case-sensitive volume would not find it" : nil)
+    }
+
+    /// `framework, unit tests`: what the targets of a project without apps build.
+    private static func kinds(_ projects: [XcodeProject]) -> String {
+        let kinds = projects.flatMap(\.targets).map { String($0.productType.split(separator: ".").last ?? "target") }
+        return Array(Set(kinds)).sorted().joined(separator: ", ")
+    }
+
+    /// Projects below the root (an example or demo app beside a framework) with app targets.
+    static func appProjects(beside projects: [XcodeProject], root: String) -> [(path: String, apps: [String])] {
+        let read = Set(projects.map { ($0.pbxprojPath as NSString).deletingLastPathComponent })
+        return ProjectLocation.allProjects(below: root).filter { !read.contains($0) }.compactMap { bundle in
+            guard let project = try? XcodeProject.read(bundle: bundle, display: { $0 }) else { return nil }
+            let apps = project.targets.filter { $0.kind != .other }.map(\.name)
+            return apps.isEmpty ? nil : (ProjectLocation.relative(bundle, to: root), apps)
+        }
     }
 
     /// The toolkit writes where the app reads only if the app's entitlements list its container.

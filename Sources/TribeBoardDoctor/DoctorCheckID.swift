@@ -6,6 +6,7 @@ package enum DoctorCheckID: String, CaseIterable, Sendable, Codable, CustomStrin
     case containerProject = "container.project"
     case containerTarget = "container.target"
     case containerToolkit = "container.toolkit"
+    case containerFamilyLookup = "container.familyLookup"
     case containerSwiftSources = "container.swiftSources"
     case containerXcconfig = "container.xcconfig"
     case containerBundleID = "container.bundleID"

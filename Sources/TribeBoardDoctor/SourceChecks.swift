@@ -7,48 +7,66 @@ struct SourceChecks {
     let facts: TargetFacts
 
     func check(target: String) -> DoctorCheck {
-        let checked = "Container identifiers in Swift sources (CKContainer, ModelConfiguration cloudKitDatabase, containerIdentifier)"
+        let checked = "Container identifiers in Swift and Objective-C sources (CKContainer, containerWithIdentifier:, ModelConfiguration cloudKitDatabase, NSPersistentCloudKitContainerOptions)"
         var failures: [String] = [], warnings: [String] = [], found: [String] = []
-        var failureLocations: [SourceLocation] = []
+        var failureLocations: [SourceLocation] = [], warningLocations: [SourceLocation] = []
         let builds = facts.builds.filter { $0.file != nil }
+        let followed = facts.references.contains { if case .unresolved = $0.value { return false } else { return true } }
         for reference in facts.references {
             let place = "\(reference.location), \(reference.call)"
-            if builds.isEmpty {
-                failures.append("\(describe(reference.value)) (\(place)): the target has no readable entitlements file, so no container at all")
-                failureLocations.append(reference.location)
+            // A name doctor cannot follow (a parameter, a share's metadata) says nothing more when the
+            // code names a container elsewhere; alone, it is CloudKit code that cannot be verified.
+            if case .unresolved = reference.value, followed { continue }
+            // Without iCloud, code written for this target alone breaks when it runs (a store set-up at
+            // launch); code it shares with other targets or links may never run here.
+            if !facts.hasICloud {
+                let why = builds.isEmpty ? "the target has no readable entitlements file, so no container at all"
+                    : "the entitlements of \(facts.target.name) have no iCloud capability"
+                let what = reference.isStoreSetUp ? "this store set-up" : "this CloudKit call"
+                if facts.isOwnCode(reference) {
+                    failures.append("\(describe(reference.value)) (\(place)): \(why); \(what) is the target's own code and fails when it runs\(reference.isStoreSetUp ? " (at launch)" : "")")
+                    failureLocations.append(reference.location)
+                } else {
+                    warnings.append("\(describe(reference.value)) (\(place)): \(why); \(what) is shared code compiled into \(facts.target.name) and fails if it runs there (whether it does cannot be known from the code: a warning, not a failure)")
+                    warningLocations.append(reference.location)
+                }
                 continue
             }
             var missingIn: [String] = [], uses: Set<String> = []
             for build in builds {
                 let listed = build.containers.filter { $0.value.isResolved }.map(\.value.value)
                 let unresolved = build.containers.filter { !$0.value.isResolved }.flatMap(\.value.unresolved)
-                switch reference.value {
-                case .interpolated(let text):
-                    warnings.append("\(text) (\(place)): built at run time, cannot verify")
+                let resolved: String
+                switch resolve(reference.value, build) {
+                case .warning(let text):
+                    warnings.append("\(text) (\(place))")
+                    warningLocations.append(reference.location)
+                    continue
                 case .defaultContainer:
                     if let first = build.containers.first {
                         if first.value.isResolved { uses.insert(first.value.value) } else {
                             warnings.append("\(place): the first container cannot be resolved: \(TargetFacts.describe(first.value.unresolved))")
                         }
+                    } else if reference.isAutomatic {
+                        found.append("\(place) in \(build.label): no container listed, a local store that syncs nothing")
                     } else {
                         missingIn.append(build.label)
                     }
-                case .literal, .bundleIDSuffix:
-                    guard let value = value(reference.value, build) else {
-                        warnings.append("\(place): the bundle id cannot be resolved, cannot verify")
-                        continue
-                    }
-                    if listed.contains(value) {
-                        uses.insert(value)
-                    } else if !unresolved.isEmpty {
-                        warnings.append("\(value) (\(place)): cannot verify, \(TargetFacts.describe(unresolved))")
-                    } else {
-                        missingIn.append("\(build.label) lists \(listed.joined(separator: ", ").ifEmpty("none"))")
-                    }
+                    continue
+                case .value(let value): resolved = value
                 }
-                if case .interpolated = reference.value { break }
+                if listed.contains(resolved) {
+                    uses.insert(resolved)
+                } else if !unresolved.isEmpty {
+                    warnings.append("\(resolved) (\(place)): cannot verify, \(TargetFacts.describe(unresolved))")
+                } else {
+                    missingIn.append("\(build.label) lists \(listed.joined(separator: ", ").ifEmpty("none"))")
+                }
             }
-            let name = builds.first.flatMap { value(reference.value, $0) } ?? describe(reference.value)
+            let name = builds.first.flatMap { build -> String? in
+                if case .value(let value) = resolve(reference.value, build) { return value }
+                return nil
+            } ?? describe(reference.value)
             if !missingIn.isEmpty {
                 if reference.value == .defaultContainer {
                     failures.append("\(place) uses the default container, but the entitlements of \(facts.target.name) list none in \(missingIn.joined(separator: ", "))")
@@ -72,10 +90,11 @@ struct SourceChecks {
                                  locations: failureLocations)
         } else if !unique.isEmpty {
             result = DoctorCheck(.containerSwiftSources, .container, .warning, checked: checked, found: (unique + found).joined(separator: "\n"),
-                                 action: "check these by hand against the entitlements", locations: facts.references.map(\.location))
+                                 action: "check these by hand against the entitlements",
+                                 locations: TargetChecks.unique(warningLocations + facts.references.map(\.location)))
         } else if found.isEmpty {
             result = DoctorCheck(.containerSwiftSources, .container, .ok, checked: checked,
-                                 found: "no container named in the target's Swift sources: SwiftData and CKContainer.default() use the entitlements' first container")
+                                 found: "no container named in the target's code: SwiftData and CKContainer.default() use the entitlements' first container")
         } else {
             result = DoctorCheck(.containerSwiftSources, .container, .ok, checked: checked, found: found.joined(separator: "; "),
                                  locations: facts.references.map(\.location))
@@ -84,13 +103,33 @@ struct SourceChecks {
         return result
     }
 
-    private func value(_ value: ContainerReference.Value, _ build: TargetFacts.Build) -> String? {
+    private enum Resolution {
+        case value(String)
+        case defaultContainer
+        /// Cannot be verified, and why.
+        case warning(String)
+    }
+
+    /// What a reference names in one build: a container, the default one, or why it cannot be verified.
+    private func resolve(_ value: ContainerReference.Value, _ build: TargetFacts.Build) -> Resolution {
         switch value {
-        case .literal(let text): return text
+        case .literal(let text): return .value(text)
         case .bundleIDSuffix(let prefix):
-            guard let bundleID = build.bundleID, bundleID.isResolved else { return nil }
-            return prefix + bundleID.value
-        case .interpolated, .defaultContainer: return nil
+            guard let bundleID = build.bundleID, bundleID.isResolved else { return .warning("the bundle id cannot be resolved, cannot verify") }
+            return .value(prefix + bundleID.value)
+        case .interpolated(let text): return .warning("\(text): built at run time, cannot verify")
+        case .defaultContainer: return .defaultContainer
+        case .unresolved(let name):
+            return .warning("the container is \(name), whose value doctor cannot find in the target's code: cannot verify")
+        case .infoPlist(let key):
+            guard let (setting, written) = build.infoPlistValue(key, project: facts.project) else {
+                return .warning("the container is read at run time from the Info.plist key \(key), which \(build.label)'s Info.plist does not set: cannot verify")
+            }
+            guard setting.isResolved, setting.value.hasPrefix("iCloud.") else {
+                let why = setting.isResolved ? "is \"\(setting.value)\", not a container" : TargetFacts.describe(setting.unresolved)
+                return .warning("the container is read at run time from the Info.plist key \(key) (\(written)): \(why); cannot verify")
+            }
+            return .value(setting.value)
         }
     }
 
@@ -99,6 +138,8 @@ struct SourceChecks {
         case .literal(let text), .interpolated(let text): return text
         case .bundleIDSuffix(let prefix): return "\(prefix) + the bundle id"
         case .defaultContainer: return "the default container"
+        case .infoPlist(let key): return "the container in the Info.plist key \(key)"
+        case .unresolved(let name): return "the container in \(name)"
         }
     }
 }

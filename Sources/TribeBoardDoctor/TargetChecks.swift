@@ -61,13 +61,17 @@ struct TargetChecks {
         let checked = "Entitlements file (CODE_SIGN_ENTITLEMENTS)"
         var failures: [String] = [], warnings: [String] = [], found: [String] = []
         var locations: [SourceLocation] = []
-        let codeUse = facts.references.first.map { " while the code uses CloudKit (\($0.location))" } ?? ""
+        // The target's own code breaks when it runs; code it shares or links may never run in it.
+        let own = facts.references.first(where: facts.isOwnCode)
+        let codeUse = (own ?? facts.references.first).map {
+            " while \(own == nil ? "shared code it compiles may call CloudKit" : "its own code uses CloudKit") (\($0.location), \($0.call))"
+        } ?? ""
         for build in facts.builds {
             let setting = build.entitlementsSetting
             if let location = setting?.location { locations.append(location) }
             guard let setting, !setting.value.isEmpty else {
                 let line = "\(build.label) has no CODE_SIGN_ENTITLEMENTS: built without iCloud\(codeUse)"
-                if codeUse.isEmpty { warnings.append(line) } else { failures.append(line) }
+                if own == nil { warnings.append(line) } else { failures.append(line) }
                 continue
             }
             if !setting.isResolved {
@@ -187,7 +191,10 @@ struct TargetChecks {
         guard facts.usesCloudKitInCode else {
             return check(.containerICloudServices, .ok, checked, "CloudKit is not listed (\(found.joined(separator: "; "))), and the code does not use it")
         }
-        return check(.containerICloudServices, .failure, checked, "CloudKit is not listed in " + found.joined(separator: "; "),
+        // Without iCloud at all, only the target's own code surely runs; shared code may not.
+        let breaks = facts.hasICloud || facts.references.contains(where: facts.isOwnCode)
+        return check(.containerICloudServices, breaks ? .failure : .warning, checked,
+                     "CloudKit is not listed in " + found.joined(separator: "; ") + (breaks ? "" : " (the CloudKit code is shared code that may not run here)"),
                      action: "tick CloudKit under Signing & Capabilities > iCloud > Services",
                      locations: without.compactMap { $0.file.map { SourceLocation(path: facts.relative($0.path), line: $0.line(ofKey: TargetFacts.servicesKey)) } })
     }

@@ -28,16 +28,30 @@ struct TargetFacts {
         var services: [String] { file?.strings(TargetFacts.servicesKey) ?? [] }
         var hasICloud: Bool { !containers.isEmpty || !services.isEmpty }
         var usesCloudKitService: Bool { services.contains("CloudKit") }
+
+        /// An Info.plist key as this build sets it (`INFOPLIST_KEY_NAME`, or the Info.plist the target
+        /// names, its `$(VARIABLE)`s expanded): nil when neither sets it.
+        func infoPlistValue(_ key: String, project: XcodeProject) -> (value: ResolvedSetting, written: String)? {
+            let settings = variant.settings
+            if let setting = settings.resolved("INFOPLIST_KEY_" + key) { return (setting, "INFOPLIST_KEY_" + key) }
+            guard let plist = settings.resolvedPath("INFOPLIST_FILE"), !plist.value.isEmpty else { return nil }
+            let written = project.path(fromSetting: plist.value)
+            guard let file = try? XMLPlistFile.read(CaseInsensitivePath.resolve(written)?.path ?? written),
+                  let raw = file.string(key) else { return nil }
+            return (settings.expand(raw), raw)
+        }
     }
 
     let project: XcodeProject
     let target: XcodeTarget
     let builds: [Build]
     let references: [ContainerReference]
+    /// The Swift and Objective-C files the target compiles and links (absolute paths).
+    let codeFiles: [String]
     let display: (String) -> String
 
     init(project: XcodeProject, target: XcodeTarget, allSwiftFiles: @autoclosure () -> [String], linkedFiles: [String] = [],
-         display: @escaping (String) -> String) {
+         sharedFiles: Set<String> = [], display: @escaping (String) -> String) {
         self.project = project
         self.target = target
         self.display = display
@@ -60,8 +74,14 @@ struct TargetFacts {
         // A trimmed project does not list sources: every Swift file below it counts for its apps.
         let files = target.sourceFiles ?? (target.kind == .app ? allSwiftFiles() : [])
         let linked = Array(Set(target.packageSourceFiles + linkedFiles).subtracting(files)).sorted()
-        references = SwiftContainerLiterals.references(in: files + linked, display: display)
+        codeFiles = files + linked
+        let found = SwiftContainerLiterals.references(in: files + linked, display: display)
+        // SwiftData's `.automatic` without a container in the entitlements is a local store that
+        // syncs nothing (Apple's template for widgets): no CloudKit use.
+        let listsContainer = builds.contains { !$0.containers.isEmpty }
+        references = listsContainer ? found : found.filter { !$0.isAutomatic }
         let linkedShown = Set(linked.map(display))
+        ownFilesShown = Set(files.filter { !sharedFiles.contains($0) }.map(display))
         ownCodeUsesCloudKit = references.contains { !linkedShown.contains($0.location.path) }
         linkedCodeNamesContainer = references.contains { reference in
             guard linkedShown.contains(reference.location.path) else { return false }
@@ -71,12 +91,20 @@ struct TargetFacts {
         }
     }
 
+    /// Files only this target compiles (not shared with another target, not from a package or framework).
+    let ownFilesShown: Set<String>
+
+    /// Code written for this target alone: where it names a container, the target surely needs it.
+    /// Code it shares or links may never run here (a widget compiling a diagnostics file).
+    func isOwnCode(_ reference: ContainerReference) -> Bool { ownFilesShown.contains(reference.location.path) }
+
     /// The target's own files (not its packages' or frameworks') use CloudKit.
     let ownCodeUsesCloudKit: Bool
     /// A package or framework it links names a container outright (`CKContainer(identifier: "iCloud.…")`).
     let linkedCodeNamesContainer: Bool
 
     var hasICloud: Bool { builds.contains { $0.hasICloud } }
+
     /// Containers listed by builds that use CloudKit: an iCloud Documents-only container is no place for records.
     var cloudKitContainers: [String] {
         builds.filter(\.usesCloudKitService).flatMap { $0.containers.filter { $0.value.isResolved }.map(\.value.value) }

@@ -40,21 +40,40 @@ struct FilePaths {
     }
 
     /// Swift files of the local packages whose products the target links: all of a package's
-    /// `Sources` (which of its targets make up the product is not read). Remote packages are not on disk.
+    /// `Sources` (which of its targets make up the product is not read). A remote package is read when
+    /// its sources are in the tree (a folder named after the repository, holding a Package.swift).
     func localPackageSources(of target: OpenStepValue) -> [String] {
         var folders = Set<String>()
         for dependencyID in target["packageProductDependencies"]?.array?.compactMap(\.string) ?? [] {
             guard let dependency = objects.byID[dependencyID], let product = dependency["productName"]?.string else { continue }
             if let packageID = dependency["package"]?.string {
-                guard let package = objects.byID[packageID], package["isa"]?.string == "XCLocalSwiftPackageReference",
-                      let relative = package["relativePath"]?.string else { continue }
-                folders.insert(Self.join(objects.folder, relative))
+                guard let package = objects.byID[packageID] else { continue }
+                if package["isa"]?.string == "XCLocalSwiftPackageReference", let relative = package["relativePath"]?.string {
+                    folders.insert(Self.join(objects.folder, relative))
+                } else if let url = package["repositoryURL"]?.string, let folder = packageFolder(named: Self.repositoryName(url)) {
+                    // A remote package whose sources are in the tree (vendored, a submodule): read them.
+                    folders.insert(folder)
+                }
             } else if let folder = localPackages[product] ?? packageFolder(named: product)
-                        ?? (localPackages.count == 1 ? localPackages.values.first : nil) {
+                        ?? (localPackages.count == 1 ? localPackages.values.first : nil) ?? onlyLocalPackageReference() {
                 folders.insert(folder)
             }
         }
-        return folders.sorted().flatMap { SwiftContainerLiterals.swiftFiles(below: $0 + "/Sources") }
+        return folders.sorted().flatMap { SwiftContainerLiterals.codeFiles(below: $0 + "/Sources") }
+    }
+
+    /// `https://github.com/owner/Name.git` -> `Name`.
+    static func repositoryName(_ url: String) -> String {
+        let last = url.split(separator: "/").last.map(String.init) ?? url
+        return last.hasSuffix(".git") ? String(last.dropLast(4)) : last
+    }
+
+    /// A product dependency Xcode wrote without its `package` (a package added by path): the project's
+    /// one `XCLocalSwiftPackageReference`, when it has exactly one.
+    private func onlyLocalPackageReference() -> String? {
+        let references = objects.byID.values.filter { $0["isa"]?.string == "XCLocalSwiftPackageReference" }
+        guard references.count == 1, let relative = references.first?["relativePath"]?.string else { return nil }
+        return URL(fileURLWithPath: Self.join(objects.folder, relative)).standardizedFileURL.path
     }
 
     /// The absolute path of a file reference or group; nil for paths in the SDK or build products.
@@ -87,8 +106,11 @@ struct FilePaths {
             said = true
             for buildFileID in phase["files"]?.array?.compactMap(\.string) ?? [] {
                 guard let reference = objects.byID[buildFileID]?["fileRef"]?.string, let path = path(of: reference),
-                      path.hasSuffix(".swift") else { continue }
+                      ContainerPatterns.codeExtensions.contains((path as NSString).pathExtension) else { continue }
                 files.append(path)
+                // An Objective-C file's constants are often in its header, which no phase compiles.
+                let header = (path as NSString).deletingPathExtension + ".h"
+                if !path.hasSuffix(".swift"), FileManager.default.fileExists(atPath: header) { files.append(header) }
             }
         }
         let owned = target["fileSystemSynchronizedGroups"]?.array?.compactMap(\.string) ?? []
@@ -99,7 +121,7 @@ struct FilePaths {
             guard let root = path(of: groupID) else { continue }
             said = true
             let excluded = exceptions(group: groupID, target: targetID)
-            files += SwiftContainerLiterals.swiftFiles(below: root).filter { path in
+            files += SwiftContainerLiterals.codeFiles(below: root).filter { path in
                 let relative = path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : path
                 return !excluded.contains { relative == $0 || relative.hasPrefix($0 + "/") }
             }
@@ -116,7 +138,8 @@ struct FilePaths {
             guard !relatives.isEmpty, let root = path(of: groupID) else { continue }
             for relative in relatives {
                 let path = Self.join(root, relative)
-                files += path.hasSuffix(".swift") ? [path] : SwiftContainerLiterals.swiftFiles(below: path)
+                files += ContainerPatterns.codeExtensions.contains((path as NSString).pathExtension) ? [path]
+                    : SwiftContainerLiterals.codeFiles(below: path)
             }
         }
         return files

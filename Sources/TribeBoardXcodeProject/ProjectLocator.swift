@@ -94,6 +94,24 @@ package struct ProjectLocation: Sendable, Equatable {
         return Array(Set(projects)).sorted()
     }
 
+    /// Every `.xcodeproj` up to `depth` folders below `folder` (an example or demo project beside a
+    /// framework's), sorted, bounded.
+    package static func allProjects(below folder: String, depth: Int = 3) -> [String] {
+        guard depth > 0, let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
+        var found: [String] = []
+        for entry in entries.sorted() where !skipped.contains(entry) && !entry.hasPrefix(".") && found.count < 32 {
+            let path = folder + "/" + entry
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
+            if entry.hasSuffix(".xcodeproj") {
+                if !entry.hasSuffix("Pods.xcodeproj") { found.append(path) }
+            } else if !entry.hasSuffix(".xcworkspace") {
+                found += allProjects(below: path, depth: depth - 1)
+            }
+        }
+        return found
+    }
+
     private static func projectsBelow(_ folder: String, depth: Int) -> [String] {
         guard depth > 0, let entries = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
         var found: [String] = []

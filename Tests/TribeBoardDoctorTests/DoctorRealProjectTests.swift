@@ -23,7 +23,10 @@ struct DoctorRealProjectTests {
     }
 
     static let verdicts: [Verdict] = [
-        Verdict(fixture: "Aidoku-Aidoku", targets: ["Aidoku (iOS)"], containers: ["Aidoku (iOS)": "iCloud.app.aidoku.Aidoku"]),
+        // The macOS app compiles the shared Core Data set-up, whose container is the Info.plist key
+        // ICLOUD_CONTAINER_ID, without any iCloud entitlement: shared code that may not run there, a warning.
+        Verdict(fixture: "Aidoku-Aidoku", targets: ["Aidoku (iOS)", "Aidoku (macOS)"], containers: ["Aidoku (iOS)": "iCloud.app.aidoku.Aidoku"],
+                warnings: ["Aidoku (macOS)|container.iCloudServices", "Aidoku (macOS)|container.swiftSources"]),
         Verdict(fixture: "Dimillian-IceCubesApp", targets: ["IceCubesApp"], containers: ["IceCubesApp": "iCloud.icecubesapp"],
                 warnings: ["IceCubesApp|container.bundleID", "IceCubesApp|container.xcconfig"]),
         Verdict(fixture: "GordonBeeming-HardPhaseTracker", targets: ["HardPhaseTracker"],
@@ -93,6 +96,38 @@ struct DoctorRealProjectTests {
         Verdict(fixture: "apple-sample-cloudkit-encryption", targets: ["Encryption"],
                 containers: ["Encryption": "iCloud.com.apple.samples.cloudkit.encryption"], warnings: ["Encryption|container.backgroundModes"]),
         Verdict(fixture: "nikolouzos-VentureLens", targets: [], containers: [:], failures: ["-|container.project"]),
+        // The container is built by a function at run time: CloudKit code that cannot be verified.
+        Verdict(fixture: "DUZHENGZHI-Diary", targets: ["Diary"], containers: ["Diary": "iCloud.kevinzhow.Diary.sync"],
+                warnings: ["Diary|container.xcconfig", "Diary|container.swiftSources", "Diary|container.apsEnvironment",
+                           "Diary|container.backgroundModes"]),
+        Verdict(fixture: "crachel-Datapulter", targets: ["Datapulter"], containers: ["Datapulter": "iCloud.com.craigrachel.datapulter"],
+                warnings: ["Datapulter|container.backgroundModes"]),
+        Verdict(fixture: "Riddhi-mi-CloudKitDemo", targets: ["DemoCloudKit"], containers: ["DemoCloudKit": "iCloud.com.mi.all"],
+                warnings: ["DemoCloudKit|container.backgroundModes"]),
+        // A local package added by path: the container passed as an argument to its parameter.
+        Verdict(fixture: "kellyhuberty-CloudKitSynchronizer", targets: ["CloudKitSynchronizerAppPkg", "CloudKitSynchronizerAppPod"],
+                containers: ["CloudKitSynchronizerAppPkg": "iCloud.com.kellyhuberty.CloudKitSynchronizer",
+                             "CloudKitSynchronizerAppPod": "iCloud.com.kellyhuberty.CloudKitSynchronizer"],
+                warnings: ["CloudKitSynchronizerAppPkg|container.backgroundModes", "CloudKitSynchronizerAppPod|container.xcconfig",
+                           "CloudKitSynchronizerAppPod|container.backgroundModes"]),
+        Verdict(fixture: "reich452-12amCloudKit2", targets: ["12a.m."], containers: ["12a.m.": "iCloud.com.wesstpeak.12am.com"],
+                warnings: ["12a.m.|container.backgroundModes"]),
+        // Two projects at the root (the app's, and the framework's it links): doctor asks for one.
+        Verdict(fixture: "fer0n-Unwatched", targets: [], containers: [:], failures: ["-|container.project"]),
+        // Only frameworks at the root: the example app beside it is named.
+        Verdict(fixture: "caiyue1993-IceCream", targets: [], containers: [:], failures: ["-|container.project"]),
+        // The app's own project: the container is right; family codes are looked up in the private database.
+        Verdict(fixture: "tafmawere-TribeBoard", targets: ["TribeBoard"], containers: ["TribeBoard": "iCloud.net.dataenvy.TribeBoard"],
+                warnings: ["TribeBoard|container.backgroundModes"], failures: ["-|container.familyLookup"]),
+        // Objective-C: the container is named in iCloudService.m; the Pods xcconfig files are not committed.
+        Verdict(fixture: "shenruisi-Stay", targets: ["Stay", "Stay-Mac"],
+                containers: ["Stay": "iCloud.app.stay.icloud.library", "Stay-Mac": "iCloud.app.stay.icloud.library"],
+                warnings: ["Stay|container.xcconfig", "Stay|container.backgroundModes", "Stay-Mac|container.xcconfig",
+                           "Stay-Mac|container.backgroundModes"]),
+        // The watch widget compiles the shared diagnostics file without iCloud: a warning, not a failure.
+        Verdict(fixture: "schmidtwmark-BetterBlue", targets: ["BetterBlue", "BetterBlueWatch Watch App", "WatchWidgetExtension", "WidgetExtension"],
+                containers: ["BetterBlue": "iCloud.com.markschmidt.BetterBlue", "WidgetExtension": "iCloud.com.markschmidt.BetterBlue"],
+                warnings: ["WatchWidgetExtension|container.entitlements", "WatchWidgetExtension|container.swiftSources"]),
     ]
 
     static func run(_ fixture: String, target: String? = nil) -> [DoctorCheck] {
@@ -163,7 +198,7 @@ struct DoctorRealProjectTests {
     @Test func aContainerPassedAsTheAppsOwnArgumentIsRead() throws {
         let check = try #require(Self.run("GordonBeeming-HardPhaseTracker").first { $0.id == .containerSwiftSources })
         #expect(check.status == .ok)
-        #expect(check.found.contains("iCloud.com.gordonbeeming.HardPhaseTracker (HardPhaseTracker/App/HardPhaseTrackerApp.swift:34, container argument)"), "\(check.found)")
+        #expect(check.found.contains("iCloud.com.gordonbeeming.HardPhaseTracker (HardPhaseTracker/App/HardPhaseTrackerApp.swift:34, ModelConfiguration cloudKitDatabase: .private via iCloudContainerId (HardPhaseTracker/Shared/SwiftData/AppModelContainerProvider.swift:136))"), "\(check.found)")
     }
 
     /// Issue 25 class 1 on a real project: WWDC's app owns one synchronized folder; the Helpers folder's

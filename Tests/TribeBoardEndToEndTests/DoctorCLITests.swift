@@ -60,7 +60,7 @@ import TribeBoardTestSupport
         let directory = try TemporaryDirectory("doctor-cli-fixtures")
         let store = try provisionedStore(in: directory)
         // Issue 13: a failure names the target and the container the entitlements list (never iCloud.<bundle id> as a rule).
-        for (fixture, named) in ["wrong-identifier": "[FAIL] TribeBoard: Container identifiers in Swift sources", "mismatched-entitlements": "(from the default)"] {
+        for (fixture, named) in ["wrong-identifier": "[FAIL] TribeBoard: Container identifiers in Swift and Objective-C sources", "mismatched-entitlements": "(from the default)"] {
             let result = try ProcessRunner.run(tribeboard, ["doctor", "--store", store, "--project", DoctorFixtures.project(fixture)])
             #expect(result.status == 1, "\(fixture): \(result.stderr)")
             let failure = result.stdout.split(separator: "\n").first { $0.contains("[FAIL]") } ?? ""
