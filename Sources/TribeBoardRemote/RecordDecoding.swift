@@ -73,6 +73,11 @@ package struct WebServicesJoinDatabase: JoinDatabase {
             return .created(RecordDecoding.joinRecord(stored))
         case .failure(let failure)? where failure.code == .exists || failure.code == .conflict:
             return .alreadyExists
+        case .failure(let failure)? where failure.code == .accessDenied:
+            // Which answer a create of another creator's name gets (EXISTS or ACCESS_DENIED) is
+            // not documented: a record there under that name means the name is taken.
+            if try await !fetch([record.name]).isEmpty { return .alreadyExists }
+            throw failure
         case .failure(let failure)?:
             throw failure
         case nil:
