@@ -38,6 +38,7 @@ release: deps
 test: build
 	$(SWIFT) test --parallel --skip TribeBoardEndToEndTests
 	$(SWIFT) test --no-parallel --filter TribeBoardEndToEndTests
+	cd Packages/TribeBoardJoinKit && $(SWIFT) test
 
 demo: build
 	@install -d -m 0700 $(DEMO)

@@ -25,6 +25,8 @@ let package = Package(
         // The CloudKit emulator's HTTP server: about 20 s of clean debug build, where hummingbird
         // with SwiftNIO costs minutes.
         .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
+        // The join kit the app adopts: its code normalisation and claim names are the toolkit's.
+        .package(path: "Packages/TribeBoardJoinKit"),
     ],
     targets: [
         // libqrencode: the same encoder as the `qrencode` CLI.
@@ -68,7 +70,8 @@ let package = Package(
         // Files, atomic writes, sidecar locks, CSV cells: what every other module writes with.
         .target(name: "TribeBoardSupport", dependencies: ["CSystemCalls"]),
         // Family codes, record ids, field rules, creation states: values with no storage.
-        .target(name: "TribeBoardDomain", dependencies: ["TribeBoardSupport", "CSystemCalls"]),
+        .target(name: "TribeBoardDomain", dependencies: ["TribeBoardSupport", "CSystemCalls",
+                                                         .product(name: "TribeBoardJoinKit", package: "TribeBoardJoinKit")]),
         // The SQLite store: schema, migrations, typed records, the open lock.
         .target(
             name: "TribeBoardStore",
@@ -96,6 +99,7 @@ let package = Package(
         .target(
             name: "TribeBoardRemote",
             dependencies: ["TribeBoardCloudKit", "TribeBoardDomain", "TribeBoardSupport", "CCloudKitCrypto",
+                           .product(name: "TribeBoardJoinKit", package: "TribeBoardJoinKit"),
                            .product(name: "Logging", package: "swift-log")]
         ),
         .target(
@@ -175,11 +179,14 @@ let package = Package(
         .testTarget(name: "TribeBoardCSVTests", dependencies: ["TribeBoardCSV", "TribeBoardTestSupport"]),
         .testTarget(name: "TribeBoardStoreTests", dependencies: ["TribeBoardCloudKit", "TribeBoardDomain", "TribeBoardRemote", "TribeBoardResync", "TribeBoardStore", "TribeBoardTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "TribeBoardCloudKitTests", dependencies: ["TribeBoardCloudKit", "TribeBoardCloudKitEmulator", "TribeBoardRemote", "TribeBoardStore", "TribeBoardSupport", "TribeBoardTestSupport"]),
-        .testTarget(name: "TribeBoardRemoteTests", dependencies: ["TribeBoardCloudKit", "TribeBoardCloudKitEmulator", "TribeBoardRemote", "TribeBoardTestSupport"]),
+        .testTarget(name: "TribeBoardRemoteTests", dependencies: ["TribeBoardCloudKit", "TribeBoardCloudKitEmulator", "TribeBoardRemote", "TribeBoardTestSupport",
+                                                                 .product(name: "TribeBoardJoinKit", package: "TribeBoardJoinKit"),
+                                                                 .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "TribeBoardProvisioningTests", dependencies: ["TribeBoardCSV", "TribeBoardCloudKit", "TribeBoardCloudKitEmulator", "TribeBoardDomain", "TribeBoardProvisioning", "TribeBoardQR", "TribeBoardRemote", "TribeBoardStore", "TribeBoardTestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "TribeBoardResyncTests", dependencies: ["TribeBoardAudit", "TribeBoardCloudKit", "TribeBoardCloudKitEmulator", "TribeBoardDoctor", "TribeBoardRemote", "TribeBoardResync", "TribeBoardStore", "TribeBoardSupport", "TribeBoardTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "TribeBoardAuditTests", dependencies: ["TribeBoardAudit", "TribeBoardCloudKit", "TribeBoardDomain", "TribeBoardRemote", "TribeBoardStore", "TribeBoardSupport", "TribeBoardTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "TribeBoardDoctorTests", dependencies: ["TribeBoardCloudKit", "TribeBoardCloudKitEmulator", "TribeBoardDoctor", "TribeBoardRemote", "TribeBoardStore", "TribeBoardTestSupport", "TribeBoardXcodeProject", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "TribeBoardDoctorTests", dependencies: ["TribeBoardCloudKit", "TribeBoardCloudKitEmulator", "TribeBoardDoctor", "TribeBoardRemote", "TribeBoardStore", "TribeBoardTestSupport", "TribeBoardXcodeProject",
+                                                                 .product(name: "TribeBoardJoinKit", package: "TribeBoardJoinKit"), .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "TribeBoardMigrateTests", dependencies: ["TribeBoardCloudKit", "TribeBoardMigrate", "TribeBoardRemote", "TribeBoardTestSupport"]),
         // The emulator alone, over HTTP with raw JSON bodies and `openssl` signatures: no client types.
         .testTarget(

@@ -53,6 +53,7 @@ package enum DoctorCheckID: String, CaseIterable, Sendable, Codable, CustomStrin
     case familyAdmin = "family.admin"
     case familySync = "family.sync"
     case familyRemote = "family.remote"
+    case familyAppLookup = "family.appLookup"
 
     package var description: String { rawValue }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TribeBoardJoinKit
 import TribeBoardSupport
 
 /// A family code in the app's wire format: `^[A-Z0-9]{6,8}$`.
@@ -13,19 +14,23 @@ package struct FamilyCode: Hashable, Sendable, CustomStringConvertible {
 
     package let value: String
 
-    /// Accepts a code as the app's validators do: trimmed and upper-cased, then 6 to 8 of `A-Z0-9`.
+    /// A code as a person typed it, read by the join kit's one normalisation (trimmed of the
+    /// exact characters it lists, ASCII upper-cased, full-width and Turkish I's folded, then
+    /// checked against `^[A-Z0-9]{6,8}$`): the app finds exactly the codes this accepts.
     /// Look-alike characters are accepted here: codes created by the app may contain them.
     package init(validating raw: String) throws(FamilyCodeFormatError) {
-        // Checked before upper-casing: "ß".uppercased() is "SS", which would sneak past.
-        let trimmed = raw.trimmed
-        if let bad = trimmed.unicodeScalars.first(where: { !Self.isWireCharacter($0) && !("a"..."z").contains($0) }) {
-            throw .invalidCharacter(Character(bad))
+        do {
+            self.value = try FamilyCodeText.normalise(raw)
+        } catch {
+            switch error {
+            case .wrongLength(let length): throw .wrongLength(length)
+            case .invalidCharacter(let scalar): throw .invalidCharacter(Character(scalar))
+            }
         }
-        guard Self.allowedLengths.contains(trimmed.count) else {
-            throw .wrongLength(trimmed.count)
-        }
-        self.value = trimmed.uppercased()
     }
+
+    /// The name of this code's `FamilyCodeClaim` record (the join kit's derivation).
+    package var claimRecordName: String { JoinNames.claim(forCode: value) }
 
     init(trusted value: String) {
         self.value = value

@@ -1,4 +1,5 @@
 import Foundation
+import TribeBoardJoinKit
 import TribeBoardSupport
 
 /// A problem with one CSV row, naming the column so an operator can fix the file.
@@ -16,11 +17,13 @@ package struct RowError: Error, Equatable, Sendable, LocalizedError {
     }
 }
 
-/// The app's validation rules, in their strict reading.
+/// The app's validation rules (`Validation.validateFamilyName`, `validateDisplayName`; a copy is in
+/// Tests/Fixtures/app/), in their strict reading: what passes here passes the app's validators.
 package enum FieldRules {
-    static let familyNameLengths = 2...50
-    static let displayNameLengths = 1...50
-    static let familyNamePunctuation: Set<Unicode.Scalar> = [" ", "'", "-", ".", ","]
+    static let familyNameLengths = AppRules.familyNameLengths
+    static let displayNameLengths = AppRules.displayNameLengths
+    static let namePunctuation: Set<Unicode.Scalar> = [" ", "'", "-", ".", ","]
+    static let allowedInNames = "letters, digits, spaces and ' - . ,"
 
     /// Letters of any script, digits, spaces and `' - . ,`; 2 to 50 characters after trimming.
     package static func familyName(_ raw: String, column: String) throws(RowError) -> String {
@@ -35,8 +38,8 @@ package enum FieldRules {
             }
             throw RowError(column: column, "must have 2 to 50 characters, has \(name.count)")
         }
-        for scalar in name.unicodeScalars where !isAllowedInFamilyName(scalar) {
-            throw RowError(column: column, "contains \(describe(scalar)); allowed are letters, digits, spaces and ' - . ,")
+        for scalar in name.unicodeScalars where !isAllowedInName(scalar) {
+            throw RowError(column: column, "contains \(describe(scalar)); the app allows only \(allowedInNames) in a family name")
         }
         return name
     }
@@ -57,14 +60,16 @@ package enum FieldRules {
         }
     }
 
+    /// The app's display-name rule: 1 to 30 characters after trimming, of the same characters as
+    /// a family name.
     package static func displayName(_ raw: String, column: String) throws(RowError) -> String {
         let name = raw.trimmed
         try checkStacking(name, column: column)
         guard displayNameLengths.contains(name.count) else {
-            throw RowError(column: column, "must have 1 to 50 characters, has \(name.count)")
+            throw RowError(column: column, "\"\(name)\" has \(name.count) characters; the app allows 1 to 30 in a display name")
         }
-        if let control = name.unicodeScalars.first(where: { CharacterSet.controlCharacters.contains($0) }) {
-            throw RowError(column: column, "contains \(describe(control))")
+        for scalar in name.unicodeScalars where !isAllowedInName(scalar) {
+            throw RowError(column: column, "contains \(describe(scalar)); the app allows only \(allowedInNames) in a display name")
         }
         return name
     }
@@ -79,8 +84,8 @@ package enum FieldRules {
         return hash
     }
 
-    static func isAllowedInFamilyName(_ scalar: Unicode.Scalar) -> Bool {
-        familyNamePunctuation.contains(scalar)
+    static func isAllowedInName(_ scalar: Unicode.Scalar) -> Bool {
+        namePunctuation.contains(scalar)
             || CharacterSet.letters.contains(scalar)
             || CharacterSet.decimalDigits.contains(scalar)
     }

@@ -1,6 +1,6 @@
-import CCloudKitCrypto
 import Foundation
 import TribeBoardCloudKit
+import TribeBoardJoinKit
 
 /// A family code claimed in CloudKit: a `FamilyCodeClaim` record whose name is derived from the
 /// code, holding the family that holds the code.
@@ -11,15 +11,15 @@ import TribeBoardCloudKit
 /// creates of one name, exactly one succeeds, and records/lookup by name reads the latest write.
 /// So a family goes up only once the claim of its code was created, or found to be its own.
 ///
-/// The name is the lowercase hex SHA-256 of `tribeboard-family-code-claim:v1:` and the normalised
-/// code (trimmed, upper-cased): it does not show the code, whoever knows the code can look it up,
+/// The name is the lowercase hex SHA-256 of `tribeboard-family-code-claim:v1:` and the code as the
+/// join kit normalises it (`JoinNames.claim`): it does not show the code, whoever knows the code can look it up,
 /// and nobody can list the claims while the type has no QUERYABLE index (docs/code-claims.md).
 package struct CodeClaim: Sendable, Equatable {
     package static let recordType = RecordType.familyCodeClaim.name
     /// The record name of the `Family` that holds the code (STRING, not REFERENCE: the claim is
     /// written before its family, which a validated reference would refuse).
     package static let familyField = "family"
-    package static let namePrefix = "tribeboard-family-code-claim:v1:"
+    package static let namePrefix = JoinNames.claimPrefix
 
     /// The normalised code.
     package let code: String
@@ -33,28 +33,19 @@ package struct CodeClaim: Sendable, Equatable {
         self.recordName = try Self.recordName(forNormalised: normalised)
     }
 
-    /// Trimmed and upper-cased, as the app's join screen reads a typed code.
+    /// The join kit's normalisation of a typed code; text that is no code stays as it is (no
+    /// typed code can reach its claim).
     package static func normalise(_ code: String) -> String {
-        code.trimmingCharacters(in: .whitespacesAndNewlines).uppercased()
+        (try? FamilyCodeText.normalise(code)) ?? code
     }
 
     package static func recordName(forCode code: String) throws(CodeClaimError) -> String {
         try recordName(forNormalised: normalise(code))
     }
 
+    /// The join kit's name, so the app and the toolkit cannot derive two names for one code.
     private static func recordName(forNormalised code: String) throws(CodeClaimError) -> String {
-        let message = Array((namePrefix + code).utf8)
-        var encoded = [CChar](repeating: 0, count: 64)
-        guard tb_sha256_base64(message, message.count, &encoded, encoded.count) == 0,
-              let digest = Data(base64Encoded: String(decoding: encoded.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)),
-              digest.count == 32 else {
-            // No fallback hash: another one would give the same code another name, and two claims.
-            throw .hashUnavailable
-        }
-        return digest.map { byte in
-            let hex = String(byte, radix: 16)
-            return hex.count == 1 ? "0" + hex : hex
-        }.joined()
+        JoinNames.claim(forCode: code)
     }
 
     /// The record to create.

@@ -22,13 +22,14 @@ package enum RecordMapping {
         ])
     }
 
-    package static func userProfile(id: UserID, displayName: String, appleUserIdHash: String?, avatarUrl: String?,
+    /// The hash is required: the app's `UserProfile` decoder throws `invalidRecord` without it.
+    package static func userProfile(id: UserID, displayName: String, appleUserIdHash: String, avatarUrl: String?,
                                    createdAt: Date) -> CloudKitRecord {
         var fields: [String: CloudKitRecord.Field] = [
             "displayName": .string(displayName),
+            "appleUserIdHash": .string(appleUserIdHash),
             "createdAt": .timestamp(milliseconds: milliseconds(createdAt)),
         ]
-        if let appleUserIdHash { fields["appleUserIdHash"] = .string(appleUserIdHash) }
         if let avatarUrl { fields["avatarUrl"] = .string(avatarUrl) }
         return CloudKitRecord(recordName: id.rawValue, recordType: userProfileType, fields: fields)
     }

@@ -33,13 +33,18 @@ enum PendingRecords {
 }
 
 extension StoreRecord {
-    /// The record as the app's CloudKit record.
-    var cloudKitRecord: CloudKitRecord {
+    /// The record as the app's CloudKit record, or why the app would refuse it (its decoder or its
+    /// validators, `AppUploadCheck`): such a record is set aside, never uploaded.
+    var appRecord: Result<CloudKitRecord, AppRecordRefusal> {
+        let record: CloudKitRecord
         switch self {
-        case .family(let family): return family.cloudKitRecord
-        case .userProfile(let profile): return profile.cloudKitRecord
-        case .membership(let membership): return membership.cloudKitRecord
+        case .family(let family): record = family.cloudKitRecord
+        case .membership(let membership): record = membership.cloudKitRecord
+        case .userProfile(let profile):
+            guard let hash = profile.appleUserIdHash else { return .failure(.missingAppleUserIdHash) }
+            record = profile.cloudKitRecord(hash: hash)
         }
+        return AppUploadCheck.refusal(record).map(Result.failure) ?? .success(record)
     }
 }
 
@@ -50,8 +55,8 @@ extension Family {
 }
 
 extension UserProfile {
-    var cloudKitRecord: CloudKitRecord {
-        RecordMapping.userProfile(id: id, displayName: displayName, appleUserIdHash: appleUserIdHash, avatarUrl: avatarURL,
+    func cloudKitRecord(hash: String) -> CloudKitRecord {
+        RecordMapping.userProfile(id: id, displayName: displayName, appleUserIdHash: hash, avatarUrl: avatarURL,
                                   createdAt: createdAt.date)
     }
 }

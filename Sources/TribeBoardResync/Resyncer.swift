@@ -134,9 +134,18 @@ package struct Resyncer: Sendable {
         for due in rows {
             switch due.record {
             case .success(let record):
+                // A record the app would refuse (its decoder, its validators) is set aside, not sent.
+                let appRecord: CloudKitRecord
+                switch record.appRecord {
+                case .success(let checked): appRecord = checked
+                case .failure(let refusal):
+                    try bookkeeping.record(.quarantine(error: refusal.localizedDescription), row: due.row, at: Date())
+                    report.failed += 1
+                    continue
+                }
                 // A family is decoded once: its code is checked remotely before its record goes up.
                 if case .family(let family) = record { page.families.append(DueFamily(family: family, read: due.row)) }
-                page.pending.append(Upload(record: record.cloudKitRecord, read: due.row))
+                page.pending.append(Upload(record: appRecord, read: due.row))
             case .failure(let error):
                 // A row the store cannot give back as a record (a damaged date, an unknown role)
                 // is set aside with the column at fault instead of being skipped, and pending, forever.

@@ -256,12 +256,15 @@ extension TribeBoardStore {
     package func pendingSyncCounts() throws(StoreError) -> PendingSyncCounts {
         do {
             return try writer.read { db in
-                func count(_ table: String) throws -> Int {
-                    try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table) WHERE needs_sync = 1") ?? 0
+                // Rows awaiting their person (an admin invited without a hash) are not waiting for resync.
+                func count(_ table: SyncTable) throws -> Int {
+                    try Int.fetchOne(db, sql: """
+                        SELECT COUNT(*) FROM \(table.rawValue) t WHERE t.needs_sync = 1 \(AwaitingPerson.excluded(table))
+                        """) ?? 0
                 }
-                return PendingSyncCounts(families: try count("families"),
-                                         userProfiles: try count("user_profiles"),
-                                         memberships: try count("memberships"))
+                return PendingSyncCounts(families: try count(.families),
+                                         userProfiles: try count(.userProfiles),
+                                         memberships: try count(.memberships))
             }
         } catch {
             throw .readFailed(reason: StoreError.reason(error))

@@ -71,19 +71,21 @@ struct FieldRulesTests {
         #expect(error.message.contains("empty"))
     }
 
-    @Test func displayNameHasOneToFiftyCharacters() throws {
+    @Test func displayNameHasOneToThirtyCharactersAsInTheApp() throws {
         #expect(try FieldRules.displayName(" J ", column: "admin_display_name") == "J")
-        #expect(try FieldRules.displayName(String(repeating: "x", count: 50), column: "admin_display_name").count == 50)
-        #expect(throws: RowError(column: "admin_display_name", "must have 1 to 50 characters, has 51")) {
-            try FieldRules.displayName(String(repeating: "x", count: 51), column: "admin_display_name")
+        #expect(try FieldRules.displayName(String(repeating: "x", count: 30), column: "admin_display_name").count == 30)
+        let long = String(repeating: "x", count: 31)
+        #expect(throws: RowError(column: "admin_display_name", "\"\(long)\" has 31 characters; the app allows 1 to 30 in a display name")) {
+            try FieldRules.displayName(long, column: "admin_display_name")
         }
         #expect(throws: RowError.self) { try FieldRules.displayName("   ", column: "admin_display_name") }
         #expect(throws: RowError.self) { try FieldRules.displayName("Ann\u{7}", column: "admin_display_name") }
     }
 
-    @Test func displayNameAllowsPunctuation() throws {
-        // Only family names are restricted to letters and ' - . ,
-        #expect(try FieldRules.displayName("Dr. Ann (Mum) & co!", column: "admin_display_name") == "Dr. Ann (Mum) & co!")
+    @Test(arguments: ["Mum (Ada)", "Ada & Ben", "Ada 🙂", "Ann!", "a@b"])
+    func displayNameRefusesWhatTheAppRefuses(name: String) throws {
+        let error = try #require(throws: RowError.self) { try FieldRules.displayName(name, column: "admin_display_name") }
+        #expect(error.message.contains("the app allows only letters, digits, spaces and ' - . , in a display name"))
     }
 
     @Test func appleUserIdHashIsSHA256Hex() throws {

@@ -30,7 +30,7 @@ struct SchemaMappingTests {
                 for column in PendingRow.uploadedColumns(table) {
                     #expect(!(row[column] as DatabaseValue).isNull, "\(table.rawValue).\(column) is empty: its field would not be checked")
                 }
-                return try StoreRecord.decoded(table, row: row).get().cloudKitRecord
+                return try StoreRecord.decoded(table, row: row).get().appRecord.get()
             }
         }
     }

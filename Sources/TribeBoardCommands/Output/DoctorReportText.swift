@@ -43,6 +43,7 @@ enum DoctorReportText {
         for event in report.timeline {
             lines.append("  \((event.at ?? "(no date)").padding(toLength: 24, withPad: " ", startingAt: 0))  \(event.source.padding(toLength: 12, withPad: " ", startingAt: 0))  \(OutsideText.inline(event.what, limit: 1000))")
         }
+        if let app = report.remote.app { lines += render(app) }
         lines.append("")
         lines.append("Findings")
         for finding in report.findings { lines += render(finding) }
@@ -50,6 +51,21 @@ enum DoctorReportText {
         lines.append("Next")
         lines += report.nextSteps.map { "  - \($0)" }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The join kit's lookup, step by step, as the app will run it.
+    private static func render(_ app: AppLookupReport) -> [String] {
+        var lines = ["", "What the app finds (the join kit's lookup)"]
+        lines.append("  claim    \(app.claimRecordName ?? "-")  "
+                     + (app.claimRecordType.map { "\($0) by \(app.claimCreator ?? "?") naming \(app.claimFamily ?? "nothing")" } ?? "absent"))
+        if let family = app.familyID {
+            lines.append("  family   \(family)  \(app.familyName ?? "?")  by \(app.familyCreator ?? "?")")
+        }
+        for member in app.members {
+            lines.append("  member   \(member.displayName ?? member.userID)  \(member.role) \(member.status)")
+        }
+        lines.append("  \(app.appFindsFamily ? "found" : "stops: \(app.stoppedAt ?? "")")  \(app.detail)")
+        return lines
     }
 
     private static func render(_ check: DoctorCheck) -> [String] {

@@ -93,6 +93,19 @@ struct FamilyDiagnosis {
         }
     }
 
+    /// What the app finds for the code through the join kit: a family it cannot find is a failure.
+    static func appLookupFinding(_ app: AppLookupReport) -> DoctorCheck {
+        let checked = "What the app finds for this code (the join kit's lookup)"
+        guard let stop = app.stoppedAt else {
+            return DoctorCheck(.familyAppLookup, .creations, .ok, checked: checked, found: app.detail)
+        }
+        let action = stop == "noClaim" || stop == "familyGone"
+            ? "`tribeboard resync` claims the codes of families it uploads; `tribeboard migrate claims --apply` claims those of families already there"
+            : "see docs/code-claims.md (how the app finds a family) for this case"
+        return DoctorCheck(.familyAppLookup, .creations, stop == "unavailable" ? .warning : .failure, checked: checked,
+                           found: app.detail, action: action)
+    }
+
     private static func foundFinding(_ remote: RemoteFamilyState, family: FamilyFacts?) -> DoctorCheck {
         let checked = "CloudKit's copy"
         let listed = remote.records.map { "\($0.recordType) \($0.recordName) (code \($0.code ?? "none"))" }.joined(separator: "; ")

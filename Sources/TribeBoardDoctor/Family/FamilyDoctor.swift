@@ -90,6 +90,7 @@ package struct FamilyDoctor: Sendable {
         var findings = storeFindings
         if let records { findings += FamilyDiagnosis(records: records, request: request).findings() }
         if remote.status != .notAsked { findings.append(FamilyDiagnosis.remoteFinding(remote, family: records?.family)) }
+        if let app = remote.app { findings.append(FamilyDiagnosis.appLookupFinding(app)) }
         var timeline = records?.events ?? []
         timeline += remote.records.map {
             TimelineEvent(at: $0.modified, source: "cloudkit",
@@ -116,7 +117,9 @@ package struct FamilyDoctor: Sendable {
         }
         let typed = query.trimmed.uppercased()
         let recordName = records?.family.id ?? (typed.count == 36 ? typed : nil)
-        let code = records?.family.code ?? ((try? FamilyCode(validating: typed))?.value)
-        return await RemoteFamilyLookup(client: client).lookup(recordName: recordName, code: code)
+        let code = records?.family.code ?? ((try? FamilyCode(validating: query))?.value)
+        var remote = await RemoteFamilyLookup(client: client).lookup(recordName: recordName, code: code)
+        if let code { remote.app = await AppCodeLookup.report(code, client: client) }
+        return remote
     }
 }

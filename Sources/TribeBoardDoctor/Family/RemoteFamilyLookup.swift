@@ -15,6 +15,8 @@ package struct RemoteFamilyState: Sendable, Codable, Equatable {
     package var detail: String
     /// Records (`Family` or legacy `CKFamily`) found by name or by code.
     package var records: [RemoteFamilyRecord] = []
+    /// What the app finds for the code, through the join kit's lookup; nil without a code.
+    package var app: AppLookupReport?
 }
 
 package struct RemoteFamilyRecord: Sendable, Codable, Equatable {

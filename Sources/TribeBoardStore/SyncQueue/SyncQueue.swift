@@ -50,6 +50,7 @@ package struct SyncQueue: Sendable {
                        -- a hand-edited time that is no date (a blob, 'never') must not hold a record back for ever
                        OR julianday(s.next_attempt_at) IS NULL)))
                   \(table == .memberships ? "AND NOT " + Self.waitsForFamily() + " AND NOT " + Self.waitsForUser() : "")
+                  \(AwaitingPerson.excluded(table))
                 ORDER BY t.id LIMIT ?
                 """, arguments: [table.rawValue, after, Timestamp(now).text, limit])
         }

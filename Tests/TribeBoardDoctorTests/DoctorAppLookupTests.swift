@@ -1,0 +1,47 @@
+import Foundation
+import Logging
+import Testing
+import TribeBoardCloudKit
+import TribeBoardCloudKitEmulator
+import TribeBoardJoinKit
+import TribeBoardRemote
+import TribeBoardTestSupport
+@testable import TribeBoardDoctor
+
+/// `doctor family CODE` shows what the app will find, through the join kit's own lookup: the
+/// claim, the family, its admin and members, or the step where the lookup stops.
+struct DoctorAppLookupTests {
+    static let logger = Logger(label: "tests") { _ in SwiftLogNoOpLogHandler() }
+
+    func doctor(_ query: String, _ fixture: EmulatorFixture, store: String) async -> FamilyReport {
+        var request = DoctorRequest(storePath: store, remote: .success(fixture.configuration))
+        request.requestTimeout = 5
+        return await FamilyDoctor(request: request, query: query, logger: Self.logger).run()
+    }
+
+    @Test func theAppsLookupIsShownStepByStep() async throws {
+        let fixture = try await EmulatorFixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        let folder = try TemporaryDirectory("doctor-app-lookup")
+        let store = try DoctorFixtures.killedCreationStore(in: folder).path
+        let kit = JoinKit(database: WebServicesJoinDatabase(client: try fixture.client()))
+        let ada = ProfileRecord(id: UUID(), displayName: "Ada", appleUserIdHash: String(repeating: "a", count: 64), createdAt: Date())
+        let created = try await kit.createFamily(name: "Okafor", creator: ada)
+
+        let found = await doctor(created.family.code.lowercased(), fixture, store: store)
+        let app = try #require(found.remote.app)
+        #expect(app.appFindsFamily && app.familyID == created.family.id.uuidString)
+        #expect(app.admins.map(\.displayName) == ["Ada"])
+        #expect(found.findings.first { $0.id == .familyAppLookup }?.status == .ok)
+
+        let orphan = try CodeClaim(code: "GON234", familyID: UUID().uuidString)
+        _ = try await fixture.client().modify([.init(.create, orphan.record)])
+        let gone = await doctor("GON234", fixture, store: store)
+        #expect(gone.remote.app?.stoppedAt == "familyGone" && gone.remote.app?.claimFamily == orphan.familyID)
+        #expect(gone.findings.first { $0.id == .familyAppLookup }?.status == .failure && !gone.passed)
+
+        let unclaimed = await doctor("ZZZ999", fixture, store: store)
+        #expect(unclaimed.remote.app?.stoppedAt == "noClaim")
+        #expect(unclaimed.remote.app?.claimRecordName == JoinNames.claim(forCode: "ZZZ999"))
+    }
+}
