@@ -348,6 +348,9 @@ package struct ClaimBackfillMirror: Decodable {
     package struct Held: Decodable {
         package var claimedBy: String?
         package let oldest: String
+        /// `family`, `foreign` or `squatter`.
+        package let holder: String
+        package let creator: String?
     }
 }
 

@@ -188,6 +188,8 @@ package struct ProvisionCommand: PipelineCommand {
         case .setAside?: return .partialFailure
         case .success?, nil: break
         }
+        // Codes CloudKit did not let this run claim were not printed: part of the job, never 0.
+        if report.remote != nil, report.codesUnclaimed > 0 { return .remoteUnavailable }
         // Rows left out as possible duplicates were not provisioned: part of the job, never 0.
         if report.failed > 0 || report.skipped > 0 { return .partialFailure }
         return nil
