@@ -68,13 +68,14 @@ package enum ClaimHolder: Sendable, Equatable, Hashable {
         }
     }
 
-    /// What an operator can do about it.
-    package var advice: String {
+    /// What an operator can do about it, for the family `familyID` that wanted the code.
+    package func advice(for familyID: String) -> String {
+        let recode = "`tribeboard recode \(familyID) --apply --out DIR`, then `tribeboard resync --release \(familyID)`"
         switch self {
-        case .family: return "give one of the families a new code with `tribeboard audit --repair --apply`"
+        case .family: return "give it a new code: \(recode)"
         case .foreign, .squatter:
-            return "only its creator can delete it: give the family a new code (`tribeboard audit --repair --apply`), "
-                + "and remove the record in the CloudKit Console if it is an attack"
+            return "only its creator can change or delete that record, so it is never taken as this family's claim: give the family a new code ("
+                + recode + ") and remove the record in the CloudKit Console if it is an attack"
         }
     }
 }

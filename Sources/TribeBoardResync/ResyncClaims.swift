@@ -61,7 +61,7 @@ extension Resyncer {
                 step.blocked.insert(read.id)
                 report.failed += 1
                 try bookkeeping.record(.conflict(with: holder.familyID ?? "",
-                                                 error: "\(holder.sentence) holds this code's claim in CloudKit (\(CodeClaim.recordType) \(claim.recordName)); \(holder.advice)"),
+                                                 error: "\(holder.sentence) holds this code's claim in CloudKit (\(CodeClaim.recordType) \(claim.recordName)); \(holder.advice(for: read.id))"),
                                        row: read, at: now)
                 logger.warning("code claimed by someone else: not uploaded",
                                metadata: ["family": "\(read.id)", "code": "\(FamilyCode.mask(claim.code))",

@@ -79,6 +79,38 @@ extension TribeBoardStore {
         }
     }
 
+    /// The claims the store remembers, in code order after `after` (a page for the audit).
+    package func rememberedClaims(after: String, limit: Int) throws(StoreError) -> [ClaimedCode] {
+        do {
+            return try writer.read { db in
+                try Row.fetchAll(db, sql: "SELECT family_id, code FROM code_claims WHERE code > ? ORDER BY code LIMIT ?",
+                                 arguments: [after, limit]).compactMap { row in
+                    guard let family = row.text("family_id"), let code = row.text("code") else { return nil }
+                    return ClaimedCode(familyID: family, code: code)
+                }
+            }
+        } catch {
+            throw .reading(error, store: path)
+        }
+    }
+
+    /// Of these ids, those of families the store holds.
+    package func presentFamilyIDs(_ ids: [String]) throws(StoreError) -> Set<String> {
+        guard !ids.isEmpty else { return [] }
+        do {
+            return try writer.read { db in
+                var present = Set<String>()
+                for chunk in ids.chunked(500) {
+                    present.formUnion(try String.fetchAll(db, sql: "SELECT id FROM families WHERE id IN \(SQLPlaceholders.list(chunk.count))",
+                                                          arguments: StatementArguments(Array(chunk))))
+                }
+                return present
+            }
+        } catch {
+            throw .reading(error, store: path)
+        }
+    }
+
     /// Forgets claims that were released (or found to be someone else's).
     package func forgetClaims(_ claims: [ClaimedCode]) throws(StoreError) {
         guard !claims.isEmpty else { return }
