@@ -70,7 +70,8 @@ package enum ClaimHolder: Sendable, Equatable, Hashable {
 
     /// What an operator can do about it, for the family `familyID` that wanted the code.
     package func advice(for familyID: String) -> String {
-        let recode = "`tribeboard recode \(familyID) --apply --out DIR`, then `tribeboard resync --release \(familyID)`"
+        // recode clears the family's conflict: the next resync claims and uploads the new code.
+        let recode = "`tribeboard recode \(familyID) --apply --out DIR`, then `tribeboard resync`"
         switch self {
         case .family: return "give it a new code: \(recode)"
         case .foreign, .squatter:

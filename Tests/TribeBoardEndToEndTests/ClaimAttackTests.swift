@@ -51,7 +51,6 @@ import TribeBoardTestSupport
 
         let recode = try await run(directory, fixture, ["recode", id, "--apply", "--out", "recode", "--json"])
         #expect(recode.status == 0, "\(recode.stderr)")
-        #expect(try await run(directory, fixture, ["resync", "--release", id]).status == 0)
         let settled = try await run(directory, fixture, ["resync"])
         #expect(settled.status == 0, "\(settled.stderr)")
         let code = try #require(try store(directory).strings("SELECT code FROM families").first)
@@ -166,5 +165,40 @@ import TribeBoardTestSupport
         #expect(await fixture.emulator.claims(container: container)[try CodeClaim.recordName(forCode: "KEPTF2")] != nil, "the kept one stays")
         let after = try await run(directory, fixture, ["audit", "--json"])
         #expect(try after.report(AuditReportMirror.self).findings.allSatisfy { $0.category != "orphan-claim" })
+    }
+
+    /// 34.2, local-only work: without a remote, provision still prints (the README's demo) and
+    /// marks the codes unclaimed; once a remote is configured, `sheets` refuses such codes
+    /// unless --include-unclaimed, and prints them once resync has claimed them.
+    @Test func sheetsAsksBeforePrintingUnclaimedCodesOnceARemoteIsConfigured() async throws {
+        let fixture = try await EmulatorFixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        let directory = try TemporaryDirectory("attack-sheets")
+        try directory.write("in.csv", "family_name,admin_display_name\nAlpha,Ana\nBeta,Rui\n")
+        let local = try await ProcessRunner.runAsync(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "-q"],
+                                                    in: directory.path)
+        #expect(local.status == 0, "\(local.stderr)")
+        let manifest = try ManifestFile.read(directory.file("out/manifest.csv"))
+        #expect(manifest.allSatisfy { !$0.code.isEmpty && !$0.qrFile.isEmpty && $0.claim == "unclaimed" }, "\(manifest)")
+
+        let remote = ["TRIBEBOARD_CK_KEY_ID": fixture.keyID, "TRIBEBOARD_CK_KEY_FILE": fixture.keyFile,
+                      "TRIBEBOARD_CK_BASE_URL": fixture.emulator.baseURL]
+        func sheets(_ extra: [String], environment: [String: String] = remote) async throws -> ProcessRunner.Result {
+            try await ProcessRunner.runAsync(tribeboard, ["sheets", "--store", "s.sqlite", "--out", "cards.pdf", "--json"] + extra,
+                                             in: directory.path, environment: environment)
+        }
+        let refused = try await sheets([])
+        #expect(refused.status == 65, "\(refused.stderr)")
+        let error = try ErrorDocument(refused)
+        #expect(error.kind == "sheets.unclaimed" && error.recordIds?.count == 2, "\(error)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("cards.pdf")))
+        #expect(try await sheets(["--include-unclaimed"]).status == 0)
+        #expect(try await sheets([], environment: [:]).status == 0, "no remote: local-only work prints")
+        try FileManager.default.removeItem(atPath: directory.file("cards.pdf"))
+
+        let resync = try await ProcessRunner.runAsync(tribeboard, ["resync", "--store", "s.sqlite"] + fixture.remoteArguments, in: directory.path)
+        #expect(resync.status == 0, "\(resync.stderr)")
+        #expect(try await sheets([]).status == 0, "claimed now")
+        #expect(FileManager.default.fileExists(atPath: directory.file("cards.pdf")))
     }
 }

@@ -59,6 +59,7 @@ enum ErrorKinds {
         "template.tooLarge": .always(.dataError), "template.several": .always(.dataError),
         "sheets.cannotCreate": .always(.cannotCreate), "sheets.cairo": .always(.ioError), "sheets.invalidCode": .always(.dataError),
         "sheets.nothingSelected": .always(.dataError), "sheets.outdatedManifest": .always(.dataError), "sheets.unmatched": .always(.dataError),
+        "sheets.unclaimed": .always(.dataError),
         "sheets.textDoesNotFit": .always(.dataError),
         "usage.unknownOption": .always(.usage), "usage.missingValue": .always(.usage), "usage.missingArgument": .always(.usage),
         "usage.invalidValue": .always(.usage), "usage.unknownSubcommand": .always(.usage), "usage.unexpectedArgument": .always(.usage),
