@@ -150,22 +150,36 @@ package struct SheetsCommand: PipelineCommand {
 
     /// Families whose code the store holds no claim of, as `refuseUnclaimed` refuses them.
     struct UnclaimedCodes {
-        let store: TribeBoardStore?
-        let refuse: Bool
+        /// Every claim the store remembers, read before the invitations (which are read inside
+        /// a store read that cannot be re-entered); nil when nothing is refused.
+        private let claimed: Set<TribeBoardStore.ClaimedCode>?
         private(set) var ids: [String] = []
         private(set) var count = 0
 
-        init(store: TribeBoardStore?, refuse: Bool) {
-            self.store = store
-            self.refuse = refuse
+        init(store: TribeBoardStore?, refuse: Bool) throws(InvitationReadError) {
+            guard refuse, let store else {
+                claimed = nil
+                return
+            }
+            var all = Set<TribeBoardStore.ClaimedCode>()
+            var after = ""
+            do {
+                while true {
+                    let page = try store.rememberedClaims(after: after, limit: 10_000)
+                    guard let last = page.last else { break }
+                    all.formUnion(page)
+                    after = last.code
+                }
+            } catch {
+                throw .store(error)
+            }
+            claimed = all
         }
 
         /// Whether `invitation` may be printed; an unclaimed one is counted instead.
-        mutating func admits(_ invitation: Invitation) throws(InvitationReadError) -> Bool {
-            guard refuse, let store else { return true }
+        mutating func admits(_ invitation: Invitation) -> Bool {
+            guard let claimed else { return true }
             let id = invitation.familyId.rawValue
-            let claimed: Set<TribeBoardStore.ClaimedCode>
-            do { claimed = try store.claimedCodes(familyIDs: [id]) } catch { throw .store(error) }
             if claimed.contains(.init(familyID: id, code: CodeClaim.normalise(invitation.code))) { return true }
             count += 1
             if ids.count < 20 { ids.append(id) }
@@ -209,7 +223,8 @@ package struct SheetsCommand: PipelineCommand {
             context.logger.info("no store at \(storePath): admins' names are left out and the manifest's codes are unchecked")
         }
         var check = ManifestCodeCheck(manifest: manifest, store: store == nil ? nil : storePath, storeWins: request.storeNamed)
-        var unclaimed = UnclaimedCodes(store: store, refuse: request.refuseUnclaimed)
+        var unclaimed: UnclaimedCodes
+        do { unclaimed = try UnclaimedCodes(store: store, refuse: request.refuseUnclaimed) } catch { throw SheetError.input(error) }
         let report = try make(request, source: .manifest, context: context, check: { check },
                               unmatched: { unclaimed.error }) { renderer throws(InvitationReadError) in
             try ManifestInvitations.forEach(path: manifest, columns: renderer.templateColumns) { invitation in
@@ -217,7 +232,7 @@ package struct SheetsCommand: PipelineCommand {
                 try SheetRenderer.validate(invitation)
                 let known = try store?.manifestFamily(familyId: invitation.familyId, manifestCode: invitation.code)
                 let printed = check.resolve(invitation, storeCode: known.map(\.code), repaired: known?.repaired ?? false)
-                guard try unclaimed.admits(printed) else { return }
+                guard unclaimed.admits(printed) else { return }
                 try renderer.add(Invitation(familyId: printed.familyId, familyName: printed.familyName, code: printed.code,
                                             adminName: known?.admin, externalId: printed.externalId, columns: printed.columns))
             }
@@ -237,7 +252,7 @@ package struct SheetsCommand: PipelineCommand {
         // Families asked for by id or code that the store does not have: the run is refused
         // (before the files are named) rather than printing fewer than were asked for.
         var found = Set<String>()
-        var unclaimed = UnclaimedCodes(store: nil, refuse: false)
+        var unclaimed = try UnclaimedCodes(store: nil, refuse: false)
         let unmatched = { () -> SheetError? in
             if let error = unclaimed.error { return error }
             switch selection {
@@ -248,10 +263,10 @@ package struct SheetsCommand: PipelineCommand {
         }
         return try run(request, source: .store, context: context, unmatched: unmatched) { renderer throws(InvitationReadError) in
             let store = try openStore(storePath)
-            unclaimed = UnclaimedCodes(store: store, refuse: request.refuseUnclaimed)
+            unclaimed = try UnclaimedCodes(store: store, refuse: request.refuseUnclaimed)
             try store.forEachInvitation(selection, order: order) { invitation in
                 if case .codes = selection { found.insert(invitation.code) } else { found.insert(invitation.familyId.rawValue) }
-                guard try unclaimed.admits(invitation) else { return }
+                guard unclaimed.admits(invitation) else { return }
                 try renderer.add(invitation)
             }
         }
