@@ -77,7 +77,8 @@ package final class CloudKitClient: Sendable {
     /// Builds the signer from the configured key file. Nil signer means the remote is not configured.
     package convenience init(configuration: CloudKitConfiguration, policy: RetryPolicy = RetryPolicy(), logger: Logger) throws(CloudKitConfigurationError) {
         var signer: CloudKitSigner?
-        if configuration.database == .public, let keyID = configuration.keyID, let keyFile = configuration.keyFile {
+        if configuration.database == .public, configuration.appUser == nil, let keyID = configuration.keyID,
+           let keyFile = configuration.keyFile {
             signer = try CloudKitSigner(keyID: keyID, keyFile: keyFile)
         }
         self.init(configuration: configuration, signer: signer, policy: policy, logger: logger)
@@ -224,7 +225,9 @@ package final class CloudKitClient: Sendable {
     func attempt<Response: Decodable & Sendable>(_ operation: String, method: String, body: [UInt8],
                                                  dateHeader: (String?) -> Void = { _ in }) async throws(CloudKitError) -> Response {
         let subpath = configuration.subpath(operation)
-        guard let url = URL(string: configuration.baseURL + subpath) else {
+        // An app user's tokens go in the query string; the subpath (what a signature covers) stays bare.
+        let query = configuration.appUser.map { "?" + $0.queryString } ?? ""
+        guard let url = URL(string: configuration.baseURL + subpath + query) else {
             throw .unexpectedResponse(httpStatus: 0, detail: "bad URL \(URLCredentials.masked(configuration.baseURL) + subpath)")
         }
         var request = URLRequest(url: url)
@@ -233,7 +236,7 @@ package final class CloudKitClient: Sendable {
             request.httpBody = Data(body)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         }
-        if let signer {
+        if configuration.appUser == nil, let signer {
             do {
                 for (name, value) in try signer.headers(body: body, subpath: subpath) { request.setValue(value, forHTTPHeaderField: name) }
             } catch {
@@ -247,7 +250,7 @@ package final class CloudKitClient: Sendable {
         } catch let error as CloudKitError {
             throw error
         } catch {
-            throw .network(reason: Self.describe(error))
+            throw .network(reason: masked(Self.describe(error)))
         }
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
         dateHeader((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Date"))
@@ -271,7 +274,7 @@ package final class CloudKitClient: Sendable {
                 throw error
             }
             throw .service(code: CloudKitServerErrorCode(rawValue: envelope.serverErrorCode), httpStatus: status,
-                           reason: envelope.reason ?? "no reason given", retryAfter: envelope.retryAfter ?? headerRetryAfter)
+                           reason: masked(envelope.reason ?? "no reason given"), retryAfter: envelope.retryAfter ?? headerRetryAfter)
         }
         if status == 429 || status == 503 {
             throw .service(code: status == 429 ? .throttled : .tryAgainLater, httpStatus: status,
@@ -281,8 +284,11 @@ package final class CloudKitClient: Sendable {
             let location = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Location") ?? "nowhere"
             throw .unexpectedResponse(httpStatus: status, detail: "the server redirected to \(URLComponents(string: location)?.host ?? location); redirects are not followed (the request's signed headers would go with it): check --ck-base-url")
         }
-        throw .unexpectedResponse(httpStatus: status, detail: String(decoding: data.prefix(200), as: UTF8.self))
+        throw .unexpectedResponse(httpStatus: status, detail: masked(String(decoding: data.prefix(200), as: UTF8.self)))
     }
+
+    /// Text from the network or a server, an app user's tokens masked (it may quote the URL).
+    private func masked(_ text: String) -> String { configuration.appUser?.masking(text) ?? text }
 
     /// One exchange, cut at `requestDeadline`: URLSession's own timeout is an idle limit, so a
     /// server sending a byte every few seconds would hold a request (and a cron job) for hours.

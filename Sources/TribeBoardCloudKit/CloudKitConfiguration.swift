@@ -21,6 +21,8 @@ package struct CloudKitConfiguration: Sendable, Equatable {
     package var database = Database.public
     package var keyID: String?
     package var keyFile: String?
+    /// An app user's tokens instead of a key: requests carry them in the URL and are not signed.
+    package var appUser: AppUserCredentials?
     /// Without a trailing slash (`https://host/` and `https://host` are the same service): the
     /// subpath, which the signature covers, starts with its own.
     package var baseURL = Self.defaultBaseURL {
@@ -38,8 +40,8 @@ package struct CloudKitConfiguration: Sendable, Equatable {
 
     package init() {}
 
-    /// A remote is configured when there is a server-to-server key.
-    package var isConfigured: Bool { keyID != nil && keyFile != nil }
+    /// A remote is configured when there is a server-to-server key or an app user's tokens.
+    package var isConfigured: Bool { (keyID != nil && keyFile != nil) || appUser != nil }
 
     /// `/database/1/{container}/{environment}/{database}/{operation}`: what a signature covers.
     package func subpath(_ operation: String) -> String {
@@ -56,6 +58,15 @@ package struct CloudKitConfiguration: Sendable, Equatable {
         if (keyID == nil) != (keyFile == nil) {
             throw .missing(keyID == nil ? "key id (--key-id or TRIBEBOARD_CK_KEY_ID) to go with the key file"
                                         : "key file (--key-file or TRIBEBOARD_CK_KEY_FILE) to go with the key id")
+        }
+        if let appUser {
+            guard keyID == nil, keyFile == nil else {
+                throw .invalid(setting: "credentials", value: "a key and an app user's tokens",
+                               expected: "one of them: a request is either signed with a key or carries a user's tokens")
+            }
+            guard !appUser.apiToken.isEmpty, !appUser.webAuthToken.isEmpty else {
+                throw .missing(appUser.apiToken.isEmpty ? "API token to go with the web auth token" : "web auth token to go with the API token")
+            }
         }
     }
 

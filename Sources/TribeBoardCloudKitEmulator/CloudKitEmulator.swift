@@ -65,6 +65,13 @@ public final class CloudKitEmulator: Sendable {
         await state.registerKey(id: id, publicKeyPEM: publicKeyPEM, container: container)
     }
 
+    /// Signs an iCloud user in: a request whose URL carries `ckAPIToken` (any) and this
+    /// `ckWebAuthToken` acts as the user `userRecordName`, in every container, with the public
+    /// database's roles of a signed-in user (reads all, creates any type, changes its own records).
+    public func registerUser(_ userRecordName: String, webAuthToken: String) async {
+        await state.registerUser(userRecordName: userRecordName, webAuthToken: webAuthToken)
+    }
+
     public func setFaults(_ faults: EmulatorFaults) async { await state.setFaults(faults) }
 
     /// Every record of a zone, for tests to inspect.
@@ -72,8 +79,9 @@ public final class CloudKitEmulator: Sendable {
         await state.records(at: Location(container: container, environment: environment, database: "public", zone: zone))
     }
 
-    /// Records written earlier: by the container's developer (its server-to-server keys), or by
-    /// the app user their `created.userRecordName` names, whose records the keys may not change.
+    /// Records written earlier: by the app user (or developer) their `created.userRecordName`
+    /// names, whose records no one else may change; without it, by the developer of the first key
+    /// registered that opens the container.
     public func seedRecords(_ records: [WireRecord], container: String, environment: String = "development",
                             zone: String = "_defaultZone") async {
         await state.seed(records, at: Location(container: container, environment: environment, database: "public", zone: zone))
@@ -84,8 +92,9 @@ public final class CloudKitEmulator: Sendable {
         await state.schema(at: Location(container: container, environment: environment, database: "public", zone: "_defaultZone"))
     }
 
-    /// The user record a container's server-to-server keys act as (users/caller answers it).
-    public static func developerRecordName(container: String) -> String { Caller.developer(of: container) }
+    /// The user record a server-to-server key acts as (users/caller answers it): each key is its
+    /// own developer, so records one key created another may not change.
+    public static func developerRecordName(keyID: String) -> String { KeyRing.developer(keyID: keyID) }
 
     /// Requests answered so far, by operation (`records/modify`, ...), faults included.
     public func requestCounts() async -> [String: Int] { await state.counts }

@@ -35,6 +35,21 @@ public enum EmulatorSetup {
         return keys
     }
 
+    /// An iCloud user signed in to the app: the user record name and its web auth token.
+    public struct User: Sendable, Equatable {
+        public var userRecordName: String
+        public var webAuthToken: String
+    }
+
+    /// `--user NAME=WEBAUTHTOKEN`: the token may hold `=` (it is cut at the first one).
+    public static func user(_ text: String) throws(EmulatorError) -> User {
+        let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+            throw .badOption("--user takes USER_RECORD_NAME=WEB_AUTH_TOKEN (such as _app_user_1=token), got a value without both")
+        }
+        return User(userRecordName: parts[0], webAuthToken: parts[1])
+    }
+
     private static func pem(_ path: String, option: String) throws(EmulatorError) -> [UInt8] {
         guard let data = FileManager.default.contents(atPath: path) else { throw .badOption("\(option): cannot read \(path)") }
         guard String(decoding: data, as: UTF8.self).contains("-----BEGIN PUBLIC KEY-----") else {

@@ -5,6 +5,7 @@ import Foundation
 actor EmulatorState {
     private var database = EmulatorDatabase()
     private var keyRing = KeyRing()
+    private var appUsers = AppUsers()
     private var faults: EmulatorFaults
     private var dice: FaultDice
     private let policy: ContainerPolicy
@@ -41,6 +42,10 @@ actor EmulatorState {
         keyRing.register(id: id, publicKeyPEM: publicKeyPEM, container: container)
     }
 
+    func registerUser(userRecordName: String, webAuthToken: String) {
+        appUsers.register(userRecordName: userRecordName, webAuthToken: webAuthToken)
+    }
+
     func setFaults(_ faults: EmulatorFaults) {
         self.faults = faults
         dice = FaultDice(seed: faults.seed)
@@ -51,7 +56,8 @@ actor EmulatorState {
     }
 
     func seed(_ records: [WireRecord], at location: Location) {
-        database.seed(records, at: location, mode: policy.schemaMode, developer: Caller.developer(of: location.container))
+        let developer = keyRing.firstDeveloper(of: location.container) ?? Caller.developer(of: location.container)
+        database.seed(records, at: location, mode: policy.schemaMode, developer: developer)
     }
 
     func schema(at location: Location) -> ContainerSchema? { database.schema(at: location, mode: policy.schemaMode) }
@@ -82,15 +88,24 @@ actor EmulatorState {
         do { body = try await request.bodyData } catch { return Self.error(.badRequest, "unreadable body") }
         guard body.count <= Self.maxRequestBytes else { return Self.error(.badRequest, Self.tooLarge(body.count)) }
         guard ["development", "production"].contains(environment) else { return Self.error(.badRequest, "unknown environment \(environment)") }
-        guard scope == "public" else {
-            return Self.error(.authenticationRequired, "the \(scope) database needs a user's ckWebAuthToken; a server-to-server key reaches only the public database")
-        }
         let now = Date().addingTimeInterval(clockOffset)
-        if let refusal = keyRing.check({ request.headers[HTTPHeader($0)] }, body: Array(body), subpath: path, container: container,
-                                       serverClock: now, maxClockSkew: maxClockSkew) {
-            return Self.error(refusal.code, refusal.reason)
+        let who: String
+        do throws(Refusal) {
+            // An app user's tokens in the URL, or else a key's signature in the headers.
+            if let user = try appUsers.caller(rawQuery: request.target.query(percentEncoded: true)) {
+                who = user
+            } else {
+                who = try keyRing.authenticate({ request.headers[HTTPHeader($0)] }, body: Array(body), subpath: path,
+                                               container: container, serverClock: now, maxClockSkew: maxClockSkew)
+            }
+        } catch {
+            return Self.error(error.code, error.reason)
         }
-        let caller = Caller(userRecordName: Caller.developer(of: container), now: Int64(now.timeIntervalSince1970 * 1000))
+        guard scope == "public" else {
+            return Self.error(.authenticationRequired, "the \(scope) database is not emulated (only the public database is); "
+                              + "a server-to-server key reaches only the public database")
+        }
+        let caller = Caller(userRecordName: who, now: Int64(now.timeIntervalSince1970 * 1000))
         return answer(request.method, operation, body: body, container: container, environment: environment, caller: caller)
     }
 

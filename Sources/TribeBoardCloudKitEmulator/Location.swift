@@ -19,8 +19,8 @@ struct Caller {
     var userRecordName: String
     var now: Int64
 
-    /// The user record a container's server-to-server keys act as: its developer's. Stable per
-    /// container, like Apple's `_` and 32 hex digits.
+    /// Whoever wrote records seeded into a container no key opens: a developer of its own,
+    /// stable per container, like Apple's `_` and 32 hex digits.
     static func developer(of container: String) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in container.utf8 {

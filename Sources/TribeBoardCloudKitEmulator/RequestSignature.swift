@@ -43,7 +43,8 @@ struct RequestSignature {
 }
 
 /// The keys registered in the CloudKit Dashboard: each belongs to one container (or, for the
-/// single-container command line `--key`, to whichever container a request names).
+/// single-container command line `--key`, to whichever container a request names). Each key
+/// acts as its own developer ("as the developer who created the key"): two keys, two creators.
 struct KeyRing {
     struct Key {
         var publicKeyPEM: [UInt8]
@@ -52,14 +53,35 @@ struct KeyRing {
     }
 
     private(set) var keys: [String: Key] = [:]
+    /// Key ids in the order they were registered.
+    private var order: [String] = []
 
     mutating func register(id: String, publicKeyPEM: [UInt8], container: String?) {
+        if keys[id] == nil { order.append(id) }
         keys[id] = Key(publicKeyPEM: publicKeyPEM, container: container)
     }
 
-    /// nil when the request is authentic for `container`; otherwise Apple's refusal.
-    func check(_ headers: (String) -> String?, body: [UInt8], subpath: String, container: String,
-               serverClock: Date, maxClockSkew: Double) -> Refusal? {
+    /// The user record a key acts as: its developer's, one per key.
+    static func developer(keyID: String) -> String { "_developer_" + keyID }
+
+    /// Who wrote records seeded without a creator: the developer of the first key registered
+    /// that opens `container` (the one a test or a rehearsal then writes with).
+    func firstDeveloper(of container: String) -> String? {
+        order.first { keys[$0]?.container == nil || keys[$0]?.container == container }.map(Self.developer(keyID:))
+    }
+
+    /// The developer a request authentic for `container` acts as; otherwise Apple's refusal.
+    func authenticate(_ headers: (String) -> String?, body: [UInt8], subpath: String, container: String,
+                      serverClock: Date, maxClockSkew: Double) throws(Refusal) -> String {
+        if let refusal = check(headers, body: body, subpath: subpath, container: container,
+                               serverClock: serverClock, maxClockSkew: maxClockSkew) {
+            throw refusal
+        }
+        return Self.developer(keyID: headers(RequestSignature.keyIDHeader) ?? "")
+    }
+
+    private func check(_ headers: (String) -> String?, body: [UInt8], subpath: String, container: String,
+                       serverClock: Date, maxClockSkew: Double) -> Refusal? {
         guard let keyID = headers(RequestSignature.keyIDHeader), let date = headers(RequestSignature.dateHeader),
               let signatureText = headers(RequestSignature.signatureHeader) else {
             return Refusal(.authenticationFailed, "missing X-Apple-CloudKit-Request-* headers")

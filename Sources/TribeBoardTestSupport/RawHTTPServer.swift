@@ -33,9 +33,12 @@ package final class RawHTTPServer: Sendable {
     private let listener: Int32
     private let stopped = Atomic<Bool>(false)
     private let paths = Mutex<[String]>([])
+    private let heads = Mutex<[String]>([])
 
     /// Request paths seen so far, in order.
     package var requests: [String] { paths.withLock { $0 } }
+    /// Request lines and headers seen so far, in order.
+    package var requestHeads: [String] { heads.withLock { $0 } }
 
     package convenience init(_ answer: @escaping @Sendable (_ index: Int, _ path: String) -> Answer) throws {
         try self.init(answering: { index, path, _ in answer(index, path) })
@@ -69,8 +72,9 @@ package final class RawHTTPServer: Sendable {
         while !isStopped {
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else { return }
-            let (path, body) = readRequest(connection)
+            let (path, body, head) = readRequest(connection)
             paths.withLock { $0.append(path) }
+            heads.withLock { $0.append(head) }
             let reply = answer(index, path, body)
             index += 1
             send(Array(reply.head.utf8), to: connection)
@@ -89,8 +93,9 @@ package final class RawHTTPServer: Sendable {
         }
     }
 
-    /// Reads the request line, headers and a Content-Length body; returns the path and the body.
-    private func readRequest(_ connection: Int32) -> (String, String) {
+    /// Reads the request line, headers and a Content-Length body; returns the path, the body and
+    /// the request line with the headers.
+    private func readRequest(_ connection: Int32) -> (String, String, String) {
         var data = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
@@ -107,7 +112,8 @@ package final class RawHTTPServer: Sendable {
         let line = String(decoding: data.prefix { $0 != 0x0D }, as: UTF8.self)
         let text = String(decoding: data, as: UTF8.self)
         let body = text.range(of: "\r\n\r\n").map { String(text[$0.upperBound...]) } ?? ""
-        return (line.split(separator: " ").dropFirst().first.map(String.init) ?? "", body)
+        let head = text.range(of: "\r\n\r\n").map { String(text[..<$0.lowerBound]) } ?? text
+        return (line.split(separator: " ").dropFirst().first.map(String.init) ?? "", body, head)
     }
 
     @discardableResult

@@ -23,7 +23,9 @@ struct EmulatorCommand: AsyncParsableCommand {
             default) and refuses other writes. Queries need QUERYABLE fields (an unfiltered one, ___recordID), \
             sorts SORTABLE ones; a missing type is BAD_REQUEST "Did not find record type: X". \
             Security roles apply in every mode: only a record's creator may change it (seed an app user's \
-            records with --seed FILE, whose created.userRecordName names the user).
+            records with --seed FILE, whose created.userRecordName names the user). Each key acts as its own \
+            developer (_developer_ID). App users: --user _app_user_1=TOKEN signs a user in; a request whose URL \
+            carries ?ckAPIToken=ANY&ckWebAuthToken=TOKEN (percent-encoded) acts as that user, unsigned.
             Faults, as fractions of requests: --faults 503=0.1,503-bare=0.1,429=0.05,record-429=0.1,500=0.05,drop=0.05,latency=20ms,retry-after=1,seed=7 \
             (503 and 429 carry a Retry-After header; 503-bare is that header with no body; record-429 throttles single \
             records of a records/modify with their own retryAfter); \
@@ -40,6 +42,11 @@ struct EmulatorCommand: AsyncParsableCommand {
     @Option(name: .customLong("container"),
             help: ArgumentHelp("A container and its own keys: iCloud.X=KEY_ID:PUBLIC_KEY.pem[,...] (repeatable).", valueName: "container=id:file"))
     var containers: [String] = []
+
+    @Option(name: .customLong("user"),
+            help: ArgumentHelp("An app user: requests with ?ckAPIToken=ANY&ckWebAuthToken=TOKEN act as USER_RECORD_NAME (repeatable).",
+                               valueName: "name=token"))
+    var users: [String] = []
 
     @Option(help: ArgumentHelp("Development's schema at start: a .ckdb file, or `empty`; enforces schemas.", valueName: "file"))
     var schema: String?
@@ -92,6 +99,7 @@ struct EmulatorCommand: AsyncParsableCommand {
         var options = CloudKitEmulator.Options()
         let keys: [EmulatorSetup.Key]
         let seeds: [EmulatorSetup.Seed]
+        let appUsers: [EmulatorSetup.User]
         do {
             options.port = port
             options.dataFile = data
@@ -108,6 +116,7 @@ struct EmulatorCommand: AsyncParsableCommand {
             }
             keys = try self.keys.map(EmulatorSetup.key) + containers.flatMap(EmulatorSetup.containerKeys)
             seeds = try seed.map(EmulatorSetup.seed)
+            appUsers = try users.map(EmulatorSetup.user)
         } catch {
             throw ValidationError(error.localizedDescription)
         }
@@ -120,6 +129,7 @@ struct EmulatorCommand: AsyncParsableCommand {
             throw ExitCode(69)
         }
         for key in keys { await emulator.registerKey(id: key.id, publicKeyPEM: key.publicKeyPEM, container: key.container) }
+        for user in appUsers { await emulator.registerUser(user.userRecordName, webAuthToken: user.webAuthToken) }
         for seed in seeds {
             await emulator.seedRecords(seed.records, container: seed.container, environment: seed.environment ?? "development")
         }

@@ -39,7 +39,7 @@ struct ProtocolTests {
         defer { Task { await harness.emulator.stop() } }
         let caller = try await harness.client.get("users/caller")
         let users = try #require(caller.json["users"] as? [[String: Any]])
-        #expect(users.first?["userRecordName"] as? String == CloudKitEmulator.developerRecordName(container: harness.client.container))
+        #expect(users.first?["userRecordName"] as? String == CloudKitEmulator.developerRecordName(keyID: harness.client.keyID))
     }
 
     @Test func unavailableAndThrottledCarryRetryAfterHeaders() async throws {

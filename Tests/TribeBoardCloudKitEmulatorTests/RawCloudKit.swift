@@ -22,6 +22,16 @@ struct RawCloudKit {
     let keyFile: String
     var container = "iCloud.net.dataenvy.TribeBoard"
     var environment = "development"
+    /// When set, the request acts as an app user: this query string (`ckAPIToken=…&ckWebAuthToken=…`,
+    /// encoded by the test) is appended and nothing is signed.
+    var userQuery: String?
+
+    /// An app user's caller: tokens in the URL, no key.
+    static func appUser(baseURL: String, query: String) -> RawCloudKit {
+        var client = RawCloudKit(baseURL: baseURL, keyID: "", keyFile: "")
+        client.userQuery = query
+        return client
+    }
 
     func subpath(_ operation: String) -> String { "/database/1/\(container)/\(environment)/public/\(operation)" }
 
@@ -33,16 +43,11 @@ struct RawCloudKit {
 
     private func send(_ method: String, _ operation: String, body: Data) async throws -> Answer {
         let path = subpath(operation)
-        guard let url = URL(string: baseURL + path) else { throw TestFailure("bad URL") }
+        guard let url = URL(string: baseURL + path + (userQuery.map { "?" + $0 } ?? "")) else { throw TestFailure("bad URL") }
         var request = URLRequest(url: url)
         request.httpMethod = method
         if method == "POST" { request.httpBody = body }
-        let date = Self.isoDate(Date())
-        let hash = try OpenSSL.run(["dgst", "-sha256", "-binary"], input: body).base64EncodedString()
-        let signature = try OpenSSL.run(["dgst", "-sha256", "-sign", keyFile], input: Data("\(date):\(hash):\(path)".utf8))
-        request.setValue(keyID, forHTTPHeaderField: "X-Apple-CloudKit-Request-KeyID")
-        request.setValue(date, forHTTPHeaderField: "X-Apple-CloudKit-Request-ISO8601Date")
-        request.setValue(signature.base64EncodedString(), forHTTPHeaderField: "X-Apple-CloudKit-Request-SignatureV1")
+        if userQuery == nil { try sign(&request, path: path, body: body) }
         let (data, response) = try await URLSession.shared.data(for: request)
         guard let http = response as? HTTPURLResponse else { throw TestFailure("no HTTP response") }
         var headers: [String: String] = [:]
@@ -50,6 +55,15 @@ struct RawCloudKit {
             if let name = name as? String, let value = value as? String { headers[name.lowercased()] = value }
         }
         return Answer(status: http.statusCode, headers: headers, data: data)
+    }
+
+    private func sign(_ request: inout URLRequest, path: String, body: Data) throws {
+        let date = Self.isoDate(Date())
+        let hash = try OpenSSL.run(["dgst", "-sha256", "-binary"], input: body).base64EncodedString()
+        let signature = try OpenSSL.run(["dgst", "-sha256", "-sign", keyFile], input: Data("\(date):\(hash):\(path)".utf8))
+        request.setValue(keyID, forHTTPHeaderField: "X-Apple-CloudKit-Request-KeyID")
+        request.setValue(date, forHTTPHeaderField: "X-Apple-CloudKit-Request-ISO8601Date")
+        request.setValue(signature.base64EncodedString(), forHTTPHeaderField: "X-Apple-CloudKit-Request-SignatureV1")
     }
 
     static func isoDate(_ date: Date) -> String {
