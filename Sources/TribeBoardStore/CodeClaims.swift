@@ -199,7 +199,7 @@ extension TribeBoardStore {
                     SELECT 'families', ?, 'conflict', 1, ?, ?, NULL, ? WHERE EXISTS (SELECT 1 FROM families WHERE id = ?)
                     ON CONFLICT (record_table, record_id) DO UPDATE SET status = 'conflict', last_error = excluded.last_error,
                         last_attempt_at = excluded.last_attempt_at, next_attempt_at = NULL, conflict_with = excluded.conflict_with
-                    """, arguments: [familyID, reason, stamp, holder ?? "", familyID])
+                    """, arguments: [familyID, OutsideText.bounded(reason), stamp, OutsideText.bounded(holder ?? "", limit: 300), familyID])
                 return db.changesCount == 1
             }
         } catch {
