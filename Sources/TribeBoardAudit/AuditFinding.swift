@@ -25,13 +25,15 @@ package struct AuditFinding: Encodable, Sendable, Equatable {
         case legacyRecord = "legacy-record"
         case codeDiffers = "code-differs"
         case invalidValue = "invalid-value"
+        case orphanClaim = "orphan-claim"
+        case foreignClaim = "foreign-claim"
 
         package var severity: Severity {
             switch self {
             case .duplicateLocal, .duplicateRemote, .duplicateLocalRemote, .caseOnlyTwins, .invalidFormat, .unreadableSnapshotLine,
-                 .duplicateRecordName, .missingRemote:
+                 .duplicateRecordName, .missingRemote, .foreignClaim:
                 return .error
-            case .noParentAdmin, .stalePending, .remoteOnly, .legacyRecord, .codeDiffers, .invalidValue:
+            case .noParentAdmin, .stalePending, .remoteOnly, .legacyRecord, .codeDiffers, .invalidValue, .orphanClaim:
                 return .warning
             }
         }
@@ -57,6 +59,8 @@ package struct AuditFinding: Encodable, Sendable, Equatable {
             case .legacyRecord: return "records of a legacy record type"
             case .codeDiffers: return "local and CloudKit copies of a family have different codes"
             case .invalidValue: return "CloudKit record with a value out of range (treated as unknown)"
+            case .orphanClaim: return "code claims naming a family that exists neither here nor in CloudKit"
+            case .foreignClaim: return "code claims this store made, now held by another CloudKit user or record"
             }
         }
     }

@@ -86,6 +86,7 @@ package struct Auditor: Sendable {
             if stale.count > 0 { report.add(findings.stalePending(stale.sample, count: stale.count)) }
             if copies.remoteOnlyCount > 0 { report.add(findings.remoteOnly(copies.remoteOnly, count: copies.remoteOnlyCount)) }
             for finding in findings.legacy(remote, migrated: check.migratedLegacyCounts()) { report.add(finding) }
+            for finding in try await claimFindings(store: store, builder: findings) { report.add(finding) }
             report.sortFindings()
             report.repair = try await repair(groups, reupload: missing.missing, local: local, remote: remote)
         } catch let error as CodeRepairError {
@@ -97,6 +98,16 @@ package struct Auditor: Sendable {
         }
         report.durationSeconds = (ContinuousClock.now - started).seconds
         return report
+    }
+
+    /// Live audits: orphan and foreign claims among those the store remembers (`OrphanClaims`);
+    /// an applied repair releases our orphans.
+    private func claimFindings(store: TribeBoardStore, builder: FindingBuilder) async throws -> [AuditFinding] {
+        guard case .live(let client, _)? = request.remote else { return [] }
+        var release = false
+        if case .apply = request.repair { release = true }
+        let writable = release ? try TribeBoardStore.open(at: request.storePath) : store
+        return builder.orphanClaims(try await OrphanClaims(client: client, store: writable).run(release: release))
     }
 
     /// Uploaded families the remote read did not see, confirmed gone (none without a remote).

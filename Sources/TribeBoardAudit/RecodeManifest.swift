@@ -27,6 +27,8 @@ enum RecodeManifest {
             case "qr_file": return qrFile
             case "status": return "recoded"
             case "error": return ""
+            // The new code's claim is not known here: `sheets` looks it up in the store.
+            case "claim": return ""
             default: return old ?? ""
             }
         }

@@ -25,6 +25,11 @@ package struct CloudKitFilter: Codable, Sendable, Equatable {
         Self(fieldName: field, comparator: "BEGINS_WITH", fieldValue: .string(value))
     }
 
+    /// A TIMESTAMP field (a system one such as `___createTime` included) after `milliseconds`.
+    package static func after(_ field: String, milliseconds: Int64) -> Self {
+        Self(fieldName: field, comparator: "GREATER_THAN", fieldValue: .timestamp(milliseconds: milliseconds))
+    }
+
     package static func isIn(_ field: String, _ values: [String]) -> Self {
         Self(fieldName: field, comparator: "IN",
              fieldValue: CloudKitRecord.Field(value: .array(values.map { .string($0) }), type: "STRING_LIST"))

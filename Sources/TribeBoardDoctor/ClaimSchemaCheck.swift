@@ -3,25 +3,54 @@ import TribeBoardCloudKit
 import TribeBoardRemote
 
 /// Section 4, continued: the container can hold code claims (`CodeClaim`, docs/code-claims.md),
-/// and nobody can list them. One query on the claim type, filtered on its `family` field, which
-/// must fail: with "not marked queryable" (or "not marked indexable") the type exists without an
-/// index, as the schema file defines it; an answer means claims can be listed, and with them the
-/// hashes of every code (six characters are found from a hash in minutes).
+/// and nobody can list them. A claim's name is the hash of its code: whoever lists the claims
+/// finds every code behind them in minutes (six characters), and with it every family to join.
+/// Every query that could list them must fail: unfiltered (`___recordID` QUERYABLE, the index
+/// Apple's Console guide adds to browse records), by creation time (`___createTime`), by
+/// `family`. "Not marked queryable" (or "not marked indexable") is the expected answer; any
+/// result, even an empty page, means the type can be listed: a failure in production.
 struct ClaimSchemaCheck {
     static let id = DoctorCheckID.remoteSchemaFamilyCodeClaim
     let client: CloudKitClient
 
+    /// The queries tried, each with the index that lets it through.
+    static let probes: [(index: String, filters: [CloudKitFilter])] = [
+        ("___recordID", []),
+        ("___createTime", [.after("___createTime", milliseconds: 0)]),
+        (CodeClaim.familyField, [.equals(CodeClaim.familyField, "")]),
+    ]
+
     func run() async -> DoctorCheck {
         let checked = "\(CodeClaim.recordType) exists and cannot be listed"
-        let query = CloudKitQuery(recordType: CodeClaim.recordType, filterBy: [.equals(CodeClaim.familyField, "")])
-        do {
-            _ = try await client.query(query, resultsLimit: 1)
-            return DoctorCheck(Self.id, .remote, .warning, checked: checked,
-                               found: "claims can be queried by `\(CodeClaim.familyField)`: whoever can query can list them, and the codes behind their names",
-                               action: "remove the QUERYABLE index from \(CodeClaim.recordType) in the CloudKit Console (Schema > Indexes); the toolkit reads claims by name only")
-        } catch {
-            return verdict(error, checked: checked)
+        var listable: [String] = []
+        var unchecked: CloudKitError?
+        for probe in Self.probes {
+            do {
+                _ = try await client.query(CloudKitQuery(recordType: CodeClaim.recordType, filterBy: probe.filters), resultsLimit: 1)
+                listable.append(probe.index)
+            } catch {
+                switch error {
+                case .schema(.notQueryable, _), .schema(.notIndexable, _): continue
+                case .schema(.missingType, _): return verdict(error, checked: checked)
+                default:
+                    if error.category == .configuration { return verdict(error, checked: checked) }
+                    unchecked = unchecked ?? error
+                }
+            }
         }
+        guard listable.isEmpty else { return listed(by: listable, checked: checked) }
+        if let unchecked { return verdict(unchecked, checked: checked) }
+        return DoctorCheck(Self.id, .remote, .ok, checked: checked, found: "yes (no index: claims are read by name only)")
+    }
+
+    /// Some query answered: a failure in production, a warning in development (where a claim
+    /// written without the schema file makes every field queryable until it is imported).
+    private func listed(by indexes: [String], checked: String) -> DoctorCheck {
+        let production = client.configuration.environment == .production
+        let names = indexes.map { "`\($0)`" }.joined(separator: ", ")
+        return DoctorCheck(Self.id, .remote, production ? .failure : .warning, checked: checked,
+                           found: "claims can be listed by a query (QUERYABLE: \(names)): whoever can query can list them, and the codes behind their names",
+                           action: "remove the QUERYABLE index\(indexes.count == 1 ? "" : "es") \(names) from \(CodeClaim.recordType) in the CloudKit Console (Schema > Indexes)\(production ? " and deploy" : ""); the toolkit reads claims by name only")
     }
 
     private func verdict(_ error: CloudKitError, checked: String) -> DoctorCheck {
@@ -34,11 +63,6 @@ struct ClaimSchemaCheck {
             }
             return DoctorCheck(Self.id, .remote, .failure, checked: checked, found: text,
                                action: "deploy \(CodeClaim.recordType) to production (import Templates/cloudkit-schema.ckdb into development, then Schema > Deploy Schema Changes): without it no family can go up")
-        }
-        switch error {
-        case .schema(.notQueryable, _), .schema(.notIndexable, _):
-            return DoctorCheck(Self.id, .remote, .ok, checked: checked, found: "yes (no index: claims are read by name only)")
-        default: break
         }
         if error.category == .configuration {
             return DoctorCheck(Self.id, .remote, .failure, checked: checked, found: text, action: "the found text names the fix")

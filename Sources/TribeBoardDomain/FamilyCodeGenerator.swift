@@ -22,6 +22,11 @@ package enum CodeGenerationError: Error, Equatable, LocalizedError {
 /// A collision regenerates at once; a failure of the random source is retried with exponential
 /// backoff up to `retryDelays.count` times; past either limit the error is specific to code generation.
 package struct FamilyCodeGenerator: Sendable {
+    /// New codes are 8 characters: against an adversary guessing codes by claim lookups, 6
+    /// characters fall in minutes once a container holds thousands of families (the numbers are
+    /// in docs/code-claims.md, "Against an adversary"). Codes of 6 or 7 already given stay valid.
+    package static let defaultLength = 8
+
     package let length: Int
     let maxCandidates: Int
     let retryDelays: [Duration]
@@ -29,7 +34,7 @@ package struct FamilyCodeGenerator: Sendable {
     /// How a backoff is waited; tests record the waits instead of timing them.
     private let wait: @Sendable (Duration) -> Void
 
-    package init(length: Int = 6,
+    package init(length: Int = defaultLength,
                 maxCandidates: Int = 32,
                 retryDelays: [Duration] = [.milliseconds(50), .milliseconds(100), .milliseconds(200)],
                 source: any SecureRandomSource = SystemSecureRandomSource(),

@@ -8,7 +8,9 @@ import TribeBoardRemote
 /// covers the whole container. Of families sharing a code, the oldest keeps it (the audit's rule:
 /// creation date, then record name); the others are reported as duplicates to repair. A claim that
 /// is already there is never overwritten: one naming another family than the keeper is reported.
-/// A plan by default; `apply` creates the missing claims. Resumable and idempotent: a rerun finds
+/// A claim is ours only when our caller made it (`ClaimHolder`): one another CloudKit user made,
+/// or a record of another type under the claim's name, is reported as `foreign`/`squatter`,
+/// never counted as claimed, whatever family it names. A plan by default; `apply` creates the missing claims. Resumable and idempotent: a rerun finds
 /// its claims and changes nothing.
 package struct ClaimBackfill: Sendable {
     let client: CloudKitClient
@@ -66,30 +68,31 @@ package struct ClaimBackfill: Sendable {
             }
         } else {
             // A plan reads the claims that exist (a lookup per 200 codes) and creates none.
-            for chunk in keepers.chunked(CloudKitClient.maxOperationsPerRequest) {
-                report.requests += 1
-                let found = MatchedResults(asked: chunk.map(\.recordName), results: try await client.lookup(recordNames: chunk.map(\.recordName)),
-                                           operation: "records/lookup (code claims)")
-                report.problem = report.problem ?? found.problem
-                for claim in chunk {
-                    switch found.byName[claim.recordName] {
-                    case .record(let record)?:
-                        let holder = CodeClaim.holder(in: record)
-                        if holder == claim.familyID { report.claimed += 1 } else { report.heldByOthers.append(held(claim, holder: holder, groups: groups)) }
-                    case .failure(let error)? where error.code == .notFound: report.toClaim += 1
-                    case .failure(let error)?: report.failed.append(.init(family: claim.familyID, reason: "\(error.serverErrorCode) \(error.reason ?? "")"))
-                    case nil: continue
-                    }
+            let answer = try await claimer.standing(keepers)
+            report.requests += answer.requests
+            report.problem = answer.problem
+            for claim in keepers {
+                switch answer.outcomes[claim.recordName] {
+                case .held(let holder)? where holder == .family(claim.familyID): report.claimed += 1
+                case .held(let holder)?: report.heldByOthers.append(held(claim, holder: holder, groups: groups))
+                case .absent?: report.toClaim += 1
+                case .failed(let error)?: report.failed.append(.init(family: claim.familyID, reason: "\(error.serverErrorCode) \(error.reason ?? "")"))
+                case nil: continue
                 }
             }
         }
         return report
     }
 
-    private func held(_ claim: CodeClaim, holder: String?, groups: [String: [CloudKitRecord]]) -> ClaimBackfillReport.Held {
+    private func held(_ claim: CodeClaim, holder: ClaimHolder, groups: [String: [CloudKitRecord]]) -> ClaimBackfillReport.Held {
         let sharing = groups[claim.recordName]?.map(\.recordName) ?? []
-        return .init(code: display(claim.code), oldest: claim.familyID, claimedBy: holder,
-                     holderHasTheCode: holder.map(sharing.contains) ?? false)
+        var creator: String?
+        switch holder {
+        case .family: creator = nil
+        case .foreign(_, let who), .squatter(_, let who): creator = who
+        }
+        return .init(code: display(claim.code), oldest: claim.familyID, claimedBy: holder.familyID,
+                     holderHasTheCode: holder.familyID.map(sharing.contains) ?? false, holder: holder.kind, creator: creator)
     }
 
     private func display(_ code: String) -> String { showCodes ? code : FamilyCode.mask(code) }
@@ -117,6 +120,12 @@ package struct ClaimBackfillReport: Encodable, Sendable {
         /// Whether that family is among those that hold the code (a newer one), or elsewhere
         /// (not in the container yet: a store that claimed it has not uploaded it).
         package let holderHasTheCode: Bool
+        /// `family` (a claim this key made), `foreign` (another CloudKit user's claim: it can be
+        /// repointed or deleted by them at any time, so it is not the family's) or `squatter` (a
+        /// record of another type holds the claim's name).
+        package let holder: String
+        /// The foreign claim's or squatter's creator (`created.userRecordName`).
+        package let creator: String?
     }
 
     package struct Failure: Encodable, Sendable, Equatable {
@@ -146,7 +155,7 @@ package struct ClaimBackfillReport: Encodable, Sendable {
         case success, problems, tryLater
     }
 
-    /// 1 when a person must act (duplicates, claims held by others, families without a code);
+    /// 1 when a person must act (duplicates, claims held by others or foreign, families without a code);
     /// 75 when claims were refused or unanswered (run it again).
     package var exitKind: ExitKind {
         if !failed.isEmpty || problem != nil { return .tryLater }

@@ -28,7 +28,7 @@ enum MigrationClaims {
                 confirmed.append(.init(familyID: claim.familyID, code: claim.code))
             case .heldBy(let holder)?:
                 items[index].outcome = .codeConflict
-                items[index].reason = "its code is claimed at the destination by \(holder.map { "family \($0)" } ?? "a claim that names no family")"
+                items[index].reason = "its code is claimed at the destination by \(holder.sentence)"
                     + " (\(CodeClaim.recordType)), which the destination's query index did not show yet; run migrate again to apply the audit's rule"
             case .failed(let error)?:
                 items[index].outcome = .failed

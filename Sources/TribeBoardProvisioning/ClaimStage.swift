@@ -15,7 +15,11 @@ import TribeBoardRemote
 ///   turn (up to `rounds` times); a preassigned code makes the row fail and its family, which
 ///   never left the store, is removed (as a preassigned code the `code` query finds taken does);
 ///   a family of an earlier run (`existing`) is set aside as a conflict, as resync would.
-/// - No answer (CloudKit down, throttled): the code stays unclaimed, as offline; resync claims it.
+/// - Refused (EXISTS, CONFLICT, ACCESS_DENIED): looked up and decided per record by the claimer;
+///   throttled: sent again after `retryAfter`. Neither stops the run's other claims.
+/// - Still unclaimed (CloudKit down, throttled throughout): nothing printable carries the code (no
+///   QR file, the manifest's code cell left empty and the row marked `unclaimed`) and the run
+///   does not end 0; resync claims it, and provision run again prints it.
 struct ClaimStage {
     static let rounds = 3
 
@@ -65,7 +69,9 @@ struct ClaimStage {
                 switch answer.outcomes[claim.recordName] {
                 case .claimed?: confirmed.append(.init(familyID: claim.familyID, code: claim.code))
                 case .heldBy(let holder)?: try settleTaken(&results[index], holder: holder, retry: &taken, index: index)
-                case .failed?, nil: continue
+                case .failed(let error)?:
+                    logger.info("code claim refused for now", metadata: ["family": "\(claim.familyID)", "error": "\(error.serverErrorCode)"])
+                case nil: continue
                 }
             }
             try store.recordClaims(confirmed)
@@ -74,17 +80,43 @@ struct ClaimStage {
             waiting = try recode(taken, in: &results, tally: &tally)
         }
         // What the store held before and what this batch claimed: no second read of the store.
-        tally.unclaimed += candidates.filter { index in
-            guard results[index].status != .failed, let id = results[index].familyId?.rawValue, let code = results[index].code else { return false }
-            return !held.contains(.init(familyID: id, code: CodeClaim.normalise(code)))
-        }.count
+        tally.unclaimed += Self.mark(&results, at: candidates, held: held, withholdUnclaimed: true)
         return results
     }
 
+    /// Marks each row's code claimed or not; with `withholdUnclaimed` (a remote is configured) an
+    /// unclaimed code gets no QR file and no manifest code. Returns how many are unclaimed.
+    static func mark(_ results: inout [ProvisionRowResult], at indices: [Int], held: Set<TribeBoardStore.ClaimedCode>,
+                     withholdUnclaimed: Bool) -> Int {
+        var unclaimed = 0
+        for index in indices where results[index].status != .failed {
+            guard let id = results[index].familyId?.rawValue, let code = results[index].code else { continue }
+            guard !held.contains(.init(familyID: id, code: CodeClaim.normalise(code))) else {
+                results[index].claim = .claimed
+                continue
+            }
+            unclaimed += 1
+            results[index].claim = .unclaimed
+            guard withholdUnclaimed else { continue }
+            results[index].needsQRCode = false
+            results[index].checkExistingQRCode = false
+            results[index].codeWithheld = true
+        }
+        return unclaimed
+    }
+
+    /// Without a remote (local-only work): every row is marked from the store's claims; the codes
+    /// are printed as they are.
+    static func markLocal(_ results: inout [ProvisionRowResult], store: TribeBoardStore) throws -> Int {
+        let indices = results.indices.filter { results[$0].familyId != nil && results[$0].code != nil }
+        let held = try store.claimedCodes(familyIDs: indices.compactMap { results[$0].familyId?.rawValue })
+        return mark(&results, at: indices, held: held, withholdUnclaimed: false)
+    }
+
     /// A code another family holds: what becomes of the row (see the type's comment).
-    private func settleTaken(_ result: inout ProvisionRowResult, holder: String?, retry: inout [Int], index: Int) throws {
+    private func settleTaken(_ result: inout ProvisionRowResult, holder: ClaimHolder, retry: inout [Int], index: Int) throws {
         guard let id = result.familyId?.rawValue, let code = result.code else { return }
-        let who = holder.map { "family \($0)" } ?? "a claim record that names no family"
+        let who = holder.sentence
         if result.status == .created && !result.codePreassigned {
             retry.append(index)
             return
@@ -96,9 +128,16 @@ struct ClaimStage {
                                         code: nil, status: .failed, error: RowError(column: FamilyCSVColumn.code.rawValue, reason).localizedDescription, needsQRCode: false)
             return
         }
-        let reason = "its code is claimed in CloudKit by \(who): set aside (`tribeboard resync --list`); give it a new code with `tribeboard audit --repair --apply`"
-        try store.setAsideCodeConflict(familyID: id, holder: holder, reason: "\(who) holds this code's claim in CloudKit")
-        logger.warning("code claimed by another family", metadata: ["family": "\(id)", "code": "\(FamilyCode.mask(code))", "holder": "\(holder ?? "none")"])
+        let reason = "its code is claimed in CloudKit by \(who): set aside (`tribeboard resync --list`); \(holder.advice(for: id))"
+        guard try store.setAsideCodeConflict(familyID: id, holder: holder.familyID, reason: "\(who) holds this code's claim in CloudKit") else {
+            // Another run removed the family meanwhile (its own claim was refused): nothing to set aside.
+            result.status = .failed
+            result.error = "its family was removed by another run meanwhile: its code is claimed in CloudKit by \(who)"
+            result.needsQRCode = false
+            return
+        }
+        logger.warning("code claimed by someone else", metadata: ["family": "\(id)", "code": "\(FamilyCode.mask(code))",
+                                                                "holder": "\(holder.familyID ?? "none")", "kind": "\(holder.kind)"])
         result.status = .failed
         result.error = reason
         result.needsQRCode = false

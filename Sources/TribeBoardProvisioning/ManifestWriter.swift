@@ -6,7 +6,7 @@ import TribeBoardSupport
 /// Streams `manifest.csv` into a temporary file renamed into place at the end, so a killed run
 /// leaves the previous manifest (or none), never a truncated one.
 final class ManifestWriter {
-    static let header = ["line", "external_id", "family_id", "family_name", "code", "qr_file", "status", "error"]
+    static let header = ["line", "external_id", "family_id", "family_name", "code", "qr_file", "status", "error", "claim"]
 
     private let file: StreamingFile
     private let records: CSVRecordWriter
@@ -19,9 +19,10 @@ final class ManifestWriter {
     }
 
     func append(_ row: ProvisionRowResult) throws(FileSystemError) {
-        let qrFile = row.status == .failed ? "" : row.familyId.map(QRCodeFiles.relativePath(for:)) ?? ""
+        let qrFile = row.status == .failed || row.codeWithheld ? "" : row.familyId.map(QRCodeFiles.relativePath(for:)) ?? ""
         try records.append([String(row.line), row.externalId ?? "", row.familyId?.rawValue ?? "", row.familyName,
-                            row.code ?? "", qrFile, row.status.rawValue, row.error ?? ""])
+                            row.codeWithheld ? "" : row.code ?? "", qrFile, row.status.rawValue, row.error ?? "",
+                            row.status == .failed ? "" : row.claim?.rawValue ?? ""])
     }
 
     func commit() throws(FileSystemError) { try file.commit() }

@@ -1,5 +1,6 @@
 import Foundation
 import TribeBoardCSV
+import TribeBoardDomain
 import TribeBoardStore
 import TribeBoardSupport
 
@@ -8,7 +9,7 @@ package struct ProvisionRequest: Sendable {
     package var csvPath: String
     package var storePath: String
     package var outputDirectory: String
-    package var codeLength = 6
+    package var codeLength = FamilyCodeGenerator.defaultLength
     package var qrScale = 8
     package var dryRun = false
     /// Failed rows logged as they happen (the summary lists them all): none when that summary is

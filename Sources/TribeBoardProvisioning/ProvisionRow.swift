@@ -27,6 +27,17 @@ struct ProvisionRowResult: Sendable, Equatable {
     var codeVerifiedRemotely: Bool? = nil
     /// The code came from the CSV (kept or the row fails), not from the generator.
     var codePreassigned = false
+    /// Whether CloudKit holds the claim of the row's code for its family (nil: no code).
+    var claim: ClaimMark? = nil
+    /// The code is not claimed while a remote is configured: the manifest leaves it out.
+    var codeWithheld = false
     /// A created or skipped row that matches another family on name and admin.
     var possibleDuplicate: PossibleDuplicate? = nil
+}
+
+/// The manifest's `claim` column: a code printed before CloudKit holds its claim can be taken by
+/// whoever holds the card, so `sheets` asks before printing an `unclaimed` one.
+enum ClaimMark: String, Sendable, Codable {
+    case claimed
+    case unclaimed
 }

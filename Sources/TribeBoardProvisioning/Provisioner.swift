@@ -148,7 +148,11 @@ package struct Provisioner: Sendable {
                 let planned = remote == nil ? [:] : try await planner.plan(&batch, store: store)
                 var results = try writer.write(batch, planned: planned, to: store, at: Date())
                 // Claimed before anything printable is written: a QR code never shows a code another family holds.
-                if let claims { results = try await claims.claim(results, tally: &tally) }
+                if let claims {
+                    results = try await claims.claim(results, tally: &tally)
+                } else {
+                    tally.unclaimed += try ClaimStage.markLocal(&results, store: store)
+                }
                 for ticket in stage.submit(results) { try sink.finish(ticket, manifest: manifest) }
             }
             logger.debug("every row is in the store", metadata: ["elapsed": "\(sink.elapsed)"])
@@ -164,10 +168,13 @@ package struct Provisioner: Sendable {
         store.checkpoint()
         sink.report.codesClaimed = tally.claimed
         sink.report.codesRecoded = tally.recoded
-        sink.report.codesUnclaimed = claims == nil ? sink.report.created : tally.unclaimed
-        if sink.report.codesUnclaimed > 0 {
-            logger.notice("codes not claimed in CloudKit yet: resync claims them before their families go up; a code found taken then sets its family aside, and a card printed with it would not work",
-                          metadata: ["families": "\(sink.report.codesUnclaimed)", "why": "\(claims == nil ? "no remote configured" : "CloudKit did not answer every claim")"])
+        sink.report.codesUnclaimed = tally.unclaimed
+        if sink.report.codesUnclaimed > 0, claims == nil {
+            logger.notice("codes not claimed in CloudKit yet (manifest: claim = unclaimed): resync claims them before their families go up; a code found taken then sets its family aside, and a card printed with it would not work",
+                          metadata: ["families": "\(sink.report.codesUnclaimed)", "why": "no remote configured"])
+        } else if sink.report.codesUnclaimed > 0 {
+            logger.warning("codes CloudKit did not let this run claim: no QR code nor manifest code was written for them; run provision again once CloudKit answers (resync also claims them)",
+                           metadata: ["families": "\(sink.report.codesUnclaimed)"])
         }
         sink.report.pendingSync = try store.pendingSyncCounts()
         if let remote {

@@ -2,27 +2,35 @@ import Foundation
 import TribeBoardCloudKit
 import TribeBoardSupport
 
-/// Creates and releases code claims (`CodeClaim`) in the public database's default zone: one
-/// records/modify per 200 claims, a records/lookup only for names CloudKit already holds.
+/// Creates, reads and releases code claims (`CodeClaim`) in the public database's default zone:
+/// one records/modify per 200 claims, a records/lookup only for names CloudKit refused.
 ///
 /// Nothing remote is ever overwritten: a claim is created (`create`, refused when the name exists)
-/// or found by lookup; a claim is deleted only after a lookup showed it names our family, and with
-/// the change tag that lookup returned, so a claim someone else re-made meanwhile stays.
+/// or found by lookup and read with `ClaimHolder` (ours only when our caller made it for our
+/// family); a claim is deleted only after a lookup showed it ours, with the change tag that lookup
+/// returned, so a claim someone else re-made meanwhile stays.
 package struct CodeClaimer: Sendable {
     package enum Outcome: Sendable, Equatable {
-        /// Created now, or found naming this family (an earlier run created it, then was stopped).
+        /// Created now, or found ours (an earlier run created it, then was stopped).
         case claimed
-        /// Another family holds the code; nil when the claim names none (a damaged record).
-        case heldBy(String?)
-        /// CloudKit refused this claim alone (THROTTLED, INTERNAL_ERROR...): try it later.
+        /// Someone else holds the name: another family's claim, a foreign claim, a squatter.
+        case heldBy(ClaimHolder)
+        /// CloudKit refused this claim alone (THROTTLED after every retry, INTERNAL_ERROR...).
         case failed(CloudKitRecordError)
     }
 
     package enum ReleaseOutcome: Sendable, Equatable {
         /// Deleted now, or already gone.
         case released
-        /// The claim names another family: it is not ours to delete, and stays.
-        case notOurs(String?)
+        /// The name is held by something not ours (see `ClaimHolder`): it stays.
+        case notOurs(ClaimHolder)
+        case failed(CloudKitRecordError)
+    }
+
+    /// What a lookup found under a claim's name.
+    package enum Standing: Sendable, Equatable {
+        case absent
+        case held(ClaimHolder)
         case failed(CloudKitRecordError)
     }
 
@@ -33,6 +41,12 @@ package struct CodeClaimer: Sendable {
         package var problem: String?
         package var requests = 0
     }
+
+    /// Creates tried per claim: a throttled claim is sent again after its `retryAfter`, and one
+    /// released between our refused create and our lookup is created again.
+    static let attempts = 4
+    /// A `retryAfter` longer than this leaves the claim failed for a later run rather than waiting.
+    static let longestWait = 30.0
 
     let client: CloudKitClient
 
@@ -49,7 +63,13 @@ package struct CodeClaimer: Sendable {
             unique.append(claim)
         }
         for chunk in unique.chunked(CloudKitClient.maxOperationsPerRequest) {
-            try await claimChunk(Array(chunk), into: &answer)
+            var pending = Array(chunk)
+            for attempt in 1...Self.attempts where !pending.isEmpty {
+                let again = try await claimOnce(pending, into: &answer)
+                guard attempt < Self.attempts, !again.claims.isEmpty, again.wait <= Self.longestWait else { break }
+                if again.wait > 0 { try await Self.sleep(again.wait) }
+                pending = again.claims
+            }
         }
         return answer
     }
@@ -63,42 +83,101 @@ package struct CodeClaimer: Sendable {
         }
     }
 
-    private func claimChunk(_ chunk: [CodeClaim], into answer: inout Answer<Outcome>) async throws(CloudKitError) {
+    /// Claims to send again, and how long to wait first.
+    private struct Again {
+        var claims: [CodeClaim] = []
+        var wait = 0.0
+    }
+
+    /// One create of `chunk`, a lookup of the refused names; returns what is worth another create.
+    private func claimOnce(_ chunk: [CodeClaim], into answer: inout Answer<Outcome>) async throws(CloudKitError) -> Again {
         answer.requests += 1
         let names = chunk.map(\.recordName)
         let results = try await client.modify(chunk.map { CloudKitOperation(.create, $0.record) })
         let created = MatchedResults(asked: names, results: results, operation: "records/modify (code claims)")
         answer.problem = answer.problem ?? created.problem
-        var taken: [CodeClaim] = []
+        var again = Again()
+        var refused: [(claim: CodeClaim, error: CloudKitRecordError)] = []
         for claim in chunk {
             switch created.byName[claim.recordName] {
             case nil: continue
             case .record?: answer.outcomes[claim.recordName] = .claimed
-            // EXISTS as documented, or CONFLICT as native CloudKit words a repeated create: whose is it?
-            case .failure(let error)? where error.code == .exists || error.code == .conflict: taken.append(claim)
+            // EXISTS as documented, CONFLICT as native CloudKit words a repeated create,
+            // ACCESS_DENIED when the name is another creator's: whose is it? Decided per record.
+            case .failure(let error)? where Self.refusals.contains(error.code): refused.append((claim, error))
+            case .failure(let error)? where error.code.category == .transient:
+                answer.outcomes[claim.recordName] = .failed(error)
+                again.claims.append(claim)
+                again.wait = max(again.wait, error.retryAfter.map { $0.isFinite ? max($0, 0) : .infinity } ?? 1)
             case .failure(let error)?:
                 try Self.stopIfConfiguration(error)
                 answer.outcomes[claim.recordName] = .failed(error)
             }
         }
-        guard !taken.isEmpty else { return }
-        answer.requests += 1
-        let lookedUp = try await lookup(taken.map(\.recordName), answer: &answer)
-        for claim in taken {
-            switch lookedUp.byName[claim.recordName] {
+        guard !refused.isEmpty else { return again }
+        let found = try await read(refused.map(\.claim), answer: &answer)
+        for (claim, error) in refused {
+            switch found[claim.recordName] {
             case nil: continue
-            case .record(let record)?:
-                let holder = CodeClaim.holder(in: record)
-                answer.outcomes[claim.recordName] = holder == claim.familyID ? .claimed : .heldBy(holder)
-            // Released between our create and this lookup: a later attempt creates it.
-            case .failure(let error)?: answer.outcomes[claim.recordName] = .failed(error)
+            case .held(let holder)?: answer.outcomes[claim.recordName] = holder == .family(claim.familyID) ? .claimed : .heldBy(holder)
+            case .absent?:
+                // Nothing under the name: refused for what every claim would be (the type's roles),
+                // or released between our create and this lookup, and a create again takes it.
+                if error.code == .accessDenied { try Self.stopIfConfiguration(error) }
+                answer.outcomes[claim.recordName] = .failed(error)
+                again.claims.append(claim)
+            case .failed(let failure)?: answer.outcomes[claim.recordName] = .failed(failure)
             }
         }
+        return again
     }
 
-    /// Deletes the claims that still name their family; claims of others are left alone.
+    static let refusals: Set<CloudKitServerErrorCode> = [.exists, .conflict, .accessDenied]
+
+    /// Reads what holds each claim's name, by lookup (a request per 200).
+    package func standing(_ claims: [CodeClaim]) async throws(CloudKitError) -> Answer<Standing> {
+        var answer = Answer<Standing>()
+        for chunk in claims.chunked(CloudKitClient.maxOperationsPerRequest) {
+            let found = try await read(Array(chunk), answer: &answer)
+            for (name, standing) in found { answer.outcomes[name] = standing }
+        }
+        return answer
+    }
+
+    private func read<R>(_ claims: [CodeClaim], answer: inout Answer<R>) async throws(CloudKitError) -> [String: Standing] {
+        let caller = try await ClaimCaller.name(of: client)
+        answer.requests += 1
+        let found = try await lookup(claims.map(\.recordName), answer: &answer)
+        var standings: [String: Standing] = [:]
+        for claim in claims {
+            switch found.byName[claim.recordName] {
+            case nil: continue
+            case .record(let record)?: standings[claim.recordName] = .held(ClaimHolder.reading(record, caller: caller))
+            case .failure(let error)? where error.code == .notFound: standings[claim.recordName] = .absent
+            case .failure(let error)?: standings[claim.recordName] = .failed(error)
+            }
+        }
+        return standings
+    }
+
+    /// Releases the claim of `code` if it is ours for `familyID` (the family is deleted, or gave
+    /// the code up); a claim of anyone else stays, and says whose it is.
+    package func release(familyID: String, code: String) async throws(CloudKitError) -> ReleaseOutcome {
+        let claim: CodeClaim
+        do throws(CodeClaimError) {
+            claim = try CodeClaim(code: code, familyID: familyID)
+        } catch {
+            throw .unexpectedResponse(httpStatus: 0, detail: error.localizedDescription)
+        }
+        let answer = try await release([claim])
+        if let outcome = answer.outcomes[claim.recordName] { return outcome }
+        throw .unexpectedResponse(httpStatus: 0, detail: answer.problem ?? "no result for the claim's release")
+    }
+
+    /// Deletes the claims that are ours for their family; anything else is left alone.
     package func release(_ claims: [CodeClaim]) async throws(CloudKitError) -> Answer<ReleaseOutcome> {
         var answer = Answer<ReleaseOutcome>()
+        let caller = try await ClaimCaller.name(of: client)
         for chunk in claims.chunked(CloudKitClient.maxOperationsPerRequest) {
             answer.requests += 1
             let found = try await lookup(chunk.map(\.recordName), answer: &answer)
@@ -107,8 +186,11 @@ package struct CodeClaimer: Sendable {
                 switch found.byName[claim.recordName] {
                 case nil: continue
                 case .record(let record)?:
-                    let holder = CodeClaim.holder(in: record)
-                    if holder == claim.familyID { ours.append(record) } else { answer.outcomes[claim.recordName] = .notOurs(holder) }
+                    if let holder = ClaimHolder.of(record, familyID: claim.familyID, caller: caller) {
+                        answer.outcomes[claim.recordName] = .notOurs(holder)
+                    } else {
+                        ours.append(Self.deletion(of: record))
+                    }
                 case .failure(let error)? where error.code == .notFound: answer.outcomes[claim.recordName] = .released
                 case .failure(let error)?: answer.outcomes[claim.recordName] = .failed(error)
                 }
@@ -123,7 +205,7 @@ package struct CodeClaimer: Sendable {
                 case nil: continue
                 case .record?: answer.outcomes[record.recordName] = .released
                 case .failure(let error)? where error.code == .notFound: answer.outcomes[record.recordName] = .released
-                // A refusal (a claim another key made, roles changed) leaves the claim; it is tried again later.
+                // A refusal (changed since the lookup, roles changed) leaves the claim; it is tried again later.
                 case .failure(let error)?: answer.outcomes[record.recordName] = .failed(error)
                 }
             }
@@ -131,11 +213,28 @@ package struct CodeClaimer: Sendable {
         return answer
     }
 
+    /// A delete as documented: the record's name and the change tag the lookup read.
+    static func deletion(of record: CloudKitRecord) -> CloudKitRecord {
+        var deletion = CloudKitRecord(recordName: record.recordName, recordType: CodeClaim.recordType, fields: [:],
+                                      recordChangeTag: record.recordChangeTag)
+        deletion.recordType = nil
+        deletion.fields = nil
+        return deletion
+    }
+
     private func lookup<R>(_ names: [String], answer: inout Answer<R>) async throws(CloudKitError) -> MatchedResults {
         let results = try await client.lookup(recordNames: names)
         let found = MatchedResults(asked: names, results: results, operation: "records/lookup (code claims)")
         answer.problem = answer.problem ?? found.problem
         return found
+    }
+
+    private static func sleep(_ seconds: Double) async throws(CloudKitError) {
+        do {
+            try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+        } catch {
+            throw .outOfTime
+        }
     }
 
     /// A claim refused for what every claim would be refused for (the type missing from a

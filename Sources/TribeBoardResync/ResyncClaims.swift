@@ -16,20 +16,22 @@ extension Resyncer {
         var problem: String?
     }
 
-    /// Claims the codes of these families that this store holds no claim for.
+    /// Claims the codes of these families. A claim the store remembers is trusted only once the
+    /// family is up: before its first upload it is claimed again (created, or found ours by
+    /// lookup), since the claim may have been deleted in CloudKit since. Families are keyed by
+    /// family, never by claim name: two families whose codes differ only in case have one claim
+    /// name, and only the one the claim names goes up.
     func claimCodes(_ families: [DueFamily], bookkeeping: SyncBookkeeping,
                     report: inout ResyncReport) async throws -> Result<ClaimStep, CloudKitError> {
         var step = ClaimStep()
         let held = try store.claimedCodes(familyIDs: families.map(\.read.id))
-        var claims: [CodeClaim] = []
-        var due: [String: DueFamily] = [:]
+        var claims: [(claim: CodeClaim, family: DueFamily)] = []
         for family in families {
             let id = family.read.id
-            guard !held.contains(.init(familyID: id, code: CodeClaim.normalise(family.family.code))) else { continue }
+            let remembered = held.contains(.init(familyID: id, code: CodeClaim.normalise(family.family.code)))
+            guard !remembered || family.family.ckRecordID == nil else { continue }
             do throws(CodeClaimError) {
-                let claim = try CodeClaim(code: family.family.code, familyID: id)
-                claims.append(claim)
-                due[claim.recordName] = family
+                claims.append((try CodeClaim(code: family.family.code, familyID: id), family))
             } catch {
                 step.blocked.insert(id)
                 try bookkeeping.record(.retry(error: error.localizedDescription, backoff: backoff), row: family.read, at: Date())
@@ -39,7 +41,7 @@ extension Resyncer {
         guard !claims.isEmpty else { return .success(step) }
         let answer: CodeClaimer.Answer<CodeClaimer.Outcome>
         do throws(CloudKitError) {
-            answer = try await CodeClaimer(client: client).claim(claims)
+            answer = try await CodeClaimer(client: client).claim(claims.map(\.claim))
         } catch {
             return .failure(error)
         }
@@ -47,20 +49,23 @@ extension Resyncer {
         step.problem = answer.problem
         var confirmed: [TribeBoardStore.ClaimedCode] = []
         let now = Date()
-        for claim in claims {
-            guard let family = due[claim.recordName] else { continue }
+        for (claim, family) in claims {
             let read = family.read
-            switch answer.outcomes[claim.recordName] {
+            // The claimer sends the first claim of a name; a twin's outcome is for the first one.
+            let outcome = claims.first { $0.claim.recordName == claim.recordName }?.claim.familyID == read.id
+                ? answer.outcomes[claim.recordName] : Self.twinOutcome(answer.outcomes[claim.recordName], first: claims, of: claim)
+            switch outcome {
             case .claimed?:
                 confirmed.append(.init(familyID: read.id, code: claim.code))
             case .heldBy(let holder)?:
                 step.blocked.insert(read.id)
                 report.failed += 1
-                let who = holder.map { "family \($0)" } ?? "a claim record that names no family"
-                try bookkeeping.record(.conflict(with: holder ?? "", error: "\(who) holds this code's claim in CloudKit (\(CodeClaim.recordType) \(claim.recordName))"),
+                try bookkeeping.record(.conflict(with: holder.familyID ?? "",
+                                                 error: "\(holder.sentence) holds this code's claim in CloudKit (\(CodeClaim.recordType) \(claim.recordName)); \(holder.advice(for: read.id))"),
                                        row: read, at: now)
-                logger.warning("code claimed by another family: not uploaded",
-                               metadata: ["family": "\(read.id)", "code": "\(FamilyCode.mask(claim.code))", "holder": "\(holder ?? "none")"])
+                logger.warning("code claimed by someone else: not uploaded",
+                               metadata: ["family": "\(read.id)", "code": "\(FamilyCode.mask(claim.code))",
+                                          "holder": "\(holder.familyID ?? "none")", "kind": "\(holder.kind)"])
             case .failed(let error)?:
                 step.blocked.insert(read.id)
                 try settle(error, row: read, bookkeeping: bookkeeping, at: now)
@@ -73,6 +78,14 @@ extension Resyncer {
         try store.recordClaims(confirmed, at: now)
         report.codesClaimed += confirmed.count
         return .success(step)
+    }
+
+    /// A family whose claim name an earlier family of the page already sent: if that family got
+    /// the claim, this one is held by it; otherwise the same answer (held by whoever, or failed).
+    static func twinOutcome(_ outcome: CodeClaimer.Outcome?, first claims: [(claim: CodeClaim, family: DueFamily)],
+                            of claim: CodeClaim) -> CodeClaimer.Outcome? {
+        guard case .claimed? = outcome, let first = claims.first(where: { $0.claim.recordName == claim.recordName }) else { return outcome }
+        return .heldBy(.family(first.claim.familyID))
     }
 
     /// Releases the claims of codes this store's families gave up (an audit repair gave one a new

@@ -79,6 +79,38 @@ extension TribeBoardStore {
         }
     }
 
+    /// The claims the store remembers, in code order after `after` (a page for the audit).
+    package func rememberedClaims(after: String, limit: Int) throws(StoreError) -> [ClaimedCode] {
+        do {
+            return try writer.read { db in
+                try Row.fetchAll(db, sql: "SELECT family_id, code FROM code_claims WHERE code > ? ORDER BY code LIMIT ?",
+                                 arguments: [after, limit]).compactMap { row in
+                    guard let family = row.text("family_id"), let code = row.text("code") else { return nil }
+                    return ClaimedCode(familyID: family, code: code)
+                }
+            }
+        } catch {
+            throw .reading(error, store: path)
+        }
+    }
+
+    /// Of these ids, those of families the store holds.
+    package func presentFamilyIDs(_ ids: [String]) throws(StoreError) -> Set<String> {
+        guard !ids.isEmpty else { return [] }
+        do {
+            return try writer.read { db in
+                var present = Set<String>()
+                for chunk in ids.chunked(500) {
+                    present.formUnion(try String.fetchAll(db, sql: "SELECT id FROM families WHERE id IN \(SQLPlaceholders.list(chunk.count))",
+                                                          arguments: StatementArguments(Array(chunk))))
+                }
+                return present
+            }
+        } catch {
+            throw .reading(error, store: path)
+        }
+    }
+
     /// Forgets claims that were released (or found to be someone else's).
     package func forgetClaims(_ claims: [ClaimedCode]) throws(StoreError) {
         guard !claims.isEmpty else { return }
@@ -142,6 +174,8 @@ extension TribeBoardStore {
                         """, arguments: [user])
                 }
                 try db.execute(sql: "DELETE FROM code_claims WHERE family_id = ?", arguments: [id])
+                // A conflict another run set aside for it meanwhile would outlive the family.
+                try db.execute(sql: "DELETE FROM sync_state WHERE record_table = 'families' AND record_id = ?", arguments: [id])
                 try CreationLog.append(db, familyID: id, importKey: importKey, line: line, states: [], failure: reason,
                                        at: StoreTimestamp.format(Date()))
                 return true
@@ -152,17 +186,21 @@ extension TribeBoardStore {
     }
 
     /// Sets a family aside as a code conflict, for `resync --list` and `resync --release`, as
-    /// resync does when CloudKit shows another family holding its code.
-    package func setAsideCodeConflict(familyID: String, holder: String?, reason: String, at now: Date = Date()) throws(StoreError) {
+    /// resync does when CloudKit shows another family holding its code. False when the family is
+    /// not in the store (another run discarded it meanwhile): no row is left for a family that
+    /// does not exist, checked in the same transaction as the insert.
+    @discardableResult
+    package func setAsideCodeConflict(familyID: String, holder: String?, reason: String, at now: Date = Date()) throws(StoreError) -> Bool {
         let stamp = StoreTimestamp.format(now)
         do {
-            try writer.write { db in
+            return try writer.write { db in
                 try db.execute(sql: """
                     INSERT INTO sync_state (record_table, record_id, status, attempts, last_error, last_attempt_at, next_attempt_at, conflict_with)
-                    VALUES ('families', ?, 'conflict', 1, ?, ?, NULL, ?)
+                    SELECT 'families', ?, 'conflict', 1, ?, ?, NULL, ? WHERE EXISTS (SELECT 1 FROM families WHERE id = ?)
                     ON CONFLICT (record_table, record_id) DO UPDATE SET status = 'conflict', last_error = excluded.last_error,
                         last_attempt_at = excluded.last_attempt_at, next_attempt_at = NULL, conflict_with = excluded.conflict_with
-                    """, arguments: [familyID, reason, stamp, holder ?? ""])
+                    """, arguments: [familyID, OutsideText.bounded(reason), stamp, OutsideText.bounded(holder ?? "", limit: 300), familyID])
+                return db.changesCount == 1
             }
         } catch {
             throw .writing(error, store: path)

@@ -11,6 +11,8 @@ package struct ManifestRow: Sendable, Equatable {
     package let qrFile: String
     package let status: String
     package let error: String
+    /// `claimed`, `unclaimed`, or empty (a failed row, or a manifest of before the column).
+    package var claim = ""
 }
 
 package enum ManifestFile {
@@ -20,14 +22,17 @@ package enum ManifestFile {
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         let delimiter = text.unicodeScalars.dropFirst("line".count).first ?? ","
         let reader = try CSVReader(string: text, hasHeaderRow: true, delimiter: delimiter)
-        guard reader.headerRow == ["line", "external_id", "family_id", "family_name", "code", "qr_file", "status", "error"] else {
+        let columns = ["line", "external_id", "family_id", "family_name", "code", "qr_file", "status", "error"]
+        guard let header = reader.headerRow, header == columns || header == columns + ["claim"] else {
             throw CocoaError(.fileReadCorruptFile)
         }
         var rows: [ManifestRow] = []
         while let fields = reader.next() {
-            guard fields.count == 8, let line = Int(fields[0]) else { throw CocoaError(.fileReadCorruptFile) }
-            rows.append(ManifestRow(line: line, externalId: fields[1], familyId: fields[2], familyName: fields[3],
-                                    code: fields[4], qrFile: fields[5], status: fields[6], error: fields[7]))
+            guard fields.count == header.count, let line = Int(fields[0]) else { throw CocoaError(.fileReadCorruptFile) }
+            var row = ManifestRow(line: line, externalId: fields[1], familyId: fields[2], familyName: fields[3],
+                                  code: fields[4], qrFile: fields[5], status: fields[6], error: fields[7])
+            if fields.count > 8 { row.claim = fields[8] }
+            rows.append(row)
         }
         return rows
     }

@@ -23,6 +23,8 @@ package struct ProvisionWorkspace {
              source: any SecureRandomSource = SystemSecureRandomSource()) throws -> ProvisionReport {
         var request = ProvisionRequest(csvPath: try folder.write(file, csv), storePath: storePath, outputDirectory: outputPath)
         request.dryRun = dryRun
+        // A scripted source scripts codes of six characters, as the tests that use one spell them.
+        if !(source is SystemSecureRandomSource) { request.codeLength = 6 }
         if let batchSize { request.batchSize = batchSize }
         let provisioner = Provisioner(request: request, logger: Self.quietLogger, randomSource: source)
         return try Self.waitFor { () async throws(ProvisionError) in try await provisioner.run() }

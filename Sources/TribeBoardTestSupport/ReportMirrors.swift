@@ -66,6 +66,8 @@ package struct ProvisionReportMirror: Decodable {
     package let failed: Int
     package let skipped: Int
     package let qrCodesWritten: Int
+    package let codesClaimed: Int
+    package let codesUnclaimed: Int
     package let failures: [Failure]
     package let possibleDuplicates: [PossibleDuplicate]
     package let possibleDuplicateCount: Int
@@ -318,6 +320,7 @@ package struct AuditReportMirror: Decodable {
 
     package struct Finding: Decodable {
         package let category: String
+        package var code: String?
         package let message: String
         package let families: [Family]
 
@@ -359,6 +362,9 @@ package struct ClaimBackfillMirror: Decodable {
     package struct Held: Decodable {
         package var claimedBy: String?
         package let oldest: String
+        /// `family`, `foreign` or `squatter`.
+        package let holder: String
+        package let creator: String?
     }
 }
 

@@ -23,6 +23,8 @@ package final class ScriptedCloudKitServer: Sendable {
         package var beforeAnswer: @Sendable (_ operation: String, _ earlier: Int, _ body: [String: Any]) async -> Void = { _, _, _ in }
         /// Rewrites records/modify's per-record results (JSON objects, one per operation, in order).
         package var modifyResults: @Sendable (_ results: [[String: Any]]) -> [[String: Any]] = { $0 }
+        /// Rewrites the results of a records/modify of code claims (`earlier`: claim requests before it).
+        package var claimResults: @Sendable (_ results: [[String: Any]], _ earlier: Int) -> [[String: Any]] = { results, _ in results }
         /// Answers records/lookup for these names (by default NOT_FOUND for each, in order).
         package var lookupResults: @Sendable (_ names: [String]) -> [[String: Any]] = { names in
             names.map { ScriptedCloudKitServer.failure($0, "NOT_FOUND", reason: "Record not found") }
@@ -54,7 +56,7 @@ package final class ScriptedCloudKitServer: Sendable {
                 let operations = body["operations"] as? [[String: Any]] ?? []
                 answer = ["records": script.modifyResults(operations.map(Self.saved))]
             case Self.claimsOperation:
-                answer = ["records": (body["operations"] as? [[String: Any]] ?? []).map(Self.saved)]
+                answer = ["records": script.claimResults((body["operations"] as? [[String: Any]] ?? []).map(Self.saved), earlier)]
             case "records/lookup":
                 let names = (body["records"] as? [[String: Any]] ?? []).compactMap { $0["recordName"] as? String }
                 answer = ["records": script.lookupResults(names)]

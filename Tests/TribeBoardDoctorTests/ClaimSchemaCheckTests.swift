@@ -5,6 +5,7 @@ import TribeBoardCloudKitEmulator
 import TribeBoardTestSupport
 @testable import TribeBoardCloudKit
 @testable import TribeBoardDoctor
+import TribeBoardRemote
 
 /// doctor's check of the code-claim type (docs/code-claims.md) against containers of each shape,
 /// answered with Apple's texts by the emulator's schema rules.
@@ -35,6 +36,17 @@ struct ClaimSchemaCheckTests {
     @Test func anEmptyDevelopmentContainerCreatesTheTypeOnTheFirstClaim() async throws {
         let result = try await check(.enforcing(development: .empty))
         #expect(result.status == .warning && result.found.contains("first claim"), "\(result.found)")
+    }
+
+    /// The index Apple's Console guide adds to browse records (`___recordID` QUERYABLE), or one on
+    /// `___createTime`, lets an unfiltered or a time query list every claim: a failure in
+    /// production, though the `family` field has no index (before, only `family` was probed).
+    @Test(arguments: ["___recordID", "___createTime"])
+    func aClaimTypeAnyQueryCanListFailsInProduction(index: String) async throws {
+        var schema = try CloudKitEmulator.Options.templateSchema()
+        schema.types[CodeClaim.recordType]?.fields[index]?.queryable = true
+        let result = try await check(.enforcing(development: schema, production: schema), production: true)
+        #expect(result.status == .failure && result.found.contains(index), "\(result.found)")
     }
 
     @Test func aTypeWhoseClaimsCanBeQueriedIsAWarning() async throws {

@@ -60,7 +60,7 @@ import TribeBoardTestSupport
 
         let manifest = try readBack(directory.file("out/manifest.csv"), delimiter: ";")
         #expect(manifest.byteOrderMark)
-        #expect(manifest.rows.first == ["line", "external_id", "family_id", "family_name", "code", "qr_file", "status", "error"])
+        #expect(manifest.rows.first == ["line", "external_id", "family_id", "family_name", "code", "qr_file", "status", "error", "claim"])
         #expect(manifest.rows.dropFirst().map { [$0[1], $0[3], $0[6]] }
                 == [["R1", "Dubois", "created"], ["R2", "Martin, Petit", "created"], ["R3", "Bad; Name", "failed"]])
         #expect(manifest.rows.last?.last?.contains("\";\"") == true, "the error names the semicolon, whole")

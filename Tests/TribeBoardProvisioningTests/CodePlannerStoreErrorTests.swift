@@ -26,6 +26,7 @@ import TribeBoardTestSupport
         var request = ProvisionRequest(csvPath: try workspace.folder.write("more.csv", "external_id,family_name\nE1,New Family\n"),
                                        storePath: workspace.storePath, outputDirectory: workspace.outputPath)
         request.batchSize = 16
+        request.codeLength = 6  // the scripted codes have six characters
         let provisioner = Provisioner(request: request, logger: ProvisionWorkspace.quietLogger, randomSource: source, remote: remote)
         let outcome = try await PipelineThread.run { () async throws -> StoreError? in
             do {

@@ -41,6 +41,7 @@ struct ProvisionerRemoteCodeTests {
         let csv = try workspace.folder.write("families.csv", "external_id,family_name\nE1,Only Family\n")
         var request = ProvisionRequest(csvPath: csv, storePath: workspace.storePath, outputDirectory: workspace.outputPath)
         request.batchSize = 16
+        request.codeLength = 6  // the scripted codes have six characters
         let provisioner = Provisioner(request: request, logger: ProvisionWorkspace.quietLogger, randomSource: source, remote: remote)
         // The provisioner blocks while it waits for the network: run it off the cooperative pool,
         // which serves the emulator.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TribeBoardDomain
 import TribeBoardTestSupport
 @testable import TribeBoardProvisioning
 
@@ -32,7 +33,7 @@ struct ProvisionerRerunTests {
         #expect(secondManifest.map(\.status) == ["existing", "existing", "existing"])
         #expect(secondManifest.map(\.code) == firstManifest.map(\.code))
         #expect(secondManifest.map(\.familyId) == firstManifest.map(\.familyId))
-        #expect(firstManifest.allSatisfy { $0.code.count == 6 })
+        #expect(firstManifest.allSatisfy { $0.code.count == FamilyCodeGenerator.defaultLength })
     }
 
     /// The same text is the same family: a file imported in NFC and re-exported in NFD (as macOS

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TribeBoardDomain
 import TribeBoardTestSupport
 @testable import TribeBoardProvisioning
 
@@ -33,7 +34,7 @@ struct ProvisionerRowRulesTests {
         #expect(rows.map(\.status) == ["created", "created"])
         #expect(rows[0].code == "K7Q0O1I")
         #expect(try workspace.codesByName()["Alpha"] == "K7Q0O1I")
-        #expect(rows[1].code.count == 6)
+        #expect(rows[1].code.count == FamilyCodeGenerator.defaultLength)
     }
 
     @Test func invalidPreassignedCodeFailsTheRow() throws {

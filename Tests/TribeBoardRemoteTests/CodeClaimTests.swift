@@ -41,7 +41,7 @@ struct CodeClaimUnitTests {
         let winners = outcomes.filter { $0.value == .claimed }.map(\.key)
         #expect(winners.count == 1, "\(outcomes)")
         let winner = try #require(winners.first)
-        #expect(outcomes.filter { $0.key != winner }.allSatisfy { $0.value == .heldBy(winner) }, "the others are told who holds it")
+        #expect(outcomes.filter { $0.key != winner }.allSatisfy { $0.value == .heldBy(.family(winner)) }, "the others are told who holds it")
         #expect(await fixture.emulator.claims(container: CloudKitConfiguration.defaultContainer) == [try CodeClaim.recordName(forCode: "RACE42"): winner])
         // Claimed again by its holder (a rerun after a kill): still its own, nothing created.
         let again = try await CodeClaimer(client: client).claim([try CodeClaim(code: "RACE42", familyID: winner)])
@@ -55,7 +55,7 @@ struct CodeClaimUnitTests {
         _ = try await claimer.claim([try CodeClaim(code: "KEEP01", familyID: "A"), try CodeClaim(code: "FREE01", familyID: "B")])
         let released = try await claimer.release([try CodeClaim(code: "KEEP01", familyID: "NOT-A"), try CodeClaim(code: "FREE01", familyID: "B"),
                                                   try CodeClaim(code: "NONE01", familyID: "C")])
-        #expect(released.outcomes[try CodeClaim.recordName(forCode: "KEEP01")] == .notOurs("A"))
+        #expect(released.outcomes[try CodeClaim.recordName(forCode: "KEEP01")] == .notOurs(.family("A")))
         #expect(released.outcomes[try CodeClaim.recordName(forCode: "FREE01")] == .released)
         #expect(released.outcomes[try CodeClaim.recordName(forCode: "NONE01")] == .released, "already gone counts as released")
         #expect(await fixture.emulator.claims(container: CloudKitConfiguration.defaultContainer) == [try CodeClaim.recordName(forCode: "KEEP01"): "A"])

@@ -156,6 +156,11 @@ extension SheetError: DocumentedError {
                 $0.recordIds = ids.isEmpty ? nil : ids
                 $0.count = ids.isEmpty ? codes : ids.count
             }
+        case .unclaimed(let ids, let count):
+            return ErrorDetail(kind: "sheets.unclaimed").with {
+                $0.recordIds = Array(ids.prefix(20))
+                $0.count = count
+            }
         case .outdatedManifest(let check):
             return ErrorDetail(kind: "sheets.outdatedManifest").with {
                 $0.path = check.manifest

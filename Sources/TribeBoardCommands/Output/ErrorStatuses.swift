@@ -62,6 +62,7 @@ enum ErrorKinds {
         "sheets.nothingSelected": .always(.dataError), "sheets.outdatedManifest": .always(.dataError), "sheets.unmatched": .always(.dataError),
         "sheets.textDoesNotFit": .always(.dataError), "sheets.verifyFailed": .always(.dataError),
         "sheets.verifyUnreadable": .always(.dataError), "sheets.verifyUnavailable": .always(.ioError),
+        "sheets.unclaimed": .always(.dataError),
         "usage.unknownOption": .always(.usage), "usage.missingValue": .always(.usage), "usage.missingArgument": .always(.usage),
         "usage.invalidValue": .always(.usage), "usage.unknownSubcommand": .always(.usage), "usage.unexpectedArgument": .always(.usage),
         "usage.validation": .always(.usage), UsageError.plainKind: .always(.usage),

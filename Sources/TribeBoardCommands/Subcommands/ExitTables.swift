@@ -14,7 +14,7 @@ extension ProvisionCommand: DeclaresExits {
             .dataError: "the file is not readable CSV or lacks family_name", .noInput: "the file cannot be opened",
             .cannotCreate: "--sheets: the PDF cannot be created there (the families are provisioned)",
             .ioError: "the store or output folder cannot be opened or written",
-            .remoteUnavailable: "CloudKit was unavailable or throttled (local work done; codes checked locally only, or records wait for resync)",
+            .remoteUnavailable: "CloudKit was unavailable or throttled (local work done; codes left unclaimed are not printed, records wait for resync)",
             .remoteConfiguration: "CloudKit refused the configuration",
         ])
 }

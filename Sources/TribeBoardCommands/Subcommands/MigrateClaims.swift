@@ -67,9 +67,11 @@ enum ClaimBackfillText {
             if report.duplicates.count > listed { lines.append("  … and \(report.duplicates.count - listed) more (--json lists them all)") }
         }
         if !report.heldByOthers.isEmpty {
-            lines.append("Claims that name another family than the oldest (left as they are): \(report.heldByOthers.count)")
+            lines.append("Claims that are not the oldest family's (another family's, or not made by this key; left as they are): \(report.heldByOthers.count)")
             for held in report.heldByOthers.prefix(listed) {
-                let where_ = held.holderHasTheCode ? "a newer family with this code" : "a family not in the container (a store that claimed it has not uploaded it yet, or gave it up)"
+                let where_ = held.holder != "family"
+                    ? "not this key's claim (\(held.holder), made by \(held.creator ?? "an unknown creator")): only its creator can change or delete it; give the family a new code with `tribeboard audit --repair --apply --out DIR`"
+                    : held.holderHasTheCode ? "a newer family with this code" : "a family not in the container (a store that claimed it has not uploaded it yet, or gave it up)"
                 lines.append("  \(held.code)  oldest \(held.oldest); claimed by \(held.claimedBy ?? "no family"): \(where_)")
             }
             if report.heldByOthers.count > listed { lines.append("  … and \(report.heldByOthers.count - listed) more (--json lists them all)") }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import TribeBoardCSV
+import TribeBoardDomain
 import TribeBoardCloudKit
 import TribeBoardProvisioning
 import TribeBoardResync
@@ -35,8 +36,8 @@ package struct ProvisionCommand: PipelineCommand {
     @Option(name: .long, help: ArgumentHelp("Folder for qr/*.png and manifest.csv (created owner-only).", valueName: "dir"))
     package var out: String = "./tribeboard-out"
 
-    @Option(name: .long, help: "Length of generated codes, 6 to 8.")
-    package var codeLength: Int = 6
+    @Option(name: .long, help: "Length of generated codes, 6 to 8 (8 by default: shorter codes can be guessed).")
+    package var codeLength: Int = FamilyCodeGenerator.defaultLength
 
     @Option(name: .long, help: "Pixels per QR module, 1 to 64 (8 gives about 230 px for a 6-character code).")
     package var qrScale: Int = 8
@@ -188,6 +189,8 @@ package struct ProvisionCommand: PipelineCommand {
         case .setAside?: return .partialFailure
         case .success?, nil: break
         }
+        // Codes CloudKit did not let this run claim were not printed: part of the job, never 0.
+        if report.remote != nil, report.codesUnclaimed > 0 { return .remoteUnavailable }
         // Rows left out as possible duplicates were not provisioned: part of the job, never 0.
         if report.failed > 0 || report.skipped > 0 { return .partialFailure }
         return nil

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import TribeBoardCSV
+import TribeBoardCloudKit
 import TribeBoardDomain
+import TribeBoardRemote
 import TribeBoardSheets
 import TribeBoardStore
 import TribeBoardSupport
@@ -66,6 +68,9 @@ package struct SheetsCommand: PipelineCommand {
     @Option(name: .customLong("code"), help: ArgumentHelp("Only the family holding this code (repeatable).", valueName: "code"))
     var codes: [String] = []
 
+    @Flag(help: "With a remote configured, also print families whose code is not claimed in CloudKit yet (refused otherwise).")
+    var includeUnclaimed = false
+
     @Option(help: ArgumentHelp("The order of the store's families: created, name (case and accents aside) or external-id.", valueName: "order"))
     var sort: InvitationOrder = .created
 
@@ -112,7 +117,7 @@ package struct SheetsCommand: PipelineCommand {
     package func runPipeline() async throws {
         let context = CommandContext(options: global, label: "tribeboard.sheets")
         let request = Self.Request(out: out, layout: layout, paper: paper, template: template, preview: preview, allowCut: allowCut,
-                                   storeNamed: Self.storeNamed)
+                                   storeNamed: Self.storeNamed, refuseUnclaimed: !includeUnclaimed && Self.remoteConfigured)
         if let verify, out == nil {
             try context.emit(try Self.check(verify, manifest: manifest, storePath: global.store, context: context), text: SheetsReportText.verification)
             return
@@ -187,6 +192,56 @@ package struct SheetsCommand: PipelineCommand {
         var allowCut = false
         /// The store was named (--store, TRIBEBOARD_STORE): its codes win over a manifest's.
         var storeNamed = true
+        /// A remote is configured and --include-unclaimed was not given: a code the store holds
+        /// no claim of is refused (`SheetError.unclaimed`).
+        var refuseUnclaimed = false
+    }
+
+    /// Whether the environment or its config file configures a remote (sheets takes no remote
+    /// flags: it never talks to CloudKit; `provision --sheets` says it with its own client).
+    static var remoteConfigured: Bool {
+        (try? CloudKitConfiguration.resolve(.init(), environment: ProcessInfo.processInfo.environment))?.isConfigured == true
+    }
+
+    /// Families whose code the store holds no claim of, as `refuseUnclaimed` refuses them.
+    struct UnclaimedCodes {
+        /// Every claim the store remembers, read before the invitations (which are read inside
+        /// a store read that cannot be re-entered); nil when nothing is refused.
+        private let claimed: Set<TribeBoardStore.ClaimedCode>?
+        private(set) var ids: [String] = []
+        private(set) var count = 0
+
+        init(store: TribeBoardStore?, refuse: Bool) throws(InvitationReadError) {
+            guard refuse, let store else {
+                claimed = nil
+                return
+            }
+            var all = Set<TribeBoardStore.ClaimedCode>()
+            var after = ""
+            do {
+                while true {
+                    let page = try store.rememberedClaims(after: after, limit: 10_000)
+                    guard let last = page.last else { break }
+                    all.formUnion(page)
+                    after = last.code
+                }
+            } catch {
+                throw .store(error)
+            }
+            claimed = all
+        }
+
+        /// Whether `invitation` may be printed; an unclaimed one is counted instead.
+        mutating func admits(_ invitation: Invitation) -> Bool {
+            guard let claimed else { return true }
+            let id = invitation.familyId.rawValue
+            if claimed.contains(.init(familyID: id, code: CodeClaim.normalise(invitation.code))) { return true }
+            count += 1
+            if ids.count < 20 { ids.append(id) }
+            return false
+        }
+
+        var error: SheetError? { count == 0 ? nil : .unclaimed(familyIds: ids, count: count) }
     }
 
     /// Whether the store was named rather than found at its default path: ArgumentParser gives
@@ -223,12 +278,16 @@ package struct SheetsCommand: PipelineCommand {
             context.logger.info("no store at \(storePath): admins' names are left out and the manifest's codes are unchecked")
         }
         var check = ManifestCodeCheck(manifest: manifest, store: store == nil ? nil : storePath, storeWins: request.storeNamed)
-        let report = try make(request, source: .manifest, context: context, check: { check }) { renderer throws(InvitationReadError) in
+        var unclaimed: UnclaimedCodes
+        do { unclaimed = try UnclaimedCodes(store: store, refuse: request.refuseUnclaimed) } catch { throw SheetError.input(error) }
+        let report = try make(request, source: .manifest, context: context, check: { check },
+                              unmatched: { unclaimed.error }) { renderer throws(InvitationReadError) in
             try ManifestInvitations.forEach(path: manifest, columns: renderer.templateColumns) { invitation in
                 // A code edited into the manifest is refused as such, even where the store's would win.
                 try SheetRenderer.validate(invitation)
                 let known = try store?.manifestFamily(familyId: invitation.familyId, manifestCode: invitation.code)
                 let printed = check.resolve(invitation, storeCode: known.map(\.code), repaired: known?.repaired ?? false)
+                guard unclaimed.admits(printed) else { return }
                 try renderer.add(Invitation(familyId: printed.familyId, familyName: printed.familyName, code: printed.code,
                                             adminName: known?.admin, externalId: printed.externalId, columns: printed.columns))
             }
@@ -248,7 +307,9 @@ package struct SheetsCommand: PipelineCommand {
         // Families asked for by id or code that the store does not have: the run is refused
         // (before the files are named) rather than printing fewer than were asked for.
         var found = Set<String>()
+        var unclaimed = try UnclaimedCodes(store: nil, refuse: false)
         let unmatched = { () -> SheetError? in
+            if let error = unclaimed.error { return error }
             switch selection {
             case .familyIds(let ids): let missing = ids.subtracting(found).sorted(); return missing.isEmpty ? nil : .unmatched(familyIds: missing, codes: 0)
             case .codes(let codes): let missing = codes.subtracting(found).count; return missing == 0 ? nil : .unmatched(familyIds: [], codes: missing)
@@ -257,8 +318,10 @@ package struct SheetsCommand: PipelineCommand {
         }
         return try run(request, source: .store, context: context, unmatched: unmatched) { renderer throws(InvitationReadError) in
             let store = try openStore(storePath)
+            unclaimed = try UnclaimedCodes(store: store, refuse: request.refuseUnclaimed)
             try store.forEachInvitation(selection, order: order) { invitation in
                 if case .codes = selection { found.insert(invitation.code) } else { found.insert(invitation.familyId.rawValue) }
+                guard unclaimed.admits(invitation) else { return }
                 try renderer.add(invitation)
             }
         }
