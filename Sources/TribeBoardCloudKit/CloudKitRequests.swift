@@ -21,8 +21,14 @@ package struct CloudKitFilter: Codable, Sendable, Equatable {
         Self(fieldName: field, comparator: "NOT_EQUALS", fieldValue: .string(value))
     }
 
-    static func beginsWith(_ field: String, _ value: String) -> Self {
+    package static func beginsWith(_ field: String, _ value: String) -> Self {
         Self(fieldName: field, comparator: "BEGINS_WITH", fieldValue: .string(value))
+    }
+
+    /// Apple documents it ("a string field that doesn't begin with a substring"), not whether a
+    /// record without the field matches.
+    package static func notBeginsWith(_ field: String, _ value: String) -> Self {
+        Self(fieldName: field, comparator: "NOT_BEGINS_WITH", fieldValue: .string(value))
     }
 
     package static func isIn(_ field: String, _ values: [String]) -> Self {
