@@ -40,23 +40,23 @@ awk -v n="$FAMILIES" -v p="$PLANT" -v zone="$ZONE" '
 function code(i,   v, s, k) { v = (i * 2654435761) % 1073741824; s = "";
   for (k = 0; k < 6; k++) { s = s substr("ABCDEFGHJKLMNPQRSTUVWXYZ23456789", v % 32 + 1, 1); v = int(v / 32) } return s }
 function id(i, kind) { return sprintf("%08X-0000-4000-%s-%012d", i, kind, i) }
-function family(file, name, type, c, label, by) {
-  printf "%s\"%s\":{\"recordName\":\"%s\",\"recordType\":\"%s\",\"fields\":{\"name\":{\"value\":\"%s\",\"type\":\"STRING\"},\"code\":{\"value\":\"%s\",\"type\":\"STRING\"},\"createdAt\":{\"value\":1700000000000,\"type\":\"TIMESTAMP\"}}%s}\n", (first[file] ? "" : ","), name, name, type, label, c, by > file; first[file] = 0 }
+function family(file, name, type, c, label, user, by) {
+  printf "%s\"%s\":{\"recordName\":\"%s\",\"recordType\":\"%s\",\"fields\":{\"name\":{\"value\":\"%s\",\"type\":\"STRING\"},\"code\":{\"value\":\"%s\",\"type\":\"STRING\"},\"createdByUserId\":{\"value\":\"%s\",\"type\":\"STRING\"},\"createdAt\":{\"value\":1700000000000,\"type\":\"TIMESTAMP\"}}%s}\n", (first[file] ? "" : ","), name, name, type, label, c, user, by > file; first[file] = 0 }
 function out(file, name, text) { printf "%s\"%s\":%s\n", (first[file] ? "" : ","), name, text > file; first[file] = 0 }
 BEGIN { current = ENVIRON["WORK"] "/current.json"; legacy = ENVIRON["WORK"] "/legacy.json"
   first[current] = 1; first[legacy] = 1
   printf "{\"nextTag\":1,\"zones\":{\"%s\":{\n", zone > current; printf "{\"nextTag\":1,\"zones\":{\"%s\":{\n", zone > legacy
   other = ",\"created\":{\"timestamp\":1700000000000,\"userRecordName\":\"_app_user_1\"}"
   for (i = 1; i <= n; i++) {
-    family(current, id(i, "8000"), "Family", code(i), "Family " i, "")
-    family(legacy, id(i, "8000"), "CKFamily", code(i), "Family " i, "")
-    out(legacy, id(i, "9000"), sprintf("{\"recordName\":\"%s\",\"recordType\":\"CKUserProfile\",\"fields\":{\"displayName\":{\"value\":\"Admin %d\",\"type\":\"STRING\"}}}", id(i, "9000"), i))
-    out(legacy, id(i, "A000"), sprintf("{\"recordName\":\"%s\",\"recordType\":\"CKMembership\",\"fields\":{\"role\":{\"value\":\"parent_admin\",\"type\":\"STRING\"},\"status\":{\"value\":\"active\",\"type\":\"STRING\"},\"family\":{\"value\":{\"recordName\":\"%s\",\"action\":\"DELETE_SELF\"},\"type\":\"REFERENCE\"},\"user\":{\"value\":{\"recordName\":\"%s\",\"action\":\"DELETE_SELF\"},\"type\":\"REFERENCE\"}}}", id(i, "A000"), id(i, "8000"), id(i, "9000")))
+    family(current, id(i, "8000"), "Family", code(i), "Family " i, id(i, "9000"), "")
+    family(legacy, id(i, "8000"), "CKFamily", code(i), "Family " i, id(i, "9000"), "")
+    out(legacy, id(i, "9000"), sprintf("{\"recordName\":\"%s\",\"recordType\":\"CKUserProfile\",\"fields\":{\"displayName\":{\"value\":\"Admin %d\",\"type\":\"STRING\"},\"createdAt\":{\"value\":1700000000000,\"type\":\"TIMESTAMP\"}}}", id(i, "9000"), i))
+    out(legacy, id(i, "A000"), sprintf("{\"recordName\":\"%s\",\"recordType\":\"CKMembership\",\"fields\":{\"role\":{\"value\":\"parent_admin\",\"type\":\"STRING\"},\"status\":{\"value\":\"active\",\"type\":\"STRING\"},\"joinedAt\":{\"value\":1700000000000,\"type\":\"TIMESTAMP\"},\"family\":{\"value\":{\"recordName\":\"%s\",\"action\":\"DELETE_SELF\"},\"type\":\"REFERENCE\"},\"user\":{\"value\":{\"recordName\":\"%s\",\"action\":\"DELETE_SELF\"},\"type\":\"REFERENCE\"}}}", id(i, "A000"), id(i, "8000"), id(i, "9000")))
   }
   for (k = 1; k <= p && k <= n; k++) {
-    family(current, id(k, "B000"), "Family", code(n + k), "Pair " k, other)
-    family(current, id(k, "C000"), "Family", code(n + k), "Pair " k, other)
-    family(current, id(k, "D000"), "Family", tolower(code(k)), "Twin " k, other)
+    family(current, id(k, "B000"), "Family", code(n + k), "Pair " k, id(k, "9000"), other)
+    family(current, id(k, "C000"), "Family", code(n + k), "Pair " k, id(k, "9000"), other)
+    family(current, id(k, "D000"), "Family", tolower(code(k)), "Twin " k, id(k, "9000"), other)
   }
   printf "}}}\n" > current; printf "}}}\n" > legacy }'
 

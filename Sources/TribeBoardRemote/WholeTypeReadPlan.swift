@@ -23,10 +23,17 @@ struct ReadPlan: Sendable {
     }
 
     private enum TypeState {
-        /// A family type waiting for its probe and the remainder query's first page.
-        case deciding(probe: Result<Void, CloudKitError>?, remainder: Result<CloudKitQueryPage, CloudKitError>?)
+        /// A family type waiting for its probe, the remainder's first page and the first page of
+        /// one unfiltered query (the whole type when it fits in a page; the fallback otherwise).
+        case deciding(Decision)
         case reading
         case skipped
+    }
+
+    private struct Decision {
+        var probe: Result<Void, CloudKitError>?
+        var remainder: (stream: Int, answer: Result<CloudKitQueryPage, CloudKitError>?)
+        var whole: (stream: Int, answer: Result<CloudKitQueryPage, CloudKitError>?)
     }
 
     private struct TypeRead {
@@ -58,9 +65,11 @@ struct ReadPlan: Sendable {
         for name in names {
             let type = types.count
             if splittable(name), let remainder = splits.first {
-                types.append(TypeRead(name: name, state: .deciding(probe: nil, remainder: nil)))
-                work.append(.probe(type: type))
-                work.append(.page(stream: open(type, filters: remainder), marker: nil))
+                types.append(TypeRead(name: name, state: .reading))
+                let decision = Decision(remainder: (open(type, filters: remainder), nil), whole: (open(type, filters: nil), nil))
+                types[type].state = .deciding(decision)
+                work += [.probe(type: type), .page(stream: decision.remainder.stream, marker: nil),
+                         .page(stream: decision.whole.stream, marker: nil)]
             } else {
                 types.append(TypeRead(name: name, state: .reading))
                 work.append(.page(stream: open(type, filters: nil), marker: nil))
@@ -72,8 +81,11 @@ struct ReadPlan: Sendable {
     mutating func nextWork() -> Work? {
         while !work.isEmpty {
             let next = work.removeFirst()
-            if case .page(let stream, _) = next, !streams[stream].live { continue }
-            return next
+            switch next {
+            case .page(let stream, _) where !streams[stream].live: continue
+            case .probe(let type): if case .deciding = types[type].state { return next } else { continue }
+            default: return next
+            }
         }
         return nil
     }
@@ -92,16 +104,16 @@ struct ReadPlan: Sendable {
         var handed = Handed()
         switch answer {
         case .probed(let type, let result):
-            guard case .deciding(_, let remainder) = types[type].state else { return handed }
-            types[type].state = .deciding(probe: result, remainder: remainder)
-            try decide(type, absent: absent, into: &handed)
+            guard case .deciding(var decision) = types[type].state else { return handed }
+            decision.probe = result
+            try decide(type, decision, absent: absent, into: &handed)
         case .page(let stream, let result):
             guard streams[stream].live else { return handed }
             let type = streams[stream].type
             switch types[type].state {
-            case .deciding(let probe, _):
-                types[type].state = .deciding(probe: probe, remainder: result)
-                try decide(type, absent: absent, into: &handed)
+            case .deciding(var decision):
+                if stream == decision.whole.stream { decision.whole.answer = result } else { decision.remainder.answer = result }
+                try decide(type, decision, absent: absent, into: &handed)
             case .skipped:
                 return handed
             case .reading:
@@ -116,26 +128,51 @@ struct ReadPlan: Sendable {
         return handed
     }
 
-    /// A family type: split once the probe and the remainder's first page both answered; read
-    /// with one query when the code index is missing or the server refuses the remainder's filter.
-    private mutating func decide(_ type: Int, absent: (CloudKitError) -> Bool, into handed: inout Handed) throws(CloudKitError) {
-        guard case .deciding(let probe, let remainder) = types[type].state else { return }
-        if case .failure(let error)? = probe {
-            if absent(error) { return skip(type, into: &handed) }
-            guard error.isMissingIndex else { throw error }
-            return readWhole(type)
+    /// A family type: one page when it fits in one (the unfiltered query's first page has no
+    /// marker); split once the probe and the remainder's first page both answered; the unfiltered
+    /// query read on when the code index is missing or the server refuses the remainder's filter.
+    /// Nothing is handed over before the choice, so nothing is read twice.
+    private mutating func decide(_ type: Int, _ decision: Decision, absent: (CloudKitError) -> Bool,
+                                 into handed: inout Handed) throws(CloudKitError) {
+        types[type].state = .deciding(decision)
+        let failures = [decision.probe?.failure, decision.remainder.answer?.failure, decision.whole.answer?.failure].compactMap { $0 }
+        if failures.contains(where: absent) { return skip(type, into: &handed) }
+        if case .success(let page)? = decision.whole.answer, page.continuationMarker == nil {
+            drop(type, keeping: decision.whole.stream)
+            return try accept(page, of: decision.whole.stream, into: &handed)
         }
-        if case .failure(let error)? = remainder {
-            if absent(error) { return skip(type, into: &handed) }
+        if let failure = decision.whole.answer?.failure, !failure.isMissingIndex { throw failure }
+        switch (decision.probe, decision.remainder.answer) {
+        case (.failure(let error)?, _):
+            guard error.isMissingIndex else { throw error }
+        case (_, .failure(let error)?):
             guard error.isMissingIndex || error.isBadRequest else { throw error }
-            if probe != nil { readWhole(type) }
+        case (.success?, .success(let first)?):
+            guard decision.whole.answer != nil else { return }
+            drop(type, keeping: decision.remainder.stream)
+            for filters in splits.dropFirst() { work.append(.page(stream: open(type, filters: filters), marker: nil)) }
+            return try accept(first, of: decision.remainder.stream, into: &handed)
+        default:
             return
         }
-        guard probe != nil, case .success(let first)? = remainder,
-              let stream = streams.firstIndex(where: { $0.type == type && $0.live }) else { return }
+        // The split is refused: the unfiltered query goes on from its first page.
+        switch decision.whole.answer {
+        case .success(let first)?:
+            drop(type, keeping: decision.whole.stream)
+            try accept(first, of: decision.whole.stream, into: &handed)
+        case .failure(let error)?: throw error
+        case nil: return
+        }
+    }
+
+    /// The type is read by `stream` (and, for a split, the prefixes opened next): the decision's
+    /// other queries are dropped.
+    private mutating func drop(_ type: Int, keeping stream: Int) {
+        for index in streams.indices where streams[index].type == type && streams[index].live && index != stream {
+            streams[index].live = false
+            types[type].open -= 1
+        }
         types[type].state = .reading
-        for filters in splits.dropFirst() { work.append(.page(stream: open(type, filters: filters), marker: nil)) }
-        try accept(first, of: stream, into: &handed)
     }
 
     private mutating func accept(_ page: CloudKitQueryPage, of stream: Int, into handed: inout Handed) throws(CloudKitError) {
@@ -161,21 +198,18 @@ struct ReadPlan: Sendable {
         if types[type].open == 0, case .reading = types[type].state { handed.finished.append(types[type].name) }
     }
 
-    /// One unfiltered query for the type; the split's queries are dropped (none was handed over).
-    private mutating func readWhole(_ type: Int) {
-        for index in streams.indices where streams[index].type == type && streams[index].live {
-            streams[index].live = false
-            types[type].open -= 1
-        }
-        types[type].state = .reading
-        work.append(.page(stream: open(type, filters: nil), marker: nil))
-    }
-
     private mutating func skip(_ type: Int, into handed: inout Handed) {
         for index in streams.indices where streams[index].type == type { streams[index].live = false }
         types[type].open = 0
         types[type].state = .skipped
         handed.finished.append(types[type].name)
+    }
+}
+
+extension Result {
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
     }
 }
 

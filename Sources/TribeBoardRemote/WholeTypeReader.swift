@@ -8,11 +8,12 @@ import TribeBoardCloudKit
 /// code probe (`SchemaProbe`) answers: one `BEGINS_WITH` query per character of the app's
 /// alphabet (A-Z, 0-9), and a remainder query with `NOT_BEGINS_WITH` each of them for whatever
 /// else a code can be (empty, lower case, another script, and, where the server counts a missing
-/// field as not beginning with anything, no code at all). The remainder's first page is asked
-/// beside the probe and proves the server knows the comparator: the prefixes start only once
-/// both answered, so that a server that refuses the split has handed nothing over and the type
-/// is read with one query. Other types (profiles, memberships) have no field every record holds
-/// in an even spread, so each is one query, read side by side with the rest.
+/// field as not beginning with anything, no code at all). Beside the probe go the remainder's
+/// first page (proof that the server knows the comparator) and an unfiltered query's first page:
+/// a type that fits in it is read with it; otherwise the prefixes start once the probe and the
+/// remainder answered, or, when the split is refused, the unfiltered query goes on. Nothing is
+/// handed over before that choice, so nothing is read twice. Other types (profiles, memberships)
+/// have no field every record holds in an even spread: each is one query, beside the rest.
 ///
 /// Each query has its own continuation marker; at most the client's concurrency of pages is in
 /// flight, each handed over as it arrives, so memory holds that many pages whatever the size of
