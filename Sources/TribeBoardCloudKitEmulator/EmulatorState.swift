@@ -25,6 +25,7 @@ actor EmulatorState {
         faults = options.faults
         dice = FaultDice(seed: options.faults.seed)
         policy = ContainerPolicy(schemaMode: options.schema, repeatedCreate: options.conflictOnRepeatedCreate ? .conflict : .exists,
+                                 accessDeniedOnForeignCreate: options.accessDeniedOnForeignCreate,
                                  indexLagMilliseconds: Int64((options.indexLag * 1000).rounded()))
         maxClockSkew = options.maxClockSkew
         clockOffset = options.clockOffset
@@ -123,7 +124,8 @@ actor EmulatorState {
         case .bareUnavailable: return HTTPResponse(statusCode: HTTPStatusCode(503, phrase: "Service Unavailable"), headers: [.retryAfter: retryAfter])
         case .throttled:
             return Self.error(.throttled, "injected: too many requests", retryAfter: faults.throttleRetryAfter, headers: [.retryAfter: retryAfter])
-        case .internalError: return Self.error(.internalError, "injected: internal error")
+        case .internalError: return Self.error(.internalError, "injected: internal error", retryAfter: faults.throttleRetryAfter)
+        case .bareInternalError: return Self.error(.internalError, "injected: internal error")
         // Only writes use up a quota: another operation that drew it is answered normally.
         case .quotaExceeded where operation == "records/modify": return Self.error(.quotaExceeded, "injected: quota exceeded")
         case .quotaExceeded: return nil
@@ -153,7 +155,7 @@ actor EmulatorState {
             case (.POST, "records/lookup"):
                 let lookup = try Self.decode(LookupRequestBody.self, body, operation)
                 let place = try Self.defaultZone(location(lookup.zoneID))
-                let found = database.lookup(lookup.records.map(\.recordName), at: place)
+                let found = database.lookup(lookup.records.map(\.recordName), at: place, policy: policy, caller: caller)
                 return Self.encode(RecordsResponseBody(records: found.map { $0.keeping(lookup.desiredKeys) }))
             case (.POST, "records/modify"):
                 var modify = try Self.decode(ModifyRequestBody.self, body, operation)

@@ -103,3 +103,28 @@ private struct TestFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+/// INTERNAL_ERROR is "a nonrecoverable error" to Apple: retried only when it carries retryAfter.
+@Suite("Client retries of INTERNAL_ERROR")
+struct InternalErrorRetryTests {
+    @Test(arguments: [false, true]) func anInternalErrorIsRetriedOnlyWithRetryAfter(retryAfter: Bool) async throws {
+        let body = #"{"uuid": "u", "serverErrorCode": "INTERNAL_ERROR", "reason": "An internal error occurred""#
+            + (retryAfter ? #", "retryAfter": 0.01}"# : "}")
+        let server = try RawHTTPServer { index, _ in
+            index == 0 ? .init(status: 500, body: body) : .init(status: 200, body: #"{"users": [{"userRecordName": "_d"}]}"#)
+        }
+        defer { server.stop() }
+        var configuration = CloudKitConfiguration()
+        configuration.baseURL = server.baseURL
+        let client = CloudKitClient(configuration: configuration, signer: nil, policy: EmulatorFixture.quickRetries,
+                                    logger: Logger(label: "tests") { _ in SwiftLogNoOpLogHandler() })
+        do {
+            let caller = try await client.caller()
+            #expect(retryAfter && caller.userRecordName == "_d")
+        } catch {
+            #expect(!retryAfter)
+            #expect(error == .service(code: .internalError, httpStatus: 500, reason: "An internal error occurred", retryAfter: nil))
+        }
+        #expect(server.requests.count == (retryAfter ? 2 : 1))
+    }
+}
