@@ -101,7 +101,7 @@ struct EmulatorDatabase: Codable {
     mutating func seed(_ records: [WireRecord], at location: Location, mode: SchemaMode, developer: String) {
         var schema = self.schema(at: location, mode: mode)
         for var record in records {
-            guard let type = record.recordType, !record.recordName.isEmpty else { continue }
+            guard let type = record.recordType else { continue }
             if var grown = schema, (try? SchemaRules.admit(record, type: type, into: &grown, production: false)) != nil { schema = grown }
             let stamp = WireRecord.Stamp(timestamp: record.created?.timestamp ?? 0,
                                          userRecordName: record.created?.userRecordName ?? developer)
