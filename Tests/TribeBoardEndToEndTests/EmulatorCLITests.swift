@@ -22,6 +22,7 @@ struct EmulatorCLITests {
             (["--container", "example.app=k:key.pem"], "iCloud.CONTAINER=KEY_ID:PUBLIC_KEY.pem"),
             (["--faults", "503-bare=2"], "between 0 and 1"),
             (["--seed", "/nonexistent/seed.json"], "/nonexistent/seed.json"),
+            (["--user", "_app_user_1"], "--user takes USER_RECORD_NAME=WEB_AUTH_TOKEN"),
         ]
         for (arguments, message) in cases {
             let result = try ProcessRunner.run(emulator, arguments + ["--port", "0"])
