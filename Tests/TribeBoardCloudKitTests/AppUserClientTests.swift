@@ -104,6 +104,27 @@ private struct TestFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
+/// The same client against the independent stand-in (Tests/StandIn), which decodes the query
+/// string its own way: the encoded token arrives whole there too.
+@Suite("Client as an app user against the stand-in")
+struct AppUserStandInTests {
+    @Test func anEncodedTokenSignsTheUserInAndOnlyItsCreatorChangesTheRecord() async throws {
+        let standIn = try StandInServer.start(users: ["_app_user_1=Ab+c/d=e=="])
+        defer { standIn.stop() }
+        let user = EmulatorFixture.client(configuration: EmulatorFixture.configuration(baseURL: standIn.baseURL, webAuthToken: "Ab+c/d=e=="))
+        #expect(try await user.caller().userRecordName == "_app_user_1")
+        let family = CloudKitRecord(recordName: "F1", recordType: "Family", fields: ["code": .string("ABC234")])
+        guard case .record(let saved)? = try await user.modify([CloudKitOperation(.create, family)]).first else {
+            throw TestFailure("the user could not create F1")
+        }
+        #expect(saved.created?.userRecordName == "_app_user_1")
+        guard case .failure(let refused)? = try await standIn.client().modify([CloudKitOperation(.forceUpdate, family)]).first else {
+            throw TestFailure("the developer changed the user's record")
+        }
+        #expect(refused.code == .accessDenied)
+    }
+}
+
 /// INTERNAL_ERROR is "a nonrecoverable error" to Apple: retried only when it carries retryAfter.
 @Suite("Client retries of INTERNAL_ERROR")
 struct InternalErrorRetryTests {
