@@ -202,7 +202,7 @@ package final class CloudKitClient: Sendable {
             } catch {
                 // Cancelled (a command interrupted, a sibling task failed): no further attempt.
                 guard !Task.isCancelled else { throw error.isTransient ? .gaveUp(attempts: attempt, last: error) : error }
-                guard error.isTransient, attempt < policy.maxAttempts else {
+                guard RetryPolicy.retries(error), attempt < policy.maxAttempts else {
                     throw attempt > 1 && error.isTransient ? .gaveUp(attempts: attempt, last: error) : error
                 }
                 let wait = policy.delay(afterAttempt: attempt, retryAfter: error.retryAfter)

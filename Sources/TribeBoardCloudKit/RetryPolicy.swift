@@ -28,6 +28,17 @@ package struct RetryPolicy: Sendable, Equatable {
         return max(retryAfter, jittered)
     }
 
+    /// Whether a failed request is worth another attempt: the network's trouble and the
+    /// service's "later" (THROTTLED, TRY_AGAIN_LATER, an undocumented 5xx), but INTERNAL_ERROR only
+    /// when it says when (`retryAfter`): Apple calls it "a nonrecoverable error", and without
+    /// `retryAfter` "the operation can't be retried". It still ends the run as the service's
+    /// trouble (try the run later), not as a mistake in the setup.
+    package static func retries(_ error: CloudKitError) -> Bool {
+        guard error.isTransient else { return false }
+        if case .service(let code, _, _, let retryAfter) = error, code == .internalError { return retryAfter != nil }
+        return true
+    }
+
     /// A wait in seconds from outside, if it is one a run can honour.
     package static func usable(_ seconds: Double?, upTo limit: Double) -> Double? {
         guard let seconds, seconds.isFinite, seconds >= 0, seconds <= limit else { return nil }

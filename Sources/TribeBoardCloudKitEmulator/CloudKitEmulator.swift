@@ -22,6 +22,9 @@ public final class CloudKitEmulator: Sendable {
         public var schema: SchemaMode = .permissive
         /// Answer a create of an existing name with CONFLICT instead of EXISTS.
         public var conflictOnRepeatedCreate = false
+        /// Answer a create of a name held by a record the caller may not change ACCESS_DENIED
+        /// instead (Apple does not document which answer comes first).
+        public var accessDeniedOnForeignCreate = false
         /// Seconds records/query lags behind writes (0: always current, which no real container is).
         public var indexLag: Double = 0
         public init() {}

@@ -6,6 +6,10 @@ struct ContainerPolicy {
     /// What a create of a name that exists answers: EXISTS as Web Services documents, or CONFLICT
     /// (native CloudKit's serverRecordChanged, "record to insert already exists").
     var repeatedCreate: ServerErrorCode = .exists
+    /// Whether a create of a name held by a record the caller may not change answers
+    /// ACCESS_DENIED rather than `repeatedCreate`. Apple does not document which (see
+    /// docs/emulator.md); by default existence is checked first, so every caller hears EXISTS.
+    var accessDeniedOnForeignCreate = false
     /// How far records/query's index lags behind writes, in milliseconds. Apple: "Query indexes
     /// update asynchronously so they aren't always current". Lookups and creates see every write
     /// at once (a record name is unique when it is written); only queries miss recent ones.
@@ -129,10 +133,19 @@ extension EmulatorDatabase {
 
     // MARK: lookup
 
-    func lookup(_ names: [String], at location: Location) -> [RecordEntry] {
+    /// Each name's record, read from the zone itself (no index, no lag), under the same READ
+    /// grants a query honours: a record the caller may not read is ACCESS_DENIED.
+    func lookup(_ names: [String], at location: Location, policy: ContainerPolicy, caller: Caller) -> [RecordEntry] {
         names.map { name in
-            if let record = zones[location.zoneKey]?[name] { return .record(record) }
-            return .error(RecordErrorBody(recordName: name, reason: "Record not found", serverErrorCode: .notFound, uuid: UUID().uuidString))
+            guard let record = zones[location.zoneKey]?[name] else {
+                return .error(RecordErrorBody(recordName: name, reason: "Record not found", serverErrorCode: .notFound, uuid: UUID().uuidString))
+            }
+            let type = recordType(record.recordType ?? "", at: location, mode: policy.schemaMode)
+            guard SchemaRules.canRead(record, type: type, caller: caller.userRecordName) else {
+                return .error(RecordErrorBody(recordName: name, reason: "READ operation not permitted", serverErrorCode: .accessDenied,
+                                              uuid: UUID().uuidString))
+            }
+            return .record(record)
         }
     }
 
@@ -145,7 +158,7 @@ extension EmulatorDatabase {
             throw Refusal(.badRequest, "a request holds at most 200 operations, this one has \(operations.count)")
         }
         var seen = Set<String>()
-        for operation in operations where !seen.insert(operation.record.recordName).inserted {
+        for operation in operations where !operation.record.recordName.isEmpty && !seen.insert(operation.record.recordName).inserted {
             throw Refusal(.badRequest, "record \(operation.record.recordName) appears twice in one request")
         }
         // Atomic batches exist only in custom zones, as documented; only they need a copy to roll back to.
@@ -171,25 +184,38 @@ extension EmulatorDatabase {
         }
     }
 
-    private mutating func apply(_ kind: OperationType, _ incoming: WireRecord, at location: Location, policy: ContainerPolicy,
+    private mutating func apply(_ kind: OperationType, _ sent: WireRecord, at location: Location, policy: ContainerPolicy,
                                 caller: Caller) throws(Refusal) -> WireRecord {
+        var incoming = sent
+        // "A create without a name gets one assigned."
+        if kind == .create, incoming.recordName.isEmpty { incoming.recordName = UUID().uuidString }
         let name = incoming.recordName
+        if kind != .delete, kind != .forceDelete { try RecordNameRules.check(name) }
         let zone = location.zoneKey
         let existing = zones[zone]?[name]
+        // Existence before permission: a name is unique in its zone whoever holds it, so a create
+        // of a taken name is refused as such (unless told to answer as a permission).
+        if kind == .create, let existing {
+            let holder = recordType(existing.recordType ?? "", at: location, mode: policy.schemaMode)
+            if policy.accessDeniedOnForeignCreate {
+                try SchemaRules.checkWrite(.update, existing: existing, type: holder, caller: caller.userRecordName)
+            }
+            throw policy.repeatedCreate == .conflict ? Refusal(.conflict, "record to insert already exists")
+                                                     : Refusal(.exists, "record \(name) already exists")
+        }
         let typeName = incoming.recordType ?? existing?.recordType
         let type = recordType(typeName ?? "", at: location, mode: policy.schemaMode)
         try SchemaRules.checkWrite(kind, existing: existing, type: type, caller: caller.userRecordName)
         switch kind {
-        case .create:
-            guard existing == nil else {
-                throw policy.repeatedCreate == .conflict ? Refusal(.conflict, "record to insert already exists")
-                                                         : Refusal(.exists, "record \(name) already exists")
-            }
-        case .update, .replace, .delete:
+        case .create: break
+        case .update, .replace:
             guard let existing else { throw Refusal(.notFound, "Record not found") }
-            guard incoming.recordChangeTag == existing.recordChangeTag else {
-                throw Refusal(.conflict, "record \(name) has changed (change tag \(existing.recordChangeTag ?? "none"))")
-            }
+            guard incoming.recordChangeTag == existing.recordChangeTag else { throw Self.changed(name, existing) }
+        case .delete:
+            // Documented with the record name alone. A change tag sent with it is checked as an
+            // update's is (undocumented; docs/emulator.md says what follows if Apple ignores it).
+            guard let existing else { throw Refusal(.notFound, "Record not found") }
+            if let tag = incoming.recordChangeTag, tag != existing.recordChangeTag { throw Self.changed(name, existing) }
         case .forceUpdate, .forceReplace, .forceDelete: break
         }
         if kind == .delete || kind == .forceDelete {
@@ -198,6 +224,10 @@ extension EmulatorDatabase {
         }
         return try store(incoming, replacing: existing, merge: kind == .update || kind == .forceUpdate,
                          at: location, policy: policy, caller: caller)
+    }
+
+    private static func changed(_ name: String, _ existing: WireRecord) -> Refusal {
+        Refusal(.conflict, "record \(name) has changed (change tag \(existing.recordChangeTag ?? "none"))")
     }
 
     private mutating func store(_ incoming: WireRecord, replacing existing: WireRecord?, merge: Bool, at location: Location,

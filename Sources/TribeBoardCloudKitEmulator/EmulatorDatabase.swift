@@ -43,6 +43,15 @@ struct EmulatorDatabase: Codable {
         schema(at: location, mode: mode)?.types[name] ?? RecordTypeSchema()
     }
 
+    /// Applies the schemas given at start to every environment the saved file holds a schema
+    /// of: development takes `development`'s additions, production `production`'s.
+    mutating func importSchemas(_ mode: SchemaMode) throws(SchemaImportConflict) {
+        guard case .enforced(let development, let production) = mode else { return }
+        for (key, held) in schemas {
+            schemas[key] = try held.importing(key.hasSuffix("/production") ? production : development)
+        }
+    }
+
     // MARK: Index
 
     private static func indexKeys(_ record: WireRecord) -> [String] {

@@ -16,8 +16,10 @@ public struct EmulatorFaults: Sendable, Equatable {
     public var recordThrottled = 0.0
     /// Seconds in `Retry-After` (header and 429 body). Apple sends whole seconds; fractions keep tests fast.
     public var throttleRetryAfter = 1.0
-    /// 500 INTERNAL_ERROR.
+    /// 500 INTERNAL_ERROR with `retryAfter` (the retry-after seconds): one that may be retried then.
     public var internalError = 0.0
+    /// 500 INTERNAL_ERROR without `retryAfter`: Apple's "nonrecoverable error", not to be retried.
+    public var bareInternalError = 0.0
     /// The connection is closed after the headers, before the promised body.
     public var dropConnection = 0.0
     /// A records/modify answered QUOTA_EXCEEDED (413) as a whole: the container's quota is used up.
@@ -28,7 +30,9 @@ public struct EmulatorFaults: Sendable, Equatable {
 
     public init() {}
 
-    public var total: Double { unavailable + bareUnavailable + throttled + internalError + dropConnection + quotaExceeded }
+    public var total: Double {
+        unavailable + bareUnavailable + throttled + internalError + bareInternalError + dropConnection + quotaExceeded
+    }
 
     /// Parses `kind=fraction` lists such as `503=0.1,503-bare=0.1,429=0.1,500=0.05,drop=0.05,latency=20ms`,
     /// or `down`.
@@ -71,9 +75,10 @@ public struct EmulatorFaults: Sendable, Equatable {
             case "record-429": faults.recordThrottled = fraction
             case "429": faults.throttled = fraction
             case "500": faults.internalError = fraction
+            case "500-bare": faults.bareInternalError = fraction
             case "drop": faults.dropConnection = fraction
             case "quota": faults.quotaExceeded = fraction
-            default: throw EmulatorError.badOption("unknown fault \"\(kind)\" (known: 503, 503-bare, 429, record-429, 500, drop, quota, latency, retry-after, seed, down)")
+            default: throw EmulatorError.badOption("unknown fault \"\(kind)\" (known: 503, 503-bare, 429, record-429, 500, 500-bare, drop, quota, latency, retry-after, seed, down)")
             }
         }
         guard faults.total <= 1 else { throw EmulatorError.badOption("fault fractions add up to more than 1") }
@@ -97,7 +102,7 @@ public enum EmulatorError: Error, LocalizedError, Equatable {
 
 /// What the fault plan decided for one request.
 enum InjectedFault: Equatable {
-    case none, unavailable, bareUnavailable, throttled, internalError, drop, quotaExceeded
+    case none, unavailable, bareUnavailable, throttled, internalError, bareInternalError, drop, quotaExceeded
 }
 
 /// SplitMix64: small, seeded, good enough to spread faults.
@@ -116,6 +121,8 @@ final class FaultDice: Sendable {
         if draw < threshold { return .throttled }
         threshold += faults.internalError
         if draw < threshold { return .internalError }
+        threshold += faults.bareInternalError
+        if draw < threshold { return .bareInternalError }
         threshold += faults.dropConnection
         if draw < threshold { return .drop }
         threshold += faults.quotaExceeded

@@ -19,12 +19,18 @@ actor EmulatorState {
     private var saving: Task<Void, Never>?
     /// Set by the final save: no background save may start, and finish with older records, after it.
     private var stopping = false
+    /// Writes not yet in a save (finished or under way).
+    private var unsaved = false
+    /// The save scheduled for when the next one is due: a burst's last writes are saved without
+    /// waiting for a write that may never come.
+    private var timer: Task<Void, Never>?
     private(set) var counts: [String: Int] = [:]
 
     init(options: CloudKitEmulator.Options) throws {
         faults = options.faults
         dice = FaultDice(seed: options.faults.seed)
         policy = ContainerPolicy(schemaMode: options.schema, repeatedCreate: options.conflictOnRepeatedCreate ? .conflict : .exists,
+                                 accessDeniedOnForeignCreate: options.accessDeniedOnForeignCreate,
                                  indexLagMilliseconds: Int64((options.indexLag * 1000).rounded()))
         maxClockSkew = options.maxClockSkew
         clockOffset = options.clockOffset
@@ -34,6 +40,9 @@ actor EmulatorState {
                 database = try JSONDecoder().decode(EmulatorDatabase.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
             } catch {
                 throw EmulatorError.cannotLoad(path: path, reason: "\(error)")
+            }
+            do { try database.importSchemas(options.schema) } catch {
+                throw EmulatorError.cannotLoad(path: path, reason: "the schema given cannot be applied to the container it holds: \(error)")
             }
         }
     }
@@ -123,7 +132,8 @@ actor EmulatorState {
         case .bareUnavailable: return HTTPResponse(statusCode: HTTPStatusCode(503, phrase: "Service Unavailable"), headers: [.retryAfter: retryAfter])
         case .throttled:
             return Self.error(.throttled, "injected: too many requests", retryAfter: faults.throttleRetryAfter, headers: [.retryAfter: retryAfter])
-        case .internalError: return Self.error(.internalError, "injected: internal error")
+        case .internalError: return Self.error(.internalError, "injected: internal error", retryAfter: faults.throttleRetryAfter)
+        case .bareInternalError: return Self.error(.internalError, "injected: internal error")
         // Only writes use up a quota: another operation that drew it is answered normally.
         case .quotaExceeded where operation == "records/modify": return Self.error(.quotaExceeded, "injected: quota exceeded")
         case .quotaExceeded: return nil
@@ -153,7 +163,7 @@ actor EmulatorState {
             case (.POST, "records/lookup"):
                 let lookup = try Self.decode(LookupRequestBody.self, body, operation)
                 let place = try Self.defaultZone(location(lookup.zoneID))
-                let found = database.lookup(lookup.records.map(\.recordName), at: place)
+                let found = database.lookup(lookup.records.map(\.recordName), at: place, policy: policy, caller: caller)
                 return Self.encode(RecordsResponseBody(records: found.map { $0.keeping(lookup.desiredKeys) }))
             case (.POST, "records/modify"):
                 var modify = try Self.decode(ModifyRequestBody.self, body, operation)
@@ -195,11 +205,26 @@ actor EmulatorState {
 
     // MARK: Persistence
 
-    /// Every second, or ten times as long as the last save took: a large zone's save must not take
-    /// most of the emulator's CPU. The save works on a copy, off the actor, one at a time, so
+    /// A write happened: it is saved within a second, or ten times as long as the last save took
+    /// (a large zone's save must not take most of the emulator's CPU), of the save before, whether
+    /// or not another write follows. The save works on a copy, off the actor, one at a time, so
     /// requests go on being answered meanwhile; stopping saves what is there by then.
     private func persistIfDue() {
-        guard let dataFile, saving == nil, !stopping, ContinuousClock.now - lastPersist > max(.seconds(1), lastPersistCost * 10) else { return }
+        unsaved = true
+        schedulePersist()
+    }
+
+    private func schedulePersist() {
+        guard let dataFile, unsaved, saving == nil, timer == nil, !stopping else { return }
+        let due = lastPersist + max(.seconds(1), lastPersistCost * 10)
+        guard ContinuousClock.now >= due else {
+            timer = Task(executorPreference: EmulatorExecutor(), priority: .utility) {
+                try? await Task.sleep(until: due, clock: .continuous)
+                await self.timerFired()
+            }
+            return
+        }
+        unsaved = false
         let copy = database
         saving = Task(executorPreference: EmulatorExecutor(), priority: .utility) {
             let cost = Self.save(copy, to: dataFile)
@@ -207,16 +232,25 @@ actor EmulatorState {
         }
     }
 
+    private func timerFired() {
+        timer = nil
+        schedulePersist()
+    }
+
     private func saved(cost: Duration) {
         lastPersist = .now
         lastPersistCost = cost
         saving = nil
+        // Writes that came during the save are in no file yet.
+        schedulePersist()
     }
 
     /// Waits for a save under way, then saves the records as they are now: the emulator is
     /// stopping, and no background save starts after this one.
     func persistNow() async {
         stopping = true
+        timer?.cancel()
+        timer = nil
         while let running = saving { await running.value }
         guard let dataFile else { return }
         saved(cost: Self.save(database, to: dataFile))

@@ -65,16 +65,25 @@ package struct EmulatorFixture: Sendable {
         guard let token = userTokens[user] else {
             throw CocoaError(.featureUnsupported, userInfo: [NSLocalizedDescriptionKey: "\(user) is not signed in to the fixture"])
         }
+        return Self.configuration(baseURL: emulator.baseURL, webAuthToken: token)
+    }
+
+    /// An app user's configuration for any emulator (a `--user NAME=TOKEN` one run as a command).
+    package static func configuration(baseURL: String, webAuthToken: String) -> CloudKitConfiguration {
         var configuration = CloudKitConfiguration()
-        configuration.baseURL = emulator.baseURL
-        configuration.appUser = AppUserCredentials(apiToken: Self.apiToken, webAuthToken: token)
+        configuration.baseURL = baseURL
+        configuration.appUser = AppUserCredentials(apiToken: apiToken, webAuthToken: webAuthToken)
         return configuration
     }
 
     /// A client acting as the app user `user` (unsigned; tokens in the URL).
     package func client(user: String, policy: RetryPolicy = quickRetries) throws -> CloudKitClient {
-        CloudKitClient(configuration: try configuration(user: user), signer: nil, policy: policy,
-                       logger: Logger(label: "tests") { _ in SwiftLogNoOpLogHandler() })
+        Self.client(configuration: try configuration(user: user), policy: policy)
+    }
+
+    /// A client with `configuration` and no key, logging nowhere.
+    package static func client(configuration: CloudKitConfiguration, policy: RetryPolicy = quickRetries) -> CloudKitClient {
+        CloudKitClient(configuration: configuration, signer: nil, policy: policy, logger: Logger(label: "tests") { _ in SwiftLogNoOpLogHandler() })
     }
 
     /// A client with a fresh key of its own, registered like the fixture's: another developer

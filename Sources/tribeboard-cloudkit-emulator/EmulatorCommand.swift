@@ -26,9 +26,10 @@ struct EmulatorCommand: AsyncParsableCommand {
             records with --seed FILE, whose created.userRecordName names the user). Each key acts as its own \
             developer (_developer_ID). App users: --user _app_user_1=TOKEN signs a user in; a request whose URL \
             carries ?ckAPIToken=ANY&ckWebAuthToken=TOKEN (percent-encoded) acts as that user, unsigned.
-            Faults, as fractions of requests: --faults 503=0.1,503-bare=0.1,429=0.05,record-429=0.1,500=0.05,drop=0.05,latency=20ms,retry-after=1,seed=7 \
+            Faults, as fractions of requests: --faults 503=0.1,503-bare=0.1,429=0.05,record-429=0.1,500=0.05,500-bare=0.01,drop=0.05,latency=20ms,retry-after=1,seed=7 \
             (503 and 429 carry a Retry-After header; 503-bare is that header with no body; record-429 throttles single \
-            records of a records/modify with their own retryAfter); \
+            records of a records/modify with their own retryAfter; 500 is INTERNAL_ERROR with retryAfter, 500-bare \
+            without it, which Apple calls nonrecoverable); \
             or --faults down, in which every connection is cut before a full response.
             """,
         version: BuildInfo.versionLine)
@@ -59,6 +60,9 @@ struct EmulatorCommand: AsyncParsableCommand {
 
     @Flag(help: "Answer a create of a record name that exists with CONFLICT instead of EXISTS.")
     var conflictOnRepeatedCreate = false
+
+    @Flag(help: "Answer a create of a name held by a record the caller may not change ACCESS_DENIED instead of EXISTS (or CONFLICT).")
+    var accessDeniedOnForeignCreate = false
 
     @Option(help: ArgumentHelp("Seconds records/query lags behind writes, as a real container's index does (lookups and creates never lag).",
                                valueName: "seconds"))
@@ -107,6 +111,7 @@ struct EmulatorCommand: AsyncParsableCommand {
             options.maxClockSkew = maxClockSkew
             options.faults = try EmulatorFaults.parse(faults)
             options.conflictOnRepeatedCreate = conflictOnRepeatedCreate
+            options.accessDeniedOnForeignCreate = accessDeniedOnForeignCreate
             guard indexLag.isFinite, (0...3_600).contains(indexLag) else { throw EmulatorError.badOption("--index-lag takes 0 to 3600 seconds") }
             options.indexLag = indexLag
             if schema != nil || productionSchema != nil {

@@ -123,6 +123,49 @@ struct PersistenceTests {
         #expect(mode == 0o600)
     }
 
+    /// `--schema` given to a restart applies to the container `--data` holds, as an import does:
+    /// the type a first write made gains the file's indexes, other types arrive, nothing goes.
+    @Test func aSchemaIsAppliedToTheContainerTheDataFileHolds() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("emulator-import-\(UUID().uuidString).json").path
+        var options = EmulatorHarness.enforced(development: .empty)
+        options.dataFile = file
+        let first = try await EmulatorHarness.start(options)
+        _ = try await first.client.post("records/modify", RawCloudKit.createFamily("F1", code: "ABC234", extra: #", "motto": {"value": "m", "type": "STRING"}"#))
+        #expect(try await first.client.post("records/query", RawCloudKit.queryCode(["ABC234"])).reason == "Type is not marked indexable: Family")
+        await first.emulator.stop()
+        var imported = options
+        imported.schema = .enforced(development: try EmulatorHarness.templateSchema(), production: .empty)
+        let second = try await EmulatorHarness.start(imported)
+        defer { Task { await second.emulator.stop() } }
+        let found = try await second.client.post("records/query", RawCloudKit.queryCode(["ABC234"]))
+        #expect(found.records.map { $0["recordName"] as? String } == ["F1"])
+        let schema = try #require(await second.emulator.schema(container: second.client.container))
+        #expect(schema.types["FamilyCodeClaim"] != nil)
+        #expect(schema.types["Family"]?.fields["motto"]?.type == "STRING", "a field the file lacks stays")
+        var clash = try EmulatorHarness.templateSchema()
+        clash.types["Family"]?.fields["code"] = SchemaField(type: "INT64", queryable: true)
+        var refused = options
+        refused.schema = .enforced(development: clash, production: .empty)
+        await #expect(throws: EmulatorError.self) { _ = try await CloudKitEmulator.start(refused) }
+    }
+
+    /// A burst's last writes reach the file within the save delay although no write follows:
+    /// what a kill -9 would leave is read back (the emulator is never stopped).
+    @Test func theTailOfABurstIsSavedWithoutAnotherWrite() async throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("emulator-burst-\(UUID().uuidString).json").path
+        var options = CloudKitEmulator.Options()
+        options.dataFile = file
+        let first = try await EmulatorHarness.start(options)
+        for index in 0..<20 { _ = try await first.client.post("records/modify", RawCloudKit.createFamily("F\(index)", code: "C\(index)")) }
+        try await Task.sleep(for: .milliseconds(2_500))
+        var loading = options
+        loading.port = 0
+        let second = try await CloudKitEmulator.start(loading)
+        defer { Task { await second.stop() } }
+        #expect(await second.storedRecords(container: first.client.container).count == 20)
+        await first.emulator.stop()
+    }
+
     /// With some index on the type, a filter on a field it lacks is "Did not find field" (a
     /// captured Web Services answer), one on a field without QUERYABLE "not marked queryable".
     @Test func aFilterOnAFieldTheTypeLacksIsNamed() async throws {

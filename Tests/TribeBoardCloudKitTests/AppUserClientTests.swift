@@ -103,3 +103,49 @@ private struct TestFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+/// The same client against the independent stand-in (Tests/StandIn), which decodes the query
+/// string its own way: the encoded token arrives whole there too.
+@Suite("Client as an app user against the stand-in")
+struct AppUserStandInTests {
+    @Test func anEncodedTokenSignsTheUserInAndOnlyItsCreatorChangesTheRecord() async throws {
+        let standIn = try StandInServer.start(users: ["_app_user_1=Ab+c/d=e=="])
+        defer { standIn.stop() }
+        let user = EmulatorFixture.client(configuration: EmulatorFixture.configuration(baseURL: standIn.baseURL, webAuthToken: "Ab+c/d=e=="))
+        #expect(try await user.caller().userRecordName == "_app_user_1")
+        let family = CloudKitRecord(recordName: "F1", recordType: "Family", fields: ["code": .string("ABC234")])
+        guard case .record(let saved)? = try await user.modify([CloudKitOperation(.create, family)]).first else {
+            throw TestFailure("the user could not create F1")
+        }
+        #expect(saved.created?.userRecordName == "_app_user_1")
+        guard case .failure(let refused)? = try await standIn.client().modify([CloudKitOperation(.forceUpdate, family)]).first else {
+            throw TestFailure("the developer changed the user's record")
+        }
+        #expect(refused.code == .accessDenied)
+    }
+}
+
+/// INTERNAL_ERROR is "a nonrecoverable error" to Apple: retried only when it carries retryAfter.
+@Suite("Client retries of INTERNAL_ERROR")
+struct InternalErrorRetryTests {
+    @Test(arguments: [false, true]) func anInternalErrorIsRetriedOnlyWithRetryAfter(retryAfter: Bool) async throws {
+        let body = #"{"uuid": "u", "serverErrorCode": "INTERNAL_ERROR", "reason": "An internal error occurred""#
+            + (retryAfter ? #", "retryAfter": 0.01}"# : "}")
+        let server = try RawHTTPServer { index, _ in
+            index == 0 ? .init(status: 500, body: body) : .init(status: 200, body: #"{"users": [{"userRecordName": "_d"}]}"#)
+        }
+        defer { server.stop() }
+        var configuration = CloudKitConfiguration()
+        configuration.baseURL = server.baseURL
+        let client = CloudKitClient(configuration: configuration, signer: nil, policy: EmulatorFixture.quickRetries,
+                                    logger: Logger(label: "tests") { _ in SwiftLogNoOpLogHandler() })
+        do {
+            let caller = try await client.caller()
+            #expect(retryAfter && caller.userRecordName == "_d")
+        } catch {
+            #expect(!retryAfter)
+            #expect(error == .service(code: .internalError, httpStatus: 500, reason: "An internal error occurred", retryAfter: nil))
+        }
+        #expect(server.requests.count == (retryAfter ? 2 : 1))
+    }
+}

@@ -22,6 +22,7 @@ struct EmulatorCLITests {
             (["--container", "example.app=k:key.pem"], "iCloud.CONTAINER=KEY_ID:PUBLIC_KEY.pem"),
             (["--faults", "503-bare=2"], "between 0 and 1"),
             (["--seed", "/nonexistent/seed.json"], "/nonexistent/seed.json"),
+            (["--user", "_app_user_1"], "--user takes USER_RECORD_NAME=WEB_AUTH_TOKEN"),
         ]
         for (arguments, message) in cases {
             let result = try ProcessRunner.run(emulator, arguments + ["--port", "0"])
@@ -76,6 +77,37 @@ struct EmulatorCLITests {
                                                                       "--key-id", "own", "--key-file", keys[0], "--ck-base-url", baseURL],
                                                          in: directory.path)
         #expect(provision.status == 0, "\(provision.stderr)")
+    }
+
+    /// `--data`: a burst of writes, then kill -9 once the save delay has passed (no write after
+    /// the burst), or SIGTERM at once: the next start finds every record.
+    @Test(arguments: [SIGKILL, SIGTERM]) func aBurstSurvivesAKill(signal: Int32) async throws {
+        let directory = try TemporaryDirectory("emulator-cli-burst")
+        let data = directory.file("emulator.json")
+        func start() async throws -> (RunningProcess, CloudKitClient) {
+            let port = try Self.freePort()
+            let server = try ProcessRunner.start(emulator, ["--port", "\(port)", "--data", data, "--user", "_app_user_1=t+o/k=n"])
+            try await Self.waitUntilListening("http://127.0.0.1:\(port)")
+            let configuration = EmulatorFixture.configuration(baseURL: "http://127.0.0.1:\(port)", webAuthToken: "t+o/k=n")
+            return (server, EmulatorFixture.client(configuration: configuration))
+        }
+        let (server, client) = try await start()
+        let names = (0..<120).map { "F\($0)" }
+        for first in stride(from: 0, to: names.count, by: 12) {
+            let operations = names[first..<(first + 12)].map { CloudKitOperation(.create, CloudKitRecord(recordName: $0, recordType: "Family", fields: ["code": .string($0)])) }
+            _ = try await client.modify(operations)
+        }
+        if signal == SIGKILL { try await Task.sleep(for: .milliseconds(2_500)) }
+        kill(server.pid, signal)
+        _ = server.wait()
+        let (restarted, reader) = try await start()
+        defer {
+            kill(restarted.pid, SIGTERM)
+            _ = restarted.wait()
+        }
+        let found = try await reader.lookup(recordNames: names)
+        let saved = found.filter { if case .record = $0 { return true } else { return false } }
+        #expect(saved.count == names.count)
     }
 
     static func waitUntilListening(_ baseURL: String) async throws {

@@ -44,6 +44,22 @@ public struct WireRecord: Codable, Sendable, Equatable {
         self.modified = created
     }
 
+    enum CodingKeys: String, CodingKey {
+        case recordName, recordType, fields, recordChangeTag, created, modified, deleted
+    }
+
+    /// A record sent without `recordName` reads as "" (a create then gets a name assigned).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        recordName = try container.decodeIfPresent(String.self, forKey: .recordName) ?? ""
+        recordType = try container.decodeIfPresent(String.self, forKey: .recordType)
+        fields = try container.decodeIfPresent([String: Field].self, forKey: .fields)
+        recordChangeTag = try container.decodeIfPresent(String.self, forKey: .recordChangeTag)
+        created = try container.decodeIfPresent(Stamp.self, forKey: .created)
+        modified = try container.decodeIfPresent(Stamp.self, forKey: .modified)
+        deleted = try container.decodeIfPresent(Bool.self, forKey: .deleted)
+    }
+
     /// A delete's answer: the name and `deleted: true`.
     static func deletedMarker(_ name: String) -> WireRecord {
         var record = WireRecord(recordName: name, recordType: nil, fields: nil)
