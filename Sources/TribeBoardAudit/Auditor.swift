@@ -79,7 +79,10 @@ package struct Auditor: Sendable {
             }
             if !missing.missing.isEmpty {
                 let shown = request.sampleLimit.map { Array(missing.missing.prefix($0)) } ?? missing.missing
-                report.add(findings.missingRemote(missing, details: try queries.details(of: shown), live: request.isLive))
+                let remoteEmpty = (remote.recordCounts[RecordMapping.familyType] ?? 0) == 0
+                    && RecordMapping.legacyTypes.allSatisfy { (remote.recordCounts[$0] ?? 0) == 0 }
+                report.add(findings.missingRemote(missing, details: try queries.details(of: shown), live: request.isLive,
+                                                  remoteEmpty: remoteEmpty))
             }
             for family in localScan.withoutAdmin { report.add(findings.noParentAdmin(family)) }
             let stale = localScan.stale
@@ -181,7 +184,7 @@ package struct Auditor: Sendable {
             } catch let error as FileSystemError {
                 remoteFailure = .export(error)
             } catch {
-                remoteFailure = .scanStopped(reason: "\(error)")
+                remoteFailure = .scanStopped(reason: error.readableDescription)
             }
         }
         // The local scan is awaited even when the remote failed: no thread outlives the audit.

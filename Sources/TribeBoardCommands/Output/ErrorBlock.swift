@@ -1,0 +1,97 @@
+import Foundation
+import TribeBoardCloudKit
+import TribeBoardSupport
+
+/// What a run that stopped prints on stderr, once, as an error (also with `-q`): the cause, what
+/// was tried (the store; for CloudKit the container, environment, endpoint, settings file and key
+/// id) and the command to run next. Cron mails it whole; a person reads one block, not the reason
+/// twice.
+struct ErrorBlock: Equatable {
+    var cause: String
+    var tried: [Line] = []
+    /// A command that runs as printed in the situation that printed it.
+    var next: String?
+
+    struct Line: Equatable {
+        let label: String
+        let value: String
+    }
+
+    /// The block's lines after the first (`tribeboard: error: CAUSE`), indented under it.
+    var detailLines: [String] {
+        let rows = tried + (next.map { [Line(label: "next", value: $0)] } ?? [])
+        let width = rows.map(\.label.count).max() ?? 0
+        return rows.map { "  \($0.label):" + String(repeating: " ", count: width - $0.label.count + 1) + $0.value }
+    }
+}
+
+/// The remote a run reached for, as the error block names it.
+struct RemoteAttempt {
+    let store: String
+    let configuration: CloudKitConfiguration
+    /// The settings file the run read (`--ck-config` or `TRIBEBOARD_CK_CONFIG`), if any.
+    let configFile: String?
+
+    init(store: String, configuration: CloudKitConfiguration, options: RemoteOptions) {
+        self.store = store
+        self.configuration = configuration
+        self.configFile = options.configFilePath
+    }
+
+    var lines: [ErrorBlock.Line] {
+        var lines = [ErrorBlock.Line(label: "store", value: store),
+                     .init(label: "container", value: "\(configuration.container) (\(configuration.environment.rawValue), "
+                           + "\(configuration.database.rawValue) database)"),
+                     .init(label: "endpoint", value: configuration.displayBaseURL)]
+        lines.append(.init(label: "settings", value: configFile ?? "none read (flags and TRIBEBOARD_CK_* variables)"))
+        if let keyID = configuration.keyID { lines.append(.init(label: "key id", value: keyID)) }
+        if let keyFile = configuration.keyFile { lines.append(.init(label: "key file", value: keyFile)) }
+        return lines
+    }
+
+    /// The options that reach the same remote from any shell, whatever cron's environment held:
+    /// the settings as resolved, so that the printed command runs as printed.
+    var remoteArguments: [String] {
+        var arguments = ["--store", store]
+        if let configFile { arguments += ["--ck-config", configFile] }
+        arguments += ["--container", configuration.container, "--environment", configuration.environment.rawValue]
+        if let keyID = configuration.keyID, let keyFile = configuration.keyFile {
+            arguments += ["--key-id", keyID, "--key-file", keyFile]
+        }
+        if configuration.baseURL != CloudKitConfiguration.defaultBaseURL,
+           configuration.displayBaseURL == configuration.baseURL {
+            arguments += ["--ck-base-url", configuration.baseURL]
+        }
+        return arguments
+    }
+
+    /// `tribeboard doctor` over the same store and remote: it says whether the key is accepted,
+    /// the container reachable and the schema in place.
+    var doctorCommand: String { ShellWords.command(["tribeboard", "doctor"] + remoteArguments) }
+}
+
+extension RemoteOptions {
+    /// The settings file a run reads, if any.
+    var configFilePath: String? { configFile ?? ProcessInfo.processInfo.environment["TRIBEBOARD_CK_CONFIG"] }
+}
+
+extension CommandContext {
+    /// Prints `block` on stderr as one error, whatever -q says.
+    func report(_ block: ErrorBlock) {
+        Terminal.clearProgressLine()
+        let first = StderrLogHandler.prefix(.error) + StderrLogHandler.escaped(block.cause)
+        let rest = block.detailLines.map(StderrLogHandler.escaped)
+        Terminal.writeError(([first] + rest).joined(separator: "\n") + "\n")
+    }
+}
+
+extension CloudKitError {
+    /// CloudKit refused the request's credentials (AUTHENTICATION_FAILED or _REQUIRED).
+    var refusesKey: Bool {
+        switch self {
+        case .service(let code, _, _, _): return code == .authenticationFailed || code == .authenticationRequired
+        case .gaveUp(_, let last): return last.refusesKey
+        default: return false
+        }
+    }
+}
