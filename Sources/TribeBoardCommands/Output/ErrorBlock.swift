@@ -50,15 +50,22 @@ struct RemoteAttempt {
     }
 
     /// The options that reach the same remote from any shell, whatever cron's environment held:
-    /// the settings as resolved, so that the printed command runs as printed.
-    var remoteArguments: [String] {
+    /// the settings file, and as flags what flags or TRIBEBOARD_CK_* variables set over it (or,
+    /// without a file, every setting that is not the default), so the command runs as printed.
+    func remoteArguments(_ options: RemoteOptions,
+                         environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
         var arguments = ["--store", store]
         if let configFile { arguments += ["--ck-config", configFile] }
-        arguments += ["--container", configuration.container, "--environment", configuration.environment.rawValue]
-        if let keyID = configuration.keyID, let keyFile = configuration.keyFile {
-            arguments += ["--key-id", keyID, "--key-file", keyFile]
+        func given(_ flag: String?, _ variable: String) -> Bool {
+            configFile == nil || flag != nil || environment["TRIBEBOARD_CK_\(variable)"] != nil
         }
-        if configuration.baseURL != CloudKitConfiguration.defaultBaseURL,
+        if given(options.container, "CONTAINER"), configuration.container != CloudKitConfiguration.defaultContainer || configFile != nil {
+            arguments += ["--container", configuration.container]
+        }
+        if given(options.environment, "ENVIRONMENT") { arguments += ["--environment", configuration.environment.rawValue] }
+        if let keyID = configuration.keyID, given(options.keyID, "KEY_ID") { arguments += ["--key-id", keyID] }
+        if let keyFile = configuration.keyFile, given(options.keyFile, "KEY_FILE") { arguments += ["--key-file", keyFile] }
+        if given(options.baseURL, "BASE_URL"), configuration.baseURL != CloudKitConfiguration.defaultBaseURL || configFile != nil,
            configuration.displayBaseURL == configuration.baseURL {
             arguments += ["--ck-base-url", configuration.baseURL]
         }
@@ -67,7 +74,9 @@ struct RemoteAttempt {
 
     /// `tribeboard doctor` over the same store and remote: it says whether the key is accepted,
     /// the container reachable and the schema in place.
-    var doctorCommand: String { ShellWords.command(["tribeboard", "doctor"] + remoteArguments) }
+    func doctorCommand(_ options: RemoteOptions) -> String {
+        ShellWords.command(["tribeboard", "doctor"] + remoteArguments(options))
+    }
 }
 
 extension RemoteOptions {

@@ -10,7 +10,7 @@ struct UnknownSubcommand: Error, LocalizedError, DocumentedError {
     let known: [String]
 
     var message: String {
-        let guess = suggestion.map { "; did you mean '\($0)'?" } ?? ""
+        let guess = suggestion.map { " (did you mean '\($0)'?)" } ?? ""
         return "unknown subcommand '\(name)'\(guess); the subcommands are \(known.joined(separator: ", "))"
     }
 

@@ -89,8 +89,11 @@ package struct ResyncCommand: PipelineCommand {
             let store = try TribeBoardStore.open(at: global.store)
             let deadline = maxDuration.map { ContinuousClock.now + .seconds($0) }
             // --max-duration is a promise for the whole run: requests and backoff end by it too.
-            // Its warnings (the code check stopped, conflicts, quarantines) are all in the summary.
-            var resyncer = Resyncer(store: store, client: client.bounded(by: deadline), logger: context.loggerRepeatedBySummary(),
+            // Its warnings (the code check stopped, conflicts, quarantines) are all in the summary
+            // or the error block, which a run that does not end 0 always prints (cron mails it):
+            // logged as they happen only with -v.
+            let logger = global.verbose ? context.logger : context.loggerWithoutWarnings()
+            var resyncer = Resyncer(store: store, client: client.bounded(by: deadline), logger: logger,
                                     concurrency: concurrency)
             // A bar on a terminal (a long run is not silent for minutes), a line every few seconds
             // in a log, nothing for cron's quiet runs or with -q.
@@ -143,7 +146,7 @@ package struct ResyncCommand: PipelineCommand {
     func stopBlock(_ report: ResyncReport, client: CloudKitClient) -> ErrorBlock? {
         guard let stop = report.stop, let reason = report.stoppedBy else { return nil }
         let attempt = RemoteAttempt(store: global.store, configuration: client.configuration, options: remoteOptions)
-        var block = ErrorBlock(cause: "resync stopped: \(reason)", tried: attempt.lines, next: attempt.doctorCommand)
+        var block = ErrorBlock(cause: "resync stopped: \(reason)", tried: attempt.lines, next: attempt.doctorCommand(remoteOptions))
         switch stop {
         case .remote(let error) where error.category == .configuration:
             if error.refusesKey {
