@@ -151,4 +151,28 @@ import TribeBoardTestSupport
         #expect(again.status == 0, "\(again.stdout) \(again.stderr)")
         #expect(try F.json(again).verification?.mismatched == 0)
     }
+
+    /// A container set up from the schema file (imported and deployed, emulator recipe 2) that
+    /// still holds legacy records: the audit and the migration read them, and the migration's
+    /// copies are no invalid-format finding afterwards.
+    @Test func theSchemaFileCoversLegacyRecords() async throws {
+        let fixture = try await EmulatorFixture.start(try .templateContainer())
+        defer { Task { await fixture.emulator.stop() } }
+        await fixture.emulator.seed([
+            F.family("L1", code: "ab-234", createdAt: t0, legacy: true), F.profile("P1", legacy: true),
+            F.membership("M1", family: "L1", user: "P1", legacy: true),
+        ], container: container)
+        let directory = try TemporaryDirectory("advice-legacy-schema")
+        _ = try await uploadedFamily(fixture, in: directory)
+        let before = try await run(["audit", "--store", "s.sqlite", "--json"], in: directory, environment(fixture))
+        #expect(before.status != 78, "\(before.stderr)")
+        let findings = try before.report(AuditReportMirror.self).findings
+        #expect(findings.contains { $0.category == "legacy-record" } && findings.contains { $0.category == "invalid-format" })
+        let migrated = try await run(["migrate", "legacy-types", "--store", "s.sqlite", "--apply", "--out", "mout", "--json"], in: directory,
+                                     environment(fixture))
+        #expect(migrated.status == 0, "\(migrated.stdout) \(migrated.stderr)")
+        let after = try await run(["audit", "--store", "s.sqlite", "--json"], in: directory, environment(fixture))
+        let left = try after.report(AuditReportMirror.self).findings
+        #expect(!left.contains { $0.category == "invalid-format" }, "the migration gave it a new code: \(left.map(\.message))")
+    }
 }
