@@ -29,6 +29,7 @@ enum ErrorKindCatalogue {
             CSVImportError.cannotOpen(path: "p", reason: "r"), CSVImportError.invalidUTF8(line: 2), CSVImportError.unterminatedQuote(line: 2),
             CSVImportError.empty, CSVImportError.missingColumnInHeader("family_name", header: ["a"], delimiter: "comma"), CSVImportError.utf16,
             CSVImportError.duplicateColumn("code"), CSVImportError.unreadable(reason: "r"), malformedHeader,
+            CSVImportError.workingCopy(folder: "/tmp/", reason: "No such file or directory"),
             CSVImportError.utf32, CSVImportError.tooLarge(path: "p"),
             CSVImportError.headerMapping(.headerNotInFile(header: "Nom", headers: ["Famille"])),
         ]
