@@ -88,8 +88,8 @@ extension CommandContext {
     /// Prints `block` on stderr as one error, whatever -q says.
     func report(_ block: ErrorBlock) {
         Terminal.clearProgressLine()
-        let first = StderrLogHandler.prefix(.error) + StderrLogHandler.escaped(block.cause)
-        let rest = block.detailLines.map(StderrLogHandler.escaped)
+        let first = StderrLogHandler.prefix(.error) + OutsideText.inline(block.cause, limit: 2000)
+        let rest = block.detailLines.map { OutsideText.inline($0, limit: 2000) }
         Terminal.writeError(([first] + rest).joined(separator: "\n") + "\n")
     }
 }
