@@ -47,11 +47,12 @@ for page in .build/plugins/GenerateManual/outputs/*/tribeboard*.1; do
 done
 chmod 0644 "$dest$prefix"/share/man/man1/*.gz
 
+# The templates name the .deb's /usr/bin; another PREFIX gets copies that name its own bin.
 for unit in Templates/systemd/*; do
-    sed "s|/usr/local/bin/|$prefix/bin/|g" "$unit" > "$dest$unitdir/$(basename "$unit")"
+    sed "s|/usr/bin/tribeboard|$prefix/bin/tribeboard|g" "$unit" > "$dest$unitdir/$(basename "$unit")"
     chmod 0644 "$dest$unitdir/$(basename "$unit")"
 done
-sed "s|/usr/local/bin/|$prefix/bin/|g" Templates/tribeboard-resync.crontab > "$dest$prefix/share/tribeboard-ops/tribeboard-resync.crontab"
+sed "s|/usr/bin/tribeboard|$prefix/bin/tribeboard|g" Templates/tribeboard-resync.crontab > "$dest$prefix/share/tribeboard-ops/tribeboard-resync.crontab"
 install -m 0644 Templates/cloudkit.conf Templates/cloudkit-schema.ckdb Templates/families.csv "$dest$prefix/share/tribeboard-ops/"
 chmod 0644 "$dest$prefix/share/tribeboard-ops/tribeboard-resync.crontab"
 install -d "$dest$prefix/share/tribeboard-ops/sheets"

@@ -23,6 +23,9 @@ package struct AuditReport: Encodable, Sendable {
     package var awaitingResync = 0
     package var repair: CodeRepairReport?
     package var durationSeconds = 0.0
+    /// Why the remote side could not be read: the findings are then the store's alone (the run
+    /// still ends with the remote error's status).
+    package var remoteNotRead: String?
 
     init(store: String) {
         self.store = store

@@ -44,6 +44,14 @@ package struct Auditor: Sendable {
 
     /// The audit, what it found, and the repair when one was asked for.
     package func run() async throws(AuditError) -> AuditReport {
+        let (report, remoteFailure) = try await runKeepingStoreFindings()
+        if let remoteFailure { throw remoteFailure }
+        return report
+    }
+
+    /// The audit; when the remote read fails, the store's own findings still, with the failure
+    /// beside them (a repair is never made from half the picture: it throws).
+    package func runKeepingStoreFindings() async throws(AuditError) -> (report: AuditReport, remoteFailure: AuditError?) {
         let started = ContinuousClock.now
         let store: TribeBoardStore
         do {
@@ -52,9 +60,13 @@ package struct Auditor: Sendable {
             throw .store(error)
         }
         let queries = LocalAuditQueries(store: store)
-        let (localScan, remote) = try await scanBothSides(queries)
+        let (localScan, read, remoteFailure) = try await scanBothSides(queries)
+        if let remoteFailure, request.repair != .none { throw remoteFailure }
+        // A read that failed part way is no picture of the remote: the store is audited alone.
+        let remote = remoteFailure == nil ? read : RemoteFamilyIndex(sampleLimit: request.sampleLimit, expectedRecords: 0)
         let local = localScan.index
         var report = AuditReport(store: request.storePath)
+        report.remoteNotRead = remoteFailure?.localizedDescription
         report.scanned.localFamilies = local.codes.entries.count
         report.scanned.remoteRecords = remote.recordCounts
         report.scanned.remote = describeRemote()
@@ -72,14 +84,18 @@ package struct Auditor: Sendable {
             let copies = check.remoteCopies(sampleLimit: request.sampleLimit)
             report.awaitingResync = copies.awaitingResync
             for (entry, localCode) in copies.differs { report.add(findings.codeDiffers(entry, localCode: localCode)) }
-            let missing = try await missingFamilies(local: local, remote: remote, queries: queries)
+            let missing = remoteFailure == nil ? try await missingFamilies(local: local, remote: remote, queries: queries)
+                : MissingRemoteCheck.Outcome()
             if missing.unconfirmed > 0 {
                 logger.notice("families marked uploaded but not in the remote read, not confirmed gone (uploaded too recently, or not looked up)",
                               metadata: ["families": "\(missing.unconfirmed)"])
             }
             if !missing.missing.isEmpty {
                 let shown = request.sampleLimit.map { Array(missing.missing.prefix($0)) } ?? missing.missing
-                report.add(findings.missingRemote(missing, details: try queries.details(of: shown), live: request.isLive))
+                let remoteEmpty = (remote.recordCounts[RecordMapping.familyType] ?? 0) == 0
+                    && RecordMapping.legacyTypes.allSatisfy { (remote.recordCounts[$0] ?? 0) == 0 }
+                report.add(findings.missingRemote(missing, details: try queries.details(of: shown), live: request.isLive,
+                                                  remoteEmpty: remoteEmpty))
             }
             for family in localScan.withoutAdmin { report.add(findings.noParentAdmin(family)) }
             let stale = localScan.stale
@@ -97,7 +113,7 @@ package struct Auditor: Sendable {
             throw .store(.reading(error, store: request.storePath))
         }
         report.durationSeconds = (ContinuousClock.now - started).seconds
-        return report
+        return (report, remoteFailure)
     }
 
     /// Live audits: orphan and foreign claims among those the store remembers (`OrphanClaims`);
@@ -173,7 +189,7 @@ package struct Auditor: Sendable {
     }
 
     /// The local scan on a thread of its own, the remote read on this one.
-    private func scanBothSides(_ queries: LocalAuditQueries) async throws(AuditError) -> (LocalScan, RemoteFamilyIndex) {
+    private func scanBothSides(_ queries: LocalAuditQueries) async throws(AuditError) -> (LocalScan, RemoteFamilyIndex, AuditError?) {
         let cutoff = Date().addingTimeInterval(-request.staleAfter)
         let sampleLimit = request.sampleLimit
         let localScan = PipelineThread.start(name: "tribeboard.audit.local") { () throws -> LocalScan in
@@ -192,14 +208,13 @@ package struct Auditor: Sendable {
             } catch let error as FileSystemError {
                 remoteFailure = .export(error)
             } catch {
-                remoteFailure = .scanStopped(reason: "\(error)")
+                remoteFailure = .scanStopped(reason: error.readableDescription)
             }
         }
         // The local scan is awaited even when the remote failed: no thread outlives the audit.
         let local = await localScan.result
-        if let remoteFailure { throw remoteFailure }
         switch local {
-        case .success(let scan): return (scan, remote)
+        case .success(let scan): return (scan, remote, remoteFailure)
         case .failure(let error): throw .store(TribeBoardStore.classify(error, path: request.storePath))
         }
     }

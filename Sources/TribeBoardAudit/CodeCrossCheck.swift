@@ -127,14 +127,18 @@ struct CodeCrossCheck {
     func migratedLegacyCounts() -> [String: Int] {
         var counts: [String: Int] = [:]
         for (type, names) in remote.legacyNames {
-            let migrated = names.count { name in
-                guard let copy = try? LegacyCopyName.of(name.string) else { return false }
-                let id = CompactID(copy)
-                return remote.holds(recordName: id) || local.code(ofFamily: id) != nil
-            }
+            let migrated = names.count { hasMigratedCopy($0.string) }
             if migrated > 0 { counts[type] = migrated }
         }
         return counts
+    }
+
+    /// The legacy record named `name` has the copy `migrate legacy-types` makes, in CloudKit or
+    /// in the store: the app reads the copy, whatever the source still holds.
+    func hasMigratedCopy(_ name: String) -> Bool {
+        guard let copy = try? LegacyCopyName.of(name) else { return false }
+        let id = CompactID(copy)
+        return remote.holds(recordName: id) || local.code(ofFamily: id) != nil
     }
 
     /// Remote records of each copy status (legacy `CKFamily` records unknown locally are left to
@@ -171,6 +175,9 @@ struct CodeCrossCheck {
         for entry in remote.codes.entries where !CodeFormat.isValid(entry.code) {
             let id = entry.id.string
             if case .awaitingResync = copyStatus(entry) { continue }
+            // A migrated legacy family: its copy holds the code the migration gave it (the legacy
+            // finding counts the source as migrated; --delete-source removes it).
+            if entry.recordType != RecordMapping.familyType, hasMigratedCopy(id) { continue }
             if let at = reportedLocally[id], case .sameAsLocal = copyStatus(entry) {
                 violations[at].location = .both
                 continue

@@ -2,6 +2,8 @@ import Foundation
 import TribeBoardCloudKit
 import TribeBoardStore
 import TribeBoardRemote
+import TribeBoardSupport
+import TribeBoardDomain
 
 /// Turns what the cross-check found into findings: a sentence, the families, what to do.
 struct FindingBuilder {
@@ -159,7 +161,10 @@ struct FindingBuilder {
 
     /// Families the store marks uploaded that CloudKit no longer holds: one finding with the count,
     /// the first of them, and the command that sends them again.
-    func missingRemote(_ outcome: MissingRemoteCheck.Outcome, details: [String: FamilyDetails], live: Bool) -> AuditFinding {
+    /// `remoteEmpty`: the read found no family at all, which a wrong container or environment
+    /// explains better than every family deleted; that cause leads the action.
+    func missingRemote(_ outcome: MissingRemoteCheck.Outcome, details: [String: FamilyDetails], live: Bool,
+                       remoteEmpty: Bool = false) -> AuditFinding {
         let count = outcome.missing.count
         let shown = request.sampleLimit.map { Array(outcome.missing.prefix($0)) } ?? outcome.missing
         let sample = shown.map { id in
@@ -171,17 +176,40 @@ struct FindingBuilder {
         if outcome.unconfirmed > 0 {
             message += "; \(outcome.unconfirmed) more not in the read could not be confirmed gone (uploaded too recently, or not looked up) and are not counted"
         }
-        let action = Self.reuploadAction(outcome.missing)
+        let action = remoteEmpty ? wrongRemoteAction(outcome.missing) : Self.reuploadAction(outcome.missing, store: request.storePath)
         return AuditFinding(category: .missingRemote, message: message, action: action, families: sample, count: count)
     }
 
     /// One family: `resync --reupload ID`; several: the audit's repair marks them all.
-    static func reuploadAction(_ ids: [String]) -> String {
-        let check = "if every family is missing, check --container and --environment first"
+    /// `checkFirst`: ends with the reminder that a wrong container looks the same.
+    static func reuploadAction(_ ids: [String], store: String, checkFirst: Bool = true) -> String {
+        let check = checkFirst ? "; if every family is missing, check --container and --environment first" : ""
+        let resync = Advice.resync(store: store).command
         guard ids.count > 1 else {
-            return "`tribeboard resync --reupload \(ids.first ?? "ID")` marks it for upload again (with its memberships and profiles), then `tribeboard resync` sends it; \(check)"
+            return "`\(Advice.reupload(store: store, familyID: ids.first ?? "ID").command)` marks it for upload again (with its memberships and profiles), then `\(resync)` sends it\(check)"
         }
-        return "`tribeboard audit --repair --apply --out DIR` marks all \(ids.count) for upload again (with their memberships and profiles; `tribeboard resync --reupload ID` does one), then `tribeboard resync` sends them; \(check)"
+        return "`\(Advice.repairAll(store: store).command)` marks all \(ids.count) for upload again (with their memberships and profiles; `tribeboard resync --reupload ID` does one), then `\(resync)` sends them\(check)"
+    }
+
+    /// The read found no family at all: uploading everything again into the container read
+    /// would fill the wrong one, so checking which container and environment were read comes
+    /// first, and the repair only once that is ruled out.
+    func wrongRemoteAction(_ ids: [String]) -> String {
+        let read: String
+        var doctor = Advice.doctorContainer(store: request.storePath, container: nil, environment: nil)
+        switch request.remote {
+        case .live(let client, _)?:
+            let configuration = client.configuration
+            read = "\(configuration.container) (\(configuration.environment.rawValue))"
+            doctor = .doctorContainer(store: request.storePath, container: configuration.container,
+                                      environment: configuration.environment.rawValue)
+        case .snapshot(let path)?: read = "the snapshot \(path)"
+        case nil: read = "the remote"
+        }
+        return "No family at all was found in \(read): the likely cause is a wrong --container or --environment "
+            + "(compared with the app's entitlements by `\(doctor.command)`). "
+            + "Only if \(read) is the right one were they deleted there: "
+            + Self.reuploadAction(ids, store: request.storePath, checkFirst: false)
     }
 
     func remoteOnly(_ sample: [RemoteFamilyIndex.Entry], count: Int) -> AuditFinding {

@@ -52,7 +52,7 @@ package struct Recoder: Sendable {
 
     /// From the store, which holds the new code (sheets takes `--family-id` from the store, not with `--manifest`).
     static func reprintCommand(store: String, familyID: String) -> String {
-        "tribeboard sheets --store \(store) --family-id \(familyID) --out \(familyID).pdf"
+        Advice.reprint(store: store, familyID: familyID).command
     }
 
     /// A free code, claimed for the family in CloudKit when the remote is live (a code another

@@ -147,14 +147,14 @@ package enum ConfigFile {
         var info = stat()
         if stat(path, &info) == 0 {
             guard info.st_mode & S_IFMT == S_IFREG else {
-                throw .configFile(path: path, line: 0, reason: "is not a regular file (a folder, a pipe or a device)")
+                throw .configFile(path: path, line: nil, reason: "is not a regular file (a folder, a pipe or a device)")
             }
             guard info.st_size <= maxBytes else {
-                throw .configFile(path: path, line: 0, reason: "is \(info.st_size) bytes, more than the \(maxBytes / 1024) KiB a configuration file may hold")
+                throw .configFile(path: path, line: nil, reason: "is \(info.st_size) bytes, more than the \(maxBytes / 1024) KiB a configuration file may hold")
             }
         }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw .configFile(path: path, line: 0, reason: FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist")
+            throw .configFile(path: path, line: nil, reason: FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist")
         }
         var settings: [String: String] = [:]
         // Any line ending: a file saved on Windows ends its lines with CRLF, which Swift reads as one

@@ -7,7 +7,8 @@ package enum CloudKitConfigurationError: Error, Equatable, LocalizedError {
     case keyFileUnreadable(path: String, reason: String)
     case keyFilePermissions(path: String, mode: mode_t)
     case invalidKey(reason: String)
-    case configFile(path: String, line: Int, reason: String)
+    /// `line` is nil when the file as a whole is refused (missing, a folder, too large).
+    case configFile(path: String, line: Int?, reason: String)
 
     package var errorDescription: String? {
         switch self {
@@ -21,8 +22,10 @@ package enum CloudKitConfigurationError: Error, Equatable, LocalizedError {
             return "the private key file \(path) can be read by other users (mode \(String(mode, radix: 8))); run `chmod 600 \(path)`"
         case .invalidKey(let reason):
             return "the private key cannot sign CloudKit requests: \(reason); create one with `openssl ecparam -name prime256v1 -genkey -noout -out eckey.pem`"
-        case .configFile(let path, let line, let reason):
+        case .configFile(let path, let line?, let reason):
             return "\(path):\(line): \(reason)"
+        case .configFile(let path, nil, let reason):
+            return "the CloudKit settings file \(path) (--ck-config or TRIBEBOARD_CK_CONFIG) \(reason)"
         }
     }
 }

@@ -28,7 +28,12 @@ struct CommandContext {
     /// The logger for a part whose warnings are all in the summary (a code check that stopped,
     /// resync's conflicts and quarantines): without them when the summary is on the terminal.
     func loggerRepeatedBySummary() -> Logger {
-        guard summaryOnTerminal else { return logger }
+        summaryOnTerminal ? loggerWithoutWarnings() : logger
+    }
+
+    /// The logger for a part whose every warning the run's summary or error block repeats
+    /// wherever it is printed.
+    func loggerWithoutWarnings() -> Logger {
         let level = options.logLevel
         return Logger(label: logger.label) { _ in
             var handler = StderrLogHandler(level: level)

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import TribeBoardDomain
 import TribeBoardStore
+import TribeBoardSupport
 
 /// Section 5: creations that stopped half-way, families that do not reach CloudKit, families
 /// without a parent admin. Big lists are a count and a small sample, oldest first.
@@ -21,7 +22,7 @@ struct CreationChecks {
         do {
             tables = try store.tableNames()
         } catch {
-            return [DoctorCheck(.creationsRead, .creations, .failure, checked: "Reading the families", found: "\(error)",
+            return [DoctorCheck(.creationsRead, .creations, .failure, checked: "Reading the families", found: error.readableDescription,
                                 action: "see the store checks")]
         }
         guard tables.isSuperset(of: ["families", "memberships", "creation_log"]) else {
@@ -42,7 +43,7 @@ struct CreationChecks {
         do {
             return try body()
         } catch {
-            return DoctorCheck(id, .creations, .failure, checked: id.rawValue, found: "cannot be read: \(error)", action: "see the store checks")
+            return DoctorCheck(id, .creations, .failure, checked: id.rawValue, found: "cannot be read: \(error.readableDescription)", action: "see the store checks")
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import TribeBoardStore
+import TribeBoardSupport
 
 /// What the store checks concluded, for the fallback chain and the creation checks.
 enum StoreState {
@@ -78,7 +79,7 @@ struct StoreChecks {
                                found: problems.prefix(5).joined(separator: "; "),
                                action: "stop the toolkit's jobs, copy the store aside, and restore it from a backup (or `sqlite3 STORE .recover`)")
         } catch {
-            return DoctorCheck(.storeIntegrity, .store, .failure, checked: checked, found: "\(error)",
+            return DoctorCheck(.storeIntegrity, .store, .failure, checked: checked, found: error.readableDescription,
                                action: "restore the store from a backup (or `sqlite3 STORE .recover`)")
         }
     }
@@ -95,7 +96,7 @@ struct StoreChecks {
                                found: "\(pending.count) pending: \(pending.joined(separator: ", "))",
                                action: "the next `tribeboard provision` or `resync` applies them (back the store up first)")
         } catch {
-            return DoctorCheck(.storeMigrations, .store, .failure, checked: checked, found: "cannot read them: \(error)",
+            return DoctorCheck(.storeMigrations, .store, .failure, checked: checked, found: "cannot read them: \(error.readableDescription)",
                                action: "restore the store from a backup")
         }
     }

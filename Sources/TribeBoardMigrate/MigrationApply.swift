@@ -144,7 +144,9 @@ struct MigrationApply {
         }
         let toDelete = items.filter { !$0.deleted && $0.kept == nil }.count
         var attempted = 0
+        // Memberships first: a family or profile goes only once nothing that stays points at it.
         for kind in MigratedKind.allCases.reversed() {
+            if kind != .membership { MigrationKeptSources.keepReferenced(by: &items) }
             let batch = items.indices.filter { items[$0].kind == kind && !items[$0].deleted && items[$0].kept == nil }
             for chunk in batch.chunked(CloudKitClient.maxOperationsPerRequest) {
                 var records = chunk.map { items[$0] }
@@ -155,8 +157,15 @@ struct MigrationApply {
                 migrator.progress(.deleting, attempted, toDelete, problems: records.filter { !$0.deleted }.count)
             }
         }
-        if let kept = items.first(where: { !$0.deleted && $0.kept == nil }) {
-            report.deletionRefused = "some legacy records were not deleted (\(kept.sourceName): \(kept.reason ?? "unknown")); run again"
-        }
+        let refused = items.filter { !$0.deleted && $0.kept == nil }
+        guard let first = refused.first else { return }
+        // A refusal (ACCESS_DENIED: an app user's record, which the key may not delete) is
+        // refused again on every run: keeping those records is what finishes the migration.
+        report.keepToFinish = refused.map(\.sourceName)
+        report.deletionRefused = "CloudKit did not delete \(refused.count) legacy record\(refused.count == 1 ? "" : "s") "
+            + "(\(first.sourceName): \(first.reason ?? "unknown")); what \(refused.count == 1 ? "it references" : "they reference") "
+            + "stayed too. To finish, keep \(refused.count == 1 ? "it" : "them"): run again with "
+            + refused.map { "--keep-source \($0.sourceName)" }.joined(separator: " ")
+            + " (a change since the read is kept: a run without --keep-source retries it)"
     }
 }

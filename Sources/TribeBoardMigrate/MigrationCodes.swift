@@ -84,8 +84,9 @@ struct MigrationCodes {
                     continue
                 } else {
                     items[index].outcome = .codeConflict
+                    let inStore = (local[key] ?? []).contains { $0.id == oldest.id }
                     items[index].reason = "its code \(request.display(code)) is held by \(oldest.id) (\(oldest.place)), a newer family: by the audit's rule the older family keeps it; "
-                        + Self.repairAdvice(for: oldest.id, mode: request.mode)
+                        + Self.repairAdvice(for: oldest.id, inStore: inStore, store: request.storePath)
                     continue
                 }
             }
@@ -101,12 +102,15 @@ struct MigrationCodes {
         }
     }
 
-    /// The way out of a code conflict the older migrated family loses to a newer holder, as the
-    /// commands to run in order: the repair changes the code in the store only, `resync` takes it
-    /// to CloudKit, and only then does the destination's read show the code free.
-    static func repairAdvice(for holder: String, mode: MigrationMode) -> String {
-        "give \(holder) a new code: `tribeboard audit --repair --apply --out DIR` (in a store that has it), then "
-            + "`tribeboard resync` to upload the new code, then run `tribeboard migrate \(mode.rawValue) --apply --out DIR` again "
+    /// The way out of a code conflict the older migrated family wins against a newer holder:
+    /// the holder gets a new code with `recode` (claimed at the destination; the audit cannot
+    /// see a family of another container), `resync` uploads it, and then the destination's read
+    /// shows the code free to the same migration command. With this run's CloudKit settings.
+    static func repairAdvice(for holder: String, inStore: Bool, store: String) -> String {
+        let which = inStore ? "" : " (STORE: the store that provisioned it; it is not in this one)"
+        let resync = inStore ? Advice.resync(store: store).command : "tribeboard resync --store STORE"
+        return "give \(holder) a new code: `\(Advice.recode(familyID: holder, store: inStore ? store : nil).command)`\(which), "
+            + "then `\(resync)` to upload it, then run this migration again "
             + "(or change its code in the app, then run the migration again)"
     }
 

@@ -20,11 +20,35 @@ enum MigrationKeptSources {
         return (kept, unknown)
     }
 
-    /// What to do about a record that blocks the deletion: keep it, or delete it by hand.
+    /// What to do about a record that blocks the deletion: keep it, or delete it by hand; never
+    /// delete a family that lost no conflict (the older family keeps its code: the newer holder
+    /// is what changes, as its reason says).
     static func advice(for item: MigrationItem) -> String {
         let with = item.kind == .membership ? ", with the family and profile it references" : ""
-        return "either keep it: run again with --keep-source \(item.sourceName) (it stays in CloudKit as it is\(with), and the others are deleted), "
+        let keep = "run again with --keep-source \(item.sourceName) (it stays in CloudKit as it is\(with), and the others are deleted)"
+        if item.outcome == .codeConflict {
+            return "it is the older holder of its code, which it keeps: free the code as its reason says, then run again; "
+                + "or \(keep)"
+        }
+        return "either keep it: \(keep), "
             + "or delete it in the CloudKit Console (public database, record type \(item.source.recordType ?? "?"), record name \(item.sourceName)), "
             + "then run again"
+    }
+
+    /// Before a kind's sources are deleted: the records a membership that stays (kept, refused
+    /// or not reached) references stay too, so that no record is left pointing at a deleted one.
+    static func keepReferenced(by items: inout [MigrationItem]) {
+        let known = Set(items.map(\.sourceName))
+        var reasons: [String: String] = [:]
+        for item in items where item.kind == .membership && !item.deleted {
+            for field in ["family", "user"] {
+                guard let target = MigrationStoreImport.reference(item.source, field), known.contains(target) else { continue }
+                reasons[target] = reasons[target] ?? "referenced by the membership \(item.sourceName), which stays "
+                    + "(deleting it would leave the membership pointing at nothing)"
+            }
+        }
+        for index in items.indices where items[index].kept == nil && !items[index].deleted {
+            items[index].kept = reasons[items[index].sourceName]
+        }
     }
 }

@@ -77,8 +77,12 @@ package struct MigrationReport: Encodable, Sendable {
     package var sourceKept = 0
     /// The re-coded families' new codes in full (`DIR/new-codes.csv`, owner-only), when any were written.
     package var codesFile: String?
-    /// Why --delete-source deleted nothing, when it did not.
+    /// Why --delete-source deleted nothing, or not everything.
     package var deletionRefused: String?
+    /// The legacy records CloudKit did not delete: `--keep-source` each of them finishes.
+    package var keepToFinish: [String] = []
+    /// The command that finishes the migration (set by the command, which knows its arguments).
+    package var next: String?
     package var verification: Verification?
     package var store = MigrationStoreImport.Learned()
     package var outputDirectory: String?

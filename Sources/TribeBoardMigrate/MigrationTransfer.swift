@@ -22,7 +22,7 @@ enum MigrationTransfer {
         } catch let error as CloudKitError {
             throw error
         } catch {
-            throw .unexpectedResponse(httpStatus: 0, detail: "\(error)")
+            throw .unexpectedResponse(httpStatus: 0, detail: error.readableDescription)
         }
         return records
     }

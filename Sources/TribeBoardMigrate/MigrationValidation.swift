@@ -1,6 +1,7 @@
 import Foundation
 import TribeBoardCloudKit
 import TribeBoardDomain
+import TribeBoardSupport
 
 /// The app's rules for the current types (app-data-model.md), checked on every source record
 /// before it is copied: a record that breaks them is not copied (`invalid`), since the app, the
@@ -65,7 +66,7 @@ enum MigrationValidation {
             let shown = value.count > 60 ? String(value.prefix(60)) + "…" : value
             return (quote ? "\"\(shown)\" " : "") + error.message
         } catch {
-            return "\(error)"
+            return error.readableDescription
         }
     }
 

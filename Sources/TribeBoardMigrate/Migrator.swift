@@ -52,7 +52,13 @@ package struct Migrator: Sendable {
     /// (0 bytes, as `touch` leaves it) holds no store yet: planned as without one, as --apply
     /// would make the store in it, rather than read as tables that are not there.
     private func openStore() throws(StoreError) -> TribeBoardStore? {
-        if request.apply { return try TribeBoardStore.open(at: request.storePath) }
+        if request.apply {
+            // A migration imports into the store: like provision, it may be the first to write
+            // one on a new host, and says so.
+            let (store, created) = try TribeBoardStore.openOrCreate(at: request.storePath)
+            if created { logger.notice("created the store", metadata: ["store": "\(request.storePath)"]) }
+            return store
+        }
         guard FileManager.default.fileExists(atPath: request.storePath) else { return nil }
         let size = ((try? FileManager.default.attributesOfItem(atPath: request.storePath))?[.size] as? NSNumber)?.intValue
         if size == 0 {
@@ -63,7 +69,9 @@ package struct Migrator: Sendable {
     }
 
     func plan(_ sources: [CloudKitRecord], store: TribeBoardStore?, checkpoint: [String: MigrationCheckpoint.Entry]) async throws -> [MigrationItem] {
-        let translation = try MigrationTranslation(mode: request.mode, sourceNames: Set(sources.map(\.recordName)))
+        // Sources an earlier run copied (and perhaps deleted, or was killed deleting) are still
+        // renamed in references: a kept membership pointing at a deleted family is in place.
+        let translation = try MigrationTranslation(mode: request.mode, sourceNames: Set(sources.map(\.recordName)).union(checkpoint.keys))
         let order = Dictionary(uniqueKeysWithValues: MigratedKind.allCases.enumerated().map { ($1, $0) })
         var items: [MigrationItem] = sources.compactMap { record in
             guard let kind = MigratedKind(recordType: record.recordType) else { return nil }

@@ -17,6 +17,8 @@ package struct ProvisionReport: Encodable, Sendable {
     package var dryRun: Bool
     package var csv: String
     package var store: String
+    /// This run created the store (nothing was at its path): a new store is said, not silent.
+    package var storeCreated = false
     package var outputDirectory: String?
     package var manifest: String?
     package var qrDirectory: String?

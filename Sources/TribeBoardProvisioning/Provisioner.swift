@@ -111,7 +111,9 @@ package struct Provisioner: Sendable {
                            sink: inout RunSink) async throws {
         // The reader goes to the prefetch thread below: what is needed of it is read first.
         let reservations = reader.columns.contains(.code) ? tracker : nil
-        let store = try TribeBoardStore.open(at: request.storePath)
+        let (store, created) = try TribeBoardStore.openOrCreate(at: request.storePath)
+        sink.report.storeCreated = created
+        if created { logger.notice("created the store", metadata: ["store": "\(request.storePath)"]) }
         try duplicates?.load(from: store)
         let marker = try StoreActivityMarker(storePath: request.storePath)
         // The marker tells other runs this one is writing: optimized builds may release a value

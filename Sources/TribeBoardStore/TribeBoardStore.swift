@@ -65,14 +65,32 @@ package struct TribeBoardStore: Sendable {
     /// Every other module reads and writes through the store's intent-named operations.
     let writer: any DatabaseWriter
 
-    /// Opens (creating when missing) and migrates the store for writing, serialized with other
-    /// processes opening it (see `OpenLock`).
+    /// Why a command other than `provision` stops at a path where no store is: a mistyped
+    /// `--store` or `TRIBEBOARD_STORE` must not become a new empty store that every run reads as
+    /// "nothing to do".
+    package static let missingReason = "no such file (check --store or TRIBEBOARD_STORE; "
+        + "`tribeboard provision` creates a store)"
+
+    /// Opens and migrates an existing store for writing, serialized with other processes opening
+    /// it (see `OpenLock`); a path where nothing is stops the run (`missingReason`). Only
+    /// `provision` creates a store, through `openOrCreate`.
     package static func open(at path: String) throws(StoreError) -> TribeBoardStore {
+        try identify(at: path, mustExist: true)
+        return try openIdentified(at: path)
+    }
+
+    /// `provision`'s open: creates the store when nothing is at `path`, and says so.
+    package static func openOrCreate(at path: String) throws(StoreError) -> (store: TribeBoardStore, created: Bool) {
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
         guard FileManager.default.fileExists(atPath: directory) else {
             throw .cannotOpen(path: path, reason: "the folder \(directory) does not exist")
         }
-        try identify(at: path)
+        try identify(at: path, mustExist: false)
+        let created = createOwnerOnly(path)
+        return (try openIdentified(at: path), created)
+    }
+
+    private static func openIdentified(at path: String) throws(StoreError) -> TribeBoardStore {
         do {
             return try OpenLock.holding(storePath: path) { try openAndMigrate(at: path) }
         } catch let error as StoreError {
@@ -95,7 +113,6 @@ package struct TribeBoardStore: Sendable {
             // and `checkpoint()` folds the WAL back at the end.
             try db.execute(sql: "PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536; PRAGMA wal_autocheckpoint = 16384")
         }
-        createOwnerOnly(path)
         let store = TribeBoardStore(path: path, writer: try DatabasePool(path: path, configuration: configuration))
         try store.checkSchemaIsKnown()
         try StoreSchema.migrator.migrate(store.writer)
@@ -105,9 +122,14 @@ package struct TribeBoardStore: Sendable {
     /// Looks at what is at `path` without changing anything, before anything opens it for writing:
     /// SQLite alone would switch another application's database to WAL, and create a journal
     /// beside a device (`/dev/full-journal`), before our schema check could refuse them. Nothing
-    /// there (or an empty file another run is creating) is a new store.
-    package static func identify(at path: String) throws(StoreError) {
-        guard let size = try regularFileSize(at: path), size > 0 else { return }
+    /// there is refused when `mustExist` (every command but `provision`); an empty file is a store
+    /// another run is creating.
+    package static func identify(at path: String, mustExist: Bool = true) throws(StoreError) {
+        guard let size = try regularFileSize(at: path) else {
+            if mustExist { throw .cannotOpen(path: path, reason: missingReason) }
+            return
+        }
+        guard size > 0 else { return }
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw .cannotOpen(path: path, reason: String(cString: strerror(errno)))
         }
@@ -139,15 +161,18 @@ package struct TribeBoardStore: Sendable {
 
     /// The store holds family codes: a new one is created readable by its owner only, before
     /// SQLite opens it (SQLite gives the -wal and -shm files the same mode).
-    private static func createOwnerOnly(_ path: String) {
+    /// True when this call created the file.
+    private static func createOwnerOnly(_ path: String) -> Bool {
         let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        if descriptor >= 0 { close(descriptor) }
+        guard descriptor >= 0 else { return false }
+        close(descriptor)
+        return true
     }
 
     /// Opens an existing store without writing to it (no migration, no WAL checkpoint).
     package static func openReadOnly(at path: String) throws(StoreError) -> TribeBoardStore {
         guard try regularFileSize(at: path) != nil else {
-            throw .cannotOpen(path: path, reason: "no such file")
+            throw .cannotOpen(path: path, reason: missingReason)
         }
         var configuration = Configuration()
         configuration.readonly = true
@@ -214,6 +239,7 @@ package struct TribeBoardStore: Sendable {
     }
 
     package static func classify(_ error: any Error, path: String) -> StoreError {
+        if let error = error as? StoreError { return error }
         guard let databaseError = error as? DatabaseError else {
             return .cannotOpen(path: path, reason: StoreError.reason(error))
         }

@@ -1,4 +1,5 @@
 import GRDB
+import TribeBoardSupport
 
 extension StoreError {
     /// `error`, thrown while reading `row` of `table` as a typed record, as the row and column it
@@ -55,6 +56,7 @@ extension StoreError {
     /// row and the statement's arguments, which may hold family codes: that part is left out (the
     /// column it names stays), as codes are never printed in diagnostics or error documents.
     package static func reason(_ error: any Error) -> String {
+        guard error is RowDecodingError else { return error.readableDescription }
         let text = String(describing: error)
         guard error is RowDecodingError, let row = text.range(of: "row: ") else { return text }
         var kept = String(text[..<row.lowerBound])

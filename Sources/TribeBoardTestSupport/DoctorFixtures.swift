@@ -32,7 +32,7 @@ package enum DoctorFixtures {
     /// A migrated store holding one family of each kind doctor reports.
     package static func killedCreationStore(in folder: TemporaryDirectory, now: Date = Date()) throws -> StuckStore {
         let path = folder.file("stuck.sqlite")
-        _ = try TribeBoardStore.open(at: path)
+        _ = try TribeBoardStore.openOrCreate(at: path).store
         let fixture = StuckStore(path: path, killedID: "0192F0A0-0000-7000-8000-000000000001", killedCode: "KLD234",
                                  staleID: "0192F0A0-0000-7000-8000-000000000002", quarantinedID: "0192F0A0-0000-7000-8000-000000000003",
                                  quarantineError: "CloudKit answered QUOTA_EXCEEDED (HTTP 413): quota", healthyID: "0192F0A0-0000-7000-8000-000000000004",
@@ -88,7 +88,7 @@ package enum DoctorFixtures {
 extension DoctorFixtures {
     /// Returns once the store's connections are closed (SQLite folds the WAL back in then).
     package static func createAndClose(_ path: String) throws {
-        let store = try TribeBoardStore.open(at: path)
+        let store = try TribeBoardStore.openOrCreate(at: path).store
         store.checkpoint()
     }
 }

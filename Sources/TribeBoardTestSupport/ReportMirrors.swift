@@ -60,6 +60,7 @@ package struct ProvisionReportMirror: Decodable {
     package let dryRun: Bool
     package let csv: String
     package let store: String
+    package var storeCreated: Bool?
     package let rows: Int
     package let created: Int
     package let existing: Int
@@ -240,6 +241,8 @@ package struct MigrateReportMirror: Decodable {
     package let entries: [Entry]
     package var codesFile: String?
     package var deletionRefused: String?
+    package var keepToFinish: [String]?
+    package var next: String?
     package var verification: Verification?
     package var stoppedBy: String?
     package var stopKind: String?
@@ -322,6 +325,7 @@ package struct AuditReportMirror: Decodable {
         package let category: String
         package var code: String?
         package let message: String
+        package var action: String?
         package let families: [Family]
 
         package struct Family: Decodable {

@@ -22,7 +22,7 @@ package enum ResyncFixtures {
         configuration.baseURL = server.baseURL
         let logger = ProvisionWorkspace.quietLogger
         let client = CloudKitClient(configuration: configuration, signer: nil, policy: EmulatorFixture.quickRetries, logger: logger)
-        let store = try TribeBoardStore.open(at: storePath)
+        let store = try TribeBoardStore.openOrCreate(at: storePath).store
         return try await PipelineThread.run { () async throws(StoreError) in try await Resyncer(store: store, client: client, logger: logger).run() }
     }
 }

@@ -77,8 +77,9 @@ struct EmulatorCommand: AsyncParsableCommand {
     @Option(help: "Largest accepted difference between a request's date and this clock, in seconds.")
     var maxClockSkew: Double = 300
 
-    /// ArgumentParser's `main()`, with the one error prefix of the package's tools
-    /// (`tribeboard: error: `, docs/errors.md "On stderr") in place of its `Error: `.
+    /// ArgumentParser's `main()`, with the package's form of error prefix, under this program's
+    /// own name (`tribeboard-cloudkit-emulator: error: `, docs/errors.md "On stderr"), in place
+    /// of its `Error: `: a log that holds both the emulator's and the toolkit's lines says which.
     static func main() async {
         do {
             var command = try parseAsRoot()
@@ -93,10 +94,10 @@ struct EmulatorCommand: AsyncParsableCommand {
         }
     }
 
-    /// `tribeboard: error: `, the level in red on a terminal unless NO_COLOR, as the toolkit's.
+    /// `tribeboard-cloudkit-emulator: error: `, the level in red on a terminal unless NO_COLOR.
     static var errorPrefix: String {
         let colour = isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-        return "tribeboard: \(colour ? "\u{1B}[31merror\u{1B}[0m" : "error"): "
+        return "\(configuration.commandName ?? "tribeboard-cloudkit-emulator"): \(colour ? "\u{1B}[31merror\u{1B}[0m" : "error"): "
     }
 
     func run() async throws {

@@ -63,4 +63,19 @@ struct AuditMigratedLegacyTests {
         #expect(finding.count == 3 && finding.migrated == 2)
         #expect(!finding.action.contains("--delete-source"), "one legacy family has no copy yet")
     }
+
+    /// `migrate legacy-types --apply` gave a family whose code breaks the format a new one: its
+    /// source still holds the old code, which nobody is to change any more.
+    @Test("a legacy family re-coded by the migration is no invalid-format finding")
+    func recodedForTheFormatIsNoFinding() async throws {
+        var workspace = try AuditWorkspace(families: 0)
+        let migrated = "A0000000-0000-4000-8000-000000000011", notYet = "A0000000-0000-4000-8000-000000000012"
+        try workspace.snapshot.append(SnapshotFixture.family(id: migrated, code: "ab-234", createdAt: Self.old, type: "CKFamily"))
+        try workspace.snapshot.append(SnapshotFixture.family(id: Self.copyName(migrated), code: "NEW234", createdAt: Self.old))
+        try workspace.snapshot.append(SnapshotFixture.family(id: notYet, code: "cd-567", createdAt: Self.old, type: "CKFamily"))
+        let report = try await workspace.audit()
+        #expect(report.findings(.invalidFormat).map { $0.families.map(\.id) } == [[notYet]],
+                "only the legacy family without its copy: \(report.findings.map(\.message))")
+        #expect(report.findings(.legacyRecord).first?.migrated == 1)
+    }
 }

@@ -15,7 +15,7 @@ struct AuditRepairStagingTests {
         let plan = try #require(try await workspace.audit { $0.repair = .propose }.repair)
         let applier = CodeRepairApplier(request: AuditRequest(storePath: workspace.provision.storePath),
                                         outputDirectory: workspace.provision.folder.file("fix"), logger: ProvisionWorkspace.quietLogger)
-        let store = try TribeBoardStore.open(at: workspace.provision.storePath)
+        let store = try TribeBoardStore.openOrCreate(at: workspace.provision.storePath).store
         let chosen = try applier.choose(plan.changes, store: store, avoiding: [])
         let taken = try #require(chosen.first { $0.familyId == families[1].id }?.assignedCode)
         try workspace.edit("UPDATE families SET code = ? WHERE id = ?", [taken, families[3].id])

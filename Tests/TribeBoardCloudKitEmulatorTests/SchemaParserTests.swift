@@ -5,9 +5,14 @@ import TribeBoardCloudKitEmulator
 /// The `.ckdb` reader, against the toolkit's own schema file and Apple's grammar.
 @Suite("CloudKit schema language")
 struct SchemaParserTests {
-    @Test func theToolkitsSchemaFileReadsAsFourTypesWithTheirIndexes() throws {
+    @Test func theToolkitsSchemaFileReadsAsItsTypesWithTheirIndexes() throws {
         let schema = try EmulatorHarness.templateSchema()
-        #expect(Set(schema.types.keys) == ["Family", "UserProfile", "Membership", "FamilyCodeClaim"])
+        #expect(Set(schema.types.keys) == ["Family", "UserProfile", "Membership", "FamilyCodeClaim", "CKFamily", "CKUserProfile", "CKMembership"])
+        // The legacy types are read whole (audit, migrate) and their codes checked.
+        for legacy in ["CKFamily", "CKUserProfile", "CKMembership"] {
+            #expect(schema.types[legacy]?.fields["___recordID"]?.queryable == true, "\(legacy)")
+        }
+        #expect(schema.types["CKFamily"]?.fields["code"]?.queryable == true)
         // Claims are read by name only: not one index, so nobody can list them.
         #expect(schema.types["FamilyCodeClaim"]?.fields.values.allSatisfy { !$0.queryable && !$0.sortable && !$0.searchable } == true)
         #expect(schema.types["FamilyCodeClaim"]?.grants == ["_icloud": [.read, .create], "_creator": [.write]])

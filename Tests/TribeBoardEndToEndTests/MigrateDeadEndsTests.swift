@@ -24,9 +24,10 @@ import TribeBoardTestSupport
         return byName
     }
 
-    /// An older legacy family whose code a newer current family holds: the way out names the
-    /// repair, the upload and the migration again, in that order (the repair alone changes only the store).
-    @Test func theRepairAdviceNamesResyncBetweenTheRepairAndTheRerun() async throws {
+    /// An older legacy family whose code a newer current family holds: the way out names recode
+    /// (the audit cannot see a family of the other side), the upload and the migration again,
+    /// in that order; `AdviceAsPrintedTests` runs them as printed.
+    @Test func theRepairAdviceNamesRecodeThenResyncThenTheRerun() async throws {
         let fixture = try await EmulatorFixture.start()
         defer { Task { await fixture.emulator.stop() } }
         await fixture.emulator.seed([
@@ -39,11 +40,11 @@ import TribeBoardTestSupport
         let l1 = try #require(entries(try F.json(plan))["L1"])
         #expect(l1.outcome == "code-conflict")
         let reason = try #require(l1.reason)
-        let steps = ["`tribeboard audit --repair --apply --out DIR`", "`tribeboard resync`", "`tribeboard migrate legacy-types --apply --out DIR`"]
-        let places = steps.map { reason.range(of: $0)?.lowerBound }
-        #expect(places.allSatisfy { $0 != nil }, "every step is named: \(reason)")
-        let found = places.compactMap { $0 }
-        #expect(found == found.sorted(), "in the order to run them: \(reason)")
+        let steps = AsPrinted.commands(in: reason)
+        #expect(steps.count == 2, "\(reason)")
+        #expect(steps.first?.hasPrefix("tribeboard recode C0000000-0000-4000-8000-000000000001 --store STORE --apply --out DIR") == true,
+                "not in this store: the one that provisioned it: \(reason)")
+        #expect(steps.last == "tribeboard resync --store STORE" && reason.contains("run this migration again"), "\(reason)")
     }
 
     /// Two legacy families; one invalid legacy membership (a role the app does not know) in the

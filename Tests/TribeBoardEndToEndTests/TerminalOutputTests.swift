@@ -64,7 +64,8 @@ import TribeBoardTestSupport
         let resync = try await Self.onTerminal("\(tribeboard) resync --store s.sqlite --max-duration 10 \(remote)", in: directory)
         #expect(resync.status == 75, "\(resync.lines)")
         #expect(Self.count("connection refused", in: resync.lines) == 1, "\(resync.lines)")
-        #expect(resync.lines.contains { $0.hasPrefix("Stopped: ") && $0.contains("connection refused") }, "in the summary: \(resync.lines)")
+        #expect(resync.lines.contains { $0.contains("error: resync stopped: ") && $0.contains("connection refused") },
+                "in the error block: \(resync.lines)")
     }
 
     @Test func anAuthenticationFailureIsShownOnce() async throws {
@@ -127,7 +128,8 @@ import TribeBoardTestSupport
         // The emulator, a tool of the package too.
         let emulator = try ProcessRunner.run(ProcessRunner.executable("tribeboard-cloudkit-emulator"), ["--bogus"], in: directory.path)
         #expect(emulator.status == 64)
-        #expect(emulator.stderr.split(separator: "\n").first == "tribeboard: error: Unknown option '--bogus'", "\(emulator.stderr)")
+        #expect(emulator.stderr.split(separator: "\n").first == "tribeboard-cloudkit-emulator: error: Unknown option '--bogus'",
+                "a program of its own, under its own name: \(emulator.stderr)")
         let missing = try ProcessRunner.run(tribeboard, ["provision", "missing.csv", "--store", "s.sqlite"], in: directory.path)
         #expect(missing.status == 66)
         #expect(missing.stderr == "tribeboard: error: cannot open missing.csv: no such file\n", "\(missing.stderr)")

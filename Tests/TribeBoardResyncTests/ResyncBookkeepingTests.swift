@@ -17,7 +17,7 @@ struct ResyncBookkeepingTests {
 
     init() throws {
         folder = try TemporaryDirectory("bookkeeping")
-        store = try TribeBoardStore.open(at: folder.file("s.sqlite"))
+        store = try TribeBoardStore.openOrCreate(at: folder.file("s.sqlite")).store
         var configuration = CloudKitConfiguration()
         configuration.baseURL = "http://127.0.0.1:9"
         let client = CloudKitClient(configuration: configuration, signer: nil, logger: Logger(label: "t") { _ in SwiftLogNoOpLogHandler() })

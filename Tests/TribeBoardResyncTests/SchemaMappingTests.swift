@@ -19,7 +19,7 @@ struct SchemaMappingTests {
     static func writtenRecords() throws -> [CloudKitRecord] {
         let workspace = try ProvisionWorkspace()
         try workspace.run("family_name,admin_display_name,admin_apple_user_id_hash\nOkafor,Ada,\(CSVFixtures.hexHash(1))\n")
-        let store = try TribeBoardStore.open(at: workspace.storePath)
+        let store = try TribeBoardStore.openOrCreate(at: workspace.storePath).store
         return try store.writer.write { db in
             try db.execute(sql: """
                 UPDATE user_profiles SET avatar_url = 'https://example.com/a.png';

@@ -24,7 +24,7 @@ import TribeBoardTestSupport
     }
 
     @Test func aBatchAndItsCheckpointAreLearnedTogetherOnce() throws {
-        let store = try TribeBoardStore.open(at: path)
+        let store = try TribeBoardStore.openOrCreate(at: path).store
         let entry = TribeBoardStore.MigrationCheckpointEntry(sourceName: "L1", kind: "family", destinationName: "F1", newCode: "ABC234", status: .copied)
         let learned = try store.learnMigratedRecords(batch(), checkpoint: [entry], runKey: "run")
         #expect(learned == .init(families: 1, userProfiles: 1, memberships: 1), "a membership whose family the store lacks is left out")
@@ -43,14 +43,14 @@ import TribeBoardTestSupport
 
     /// A value edited by hand into the checkpoint is an error naming the row, not a trap.
     @Test func aHandEditedCheckpointIsAnErrorNamingTheRow() throws {
-        let store = try TribeBoardStore.open(at: path)
+        let store = try TribeBoardStore.openOrCreate(at: path).store
         try store.recordMigrationCheckpoint([.init(sourceName: "L1", kind: "family", destinationName: "F1", newCode: nil, status: .pending)], runKey: "run")
         try store.writer.write { db in try db.execute(sql: "UPDATE migration_checkpoint SET destination_name = x'00'") }
         #expect(throws: StoreError.self) { try store.migrationCheckpoint(runKey: "run") }
     }
 
     @Test func codeHoldersAndFreeCodes() throws {
-        let store = try TribeBoardStore.open(at: path)
+        let store = try TribeBoardStore.openOrCreate(at: path).store
         _ = try store.learnMigratedRecords(batch(), checkpoint: [], runKey: "run")
         let holders = try store.codeHolders { $0.uppercased() == "ABC234" }
         #expect(holders.map(\.id.rawValue) == ["F1"] && holders.first?.createdAt?.hasPrefix("2023-11-14") == true)

@@ -21,7 +21,7 @@ struct StoreTests {
     }
 
     @Test func openCreatesTheSchema() throws {
-        let store = try TribeBoardStore.open(at: path)
+        let store = try TribeBoardStore.openOrCreate(at: path).store
         #expect(FileManager.default.fileExists(atPath: path))
         let tables = try Set(StoreInspector(path: path).strings("SELECT name FROM sqlite_master WHERE type = 'table'"))
         #expect(tables.isSuperset(of: ["families", "user_profiles", "memberships", "creation_log", "toolkit_meta"]))
@@ -29,7 +29,7 @@ struct StoreTests {
     }
 
     @Test func storeUsesWAL() throws {
-        let store = try TribeBoardStore.open(at: path)
+        let store = try TribeBoardStore.openOrCreate(at: path).store
         let mode = try store.writer.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") }
         #expect(mode == "wal")
         // The mode is persistent: a separate connection sees it too.
@@ -39,16 +39,16 @@ struct StoreTests {
 
     @Test func reopeningKeepsData() throws {
         do {
-            let store = try TribeBoardStore.open(at: path)
+            let store = try TribeBoardStore.openOrCreate(at: path).store
             try store.writer.write { db in try Self.insertFamily(db, id: "F1", code: "ABC234") }
         }
-        _ = try TribeBoardStore.open(at: path)
+        _ = try TribeBoardStore.openOrCreate(at: path).store
         #expect(try StoreInspector(path: path).count("SELECT COUNT(*) FROM families") == 1)
         #expect(try TribeBoardStore.openReadOnly(at: path).pendingSyncCounts().families == 1)
     }
 
     @Test func familyCodesAreUniqueInTheStore() throws {
-        _ = try TribeBoardStore.open(at: path)
+        _ = try TribeBoardStore.openOrCreate(at: path).store
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in try Self.insertFamily(db, id: "F1", code: "ABC234") }
         let error = #expect(throws: DatabaseError.self) {
@@ -59,13 +59,13 @@ struct StoreTests {
     }
 
     @Test func storeWrittenByANewerToolkitIsRefused() throws {
-        _ = try TribeBoardStore.open(at: path)
+        _ = try TribeBoardStore.openOrCreate(at: path).store
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
             try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v9-from-the-future')")
         }
         let expected = StoreError.newerSchema(path: path, unknownMigrations: ["v9-from-the-future"])
-        #expect(throws: expected) { try TribeBoardStore.open(at: path) }
+        #expect(throws: expected) { try TribeBoardStore.openOrCreate(at: path).store }
         #expect(throws: expected) { try TribeBoardStore.openReadOnly(at: path) }
     }
 
@@ -75,7 +75,7 @@ struct StoreTests {
         try bytes.write(to: URL(fileURLWithPath: path))
         for readOnly in [false, true] {
             let error = #expect(throws: StoreError.self) {
-                readOnly ? try TribeBoardStore.openReadOnly(at: path) : try TribeBoardStore.open(at: path)
+                readOnly ? try TribeBoardStore.openReadOnly(at: path) : try TribeBoardStore.openOrCreate(at: path).store
             }
             guard case .notAStore(let reported, _) = error else {
                 Issue.record("expected notAStore, got \(String(describing: error))")
@@ -91,7 +91,7 @@ struct StoreTests {
         try DatabaseQueue(path: path).write { db in
             try db.execute(sql: "CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)")
         }
-        let error = #expect(throws: StoreError.self) { try TribeBoardStore.open(at: path) }
+        let error = #expect(throws: StoreError.self) { try TribeBoardStore.openOrCreate(at: path).store }
         guard case .notAStore(_, let reason) = error else {
             Issue.record("expected notAStore, got \(String(describing: error))")
             return
@@ -105,7 +105,7 @@ struct StoreTests {
 
     @Test func missingFolderCannotBeOpened() throws {
         let inMissingFolder = folder.file("no-such-folder/store.sqlite")
-        let error = #expect(throws: StoreError.self) { try TribeBoardStore.open(at: inMissingFolder) }
+        let error = #expect(throws: StoreError.self) { try TribeBoardStore.openOrCreate(at: inMissingFolder).store }
         guard case .cannotOpen(let reported, _) = error else {
             Issue.record("expected cannotOpen, got \(String(describing: error))")
             return
@@ -115,15 +115,26 @@ struct StoreTests {
     }
 
     @Test func openReadOnlyDoesNotCreateAMissingStore() throws {
-        #expect(throws: StoreError.cannotOpen(path: path, reason: "no such file")) {
+        #expect(throws: StoreError.cannotOpen(path: path, reason: TribeBoardStore.missingReason)) {
             try TribeBoardStore.openReadOnly(at: path)
         }
         #expect(!FileManager.default.fileExists(atPath: path))
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
     }
 
-    @Test func readOnlyStoreRefusesWrites() throws {
+    /// Every command but provision opens through `open`: a mistyped path is no new empty store.
+    @Test func openForWritingRefusesAMissingStore() throws {
+        #expect(throws: StoreError.cannotOpen(path: path, reason: TribeBoardStore.missingReason)) {
+            try TribeBoardStore.open(at: path)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+        #expect(try TribeBoardStore.openOrCreate(at: path).created)
+        #expect(try !TribeBoardStore.openOrCreate(at: path).created)
         _ = try TribeBoardStore.open(at: path)
+    }
+
+    @Test func readOnlyStoreRefusesWrites() throws {
+        _ = try TribeBoardStore.openOrCreate(at: path).store
         let store = try TribeBoardStore.openReadOnly(at: path)
         #expect(throws: DatabaseError.self) {
             try store.writer.write { db in try Self.insertFamily(db, id: "F1", code: "ABC234") }
@@ -140,13 +151,13 @@ struct StorePathKindTests {
     func refusedByWhatItIs(readOnly: Bool) throws {
         let folder = try TemporaryDirectory("store-kinds")
         let store = folder.file("real.sqlite")
-        _ = try TribeBoardStore.open(at: store)
+        _ = try TribeBoardStore.openOrCreate(at: store).store
         let link = folder.file("link.sqlite")
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: store)
         let cases: [(String, StoreError.NotAFile)] = [(link, .symbolicLink), (folder.path, .folder), ("/dev/full", .special)]
         for (path, kind) in cases {
             #expect(throws: StoreError.notAFile(path: path, kind: kind)) {
-                _ = readOnly ? try TribeBoardStore.openReadOnly(at: path) : try TribeBoardStore.open(at: path)
+                _ = readOnly ? try TribeBoardStore.openReadOnly(at: path) : try TribeBoardStore.openOrCreate(at: path).store
             }
         }
         #expect(!FileManager.default.fileExists(atPath: "/dev/full-journal"))

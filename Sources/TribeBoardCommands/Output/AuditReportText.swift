@@ -13,6 +13,7 @@ enum AuditReportText {
         lines.append("Audit of \(report.store): \(report.scanned.localFamilies) local families, "
                      + (report.scanned.remote == "none" ? "no remote" : "\(remote) remote records from \(report.scanned.remote)")
                      + String(format: " (%.1f s)", report.durationSeconds))
+        if report.remoteNotRead != nil { lines.append("The remote could not be read (error below): the store's findings alone.") }
         lines.append(TerminalText.count(report.errors, "error", "errors") + ", " + TerminalText.count(report.warnings, "warning", "warnings"))
         for severity in [AuditFinding.Severity.error, .warning] {
             for category in AuditFinding.Category.allCases where category.severity == severity {

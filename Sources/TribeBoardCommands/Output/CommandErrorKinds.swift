@@ -25,7 +25,8 @@ enum CommandError: Error, LocalizedError, DocumentedError {
         case resync, migrate, exportRemote, sync
     }
 
-    private static let keyOptions = "--key-id and --key-file (or TRIBEBOARD_CK_KEY_ID and TRIBEBOARD_CK_KEY_FILE)"
+    private static let keyOptions = "--ck-config FILE (or TRIBEBOARD_CK_CONFIG), or --key-id and --key-file "
+        + "(or TRIBEBOARD_CK_KEY_ID and TRIBEBOARD_CK_KEY_FILE)"
 
     var errorDescription: String? {
         switch self {

@@ -25,6 +25,7 @@ enum MigrateReportText {
             for entry in kept.prefix(200) { lines.append("  \(entry.sourceName) (\(entry.sourceType)): \(entry.sourceKept ?? "")") }
         }
         if let refused = report.deletionRefused { lines.append("Delete source: \(refused)") }
+        if let next = report.next { lines.append("Next: \(next)") }
         let problems = report.entries.filter { $0.reason != nil && $0.outcome != .copied && $0.outcome != .identical }
         if !problems.isEmpty {
             lines.append("Not migrated, and why:")

@@ -6,7 +6,7 @@ enum ProvisionReportText {
     static func render(_ report: ProvisionReport) -> String {
         var lines: [String] = []
         let verb = report.dryRun ? "Dry run of" : "Provisioned"
-        lines.append("\(verb) \(report.csv) into \(report.store)")
+        lines.append("\(verb) \(report.csv) into \(report.store)\(report.storeCreated ? " (a new store)" : "")")
         lines.append("  rows      \(report.rows)")
         lines.append("  \(report.dryRun ? "to create" : "created  ") \(report.created)")
         lines.append("  existing  \(report.existing)")

@@ -3,7 +3,8 @@ import Foundation
 import TribeBoardResync
 
 enum ResyncReportText {
-    static func render(_ report: ResyncReport) -> String {
+    /// `stopShownApart`: the error block on stderr already says what stopped the run.
+    static func render(_ report: ResyncReport, stopShownApart: Bool = false) -> String {
         var lines = ["Resync: \(report.synced) records uploaded in \(report.requests) requests (\(String(format: "%.1f", report.durationSeconds)) s); \(report.failed) failed"]
         if report.codesClaimed + report.claimsReleased > 0 {
             lines.append("Codes claimed in CloudKit: \(report.codesClaimed)" + (report.claimsReleased > 0 ? "; claims given up and released: \(report.claimsReleased)" : ""))
@@ -14,7 +15,7 @@ enum ResyncReportText {
         if report.conflicts > 0 { lines.append("In conflict (code taken in CloudKit, not uploaded): \(report.conflicts) (tribeboard resync --list)") }
         if report.blocked > 0 { lines.append("Memberships waiting for a family that is set aside: \(report.blocked)") }
         for entry in report.setAside { lines.append("  \(entry.status)  \(entry.table)  \(entry.id): \(entry.lastError ?? "no error recorded")") }
-        if let reason = report.stoppedBy { lines.append("Stopped: \(reason)") }
+        if let reason = report.stoppedBy, !stopShownApart { lines.append("Stopped: \(reason)") }
         if let problem = report.metricsFileError { lines.append("Metrics file not written: \(problem)") }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -88,8 +88,9 @@ package struct AuditCommand: PipelineCommand {
         request.showCodes = showCodes
         if repair { request.repair = apply ? .apply(outputDirectory: out ?? "") : .propose }
         let report: AuditReport
+        let remoteFailure: AuditError?
         do {
-            report = try await Auditor(request: request, logger: context.logger).run()
+            (report, remoteFailure) = try await Auditor(request: request, logger: context.logger).runKeepingStoreFindings()
         } catch {
             throw context.fail(error, Self.exits)
         }
@@ -102,6 +103,8 @@ package struct AuditCommand: PipelineCommand {
         } else {
             try context.emit(report, text: AuditReportText.render)
         }
+        // The store's findings are printed; the remote's failure still decides the status.
+        if let remoteFailure { throw context.fail(remoteFailure, Self.exits) }
         if report.reaches(failOn.severity) {
             context.stopped(because: StopReasons.of(report, threshold: failOn.severity))
             throw ExitStatus.partialFailure.exitCode

@@ -3,6 +3,7 @@ import Foundation
 import TribeBoardCloudKit
 import TribeBoardMigrate
 import TribeBoardProvisioning
+import TribeBoardSupport
 
 /// What both migrations do once their sides are known: run, print, exit with the truth.
 struct MigrationRun {
@@ -31,7 +32,7 @@ struct MigrationRun {
             _ = context.fail(interruption, MigrateCommand.exits)
         }
         defer { interrupt.remove() }
-        let report: MigrationReport
+        var report: MigrationReport
         do {
             report = try await Migrator(request: request, endpoints: endpoints, logger: context.logger, onProgress: {
                 interrupt.record($0)
@@ -42,6 +43,7 @@ struct MigrationRun {
             throw context.fail(error, MigrateCommand.exits)
         }
         progress.finish()
+        if !report.keepToFinish.isEmpty { report.next = Self.rerun(keeping: report.keepToFinish) }
         // The summary's "Stopped:" line says it on a terminal.
         if let reason = report.stoppedBy, !context.summaryOnTerminal || options.csv {
             context.logger.warning("migration stopped early", metadata: ["reason": "\(reason)"])
@@ -59,6 +61,17 @@ struct MigrationRun {
             context.stopped(because: StopReasons.of(report))
             throw status.exitCode
         }
+    }
+
+    /// This very command line again, keeping `names` (`--keep-source`): it runs as printed in
+    /// the shell that ran this one (the same working folder and TRIBEBOARD_* variables).
+    static func rerun(keeping names: [String], arguments: [String] = CommandLine.arguments) -> String {
+        var words = Array(arguments.dropFirst())
+        // `tribeboard migrate …` and the `tribeboard-migrate …` link alike.
+        if words.first == "migrate" { words.removeFirst() }
+        let already = Set(zip(words, words.dropFirst()).filter { $0.0 == "--keep-source" }.map(\.1))
+        for name in names where !already.contains(name) { words += ["--keep-source", name] }
+        return ShellWords.command(["tribeboard", "migrate"] + words)
     }
 
     static func status(_ kind: MigrationReport.ExitKind) -> ExitStatus {

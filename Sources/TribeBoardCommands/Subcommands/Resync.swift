@@ -4,6 +4,7 @@ import TribeBoardCloudKit
 import TribeBoardProvisioning
 import TribeBoardResync
 import TribeBoardStore
+import TribeBoardDomain
 import TribeBoardSupport
 
 /// `tribeboard resync`: upload what waits for sync; built to run from cron.
@@ -88,8 +89,11 @@ package struct ResyncCommand: PipelineCommand {
             let store = try TribeBoardStore.open(at: global.store)
             let deadline = maxDuration.map { ContinuousClock.now + .seconds($0) }
             // --max-duration is a promise for the whole run: requests and backoff end by it too.
-            // Its warnings (the code check stopped, conflicts, quarantines) are all in the summary.
-            var resyncer = Resyncer(store: store, client: client.bounded(by: deadline), logger: context.loggerRepeatedBySummary(),
+            // Its warnings (the code check stopped, conflicts, quarantines) are all in the summary
+            // or the error block, which a run that does not end 0 always prints (cron mails it):
+            // logged as they happen only with -v.
+            let logger = global.verbose ? context.logger : context.loggerWithoutWarnings()
+            var resyncer = Resyncer(store: store, client: client.bounded(by: deadline), logger: logger,
                                     concurrency: concurrency)
             // A bar on a terminal (a long run is not silent for minutes), a line every few seconds
             // in a log, nothing for cron's quiet runs or with -q.
@@ -119,20 +123,45 @@ package struct ResyncCommand: PipelineCommand {
                 if status == .success || status == .partialFailure { status = .ioError }
             }
         }
-        if let reason = report.stoppedBy, !context.summaryOnTerminal {
-            context.logger.warning("resync stopped early", metadata: ["reason": "\(reason)"])
-        }
+        // What stopped the run is one error block (what cron mails), not a warning plus the
+        // summary's line: the summary leaves it out.
+        let block = stopBlock(report, client: client)
+        if let block { context.report(block) }
         // Cron mails whatever a job prints: a run that did its job prints nothing unless asked, or
         // unless a person runs it on a terminal.
         if global.json || global.verbose || status != .success || Terminal.isTerminal(.standardOutput) && !global.quiet {
-            try context.emit(report, text: ResyncReportText.render)
+            try context.emit(report) { ResyncReportText.render($0, stopShownApart: block != nil) }
         }
         if status != .success {
             let setAside = report.quarantined + report.conflicts + report.blocked
-            context.stopped(because: [report.stoppedBy].compactMap { $0 }
-                + (setAside > 0 ? ["\(setAside) records set aside for a person: tribeboard resync --list"] : []))
+            context.stopped(because: setAside > 0 ? ["\(setAside) records set aside for a person: \(listCommand)"] : [])
             throw status.exitCode
         }
+    }
+
+    private var listCommand: String { Advice.resyncList(store: global.store).command }
+
+    /// The error block of a run CloudKit or --max-duration stopped: what was tried, why, and
+    /// the command that shows more (doctor for the key and the network, --list for what waits).
+    func stopBlock(_ report: ResyncReport, client: CloudKitClient) -> ErrorBlock? {
+        guard let stop = report.stop, let reason = report.stoppedBy else { return nil }
+        let attempt = RemoteAttempt(store: global.store, configuration: client.configuration, options: remoteOptions)
+        var block = ErrorBlock(cause: "resync stopped: \(reason)", tried: attempt.lines, next: attempt.doctorCommand(remoteOptions))
+        switch stop {
+        case .remote(let error) where error.category == .configuration:
+            if error.refusesKey {
+                let key = client.configuration.keyID.map { "key id \($0)" } ?? "the key"
+                let file = attempt.configFile.map { " (from \($0))" } ?? ""
+                block.cause = "resync stopped: CloudKit refused \(key)\(file) for \(client.configuration.container) "
+                    + "(\(client.configuration.environment.rawValue)): \(reason); check it is a server-to-server key "
+                    + "of this container and environment in the CloudKit Console"
+            }
+        case .remote: break
+        case .deadline, .unmatchedAnswer:
+            block.cause = "resync stopped: \(reason); what is left waits for the next run"
+            block.next = listCommand
+        }
+        return block
     }
 
     /// Retries of one request stay well inside the run's own bound.
