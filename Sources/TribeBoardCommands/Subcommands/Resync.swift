@@ -130,7 +130,9 @@ package struct ResyncCommand: PipelineCommand {
         if status != .success {
             let setAside = report.quarantined + report.conflicts + report.blocked
             context.stopped(because: [report.stoppedBy].compactMap { $0 }
-                + (setAside > 0 ? ["\(setAside) records set aside for a person: tribeboard resync --list"] : []))
+                + (setAside > 0 ? ["\(setAside) records set aside for a person: tribeboard resync --list"] : [])
+                + (report.unfinishedCreations > 0
+                    ? ["\(report.unfinishedCreations) creations that did not complete are kept out of CloudKit: tribeboard doctor family ID"] : []))
             throw status.exitCode
         }
     }
