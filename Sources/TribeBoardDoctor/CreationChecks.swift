@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import TribeBoardDomain
 import TribeBoardStore
+import TribeBoardSupport
 
 /// Section 5: creations that stopped half-way, families that do not reach CloudKit, families
 /// without a parent admin. Big lists are a count and a small sample, oldest first.
@@ -51,7 +52,9 @@ struct CreationChecks {
         var check = DoctorCheck(.creationsIncomplete, .creations, count == 0 ? .ok : .failure,
                                 checked: "Creations that reached completed (creation_log)",
                                 found: count == 0 ? "every logged creation completed" : "\(Self.families(count)) stopped before completed",
-                                action: count == 0 ? nil : "look at each with `tribeboard doctor family ID`; a family without its admin membership can be finished or removed in the app")
+                                action: count == 0 ? nil : "look at each with `tribeboard doctor family ID --store \(ShellWord.quote(store.path))`; "
+                                    + "one without its admin membership is never uploaded: remove it with `tribeboard remove ID --apply --store \(ShellWord.quote(store.path))` "
+                                    + "and provision its row again with its admin")
         check.count = count
         check.sample = stalled.sample.map { row in
             let stop = "stopped at \(row.lastState ?? "?") (\(row.lastAt ?? "?"))"

@@ -1,4 +1,5 @@
 import Foundation
+import TribeBoardSupport
 import TribeBoardCSV
 import TribeBoardDomain
 import TribeBoardStore
@@ -69,16 +70,6 @@ struct PossibleDuplicateCheck: Sendable {
             row.possibleDuplicate = duplicate
             batch[position] = .valid(row)
         }
-    }
-}
-
-/// A word as a POSIX shell reads it back unchanged: single-quoted unless it is plain.
-enum ShellWord {
-    static func quote(_ word: String) -> String {
-        let plain = !word.isEmpty && word.unicodeScalars.allSatisfy {
-            CharacterSet.alphanumerics.contains($0) && $0.isASCII || "-_./".unicodeScalars.contains($0)
-        }
-        return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import TribeBoardCloudKit
 import TribeBoardDomain
 import TribeBoardStore
+import TribeBoardSupport
 import TribeBoardRemote
 
 /// What is wrong with one family, each finding with what to do: its creation, its admin, its sync,
@@ -24,11 +25,18 @@ struct FamilyDiagnosis {
             return DoctorCheck(.familyCreation, .creations, .ok, checked: checked, found: "completed")
         }
         let error = records.log.last { $0.error != nil }?.error.map { ": \($0)" } ?? ""
+        let hasAdmin = records.memberships.contains {
+            $0.role == MembershipRole.parentAdmin.rawValue && $0.status != MembershipStatus.removed.rawValue
+        }
+        let store = ShellWord.quote(request.storePath)
         return DoctorCheck(.familyCreation, .creations, .failure, checked: checked,
                            found: "stopped at \(last.state) (\(last.at))\(error)",
-                           action: records.memberships.isEmpty
-                               ? "the creation stopped before its admin membership: invite an admin in the app, or remove the family and provision it again"
-                               : "the family and its members exist: run `tribeboard resync` to finish its upload")
+                           action: hasAdmin
+                               ? "the family and its admin exist: run `tribeboard resync --store \(store)` to finish its upload"
+                               // Resync never uploads it: support closes it.
+                               : "the creation stopped before its admin membership, and resync keeps it out of CloudKit: "
+                                 + "remove it with `tribeboard remove \(records.family.id) --apply --store \(store)`, "
+                                 + "then provision its row again with its admin (admin_display_name)")
     }
 
     private func adminFinding() -> DoctorCheck {
