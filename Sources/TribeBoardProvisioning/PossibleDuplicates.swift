@@ -21,10 +21,7 @@ struct PossibleDuplicateCheck: Sendable {
     }
 
     static func keys(name: String, adminName: String, adminHash: String?) -> [String] {
-        let folded = NameFold.fold(name)
-        var keys = [folded + "\u{1F}a:" + NameFold.fold(adminName)]
-        if let adminHash { keys.append(folded + "\u{1F}h:" + adminHash.lowercased()) }
-        return keys
+        NameFold.registrationKeys(name: name, adminName: adminName, adminHash: adminHash)
     }
 
     /// The store's families with an admin, read once in one pass at the start of the run.

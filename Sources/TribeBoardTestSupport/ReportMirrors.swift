@@ -311,6 +311,7 @@ package struct AuditReportMirror: Decodable {
     package struct Finding: Decodable {
         package let category: String
         package let message: String
+        package let action: String
         package let families: [Family]
 
         package struct Family: Decodable {

@@ -171,7 +171,14 @@ import TribeBoardTestSupport
         defer { Task { await clean.fixture.emulator.stop() } }
         let (kept, duplicate) = (try #require(clean.families["A-1"]), try #require(clean.families["B-7"]))
         let joined = await joinInApp(duplicate, name: "Lan Nguyễn", clean)
-        let plan = try await run(["merge", duplicate, "--into", kept, "--json"], clean)
+        // The audit finds the double registration and prints the command that merges it.
+        let audit = try await run(["audit", "--json"], clean)
+        let finding = try #require(try audit.report(AuditReportMirror.self).findings.first { $0.category == "registered-twice" }, "\(audit.stdout)")
+        #expect(finding.families.map(\.id) == [kept, duplicate])
+        let printed = "tribeboard merge \(duplicate) --into \(kept) --store s.sqlite"
+        #expect(finding.action.contains("`\(printed)`"), "\(finding.action)")
+        // Run as printed (the remote from the same options as the audit's).
+        let plan = try await run(Array(printed.split(separator: " ").dropFirst().dropLast(2).map(String.init)) + ["--json"], clean)
         #expect(plan.status == 0, "\(plan.stderr)")
         let planned = try plan.report(MergeReportMirror.self)
         #expect(!planned.applied && planned.members.map(\.outcome).sorted() == ["moved", "the kept family's admin, registered twice"], "\(plan.stdout)")
