@@ -40,12 +40,16 @@ package struct FamilyRemover: Sendable {
         var operations = 0
         var done = 0
         for chunk in request.families.chunked(CloudKitClient.maxOperationsPerRequest) {
-            for (query, family) in try resolve(Array(chunk), store: store, report: &report) {
+            let resolved = try resolve(Array(chunk), store: store, report: &report)
+            let joinedInApp = try await appMembers(of: resolved.map(\.1), remote: &remote)
+            for (query, family) in resolved {
                 var entry = plan(family, query: query)
-                if !family.otherMembers.isEmpty && !request.force {
+                entry.members += joinedInApp[family.id] ?? []
+                let others = family.otherMembers.count + (joinedInApp[family.id]?.count ?? 0)
+                if others > 0 && !request.force {
                     entry.outcome = .refused
-                    entry.problem = CaseError.hasMembers(familyID: family.id, count: family.otherMembers.count).localizedDescription
-                    if request.families.count == 1 { throw .hasMembers(familyID: family.id, count: family.otherMembers.count) }
+                    entry.problem = CaseError.hasMembers(familyID: family.id, count: others).localizedDescription
+                    if request.families.count == 1 { throw .hasMembers(familyID: family.id, count: others) }
                     report.add(entry)
                     continue
                 }
@@ -106,6 +110,30 @@ package struct FamilyRemover: Sendable {
         } catch {
             throw .store(.readFailed(reason: "\(error)"))
         }
+    }
+
+    /// Members who joined these families in the app (CloudKit's memberships the store does not
+    /// hold): they count as members besides the admin, and their profiles are theirs (kept).
+    private func appMembers(of families: [CaseFamily], remote: inout RemoteCase?) async throws(CaseError) -> [String: [RemovedFamily.Member]] {
+        let uploaded = families.filter(\.uploaded)
+        guard var cloud = remote, !uploaded.isEmpty else { return [:] }
+        defer { remote = cloud }
+        let queried: [String: [CloudKitRecord]]
+        do throws(CloudKitError) {
+            queried = try await cloud.memberships(of: uploaded.map(\.id))
+        } catch {
+            throw .remote(error)
+        }
+        var members: [String: [RemovedFamily.Member]] = [:]
+        for family in uploaded {
+            let known = Set(family.members.map(\.membershipID))
+            members[family.id] = (queried[family.id] ?? []).filter { !known.contains($0.recordName) }.map { record in
+                RemovedFamily.Member(membershipId: record.recordName, userId: RemoteCase.reference(record, "user") ?? "?",
+                                     displayName: "(joined in the app)", role: record.string("role") ?? "?",
+                                     status: record.string("status") ?? "?", profile: "kept")
+            }
+        }
+        return members
     }
 
     private func plan(_ family: CaseFamily, query: String) -> RemovedFamily {

@@ -90,7 +90,7 @@ import TribeBoardTestSupport
         }
     }
 
-    func store(_ setup: Case) -> StoreInspector { StoreInspector(path: setup.directory.file("s.sqlite")) }
+    func inspector(_ setup: Case) throws -> StoreInspector { try StoreInspector(path: setup.directory.file("s.sqlite")) }
 
     /// Nothing of the family is left: not in CloudKit (family, memberships, claim), not in the store.
     func expectGone(_ familyID: String, code: String, _ setup: Case, _ comment: Comment) async throws {
@@ -102,7 +102,7 @@ import TribeBoardTestSupport
         }, "no Membership names it (\(comment))")
         let claims = await setup.fixture.emulator.claims(container: container)
         #expect(claims[try CodeClaim.recordName(forCode: code)] == nil, "its code's claim is released (\(comment))")
-        let store = store(setup)
+        let store = try inspector(setup)
         for table in ["families WHERE id", "memberships WHERE family_id", "code_claims WHERE family_id"] {
             #expect(try store.count("SELECT COUNT(*) FROM \(table) = '\(familyID)'") == 0, "\(table) (\(comment))")
         }
@@ -121,7 +121,7 @@ import TribeBoardTestSupport
         let clean = try await provisioned(Self.twoFamilies, name: "remove-clean")
         defer { Task { await clean.fixture.emulator.stop() } }
         let target = try #require(clean.families["A-1"])
-        let code = try #require(try store(clean).rows("SELECT code FROM families WHERE id = '\(target)'").first?["code"])
+        let code = try #require(try inspector(clean).rows("SELECT code FROM families WHERE id = '\(target)'").first?["code"])
         _ = await joinInApp(target, name: "Chidi Okafor", clean)
         let plan = try await run(["remove", target, "--json"], clean)
         #expect(plan.status == 64, "a member besides the admin needs --force or a merge: \(plan.stderr)")
@@ -139,14 +139,15 @@ import TribeBoardTestSupport
         let other = try #require(clean.families["B-2"])
         #expect(await clean.fixture.emulator.records(container: container).contains { $0.recordName == other }, "the other family stays")
         let again = try await run(["remove", target, "--apply", "--json"], clean)
-        #expect(again.status == 0 && (try again.report(RemoveReportMirror.self)).alreadyRemoved == 1, "\(again.stdout)")
+        let repeated = try again.report(RemoveReportMirror.self)
+        #expect(again.status == 0 && repeated.alreadyRemoved == 1, "\(again.stdout)")
 
         var killedMidRun = 0
         for request in 1...requests {
             let setup = try await provisioned(Self.twoFamilies, name: "remove-kill-\(request)")
             defer { Task { await setup.fixture.emulator.stop() } }
             let family = try #require(setup.families["A-1"])
-            let familyCode = try #require(try store(setup).rows("SELECT code FROM families WHERE id = '\(family)'").first?["code"])
+            let familyCode = try #require(try inspector(setup).rows("SELECT code FROM families WHERE id = '\(family)'").first?["code"])
             _ = await joinInApp(family, name: "Chidi Okafor", setup)
             if try await killed(at: request, ["remove", family, "--apply", "--force", "-q"], setup) { killedMidRun += 1 }
             await expectNothingDangling(setup, "killed at request \(request)")
@@ -191,7 +192,8 @@ import TribeBoardTestSupport
         #expect(report.membershipsUploaded == 1 && report.removal?.removed == 1, "\(merged.stdout)")
         #expect(report.reprintCommand.contains("--family-id \(kept)"))
         let again = try await run(["merge", duplicate, "--into", kept, "--apply", "--json"], clean)
-        #expect(again.status == 0 && (try again.report(MergeReportMirror.self)).alreadyMerged, "\(again.stdout)")
+        let repeated = try again.report(MergeReportMirror.self)
+        #expect(again.status == 0 && repeated.alreadyMerged, "\(again.stdout)")
 
         for request in 1...requests {
             let setup = try await provisioned(csv, name: "merge-kill-\(request)")
@@ -210,7 +212,7 @@ import TribeBoardTestSupport
     /// The member who joined the duplicate is in the kept family, once, in CloudKit and the store;
     /// the kept family has one active admin; the duplicate is gone.
     func expectMerged(_ duplicate: String, into kept: String, joined user: String, _ setup: Case, _ comment: Comment) async throws {
-        let store = store(setup)
+        let store = try inspector(setup)
         #expect(try store.count("SELECT COUNT(*) FROM memberships WHERE family_id = '\(kept)' AND user_id = '\(user)'") == 1, "\(comment)")
         #expect(try store.count("SELECT COUNT(*) FROM memberships WHERE family_id = '\(kept)' AND role = 'parent_admin' AND status != 'removed'") == 1,
                 "\(comment)")
@@ -234,12 +236,12 @@ import TribeBoardTestSupport
                                                          in: directory.path)
         try #require(provision.status == 0, "\(provision.stderr)")
         let setup = Case(fixture: fixture, directory: directory, families: [:])
-        let half = try #require(try store(setup).rows("SELECT id FROM families WHERE import_key = 'ext:H-1'").first?["id"])
+        let half = try #require(try inspector(setup).rows("SELECT id FROM families WHERE import_key = 'ext:H-1'").first?["id"])
         // As a creation killed at creatingLocally leaves it: no `completed` row, no admin.
         let edit = try ProcessRunner.run("/usr/bin/sqlite3", [directory.file("s.sqlite"),
                                                               "DELETE FROM creation_log WHERE family_id = '\(half)' AND state = 'completed'"])
         try #require(edit.status == 0, "\(edit.stderr)")
-        let logBefore = try store(setup).rows("SELECT state, at FROM creation_log WHERE family_id = '\(half)' ORDER BY id")
+        let logBefore = try inspector(setup).rows("SELECT state, at FROM creation_log WHERE family_id = '\(half)' ORDER BY id")
 
         let resync = try await run(["resync", "--json"], setup)
         #expect(resync.status == 1, "a creation set aside is not a clean run: \(resync.stdout)")
@@ -248,7 +250,7 @@ import TribeBoardTestSupport
         let records = await fixture.emulator.records(container: container)
         #expect(!records.contains { $0.recordName == half }, "never uploaded")
         #expect(records.contains { $0.string("name") == "Whole" }, "the other family went up")
-        #expect(try store(setup).rows("SELECT state, at FROM creation_log WHERE family_id = '\(half)' ORDER BY id") == logBefore, "its log as it was")
+        #expect(try inspector(setup).rows("SELECT state, at FROM creation_log WHERE family_id = '\(half)' ORDER BY id") == logBefore, "its log as it was")
 
         let doctor = try await run(["doctor", "family", half, "--json"], setup)
         #expect(doctor.stdout.contains("tribeboard remove \(half)"), "doctor names the command that closes it: \(doctor.stdout)")
@@ -257,7 +259,7 @@ import TribeBoardTestSupport
         #expect(removed.status == 0, "\(removed.stderr)")
         let removal = try removed.report(RemoveReportMirror.self)
         #expect(removal.removed == 1 && removal.families.first?.unfinishedCreation == true, "\(removed.stdout)")
-        #expect(try store(setup).count("SELECT COUNT(*) FROM families WHERE id = '\(half)'") == 0)
+        #expect(try inspector(setup).count("SELECT COUNT(*) FROM families WHERE id = '\(half)'") == 0)
         let clean = try await run(["resync", "--json"], setup)
         #expect(clean.status == 0, "nothing left set aside: \(clean.stdout)")
     }
