@@ -263,6 +263,61 @@ import TribeBoardTestSupport
         let clean = try await run(["resync", "--json"], setup)
         #expect(clean.status == 0, "nothing left set aside: \(clean.stdout)")
     }
+
+    /// A family resync set aside because CloudKit holds another version under its name (the app's).
+    func setAside(_ name: String) async throws -> (Case, family: String, remoteCode: String) {
+        let fixture = try await EmulatorFixture.start()
+        let directory = try TemporaryDirectory(name)
+        try directory.write("in.csv", "external_id,family_name,admin_display_name\nQ-1,Quarantined,Ines Quarantined\n")
+        let provision = try await ProcessRunner.runAsync(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "-q"],
+                                                         in: directory.path)
+        try #require(provision.status == 0, "\(provision.stderr)")
+        let setup = Case(fixture: fixture, directory: directory, families: [:])
+        let family = try #require(try inspector(setup).rows("SELECT id FROM families").first?["id"])
+        let remoteCode = "QQ22RR"
+        await fixture.emulator.seed([SnapshotFixture.family(id: family, code: remoteCode, name: "Quarantined (app)")], container: container)
+        let resync = try await run(["resync", "--json"], setup)
+        #expect(resync.status == 1, "set aside: \(resync.stdout)")
+        return (setup, family, remoteCode)
+    }
+
+    @Test func aFamilySetAsideIsAdoptedFromCloudKitAndAKillLeavesTheStoreWholeOrAdopted() async throws {
+        let (clean, family, remoteCode) = try await setAside("adopt-clean")
+        defer { Task { await clean.fixture.emulator.stop() } }
+        let plan = try await run(["adopt", family, "--json"], clean)
+        #expect(plan.status == 0, "\(plan.stderr)")
+        #expect(try plan.report(AdoptReportMirror.self).codeChanged)
+        let before = await requestsSoFar(clean.fixture.emulator)
+        let adopted = try await run(["adopt", family, "--apply", "--json"], clean)
+        #expect(adopted.status == 0, "\(adopted.stderr)")
+        let requests = await requestsSoFar(clean.fixture.emulator) - before
+        let report = try adopted.report(AdoptReportMirror.self)
+        #expect(report.applied && report.setAsideEnded && report.cloudKitName == "Quarantined (app)", "\(adopted.stdout)")
+        #expect(report.reprintCommand == "tribeboard sheets --store s.sqlite --family-id \(family) --out \(family).pdf")
+        try await expectAdopted(family, code: remoteCode, clean, "clean run")
+
+        for request in 1...requests {
+            let (setup, id, code) = try await setAside("adopt-kill-\(request)")
+            defer { Task { await setup.fixture.emulator.stop() } }
+            _ = try await killed(at: request, ["adopt", id, "--apply", "-q"], setup)
+            let name = try inspector(setup).rows("SELECT name FROM families WHERE id = '\(id)'").first?["name"]
+            #expect(name == "Quarantined", "a kill while CloudKit is read leaves the store as it was (request \(request))")
+            let rerun = try await run(["adopt", id, "--apply", "--json"], setup)
+            #expect(rerun.status == 0, "killed at request \(request): \(rerun.stderr)")
+            try await expectAdopted(id, code: code, setup, "killed at request \(request), then rerun")
+        }
+    }
+
+    /// The store holds CloudKit's version, nothing is set aside, and resync ends 0 without changing CloudKit.
+    func expectAdopted(_ family: String, code: String, _ setup: Case, _ comment: Comment) async throws {
+        let row = try #require(try inspector(setup).rows("SELECT name, code, needs_sync FROM families WHERE id = '\(family)'").first)
+        #expect(row["name"] == "Quarantined (app)" && row["code"] == code && row["needs_sync"] == "0", "\(row) (\(comment))")
+        #expect(try inspector(setup).count("SELECT COUNT(*) FROM sync_state WHERE record_id = '\(family)'") == 0, "\(comment)")
+        let resync = try await run(["resync", "--json"], setup)
+        #expect(resync.status == 0, "nothing set aside any more: \(resync.stdout) (\(comment))")
+        let remote = await setup.fixture.emulator.records(container: container).first { $0.recordName == family }
+        #expect(remote?.string("name") == "Quarantined (app)" && remote?.string("code") == code, "CloudKit's version stands (\(comment))")
+    }
 }
 
 /// The record name a REFERENCE field of a test's record holds.

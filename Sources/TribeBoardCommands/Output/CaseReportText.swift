@@ -57,3 +57,16 @@ extension CaseReportText {
         return lines.joined(separator: "\n") + "\n"
     }
 }
+
+extension CaseReportText {
+    static func render(_ report: AdoptReport) -> String {
+        var lines = ["\(report.applied ? "Adopted" : "Would adopt") CloudKit's version of \(report.familyId)",
+                     "  store:    \(report.storeName)  \(report.storeCode)",
+                     "  CloudKit: \(report.cloudKitName)  \(report.cloudKitCode)" + (report.codeChanged ? "  (another code)" : "")]
+        lines += report.members.map { "    member  \($0)" }
+        if report.setAsideEnded { lines.append("Its quarantine or conflict is over: resync leaves it as CloudKit has it") }
+        if let reprint = report.reprintCommand { lines.append("Its printed card shows the store's old code: reprint it with \(reprint)") }
+        if !report.applied { lines.append("Nothing changed: add --apply to adopt") }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

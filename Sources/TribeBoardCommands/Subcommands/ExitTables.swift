@@ -148,3 +148,17 @@ extension MergeCommand: DeclaresExits {
             .remoteConfiguration: "CloudKit refused the configuration, or no remote is configured for a family in CloudKit",
         ])
 }
+
+extension AdoptCommand: DeclaresExits {
+    static let exits = CommandExits(
+        errors: ["store.", "lock.", "cloudkit.", "config.", "remote.notConfigured", "case.noSuchFamily", "case.notInCloudKit"],
+        outcomes: [],
+        meanings: [
+            .success: "adopted, or (without --apply) both versions shown",
+            .usage: "bad usage, no such family, or CloudKit holds no record of it",
+            .lockHeld: "a resync is running on this store (try again when it ends)",
+            .ioError: "the store cannot be opened or written (also: CloudKit's code is another family's in the store)",
+            .remoteUnavailable: "CloudKit was unavailable (nothing changed: run it again)",
+            .remoteConfiguration: "CloudKit refused the configuration, or none is configured",
+        ])
+}
