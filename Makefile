@@ -5,13 +5,13 @@ DEMO    ?= demo-out
 # Build and run: libsqlite3 (through GRDB), libqrencode, libpng, pkg-config to find them.
 # libssl-dev: CloudKit request signing (libcrypto).
 # Tests: zbar-tools (zbarimg, an independent QR reader), openssl (an independent signature
-# verifier). Bench: qrencode (the CLI baseline), time.
+# verifier), python3 (the independent CloudKit stand-in, Tests/StandIn: standard library only). Bench: qrencode (the CLI baseline), time.
 # Packaging: dpkg-dev (dpkg-shlibdeps derives Depends), adduser (the package creates its user),
 # libcurl4-openssl-dev (a static FoundationNetworking links -lcurl).
 # Sheets: libcairo2-dev (PDF), libpango1.0-dev (text layout, with harfbuzz and fribidi), fonts
 # (fonts-noto-core: Latin, Greek, Cyrillic, Arabic, Hebrew, Devanagari, Thai; fonts-noto-cjk:
 # Han, kana and Hangul; fonts-dejavu-core: the code's face), poppler-utils (tests read PDFs back). librsvg2-dev: SVG logos.
-APT_PACKAGES = dpkg-dev adduser libcurl4-openssl-dev libsqlite3-dev libqrencode-dev libpng-dev libssl-dev libsimdjson-dev pkg-config zbar-tools qrencode openssl time sqlite3 jq libcairo2-dev libpango1.0-dev fonts-noto-core fonts-noto-cjk fonts-dejavu-core poppler-utils librsvg2-dev
+APT_PACKAGES = python3 dpkg-dev adduser libcurl4-openssl-dev libsqlite3-dev libqrencode-dev libpng-dev libssl-dev libsimdjson-dev pkg-config zbar-tools qrencode openssl time sqlite3 jq libcairo2-dev libpango1.0-dev fonts-noto-core fonts-noto-cjk fonts-dejavu-core poppler-utils librsvg2-dev
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo)
 # Installed as binaries; every other executable is installed as a link to `tribeboard`, which runs
 # the subcommand its name ends with (a static binary carries the Swift runtime: about 65 MB each).

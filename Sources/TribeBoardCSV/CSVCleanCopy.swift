@@ -14,7 +14,7 @@ final class CSVCleanCopy {
         guard let input = FileHandle(forReadingAtPath: source) else { throw .cannotOpen(path: source, reason: "cannot read it again") }
         defer { try? input.close() }
         descriptor = tb_open_unnamed_file(NSTemporaryDirectory(), 0o600)
-        guard descriptor >= 0 else { throw .unreadable(reason: "cannot make a working copy in \(NSTemporaryDirectory()): \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw .workingCopy(folder: NSTemporaryDirectory(), reason: String(cString: strerror(errno))) }
         var blanker = LineBlanker(records: records[...], dropsFirstLine: droppingFirstLine)
         var output: [UInt8] = []
         output.reserveCapacity(1 << 16)

@@ -12,6 +12,9 @@ package enum CSVImportError: Error, Equatable, LocalizedError {
     case utf32
     case duplicateColumn(String)
     case unreadable(reason: String)
+    /// The working copy a pipe or a repaired file is read through cannot be made (TMPDIR
+    /// missing, full or not writable): the machine's fault, not the file's.
+    case workingCopy(folder: String, reason: String)
     case malformedHeader(CSVMalformedRecord)
     /// Over `CSVSource.maxBytes`: an endless FIFO or /dev/zero ends here instead of filling the disk.
     case tooLarge(path: String)
@@ -31,6 +34,8 @@ package enum CSVImportError: Error, Equatable, LocalizedError {
         case .utf32: return "the file is UTF-32; save it as \"CSV UTF-8\" and run again"
         case .duplicateColumn(let name): return "the header names \(name) more than once"
         case .unreadable(let reason): return "the file cannot be read as CSV: \(reason)"
+        case .workingCopy(let folder, let reason):
+            return "cannot make a working copy of the CSV in \(folder) (TMPDIR): \(reason); set TMPDIR to a writable folder"
         case .tooLarge(let path): return "\(path) is larger than \(CSVSource.maxBytes >> 20) MB, more than one run reads; split it into several files"
         case .headerMapping(let problem): return problem.localizedDescription
         case .malformedHeader(let record): return "the header row (line 1, field \(record.field)) is not valid CSV: \(record.reason)"

@@ -44,7 +44,7 @@ package final class CSVSource {
         defer { if input != STDIN_FILENO { close(input) } }
         let descriptor = tb_open_unnamed_file(NSTemporaryDirectory(), 0o600)
         guard descriptor >= 0 else {
-            throw .unreadable(reason: "cannot keep a copy of \(argument) in \(NSTemporaryDirectory()): \(String(cString: strerror(errno)))")
+            throw .workingCopy(folder: NSTemporaryDirectory(), reason: String(cString: strerror(errno)))
         }
         copy = descriptor
         path = "/proc/self/fd/\(descriptor)"

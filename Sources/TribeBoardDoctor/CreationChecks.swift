@@ -1,3 +1,4 @@
+import TribeBoardSupport
 import Foundation
 import Logging
 import TribeBoardDomain
@@ -80,7 +81,7 @@ struct CreationChecks {
         check.count = count
         check.sample = failing.sample.map { row in
             var detail = "\(row.status ?? "?") after \(row.attempts) attempts, last \(row.lastAt ?? "?")"
-            if let other = row.conflictWith { detail += ", code held by \(other)" }
+            if let other = row.conflictWith { detail += ", code held by \(OutsideText.inline(other))" }
             if let error = row.lastError { detail += ": \(error)" }
             return item(row.familyID, row.name, row.code, detail: detail)
         }

@@ -41,3 +41,17 @@ package struct MigrationInterruption: Error, LocalizedError, Sendable {
         }
     }
 }
+
+/// Ctrl-C during `migrate claims`: each claim stands or does not (a create is one record), and a
+/// rerun changes nothing in place, so the run can end at any moment.
+package struct ClaimBackfillInterruption: Error, LocalizedError, Sendable {
+    package let applying: Bool
+
+    package init(applying: Bool) { self.applying = applying }
+
+    package var errorDescription: String? {
+        applying
+            ? "interrupted (Ctrl-C) during the code-claims backfill: the claims created so far stay, each naming the oldest family with its code; run the same command again to finish (it changes nothing that is in place)"
+            : "interrupted (Ctrl-C) during the code-claims plan: nothing was written; run the same command again"
+    }
+}

@@ -18,9 +18,12 @@ enum PreassignedCode {
         return nil
     }
 
-    /// A re-run of a provisioned row may not ask for another code than the one its family has.
-    static func conflict(_ row: ValidatedRow, existing: FoundFamily) -> RowError? {
-        guard let code = row.preassignedCode, code.value != existing.code else { return nil }
+    /// A re-run of a provisioned row may not ask for another code than the one its family has,
+    /// unless the family held that code before a recode or repair changed it: the row then
+    /// describes the family as it was, and it stays `existing` with the code it has now.
+    static func conflict(_ row: ValidatedRow, existing: FoundFamily, lookups: FamilyLookups) throws -> RowError? {
+        guard let code = row.preassignedCode, code.value != existing.code,
+              try !lookups.family(existing.id, heldCode: code.value) else { return nil }
         return RowError(column: FamilyCSVColumn.code.rawValue,
                         "differs from the code of family \(existing.id), provisioned from this row earlier; a family's code is never replaced")
     }

@@ -31,7 +31,7 @@ struct ProvisioningWriter {
             return .skipped(row)
         case .valid(let row):
             if let existing = try transaction.lookups.family(importKey: row.importKey) {
-                if let conflict = PreassignedCode.conflict(row, existing: existing) {
+                if let conflict = try PreassignedCode.conflict(row, existing: existing, lookups: transaction.lookups) {
                     return failed(row, conflict.localizedDescription)
                 }
                 var result = ProvisionRowResult(line: row.line, externalId: row.externalId, familyId: FamilyID(rawValue: existing.id),

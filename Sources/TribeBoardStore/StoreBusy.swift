@@ -63,6 +63,9 @@ enum StoreHolders {
 package enum StoreFiles {
     package static func writeProblem(path: String) -> String? {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        if onReadOnlyFileSystem(path) {
+            return "\(folder) is on a read-only file system (a backup or snapshot?): commands that only read the store work; provision, resync and repairs need a writable copy"
+        }
         for file in [path, path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: file) {
             guard access(file, W_OK) != 0 else { continue }
             var info = stat()
@@ -73,5 +76,16 @@ package enum StoreFiles {
         }
         if access(folder, W_OK) != 0 { return "the folder \(folder) is not writable (SQLite keeps the store's -wal and -shm files there)" }
         return nil
+    }
+}
+
+extension StoreFiles {
+    /// Whether the store's folder is on a file system mounted read-only (EROFS for any write,
+    /// whatever the files' modes say).
+    package static func onReadOnlyFileSystem(_ path: String) -> Bool {
+        var info = statvfs()
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let readOnlyFlag: UInt = 1  // ST_RDONLY (statvfs(3))
+        return statvfs(folder, &info) == 0 && (info.f_flag & readOnlyFlag) != 0
     }
 }

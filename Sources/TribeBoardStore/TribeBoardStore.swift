@@ -153,7 +153,15 @@ package struct TribeBoardStore: Sendable {
         configuration.readonly = true
         configuration.busyMode = .timeout(10)
         do {
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            let queue: DatabaseQueue
+            do {
+                queue = try DatabaseQueue(path: path, configuration: configuration)
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_CANTOPEN && StoreFiles.onReadOnlyFileSystem(path) {
+                // A store on a read-only file system (a backup snapshot) cannot get the -shm file a
+                // WAL store is read through; nothing can change it there, so SQLite may read it as
+                // immutable (a URI filename: Debian's SQLite is built with SQLITE_USE_URI).
+                queue = try DatabaseQueue(path: immutableURI(path), configuration: configuration)
+            }
             let store = TribeBoardStore(path: path, writer: queue)
             try store.checkSchemaIsKnown()
             return store
@@ -162,6 +170,20 @@ package struct TribeBoardStore: Sendable {
         } catch {
             throw classify(error, path: path)
         }
+    }
+
+    /// `file:` + the path with the characters a URI gives a meaning escaped, `?immutable=1`.
+    private static func immutableURI(_ path: String) -> String {
+        var escaped = ""
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "%"), UInt8(ascii: "?"), UInt8(ascii: "#"), 0x80...0xFF:
+                escaped += String(format: "%%%02X", byte)
+            default:
+                escaped.unicodeScalars.append(Unicode.Scalar(byte))
+            }
+        }
+        return "file:\(escaped)?immutable=1"
     }
 
     /// Refuses another application's SQLite file (migrating it would add our tables to it) and a

@@ -30,6 +30,7 @@ enum ErrorKindCatalogue {
             CSVImportError.cannotOpen(path: "p", reason: "r"), CSVImportError.invalidUTF8(line: 2), CSVImportError.unterminatedQuote(line: 2),
             CSVImportError.empty, CSVImportError.missingColumnInHeader("family_name", header: ["a"], delimiter: "comma"), CSVImportError.utf16,
             CSVImportError.duplicateColumn("code"), CSVImportError.unreadable(reason: "r"), malformedHeader,
+            CSVImportError.workingCopy(folder: "/tmp/", reason: "No such file or directory"),
             CSVImportError.utf32, CSVImportError.tooLarge(path: "p"),
             CSVImportError.headerMapping(.headerNotInFile(header: "Nom", headers: ["Famille"])),
         ]
@@ -61,7 +62,7 @@ enum ErrorKindCatalogue {
             CaseError.keptFamilyLeaving("f"), CaseError.notInCloudKit("f"), CaseError.claim(.hashUnavailable),
             CaseError.list(FileSystemError("open", path: "p", reason: "r")), CaseError.listTooLarge(path: "p", limit: 1),
             MigrationError.codeGeneration(.noFreeCode(candidatesTried: 100)),
-            MigrationInterruption(progress: nil, applying: true),
+            MigrationInterruption(progress: nil, applying: true), ClaimBackfillInterruption(applying: true),
             MigrationError.copyName(.hashUnavailable(legacyName: "L1")),
             MigrationError.codeGeneration(.randomSourceUnavailable(attempts: 3, reason: "r")), ProvisionError.configuration("r"),
             SheetError.cannotCreate(path: "p", reason: "r"), SheetError.cairo("r"),

@@ -1,3 +1,4 @@
+import TribeBoardSupport
 import Foundation
 import TribeBoardAudit
 import TribeBoardCloudKit
@@ -33,20 +34,20 @@ enum AuditReportText {
     private static func render(_ finding: AuditFinding) -> String {
         var lines = ["\(finding.severity.rawValue.uppercased())  \(finding.category.title) [\(finding.category.rawValue)]"
                      + (finding.code.map { "  code \($0)" } ?? "")]
-        lines.append("  \(finding.message)")
+        lines.append("  \(OutsideText.inline(finding.message, limit: 1000))")
         for family in finding.families {
-            var parts = [family.location.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0), family.id]
-            if let name = family.name { parts.append("\"\(name)\"") }
-            if let code = family.code, finding.category != .stalePending { parts.append("code \(code)") }
-            if let type = family.recordType, type != RecordType.family.name { parts.append(type) }
-            if let created = family.createdAt { parts.append("created \(created)") }
+            var parts = [family.location.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0), OutsideText.inline(family.id)]
+            if let name = family.name { parts.append("\"\(OutsideText.inline(name))\"") }
+            if let code = family.code, finding.category != .stalePending { parts.append("code \(OutsideText.inline(code))") }
+            if let type = family.recordType, type != RecordType.family.name { parts.append(OutsideText.inline(type)) }
+            if let created = family.createdAt { parts.append("created \(OutsideText.inline(created))") }
             if let line = family.snapshotLine { parts.append("snapshot line \(line)") }
             lines.append("    " + parts.joined(separator: "  "))
         }
         if finding.count > finding.families.count {
             lines.append("    ... and \(finding.count - finding.families.count) more (--all lists every one)")
         }
-        lines.append("  what to do: \(finding.action)")
+        lines.append("  what to do: \(OutsideText.inline(finding.action, limit: 1000))")
         return lines.joined(separator: "\n")
     }
 
@@ -70,7 +71,7 @@ enum AuditReportText {
             lines.append("Repair (proposed; add --apply --out DIR to do it): " + proposed.joined(separator: "; "))
         }
         for change in repair.changes {
-            var line = "  \(change.familyId)  \"\(change.familyName ?? "")\"  \(change.oldCode) -> \(change.newCode ?? "new code")  (\(change.keptBy) keeps the code)"
+            var line = "  \(change.familyId)  \"\(OutsideText.inline(change.familyName ?? ""))\"  \(OutsideText.inline(change.oldCode)) -> \(change.newCode ?? "new code")  (\(change.keptBy) keeps the code)"
             if let skipped = change.skipped { line += "  skipped: \(skipped)" }
             lines.append(line)
         }
@@ -81,7 +82,7 @@ enum AuditReportText {
         if !repair.manual.isEmpty {
             lines.append("  In CloudKit only, to change in the app (the toolkit never writes CloudKit directly):")
             for fix in repair.manual {
-                lines.append("  \(fix.recordName)  \"\(fix.name ?? "")\"  \(fix.code)  (\(fix.keptBy) keeps the code)")
+                lines.append("  \(OutsideText.inline(fix.recordName))  \"\(OutsideText.inline(fix.name ?? ""))\"  \(OutsideText.inline(fix.code))  (\(fix.keptBy) keeps the code)")
             }
         }
         return lines.joined(separator: "\n")

@@ -117,6 +117,10 @@ extension MigrationInterruption: DocumentedError {
     }
 }
 
+extension ClaimBackfillInterruption: DocumentedError {
+    var errorDetail: ErrorDetail { ErrorDetail(kind: "migrate.interrupted").with { $0.operation = "claims" } }
+}
+
 extension ProvisionError: DocumentedError {
     var errorDetail: ErrorDetail {
         switch self {

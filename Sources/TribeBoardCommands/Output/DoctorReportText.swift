@@ -1,3 +1,4 @@
+import TribeBoardSupport
 import Foundation
 import TribeBoardDoctor
 
@@ -23,14 +24,14 @@ enum DoctorReportText {
     static func render(_ report: FamilyReport) -> String {
         var lines = ["TribeBoard doctor: family \(report.query) in \(report.store)"]
         if let family = report.family {
-            lines.append("  \(family.name)  id \(family.id)  code \(family.code)"
-                         + (family.importKey.map { "  import key \($0)" } ?? "") + (family.sourceLine.map { "  line \($0)" } ?? ""))
+            lines.append("  \(OutsideText.inline(family.name))  id \(OutsideText.inline(family.id))  code \(OutsideText.inline(family.code))"
+                         + (family.importKey.map { "  import key \(OutsideText.inline($0))" } ?? "") + (family.sourceLine.map { "  line \($0)" } ?? ""))
         }
         if !report.nameMatches.isEmpty {
             lines.append("")
             lines.append("Families whose name contains \"\(report.query)\" (or whose admin's does): \(report.nameMatchesTotal)")
             for match in report.nameMatches {
-                lines.append("  \(match.id)  \(match.name)  ext \(match.externalId ?? "-")  admin \(match.admin ?? "-")  created \(match.createdAt)  \(match.sync)")
+                lines.append("  \(match.id)  \(OutsideText.inline(match.name))  ext \(OutsideText.inline(match.externalId ?? "-"))  admin \(OutsideText.inline(match.admin ?? "-"))  created \(match.createdAt)  \(match.sync)")
             }
             if report.nameMatchesTotal > report.nameMatches.count {
                 lines.append("  … and \(report.nameMatchesTotal - report.nameMatches.count) more (type more of the name)")
@@ -40,7 +41,7 @@ enum DoctorReportText {
         lines.append("Timeline")
         if report.timeline.isEmpty { lines.append("  (nothing recorded)") }
         for event in report.timeline {
-            lines.append("  \((event.at ?? "(no date)").padding(toLength: 24, withPad: " ", startingAt: 0))  \(event.source.padding(toLength: 12, withPad: " ", startingAt: 0))  \(event.what)")
+            lines.append("  \((event.at ?? "(no date)").padding(toLength: 24, withPad: " ", startingAt: 0))  \(event.source.padding(toLength: 12, withPad: " ", startingAt: 0))  \(OutsideText.inline(event.what, limit: 1000))")
         }
         lines.append("")
         lines.append("Findings")
@@ -59,9 +60,9 @@ enum DoctorReportText {
         var lines = ["  \(mark(check.status)) \(target)\(check.checked): \(first)"]
         lines += found.map { indent + $0 }
         for item in check.sample {
-            let name = item.name.map { " \"\($0)\"" } ?? ""
-            let code = item.code.map { " code \($0)" } ?? ""
-            lines.append("\(indent)- \(item.familyID)\(name)\(code): \(item.detail)")
+            let name = item.name.map { " \"\(OutsideText.inline($0))\"" } ?? ""
+            let code = item.code.map { " code \(OutsideText.inline($0))" } ?? ""
+            lines.append("\(indent)- \(OutsideText.inline(item.familyID))\(name)\(code): \(OutsideText.inline(item.detail, limit: 1000))")
         }
         if let count = check.count, count > check.sample.count, !check.sample.isEmpty {
             lines.append("\(indent)… and \(count - check.sample.count) more")

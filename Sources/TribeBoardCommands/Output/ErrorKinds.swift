@@ -54,6 +54,7 @@ extension CSVImportError: DocumentedError {
         case .utf32: return ErrorDetail(kind: "csv.utf32")
         case .duplicateColumn(let name): return ErrorDetail(kind: "csv.duplicateColumn").with { $0.column = name }
         case .unreadable: return ErrorDetail(kind: "csv.unreadable")
+        case .workingCopy(let folder, _): return ErrorDetail(kind: "csv.workingCopy").with { $0.path = folder }
         case .malformedHeader(let record): return ErrorDetail(kind: "csv.malformedHeader").with { $0.line = record.line }
         case .headerMapping(let problem): return ErrorDetail(kind: "csv.headerMapping").with { $0.column = problem.header }
         case .tooLarge(let path):

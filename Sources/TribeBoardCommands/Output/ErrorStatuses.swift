@@ -31,6 +31,7 @@ enum ErrorKinds {
         "csv.empty": .always(.dataError), "csv.missingColumn": .always(.dataError), "csv.utf16": .always(.dataError),
         "csv.utf32": .always(.dataError), "csv.tooLarge": .always(.dataError), "csv.duplicateColumn": .always(.dataError),
         "csv.unreadable": .always(.dataError), "csv.malformedHeader": .always(.dataError), "csv.headerMapping": .always(.usage),
+        "csv.workingCopy": .always(.ioError),
         "file.failed": .always(.ioError),
         "qr.encodingFailed": .always(.dataError), "qr.pngEncodingFailed": .always(.dataError), "qr.invalidScale": .always(.dataError),
         "cloudkit.network": .always(.remoteUnavailable), "cloudkit.service": .byCategory, "cloudkit.unexpectedResponse": .byCategory,

@@ -1,3 +1,4 @@
+import TribeBoardSupport
 import Foundation
 import TribeBoardResync
 
@@ -26,10 +27,10 @@ enum ResyncReportText {
     static func render(_ listing: ResyncListing) -> String {
         var lines = ["Pending: \(listing.pending.total) (\(listing.pending.families) families, \(listing.pending.userProfiles) profiles, \(listing.pending.memberships) memberships)"]
         for entry in listing.entries {
-            var line = "\(entry.status)  \(entry.table)  \(entry.id)  attempts \(entry.attempts)"
+            var line = "\(entry.status)  \(entry.table)  \(OutsideText.inline(entry.id))  attempts \(entry.attempts)"
             if let next = entry.nextAttemptAt { line += "  next \(next)" }
-            if let other = entry.conflictWith { line += "  conflicts with \(other)" }
-            if let error = entry.lastError { line += "\n    \(error)" }
+            if let other = entry.conflictWith { line += "  conflicts with \(OutsideText.inline(other))" }
+            if let error = entry.lastError { line += "\n    \(OutsideText.inline(error, limit: 1000))" }
             lines.append(line)
         }
         return lines.joined(separator: "\n") + "\n"

@@ -1,4 +1,5 @@
 import Foundation
+import TribeBoardSupport
 import Logging
 
 /// Diagnostics on stderr as `tribeboard: level: message key=value`, colour only on a terminal
@@ -24,9 +25,9 @@ struct StderrLogHandler: LogHandler {
         if dropsWarnings && event.level == .warning { return }
         var fields = metadata
         event.metadata?.forEach { fields[$0.key] = $0.value }
-        let details = fields.sorted { $0.key < $1.key }.map { "\($0.key)=\(Self.escaped("\($0.value)"))" }.joined(separator: " ")
+        let details = fields.sorted { $0.key < $1.key }.map { "\($0.key)=\(OutsideText.inline("\($0.value)", limit: 300))" }.joined(separator: " ")
         Terminal.clearProgressLine()
-        Terminal.writeError(Self.prefix(event.level, colour: useColour) + "\(Self.escaped("\(event.message)"))\(details.isEmpty ? "" : " " + details)\n")
+        Terminal.writeError(Self.prefix(event.level, colour: useColour) + "\(OutsideText.inline("\(event.message)", limit: 2000))\(details.isEmpty ? "" : " " + details)\n")
     }
 
     /// The one prefix of every diagnostic, whatever the executable or link name it ran as:
@@ -39,13 +40,9 @@ struct StderrLogHandler: LogHandler {
         Terminal.isTerminal(.standardError) && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
     }
 
-    /// Control characters from input files (an ESC in a CSV field) must not drive the terminal.
-    static func escaped(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { CharacterSet.controlCharacters.contains($0) }) else { return text }
-        return text.unicodeScalars.map { scalar in
-            CharacterSet.controlCharacters.contains(scalar) ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
-        }.joined()
-    }
+    // Messages and their values carry text from input files and CloudKit (an ESC in a CSV
+    // field, a claim's 900,000-character `family`): each goes through OutsideText, one line,
+    // bounded.
 
     private static func colour(_ level: Logger.Level) -> String {
         switch level {

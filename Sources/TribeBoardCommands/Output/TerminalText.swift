@@ -28,6 +28,7 @@ enum TerminalText {
         switch scalar.value {
         case 0x0A, 0x09: return false
         case 0x00...0x1F, 0x7F...0x9F: return true
+        case 0x2028, 0x2029: return true  // line and paragraph separators: no report's layout uses them
         case 0x202A...0x202E, 0x2066...0x2069: return true
         default: return false
         }

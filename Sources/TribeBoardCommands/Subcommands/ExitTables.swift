@@ -81,12 +81,13 @@ extension MigrateCommand: DeclaresExits {
 
 extension MigrateClaimsCommand: DeclaresExits {
     static let exits = CommandExits(
-        errors: ["cloudkit.", "config.", "remote.notConfigured"],
+        errors: ["cloudkit.", "config.", "remote.notConfigured", "migrate.interrupted"],
         outcomes: [.partialFailure, .remoteUnavailable],
         meanings: [
             .success: "every code claimed by its oldest family", .partialFailure: "duplicates, claims held by others or families without a code",
             .usage: "bad usage", .remoteUnavailable: "CloudKit was unavailable or refused some claims (run again)",
             .remoteConfiguration: "CloudKit refused the configuration, or none is configured",
+            .interrupted: "interrupted by Ctrl-C (the claims made so far stay; run it again to finish)",
         ])
 }
 

@@ -32,6 +32,12 @@ struct MigrateClaimsCommand: AsyncParsableCommand {
     func run() async throws {
         let context = CommandContext(options: global, label: "tribeboard.migrate")
         let client = try MigrationRun.destinationClient(remoteOptions, context: context)
+        // Ctrl-C says what stands and how to finish, with the status and kind of a migration's.
+        let interrupt = MigrationInterrupt()
+        interrupt.install(applying: apply) { [context, apply] _ in
+            _ = context.fail(ClaimBackfillInterruption(applying: apply), Self.exits)
+        }
+        defer { interrupt.remove() }
         let report: ClaimBackfillReport
         do {
             report = try await ClaimBackfill(client: client, apply: apply, showCodes: showCodes).run()

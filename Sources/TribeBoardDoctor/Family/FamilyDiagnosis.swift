@@ -1,3 +1,4 @@
+import TribeBoardSupport
 import Foundation
 import TribeBoardCloudKit
 import TribeBoardDomain
@@ -56,7 +57,7 @@ struct FamilyDiagnosis {
         let checked = "Sync"
         let family = records.family
         if let entry = records.familySync, entry.status != "retrying" || entry.attempts >= CreationChecks.repeatedFailures {
-            let conflict = entry.conflictWith.map { "; its code is held by CloudKit record \($0)" } ?? ""
+            let conflict = entry.conflictWith.map { "; its code is held by CloudKit record \(OutsideText.inline($0))" } ?? ""
             return DoctorCheck(.familySync, .creations, .failure, checked: checked,
                                found: "\(entry.status) after \(entry.attempts) attempts: \(entry.lastError ?? "no error recorded")\(conflict)",
                                action: entry.status == "conflict"
@@ -118,7 +119,7 @@ struct FamilyDiagnosis {
         let others = remote.records.filter { $0.recordName != family.id }
         if !others.isEmpty {
             return DoctorCheck(.familyRemote, .creations, .failure, checked: checked,
-                               found: "the code \(family.code) is also held by \(others.map { "\($0.recordType) \($0.recordName)" }.joined(separator: ", "))",
+                               found: "the code \(family.code) is also held by \(others.map { "\(OutsideText.inline($0.recordType)) \(OutsideText.inline($0.recordName))" }.joined(separator: ", "))",
                                action: sharedCodeAction(family, others: others))
         }
         if let own = remote.records.first, own.code != family.code {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TribeBoardSupport
 import TribeBoardDomain
 
 /// What a failed upload attempt leaves in `sync_state`, decided by resync's policy from the
@@ -51,7 +52,11 @@ extension SyncQueue {
             let previous = try Row.fetchOne(db, sql: "SELECT attempts FROM sync_state WHERE record_table = ? AND record_id = ?",
                                             arguments: [table.rawValue, id])?.integer("attempts") ?? 0
             let attempts = max(previous, 0) == Int.max ? Int.max : max(previous, 0) + 1
-            let verdict = decide(attempts)
+            // What CloudKit sent (a reason, a claim's `family` field) is kept bounded: the store
+            // is read by every `resync --list` and doctor run.
+            var verdict = decide(attempts)
+            verdict.error = OutsideText.bounded(verdict.error)
+            verdict.conflictWith = verdict.conflictWith.map { OutsideText.bounded($0, limit: 300) }
             try db.execute(sql: """
                 INSERT INTO sync_state (record_table, record_id, status, attempts, last_error, last_attempt_at, next_attempt_at, conflict_with)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?)
