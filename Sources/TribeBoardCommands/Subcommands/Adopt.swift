@@ -39,10 +39,7 @@ package struct AdoptCommand: PipelineCommand {
         let client: CloudKitClient?
         do {
             client = try remoteOptions.client(policy: RetryPolicy(), logger: context.logger)
-            if apply {
-                try TribeBoardStore.identify(at: global.store)
-                lock = try SyncLock(storePath: global.store)
-            }
+            lock = try CaseLock.acquire(store: global.store, apply: apply)
         } catch {
             throw context.fail(error, Self.exits)
         }

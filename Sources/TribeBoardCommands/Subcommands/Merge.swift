@@ -45,10 +45,7 @@ package struct MergeCommand: PipelineCommand {
         var lock: SyncLock?
         do {
             request.client = try remoteOptions.client(policy: RetryPolicy(), logger: context.logger)
-            if apply {
-                try TribeBoardStore.identify(at: global.store)
-                lock = try SyncLock(storePath: global.store)
-            }
+            lock = try CaseLock.acquire(store: global.store, apply: apply)
         } catch {
             throw context.fail(error, Self.exits)
         }

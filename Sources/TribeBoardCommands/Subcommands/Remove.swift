@@ -57,11 +57,7 @@ package struct RemoveCommand: PipelineCommand {
             let families = try family.map { [$0] } ?? FamilyList.read(fromFile ?? "")
             request = RemoveRequest(storePath: global.store, families: families)
             request.client = try remoteOptions.client(policy: RetryPolicy(), logger: context.logger)
-            if apply {
-                try TribeBoardStore.identify(at: global.store)
-                // No resync may upload what is leaving while it leaves.
-                lock = try SyncLock(storePath: global.store)
-            }
+            lock = try CaseLock.acquire(store: global.store, apply: apply)
         } catch {
             throw context.fail(error, Self.exits)
         }
