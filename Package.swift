@@ -117,6 +117,12 @@ let package = Package(
             dependencies: ["TribeBoardCloudKit", "TribeBoardRemote", "TribeBoardDomain", "TribeBoardQR", "TribeBoardStore", "TribeBoardSupport", "CSnapshotParser",
                            .product(name: "Logging", package: "swift-log")]
         ),
+        // Closing support cases: remove, merge and adopt a family in CloudKit and the store.
+        .target(
+            name: "TribeBoardCases",
+            dependencies: ["TribeBoardCloudKit", "TribeBoardRemote", "TribeBoardDomain", "TribeBoardStore", "TribeBoardSupport",
+                           .product(name: "Logging", package: "swift-log")]
+        ),
         // Reading Xcode projects (pbxproj, xcconfig, plists, Swift literals) for doctor: Foundation only.
         .target(name: "TribeBoardXcodeProject"),
         .target(
@@ -132,7 +138,7 @@ let package = Package(
         .target(
             name: "TribeBoardCommands",
             dependencies: [
-                "TribeBoardAudit", "TribeBoardCloudKit", "TribeBoardRemote", "TribeBoardDoctor", "TribeBoardMigrate", "TribeBoardProvisioning",
+                "TribeBoardAudit", "TribeBoardCases", "TribeBoardCloudKit", "TribeBoardRemote", "TribeBoardDoctor", "TribeBoardMigrate", "TribeBoardProvisioning",
                 "TribeBoardResync", "TribeBoardSheets", "TribeBoardStore", "TribeBoardSupport", "TribeBoardDomain",
                 "TribeBoardVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -196,7 +202,7 @@ let package = Package(
         // Parsing, validation, exit-status mapping and JSON shapes, in-process.
         .testTarget(
             name: "TribeBoardCommandsTests",
-            dependencies: ["TribeBoardCommands", "TribeBoardProvisioning", "TribeBoardTestSupport",
+            dependencies: ["TribeBoardCommands", "TribeBoardCases", "TribeBoardProvisioning", "TribeBoardTestSupport",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(

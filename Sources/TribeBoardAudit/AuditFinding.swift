@@ -20,6 +20,7 @@ package struct AuditFinding: Encodable, Sendable, Equatable {
         case duplicateRecordName = "duplicate-record-name"
         case missingRemote = "missing-remote"
         case noParentAdmin = "no-parent-admin"
+        case registeredTwice = "registered-twice"
         case stalePending = "stale-pending"
         case remoteOnly = "remote-only"
         case legacyRecord = "legacy-record"
@@ -33,7 +34,7 @@ package struct AuditFinding: Encodable, Sendable, Equatable {
             case .duplicateLocal, .duplicateRemote, .duplicateLocalRemote, .caseOnlyTwins, .invalidFormat, .unreadableSnapshotLine,
                  .duplicateRecordName, .missingRemote, .foreignClaim:
                 return .error
-            case .noParentAdmin, .stalePending, .remoteOnly, .legacyRecord, .codeDiffers, .invalidValue, .orphanClaim:
+            case .noParentAdmin, .registeredTwice, .stalePending, .remoteOnly, .legacyRecord, .codeDiffers, .invalidValue, .orphanClaim:
                 return .warning
             }
         }
@@ -54,6 +55,7 @@ package struct AuditFinding: Encodable, Sendable, Equatable {
             case .duplicateRecordName: return "record name read more than once"
             case .missingRemote: return "families marked uploaded but gone from CloudKit"
             case .noParentAdmin: return "family without any parent_admin membership"
+            case .registeredTwice: return "a parent registered twice: same family name and admin"
             case .stalePending: return "families pending sync for too long"
             case .remoteOnly: return "CloudKit families unknown locally"
             case .legacyRecord: return "records of a legacy record type"

@@ -98,6 +98,7 @@ package struct Auditor: Sendable {
                                                   remoteEmpty: remoteEmpty))
             }
             for family in localScan.withoutAdmin { report.add(findings.noParentAdmin(family)) }
+            for pair in localScan.registeredTwice { report.add(findings.registeredTwice(pair)) }
             let stale = localScan.stale
             if stale.count > 0 { report.add(findings.stalePending(stale.sample, count: stale.count)) }
             if copies.remoteOnlyCount > 0 { report.add(findings.remoteOnly(copies.remoteOnly, count: copies.remoteOnlyCount)) }
@@ -185,6 +186,7 @@ package struct Auditor: Sendable {
     struct LocalScan: Sendable {
         var index: LocalFamilyIndex
         var withoutAdmin: [AuditFamily]
+        var registeredTwice: [RegisteredTwice]
         var stale: (count: Int, sample: [AuditFamily])
     }
 
@@ -194,6 +196,7 @@ package struct Auditor: Sendable {
         let sampleLimit = request.sampleLimit
         let localScan = PipelineThread.start(name: "tribeboard.audit.local") { () throws -> LocalScan in
             LocalScan(index: try queries.scanFamilies(), withoutAdmin: try queries.familiesWithoutAdmin(),
+                      registeredTwice: try queries.familiesRegisteredTwice(),
                       stale: try queries.stalePendingFamilies(before: cutoff, limit: sampleLimit))
         }
         var remote = RemoteFamilyIndex(sampleLimit: request.sampleLimit, expectedRecords: expectedRemoteRecords())

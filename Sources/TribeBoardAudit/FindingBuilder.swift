@@ -1,4 +1,5 @@
 import Foundation
+import TribeBoardSupport
 import TribeBoardCloudKit
 import TribeBoardStore
 import TribeBoardRemote
@@ -150,6 +151,15 @@ struct FindingBuilder {
     func noParentAdmin(_ family: AuditFamily) -> AuditFinding {
         AuditFinding(category: .noParentAdmin, message: "family \(family.id) has no parent_admin membership (its creation stopped half way, or it was provisioned without an admin)",
                      action: "Add its admin in the app, or see `tribeboard doctor family \(family.id)`", families: [family])
+    }
+
+    func registeredTwice(_ pair: RegisteredTwice) -> AuditFinding {
+        let (kept, duplicate) = (pair.kept.id, pair.duplicate.id)
+        return AuditFinding(category: .registeredTwice,
+                            message: "family \(duplicate) has the name and admin of \(kept), created before it: one parent registered twice",
+                            action: "Merge it into the older one (its members move, it is removed): "
+                                + "`tribeboard merge \(duplicate) --into \(kept) --store \(ShellWord.quote(request.storePath))`, then again with --apply",
+                            families: [pair.kept, pair.duplicate])
     }
 
     func stalePending(_ sample: [AuditFamily], count: Int) -> AuditFinding {

@@ -36,6 +36,12 @@ package struct CloudKitFilter: Codable, Sendable, Equatable {
         Self(fieldName: field, comparator: "NOT_BEGINS_WITH", fieldValue: .string(value))
     }
 
+    /// A REFERENCE field naming one of these records (`IN` with a `REFERENCE_LIST`).
+    package static func references(_ field: String, in recordNames: [String]) -> Self {
+        let references = recordNames.map { JSONValue.object(["recordName": .string($0), "action": .string("NONE")]) }
+        return Self(fieldName: field, comparator: "IN", fieldValue: CloudKitRecord.Field(value: .array(references), type: "REFERENCE_LIST"))
+    }
+
     package static func isIn(_ field: String, _ values: [String]) -> Self {
         Self(fieldName: field, comparator: "IN",
              fieldValue: CloudKitRecord.Field(value: .array(values.map { .string($0) }), type: "STRING_LIST"))

@@ -11,7 +11,7 @@ package struct TribeBoardCommand: AsyncParsableCommand {
         abstract: "Operator tools for TribeBoard's families: provision, resync, audit, doctor, migrate, sheets and recode.",
         version: toolkitVersion,
         subcommands: [ProvisionCommand.self, ResyncCommand.self, AuditCommand.self, DoctorCommand.self, MigrateCommand.self, SheetsCommand.self,
-                      RecodeCommand.self])
+                      RecodeCommand.self, RemoveCommand.self, MergeCommand.self, AdoptCommand.self])
 
     package init() {}
 }

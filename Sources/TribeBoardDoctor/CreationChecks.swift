@@ -53,7 +53,9 @@ struct CreationChecks {
         var check = DoctorCheck(.creationsIncomplete, .creations, count == 0 ? .ok : .failure,
                                 checked: "Creations that reached completed (creation_log)",
                                 found: count == 0 ? "every logged creation completed" : "\(Self.families(count)) stopped before completed",
-                                action: count == 0 ? nil : "look at each with `tribeboard doctor family ID`; a family without its admin membership can be finished or removed in the app")
+                                action: count == 0 ? nil : "look at each with `tribeboard doctor family ID --store \(ShellWord.quote(store.path))`; "
+                                    + "one without its admin membership is never uploaded: remove it with `tribeboard remove ID --apply --store \(ShellWord.quote(store.path))` "
+                                    + "and provision its row again with its admin")
         check.count = count
         check.sample = stalled.sample.map { row in
             let stop = "stopped at \(row.lastState ?? "?") (\(row.lastAt ?? "?"))"

@@ -32,6 +32,16 @@ package enum NameFold {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// The keys under which two registrations of one family meet: (folded name, folded admin
+    /// name), and (folded name, admin hash) when the admin signed in. Provision's possible
+    /// duplicates and the audit's "registered twice" compare the same way.
+    package static func registrationKeys(name: String, adminName: String, adminHash: String?) -> [String] {
+        let folded = fold(name)
+        var keys = [folded + "\u{1F}a:" + fold(adminName)]
+        if let adminHash { keys.append(folded + "\u{1F}h:" + adminHash.lowercased()) }
+        return keys
+    }
+
     static func foundationFold(_ text: String) -> String {
         let folded = text.precomposedStringWithCanonicalMapping
             .folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)

@@ -1,4 +1,5 @@
 import Foundation
+import TribeBoardSupport
 import TribeBoardCSV
 import TribeBoardDomain
 import TribeBoardStore
@@ -20,10 +21,7 @@ struct PossibleDuplicateCheck: Sendable {
     }
 
     static func keys(name: String, adminName: String, adminHash: String?) -> [String] {
-        let folded = NameFold.fold(name)
-        var keys = [folded + "\u{1F}a:" + NameFold.fold(adminName)]
-        if let adminHash { keys.append(folded + "\u{1F}h:" + adminHash.lowercased()) }
-        return keys
+        NameFold.registrationKeys(name: name, adminName: adminName, adminHash: adminHash)
     }
 
     /// The store's families with an admin, read once in one pass at the start of the run.
@@ -69,16 +67,6 @@ struct PossibleDuplicateCheck: Sendable {
             row.possibleDuplicate = duplicate
             batch[position] = .valid(row)
         }
-    }
-}
-
-/// A word as a POSIX shell reads it back unchanged: single-quoted unless it is plain.
-enum ShellWord {
-    static func quote(_ word: String) -> String {
-        let plain = !word.isEmpty && word.unicodeScalars.allSatisfy {
-            CharacterSet.alphanumerics.contains($0) && $0.isASCII || "-_./".unicodeScalars.contains($0)
-        }
-        return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }
 

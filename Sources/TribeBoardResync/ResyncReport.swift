@@ -33,6 +33,14 @@ package struct ResyncReport: Encodable, Sendable {
     package var conflicts = 0
     /// Memberships waiting for a family that is set aside.
     package var blocked = 0
+    /// Creations that did not complete (logged, never `completed`, no parent admin): never
+    /// uploaded, their log left as it was; the first 100 ids are listed. Support finishes or
+    /// removes each (`tribeboard remove ID`).
+    package var unfinishedCreations = 0
+    package var unfinishedCreationIds: [String] = []
+    /// Pending families and memberships kept out of CloudKit: those creations' and those of
+    /// families `remove` or `merge` is removing.
+    package var heldBack = 0
     /// The records set aside (quarantined or in conflict), with why: the first 100.
     package var setAside: [ResyncListEntry] = []
     static let listedSetAsideLimit = 100
@@ -83,14 +91,14 @@ package struct ResyncReport: Encodable, Sendable {
 
     package var exitKind: ExitKind {
         if case .remote(let error) = stop, error.category == .configuration { return .configuration }
-        let setAside = quarantined + conflicts + blocked
+        let setAside = quarantined + conflicts + blocked + heldBack
         if pending.total > setAside || stop != nil { return .tryLater }
-        return setAside > 0 ? .setAside : .success
+        return setAside + unfinishedCreations > 0 ? .setAside : .success
     }
 
     enum CodingKeys: String, CodingKey {
-        case command, synced, failed, requests, codesClaimed, claimsReleased, pendingBefore, pending, waiting, quarantined, conflicts, blocked, setAside,
-             lastSuccess, durationSeconds, stoppedBy, stopKind, exitKind, metricsFileError
+        case command, synced, failed, requests, codesClaimed, claimsReleased, pendingBefore, pending, waiting, quarantined, conflicts, blocked,
+             unfinishedCreations, unfinishedCreationIds, heldBack, setAside, lastSuccess, durationSeconds, stoppedBy, stopKind, exitKind, metricsFileError
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -107,6 +115,9 @@ package struct ResyncReport: Encodable, Sendable {
         try container.encode(quarantined, forKey: .quarantined)
         try container.encode(conflicts, forKey: .conflicts)
         try container.encode(blocked, forKey: .blocked)
+        try container.encode(unfinishedCreations, forKey: .unfinishedCreations)
+        try container.encode(unfinishedCreationIds, forKey: .unfinishedCreationIds)
+        try container.encode(heldBack, forKey: .heldBack)
         try container.encode(setAside, forKey: .setAside)
         try container.encodeIfPresent(lastSuccess, forKey: .lastSuccess)
         try container.encode(durationSeconds, forKey: .durationSeconds)

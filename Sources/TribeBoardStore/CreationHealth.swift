@@ -35,12 +35,15 @@ package struct PendingFamily: Sendable, Equatable {
 /// What `doctor`'s creation checks read: counts and the oldest few of each kind of trouble.
 extension TribeBoardStore {
     package func stalledCreations(limit: Int) throws -> Sampled<StalledCreation> {
+        // A family support removed is closed: its log stays as history, not as a stalled creation.
+        let removed = try writer.read { db in try db.tableExists("family_removals") }
+            ? "AND NOT EXISTS (SELECT 1 FROM family_removals r WHERE r.family_id = l.family_id AND r.finished_at IS NOT NULL)" : ""
         let stalled = """
             SELECT l.family_id AS id, f.name AS name, f.code AS code, MAX(l.at) AS last_at,
                    (SELECT state FROM creation_log x WHERE x.family_id = l.family_id ORDER BY x.id DESC LIMIT 1) AS last_state,
                    (SELECT error FROM creation_log x WHERE x.family_id = l.family_id AND x.error IS NOT NULL ORDER BY x.id DESC LIMIT 1) AS last_error
             FROM creation_log l LEFT JOIN families f ON f.id = l.family_id
-            WHERE l.family_id IS NOT NULL
+            WHERE l.family_id IS NOT NULL \(removed)
             GROUP BY l.family_id HAVING SUM(l.state = 'completed') = 0
             """
         return try writer.read { db in

@@ -15,7 +15,8 @@ extension TribeBoardStore {
     /// Every family with a parent admin (active or invited), once per such admin, streamed in one
     /// read: memory stays flat whatever the size of the store. Rows with a value that is not text
     /// (a hand edit) are passed over: the check they feed only warns.
-    package func forEachFamilyWithAdmin(_ body: (FamilyWithAdmin) throws -> Void) throws(StoreError) {
+    /// `oldestFirst`: by creation date, then id (who registered first keeps the family).
+    package func forEachFamilyWithAdmin(oldestFirst: Bool = false, _ body: (FamilyWithAdmin) throws -> Void) throws(StoreError) {
         do {
             try writer.read { db in
                 // The bound fast path: this reads every family of the store, a million at most.
@@ -25,6 +26,7 @@ extension TribeBoardStore {
                     JOIN families f ON f.id = m.family_id
                     JOIN user_profiles u ON u.id = m.user_id
                     WHERE m.role = 'parent_admin' AND m.status != 'removed'
+                    \(oldestFirst ? "ORDER BY f.created_at, f.id" : "")
                     """)
                 try statement.forEachRow([]) { row in
                     guard let id = row.text(0), let name = row.text(1), let admin = row.text(3) else { return }

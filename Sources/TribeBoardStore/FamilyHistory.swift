@@ -76,16 +76,23 @@ extension TribeBoardStore {
         }
     }
 
-    /// Families whose name `matches` says yes to, in name order: the first `limit` described, and
-    /// how many match in all. One pass over the table (the caller's fold is Foundation's, which
-    /// SQLite's LIKE cannot do).
+    /// Families whose name, or whose parent admin's name, `matches` says yes to (a caller gives
+    /// their own name), in name order: the first `limit` described, and how many match in all.
+    /// One pass over the table (the caller's fold is Foundation's, which SQLite's LIKE cannot do).
     package func familiesNamed(limit: Int, _ matches: (String) -> Bool) throws -> (matches: [FamilyNameMatch], total: Int) {
         try writer.read { db in
             var ids: [String] = []
             var total = 0
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, name FROM families ORDER BY name, id")
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT f.id, f.name,
+                       (SELECT group_concat(u.display_name, char(31)) FROM memberships m JOIN user_profiles u ON u.id = m.user_id
+                        WHERE m.family_id = f.id AND m.role = 'parent_admin' AND m.status != 'removed') AS admins
+                FROM families f ORDER BY f.name, f.id
+                """)
             while let row = try rows.next() {
-                guard let id = row.text("id"), let name = row.text("name"), matches(name) else { continue }
+                guard let id = row.text("id"), let name = row.text("name") else { continue }
+                let admins = (row.text("admins") ?? "").split(separator: "\u{1F}").map(String.init)
+                guard matches(name) || admins.contains(where: matches) else { continue }
                 total += 1
                 if ids.count < limit { ids.append(id) }
             }

@@ -74,6 +74,21 @@ package enum StoreSchema {
                 CREATE INDEX code_claims_family ON code_claims(family_id);
                 """)
         }
+        // Families support staff removed (`remove`, `merge`): written before anything is deleted,
+        // so a killed removal is finished by a rerun and resync never uploads what is leaving;
+        // `finished_at` once the family left CloudKit and the store. The creation log stays.
+        migrator.registerMigration("v7-family-removals") { db in
+            try db.execute(sql: """
+                CREATE TABLE family_removals (
+                    family_id TEXT PRIMARY KEY NOT NULL,
+                    name TEXT NOT NULL,
+                    code TEXT NOT NULL,
+                    merged_into TEXT,
+                    started_at TEXT NOT NULL,
+                    finished_at TEXT
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }
 

@@ -143,6 +143,9 @@ package struct ResyncReportMirror: Decodable {
     package let conflicts: Int
     package var metricsFileError: String?
     package let setAside: [Entry]
+    package let unfinishedCreations: Int
+    package let unfinishedCreationIds: [String]
+    package let heldBack: Int
 
     package struct Entry: Decodable {
         package let id: String
@@ -325,7 +328,7 @@ package struct AuditReportMirror: Decodable {
         package let category: String
         package var code: String?
         package let message: String
-        package var action: String?
+        package let action: String
         package let families: [Family]
 
         package struct Family: Decodable {
@@ -376,4 +379,77 @@ package struct ClaimBackfillMirror: Decodable {
 package struct ReuploadReportMirror: Decodable {
     package let marked: [String]
     package let unknown: [String]
+}
+
+/// `remove --json`: each outcome counted, the first families listed.
+package struct RemoveReportMirror: Decodable {
+    package let command: String
+    package let applied: Bool
+    package let remote: Bool
+    package let asked: Int
+    package let removed: Int
+    package let alreadyRemoved: Int
+    package let planned: Int
+    package let refused: Int
+    package let notFound: Int
+    package let unfinished: Int
+    package let requests: Int
+    package let families: [Family]
+    package let codes: String
+
+    package struct Family: Decodable {
+        package let query: String
+        package var familyId: String?
+        package var familyName: String?
+        package let outcome: String
+        package let unfinishedCreation: Bool
+        package let members: [Member]
+        package let remoteMembershipsDeleted: Int
+        package let remoteFamilyDeleted: Bool
+        package let claimsReleased: Int
+        package var problem: String?
+        package var mergedInto: String?
+    }
+
+    package struct Member: Decodable {
+        package let membershipId: String
+        package let userId: String
+        package let displayName: String
+        package let role: String
+        package let profile: String
+    }
+}
+
+/// `merge --json`: who moved, and the duplicate's removal.
+package struct MergeReportMirror: Decodable {
+    package let command: String
+    package let applied: Bool
+    package let alreadyMerged: Bool
+    package let duplicateId: String
+    package let keptId: String
+    package let members: [Member]
+    package let membershipsUploaded: Int
+    package var removal: RemoveReportMirror?
+    package let duplicateCodeFate: String
+    package let reprintCommand: String
+
+    package struct Member: Decodable {
+        package let userId: String
+        package let displayName: String
+        package let role: String
+        package let from: String
+        package let outcome: String
+    }
+}
+
+/// `adopt --json`: both versions, and what the store took.
+package struct AdoptReportMirror: Decodable {
+    package let command: String
+    package let applied: Bool
+    package let familyId: String
+    package let cloudKitName: String
+    package let codeChanged: Bool
+    package let members: [String]
+    package let setAsideEnded: Bool
+    package var reprintCommand: String?
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import TribeBoardCommands
 import TribeBoardAudit
+import TribeBoardCases
 import TribeBoardCSV
 import TribeBoardCloudKit
 import TribeBoardDomain
@@ -57,6 +58,9 @@ enum ErrorKindCatalogue {
             AuditError.repair(.incomplete(.qrCode(.encodingFailed(reason: "r")))), AuditError.scanStopped(reason: "r"),
             RecodeError.noSuchFamily("q"), RecodeError.claimNotConfirmed(reason: "r"), RecodeError.changedMeanwhile(familyID: "f"),
             RecodeError.filesNotInPlace(familyID: "f", cause: FileSystemError("rename into", path: "p")),
+            CaseError.noSuchFamily("q"), CaseError.hasMembers(familyID: "f", count: 1), CaseError.sameFamily("f"),
+            CaseError.keptFamilyLeaving("f"), CaseError.notInCloudKit("f"), CaseError.claim(.hashUnavailable),
+            CaseError.list(FileSystemError("open", path: "p", reason: "r")), CaseError.listTooLarge(path: "p", limit: 1),
             MigrationError.codeGeneration(.noFreeCode(candidatesTried: 100)),
             MigrationInterruption(progress: nil, applying: true), ClaimBackfillInterruption(applying: true),
             MigrationError.copyName(.hashUnavailable(legacyName: "L1")),

@@ -48,7 +48,7 @@ import TribeBoardTestSupport
         let audit = try await run(["audit", "--store", "s.sqlite", "--json"], in: directory, typo)
         let report = try audit.report(AuditReportMirror.self)
         let finding = try #require(report.findings.first { $0.category == "missing-remote" }, "\(audit.stdout)")
-        let action = try #require(finding.action)
+        let action = finding.action
         let commands = AsPrinted.commands(in: action)
         #expect(commands.first?.hasPrefix("tribeboard doctor") == true, "the likely cause leads: \(action)")
         #expect(action.hasPrefix("No family at all"), "\(action)")

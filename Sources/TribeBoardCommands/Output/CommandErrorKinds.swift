@@ -1,5 +1,6 @@
 import Foundation
 import TribeBoardAudit
+import TribeBoardCases
 import TribeBoardCloudKit
 import TribeBoardMigrate
 import TribeBoardProvisioning
@@ -227,6 +228,24 @@ extension InvitationReadError: DocumentedError {
         case .manifest(let path, _): return ErrorDetail(kind: "manifest.unreadable").with { $0.path = path }
         case .manifestMissing(let path, _): return ErrorDetail(kind: "manifest.cannotOpen").with { $0.path = path }
         case .rendering(let error): return ErrorDetail.of(error)
+        }
+    }
+}
+
+extension CaseError: DocumentedError {
+    var errorDetail: ErrorDetail {
+        switch self {
+        case .noSuchFamily: return ErrorDetail(kind: "case.noSuchFamily")
+        case .hasMembers(let id, _): return ErrorDetail(kind: "case.hasMembers").with { $0.recordId = id }
+        case .sameFamily(let id): return ErrorDetail(kind: "case.sameFamily").with { $0.recordId = id }
+        case .keptFamilyLeaving(let id): return ErrorDetail(kind: "case.keptFamilyLeaving").with { $0.recordId = id }
+        case .remoteNeeded(let id): return ErrorDetail(kind: "remote.notConfigured").with { $0.recordId = id }
+        case .notInCloudKit(let id): return ErrorDetail(kind: "case.notInCloudKit").with { $0.recordId = id }
+        case .store(let error): return error.errorDetail
+        case .remote(let error): return error.errorDetail
+        case .claim: return ErrorDetail(kind: "case.claimUnavailable")
+        case .list(let error): return ErrorDetail(kind: "case.listUnreadable").with { $0.path = error.path }
+        case .listTooLarge(let path, _): return ErrorDetail(kind: "case.listTooLarge").with { $0.path = path }
         }
     }
 }

@@ -29,7 +29,7 @@ enum DoctorReportText {
         }
         if !report.nameMatches.isEmpty {
             lines.append("")
-            lines.append("Families whose name contains \"\(report.query)\": \(report.nameMatchesTotal)")
+            lines.append("Families whose name contains \"\(report.query)\" (or whose admin's does): \(report.nameMatchesTotal)")
             for match in report.nameMatches {
                 lines.append("  \(match.id)  \(OutsideText.inline(match.name))  ext \(OutsideText.inline(match.externalId ?? "-"))  admin \(OutsideText.inline(match.admin ?? "-"))  created \(match.createdAt)  \(match.sync)")
             }

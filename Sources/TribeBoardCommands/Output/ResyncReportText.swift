@@ -14,6 +14,11 @@ enum ResyncReportText {
         if report.quarantined > 0 { lines.append("Quarantined after a permanent error: \(report.quarantined) (tribeboard resync --list)") }
         if report.conflicts > 0 { lines.append("In conflict (code taken in CloudKit, not uploaded): \(report.conflicts) (tribeboard resync --list)") }
         if report.blocked > 0 { lines.append("Memberships waiting for a family that is set aside: \(report.blocked)") }
+        if report.unfinishedCreations > 0 {
+            lines.append("Creations that did not complete, not uploaded: \(report.unfinishedCreations) (finish each with its admin, or `tribeboard remove ID --apply`; `tribeboard doctor family ID` shows where it stopped)")
+            for id in report.unfinishedCreationIds { lines.append("  unfinished  families  \(id)") }
+        }
+        if report.heldBack > 0 { lines.append("Records kept out of CloudKit (unfinished creations, families being removed): \(report.heldBack)") }
         for entry in report.setAside { lines.append("  \(entry.status)  \(entry.table)  \(entry.id): \(entry.lastError ?? "no error recorded")") }
         if let reason = report.stoppedBy, !stopShownApart { lines.append("Stopped: \(reason)") }
         if let problem = report.metricsFileError { lines.append("Metrics file not written: \(problem)") }

@@ -25,7 +25,7 @@ extension ResyncCommand: DeclaresExits {
         outcomes: [.partialFailure, .ioError, .remoteUnavailable, .remoteConfiguration],
         meanings: [
             .success: "nothing left pending",
-            .partialFailure: "some records are quarantined or in conflict (see --list; --release ID once dealt with)",
+            .partialFailure: "some records are quarantined or in conflict (see --list; --release ID once dealt with), or a creation that did not complete is kept out of CloudKit",
             .usage: "bad usage (also --release or --reupload naming what is not set aside or not in the store)",
             .lockHeld: "another resync holds the store's lock", .ioError: "the store (or --metrics-file) cannot be opened or written",
             .remoteUnavailable: "CloudKit was unavailable or throttled, or --max-duration passed, and records remain pending (try later)",
@@ -115,5 +115,51 @@ extension RecodeCommand: DeclaresExits {
             .ioError: "the store or a file cannot be written (nothing changed, unless it says the store changed)",
             .remoteUnavailable: "CloudKit was unavailable or did not confirm the new code's claim, or the family changed meanwhile (nothing changed: run it again)",
             .remoteConfiguration: "CloudKit refused the configuration",
+        ])
+}
+
+extension RemoveCommand: DeclaresExits {
+    static let exits = CommandExits(
+        errors: ["store.", "lock.", "cloudkit.", "config.", "remote.notConfigured", "case.noSuchFamily", "case.hasMembers",
+                 "case.claimUnavailable", "case.listUnreadable", "case.listTooLarge"],
+        outcomes: [.partialFailure, .remoteUnavailable],
+        meanings: [
+            .success: "removed, already removed, or (without --apply) planned",
+            .partialFailure: "--from-file: some families were refused (members besides the admin, no --force) or not found",
+            .usage: "bad usage, no such family, or members besides the admin without --force",
+            .dataError: "the --from-file list is too large", .noInput: "the --from-file list cannot be opened",
+            .lockHeld: "a resync is running on this store (try again when it ends)",
+            .ioError: "the store cannot be opened or written",
+            .remoteUnavailable: "CloudKit was unavailable or refused part of a removal (what was started is recorded: run it again to finish)",
+            .remoteConfiguration: "CloudKit refused the configuration, or a family in CloudKit and no remote configured",
+        ])
+}
+
+extension MergeCommand: DeclaresExits {
+    static let exits = CommandExits(
+        errors: ["store.", "lock.", "cloudkit.", "config.", "remote.notConfigured", "case.noSuchFamily", "case.sameFamily",
+                 "case.keptFamilyLeaving", "case.claimUnavailable"],
+        outcomes: [.remoteUnavailable],
+        meanings: [
+            .success: "merged, already merged, or (without --apply) planned",
+            .usage: "bad usage, no such family, or a family merged into itself or into one that is leaving",
+            .lockHeld: "a resync is running on this store (try again when it ends)",
+            .ioError: "the store cannot be opened or written",
+            .remoteUnavailable: "CloudKit was unavailable or refused part of the merge (what was started is recorded: run it again to finish)",
+            .remoteConfiguration: "CloudKit refused the configuration, or no remote is configured for a family in CloudKit",
+        ])
+}
+
+extension AdoptCommand: DeclaresExits {
+    static let exits = CommandExits(
+        errors: ["store.", "lock.", "cloudkit.", "config.", "remote.notConfigured", "case.noSuchFamily", "case.notInCloudKit"],
+        outcomes: [],
+        meanings: [
+            .success: "adopted, or (without --apply) both versions shown",
+            .usage: "bad usage, no such family, or CloudKit holds no record of it",
+            .lockHeld: "a resync is running on this store (try again when it ends)",
+            .ioError: "the store cannot be opened or written (also: CloudKit's code is another family's in the store)",
+            .remoteUnavailable: "CloudKit was unavailable (nothing changed: run it again)",
+            .remoteConfiguration: "CloudKit refused the configuration, or none is configured",
         ])
 }

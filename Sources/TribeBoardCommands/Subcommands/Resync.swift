@@ -134,7 +134,9 @@ package struct ResyncCommand: PipelineCommand {
         }
         if status != .success {
             let setAside = report.quarantined + report.conflicts + report.blocked
-            context.stopped(because: setAside > 0 ? ["\(setAside) records set aside for a person: \(listCommand)"] : [])
+            context.stopped(because: (setAside > 0 ? ["\(setAside) records set aside for a person: \(listCommand)"] : [])
+                + (report.unfinishedCreations > 0
+                    ? ["\(report.unfinishedCreations) creations that did not complete are kept out of CloudKit: tribeboard doctor family ID"] : []))
             throw status.exitCode
         }
     }

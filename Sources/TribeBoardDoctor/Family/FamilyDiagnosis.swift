@@ -3,6 +3,7 @@ import Foundation
 import TribeBoardCloudKit
 import TribeBoardDomain
 import TribeBoardStore
+import TribeBoardSupport
 import TribeBoardRemote
 
 /// What is wrong with one family, each finding with what to do: its creation, its admin, its sync,
@@ -25,11 +26,21 @@ struct FamilyDiagnosis {
             return DoctorCheck(.familyCreation, .creations, .ok, checked: checked, found: "completed")
         }
         let error = records.log.last { $0.error != nil }?.error.map { ": \($0)" } ?? ""
+        let store = ShellWord.quote(request.storePath)
         return DoctorCheck(.familyCreation, .creations, .failure, checked: checked,
                            found: "stopped at \(last.state) (\(last.at))\(error)",
-                           action: records.memberships.isEmpty
-                               ? "the creation stopped before its admin membership: invite an admin in the app, or remove the family and provision it again"
-                               : "the family and its members exist: run `tribeboard resync` to finish its upload")
+                           action: !isUnfinishedCreation
+                               ? "the family and its admin exist: run `tribeboard resync --store \(store)` to finish its upload"
+                               // Resync never uploads it: support closes it.
+                               : "the creation stopped before its admin membership, and resync keeps it out of CloudKit: "
+                                 + "remove it with `tribeboard remove \(records.family.id) --apply --store \(store)`, "
+                                 + "then provision its row again with its admin (admin_display_name)")
+    }
+
+    /// Logged, never `completed`, no parent admin: what resync keeps out of CloudKit.
+    private var isUnfinishedCreation: Bool {
+        !records.log.isEmpty && !records.log.contains { $0.state == FamilyCreationState.completed.rawValue }
+            && !records.memberships.contains { $0.role == MembershipRole.parentAdmin.rawValue && $0.status != MembershipStatus.removed.rawValue }
     }
 
     private func adminFinding() -> DoctorCheck {
@@ -59,6 +70,11 @@ struct FamilyDiagnosis {
             return DoctorCheck(.familySync, .creations, .ok, checked: checked, found: "uploaded" + (family.lastSyncDate.map { " at \($0)" } ?? ""))
         }
         let since = family.lastSyncDate ?? family.createdAt
+        if isUnfinishedCreation {
+            return DoctorCheck(.familySync, .creations, .warning, checked: checked,
+                               found: "pending since \(since), kept out of CloudKit: its creation did not complete",
+                               action: "close its creation (above); resync never uploads it as it is")
+        }
         let stale = RecordMapping.date(fromStoreTimestamp: since).map { request.now.timeIntervalSince($0) > request.staleAfter } ?? false
         return DoctorCheck(.familySync, .creations, stale ? .failure : .warning, checked: checked,
                            found: "waiting for sync since \(since)" + (stale ? ", longer than \(CreationChecks.describe(request.staleAfter))" : ""),

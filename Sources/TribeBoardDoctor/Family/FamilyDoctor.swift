@@ -72,11 +72,11 @@ package struct FamilyDoctor: Sendable {
             lookup.total = total
             if total > 1 {
                 lookup.findings.append(DoctorCheck(.familyFound, .creations, .warning, checked: "Family in the store",
-                                                   found: "\(total) families have a name containing \"\(query)\" (listed below)",
+                                                   found: "\(total) families have a name or an admin's name containing \"\(query)\" (listed under \"Families whose name contains\")",
                                                    action: "run `tribeboard doctor family ID` with the id of the one the ticket is about"))
             } else {
                 lookup.findings.append(DoctorCheck(.familyFound, .creations, .failure, checked: "Family in the store",
-                                                   found: "no family with id, code, external id or a name containing \(query) in \(request.storePath)",
+                                                   found: "no family with id, code, external id, or a name or admin's name containing \(query) in \(request.storePath)",
                                                    action: "check the code (codes are 6 to 8 of A-Z and 0-9), the name's spelling or the store path; see CloudKit below"))
             }
         } catch {
@@ -96,6 +96,8 @@ package struct FamilyDoctor: Sendable {
             TimelineEvent(at: $0.modified, source: "cloudkit",
                           what: "\($0.recordType) \($0.recordName) with code \($0.code ?? "none") (\($0.name ?? "no name"))")
         }
+        // One order for both sources: CloudKit's times interleave with the store's.
+        timeline = timeline.enumerated().sorted { ($0.element.at ?? "", $0.offset) < ($1.element.at ?? "", $1.offset) }.map(\.element)
         let steps = findings.filter { $0.status != .ok }.compactMap(\.action)
         return FamilyReport(query: query, store: request.storePath, family: records?.family, timeline: timeline, remote: remote,
                             findings: findings, nextSteps: steps.isEmpty ? ["nothing: the family is complete and in CloudKit"] : steps,

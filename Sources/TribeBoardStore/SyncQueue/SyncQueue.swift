@@ -51,12 +51,41 @@ package struct SyncQueue: Sendable {
                        OR julianday(s.next_attempt_at) IS NULL)))
                   \(table == .memberships ? "AND NOT " + Self.waitsForFamily() + " AND NOT " + Self.waitsForUser() : "")
                   \(AwaitingPerson.excluded(table))
+                  \(Self.heldBack(table))
                 ORDER BY t.id LIMIT ?
                 """, arguments: [table.rawValue, after, Timestamp(now).text, limit])
         }
         return try rows.map { row throws(StoreError) in
             DueRecord(row: try PendingRow(table, row), record: StoreRecord.decoded(table, row: row))
         }
+    }
+
+    /// Never uploaded: a creation that did not complete, a family support staff is removing, and
+    /// the memberships of both (`FamilyConditions.halfMade`, `beingRemoved`).
+    static func heldBack(_ table: SyncTable) -> String {
+        switch table {
+        case .families: return "AND NOT \(FamilyConditions.halfMade("t")) AND NOT \(FamilyConditions.beingRemoved("t.id"))"
+        case .memberships:
+            return """
+                AND NOT EXISTS (SELECT 1 FROM families f WHERE f.id = t.family_id AND \(FamilyConditions.halfMade("f")))
+                AND NOT \(FamilyConditions.beingRemoved("t.family_id"))
+                """
+        case .userProfiles: return ""
+        }
+    }
+
+    /// Pending records `heldBack` keeps out of CloudKit, and the creations that did not complete
+    /// (how many, the first `limit` ids).
+    package func heldBackRecords(limit: Int) throws -> (records: Int, unfinished: Int, unfinishedIDs: [String]) {
+        let records = try store.writer.read { db in
+            try [SyncTable.families, .memberships].reduce(0) { total, table in
+                let pending = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table.rawValue) t WHERE t.needs_sync = 1") ?? 0
+                let due = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table.rawValue) t WHERE t.needs_sync = 1 \(Self.heldBack(table))") ?? 0
+                return total + pending - due
+            }
+        }
+        let unfinished = try store.halfMadeCreations(limit: limit)
+        return (records, unfinished.count, unfinished.ids)
     }
 
     /// Pending memberships held back by a family that is set aside (and not set aside themselves).

@@ -1,0 +1,119 @@
+import Foundation
+import Logging
+import TribeBoardCloudKit
+import TribeBoardDomain
+import TribeBoardRemote
+import TribeBoardStore
+
+/// What `tribeboard adopt FAMILY` is asked.
+package struct AdoptRequest: Sendable {
+    package var storePath: String
+    package var family: String
+    package var apply = false
+    package var client: CloudKitClient
+    package var showCodes = false
+
+    package init(storePath: String, family: String, client: CloudKitClient) {
+        (self.storePath, self.family, self.client) = (storePath, family, client)
+    }
+
+    func display(_ code: String) -> String { showCodes ? code : FamilyCode.mask(code) }
+}
+
+/// The outcome of one adoption. JSON keys are a stable interface.
+package struct AdoptReport: Encodable, Sendable {
+    package var command = "adopt"
+    package var store: String
+    package var applied = false
+    package var familyId: String
+    /// The store's version and CloudKit's (codes masked unless `--show-codes`).
+    package var storeName: String
+    package var storeCode: String
+    package var cloudKitName = ""
+    package var cloudKitCode = ""
+    package var codeChanged = false
+    /// CloudKit's members, as the store will hold them.
+    package var members: [String] = []
+    /// The quarantine or conflict resync had set it aside with, ended by --apply.
+    package var setAsideEnded = false
+    package var claimed = false
+    package var requests = 0
+    /// The card printed from the store's version shows the wrong code: print CloudKit's.
+    package var reprintCommand: String?
+}
+
+/// Takes CloudKit's version of a family into the store (a family resync set aside because an app
+/// user's record holds its name, or whose copies differ): name, code and members as CloudKit has
+/// them, the set-aside ended. CloudKit is read, then the store changes in one transaction, so a
+/// kill leaves the store as it was or adopted, and a rerun converges.
+package struct FamilyAdopter: Sendable {
+    let request: AdoptRequest
+    let logger: Logger
+
+    package init(request: AdoptRequest, logger: Logger) {
+        self.request = request
+        self.logger = logger
+    }
+
+    package func run() async throws(CaseError) -> AdoptReport {
+        let store = try CaseStore.open(request.storePath, forWriting: request.apply)
+        let found: NamedFamily?
+        do throws(StoreError) {
+            found = try store.namedFamily(request.family)
+        } catch {
+            throw .store(error)
+        }
+        guard let family = found else { throw .noSuchFamily(request.family) }
+        var report = AdoptReport(store: request.storePath, familyId: family.id, storeName: family.name,
+                                 storeCode: request.display(family.code))
+        var cloud = RemoteCase(client: request.client)
+        let adopted: AdoptedFamily
+        let familyRecord: CloudKitRecord?
+        do throws(CloudKitError) {
+            familyRecord = try await cloud.records(named: [family.id])[family.id]
+        } catch {
+            throw .remote(error)
+        }
+        guard let record = familyRecord, let code = record.string("code"), let name = record.string("name") else {
+            throw .notInCloudKit(family.id)
+        }
+        do throws(CloudKitError) {
+            let memberships = (try await cloud.memberships(of: [family.id]))[family.id] ?? []
+            let profiles = try await cloud.records(named: memberships.compactMap { RemoteCase.reference($0, "user") })
+            let claimName = try? CodeClaim.recordName(forCode: code)
+            let claim = try await cloud.records(named: claimName.map { [$0] } ?? [])
+            adopted = AdoptedFamily(id: family.id, name: name, code: CodeClaim.normalise(code),
+                                    memberships: memberships.compactMap { Self.move($0, familyID: family.id, profiles: profiles) },
+                                    claimed: claimName.flatMap { claim[$0] }.flatMap(CodeClaim.holder) == family.id)
+        } catch {
+            throw .remote(error)
+        }
+        report.cloudKitName = adopted.name
+        report.cloudKitCode = request.display(adopted.code)
+        report.codeChanged = adopted.code != family.code
+        report.members = adopted.memberships.map { "\($0.role.rawValue) \($0.status.rawValue) \($0.profile?.displayName ?? $0.userID)" }
+        report.claimed = adopted.claimed
+        report.requests = cloud.requests
+        if report.codeChanged {
+            report.reprintCommand = "tribeboard sheets --store \(request.storePath) --family-id \(family.id) --out \(family.id).pdf"
+        }
+        guard request.apply else { return report }
+        do throws(StoreError) {
+            try store.adopt(adopted, previousCode: family.code)
+        } catch {
+            throw .store(error)
+        }
+        report.applied = true
+        report.setAsideEnded = true
+        logger.notice("family adopted from CloudKit", metadata: ["family": "\(family.id)"])
+        return report
+    }
+
+    static func move(_ record: CloudKitRecord, familyID: String, profiles: [String: CloudKitRecord]) -> MemberMove? {
+        guard let member = AppMember(membership: record, profiles: profiles) else { return nil }
+        let joined = (record.fields?["joinedAt"]?.value.number).map { Date(timeIntervalSince1970: $0 / 1000) } ?? Date()
+        return MemberMove(membershipID: record.recordName, familyID: familyID, userID: member.member.userID,
+                          role: MembershipRole(rawValue: member.member.role) ?? .adult,
+                          status: MembershipStatus(rawValue: member.member.status) ?? .active, joinedAt: joined, profile: member.profile)
+    }
+}

@@ -1,0 +1,262 @@
+import Foundation
+import Logging
+import TribeBoardCloudKit
+import TribeBoardDomain
+import TribeBoardRemote
+import TribeBoardStore
+
+/// Takes families out of CloudKit and the store, in the order that leaves nothing dangling when
+/// killed at any moment:
+///
+/// 1. the store records that the removal started (`family_removals`): resync no longer uploads
+///    the family or its memberships;
+/// 2. CloudKit: its `Membership` records (those the store knows, read by name, and those app
+///    users added, found by query), then its `Family` record, then its code claims, each deleted
+///    with the change tag it was read with (a claim another family holds is left);
+/// 3. the store, in one transaction: memberships, sync bookkeeping, claim rows, the family, and
+///    the profiles only it used that never went up; the removal is marked finished.
+///
+/// A rerun reads again and finds gone what is gone: it converges. Families go in batches of at
+/// most 200 CloudKit operations. Blocks (SQLite): run it on a `PipelineThread`.
+package struct FamilyRemover: Sendable {
+    let request: RemoveRequest
+    let logger: Logger
+    /// The family a merge moved the members into (recorded with the removal).
+    var mergedInto: String?
+    /// After each batch: families settled so far, of how many.
+    package var onProgress: @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }
+
+    package init(request: RemoveRequest, logger: Logger) {
+        self.request = request
+        self.logger = logger
+    }
+
+    package func run() async throws(CaseError) -> RemoveReport {
+        let store = try CaseStore.open(request.storePath, forWriting: request.apply)
+        var report = RemoveReport(store: request.storePath, applied: request.apply, remote: request.client != nil)
+        report.asked = request.families.count
+        var remote = request.client.map(RemoteCase.init)
+        var batch: [(CaseFamily, RemovedFamily)] = []
+        var operations = 0
+        var done = 0
+        for chunk in request.families.chunked(CloudKitClient.maxOperationsPerRequest) {
+            let resolved = try resolve(Array(chunk), store: store, report: &report)
+            let joinedInApp = try await appMembers(of: resolved.map(\.1), remote: &remote)
+            for (query, family) in resolved {
+                var entry = plan(family, query: query)
+                entry.members += joinedInApp[family.id] ?? []
+                let others = family.otherMembers.count + (joinedInApp[family.id]?.count ?? 0)
+                if others > 0 && !request.force {
+                    entry.outcome = .refused
+                    entry.problem = CaseError.hasMembers(familyID: family.id, count: others).localizedDescription
+                    if request.families.count == 1 { throw .hasMembers(familyID: family.id, count: others) }
+                    report.add(entry)
+                    continue
+                }
+                guard request.apply else {
+                    report.add(entry)
+                    continue
+                }
+                if remote == nil && (family.uploaded || !family.claimedCodes.isEmpty) {
+                    if request.families.count == 1 { throw .remoteNeeded(familyID: family.id) }
+                    entry.outcome = .unfinished
+                    entry.problem = CaseError.remoteNeeded(familyID: family.id).localizedDescription
+                    report.add(entry)
+                    continue
+                }
+                let cost = family.members.count + 2
+                if operations + cost > CloudKitClient.maxOperationsPerRequest && !batch.isEmpty {
+                    try await flush(&batch, store: store, remote: &remote, report: &report)
+                    operations = 0
+                }
+                batch.append((family, entry))
+                operations += cost
+            }
+            done += chunk.count
+            onProgress(done, request.families.count)
+        }
+        try await flush(&batch, store: store, remote: &remote, report: &report)
+        onProgress(request.families.count, request.families.count)
+        report.requests += remote?.requests ?? 0
+        if report.unfinished > 0 { report.nextStep = "run the same command again: it finishes what was started" }
+        return report
+    }
+
+    /// Each query's family, or its entry when the store no longer holds it (removed earlier, or unknown).
+    private func resolve(_ queries: [String], store: TribeBoardStore, report: inout RemoveReport) throws(CaseError) -> [(String, CaseFamily)] {
+        var resolved: [(String, String)] = []
+        do {
+            for query in queries {
+                if let family = try store.namedFamily(query) {
+                    resolved.append((query, family.id))
+                } else if let removal = try store.removal(matching: query), removal.finishedAt != nil {
+                    var entry = RemovedFamily(query: query, outcome: .alreadyRemoved)
+                    entry.familyId = removal.familyID
+                    entry.familyName = removal.name
+                    entry.code = request.display(removal.code)
+                    entry.mergedInto = removal.mergedInto
+                    report.add(entry)
+                } else {
+                    if queries.count == 1 && request.families.count == 1 { throw CaseError.noSuchFamily(query) }
+                    report.add(RemovedFamily(query: query, outcome: .notFound))
+                }
+            }
+            let families = Dictionary(try store.caseFamilies(resolved.map(\.1)).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            return resolved.compactMap { query, id in families[id].map { (query, $0) } }
+        } catch let error as CaseError {
+            throw error
+        } catch let error as StoreError {
+            throw .store(error)
+        } catch {
+            throw .store(.readFailed(reason: "\(error)"))
+        }
+    }
+
+    /// Members who joined these families in the app (CloudKit's memberships the store does not
+    /// hold): they count as members besides the admin, and their profiles are theirs (kept).
+    private func appMembers(of families: [CaseFamily], remote: inout RemoteCase?) async throws(CaseError) -> [String: [RemovedFamily.Member]] {
+        let uploaded = families.filter(\.uploaded)
+        guard var cloud = remote, !uploaded.isEmpty else { return [:] }
+        defer { remote = cloud }
+        let queried: [String: [CloudKitRecord]]
+        do throws(CloudKitError) {
+            queried = try await cloud.memberships(of: uploaded.map(\.id))
+        } catch {
+            throw .remote(error)
+        }
+        var members: [String: [RemovedFamily.Member]] = [:]
+        for family in uploaded {
+            let known = Set(family.members.map(\.membershipID))
+            members[family.id] = (queried[family.id] ?? []).filter { !known.contains($0.recordName) }.map { record in
+                RemovedFamily.Member(membershipId: record.recordName, userId: RemoteCase.reference(record, "user") ?? "?",
+                                     displayName: "(joined in the app)", role: record.string("role") ?? "?",
+                                     status: record.string("status") ?? "?", profile: "kept")
+            }
+        }
+        return members
+    }
+
+    private func plan(_ family: CaseFamily, query: String) -> RemovedFamily {
+        var entry = RemovedFamily(query: query, outcome: request.apply ? .removed : .planned)
+        entry.familyId = family.id
+        entry.familyName = family.name
+        entry.code = request.display(family.code)
+        entry.unfinishedCreation = family.halfMade
+        entry.mergedInto = mergedInto
+        entry.members = family.members.map { member in
+            RemovedFamily.Member(membershipId: member.membershipID, userId: member.userID, displayName: member.displayName,
+                                 role: member.role, status: member.status,
+                                 profile: member.profileOnlyHere && !member.profileUploaded ? "deleted" : "kept")
+        }
+        return entry
+    }
+
+    /// Removes a batch: started in the store, out of CloudKit, out of the store.
+    private func flush(_ batch: inout [(CaseFamily, RemovedFamily)], store: TribeBoardStore, remote: inout RemoteCase?,
+                       report: inout RemoveReport) async throws(CaseError) {
+        guard !batch.isEmpty else { return }
+        defer { batch.removeAll(keepingCapacity: true) }
+        do throws(StoreError) {
+            try store.beginRemovals(batch.map { FamilyRemoval(familyID: $0.0.id, name: $0.0.name, code: $0.0.code, mergedInto: mergedInto) })
+        } catch {
+            throw .store(error)
+        }
+        var entries = batch.map(\.1)
+        if remote != nil {
+            do throws(CloudKitError) {
+                try await removeRemotely(batch.map(\.0), entries: &entries, remote: &remote, report: &report)
+            } catch {
+                throw .remote(error)
+            }
+        }
+        let gone = zip(batch.map(\.0), entries).filter { $0.1.outcome == .removed }.map(\.0.id)
+        do throws(StoreError) {
+            _ = try store.finishRemovals(gone)
+        } catch {
+            throw .store(error)
+        }
+        for entry in entries {
+            logger.notice("family removal", metadata: ["family": "\(entry.familyId ?? "?")", "outcome": "\(entry.outcome.rawValue)"])
+            report.add(entry)
+        }
+    }
+
+    private func removeRemotely(_ families: [CaseFamily], entries: inout [RemovedFamily], remote: inout RemoteCase?,
+                                report: inout RemoveReport) async throws(CloudKitError) {
+        guard var cloud = remote else { return }
+        defer { remote = cloud }
+        let ids = families.map(\.id)
+        let known = try await cloud.records(named: ids + families.flatMap { $0.members.map(\.membershipID) })
+        let queried = try await cloud.memberships(of: ids)
+        var memberships: [String: [CloudKitRecord]] = [:]
+        for family in families {
+            var records = family.members.compactMap { known[$0.membershipID] }
+            for record in queried[family.id] ?? [] where !records.contains(where: { $0.recordName == record.recordName }) {
+                records.append(record)
+            }
+            memberships[family.id] = records
+        }
+        let deletedMembers = try await cloud.delete(families.flatMap { memberships[$0.id] ?? [] })
+        var familyRecords: [CloudKitRecord] = []
+        for (index, family) in families.enumerated() {
+            let records = memberships[family.id] ?? []
+            let failed = records.compactMap { record -> String? in
+                if case .failed(let reason)? = deletedMembers[record.recordName] { return "membership \(record.recordName): \(reason)" }
+                return nil
+            }
+            entries[index].remoteMembershipsDeleted = records.count - failed.count
+            if let problem = failed.first {
+                entries[index].outcome = .unfinished
+                entries[index].problem = problem
+            } else if let record = known[family.id] {
+                familyRecords.append(record)
+            }
+        }
+        let deletedFamilies = try await cloud.delete(familyRecords)
+        var claims: [(Int, CodeClaim)] = []
+        for (index, family) in families.enumerated() where entries[index].outcome == .removed {
+            if case .failed(let reason)? = deletedFamilies[family.id] {
+                entries[index].outcome = .unfinished
+                entries[index].problem = "family record: \(reason)"
+                continue
+            }
+            entries[index].remoteFamilyDeleted = deletedFamilies[family.id] != nil
+            for code in Set(family.claimedCodes + [CodeClaim.normalise(family.code)]) {
+                do throws(CodeClaimError) {
+                    claims.append((index, try CodeClaim(code: code, familyID: family.id)))
+                } catch {
+                    entries[index].outcome = .unfinished
+                    entries[index].problem = error.localizedDescription
+                }
+            }
+        }
+        guard !claims.isEmpty else { return }
+        let answer = try await CodeClaimer(client: cloud.client).release(claims.map(\.1))
+        report.requests += answer.requests
+        for (index, claim) in claims {
+            switch answer.outcomes[claim.recordName] {
+            case .released?: entries[index].claimsReleased += 1
+            case .notOurs?: entries[index].claimsNotOurs += 1
+            case .failed(let error)?:
+                entries[index].outcome = .unfinished
+                entries[index].problem = "code claim: \(error.serverErrorCode)"
+            case nil:
+                entries[index].outcome = .unfinished
+                entries[index].problem = "code claim: \(answer.problem ?? "no answer")"
+            }
+        }
+    }
+}
+
+/// Opening the store for a case: read-only for a plan (a mistyped --store is "no such file",
+/// never a new empty store), for writing with --apply.
+enum CaseStore {
+    static func open(_ path: String, forWriting: Bool) throws(CaseError) -> TribeBoardStore {
+        do throws(StoreError) {
+            let reading = try TribeBoardStore.openReadOnly(at: path)
+            return forWriting ? try TribeBoardStore.open(at: path) : reading
+        } catch {
+            throw .store(error)
+        }
+    }
+}
