@@ -62,6 +62,9 @@ package struct Auditor: Sendable {
         let queries = LocalAuditQueries(store: store)
         let (localScan, read, remoteFailure) = try await scanBothSides(queries)
         if let remoteFailure, request.repair != .none { throw remoteFailure }
+        // A snapshot file the operator named that cannot be read is a mistake in the command, not
+        // CloudKit's trouble: it stops the run as before (66, the error document).
+        if case .snapshot? = remoteFailure, let remoteFailure { throw remoteFailure }
         // A read that failed part way is no picture of the remote: the store is audited alone.
         let remote = remoteFailure == nil ? read : RemoteFamilyIndex(sampleLimit: request.sampleLimit, expectedRecords: 0)
         let local = localScan.index

@@ -309,6 +309,8 @@ package struct SheetsReportMirror: Decodable {
 /// `audit --json`: counts by category, findings, and the repair.
 package struct AuditReportMirror: Decodable {
     package let errors: Int
+    /// Why CloudKit was not read, when the store was audited alone.
+    package var remoteNotRead: String?
     package let counts: [String: Int]
     package let findings: [Finding]
     package var repair: Repair?

@@ -170,7 +170,9 @@ import TribeBoardRemote
         let fixture = try await EmulatorFixture.start()
         defer { Task { await fixture.emulator.stop() } }
         let directory = try TemporaryDirectory("reupload")
-        try directory.write("in.csv", "external_id,family_name,admin_display_name\nR1,Ramos,Ana Ramos\nR2,Silva,Rui Silva\n")
+        // Admins with their Apple account hash: their profiles and memberships go up too.
+        try directory.write("in.csv", "external_id,family_name,admin_display_name,admin_apple_user_id_hash\n"
+                            + "R1,Ramos,Ana Ramos,\(CSVFixtures.hexHash(1))\nR2,Silva,Rui Silva,\(CSVFixtures.hexHash(2))\n")
         func run(_ arguments: [String]) async throws -> ProcessRunner.Result {
             try await ProcessRunner.runAsync(tribeboard, arguments + ["--store", "s.sqlite"] + fixture.remoteArguments, in: directory.path)
         }

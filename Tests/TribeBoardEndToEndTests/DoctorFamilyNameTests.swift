@@ -29,6 +29,16 @@ import TribeBoardTestSupport
         #expect(vietnamese.family?.name == "Nguyễn")
     }
 
+    /// One letter is not a name search: the answer says so, rather than "no family containing o".
+    @Test func aOneLetterQuerySaysNamesNeedTwo() throws {
+        let directory = try provisioned("external_id,family_name,admin_display_name\nT1,Olsen,Ola\n")
+        let (status, report, _) = try doctor("o", in: directory)
+        #expect(status == 1)
+        let found = try #require(report.findings.first { $0.id == "family.found" })
+        #expect(found.found.contains("at least 2 letters or digits"), "\(found.found)")
+        #expect(!found.found.contains("containing"), "\(found.found)")
+    }
+
     @Test func severalMatchesAreListedWithWhatTellsThemApart() throws {
         let directory = try provisioned("external_id,family_name,admin_display_name\nS1,Smith,Jo Smith\nS2,Smithson,Al Smithson\nS3,Naismith,Bo\nK1,Kowalski,Ewa\n")
         let (status, report, keys) = try doctor("smith", in: directory)

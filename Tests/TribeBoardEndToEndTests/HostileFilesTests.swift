@@ -33,6 +33,10 @@ import TribeBoardTestSupport
     @Test func aPlantedResyncLockIsRefusedWith74AndItsTargetKept() throws {
         let directory = try TemporaryDirectory("hostile-resync-lock")
         let target = try victim(in: directory)
+        // resync refuses a store that does not exist before it takes its lock: make one.
+        try directory.write("in.csv", CSVFixtures.families(count: 1))
+        try #require(try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "-q"],
+                                           in: directory.path).status == 0)
         try FileManager.default.createSymbolicLink(atPath: directory.file("s.sqlite.resync-lock"), withDestinationPath: target)
         let key = directory.file("eckey.pem")
         try #require(try ProcessRunner.run("/usr/bin/openssl", ["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", key]).status == 0)

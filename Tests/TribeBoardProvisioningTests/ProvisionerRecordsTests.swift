@@ -21,7 +21,9 @@ struct ProvisionerRecordsTests {
         #expect(try inspector.count("SELECT COUNT(*) FROM families WHERE needs_sync = 1") == 3)
         #expect(try inspector.count("SELECT COUNT(*) FROM user_profiles WHERE needs_sync = 1") == 2)
         #expect(try inspector.count("SELECT COUNT(*) FROM memberships WHERE needs_sync = 1") == 2)
-        #expect(report.pendingSync == .init(families: 3, userProfiles: 2, memberships: 2))
+        // The admin invited without an Apple account hash waits in the store for them to join
+        // (the app cannot decode a profile without one): not pending for CloudKit.
+        #expect(report.pendingSync == .init(families: 3, userProfiles: 1, memberships: 1))
         let rows = try inspector.rows("SELECT source_line, import_key FROM families ORDER BY source_line")
         #expect(rows.map { $0["source_line"] } == ["2", "3", "4"])
         #expect(rows.map { $0["import_key"] } == ["ext:E1", "ext:E2", "ext:E3"])

@@ -50,9 +50,11 @@ struct ReviewRegressionTests {
         #expect(dry.failed == 1)
     }
 
-    @Test func nonASCIILettersThatUpperCaseToASCIIAreRefused() {
+    /// The join kit's normalisation (docs/code-claims.md): ß is refused rather than spelt SS, and a
+    /// Turkish keyboard's dotless ı folds to I, so the code typed there finds the same claim.
+    @Test func nonASCIILettersThatUpperCaseToASCIIAreRefusedOrFoldedAsTheKitSays() throws {
         #expect(throws: FamilyCodeFormatError.invalidCharacter("ß")) { try FamilyCode(validating: "abcdeß") }
-        #expect(throws: FamilyCodeFormatError.invalidCharacter("ı")) { try FamilyCode(validating: "abcdeı") }
+        #expect(try FamilyCode(validating: "abcdeı").value == "ABCDEI")
     }
 
     @Test func logLinesEscapeControlCharacters() throws {

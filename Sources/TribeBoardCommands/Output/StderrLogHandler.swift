@@ -25,7 +25,7 @@ struct StderrLogHandler: LogHandler {
         if dropsWarnings && event.level == .warning { return }
         var fields = metadata
         event.metadata?.forEach { fields[$0.key] = $0.value }
-        let details = fields.sorted { $0.key < $1.key }.map { "\($0.key)=\(OutsideText.inline("\($0.value)", limit: 300))" }.joined(separator: " ")
+        let details = fields.sorted { $0.key < $1.key }.map { "\($0.key)=\(OutsideText.inline("\($0.value)", limit: 2000))" }.joined(separator: " ")
         Terminal.clearProgressLine()
         Terminal.writeError(Self.prefix(event.level, colour: useColour) + "\(OutsideText.inline("\(event.message)", limit: 2000))\(details.isEmpty ? "" : " " + details)\n")
     }

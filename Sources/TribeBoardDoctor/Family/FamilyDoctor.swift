@@ -74,6 +74,10 @@ package struct FamilyDoctor: Sendable {
                 lookup.findings.append(DoctorCheck(.familyFound, .creations, .warning, checked: "Family in the store",
                                                    found: "\(total) families have a name or an admin's name containing \"\(query)\" (listed under \"Families whose name contains\")",
                                                    action: "run `tribeboard doctor family ID` with the id of the one the ticket is about"))
+            } else if !FamilyNameSearch.searchable(query) {
+                lookup.findings.append(DoctorCheck(.familyFound, .creations, .failure, checked: "Family in the store",
+                                                   found: "no family with id, code or external id \(OutsideText.inline(query)); names are searched with at least \(FamilyNameSearch.shortestQuery) letters or digits",
+                                                   action: "type more of the family's or the admin's name, or give its id, code or external id"))
             } else {
                 lookup.findings.append(DoctorCheck(.familyFound, .creations, .failure, checked: "Family in the store",
                                                    found: "no family with id, code, external id, or a name or admin's name containing \(query) in \(request.storePath)",

@@ -22,9 +22,15 @@ enum FamilyNameSearch {
     private static let ignored = CharacterSet.whitespacesAndNewlines.union(.punctuationCharacters).union(.symbols)
         .union(.controlCharacters)
 
+    /// The fewest letters or digits a name search needs: one would match most of the store.
+    static let shortestQuery = 2
+
+    /// Whether `query` is long enough to search names with.
+    static func searchable(_ query: String) -> Bool { fold(query).count >= shortestQuery }
+
     static func matches(_ query: String, in store: TribeBoardStore) throws -> (matches: [FamilyNameMatch], total: Int) {
         let wanted = fold(query)
-        guard wanted.count >= 2 else { return ([], 0) }
+        guard wanted.count >= shortestQuery else { return ([], 0) }
         return try store.familiesNamed(limit: listed) { fold($0).contains(wanted) }
     }
 }
