@@ -74,7 +74,13 @@ struct ContainerShapeMatrixTests {
 
     // MARK: Shapes
 
-    static func template() throws -> ContainerSchema { try CloudKitEmulator.Options.templateSchema() }
+    /// The schema file less its legacy CK* types (shipped for migrations): each shape adds the
+    /// legacy types it is about itself, indexed or not.
+    static func template() throws -> ContainerSchema {
+        var schema = try CloudKitEmulator.Options.templateSchema()
+        schema.types = schema.types.filter { !$0.key.hasPrefix("CK") }
+        return schema
+    }
 
     static func changed(_ change: (inout ContainerSchema) -> Void) throws -> ContainerSchema {
         var schema = try template()

@@ -111,7 +111,7 @@ import TribeBoardTestSupport
         let names = [String(repeating: "Wolfeschlegelsteinhausen ", count: 2) + "Bergerdorff", String(repeating: "W", count: 64),
                      "Famille " + String(repeating: "Montmorency-Laval ", count: 3) + "Saint-Aignan", stacked,
                      "Ng", String(repeating: "ก้้้", count: 12), "山田家" + String(repeating: "山", count: 60), "Lee"]
-        try provisioned("family_name,admin_display_name\n" + names.indices.map { "Family \($0 + 10),\($0 % 2 == 0 ? "" : String(repeating: "A", count: 50))\n" }.joined(),
+        try provisioned("family_name,admin_display_name\n" + names.indices.map { "Family \($0 + 10),\($0 % 2 == 0 ? "" : String(repeating: "A", count: 30))\n" }.joined(),
                         in: directory)
         var manifest = try String(contentsOfFile: directory.file("out/manifest.csv"), encoding: .utf8)
         for (index, name) in names.enumerated() { manifest = manifest.replacingOccurrences(of: "Family \(index + 10)", with: name) }

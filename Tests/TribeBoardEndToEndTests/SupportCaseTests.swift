@@ -109,10 +109,11 @@ import TribeBoardTestSupport
         #expect(try store.count("SELECT COUNT(*) FROM sync_state WHERE record_id = '\(familyID)'") == 0, "\(comment)")
     }
 
+    /// Admins with their Apple account hash: their profiles and memberships are in CloudKit.
     static let twoFamilies = """
-        external_id,family_name,admin_display_name
-        A-1,Okafor,Ada Okafor
-        B-2,Lindqvist,Sven Lindqvist
+        external_id,family_name,admin_display_name,admin_apple_user_id_hash
+        A-1,Okafor,Ada Okafor,\(CSVFixtures.hexHash(1))
+        B-2,Lindqvist,Sven Lindqvist,\(CSVFixtures.hexHash(2))
 
         """
 

@@ -100,7 +100,9 @@ package struct AuditCommand: PipelineCommand {
                 let csv = AuditCSV.render(report)
                 Terminal.writeOutput(Terminal.isTerminal(.standardOutput) ? TerminalText.sanitized(csv) : csv)
             }
-        } else {
+        } else if remoteFailure == nil || !global.json {
+            // With --json a failure is the one error document on stdout (docs/errors.md); the
+            // text report still shows the store's findings above the error.
             try context.emit(report, text: AuditReportText.render)
         }
         // The store's findings are printed; the remote's failure still decides the status.
