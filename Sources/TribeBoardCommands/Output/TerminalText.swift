@@ -1,3 +1,5 @@
+import TribeBoardSupport
+
 /// Text that reaches a terminal from outside (family names from a CSV, record names and fields
 /// from CloudKit) must not drive it: an ESC sequence can rewrite the screen, set the window title
 /// or hide lines, and bidirectional overrides can reorder what is shown. Every text report goes
@@ -24,13 +26,8 @@ enum TerminalText {
         return String(result)
     }
 
+    /// OutsideText's set, less the line feed and tab the whole report's own layout uses.
     static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x0A, 0x09: return false
-        case 0x00...0x1F, 0x7F...0x9F: return true
-        case 0x2028, 0x2029: return true  // line and paragraph separators: no report's layout uses them
-        case 0x202A...0x202E, 0x2066...0x2069: return true
-        default: return false
-        }
+        scalar != "\n" && scalar != "\t" && OutsideText.isUnsafe(scalar)
     }
 }
