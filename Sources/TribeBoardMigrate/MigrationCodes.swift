@@ -140,10 +140,10 @@ struct MigrationCodes {
         let records = try await MigrationTransfer.readAll(types: types, from: destination)
         var holders: [String: [CodeHolder]] = [:]
         for record in records {
-            guard let code = record.string("code") else { continue }
-            let created = record.fields?["createdAt"]?.value.number.flatMap(MigrationStoreImport.date(milliseconds:))
-                ?? record.created?.timestamp.flatMap { MigrationStoreImport.date(milliseconds: Double($0)) }
-            holders[MigrationCodeKey.key(code), default: []].append(CodeHolder(id: record.recordName, createdAt: created, place: "destination \(record.recordType ?? "")"))
+            let family = RemoteFamily(record)
+            guard let code = family.code else { continue }
+            let holder = CodeHolder(id: family.recordName, createdAt: family.created.date, place: "destination \(family.recordType)")
+            holders[MigrationCodeKey.key(code), default: []].append(holder)
         }
         return holders
     }
