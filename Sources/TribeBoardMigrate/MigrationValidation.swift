@@ -86,14 +86,3 @@ enum MigrationValidation {
         return nil
     }
 }
-
-/// Codes as people take them (the join screen upper-cases what is typed), and the wire format:
-/// the audit's `CodeFormat`, which this module does not see.
-enum MigrationCodeKey {
-    static func key(_ code: String) -> String { code.trimmingCharacters(in: .whitespacesAndNewlines).uppercased() }
-
-    static func isWireFormat(_ code: String) -> Bool {
-        FamilyCode.allowedLengths.contains(code.unicodeScalars.count)
-            && code.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
-    }
-}
