@@ -50,12 +50,8 @@ struct SnapshotParserAgreementTests {
         var problem: String?
 
         init(_ summary: RemoteRecordSummary) {
-            recordName = summary.recordName
-            recordType = summary.recordType
-            code = summary.code
-            name = summary.name
-            createdAt = summary.createdAtMilliseconds
-            codeIsNotString = summary.codeIsNotString
+            (recordName, recordType, code, name) = (summary.recordName, summary.recordType, summary.code, summary.name)
+            (createdAt, codeIsNotString) = (summary.createdAtMilliseconds, summary.codeIsNotString)
             problem = summary.invalidValue.map { String($0.prefix { $0 != "(" }).trimmingCharacters(in: .whitespaces) }
         }
     }
