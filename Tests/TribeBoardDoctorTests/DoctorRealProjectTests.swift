@@ -105,6 +105,9 @@ struct DoctorRealProjectTests {
         Verdict(fixture: "Riddhi-mi-CloudKitDemo", targets: ["DemoCloudKit"], containers: ["DemoCloudKit": "iCloud.com.mi.all"],
                 warnings: ["DemoCloudKit|container.backgroundModes"]),
         // A local package added by path: the container passed as an argument to its parameter.
+        // The store is SwiftData's `.automatic`, set up in the local package NebularNewsKit; the
+        // container is not named after the bundle id (information, not a warning).
+        Verdict(fixture: "TaylorFinklea-nebularnews-ios", targets: ["NebularNews"], containers: ["NebularNews": "iCloud.com.nebularnews"]),
         Verdict(fixture: "kellyhuberty-CloudKitSynchronizer", targets: ["CloudKitSynchronizerAppPkg", "CloudKitSynchronizerAppPod"],
                 containers: ["CloudKitSynchronizerAppPkg": "iCloud.com.kellyhuberty.CloudKitSynchronizer",
                              "CloudKitSynchronizerAppPod": "iCloud.com.kellyhuberty.CloudKitSynchronizer"],
