@@ -39,3 +39,31 @@ struct DoctorLocalPackageStoreTests {
         #expect(listed.action?.contains("variable") == false, "\(String(describing: listed.action))")
     }
 }
+
+/// A Debug configuration signed with a development container the code never names: a real project
+/// (Tests/Fixtures/doctor/real/Presidentty1-nestling-care-log/SOURCE.md).
+@Suite("Doctor: per-configuration entitlements on a real project")
+struct DoctorDebugEntitlementsTests {
+    static let name = "Presidentty1-nestling-care-log"
+
+    @Test func theDebugBuildFailsAtEachServiceWithItsOwnBinding() throws {
+        let code = try DoctorCompiledCodeTests.check(DoctorCompiledCodeTests.run(DoctorCompiledCodeTests.fixture(Self.name)),
+                                                     "Nuzzle", .containerSwiftSources)
+        #expect(code.status == .failure && code.found.contains("Debug lists iCloud.com.nestling.app.dev"), "\(code.found)")
+        // Two files bind the same name `containerID`: each use is its own file's binding.
+        #expect(code.found.contains("CaregiverSyncService.swift:25, CKContainer(identifier:) via containerID (Nestling/Services/CaregiverSyncService.swift:26)"),
+                "\(code.found)")
+        #expect(code.found.contains("DataStoreSelector.swift:93, CKContainer(identifier:) via containerID (Nestling/Domain/Services/DataStoreSelector.swift:94)"),
+                "\(code.found)")
+        // A file the project does not compile is not judged.
+        #expect(!code.locations.contains { $0.path.hasSuffix("CloudKitSyncService.swift") }, "\(code.locations)")
+    }
+
+    @Test func listingTheContainerInTheDevEntitlementsMendsIt() throws {
+        let variant = try DoctorVariant("real/\(Self.name)")
+        try variant.edit("Nestling/Nestling.dev.entitlements", replacing: "<string>iCloud.com.nestling.app.dev</string>",
+                         with: "<string>iCloud.com.nestling.app</string>")
+        let checks = DoctorCompiledCodeTests.run(variant.path)
+        #expect(checks.filter { $0.status == .failure }.isEmpty, "\(checks.filter { $0.status == .failure })")
+    }
+}
