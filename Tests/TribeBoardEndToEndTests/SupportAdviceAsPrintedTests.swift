@@ -12,31 +12,15 @@ import TribeBoardTestSupport
     let tribeboard = ProcessRunner.executable("tribeboard")
     let container = CloudKitConfiguration.defaultContainer
 
-    struct Setup {
-        let fixture: EmulatorFixture
-        let directory: TemporaryDirectory
-        /// External id -> family id.
-        let families: [String: String]
-    }
+    typealias Setup = SupportCaseTests.Case
 
     func run(_ arguments: [String], _ setup: Setup) async throws -> ProcessRunner.Result {
-        try await ProcessRunner.runAsync(tribeboard, arguments + ["--store", "s.sqlite"] + setup.fixture.remoteArguments,
-                                         in: setup.directory.path)
+        try await SupportCaseTests().run(arguments, setup)
     }
 
+    /// Families provisioned from `csv` and uploaded (the remote given as flags).
     func provisioned(_ csv: String, _ name: String) async throws -> Setup {
-        let fixture = try await EmulatorFixture.start()
-        let directory = try TemporaryDirectory(name)
-        try directory.write("in.csv", csv)
-        let provision = try await ProcessRunner.runAsync(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "-q"],
-                                                         in: directory.path)
-        try #require(provision.status == 0, "\(provision.stderr)")
-        let rows = try StoreInspector(path: directory.file("s.sqlite")).rows("SELECT id, substr(import_key, 5) AS ext FROM families")
-        let setup = Setup(fixture: fixture, directory: directory,
-                          families: Dictionary(uniqueKeysWithValues: rows.map { ($0["ext"] ?? "", $0["id"] ?? "") }))
-        let resync = try await run(["resync"], setup)
-        try #require(resync.status == 0, "\(resync.stderr)")
-        return setup
+        try await SupportCaseTests().provisioned(csv, name: name)
     }
 
     func sqlite(_ setup: Setup, _ statement: String) throws {
