@@ -64,11 +64,10 @@ package struct Provisioner: Sendable {
         let started = ContinuousClock.now
         let generator = try FamilyCodeGenerator(length: request.codeLength, source: randomSource)
         let renderer = try QRCodePNGRenderer(scale: request.qrScale)
-        let source = try CSVSource(request.csvPath)
-        let preScan = try CSVPreScan.scan(path: source.path)
+        let file = try ImportFile(path: request.csvPath, mapping: request.headerMapping)
+        let preScan = file.preScan
         let total = preScan.dataRecords
-        let reader = try FamilyCSVReader(path: source.path, malformed: preScan.malformedRecords, format: preScan.format,
-                                         mapping: request.headerMapping)
+        let reader = try file.reader()
         // One warning, however many: a file with 100,000 stray columns must not print 100,000 lines.
         if !reader.unknownColumns.isEmpty {
             let shown = reader.unknownColumns.prefix(5).joined(separator: ", ")
@@ -78,7 +77,7 @@ package struct Provisioner: Sendable {
             ])
         }
         let tracker = try RowTracker()
-        if reader.columns.contains(.code) { try reservePreassignedCodes(in: tracker, source: source, preScan: preScan) }
+        if reader.columns.contains(.code) { try reservePreassignedCodes(in: tracker, file: file) }
 
         var report = ProvisionReport(dryRun: request.dryRun, csv: request.csvPath, store: request.storePath)
         report.noteUnknownColumns(reader.unknownColumns)
@@ -228,9 +227,8 @@ package struct Provisioner: Sendable {
 
     /// Preassigned codes are claimed before any code is generated, so that a random code can never
     /// take a code that a later row of the same file keeps.
-    private func reservePreassignedCodes(in tracker: RowTracker, source: CSVSource, preScan: CSVPreScan) throws {
-        let reader = try FamilyCSVReader(path: source.path, malformed: preScan.malformedRecords, format: preScan.format,
-                                         mapping: request.headerMapping)
+    private func reservePreassignedCodes(in tracker: RowTracker, file: ImportFile) throws {
+        let reader = try file.reader()
         while let record = try reader.next() {
             // Every well-formed code claims its place, even on a row that fails for another
             // reason: two lines giving one code are a conflict in the file, and the earlier line
