@@ -1,5 +1,6 @@
 import Foundation
 import TribeBoardDomain
+import TribeBoardSupport
 
 /// How the file's header names become the columns provisioning reads. A form export names its
 /// columns as questions ("Family name", "Admin display name"): a header matches a column when
@@ -102,6 +103,28 @@ package struct HeaderMapping: Sendable, Equatable {
             return positions
         }
         throw .headerMapping(.headerNotInFile(header: name, headers: Array(header.prefix(12))))
+    }
+}
+
+extension HeaderMapping {
+    /// What to say of a row that repeats an earlier one in every column read. When the file has
+    /// columns that were not read (a form's e-mail, phone, time stamp), those are likely what
+    /// tells the two apart: the advice names them and the `--map` that reads the likeliest one
+    /// as the external id; otherwise, add an external_id column.
+    package static func repeatAdvice(unread: [String]) -> String {
+        let headers = unread.map(\.trimmed).filter { !$0.isEmpty }
+        guard !headers.isEmpty else { return "add an external_id column to tell such rows apart" }
+        // A person's e-mail first, then an id or reference, a phone number, the form's time stamp.
+        let likely = [["mail", "email", "courriel", "correo"], ["id", "ref", "reference", "number", "numero"],
+                      ["phone", "telephone", "tel", "mobile", "portable"], ["timestamp", "horodateur", "horodatage", "date"]]
+        let words = headers.map { key($0).split(separator: "_").map(String.init) }
+        func matches(_ index: Int, _ group: [String]) -> Bool {
+            words[index].contains { word in group.contains { word == $0 || $0.count > 3 && word.hasPrefix($0) } }
+        }
+        let chosen = likely.lazy.compactMap { group in headers.indices.first { matches($0, group) } }.first ?? 0
+        let shown = headers.prefix(4).map { "\"\($0)\"" }.joined(separator: ", ") + (headers.count > 4 ? " and \(headers.count - 4) more" : "")
+        return "the columns \(shown) were not read; if they tell such rows apart, read one as the external id: "
+            + "--map \(ShellWord.quote(headers[chosen] + "=external_id"))"
     }
 }
 

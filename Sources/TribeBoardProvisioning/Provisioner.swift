@@ -90,6 +90,7 @@ package struct Provisioner: Sendable {
                                                "store": "\(request.storePath)", "dry-run": "\(request.dryRun)"])
         var sink = RunSink(report: report, logger: logger, total: total, started: started, onProgress: onProgress,
                            loggedFailures: request.loggedFailures)
+        sink.rows = preScan.rows
         // Only rows with an admin are compared: without that column there is nothing to check.
         let duplicates = reader.columns.contains(.adminDisplayName) && !Self.benchWithoutDuplicateCheck
             ? try PossibleDuplicateCheck(skip: request.skipPossibleDuplicates, storePath: request.storePath) : nil
@@ -143,7 +144,8 @@ package struct Provisioner: Sendable {
                                              reservations: reservations, logger: logger) }
         var tally = ClaimStage.Tally()
         logger.debug("store and output folder ready", metadata: ["elapsed": "\(sink.elapsed)"])
-        let batches = BatchPrefetcher(reader: reader) { reader in try nextBatch(from: reader, tracker: tracker, duplicates: duplicates) }
+        let rows = sink.rows
+        let batches = BatchPrefetcher(reader: reader) { reader in try nextBatch(from: reader, tracker: tracker, duplicates: duplicates, rows: rows) }
         do {
             while var batch = try await batches.next() {
                 // Without a remote, planning would only repeat the lookups the transaction makes.
@@ -192,7 +194,9 @@ package struct Provisioner: Sendable {
             ? try TribeBoardStore.openReadOnly(at: request.storePath) : nil
         if let store { try duplicates?.load(from: store) }
         let planner = DryRunPlanner(store: store, reservations: reader.columns.contains(.code) ? tracker : nil)
-        while let batch = try nextBatch(from: reader, tracker: tracker, duplicates: duplicates) {
+        // Where a real run would write: the summary says it.
+        sink.report.outputDirectory = OutputFolder(path: request.outputDirectory).path
+        while let batch = try nextBatch(from: reader, tracker: tracker, duplicates: duplicates, rows: sink.rows) {
             for entry in batch { sink.record(try planner.plan(entry)) }
         }
         sink.report.pendingSync = try store?.pendingSyncCounts()
@@ -201,8 +205,8 @@ package struct Provisioner: Sendable {
     /// The next rows of the file, parsed; nil at the end. A row whose import key an earlier row
     /// already used fails, naming that row; the first is provisioned. Possible duplicates (name and
     /// admin) are marked, or skipped.
-    private func nextBatch(from reader: FamilyCSVReader, tracker: RowTracker,
-                           duplicates: PossibleDuplicateCheck?) throws -> [BatchEntry]? {
+    private func nextBatch(from reader: FamilyCSVReader, tracker: RowTracker, duplicates: PossibleDuplicateCheck?,
+                           rows: SpreadsheetRows) throws -> [BatchEntry]? {
         var batch: [BatchEntry] = []
         batch.reserveCapacity(request.batchSize)
         while batch.count < request.batchSize, let record = try reader.next() {
@@ -216,8 +220,9 @@ package struct Provisioner: Sendable {
         let earlier = try tracker.firstLines(of: keyed.map { ($0.row.importKey, $0.row.line) })
         for ((index, row), earlierLine) in zip(keyed, earlier) {
             guard let earlierLine else { continue }
-            let error = row.externalId.map { RowError(column: FamilyCSVColumn.externalId.rawValue, "\"\($0)\" is already used on line \(earlierLine)") }
-                ?? RowError(column: nil, "repeats line \(earlierLine) exactly (add an external_id column to tell such rows apart)")
+            let earlier = rows.describe(line: earlierLine)
+            let error = row.externalId.map { RowError(column: FamilyCSVColumn.externalId.rawValue, "\"\($0)\" is already used on \(earlier)") }
+                ?? RowError(column: nil, "repeats \(earlier) in every column read (\(HeaderMapping.repeatAdvice(unread: reader.unknownColumns)))")
             batch[index] = .invalid(line: row.line, externalId: row.externalId, familyName: row.familyName,
                                     importKey: row.importKey, error: error)
         }

@@ -34,6 +34,16 @@ struct SheetGeometry {
 
     static let cardShapes = [CardShape(rows: 4, qrShare: 0.42), CardShape(rows: 4, qrShare: 0.32),
                              CardShape(rows: 3, qrShare: 0.42), CardShape(rows: 2, qrShare: 0.42)]
+    /// How a letter may be set, from the largest: the family's name at 30 pt over a QR code of
+    /// 200 points (2.8 in), then a 150-point code, then the name at 22 pt. A letter takes the
+    /// first its wording fits in whole (a 50-character name without spaces takes four lines at 30 pt).
+    struct LetterShape: Equatable {
+        let namePoints: Double
+        let qrSize: Double
+    }
+
+    static let letterShapes = [LetterShape(namePoints: 30, qrSize: 200), LetterShape(namePoints: 30, qrSize: 150),
+                               LetterShape(namePoints: 22, qrSize: 150), LetterShape(namePoints: 22, qrSize: 120)]
     static let cardMargin = 36.0
     static let letterMargin = 54.0
 

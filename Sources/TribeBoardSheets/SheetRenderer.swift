@@ -170,8 +170,10 @@ package final class SheetRenderer {
         try Self.validate(invitation)
         invitations += 1
         guard layout == .cards else {
-            let pageHasCut = drawLetter(invitation, []).contains { $0.value.cut }
-            try drawPage([invitation], pageHasCut: pageHasCut)
+            // The first letter shape it fits whole (the last, cut, when none).
+            let shapes = SheetGeometry.letterShapes
+            let fitting = shapes.firstIndex { shape in !drawLetter(invitation, shape: shape, []).contains { $0.value.cut } }
+            try drawPage([invitation], letter: shapes[fitting ?? shapes.count - 1], pageHasCut: fitting == nil)
             return
         }
         let shape = SheetGeometry.cardShapes.firstIndex { shape in
@@ -200,7 +202,8 @@ package final class SheetRenderer {
         try drawPage(cards.map(\.invitation), shape: shapes[shape], pageHasCut: cards.contains { $0.shape == nil })
     }
 
-    private func drawPage(_ page: [Invitation], shape: SheetGeometry.CardShape = .init(rows: 1, qrShare: 0), pageHasCut: Bool) throws(SheetError) {
+    private func drawPage(_ page: [Invitation], shape: SheetGeometry.CardShape = .init(rows: 1, qrShare: 0),
+                          letter: SheetGeometry.LetterShape = SheetGeometry.letterShapes[0], pageHasCut: Bool) throws(SheetError) {
         let rows = shape.rows
         let targets = try targets(pageHasCut: pageHasCut)
         if layout == .cards { for target in targets { drawCutMarks(target, rows: rows, count: page.count) } }
@@ -215,16 +218,18 @@ package final class SheetRenderer {
                 cairo_rectangle(target, frame.x + inset, frame.y + inset, frame.width - 2 * inset, frame.height - 2 * inset)
                 cairo_clip(target)
             }
-            let fits = layout == .cards ? drawCard(invitation, in: frame, qrShare: shape.qrShare, targets) : drawLetter(invitation, targets)
+            let fits = layout == .cards ? drawCard(invitation, in: frame, qrShare: shape.qrShare, targets)
+                : drawLetter(invitation, shape: letter, targets)
             for target in targets { cairo_restore(target) }
             for target in targets { try QRDrawing.draw(invitation.code, in: target, x: qrFrame.x, y: qrFrame.y, size: qrFrame.size) }
             let cut = fits.filter { $0.value.cut }.map(\.key).sorted()
             if !cut.isEmpty {
                 cuts.record(familyId: invitation.familyId.rawValue, familyName: invitation.familyName, fields: cut,
-                            cause: cause(of: invitation, shape: shape))
+                            cause: cause(of: invitation, shape: shape, letter: letter))
                 if let preview, previewShowsCut, targets.contains(preview.context) { markCut(frame, fields: cut, on: preview.context) }
             }
-            if fits.contains(where: { ["wording", "title"].contains($0.key) && $0.value.scale < 1 }) { shrunk += 1 }
+            let smaller = letter != SheetGeometry.letterShapes[0] || fits.contains { ["wording", "title"].contains($0.key) && $0.value.scale < 1 }
+            if smaller { shrunk += 1 }
         }
         if refusing, let output {
             // Its temporary file goes now: the rest of the run only measures.
@@ -237,10 +242,11 @@ package final class SheetRenderer {
 
     /// Whether the template's own text is too long (it does not fit with one-letter names
     /// either) or this family's data is.
-    private func cause(of invitation: Invitation, shape: SheetGeometry.CardShape) -> TextCuts.Cause {
+    private func cause(of invitation: Invitation, shape: SheetGeometry.CardShape, letter: SheetGeometry.LetterShape) -> TextCuts.Cause {
         let short = Invitation(familyId: invitation.familyId, familyName: "A", code: invitation.code, adminName: invitation.adminName == nil ? nil : "A",
                                externalId: invitation.externalId.map { _ in "A" }, columns: invitation.columns.mapValues { _ in "A" })
-        let fits = layout == .cards ? drawCard(short, in: geometry.card(0, rows: shape.rows), qrShare: shape.qrShare, []) : drawLetter(short, [])
+        let fits = layout == .cards ? drawCard(short, in: geometry.card(0, rows: shape.rows), qrShare: shape.qrShare, [])
+            : drawLetter(short, shape: letter, [])
         return fits.contains { $0.value.cut } ? .template : .data
     }
 
@@ -298,10 +304,10 @@ package final class SheetRenderer {
                      small: box("\(text) 14", language), body: box("\(text) 13", language))
     }
 
-    /// The name box set for `name`'s script: its CJK face by its kana or Hangul, else the template's.
-    private func nameBox(for name: String) -> TextBox {
+    /// The name box set for `name`'s script (its CJK face by its kana or Hangul, else the
+    /// template's) at `points`.
+    private func nameBox(for name: String, points: Double = cardNamePoints) -> TextBox {
         let cjk = SheetFonts.CJKLanguage(name: name, template: templateCJK)
-        let points = layout == .cards ? Self.cardNamePoints : 30
         boxes.name.use(font: "\(SheetFonts.text(cjk)) Bold \(points)", language: cjk.tag)
         return boxes.name
     }
@@ -376,8 +382,8 @@ package final class SheetRenderer {
         return fits
     }
 
-    /// Draws one letter; how each of its texts fitted, by field.
-    private func drawLetter(_ invitation: Invitation, _ targets: [OpaquePointer]) -> [String: TextBox.Fit] {
+    /// Draws one letter in `shape`; how each of its texts fitted, by field.
+    private func drawLetter(_ invitation: Invitation, shape: SheetGeometry.LetterShape, _ targets: [OpaquePointer]) -> [String: TextBox.Fit] {
         var fits: [String: TextBox.Fit] = [:]
         let page = geometry.letterBody
         var y = page.y
@@ -397,11 +403,12 @@ package final class SheetRenderer {
                                         minimumScale: Self.titleFloor / 22, on: targets)
         fits["title"] = title
         y += title.height + 12
-        let name = nameBox(for: invitation.familyName).block(invitation.familyName, regions: [PageRect(x: page.x, y: y, width: page.width, height: 200)],
+        let name = nameBox(for: invitation.familyName, points: shape.namePoints).block(invitation.familyName,
+                                                                                      regions: [PageRect(x: page.x, y: y, width: page.width, height: 200)],
                                                              minimumScale: 1, alignment: .center, on: targets)
         fits["family_name"] = name
         y += name.height + 12
-        let qrSize = 200.0
+        let qrSize = shape.qrSize
         qrFrame = (page.x + (page.width - qrSize) / 2, y, qrSize)
         y += qrSize + 8
         let label = boxes.label.line(template.codeLabel, x: page.x, y: y, width: page.width, minimumScale: 0.6, gray: 0.35, on: targets)

@@ -44,6 +44,8 @@ package struct SheetVerifier {
         package var failures: [Failure] = []
         package var passed: Bool { failed == 0 && cards > 0 }
 
+        package init(pdf: String) { self.pdf = pdf }
+
         mutating func fail(_ failure: Failure) {
             failed += 1
             if failures.count < 20 { failures.append(failure) }

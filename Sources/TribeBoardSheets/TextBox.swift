@@ -33,13 +33,17 @@ final class TextBox {
         self.measuring = measuring
         self.font = font
         self.language = language
+        points = Self.points(of: font)
+    }
+
+    private static func points(of font: String) -> Double {
         let description = pango_font_description_from_string(font)
-        points = max(Double(pango_font_description_get_size(description)) / Self.scale, 1)
-        pango_font_description_free(description)
+        defer { pango_font_description_free(description) }
+        return max(Double(pango_font_description_get_size(description)) / scale, 1)
     }
 
     /// The font's size in points: a block shrinks from it in steps of half a point.
-    private let points: Double
+    private var points: Double
     /// The step the last block that had to shrink was set at: the next family's wording differs
     /// only in its placeholders, so the search starts there (two or three layouts, not eight).
     private var lastStep = 1
@@ -52,6 +56,8 @@ final class TextBox {
         guard font != self.font || language != self.language else { return }
         self.font = font
         self.language = language
+        points = Self.points(of: font)
+        lastStep = 1
         for layout in layouts { g_object_unref(UnsafeMutableRawPointer(layout)) }
         layouts = []
         shown = []
@@ -67,29 +73,49 @@ final class TextBox {
     }
 
     /// Runs of more than `longRun` characters with no break opportunity (one unbroken word of
-    /// thousands of letters) get a zero-width space every `longRun`: pango breaks such a word
-    /// by trying each position, which costs the square of its length; a word this long is wider
-    /// than any card or letter, so it is broken within itself anyway.
+    /// thousands of letters, a long web address) get a zero-width space every `piece` letters:
+    /// pango breaks such a word by trying each position, which costs the square of its length;
+    /// a word this long is wider than any card or letter, so it is broken within itself anyway,
+    /// and pieces this short fill each line (a break only every 64 letters left short lines).
     static let longRun = 64
+    static let piece = 16
+
+    /// Whether pango finds break opportunities at or around `scalar` by itself: spaces, hyphens,
+    /// and the scripts it breaks between letters or by dictionary (Thai, Lao, Khmer, Myanmar; CJK).
+    private static func breaks(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x2D, 0x200B, 0x0E00...0x0EFF, 0x1000...0x109F, 0x1780...0x17FF, 0x2E80...: return true
+        default: return scalar.properties.isWhitespace
+        }
+    }
 
     static func breakingLongRuns(_ text: String) -> String {
-        var result = String.UnicodeScalarView()
-        var run = 0
-        var changed = false
+        // Most texts have no such run: they are returned as they are, after one pass.
+        var run = 0, longest = 0
         for scalar in text.unicodeScalars {
-            if scalar.properties.isWhitespace || scalar == "-" || scalar == "\u{200B}" || scalar.value >= 0x2E80 {
-                run = 0
-            } else {
-                run += 1
-                if run > longRun, !scalar.properties.isGraphemeExtend {
-                    result.append("\u{200B}")
-                    run = 1
-                    changed = true
-                }
-            }
-            result.append(scalar)
+            run = breaks(scalar) ? 0 : run + 1
+            longest = max(longest, run)
         }
-        return changed ? String(result) : text
+        guard longest > longRun else { return text }
+        // Counted in characters (a letter and its marks, an emoji sequence): never split.
+        var result = "", word: [Character] = []
+        func flush() {
+            for (index, character) in word.enumerated() {
+                if word.count > longRun, index > 0, index % piece == 0 { result.append("\u{200B}") }
+                result.append(character)
+            }
+            word.removeAll(keepingCapacity: true)
+        }
+        for character in text {
+            if character.unicodeScalars.contains(where: breaks) {
+                flush()
+                result.append(character)
+            } else {
+                word.append(character)
+            }
+        }
+        flush()
+        return result
     }
 
     private func layout(_ index: Int) -> OpaquePointer {
@@ -178,10 +204,8 @@ final class TextBox {
         let steps = max(Int(((points - floorPoints) / 0.5).rounded(.up)), 1)
         let scaleAt = { (step: Int) in step >= steps ? minimumScale : (self.points - 0.5 * Double(step)) / self.points }
         let fits = { (step: Int) in self.flow(bytes, usable, scale: scaleAt(step), alignment: alignment, cutting: false) }
-        // Measuring only (a refused run): whether it fits at the floor is all that is needed.
-        guard !targets.isEmpty else {
-            return Fit(scale: minimumScale, cut: !fits(steps).fits, height: 0)
-        }
+        // Measuring (no targets) takes the same steps as drawing: the height it gives places
+        // what follows, so a card measured to fit is one drawn to fit.
         var step = min(max(lastStep, 1), steps)
         var flowed = fits(step)
         var laidOut = step

@@ -101,6 +101,8 @@ package struct ProvisionReportMirror: Decodable {
 
     package struct Failure: Decodable {
         package let line: Int
+        /// The row a spreadsheet shows the line on.
+        package let row: Int
         package let error: String
     }
 
