@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import TribeBoardSupport
+import TribeBoardDomain
 
 /// One family's row, as the store has it.
 package struct FamilyFacts: Sendable, Codable, Equatable {
@@ -64,7 +65,7 @@ extension TribeBoardStore {
             let row = try Row.fetchOne(db, sql: """
                 SELECT * FROM families WHERE id = ? OR code = ? OR import_key = ?
                 ORDER BY id = ? DESC, code = ? DESC LIMIT 1
-                """, arguments: [trimmed.uppercased(), trimmed.uppercased(), "ext:" + trimmed, trimmed.uppercased(), trimmed.uppercased()])
+                """, arguments: [trimmed.uppercased(), trimmed.uppercased(), ImportKey.external(trimmed), trimmed.uppercased(), trimmed.uppercased()])
             guard let row else { return nil }
             let family = FamilyFacts(id: row.text("id") ?? "?", name: row.text("name") ?? "?", code: row.text("code") ?? "?",
                                      createdAt: row.text("created_at") ?? "?", createdByUserId: row.text("created_by_user_id") ?? "?",
@@ -111,7 +112,7 @@ extension TribeBoardStore {
         let importKey = row?.text("import_key")
         let sync = row?.text("sync_status") ?? (row?.integer("needs_sync") == 0 ? "uploaded" : "pending")
         return FamilyNameMatch(id: id, name: row?.text("name") ?? "?",
-                               externalId: importKey.flatMap { $0.hasPrefix("ext:") ? String($0.dropFirst(4)) : nil },
+                               externalId: ImportKey.externalId(in: importKey),
                                admin: row?.text("admin"), createdAt: row?.text("created_at") ?? "?", sync: sync)
     }
 

@@ -11,7 +11,7 @@ extension TribeBoardStore {
         let filter: InvitationFilter
         switch selection {
         case .all: filter = .all
-        case .externalIds(let ids): filter = .importKeys(Set(ids.map { "ext:" + $0 }))
+        case .externalIds(let ids): filter = .importKeys(Set(ids.map(ImportKey.external)))
         case .importFile(let path, let mapping): filter = .importKeys(try Self.importKeys(of: path, mapping: mapping))
         case .created(let from, let to): filter = .created(from: from, to: to)
         case .familyIds(let ids): filter = .familyIDs(ids)
@@ -27,7 +27,7 @@ extension TribeBoardStore {
         do {
             try forEachInvitationRow(filter, order: rowOrder) { row in
                 let invitation = Invitation(familyId: row.familyID, familyName: row.familyName, code: row.code, adminName: row.adminName,
-                                            externalId: row.importKey.flatMap { $0.hasPrefix("ext:") ? String($0.dropFirst(4)) : nil })
+                                            externalId: ImportKey.externalId(in: row.importKey))
                 do {
                     try body(invitation)
                     return true
