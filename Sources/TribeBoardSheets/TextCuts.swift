@@ -41,9 +41,19 @@ package struct TextCuts: Sendable, Encodable, Equatable {
     /// Whether any listed cut is the template's.
     package var templateCauses: Bool { first.contains { $0.cause == .template } }
 
-    /// "Dupont (F1): wording, title; …; and 12 more", for messages.
+    /// "Dupont (F1): wording, title; …; and 12 more", for messages; the cause once, ahead, when
+    /// every listed card has the same (a template too long for all 300 is said once, not 300 times).
     package var summary: String {
-        let named = first.map { "\($0.familyName) (\($0.familyId)): \($0.fields.joined(separator: ", ")) (\($0.cause == .data ? "its data is too long" : "the template's text is too long"))" }.joined(separator: "; ")
-        return invitations > first.count ? "\(named); and \(invitations - first.count) more" : named
+        let causes = Set(first.map(\.cause))
+        let shared = causes.count == 1 ? causes.first : nil
+        let named = first.map { cut in
+            "\(cut.familyName) (\(cut.familyId)): \(cut.fields.joined(separator: ", "))" + (shared == nil ? " (\(Self.sentence(cut.cause)))" : "")
+        }.joined(separator: "; ")
+        let listed = invitations > first.count ? "\(named); and \(invitations - first.count) more" : named
+        return shared.map { "\(Self.sentence($0)): \(listed)" } ?? listed
+    }
+
+    private static func sentence(_ cause: Cause) -> String {
+        cause == .data ? "the data is too long (the template fits shorter names)" : "the template's text is too long (it does not fit even with one-letter names)"
     }
 }
