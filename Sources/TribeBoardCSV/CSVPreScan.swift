@@ -14,6 +14,8 @@ package struct CSVPreScan: Sendable {
     package let format: CSVFormat
     /// The file starts with a UTF-8 byte order mark (as Excel's "CSV UTF-8" saves).
     package var byteOrderMark = false
+    /// Each line's row as a spreadsheet numbers it (notes with line breaks make them differ).
+    package var rows = SpreadsheetRows()
 
     package static func scan(path: String, limit: Int = CSVSource.maxBytes) throws(CSVImportError) -> CSVPreScan {
         var isDirectory: ObjCBool = false
@@ -51,6 +53,7 @@ package struct CSVPreScan: Sendable {
         let records = try scanner.finish()
         var preScan = CSVPreScan(dataRecords: records, malformedRecords: scanner.malformed, format: scanner.format)
         preScan.byteOrderMark = byteOrderMark
+        preScan.rows = SpreadsheetRows(multiLine: scanner.multiLine, headerLine: scanner.format.headerLine)
         return preScan
     }
 
@@ -80,6 +83,8 @@ package struct CSVPreScan: Sendable {
         var utf8NextRange: ClosedRange<UInt8> = 0x80...0xBF
         var previousWasCR = false
         var sawAnyByte = false
+        /// For each record of more than one line: the line after it and the lines it spans less one.
+        var multiLine: [(next: Int, extra: Int)] = []
 
         mutating func consume(_ bytes: UnsafeRawBufferPointer) throws(CSVImportError) {
             for byte in bytes {
@@ -156,6 +161,7 @@ package struct CSVPreScan: Sendable {
                 recordHasContent = true
             }
             if recordHasContent { records += 1 }
+            if line - recordLine > 1 { multiLine.append((line, line - recordLine - 1)) }
             recordHasContent = false
             problem = nil
             state = .start
@@ -184,4 +190,43 @@ package struct CSVMalformedRecord: Sendable, Equatable {
     /// 1-based position of the field where the problem is.
     package let field: Int
     package let reason: String
+}
+
+/// A spreadsheet shows a record whose notes hold line breaks as one row: what an editor numbers
+/// line 353 is row 309 once 44 line breaks inside fields came before it. The header is row 1
+/// (Excel's `sep=` line before it is not shown).
+package struct SpreadsheetRows: Sendable, Equatable {
+    /// The first line after each record of several lines, and the line breaks inside fields up to it.
+    private var starts: [Int] = []
+    private var breaks: [Int] = []
+    private var headerLine = 1
+
+    package init() {}
+
+    init(multiLine: [(next: Int, extra: Int)], headerLine: Int) {
+        var total = 0
+        for (next, extra) in multiLine {
+            total += extra
+            starts.append(next)
+            breaks.append(total)
+        }
+        self.headerLine = headerLine
+    }
+
+    /// The row of the record that starts on `line`.
+    package func row(ofLine line: Int) -> Int {
+        // The last record of several lines that ended before `line` (binary search).
+        var low = 0, high = starts.count
+        while low < high {
+            let middle = (low + high) / 2
+            if starts[middle] <= line { low = middle + 1 } else { high = middle }
+        }
+        return line - (low == 0 ? 0 : breaks[low - 1]) - (headerLine - 1)
+    }
+
+    /// "line 353 (row 309)", or "line 40" where the two agree.
+    package func describe(line: Int) -> String {
+        let row = row(ofLine: line)
+        return row == line ? "line \(line)" : "line \(line) (row \(row))"
+    }
 }

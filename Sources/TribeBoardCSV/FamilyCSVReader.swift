@@ -45,7 +45,7 @@ package final class FamilyCSVReader {
     package let columnSources: [ColumnSource]
     private let reader: CSVReader
     private let stream: InputStream
-    private let columnIndex: [(FamilyCSVColumn, Int)]
+    private let columnIndex: [(FamilyCSVColumn, [Int])]
     private let headerWidth: Int
     private let header: [String]
     private var nextLine: Int
@@ -77,8 +77,8 @@ package final class FamilyCSVReader {
         }
         let header = reader.headerRow ?? []
         let sources = try mapping.resolve(header)
-        let index = sources.map { ($0.field, $0.position) }
-        let fed = Set(sources.map(\.position))
+        let index = sources.map { ($0.field, $0.positions) }
+        let fed = Set(sources.flatMap(\.positions))
         let unknown = header.indices.filter { !fed.contains($0) && !header[$0].trimmed.isEmpty }.map { header[$0] }
         guard index.contains(where: { $0.0 == .familyName }) else {
             throw .missingColumnInHeader(FamilyCSVColumn.familyName.rawValue, header: header, delimiter: format.delimiterName)
@@ -117,8 +117,12 @@ package final class FamilyCSVReader {
             nextLine += 1 + Self.lineBreaks(in: values)
             if values.allSatisfy(\.isBlank) { continue }
             var fields: [FamilyCSVColumn: String] = [:]
-            for (column, position) in columnIndex where position < values.count {
-                fields[column] = Self.normalized(values[position])
+            for (column, positions) in columnIndex {
+                let cells = positions.filter { $0 < values.count }.map { values[$0] }
+                guard !cells.isEmpty else { continue }
+                // A join ("First name+Last name"): the cells that hold something, one space apart.
+                let value = cells.count == 1 ? cells[0] : cells.map(\.trimmed).filter { !$0.isEmpty }.joined(separator: " ")
+                fields[column] = Self.normalized(value)
             }
             let mismatch = values.count == headerWidth ? nil : (found: values.count, expected: headerWidth)
             return FamilyCSVRecord(line: line, fields: fields, fieldCountMismatch: mismatch)

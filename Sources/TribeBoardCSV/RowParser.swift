@@ -66,9 +66,8 @@ package struct RowParser {
     /// The operator's external id when there is one; otherwise the row's normalized content, so
     /// that re-running a file without ids still recognises its rows.
     static func importKey(externalId: String?, name: String, admin: AdminSpec?, code: FamilyCode?) -> String {
-        if let externalId { return "ext:" + externalId }
-        let parts = [name, admin?.displayName ?? "", admin?.appleUserIdHash ?? "", code?.value ?? ""]
-        return "row:" + parts.joined(separator: "\u{1F}")
+        if let externalId { return ImportKey.external(externalId) }
+        return ImportKey.content([name, admin?.displayName ?? "", admin?.appleUserIdHash ?? "", code?.value ?? ""])
     }
 
     static func combine(_ problems: [RowError]) -> RowError {

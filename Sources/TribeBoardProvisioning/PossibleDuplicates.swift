@@ -29,7 +29,7 @@ struct PossibleDuplicateCheck: Sendable {
         var chunk: [(key: String, holder: NameAndAdminIndex.Holder)] = []
         chunk.reserveCapacity(Self.loadChunk)
         try store.forEachFamilyWithAdmin { family in
-            let external = family.importKey.flatMap { $0.hasPrefix("ext:") ? String($0.dropFirst(4)) : nil }
+            let external = ImportKey.externalId(in: family.importKey)
             let holder = NameAndAdminIndex.Holder(familyID: family.familyID, line: nil, externalId: external,
                                                   name: family.name, importKey: family.importKey)
             for key in Self.keys(name: family.name, adminName: family.adminName, adminHash: family.adminHash) {

@@ -9,6 +9,8 @@ import TribeBoardRemote
 package struct ProvisionReport: Encodable, Sendable {
     package struct RowFailure: Encodable, Sendable, Equatable {
         package let line: Int
+        /// The row a spreadsheet shows it on (fewer than `line` when notes above hold line breaks).
+        package var row: Int
         package let externalId: String?
         package let error: String
     }
@@ -118,7 +120,7 @@ package struct ProvisionReport: Encodable, Sendable {
         }
     }
 
-    mutating func record(_ row: ProvisionRowResult) {
+    mutating func record(_ row: ProvisionRowResult, spreadsheet: SpreadsheetRows = SpreadsheetRows()) {
         rows += 1
         switch row.status {
         case .created:
@@ -129,7 +131,8 @@ package struct ProvisionReport: Encodable, Sendable {
         case .failed:
             failed += 1
             if failures.count < Self.listedFailureLimit {
-                failures.append(RowFailure(line: row.line, externalId: row.externalId, error: row.error ?? "failed"))
+                failures.append(RowFailure(line: row.line, row: spreadsheet.row(ofLine: row.line), externalId: row.externalId,
+                                           error: row.error ?? "failed"))
             } else {
                 failuresNotListed += 1
             }

@@ -64,11 +64,10 @@ package struct Provisioner: Sendable {
         let started = ContinuousClock.now
         let generator = try FamilyCodeGenerator(length: request.codeLength, source: randomSource)
         let renderer = try QRCodePNGRenderer(scale: request.qrScale)
-        let source = try CSVSource(request.csvPath)
-        let preScan = try CSVPreScan.scan(path: source.path)
+        let file = try ImportFile(path: request.csvPath, mapping: request.headerMapping)
+        let preScan = file.preScan
         let total = preScan.dataRecords
-        let reader = try FamilyCSVReader(path: source.path, malformed: preScan.malformedRecords, format: preScan.format,
-                                         mapping: request.headerMapping)
+        let reader = try file.reader()
         // One warning, however many: a file with 100,000 stray columns must not print 100,000 lines.
         if !reader.unknownColumns.isEmpty {
             let shown = reader.unknownColumns.prefix(5).joined(separator: ", ")
@@ -78,7 +77,7 @@ package struct Provisioner: Sendable {
             ])
         }
         let tracker = try RowTracker()
-        if reader.columns.contains(.code) { try reservePreassignedCodes(in: tracker, source: source, preScan: preScan) }
+        if reader.columns.contains(.code) { try reservePreassignedCodes(in: tracker, file: file) }
 
         var report = ProvisionReport(dryRun: request.dryRun, csv: request.csvPath, store: request.storePath)
         report.noteUnknownColumns(reader.unknownColumns)
@@ -91,6 +90,7 @@ package struct Provisioner: Sendable {
                                                "store": "\(request.storePath)", "dry-run": "\(request.dryRun)"])
         var sink = RunSink(report: report, logger: logger, total: total, started: started, onProgress: onProgress,
                            loggedFailures: request.loggedFailures)
+        sink.rows = preScan.rows
         // Only rows with an admin are compared: without that column there is nothing to check.
         let duplicates = reader.columns.contains(.adminDisplayName) && !Self.benchWithoutDuplicateCheck
             ? try PossibleDuplicateCheck(skip: request.skipPossibleDuplicates, storePath: request.storePath) : nil
@@ -144,7 +144,8 @@ package struct Provisioner: Sendable {
                                              reservations: reservations, logger: logger) }
         var tally = ClaimStage.Tally()
         logger.debug("store and output folder ready", metadata: ["elapsed": "\(sink.elapsed)"])
-        let batches = BatchPrefetcher(reader: reader) { reader in try nextBatch(from: reader, tracker: tracker, duplicates: duplicates) }
+        let rows = sink.rows
+        let batches = BatchPrefetcher(reader: reader) { reader in try nextBatch(from: reader, tracker: tracker, duplicates: duplicates, rows: rows) }
         do {
             while var batch = try await batches.next() {
                 // Without a remote, planning would only repeat the lookups the transaction makes.
@@ -193,7 +194,9 @@ package struct Provisioner: Sendable {
             ? try TribeBoardStore.openReadOnly(at: request.storePath) : nil
         if let store { try duplicates?.load(from: store) }
         let planner = DryRunPlanner(store: store, reservations: reader.columns.contains(.code) ? tracker : nil)
-        while let batch = try nextBatch(from: reader, tracker: tracker, duplicates: duplicates) {
+        // Where a real run would write: the summary says it.
+        sink.report.outputDirectory = OutputFolder(path: request.outputDirectory).path
+        while let batch = try nextBatch(from: reader, tracker: tracker, duplicates: duplicates, rows: sink.rows) {
             for entry in batch { sink.record(try planner.plan(entry)) }
         }
         sink.report.pendingSync = try store?.pendingSyncCounts()
@@ -202,8 +205,8 @@ package struct Provisioner: Sendable {
     /// The next rows of the file, parsed; nil at the end. A row whose import key an earlier row
     /// already used fails, naming that row; the first is provisioned. Possible duplicates (name and
     /// admin) are marked, or skipped.
-    private func nextBatch(from reader: FamilyCSVReader, tracker: RowTracker,
-                           duplicates: PossibleDuplicateCheck?) throws -> [BatchEntry]? {
+    private func nextBatch(from reader: FamilyCSVReader, tracker: RowTracker, duplicates: PossibleDuplicateCheck?,
+                           rows: SpreadsheetRows) throws -> [BatchEntry]? {
         var batch: [BatchEntry] = []
         batch.reserveCapacity(request.batchSize)
         while batch.count < request.batchSize, let record = try reader.next() {
@@ -217,8 +220,9 @@ package struct Provisioner: Sendable {
         let earlier = try tracker.firstLines(of: keyed.map { ($0.row.importKey, $0.row.line) })
         for ((index, row), earlierLine) in zip(keyed, earlier) {
             guard let earlierLine else { continue }
-            let error = row.externalId.map { RowError(column: FamilyCSVColumn.externalId.rawValue, "\"\($0)\" is already used on line \(earlierLine)") }
-                ?? RowError(column: nil, "repeats line \(earlierLine) exactly (add an external_id column to tell such rows apart)")
+            let earlier = rows.describe(line: earlierLine)
+            let error = row.externalId.map { RowError(column: FamilyCSVColumn.externalId.rawValue, "\"\($0)\" is already used on \(earlier)") }
+                ?? RowError(column: nil, "repeats \(earlier) in every column read (\(HeaderMapping.repeatAdvice(unread: reader.unknownColumns)))")
             batch[index] = .invalid(line: row.line, externalId: row.externalId, familyName: row.familyName,
                                     importKey: row.importKey, error: error)
         }
@@ -228,9 +232,8 @@ package struct Provisioner: Sendable {
 
     /// Preassigned codes are claimed before any code is generated, so that a random code can never
     /// take a code that a later row of the same file keeps.
-    private func reservePreassignedCodes(in tracker: RowTracker, source: CSVSource, preScan: CSVPreScan) throws {
-        let reader = try FamilyCSVReader(path: source.path, malformed: preScan.malformedRecords, format: preScan.format,
-                                         mapping: request.headerMapping)
+    private func reservePreassignedCodes(in tracker: RowTracker, file: ImportFile) throws {
+        let reader = try file.reader()
         while let record = try reader.next() {
             // Every well-formed code claims its place, even on a row that fails for another
             // reason: two lines giving one code are a conflict in the file, and the earlier line

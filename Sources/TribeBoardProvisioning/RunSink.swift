@@ -13,6 +13,8 @@ struct RunSink {
     let onProgress: Provisioner.ProgressHandler
     /// How many failed rows are logged as they happen (`ProvisionRequest.loggedFailures`).
     var loggedFailures = Provisioner.loggedFailureLimit
+    /// The input's spreadsheet rows, named with its lines.
+    var rows = SpreadsheetRows()
 
     mutating func finish(_ ticket: QRCodeStage.Ticket, manifest: ManifestWriter) throws {
         let rows = ticket.results.withLock { $0 }
@@ -31,13 +33,15 @@ struct RunSink {
     }
 
     private mutating func count(_ row: ProvisionRowResult) {
-        report.record(row)
+        report.record(row, spreadsheet: rows)
         warnIfPossibleDuplicate(row)
         guard row.status == .failed else { return }
         if report.failed <= loggedFailures {
-            logger.warning("row failed", metadata: ["line": "\(row.line)", "error": "\(row.error ?? "")"])
+            logger.warning("row failed", metadata: ["line": "\(row.line)", "row": "\(rows.row(ofLine: row.line))", "error": "\(row.error ?? "")"])
         } else if report.failed == loggedFailures + 1, loggedFailures > 0 {
-            logger.warning("further row failures are listed in the manifest and the summary only")
+            // A dry run writes no manifest: its summary lists the first failures, a real run's manifest all.
+            logger.warning(report.dryRun ? "further row failures are counted in the summary only (a dry run writes no manifest)"
+                           : "further row failures are listed in the manifest and the summary only")
         }
     }
 

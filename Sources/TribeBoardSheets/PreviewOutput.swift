@@ -34,6 +34,15 @@ final class PreviewOutput {
         cairo_surface_destroy(surface)
     }
 
+    /// Blank again, for another page.
+    func clear() {
+        cairo_save(context)
+        cairo_identity_matrix(context)
+        cairo_set_source_rgb(context, 1, 1, 1)
+        cairo_paint(context)
+        cairo_restore(context)
+    }
+
     /// Writes the page drawn so far as the PNG at `path`.
     func commit() throws(SheetError) {
         let file: StreamingFile

@@ -15,11 +15,17 @@ package enum SheetError: Error, LocalizedError {
     case invalidCode(familyId: String, familyName: String, reason: String)
     case nothingSelected
     /// Text that does not fit even in the smallest type, without `--allow-cut`: nothing written.
-    case textDoesNotFit(TextCuts, layout: SheetLayout)
+    case textDoesNotFit(TextCuts, layout: SheetLayout, preview: String? = nil)
     /// A manifest whose codes are not the store's, the store not named to settle it: nothing written.
     case outdatedManifest(ManifestCodeCheck)
     /// `--family-id` or `--code` values no family has (codes counted, never shown).
     case unmatched(familyIds: [String], codes: Int)
+    /// `--verify` needs a reader the machine does not have.
+    case verifyUnavailable(tool: String, package: String)
+    /// `--verify` could not read the PDF.
+    case verify(reason: String)
+    /// `--verify` found cards whose QR code and printed code do not agree with the families.
+    case verifyFailed(SheetVerifier.Report)
     /// Families whose code CloudKit does not hold a claim of for them, while a remote is
     /// configured and `--include-unclaimed` was not given: whoever holds such a card could claim
     /// the code first. Nothing written.
@@ -35,6 +41,15 @@ package enum SheetError: Error, LocalizedError {
         case .qr(let error): return error.localizedDescription
         case .invalidCode(let id, let name, let reason):
             return "the code of \(name) (\(id)) cannot be printed: \(reason); nothing was written (audit the store, or fix the manifest)"
+        case .verifyUnavailable(let tool, let package):
+            return "--verify reads the PDF with pdftoppm, pdftotext and zbarimg, independent of what wrote it; \(tool) is not installed (apt-get install \(package)); nothing was checked"
+        case .verify(let reason): return "--verify could not check the PDF: \(reason)"
+        case .verifyFailed(let report):
+            let named = report.failures.map { (failure) -> String in
+                let card = failure.familyName.map { "\($0) (\(failure.familyId ?? ""))" } ?? "a card"
+                return "page \(failure.page), \(card): \(failure.problem.sentence)"
+            }.joined(separator: "; ")
+            return "\(report.pdf) fails its check: \(report.failed) of \(report.cards) cards on \(report.pages) pages\(report.cards == 0 ? " (no QR code found)" : ""): \(named)\(report.failed > report.failures.count ? "; and \(report.failed - report.failures.count) more" : ""). Do not send it to print; make it again with sheets --out"
         case .nothingSelected: return "no family matches: nothing to print, no PDF written"
         case .unmatched(let ids, let codes):
             let what = ids.isEmpty ? "\(codes) of the codes asked for (\(codes == 1 ? "it is" : "they are") not shown: codes are secrets)"
@@ -50,12 +65,14 @@ package enum SheetError: Error, LocalizedError {
                 + "famil\(check.outdated == 1 ? "y" : "ies") has changed since (\(check.summary)), and the old code may now join another "
                 + "family; nothing was written. Print the store's codes: name the store (--store \(check.store ?? "PATH")) or "
                 + "print from the store without --manifest"
-        case .textDoesNotFit(let cuts, let layout):
+        case .textDoesNotFit(let cuts, let layout, let preview):
             let unit = layout == .cards ? "card" : "letter"
-            let smallest = layout == .cards ? "\(Int(SheetRenderer.cardFloor)) pt" : "\(Int(SheetRenderer.letterFloor)) pt, titles \(Int(SheetRenderer.titleFloor)) pt"
+            let smallest = layout == .cards ? "\(Int(SheetRenderer.cardFloor)) pt, 4 cards a page" : "\(Int(SheetRenderer.letterFloor)) pt, titles \(Int(SheetRenderer.titleFloor)) pt"
+            let advice = cuts.templateCauses ? "Shorten the template's text\(layout == .cards ? " (or use --layout letters)" : "")"
+                : layout == .cards ? "The names are longer than the cards hold: use --layout letters" : "The names are longer than a letter holds"
             return "the text does not fit on \(cuts.invitations) \(unit)\(cuts.invitations == 1 ? "" : "s") even in the smallest type (\(smallest)): "
-                + "\(cuts.summary); nothing was written. Shorten the template's text\(layout == .cards ? " (or use --layout letters)" : ""), check a page with "
-                + "--preview FILE.png, or print it cut with --allow-cut"
+                + "\(cuts.summary); nothing was written\(preview.map { " but the preview \($0), where they are marked in red" } ?? ""). "
+                + "\(advice), see them marked with --preview FILE.png, or print it cut with --allow-cut"
         }
     }
 }

@@ -17,6 +17,10 @@ package struct SheetsReport: Encodable, Sendable {
     package let cuts: TextCuts
     /// Invitations whose title or wording was set in smaller type to fit.
     package let shrunk: Int
+    /// Pages of cards set 3 or 2 to a column (taller cards) so that their text fits whole.
+    package var tallerPages = 0
+    /// `--verify` with `--out`: the PDF read back once made.
+    package var verification: SheetVerifier.Report?
     /// From a manifest: its codes checked against the store.
     package let manifestCheck: ManifestCodeCheck?
     /// The PDF's permission bits: it holds every family's code, so only its owner may read it.

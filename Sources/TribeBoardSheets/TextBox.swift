@@ -16,8 +16,8 @@ final class TextBox {
     /// laying out again the part that fits.
     private var shown: [Int?] = []
     private let measuring: OpaquePointer
-    private let font: String
-    private let language: String?
+    private var font: String
+    private var language: String?
 
     enum Alignment { case natural, center }
 
@@ -33,24 +33,99 @@ final class TextBox {
         self.measuring = measuring
         self.font = font
         self.language = language
+        points = Self.points(of: font)
+    }
+
+    private static func points(of font: String) -> Double {
         let description = pango_font_description_from_string(font)
-        points = max(Double(pango_font_description_get_size(description)) / Self.scale, 1)
-        pango_font_description_free(description)
+        defer { pango_font_description_free(description) }
+        return max(Double(pango_font_description_get_size(description)) / scale, 1)
     }
 
     /// The font's size in points: a block shrinks from it in steps of half a point.
-    private let points: Double
+    private var points: Double
     /// The step the last block that had to shrink was set at: the next family's wording differs
     /// only in its placeholders, so the search starts there (two or three layouts, not eight).
     private var lastStep = 1
 
     deinit { for layout in layouts { g_object_unref(UnsafeMutableRawPointer(layout)) } }
 
+    /// Sets the face list and language of what follows (a family's name in its own script's
+    /// CJK face): the layouts are remade only when they change.
+    func use(font: String, language: String?) {
+        guard font != self.font || language != self.language else { return }
+        self.font = font
+        self.language = language
+        points = Self.points(of: font)
+        lastStep = 1
+        for layout in layouts { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        layouts = []
+        shown = []
+    }
+
+    /// The most characters that can fit in `regions` at `points`: every character is at least
+    /// 0.2 em wide and every line at least 1 em high. A longer text cannot fit, so pango never
+    /// sees more than this (a 60 KB wording or 30,000 lines cost what a card can show).
+    static func capacity(of regions: [PageRect], points: Double) -> Int {
+        let area = regions.reduce(0.0) { $0 + max($1.width, 0) * max($1.height, 0) }
+        let perCharacter = max(points * points * 0.2, 1)
+        return Int(min(area / perCharacter, 1_000_000)) + 1
+    }
+
+    /// Runs of more than `longRun` characters with no break opportunity (one unbroken word of
+    /// thousands of letters, a long web address) get a zero-width space every `piece` letters:
+    /// pango breaks such a word by trying each position, which costs the square of its length;
+    /// a word this long is wider than any card or letter, so it is broken within itself anyway,
+    /// and pieces this short fill each line (a break only every 64 letters left short lines).
+    static let longRun = 64
+    static let piece = 16
+
+    /// Whether pango finds break opportunities at or around `scalar` by itself: spaces, hyphens,
+    /// and the scripts it breaks between letters or by dictionary (Thai, Lao, Khmer, Myanmar; CJK).
+    private static func breaks(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x2D, 0x200B, 0x0E00...0x0EFF, 0x1000...0x109F, 0x1780...0x17FF, 0x2E80...: return true
+        default: return scalar.properties.isWhitespace
+        }
+    }
+
+    static func breakingLongRuns(_ text: String) -> String {
+        // Most texts have no such run: they are returned as they are, after one pass.
+        var run = 0, longest = 0
+        for scalar in text.unicodeScalars {
+            run = breaks(scalar) ? 0 : run + 1
+            longest = max(longest, run)
+        }
+        guard longest > longRun else { return text }
+        // Counted in characters (a letter and its marks, an emoji sequence): never split.
+        var result = "", word: [Character] = []
+        func flush() {
+            for (index, character) in word.enumerated() {
+                if word.count > longRun, index > 0, index % piece == 0 { result.append("\u{200B}") }
+                result.append(character)
+            }
+            word.removeAll(keepingCapacity: true)
+        }
+        for character in text {
+            if character.unicodeScalars.contains(where: breaks) {
+                flush()
+                result.append(character)
+            } else {
+                word.append(character)
+            }
+        }
+        flush()
+        return result
+    }
+
     private func layout(_ index: Int) -> OpaquePointer {
         while layouts.count <= index {
             guard let layout = pango_cairo_create_layout(measuring) else { return layouts[0] }
             // Sizes in PostScript points: pango-cairo's default is 96 dpi, the PDF's unit is 1/72 inch.
             pango_cairo_context_set_resolution(pango_layout_get_context(layout), 72)
+            // Glyph positions rounded to whole points at the layout's size, then scaled down,
+            // space letters wider than words at small sizes: kept exact, as a typesetter sets them.
+            pango_context_set_round_glyph_positions(pango_layout_get_context(layout), 0)
             let description = pango_font_description_from_string(font)
             pango_layout_set_font_description(layout, description)
             pango_font_description_free(description)
@@ -68,7 +143,7 @@ final class TextBox {
     /// long; past that it ends in "…" and the fit says it was cut.
     @discardableResult
     func line(_ text: String, x: Double, y: Double, width: Double, minimumScale: Double, alignment: Alignment = .center,
-              gray: Double = 0, on targets: [OpaquePointer]) -> Fit {
+              gray: Double = 0, red: Bool = false, on targets: [OpaquePointer]) -> Fit {
         let layout = layout(0)
         pango_layout_set_width(layout, -1)
         pango_layout_set_height(layout, -1)
@@ -87,7 +162,7 @@ final class TextBox {
             natural = Double(logical.width) / Self.scale
         }
         let left = alignment == .center ? x + (width - natural * scale) / 2 : x
-        for target in targets { show(layout, on: target, x: left, y: y, scale: scale, gray: gray) }
+        for target in targets { show(layout, on: target, x: left, y: y, scale: scale, gray: gray, red: red) }
         return Fit(scale: scale, cut: cut, height: Double(logical.height) / Self.scale * scale)
     }
 
@@ -99,8 +174,16 @@ final class TextBox {
     @discardableResult
     func block(_ text: String, first: [PageRect]? = nil, regions: [PageRect], minimumScale: Double, alignment: Alignment = .natural,
                gray: Double = 0, on targets: [OpaquePointer]) -> Fit {
-        let bytes = Array(text.utf8)
-        guard !bytes.isEmpty else { return Fit(scale: 1, cut: false, height: 0) }
+        guard !text.isEmpty else { return Fit(scale: 1, cut: false, height: 0) }
+        // At the floor, the regions hold at most this many characters: a longer text is cut
+        // whatever its words, and only what could show is laid out.
+        let capacity = Self.capacity(of: regions, points: points * minimumScale)
+        let bounded = text.prefix(capacity)
+        let overflows = bounded.endIndex < text.endIndex
+        if overflows && targets.isEmpty { return Fit(scale: minimumScale, cut: true, height: 0) }
+        let bytes = Array(Self.breakingLongRuns(String(bounded)).utf8)
+        if overflows { return cutBlock(bytes, regions: regions.filter { $0.width > 1 && $0.height > 1 }, minimumScale: minimumScale,
+                                       alignment: alignment, gray: gray, on: targets) }
         if let first = first?.filter({ $0.width > 1 && $0.height > 1 }), !first.isEmpty {
             let flowed = flow(bytes, first, scale: 1, alignment: alignment, cutting: false)
             if flowed.fits {
@@ -121,10 +204,8 @@ final class TextBox {
         let steps = max(Int(((points - floorPoints) / 0.5).rounded(.up)), 1)
         let scaleAt = { (step: Int) in step >= steps ? minimumScale : (self.points - 0.5 * Double(step)) / self.points }
         let fits = { (step: Int) in self.flow(bytes, usable, scale: scaleAt(step), alignment: alignment, cutting: false) }
-        // Measuring only (a refused run): whether it fits at the floor is all that is needed.
-        guard !targets.isEmpty else {
-            return Fit(scale: minimumScale, cut: !fits(steps).fits, height: 0)
-        }
+        // Measuring (no targets) takes the same steps as drawing: the height it gives places
+        // what follows, so a card measured to fit is one drawn to fit.
         var step = min(max(lastStep, 1), steps)
         var flowed = fits(step)
         var laidOut = step
@@ -146,13 +227,18 @@ final class TextBox {
         if laidOut != step { flowed = fits(step) }
         lastStep = step
         let scale = scaleAt(step)
-        if !flowed.fits {
-            let cut = flow(bytes, usable, scale: minimumScale, alignment: alignment, cutting: true)
-            draw(Array(usable.prefix(cut.count)), scale: minimumScale, gray: gray, on: targets)
-            return Fit(scale: minimumScale, cut: true, height: cut.height)
-        }
+        if !flowed.fits { return cutBlock(bytes, regions: usable, minimumScale: minimumScale, alignment: alignment, gray: gray, on: targets) }
         draw(Array(usable.prefix(flowed.count)), scale: scale, gray: gray, on: targets)
         return Fit(scale: scale, cut: !flowed.fits, height: flowed.height)
+    }
+
+    /// What fits at the floor, ending in "…": a fit that says it was cut.
+    private func cutBlock(_ bytes: [UInt8], regions: [PageRect], minimumScale: Double, alignment: Alignment, gray: Double,
+                          on targets: [OpaquePointer]) -> Fit {
+        guard !regions.isEmpty else { return Fit(scale: minimumScale, cut: true, height: 0) }
+        let cut = flow(bytes, regions, scale: minimumScale, alignment: alignment, cutting: true)
+        draw(Array(regions.prefix(cut.count)), scale: minimumScale, gray: gray, on: targets)
+        return Fit(scale: minimumScale, cut: true, height: cut.height)
     }
 
     /// Lays `bytes` out region by region at `scale`, each region's layout left holding only the
@@ -266,9 +352,10 @@ final class TextBox {
         cairo_restore(target)
     }
 
-    private func show(_ layout: OpaquePointer, on target: OpaquePointer, x: Double, y: Double, scale: Double, gray: Double) {
+    private func show(_ layout: OpaquePointer, on target: OpaquePointer, x: Double, y: Double, scale: Double, gray: Double,
+                      red: Bool = false) {
         cairo_save(target)
-        cairo_set_source_rgb(target, gray, gray, gray)
+        cairo_set_source_rgb(target, red ? 0.85 : gray, gray, gray)
         cairo_translate(target, x, y)
         cairo_scale(target, scale, scale)
         cairo_move_to(target, 0, 0)

@@ -101,11 +101,11 @@ extension TribeBoardStore {
                 let row = try Row.fetchOne(db, sql: """
                     SELECT id, name, code, import_key, created_at FROM families WHERE id = ? OR code = ? OR import_key = ?
                     ORDER BY id = ? DESC, code = ? DESC LIMIT 1
-                    """, arguments: [named.recordID, named.code, "ext:" + named.typed, named.recordID, named.code])
+                    """, arguments: [named.recordID, named.code, ImportKey.external(named.typed), named.recordID, named.code])
                 guard let row, let id = row.text("id"), let code = row.text("code") else { return nil }
                 let importKey = row.text("import_key")
                 return NamedFamily(id: id, name: row.shown("name"), code: code,
-                                   externalID: importKey.flatMap { $0.hasPrefix("ext:") ? String($0.dropFirst(4)) : nil },
+                                   externalID: ImportKey.externalId(in: importKey),
                                    createdAt: row.shown("created_at"))
             }
         } catch {

@@ -71,7 +71,7 @@ extension TribeBoardStore {
                        \(FamilyConditions.halfMade("f")) AS half_made
                 FROM families f WHERE id = ? OR code = ? OR import_key = ?
                 ORDER BY id = ? DESC, code = ? DESC LIMIT 1
-                """, arguments: [named.recordID, named.code, "ext:" + named.typed, named.recordID, named.code])
+                """, arguments: [named.recordID, named.code, ImportKey.external(named.typed), named.recordID, named.code])
             guard let row else { return nil }
             let family = FamilyFacts(id: row.text("id") ?? "?", name: row.text("name") ?? "?", code: row.text("code") ?? "?",
                                      createdAt: row.text("created_at") ?? "?", createdByUserId: row.text("created_by_user_id") ?? "?",
@@ -120,7 +120,7 @@ extension TribeBoardStore {
         let importKey = row?.text("import_key")
         let sync = row?.text("sync_status") ?? (row?.integer("needs_sync") == 0 ? "uploaded" : "pending")
         return FamilyNameMatch(id: id, name: row?.text("name") ?? "?",
-                               externalId: importKey.flatMap { $0.hasPrefix("ext:") ? String($0.dropFirst(4)) : nil },
+                               externalId: ImportKey.externalId(in: importKey),
                                admin: row?.text("admin"), createdAt: row?.text("created_at") ?? "?", sync: sync)
     }
 

@@ -52,39 +52,46 @@ package enum PDFReader {
         }
     }
 
-    /// A page cut into equal cells inside a margin, in points: cards are scanned one at a time, as
-    /// a phone scans them (zbarimg, given a whole page of eight codes, misses one now and then).
-    package struct Grid: Sendable {
-        package let columns: Int, rows: Int, margin: Double
-        package init(columns: Int, rows: Int, margin: Double) {
-            self.columns = columns
-            self.rows = rows
-            self.margin = margin
-        }
+    /// A card as a person cutting the page finds it, in points: between the cut marks.
+    package struct Card: Sendable, Equatable {
+        package let page: Int
+        package let x: Double, y: Double, width: Double, height: Double
     }
 
-    /// Every QR code on every page (cell by cell with a grid), in page order.
-    package static func qrCodes(_ pdf: String, dpi: Int = 150, grid: Grid? = nil) throws -> [String] {
-        let directory = try TemporaryDirectory("pdf-pages")
+    /// Every card of every page, found by its cut marks as whoever cuts the sheet finds them: the
+    /// strokes in the left margin give the rows, those in the top margin the columns (a page of
+    /// taller cards has fewer rows). A page without marks (a letter) is one card, the whole page.
+    package static func cards(_ pdf: String) throws -> [Card] {
         let info = try info(pdf)
-        let scale = Double(dpi) / 72
-        var crops: [(page: Int, x: Int, y: Int, width: Int, height: Int)] = []
+        var cards: [Card] = []
         for page in 1...max(info.pages, 1) where info.pages > 0 {
-            guard let grid else {
-                crops.append((page, 0, 0, Int(info.width * scale), Int(info.height * scale)))
+            let image = try PageImage.render(pdf, page: page)
+            // The marks stop 12 points from the paper's edge and 6 from the cards (36).
+            let rows = image.crossings(x: 21, y: 0, dx: 0, dy: 1), columns = image.crossings(x: 0, y: 21, dx: 1, dy: 0)
+            guard rows.count > 1, columns.count > 1 else {
+                cards.append(Card(page: page, x: 0, y: 0, width: info.width, height: info.height))
                 continue
             }
-            let width = (info.width - 2 * grid.margin) / Double(grid.columns), height = (info.height - 2 * grid.margin) / Double(grid.rows)
-            for cell in 0..<(grid.columns * grid.rows) {
-                crops.append((page, Int((grid.margin + Double(cell % grid.columns) * width) * scale),
-                              Int((grid.margin + Double(cell / grid.columns) * height) * scale), Int(width * scale), Int(height * scale)))
+            for (top, bottom) in zip(rows, rows.dropFirst()) {
+                for (left, right) in zip(columns, columns.dropFirst()) {
+                    cards.append(Card(page: page, x: Double(left), y: Double(top), width: Double(right - left), height: Double(bottom - top)))
+                }
             }
         }
+        return cards
+    }
+
+    /// Every QR code of every card (`cards`), in page order: cards are scanned one at a time, as
+    /// a phone scans them (zbarimg, given a whole page of eight codes, misses one now and then).
+    package static func qrCodes(_ pdf: String, dpi: Int = 150) throws -> [String] {
+        let directory = try TemporaryDirectory("pdf-pages")
+        let scale = Double(dpi) / 72
         var codes: [String] = []
-        for (index, crop) in crops.enumerated() {
+        for (index, card) in try cards(pdf).enumerated() {
             let prefix = directory.file("crop\(index)")
-            _ = try output("pdftoppm", ["-r", String(dpi), "-f", String(crop.page), "-l", String(crop.page), "-singlefile",
-                                        "-x", String(crop.x), "-y", String(crop.y), "-W", String(crop.width), "-H", String(crop.height),
+            _ = try output("pdftoppm", ["-r", String(dpi), "-f", String(card.page), "-l", String(card.page), "-singlefile",
+                                        "-x", String(Int(card.x * scale)), "-y", String(Int(card.y * scale)),
+                                        "-W", String(Int(card.width * scale)), "-H", String(Int(card.height * scale)),
                                         "-png", pdf, prefix])
             let result = try ProcessRunner.run(try tool("zbarimg"), ["--nodbus", "-q", "--raw", "-Sdisable", "-Sqrcode.enable", prefix + ".png"])
             codes += result.stdout.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)

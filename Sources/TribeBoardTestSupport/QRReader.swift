@@ -33,4 +33,13 @@ package enum QRReader {
         }
         return decoded
     }
+
+    /// Every symbol zbarimg finds in one image of several (a page): none is an empty list.
+    package static func decodeAll(_ path: String) throws -> [String] {
+        guard let zbarimg = zbarimgPath else { throw Failure.zbarMissing }
+        let result = try ProcessRunner.run(zbarimg, ["--nodbus", "-q", "--raw", "-Sdisable", "-Sqrcode.enable", path])
+        // zbarimg ends 4 when it finds no symbol.
+        guard result.status == 0 || result.status == 4 else { throw Failure.unreadable(path: path, output: result.stderr) }
+        return result.stdout.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+    }
 }

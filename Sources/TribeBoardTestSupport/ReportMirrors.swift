@@ -101,6 +101,8 @@ package struct ProvisionReportMirror: Decodable {
 
     package struct Failure: Decodable {
         package let line: Int
+        /// The row a spreadsheet shows the line on.
+        package let row: Int
         package let error: String
     }
 
@@ -284,12 +286,21 @@ package struct MigrateReportMirror: Decodable {
 }
 
 /// `sheets --json`: what was drawn, cut and shrunk.
+/// `sheets --verify FILE.pdf --json`.
+package struct SheetsVerificationMirror: Decodable {
+    package let pdf: String
+    package let pages: Int
+    package let cards: Int
+    package let failed: Int
+}
+
 package struct SheetsReportMirror: Decodable {
     package let invitations: Int
     package let pages: Int
     package let mode: String
     package let shrunk: Int
     package let cuts: Cuts
+    package var tallerPages: Int?
     package var output: String?
     package var preview: String?
     package var manifestCheck: ManifestCheck?
@@ -302,6 +313,8 @@ package struct SheetsReportMirror: Decodable {
 
     package struct Family: Decodable {
         package let familyId: String
+        /// For a cut: "data" or "template".
+        package var cause: String?
     }
 
     package struct ManifestCheck: Decodable {

@@ -71,6 +71,8 @@ enum ErrorKindCatalogue {
             SheetError.outdatedManifest(ManifestCodeCheck(manifest: "m", store: "s", storeWins: false)),
             SheetError.unmatched(familyIds: ["f"], codes: 0),
             SheetError.unclaimed(familyIds: ["f"], count: 1),
+            SheetError.verifyUnavailable(tool: "zbarimg", package: "zbar-tools"), SheetError.verify(reason: "r"),
+            SheetError.verifyFailed(SheetVerifier.Report(pdf: "p")),
             SheetTemplateError.cannotOpen(path: "t", reason: "r"), SheetTemplateError.syntax(line: 1, "r"),
             SheetTemplateError.unknownPlaceholders(["{x}"]), SheetTemplateError.unknownSetting(line: 1, "s"),
             SheetTemplateError.logo(path: "l", reason: "r"), SheetTemplateError.logoMissing(path: "l"), SheetTemplateError.notUTF8(path: "t", line: 1),

@@ -110,4 +110,43 @@ import TribeBoardTestSupport
                                                        "--map", "family-name=family_name"], in: directory.path)
         #expect(fixed.status == 0, "\(fixed.stderr)")
     }
+
+    /// A form's export read without `--map` reads the family's name only: two families of one name
+    /// collide. The failure names the spreadsheet row as well as the line (notes above hold line
+    /// breaks) and advises the `--map` of the columns left unread; that advice, run as printed,
+    /// tells them apart.
+    @Test func collidingRowsOfAnUnmappedFormAdviseTheMapThatTellsThemApart() throws {
+        let directory = try TemporaryDirectory("form-collide")
+        try directory.write("form.csv", [
+            #""Timestamp","Family name","Email address","Phone number","Notes""#,
+            #""2026/11/20 9:14:03 AM UTC+1","Nguyen","lan@example.org","0601","Allergies:"#, "peanuts", #"eggs""#,
+            #""2026/11/20 9:20:41 AM UTC+1","Nguyen","minh@example.org","0602","""#,
+        ].joined(separator: "\r\n") + "\r\n")
+        let (result, report) = try provision(["form.csv", "--out", "out"], in: directory)
+        #expect(result.status == 1 && report.created == 1 && report.failed == 1, "\(result.stderr)")
+        let failure = try #require(report.failures.first)
+        #expect(failure.line == 5 && failure.row == 3, "line 5 is the spreadsheet's row 3: \(failure)")
+        #expect(failure.error.contains("repeats line 2 in every column read"), "\(failure.error)")
+        let advice = try #require(failure.error.range(of: "--map ").map { String(failure.error[$0.lowerBound...]) }, "\(failure.error)")
+        #expect(advice.hasPrefix("--map 'Email address=external_id'"), "\(advice)")
+        // The advice as printed, through a shell.
+        let command = "'\(tribeboard)' provision form.csv --store s2.sqlite --out out2 --json \(advice.dropLast())"
+        let again = try ProcessRunner.run("/bin/sh", ["-c", command], in: directory.path)
+        let rerun = try again.report(ProvisionReportMirror.self)
+        #expect(again.status == 0 && rerun.created == 2 && rerun.failed == 0, "\(command): \(again.stderr)")
+    }
+
+    /// A dry run writes no manifest: past the listed failures it says so, rather than "all listed
+    /// in the manifest", and it says what the run would write.
+    @Test func aDryRunSaysWhatItWouldWriteAndListsNoManifest() throws {
+        let directory = try TemporaryDirectory("form-dry-run")
+        try directory.write("in.csv", "family_name\n" + (0..<240).map { "Family \($0 % 120)\n" }.joined())
+        let result = try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "--dry-run"],
+                                           in: directory.path)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(!result.stdout.contains("all listed in the manifest") && !result.stderr.contains("listed in the manifest"), "\(result.stdout)")
+        #expect(result.stdout.contains("… and 20 more, not listed (a dry run writes no manifest"), "\(result.stdout)")
+        #expect(result.stdout.contains("this run would write 120 new families into s.sqlite"), "\(result.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: directory.file("out")) && !FileManager.default.fileExists(atPath: directory.file("s.sqlite")))
+    }
 }

@@ -7,8 +7,6 @@ import TribeBoardTestSupport
 /// pdfinfo and the faces by pdffonts, all independent of cairo and pango.
 @Suite struct SheetsCLITests {
     let tribeboard = ProcessRunner.executable("tribeboard")
-    /// Where cards are: two columns, four rows, half-inch margins.
-    static let cards = PDFReader.Grid(columns: 2, rows: 4, margin: 36)
     static let templates = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../Templates/sheets").standardized.path
 
@@ -44,7 +42,7 @@ import TribeBoardTestSupport
         let info = try PDFReader.info(pdf)
         #expect(info.pages == pages)
         #expect(abs(info.width - width) < 0.01 && abs(info.height - height) < 0.01)
-        #expect(try PDFReader.qrCodes(pdf, grid: layout == "cards" ? Self.cards : nil).sorted() == families.map(\.code).sorted())
+        #expect(try PDFReader.qrCodes(pdf).sorted() == families.map(\.code).sorted())
         let text = try PDFReader.text(pdf)
         for family in families {
             #expect(text.contains(family.code), "code of \(family.familyName)")
@@ -55,10 +53,13 @@ import TribeBoardTestSupport
 
     /// Names in every script the app accepts are shaped with the font made for their script, and
     /// come back out of the PDF as the same characters (right-to-left ones with their bidi marks).
+    /// Han characters are drawn differently in Chinese, Japanese and Korean: a name with kana is
+    /// set in the Japanese face, one with Hangul in the Korean, one of Han alone in the template's
+    /// language's (Simplified Chinese for the built-in English one, Japanese for `language: ja`).
     @Test func namesInEveryScriptRenderWithTheirScriptsFont() throws {
         let directory = try TemporaryDirectory("sheets-scripts")
         let names = ["Famille Lefèvre-Çelik", "Οικογένεια Παπαδοπούλου", "Семья Иванова", "عائلة الحسيني", "משפחת כהן",
-                     "शर्मा परिवार", "ครอบครัวสมชาย", "山田家 王家 김씨 가족"]
+                     "शर्मा परिवार", "ครอบครัวสมชาย", "山田さくらの家", "欧阳家 王家", "김씨 가족"]
         try directory.write("in.csv", "family_name,admin_display_name\n" + names.map { "\($0),Zoë Ångström\n" }.joined())
         let provision = try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "-q"], in: directory.path)
         #expect(provision.status == 0, "\(provision.stderr)")
@@ -67,15 +68,24 @@ import TribeBoardTestSupport
         #expect(result.status == 0, "\(result.stderr)")
         let pdf = directory.file("inv.pdf")
         let codes = try ManifestFile.read(directory.file("out/manifest.csv")).map(\.code)
-        #expect(try PDFReader.qrCodes(pdf, grid: Self.cards).sorted() == codes.sorted())
+        #expect(try PDFReader.qrCodes(pdf).sorted() == codes.sorted())
         let text = try PDFReader.text(pdf).replacingOccurrences(of: "\u{202B}", with: "").replacingOccurrences(of: "\u{202C}", with: "")
         for name in names { #expect(text.contains(name), "\(name)") }
         #expect(text.contains("Administrator: Zoë Ångström"))
         let fonts = Set(try PDFReader.fonts(pdf))
         for face in ["NotoSans-Bold", "NotoSansArabic-Bold", "NotoSansHebrew-Bold", "NotoSansDevanagari-Bold", "NotoSansThai-Bold",
-                     "NotoSansCJKjp-Bold", "DejaVuSansMono-Bold"] {
+                     "NotoSansCJKjp-Bold", "NotoSansCJKsc-Bold", "NotoSansCJKkr-Bold", "DejaVuSansMono-Bold"] {
             #expect(fonts.contains(face), "\(face) not in \(fonts.sorted())")
         }
+
+        // A Japanese school's template: the Han-only name is set in the Japanese face.
+        try directory.write("ja.txt", "language: ja\n---\n{family_name}: {code}\n")
+        let id = try #require(try ManifestFile.read(directory.file("out/manifest.csv")).first { $0.familyName == "欧阳家 王家" }).familyId
+        let han = try ProcessRunner.run(tribeboard, ["sheets", "--store", "s.sqlite", "--out", "ja.pdf", "--template", "ja.txt",
+                                                     "--family-id", id], in: directory.path)
+        #expect(han.status == 0, "\(han.stderr)")
+        let japanese = Set(try PDFReader.fonts(directory.file("ja.pdf")))
+        #expect(japanese.contains("NotoSansCJKjp-Bold") && !japanese.contains("NotoSansCJKsc-Bold"), "\(japanese.sorted())")
     }
 
     @Test func aTemplateWithUnknownPlaceholdersIsRefusedNamingThem() throws {
@@ -159,7 +169,7 @@ import TribeBoardTestSupport
         func codes(_ arguments: [String]) throws -> (status: Int32, codes: [String]) {
             let result = try ProcessRunner.run(tribeboard, ["sheets", "--out", "inv.pdf", "--store", "s.sqlite", "-q"] + arguments, in: directory.path)
             guard result.status == 0 else { return (result.status, []) }
-            return (0, try PDFReader.qrCodes(directory.file("inv.pdf"), grid: Self.cards).sorted())
+            return (0, try PDFReader.qrCodes(directory.file("inv.pdf")).sorted())
         }
         let byId = try codes(["--external-id", families[1].externalId, "--external-id", families[4].externalId])
         #expect(byId.codes == [families[1].code, families[4].code].sorted())
@@ -206,7 +216,7 @@ import TribeBoardTestSupport
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("Sheets:    inv.pdf (9 cards on 2 pages)"), "\(result.stdout)")
         let manifest = try ManifestFile.read(directory.file("out/manifest.csv"))
-        #expect(try PDFReader.qrCodes(directory.file("inv.pdf"), grid: Self.cards).sorted() == manifest.map(\.code).sorted())
+        #expect(try PDFReader.qrCodes(directory.file("inv.pdf")).sorted() == manifest.map(\.code).sorted())
         #expect(FileMode.of(directory.file("inv.pdf")) == 0o600)
         #expect(try PDFReader.text(directory.file("inv.pdf")).contains("Administrator: Admin 9"))
         let dry = try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "--dry-run", "--sheets", "x.pdf"],

@@ -55,14 +55,18 @@ import TribeBoardTestSupport
             .replacingOccurrences(of: "{code}", with: family.code)
     }
 
-    /// The text pdftotext finds inside one card's rectangle (A4, 2 × 4, half-inch margins).
-    func cardText(_ pdf: String, slot: Int) throws -> String {
-        let width = (595.276 - 72) / 2, height = (841.89 - 72) / 4
-        let x = 36 + Double(slot % 2) * width, y = 36 + Double(slot / 2) * height
-        let result = try ProcessRunner.run("/usr/bin/pdftotext", ["-enc", "UTF-8", "-f", "1", "-l", "1", "-x", String(Int(x)), "-y", String(Int(y)),
-                                                                  "-W", String(Int(width)), "-H", String(Int(height)), pdf, "-"])
+    /// The text pdftotext finds inside one card, as cut along its marks.
+    func cardText(_ pdf: String, _ card: PDFReader.Card) throws -> String {
+        let result = try ProcessRunner.run("/usr/bin/pdftotext", ["-enc", "UTF-8", "-f", String(card.page), "-l", String(card.page),
+                                                                  "-x", String(Int(card.x)), "-y", String(Int(card.y)),
+                                                                  "-W", String(Int(card.width)), "-H", String(Int(card.height)), pdf, "-"])
         #expect(result.status == 0, "\(result.stderr)")
         return result.stdout
+    }
+
+    /// Each family's card, in the order printed: the cards cut along the marks that hold text.
+    func familyCards(_ pdf: String) throws -> [PDFReader.Card] {
+        try PDFReader.cards(pdf).filter { !(try cardText(pdf, $0)).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty }
     }
 
     @Test func aWordingTooLongForFullSizeIsSetSmallerAndPrintedWhole() throws {
@@ -75,16 +79,13 @@ import TribeBoardTestSupport
         let report = try report(result)
         #expect(report.shrunk == 8, "every card's wording needed smaller type: \(report)")
         #expect(report.cuts.invitations == 0)
-        for (slot, family) in families.enumerated() {
-            let card = Self.words(try cardText(directory.file("inv.pdf"), slot: slot))
-            let admin = "Admin \(slot + 1)"
-            // Known: with 8-character codes the smallest type can break the code in the wording
-            // across two lines (pango breaks a word that does not fit); the layout work on the
-            // `print` branch keeps words whole. Recorded, not hidden.
-            withKnownIssue("an 8-character code can break across lines in the smallest type", isIntermittent: true) {
-                #expect(card.contains(Self.words(Self.wording(Self.fourShortParagraphs, family, admin: admin))), "card \(slot): \(card)")
-            }
-            #expect(!card.contains("…"))
+        let cards = try familyCards(directory.file("inv.pdf"))
+        #expect(cards.count == families.count && report.tallerPages == 0, "eight cards a page: \(cards)")
+        for (slot, (family, card)) in zip(families, cards).enumerated() {
+            let text = Self.words(try cardText(directory.file("inv.pdf"), card))
+            // Whole, words unbroken: the code in the wording is not split across lines.
+            #expect(text.contains(Self.words(Self.wording(Self.fourShortParagraphs, family, admin: "Admin \(slot + 1)"))), "card \(slot): \(text)")
+            #expect(!text.contains("…"))
         }
     }
 
@@ -105,12 +106,37 @@ import TribeBoardTestSupport
         }
     }
 
-    /// On cards it cannot fit: the run stops naming every family and the field, status 65, and
-    /// nothing is at --out (nor a temporary file); --allow-cut prints it and counts the cuts.
+    /// The issue's four paragraphs do not fit eight to a page even at 7 pt: those pages take
+    /// taller cards (3 or 2 rows) rather than refusing; every card is whole and scans.
+    @Test func theIssuesFourParagraphTemplateIsWholeOnTallerCards() throws {
+        let directory = try TemporaryDirectory("sheets-fit-taller")
+        let families = try provisioned(11, in: directory)
+        try directory.write("t.txt", Self.fourParagraphs)
+        let result = try ProcessRunner.run(tribeboard, ["sheets", "--store", "s.sqlite", "--out", "inv.pdf", "--template", "t.txt", "--json"],
+                                           in: directory.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        let report = try report(result)
+        #expect(report.cuts.invitations == 0 && report.pages == report.tallerPages && report.pages >= 2, "\(report)")
+        let pdf = directory.file("inv.pdf")
+        let cards = try familyCards(pdf)
+        #expect(cards.count == families.count && cards.allSatisfy { $0.height > (841.89 - 72) / 4 + 1 }, "\(cards)")
+        for (index, (family, card)) in zip(families, cards).enumerated() {
+            let text = Self.words(try cardText(pdf, card))
+            #expect(text.contains(Self.words(Self.wording(Self.fourParagraphs, family, admin: "Admin \(index + 1)"))), "\(family.familyName): \(text)")
+            #expect(!text.contains("…"))
+        }
+        #expect(try PDFReader.qrCodes(pdf).sorted() == families.map(\.code).sorted())
+    }
+
+    /// A wording far longer than a card holds (three times the four paragraphs) does not fit even
+    /// two to a column: the run stops naming every family, the field and the template as the
+    /// cause, status 65, nothing at --out (nor a temporary file); the preview shows the cards
+    /// marked. --allow-cut prints it and counts the cuts.
     @Test func textThatCannotFitIsRefusedUnlessCutsAreAllowed() throws {
         let directory = try TemporaryDirectory("sheets-fit-refused")
         let families = try provisioned(11, in: directory)
-        try directory.write("t.txt", Self.fourParagraphs)
+        let paragraphs = Self.fourParagraphs.components(separatedBy: "---\n")
+        try directory.write("t.txt", paragraphs[0] + "---\n" + Array(repeating: paragraphs[1], count: 3).joined(separator: "\n\n"))
         try directory.write("inv.pdf", "previous")
         let refused = try ProcessRunner.run(tribeboard, ["sheets", "--store", "s.sqlite", "--out", "inv.pdf", "--preview", "p.png",
                                                          "--template", "t.txt", "--json"], in: directory.path)
@@ -121,16 +147,22 @@ import TribeBoardTestSupport
         #expect(refused.stderr.contains(families[10].familyName))
         #expect(try String(contentsOfFile: directory.file("inv.pdf"), encoding: .utf8) == "previous")
         let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { !$0.hasPrefix("s.sqlite") }.sorted()
-        #expect(files == ["in.csv", "inv.pdf", "out", "t.txt"], "no preview, no temporary file")
+        #expect(files == ["in.csv", "inv.pdf", "out", "p.png", "t.txt"], "the preview of the cards that do not fit, no temporary file")
+        #expect(FileMode.of(directory.file("p.png")) == 0o600)
+        // The preview is the first page of cards that do not fit: the first four families'.
+        let shown = try QRReader.decodeAll(directory.file("p.png"))
+        #expect(!shown.isEmpty && Set(shown).isSubset(of: families.prefix(4).map(\.code)), "\(shown)")
 
         let cut = try ProcessRunner.run(tribeboard, ["sheets", "--store", "s.sqlite", "--out", "inv.pdf", "--template", "t.txt",
                                                      "--allow-cut", "--json"], in: directory.path)
         #expect(cut.status == 0, "\(cut.stderr)")
         let cuts = try report(cut).cuts
         #expect(cuts.invitations == 11 && cuts.fields == ["wording": 11], "\(cuts)")
-        #expect(cuts.first.map(\.familyId) == families.map(\.familyId))
-        #expect(try PDFReader.qrCodes(directory.file("inv.pdf"), grid: SheetsCLITests.cards).sorted() == families.map(\.code).sorted())
-        #expect(try cardText(directory.file("inv.pdf"), slot: 0).contains("…"), "the cut is marked")
+        #expect(cuts.first.map(\.familyId) == families.map(\.familyId) && cuts.first.allSatisfy { $0.cause == "template" })
+        let pdf = directory.file("inv.pdf")
+        #expect(try PDFReader.qrCodes(pdf).sorted() == families.map(\.code).sorted())
+        let first = try #require(try familyCards(pdf).first)
+        #expect(try cardText(pdf, first).contains("…"), "the cut is marked")
     }
 
     /// --preview draws the first page as a PNG an office can look at: the page's size at 150 dpi,

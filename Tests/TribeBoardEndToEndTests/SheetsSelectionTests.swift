@@ -24,7 +24,7 @@ import TribeBoardTestSupport
 
     /// The codes on the page, card by card in reading order.
     func printed(_ directory: TemporaryDirectory) throws -> [String] {
-        try PDFReader.qrCodes(directory.file("inv.pdf"), grid: SheetsCLITests.cards)
+        try PDFReader.qrCodes(directory.file("inv.pdf"))
     }
 
     @Test func familiesAreSelectedByIdOrByCode() throws {
@@ -71,5 +71,39 @@ import TribeBoardTestSupport
         #expect(try sheets(["--template", "own.txt", "--sort", "name"], in: directory).status == 0)
         let own = try PDFReader.text(directory.file("inv.pdf"))
         #expect(own.contains("Verwaltet von Admin 3") && !own.contains("Verwaltet von Admin 3:"), "\(own)")
+    }
+
+    /// A code as a person types it: lower case, a space around it.
+    @Test func aCodeTypedInLowerCaseFindsItsFamily() throws {
+        let directory = try TemporaryDirectory("sheets-code-case")
+        let families = try provisioned(in: directory)
+        let result = try sheets(["--code", " \(families[2].code.lowercased()) "], in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try printed(directory) == [families[2].code])
+    }
+
+    /// Two families of one name, one from a list (name only), one from a form whose admin column
+    /// `--map` named: `sheets --from-import form.csv` with the same `--map` prints the form's
+    /// family, with its own code; read without it, the form's rows are the list's.
+    @Test func fromImportReadsTheFileWithItsMapping() throws {
+        let directory = try TemporaryDirectory("sheets-from-import-map")
+        try directory.write("list.csv", "family_name\nDupont\n")
+        try directory.write("form.csv", "Family name,Parent first name,Parent last name\nDupont,Marie,Curie\n")
+        func provision(_ file: String, _ extra: [String]) throws -> [ManifestRow] {
+            let result = try ProcessRunner.run(tribeboard, ["provision", file, "--store", "s.sqlite", "--out", "out-\(file)", "-q"] + extra,
+                                               in: directory.path)
+            #expect(result.status == 0, "\(result.stderr)")
+            return try ManifestFile.read(directory.file("out-\(file)/manifest.csv"))
+        }
+        let list = try provision("list.csv", [])
+        let map = ["--map", "Parent first name+Parent last name=admin_display_name"]
+        let form = try provision("form.csv", map)
+        #expect(list.count == 1 && form.count == 1 && list[0].code != form[0].code)
+        let result = try sheets(["--from-import", "form.csv"] + map, in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try printed(directory) == [form[0].code], "the form's family, never the list's")
+        // The joined columns are the admin's name.
+        #expect(try PDFReader.text(directory.file("inv.pdf")).contains("Marie Curie"))
+        #expect(try sheets(["--map", "Parent=admin_display_name"], in: directory).status == 64, "--map needs --from-import")
     }
 }

@@ -14,7 +14,7 @@ struct ProvisionerRowRulesTests {
         #expect(rows.map(\.status) == ["created", "created", "failed"])
         #expect(rows[2].error.contains("\"E1\""))
         #expect(rows[2].error.contains("line 2"))
-        #expect(report.failures == [.init(line: 4, externalId: "E1", error: rows[2].error)])
+        #expect(report.failures == [.init(line: 4, row: 4, externalId: "E1", error: rows[2].error)])
         #expect(try workspace.codesByName().keys.sorted() == ["Alpha", "Beta"])
     }
 

@@ -145,6 +145,14 @@ extension SheetError: DocumentedError {
         // The family's record id, not its code: the code is what is wrong, and it is a secret.
         case .invalidCode(let familyId, _, _): return ErrorDetail(kind: .sheetsInvalidCode).with { $0.recordId = familyId }
         case .nothingSelected: return ErrorDetail(kind: .sheetsNothingSelected)
+        case .verifyUnavailable(let tool, _): return ErrorDetail(kind: .sheetsVerifyUnavailable).with { $0.path = tool }
+        case .verify: return ErrorDetail(kind: .sheetsVerifyUnreadable)
+        case .verifyFailed(let report):
+            return ErrorDetail(kind: .sheetsVerifyFailed).with {
+                $0.path = report.pdf
+                $0.recordIds = report.failures.compactMap(\.familyId)
+                $0.count = report.failed
+            }
         case .unmatched(let ids, let codes):
             return ErrorDetail(kind: .sheetsUnmatched).with {
                 $0.recordIds = ids.isEmpty ? nil : ids
@@ -161,7 +169,7 @@ extension SheetError: DocumentedError {
                 $0.recordIds = check.first.map(\.familyId)
                 $0.count = check.outdated
             }
-        case .textDoesNotFit(let cuts, _):
+        case .textDoesNotFit(let cuts, _, _):
             return ErrorDetail(kind: .sheetsTextDoesNotFit).with {
                 $0.recordIds = cuts.first.map(\.familyId)
                 $0.fields = cuts.fields.keys.sorted()

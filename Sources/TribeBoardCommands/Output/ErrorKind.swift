@@ -99,6 +99,9 @@ enum ErrorKind: String, CaseIterable, Encodable, Sendable {
     case sheetsUnmatched = "sheets.unmatched"
     case sheetsUnclaimed = "sheets.unclaimed"
     case sheetsTextDoesNotFit = "sheets.textDoesNotFit"
+    case sheetsVerifyFailed = "sheets.verifyFailed"
+    case sheetsVerifyUnreadable = "sheets.verifyUnreadable"
+    case sheetsVerifyUnavailable = "sheets.verifyUnavailable"
     case usageUnknownOption = "usage.unknownOption"
     case usageMissingValue = "usage.missingValue"
     case usageMissingArgument = "usage.missingArgument"
@@ -125,7 +128,7 @@ enum ErrorKind: String, CaseIterable, Encodable, Sendable {
              .templateSyntax, .templateUnknownPlaceholders, .templateUnknownSetting,
              .templateNotUTF8, .templateTooLarge, .templateSeveral, .sheetsInvalidCode,
              .sheetsNothingSelected, .sheetsOutdatedManifest, .sheetsUnmatched, .sheetsUnclaimed,
-             .sheetsTextDoesNotFit: return .always(.dataError)
+             .sheetsTextDoesNotFit, .sheetsVerifyFailed, .sheetsVerifyUnreadable: return .always(.dataError)
         case .csvCannotOpen, .snapshotCannotOpen, .caseListUnreadable, .manifestCannotOpen,
              .templateCannotOpen: return .always(.noInput)
         case .templateLogo: return .dataOrNoInput
@@ -136,7 +139,7 @@ enum ErrorKind: String, CaseIterable, Encodable, Sendable {
              .csvWorkingCopy, .fileFailed, .snapshotReadFailed, .snapshotParserUnavailable,
              .auditExportFailed, .auditRepairNotApplied, .auditRepairIncomplete, .auditScanStopped,
              .recodeFilesNotInPlace, .migrateCopyNameUnavailable, .caseClaimUnavailable,
-             .codeNoFreeCode, .codeRandomSourceUnavailable, .sheetsCairo, .unexpected:
+             .codeNoFreeCode, .codeRandomSourceUnavailable, .sheetsCairo, .sheetsVerifyUnavailable, .unexpected:
             return .always(.ioError)
         case .cloudkitNetwork, .cloudkitOutOfTime, .recodeClaimNotConfirmed,
              .recodeChangedMeanwhile: return .always(.remoteUnavailable)

@@ -34,7 +34,7 @@ enum ProvisionReportText {
                 lines.append("Sheets:    \(sheets.path) (\(sheets.invitations ?? 0) cards on \(sheets.pages ?? 0) pages)")
             }
         }
-        if report.dryRun { lines.append("Nothing was written (--dry-run).") }
+        if report.dryRun { lines.append(Self.wouldWrite(report)) }
         if let pending = report.pendingSync, pending.total > 0 {
             let counts = "\(pending.total) records in the store (\(pending.families) families, \(pending.userProfiles) profiles, \(pending.memberships) memberships)"
             if report.remote?.uploaded == nil {
@@ -66,13 +66,24 @@ enum ProvisionReportText {
         if !report.failures.isEmpty {
             lines.append("Failures:")
             for failure in report.failures {
-                lines.append("  line \(failure.line)\(failure.externalId.map { " (\($0))" } ?? ""): \(failure.error)")
+                let place = failure.row == failure.line ? "line \(failure.line)" : "line \(failure.line) (row \(failure.row))"
+                lines.append("  \(place)\(failure.externalId.map { " (\($0))" } ?? ""): \(failure.error)")
             }
             if report.failuresNotListed > 0 {
-                lines.append("  … and \(report.failuresNotListed) more, all listed in the manifest")
+                lines.append("  … and \(report.failuresNotListed) more, "
+                             + (report.dryRun ? "not listed (a dry run writes no manifest; a real run lists every one in it)" : "all listed in the manifest"))
             }
         }
         lines.append(String(format: "Took %.2f s (%.0f families/s).", report.durationSeconds, report.familiesPerSecond))
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// What the same run without --dry-run would write, since this one wrote nothing.
+    static func wouldWrite(_ report: ProvisionReport) -> String {
+        var parts = ["\(report.created) new \(report.created == 1 ? "family" : "families") into \(report.store)"]
+        if let out = report.outputDirectory {
+            parts.append("their QR codes and a manifest of all \(report.rows) rows in \(out)")
+        }
+        return "Nothing was written (--dry-run). Without it, this run would write " + parts.joined(separator: ", ") + "."
     }
 }

@@ -2,6 +2,12 @@ import TribeBoardSheets
 
 /// `tribeboard sheets`' summary as text: what was written and that it must be kept private.
 enum SheetsReportText {
+    /// `--verify`'s line (it fails with an error when a card does not pass).
+    static func verification(_ report: SheetVerifier.Report) -> String {
+        "verified \(report.pdf): \(TerminalText.count(report.cards, "card", "cards")) on \(TerminalText.count(report.pages, "page", "pages")), "
+            + "every QR code decoded (pdftoppm, zbarimg) and the same as the code printed beside it, each a family's"
+    }
+
     static func render(_ report: SheetsReport) -> String {
         let invitations = report.layout == .cards ? TerminalText.count(report.invitations, "card", "cards")
             : TerminalText.count(report.invitations, "letter", "letters")
@@ -21,6 +27,10 @@ enum SheetsReportText {
             if check.store == nil { lines.append("the manifest's codes are printed unchecked: no store was read") }
         }
         let (one, many) = report.layout == .cards ? ("card", "cards") : ("letter", "letters")
+        if let verification = report.verification { lines.append(Self.verification(verification)) }
+        if report.tallerPages > 0 {
+            lines.append(TerminalText.count(report.tallerPages, "page", "pages") + " of taller cards (3 or 2 rows), for their text to fit whole")
+        }
         if report.shrunk > 0 {
             lines.append(TerminalText.count(report.shrunk, one, many) + " \(report.shrunk == 1 ? "has its" : "have their") title or wording in smaller type, to fit")
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TribeBoardCSV
 import TribeBoardCloudKit
 import TribeBoardDomain
 import TribeBoardRemote
@@ -37,6 +38,9 @@ package struct SheetsCommand: PipelineCommand {
     @Option(help: ArgumentHelp("Also (or, without --out, only) draw the first page as a PNG, to check a template.", valueName: "file.png"))
     package var preview: String?
 
+    @Option(help: ArgumentHelp("Check a finished PDF (each QR code decoded and compared with the code printed beside it and with the store's or --manifest's families); with --out naming the same file, once it is made.", valueName: "file.pdf"))
+    var verify: String?
+
     @Flag(help: "Print text that does not fit even in the smallest type cut (\"…\"), counted in the report, instead of refusing.")
     package var allowCut = false
 
@@ -54,6 +58,9 @@ package struct SheetsCommand: PipelineCommand {
 
     @Option(help: ArgumentHelp("Only the families provisioned from this CSV file.", valueName: "file.csv"))
     var fromImport: String?
+
+    @Option(name: .customLong("map"), help: ArgumentHelp("With --from-import: the --map given to provision for that file (repeatable).", valueName: "header=column"))
+    var map: [String] = []
 
     @Option(name: .customLong("family-id"), help: ArgumentHelp("Only this family, by record id (repeatable).", valueName: "id"))
     var familyIds: [String] = []
@@ -76,7 +83,12 @@ package struct SheetsCommand: PipelineCommand {
     package init() {}
 
     package func validate() throws {
-        if out == nil && preview == nil { throw ValidationError("--out FILE.pdf (or --preview FILE.png) is needed.") }
+        if let verify {
+            if verify.isEmpty { throw ValidationError("--verify needs a PDF.") }
+            if let out, out != verify { throw ValidationError("--verify checks the --out PDF once made: name the same file, or leave --out out.") }
+            if preview != nil { throw ValidationError("--verify checks a PDF; --preview draws one page of a new one: run them apart.") }
+        }
+        if out == nil && preview == nil && verify == nil { throw ValidationError("--out FILE.pdf (or --preview FILE.png) is needed.") }
         if out?.isEmpty == true { throw ValidationError("--out needs a file path.") }
         if preview?.isEmpty == true { throw ValidationError("--preview needs a file path.") }
         if let out, out == preview { throw ValidationError("--out and --preview name the same file.") }
@@ -85,6 +97,8 @@ package struct SheetsCommand: PipelineCommand {
         if selectors > 1 {
             throw ValidationError("pick one selection: --external-id, --family-id, --code, --from-import or --created-from/--created-to.")
         }
+        if !map.isEmpty && fromImport == nil { throw ValidationError("--map reads the file of --from-import: give it too.") }
+        do { _ = try HeaderMapping(arguments: map) } catch { throw ValidationError(error.localizedDescription) }
         if manifest != nil && selectors > 0 { throw ValidationError("--manifest prints the whole manifest; the selections apply to the store.") }
         if manifest != nil && sort != .created { throw ValidationError("--manifest prints in the manifest's order; --sort applies to the store.") }
         if let bad = (familyIds + codes).first(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
@@ -104,7 +118,11 @@ package struct SheetsCommand: PipelineCommand {
         let context = CommandContext(options: global, label: "tribeboard.sheets")
         let request = Self.Request(out: out, layout: layout, paper: paper, template: template, preview: preview, allowCut: allowCut,
                                    storeNamed: Self.storeNamed, refuseUnclaimed: !includeUnclaimed && Self.remoteConfigured)
-        let report: SheetsReport
+        if let verify, out == nil {
+            try context.emit(try Self.check(verify, manifest: manifest, storePath: global.store, context: context), text: SheetsReportText.verification)
+            return
+        }
+        var report: SheetsReport
         if let manifest {
             report = try Self.render(request, fromManifest: manifest, storePath: global.store, context: context)
         } else {
@@ -114,9 +132,11 @@ package struct SheetsCommand: PipelineCommand {
             } else if !familyIds.isEmpty {
                 selection = .familyIds(Set(familyIds.map { $0.trimmingCharacters(in: .whitespaces) }))
             } else if !codes.isEmpty {
-                selection = .codes(Set(codes.map { $0.trimmingCharacters(in: .whitespaces) }))
+                selection = .codes(Set(codes.map(Self.typedCode)))
             } else if let fromImport {
-                selection = .importFile(path: fromImport)
+                // Checked in validate().
+                let mapping = (try? HeaderMapping(arguments: map)) ?? HeaderMapping()
+                selection = .importFile(path: fromImport, mapping: mapping)
             } else if createdFrom != nil || createdTo != nil {
                 selection = .created(from: try createdFrom.map { try Self.storeTime($0, endOfDay: false, option: "--created-from") },
                                      to: try createdTo.map { try Self.storeTime($0, endOfDay: true, option: "--created-to") })
@@ -125,7 +145,42 @@ package struct SheetsCommand: PipelineCommand {
             }
             report = try Self.render(request, selection: selection, order: sort, storePath: global.store, context: context)
         }
+        if let verify {
+            report.verification = try Self.check(verify, manifest: manifest, storePath: global.store, context: context)
+        }
         try context.emit(report, text: SheetsReportText.render)
+    }
+
+    /// `--verify`: the PDF read back by poppler and zbar, every card's QR code and printed code
+    /// compared with each other and with the families of the manifest or the store.
+    static func check(_ pdf: String, manifest: String?, storePath: String, context: CommandContext) throws -> SheetVerifier.Report {
+        do {
+            guard FileManager.default.fileExists(atPath: pdf) else {
+                throw SheetError.verify(reason: "\(pdf) does not exist")
+            }
+            let verifier = try SheetVerifier()
+            var families: [String: (id: String, name: String)] = [:]
+            do throws(InvitationReadError) {
+                if let manifest {
+                    try ManifestInvitations.forEach(path: manifest, columns: []) { families[$0.code] = ($0.familyId.rawValue, $0.familyName) }
+                } else {
+                    try openStore(storePath).forEachInvitation(.all) { families[$0.code] = ($0.familyId.rawValue, $0.familyName) }
+                }
+            } catch {
+                throw SheetError.input(error)
+            }
+            let report = try verifier.verify(pdf) { families[$0] }
+            guard report.passed else { throw SheetError.verifyFailed(report) }
+            return report
+        } catch {
+            throw context.fail(error, Self.exits)
+        }
+    }
+
+    /// A code as a person types it ("vklkz5 "): as the app reads one, trimmed and upper-cased; one
+    /// not in the app's format is kept as typed, to be reported unmatched.
+    static func typedCode(_ text: String) -> String {
+        (try? FamilyCode(validating: text))?.value ?? text.trimmingCharacters(in: .whitespaces)
     }
 
     struct Request {
@@ -309,9 +364,11 @@ package struct SheetsCommand: PipelineCommand {
         if !renderer.cuts.isEmpty, !context.summaryOnTerminal {
             context.logger.warning("printed cut (--allow-cut): text that does not fit on \(renderer.cuts.invitations) invitations (the report names them)")
         }
-        return SheetsReport(output: request.out, preview: request.preview, source: source, layout: request.layout, paper: request.paper,
-                            template: request.template ?? "built-in", invitations: renderer.invitations, pages: renderer.pages,
-                            cuts: renderer.cuts, shrunk: renderer.shrunk, manifestCheck: check())
+        var report = SheetsReport(output: request.out, preview: request.preview, source: source, layout: request.layout, paper: request.paper,
+                                  template: request.template ?? "built-in", invitations: renderer.invitations, pages: renderer.pages,
+                                  cuts: renderer.cuts, shrunk: renderer.shrunk, manifestCheck: check())
+        report.tallerPages = renderer.tallerPages
+        return report
     }
 
     /// A date from the command line as the store writes times (`Timestamp`'s text), so that

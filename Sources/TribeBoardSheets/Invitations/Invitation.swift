@@ -32,8 +32,9 @@ package enum InvitationSelection: Sendable, Equatable {
     case all
     /// The families provisioned from rows with these `external_id`s.
     case externalIds(Set<String>)
-    /// The families provisioned from the rows of this import file (matched as provision matches a re-run).
-    case importFile(path: String)
+    /// The families provisioned from the rows of this import file, read with the `--map` provision
+    /// was given (matched as provision matches a re-run).
+    case importFile(path: String, mapping: HeaderMapping)
     /// Created within these bounds (ISO 8601 UTC text, inclusive; nil: open).
     case created(from: String?, to: String?)
     /// These families, by record id.

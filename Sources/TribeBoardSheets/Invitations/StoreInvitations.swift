@@ -11,8 +11,8 @@ extension TribeBoardStore {
         let filter: InvitationFilter
         switch selection {
         case .all: filter = .all
-        case .externalIds(let ids): filter = .importKeys(Set(ids.map { "ext:" + $0 }))
-        case .importFile(let path): filter = .importKeys(try Self.importKeys(of: path))
+        case .externalIds(let ids): filter = .importKeys(Set(ids.map(ImportKey.external)))
+        case .importFile(let path, let mapping): filter = .importKeys(try Self.importKeys(of: path, mapping: mapping))
         case .created(let from, let to): filter = .created(from: from, to: to)
         case .familyIds(let ids): filter = .familyIDs(ids)
         case .codes(let codes): filter = .codes(codes)
@@ -27,7 +27,7 @@ extension TribeBoardStore {
         do {
             try forEachInvitationRow(filter, order: rowOrder) { row in
                 let invitation = Invitation(familyId: row.familyID, familyName: row.familyName, code: row.code, adminName: row.adminName,
-                                            externalId: row.importKey.flatMap { $0.hasPrefix("ext:") ? String($0.dropFirst(4)) : nil })
+                                            externalId: ImportKey.externalId(in: row.importKey))
                 do {
                     try body(invitation)
                     return true
@@ -52,23 +52,8 @@ extension TribeBoardStore {
         }
     }
 
-    /// The import keys of an import file's rows, computed as provision computes them.
-    static func importKeys(of path: String) throws(InvitationReadError) -> Set<String> {
-        do {
-            let source = try CSVSource(path)
-            let scan = try CSVPreScan.scan(path: source.path)
-            let reader = try FamilyCSVReader(path: source.path, malformed: scan.malformedRecords, format: scan.format)
-            var keys = Set<String>()
-            let parser = RowParser()
-            while let record = try reader.next() {
-                switch parser.parse(record) {
-                case .valid(let row): keys.insert(row.importKey)
-                case .invalid(_, _, _, let key, _): if let key { keys.insert(key) }
-                }
-            }
-            return keys
-        } catch {
-            throw .importFile(error)
-        }
+    /// The import keys of an import file's rows, read as provision reads them (`ImportFile`).
+    static func importKeys(of path: String, mapping: HeaderMapping) throws(InvitationReadError) -> Set<String> {
+        do { return try ImportFile(path: path, mapping: mapping).importKeys() } catch { throw .importFile(error) }
     }
 }
