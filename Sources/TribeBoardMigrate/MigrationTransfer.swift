@@ -12,19 +12,17 @@ enum MigrationTransfer {
     static func readAll(types: [String], from client: CloudKitClient,
                         mayBeAbsent: Set<String> = [], onTypeRead: (Int) -> Void = { _ in }) async throws(CloudKitError) -> [CloudKitRecord] {
         var records: [CloudKitRecord] = []
-        for (done, type) in types.enumerated() {
-            defer { onTypeRead(done + 1) }
-            do {
-                try await client.queryAll(CloudKitQuery(recordType: type)) { page in
-                    for case .record(let record) in page where record.deleted != true { records.append(record) }
-                }
-            } catch let error as CloudKitError where error.isMissingLegacyType || error.missingRecordType.map(mayBeAbsent.contains) == true {
-                continue
-            } catch let error as CloudKitError {
-                throw error
-            } catch {
-                throw .unexpectedResponse(httpStatus: 0, detail: error.readableDescription)
-            }
+        var done = 0
+        let reader = WholeTypeReader(client: client) { $0.isMissingLegacyType || $0.missingRecordType.map(mayBeAbsent.contains) == true }
+        do {
+            try await reader.read(types, typeDone: { _ in
+                done += 1
+                onTypeRead(done)
+            }, page: { records += $0 })
+        } catch let error as CloudKitError {
+            throw error
+        } catch {
+            throw .unexpectedResponse(httpStatus: 0, detail: error.readableDescription)
         }
         return records
     }
