@@ -137,15 +137,15 @@ struct MigrationCodes {
     /// of a code cannot be listed.
     private func remoteHolders() async throws -> [String: [CodeHolder]] {
         let types = request.mode == .container ? [RecordMapping.familyType, MigratedKind.family.legacyType] : [RecordMapping.familyType]
-        let records = try await MigrationTransfer.readAll(types: types, from: destination)
-        var holders: [String: [CodeHolder]] = [:]
-        for record in records {
-            guard let code = record.string("code") else { continue }
-            let created = record.fields?["createdAt"]?.value.number.flatMap(MigrationStoreImport.date(milliseconds:))
-                ?? record.created?.timestamp.flatMap { MigrationStoreImport.date(milliseconds: Double($0)) }
-            holders[MigrationCodeKey.key(code), default: []].append(CodeHolder(id: record.recordName, createdAt: created, place: "destination \(record.recordType ?? "")"))
+        // Each family as its code key and holder, not the whole record: the destination may
+        // hold a million families.
+        let found = try await MigrationTransfer.readAll(types: types, from: destination) { record -> (String, CodeHolder)? in
+            guard let code = record.string("code") else { return nil }
+            let holder = CodeHolder(id: record.recordName, createdAt: ClaimBackfill.created(record),
+                                    place: "destination \(record.recordType ?? "")")
+            return (MigrationCodeKey.key(code), holder)
         }
-        return holders
+        return Dictionary(grouping: found, by: \.0).mapValues { $0.map(\.1) }
     }
 
     /// The store's families whose code key is one of `keys` (one pass over the table: SQL's

@@ -131,6 +131,9 @@ struct ReadPlan: Sendable {
     /// A family type: one page when it fits in one (the unfiltered query's first page has no
     /// marker); split once the probe and the remainder's first page both answered; the unfiltered
     /// query read on when the code index is missing or the server refuses the remainder's filter.
+    /// The unfiltered query must be answered whatever is chosen: a type the container cannot read
+    /// whole (`___recordID` not QUERYABLE, no index at all) stops the read with Apple's refusal of
+    /// it, as a one-query read always did, rather than with the split's schema or none at all.
     /// Nothing is handed over before the choice, so nothing is read twice.
     private mutating func decide(_ type: Int, _ decision: Decision, absent: (CloudKitError) -> Bool,
                                  into handed: inout Handed) throws(CloudKitError) {
@@ -141,7 +144,7 @@ struct ReadPlan: Sendable {
             drop(type, keeping: decision.whole.stream)
             return try accept(page, of: decision.whole.stream, into: &handed)
         }
-        if let failure = decision.whole.answer?.failure, !failure.isMissingIndex { throw failure }
+        if let failure = decision.whole.answer?.failure { throw failure }
         switch (decision.probe, decision.remainder.answer) {
         case (.failure(let error)?, _):
             guard error.isMissingIndex else { throw error }
@@ -156,13 +159,9 @@ struct ReadPlan: Sendable {
             return
         }
         // The split is refused: the unfiltered query goes on from its first page.
-        switch decision.whole.answer {
-        case .success(let first)?:
-            drop(type, keeping: decision.whole.stream)
-            try accept(first, of: decision.whole.stream, into: &handed)
-        case .failure(let error)?: throw error
-        case nil: return
-        }
+        guard case .success(let first)? = decision.whole.answer else { return }
+        drop(type, keeping: decision.whole.stream)
+        try accept(first, of: decision.whole.stream, into: &handed)
     }
 
     /// The type is read by `stream` (and, for a split, the prefixes opened next): the decision's

@@ -166,4 +166,17 @@ struct WholeTypeReaderTests {
             try plan.take(.probed(type: 0, .failure(.gaveUp(attempts: 5, last: .network(reason: "timed out")))), absent: { _ in false })
         }
     }
+
+    @Test("a type the container cannot read whole stops the read with Apple's refusal, though the split would work")
+    func unfilteredRefusalEndsTheRead() throws {
+        var plan = ReadPlan(types: ["Family"], splittable: { _ in true }, splits: WholeTypeReader.splits)
+        while plan.nextWork() != nil {}
+        let refusal = CloudKitError.schema(.notQueryable(field: "recordName", recordType: "Family"),
+                                           reason: "Field 'recordName' is not marked queryable")
+        let empty = CloudKitQueryPage(records: [], continuationMarker: "m1")
+        var handed = try plan.take(.probed(type: 0, .success(())), absent: { _ in false })
+        handed = try plan.take(.page(stream: 0, .success(empty)), absent: { _ in false })
+        #expect(handed.pages.isEmpty && plan.nextWork() == nil, "nothing is read before the unfiltered query answers")
+        #expect(throws: refusal) { try plan.take(.page(stream: 1, .failure(refusal)), absent: { _ in false }) }
+    }
 }
