@@ -1,19 +1,30 @@
-// One command's exit statuses, from one declaration: the errors it stops on (their statuses come
-// from the kind table, `ErrorKinds`), the few kinds it documents differently, the statuses its
-// report ends with, and what each status means. The catch sites, `--help` and the tests
-// (`ExitStatusMappingTests`, against docs/NAME.md) all read it, so they cannot drift apart.
+import ArgumentParser
+
+// How a command's exit status is decided, in one declaration per command (ExitTables.swift): the
+// error kinds it stops on (their statuses come from `ErrorKind.rule`), the few kinds it documents
+// differently, the outcomes of its report, and what each status means in its `--help`.
 
 struct CommandExits: Sendable {
-    /// The kinds of the errors the command stops on: a whole kind (`remote.notConfigured`) or an
-    /// area (`store.`, every kind it starts).
-    let errors: [String]
+    /// The kinds of the errors the command stops on.
+    let errors: [KindSelection]
     /// Where the command documents another status than the table's for a kind (`provision --sync`
     /// without a remote is bad usage, not a configuration to fix).
-    var overrides: [String: ExitStatus] = [:]
-    /// What the run's own report ends with, errors aside (1 for failed rows, 75 for "try later").
-    let outcomes: [ExitStatus]
+    var overrides: [ErrorKind: ExitStatus] = [:]
+    /// What the run's own report ends with, errors aside (1 for failed rows, 75 for "try later"):
+    /// every status of the command's `CommandOutcome`, so the declaration cannot miss one.
+    let outcomes: Set<ExitStatus>
     /// What each status means, in the order `--help` lists them; docs/NAME.md says the same at length.
     let meanings: KeyValuePairs<ExitStatus, String>
+
+    init<Outcome: CommandOutcome>(
+        errors: [KindSelection], overrides: [ErrorKind: ExitStatus] = [:], outcomes: Outcome.Type,
+        meanings: KeyValuePairs<ExitStatus, String>
+    ) {
+        self.errors = errors
+        self.overrides = overrides
+        self.outcomes = Set(Outcome.allCases.map(\.status)).subtracting([.success])
+        self.meanings = meanings
+    }
 
     /// The status `error` ends this command with.
     func status(of error: any Error) -> ExitStatus {
@@ -26,14 +37,19 @@ struct CommandExits: Sendable {
     var statuses: Set<ExitStatus> {
         var statuses: Set<ExitStatus> = [.success, .usage]
         statuses.formUnion(outcomes)
-        for (kind, rule) in ErrorKinds.statuses where covers(kind) {
-            if let override = overrides[kind] { statuses.insert(override) } else { statuses.formUnion(rule.possible) }
+        for kind in ErrorKind.allCases where covers(kind) {
+            if let override = overrides[kind] { statuses.insert(override) } else { statuses.formUnion(kind.rule.possible) }
         }
         return statuses
     }
 
-    func covers(_ kind: String) -> Bool {
-        errors.contains { $0.hasSuffix(".") ? kind.hasPrefix($0) : kind == $0 }
+    func covers(_ kind: ErrorKind) -> Bool {
+        errors.contains { selection in
+            switch selection {
+            case .area(let area): kind.area == area
+            case .kind(let one): kind == one
+            }
+        }
     }
 
     /// The last line of the command's help: `Exit status: 0 …; 1 …; 64 bad usage; …`.
@@ -42,7 +58,24 @@ struct CommandExits: Sendable {
     }
 }
 
+/// Which error kinds a command stops on: every kind of an area (`store`), or one kind.
+enum KindSelection: Sendable {
+    case area(ErrorArea)
+    case kind(ErrorKind)
+}
+
 /// A command that declares its exit statuses (`migrate legacy-types` and `container` use `migrate`'s).
 protocol DeclaresExits {
     static var exits: CommandExits { get }
+}
+
+/// How a command's own report ends a run, errors aside: each case's status in one exhaustive
+/// switch, the only place a command picks a non-error status (`CommandExits.outcomes` lists them).
+protocol CommandOutcome: CaseIterable, Sendable {
+    var status: ExitStatus { get }
+}
+
+extension CommandOutcome {
+    /// What `run()` throws to end with this outcome.
+    var exitCode: ExitCode { status.exitCode }
 }

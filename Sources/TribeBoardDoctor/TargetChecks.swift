@@ -175,9 +175,17 @@ struct TargetChecks {
             return check(.containerEntitlementContainers, .failure, checked, (missing + [found]).filter { !$0.isEmpty }.joined(separator: "\n"),
                          action: "choose the container under Signing & Capabilities > iCloud > Containers", locations: locations)
         }
-        if !unresolved.isEmpty || !missing.isEmpty {
-            return check(.containerEntitlementContainers, .warning, checked, (unresolved + missing + [found]).filter { !$0.isEmpty }.joined(separator: "\n"),
+        if !unresolved.isEmpty {
+            return check(.containerEntitlementContainers, .warning, checked,
+                         (unresolved + [Self.merge(missing), found]).filter { !$0.isEmpty }.joined(separator: "\n"),
                          action: "set the variable where the project expects it (often an xcconfig the repository leaves out), then run doctor again",
+                         locations: locations)
+        }
+        if !missing.isEmpty {
+            // An empty list is no variable to set: the advice is the capability itself.
+            return check(.containerEntitlementContainers, .warning, checked, [Self.merge(missing), found].filter { !$0.isEmpty }.joined(separator: "\n"),
+                         action: "choose the container under Signing & Capabilities > iCloud > Containers: until one is listed, "
+                             + "SwiftData's .automatic and CKContainer.default() sync nothing",
                          locations: locations)
         }
         return check(.containerEntitlementContainers, .ok, checked, found.isEmpty ? "none listed" : found, locations: locations)

@@ -162,7 +162,7 @@ package struct ClaimBackfillReport: Encodable, Sendable {
 
     init(applied: Bool) { self.applied = applied }
 
-    package enum ExitKind: String, Encodable, Sendable {
+    package enum ExitKind: String, CaseIterable, Encodable, Sendable {
         case success, problems, tryLater
     }
 

@@ -7,7 +7,7 @@ import TribeBoardDomain
 /// What a migration moved, found in place, conflicted or skipped, and why: one document for the
 /// text report, `--json` and `--csv`.
 package struct MigrationReport: Encodable, Sendable {
-    package enum ExitKind: String, Encodable, Sendable {
+    package enum ExitKind: String, CaseIterable, Encodable, Sendable {
         case success
         /// Conflicts, code conflicts, invalid, skipped or failed records, mismatches: exit 1.
         case problems

@@ -1,5 +1,5 @@
 /// How a run that uploads records (resync, provision --sync) ended, for its exit status.
-package enum UploadOutcome: String, Encodable, Sendable {
+package enum UploadOutcome: String, CaseIterable, Encodable, Sendable {
     /// Nothing is left pending.
     case success
     /// Some records are quarantined or in conflict: a person must look (`resync --list`).

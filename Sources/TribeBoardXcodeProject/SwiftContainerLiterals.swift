@@ -37,7 +37,12 @@ package enum SwiftContainerLiterals {
                 let parts = use.name.split(separator: ".").filter { $0 != "rawValue" && $0 != "self" }
                 let name = String(parts.last ?? "")
                 let via = "\(use.call) via \(use.name) (\(use.location))"
-                let bound = bindings[name] ?? []
+                // A name bound in the file that uses it is that binding (two services may each
+                // have their own `containerID`); only a name the file does not bind is looked up
+                // in the others.
+                let everywhere = bindings[name] ?? []
+                let here = everywhere.filter { $0.location.path == use.location.path }
+                let bound = here.isEmpty ? everywhere : here
                 if bound.isEmpty {
                     references.append(ContainerReference(value: .unresolved(name: use.name), call: use.call, location: use.location))
                 }

@@ -77,14 +77,14 @@ struct ExitStatusMappingTests {
     }
 
     @Test func provisionStatusesFromWhatHappened() {
-        #expect(ProvisionCommand.status(of: Self.report { _ in }) == nil)
-        #expect(ProvisionCommand.status(of: Self.report { $0.failed = 1 }) == .partialFailure)
-        #expect(ProvisionCommand.status(of: Self.report { $0.remote = .init(failure: .network(reason: "down")) }) == .remoteUnavailable)
-        #expect(ProvisionCommand.status(of: Self.report { $0.remote = .init(failure: .schema(.missingType("Family"), reason: "x")) })
+        #expect(ProvisionOutcome(Self.report { _ in }) == nil)
+        #expect(ProvisionOutcome(Self.report { $0.failed = 1 })?.status == .partialFailure)
+        #expect(ProvisionOutcome(Self.report { $0.remote = .init(failure: .network(reason: "down")) })?.status == .remoteUnavailable)
+        #expect(ProvisionOutcome(Self.report { $0.remote = .init(failure: .schema(.missingType("Family"), reason: "x")) })?.status
                 == .remoteConfiguration)
         // The most serious wins: PNGs not written beat a remote that stopped, which beats failed rows.
-        #expect(ProvisionCommand.status(of: Self.report { $0.failed = 3; $0.remote = .init(failure: .outOfTime) }) == .remoteUnavailable)
-        #expect(ProvisionCommand.status(of: Self.report { $0.qrWriteFailures = 1; $0.remote = .init(failure: .outOfTime) }) == .ioError)
+        #expect(ProvisionOutcome(Self.report { $0.failed = 3; $0.remote = .init(failure: .outOfTime) })?.status == .remoteUnavailable)
+        #expect(ProvisionOutcome(Self.report { $0.qrWriteFailures = 1; $0.remote = .init(failure: .outOfTime) })?.status == .ioError)
         let exits = ProvisionCommand.exits
         #expect(exits.status(of: ProvisionError.input(.cannotOpen(path: "x", reason: "gone"))) == .noInput)
         #expect(exits.status(of: ProvisionError.input(.invalidUTF8(line: 2))) == .dataError)
@@ -92,10 +92,11 @@ struct ExitStatusMappingTests {
     }
 
     @Test func resyncStatusesFromHowTheRunEnded() {
-        #expect(ResyncCommand.status(.success) == .success)
-        #expect(ResyncCommand.status(.setAside) == .partialFailure)
-        #expect(ResyncCommand.status(.tryLater) == .remoteUnavailable)
-        #expect(ResyncCommand.status(.configuration) == .remoteConfiguration)
+        #expect(ResyncOutcome.uploads(.success).status == .success)
+        #expect(ResyncOutcome.uploads(.setAside).status == .partialFailure)
+        #expect(ResyncOutcome.uploads(.tryLater).status == .remoteUnavailable)
+        #expect(ResyncOutcome.uploads(.configuration).status == .remoteConfiguration)
+        #expect(ResyncOutcome.metricsNotWritten.status == .ioError)
     }
 
     /// Every status is in some table of docs/, and the tables list no other.

@@ -104,26 +104,42 @@ struct ErrorDocumentTests {
         #expect(error.kind == "unexpected" && error.exitStatus == 74)
     }
 
-    /// Every kind the commands can print is in the table of docs/errors.md, and the table lists no other.
+    /// The kinds table of docs/errors.md lists every `ErrorKind`, no other, in the enum's order.
     @Test func everyKindIsDocumentedInTheReadme() throws {
-        let produced = Set(ErrorKindCatalogue.samples.map { ErrorDetail.of($0).kind })
-        #expect(produced.count >= 50, "the catalogue covers every case: \(produced.count)")
         let documented = try ReadmeTables.errorKinds()
-        #expect(produced.subtracting(documented).isEmpty, "not in docs/errors.md: \(produced.subtracting(documented).sorted())")
-        #expect(documented.subtracting(produced).isEmpty, "in docs/errors.md, never produced: \(documented.subtracting(produced).sorted())")
+        let kinds = ErrorKind.allCases.map(\.rawValue)
+        #expect(Set(kinds).subtracting(documented).isEmpty, "not in docs/errors.md: \(Set(kinds).subtracting(documented).sorted())")
+        #expect(Set(documented).subtracting(kinds).isEmpty, "in docs/errors.md, no such kind: \(Set(documented).subtracting(kinds).sorted())")
+        #expect(documented == kinds, "docs/errors.md lists the kinds in ErrorKind's order")
+    }
+
+    /// Every kind is produced by some error the commands can meet (a sample of the catalogue), so
+    /// a kind no error produces any more, or one an error names wrongly, fails here.
+    @Test func everyKindHasASample() {
+        let produced = Set(ErrorKindCatalogue.samples.map { ErrorDetail.of($0).kind })
+        let never = ErrorKind.allCases.filter { !produced.contains($0) }
+        #expect(never.isEmpty, "no sample of ErrorKindCatalogue produces \(never.map(\.rawValue))")
+    }
+
+    /// A kind's area is its name's first part, an `ErrorArea` (what `CommandExits` selects by).
+    @Test func everyKindButUnexpectedHasAnArea() {
+        let without = ErrorKind.allCases.filter { $0.area == nil }
+        #expect(without == [.unexpected], "\(without)")
+        let used = Set(ErrorKind.allCases.compactMap(\.area))
+        #expect(Set(ErrorArea.allCases) == used, "areas no kind has: \(Set(ErrorArea.allCases).subtracting(used))")
     }
 }
 
 extension ReadmeTables {
     /// The first cell of every row of the table under "## Errors as JSON" in docs/errors.md.
-    static func errorKinds() throws -> Set<String> {
+    static func errorKinds() throws -> [String] {
         let lines = try String(contentsOfFile: page("errors.md"), encoding: .utf8).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         guard let start = lines.firstIndex(of: "## Errors as JSON") else { return [] }
-        var kinds = Set<String>()
+        var kinds: [String] = []
         for line in lines[(start + 1)...] {
             if line.hasPrefix("#") { break }
             guard line.hasPrefix("| `") else { continue }
-            kinds.insert(String(line.dropFirst(3).prefix { $0 != "`" }))
+            kinds.append(String(line.dropFirst(3).prefix { $0 != "`" }))
         }
         return kinds
     }

@@ -23,7 +23,7 @@ struct StopKindTests {
     @Test func everyCloudKitErrorHasOneKindInReportsAndDocuments() {
         let errors = ErrorKindCatalogue.samples.compactMap { $0 as? CloudKitError } + [Self.throttled, Self.schema]
         #expect(errors.count >= 9)
-        for error in errors { #expect(error.kind == ErrorDetail.of(error).kind, "\(error)") }
+        for error in errors { #expect(error.kind == ErrorDetail.of(error).kind.rawValue, "\(error)") }
     }
 
     @Test func resyncNamesWhatStoppedIt() throws {

@@ -71,6 +71,6 @@ struct UsageErrorTests {
     @Test func anErrorOfAnotherShapeIsPlainUsage() {
         struct Other: Error {}
         let error = UsageError(Other(), command: TribeBoardCommand.self)
-        #expect(error.kind == "usage" && error.option == nil)
+        #expect(error.kind == .usage && error.option == nil)
     }
 }

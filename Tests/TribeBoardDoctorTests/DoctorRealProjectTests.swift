@@ -105,6 +105,13 @@ struct DoctorRealProjectTests {
         Verdict(fixture: "Riddhi-mi-CloudKitDemo", targets: ["DemoCloudKit"], containers: ["DemoCloudKit": "iCloud.com.mi.all"],
                 warnings: ["DemoCloudKit|container.backgroundModes"]),
         // A local package added by path: the container passed as an argument to its parameter.
+        // The store is SwiftData's `.automatic`, set up in the local package NebularNewsKit; the
+        // container is not named after the bundle id (information, not a warning).
+        Verdict(fixture: "TaylorFinklea-nebularnews-ios", targets: ["NebularNews"], containers: ["NebularNews": "iCloud.com.nebularnews"]),
+        // Debug signs with a .dev container the code never names: the development build fails.
+        Verdict(fixture: "Presidentty1-nestling-care-log", targets: ["Nuzzle"], containers: ["Nuzzle": "iCloud.com.nestling.app"],
+                warnings: ["Nuzzle|container.apsEnvironment", "Nuzzle|container.backgroundModes"],
+                failures: ["Nuzzle|container.swiftSources"]),
         Verdict(fixture: "kellyhuberty-CloudKitSynchronizer", targets: ["CloudKitSynchronizerAppPkg", "CloudKitSynchronizerAppPod"],
                 containers: ["CloudKitSynchronizerAppPkg": "iCloud.com.kellyhuberty.CloudKitSynchronizer",
                              "CloudKitSynchronizerAppPod": "iCloud.com.kellyhuberty.CloudKitSynchronizer"],

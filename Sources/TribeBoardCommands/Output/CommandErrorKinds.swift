@@ -47,11 +47,11 @@ enum CommandError: Error, LocalizedError, DocumentedError {
 
     var errorDetail: ErrorDetail {
         switch self {
-        case .remoteNeeded: return ErrorDetail(kind: "remote.notConfigured")
-        case .sourceIsDestination: return ErrorDetail(kind: "migrate.sourceIsDestination")
+        case .remoteNeeded: return ErrorDetail(kind: .remoteNotConfigured)
+        case .sourceIsDestination: return ErrorDetail(kind: .migrateSourceIsDestination)
         case .source(let error): return error.errorDetail
-        case .notSetAside(let ids): return ErrorDetail(kind: "resync.notSetAside").with { $0.recordIds = ids }
-        case .noSuchFamily(let ids): return ErrorDetail(kind: "resync.noSuchFamily").with { $0.recordIds = ids }
+        case .notSetAside(let ids): return ErrorDetail(kind: .resyncNotSetAside).with { $0.recordIds = ids }
+        case .noSuchFamily(let ids): return ErrorDetail(kind: .resyncNoSuchFamily).with { $0.recordIds = ids }
         }
     }
 }
@@ -62,15 +62,15 @@ extension AuditError: DocumentedError {
         case .store(let error): return error.errorDetail
         case .snapshot(let error): return error.errorDetail
         case .remote(let error): return error.errorDetail
-        case .export(let error): return ErrorDetail(kind: "audit.exportFailed").with { $0.path = error.path }
+        case .export(let error): return ErrorDetail(kind: .auditExportFailed).with { $0.path = error.path }
         // Whether the store changed is what a script acts on; the cause's fields say why.
-        case .repair(.incomplete(let cause)): return Self.repairDetail("audit.repairIncomplete", cause: cause.cause)
-        case .repair(let error): return Self.repairDetail("audit.repairNotApplied", cause: error.cause)
-        case .scanStopped: return ErrorDetail(kind: "audit.scanStopped")
+        case .repair(.incomplete(let cause)): return Self.repairDetail(.auditRepairIncomplete, cause: cause.cause)
+        case .repair(let error): return Self.repairDetail(.auditRepairNotApplied, cause: error.cause)
+        case .scanStopped: return ErrorDetail(kind: .auditScanStopped)
         }
     }
 
-    private static func repairDetail(_ kind: String, cause: any Error) -> ErrorDetail {
+    private static func repairDetail(_ kind: ErrorKind, cause: any Error) -> ErrorDetail {
         var detail = ErrorDetail.of(cause)
         detail.cause = detail.kind
         detail.kind = kind
@@ -81,16 +81,16 @@ extension AuditError: DocumentedError {
 extension RecodeError: DocumentedError {
     var errorDetail: ErrorDetail {
         switch self {
-        case .noSuchFamily: return ErrorDetail(kind: "recode.noSuchFamily")
+        case .noSuchFamily: return ErrorDetail(kind: .recodeNoSuchFamily)
         case .store(let error): return error.errorDetail
         case .output(let error): return error.errorDetail
         case .qrCode(let error): return error.errorDetail
         case .codeGeneration(let error): return error.errorDetail
         case .remote(let error): return error.errorDetail
-        case .claim, .claimNotConfirmed: return ErrorDetail(kind: "recode.claimNotConfirmed")
-        case .changedMeanwhile(let id): return ErrorDetail(kind: "recode.changedMeanwhile").with { $0.recordId = id }
+        case .claim, .claimNotConfirmed: return ErrorDetail(kind: .recodeClaimNotConfirmed)
+        case .changedMeanwhile(let id): return ErrorDetail(kind: .recodeChangedMeanwhile).with { $0.recordId = id }
         case .filesNotInPlace(let id, let cause):
-            return ErrorDetail(kind: "recode.filesNotInPlace").with { $0.recordId = id; $0.path = cause.path }
+            return ErrorDetail(kind: .recodeFilesNotInPlace).with { $0.recordId = id; $0.path = cause.path }
         }
     }
 }
@@ -103,7 +103,7 @@ extension MigrationError: DocumentedError {
         case .output(let error): return error.errorDetail
         case .codeGeneration(let error): return error.errorDetail
         case .qrCode(let error): return error.errorDetail
-        case .copyName(.hashUnavailable(let name)): return ErrorDetail(kind: "migrate.copyNameUnavailable").with { $0.recordId = name }
+        case .copyName(.hashUnavailable(let name)): return ErrorDetail(kind: .migrateCopyNameUnavailable).with { $0.recordId = name }
         }
     }
 }
@@ -111,7 +111,7 @@ extension MigrationError: DocumentedError {
 extension MigrationInterruption: DocumentedError {
     // The phase it stopped in, and how far that phase was; whether anything was written is in the message.
     var errorDetail: ErrorDetail {
-        ErrorDetail(kind: "migrate.interrupted").with {
+        ErrorDetail(kind: .migrateInterrupted).with {
             $0.operation = progress?.phase.rawValue
             $0.count = progress?.processed
         }
@@ -119,7 +119,7 @@ extension MigrationInterruption: DocumentedError {
 }
 
 extension ClaimBackfillInterruption: DocumentedError {
-    var errorDetail: ErrorDetail { ErrorDetail(kind: "migrate.interrupted").with { $0.operation = "claims" } }
+    var errorDetail: ErrorDetail { ErrorDetail(kind: .migrateInterrupted).with { $0.operation = "claims" } }
 }
 
 extension ProvisionError: DocumentedError {
@@ -128,7 +128,7 @@ extension ProvisionError: DocumentedError {
         case .input(let error): return error.errorDetail
         case .store(let error): return error.errorDetail
         case .output(let error): return error.errorDetail
-        case .configuration: return ErrorDetail(kind: "provision.configuration")
+        case .configuration: return ErrorDetail(kind: .provisionConfiguration)
         }
     }
 }
@@ -138,31 +138,31 @@ extension SheetError: DocumentedError {
         switch self {
         case .template(let error): return error.errorDetail
         case .input(let error): return error.errorDetail
-        case .cannotCreate(let path, _): return ErrorDetail(kind: "sheets.cannotCreate").with { $0.path = path }
+        case .cannotCreate(let path, _): return ErrorDetail(kind: .sheetsCannotCreate).with { $0.path = path }
         case .write(let error): return error.errorDetail
-        case .cairo: return ErrorDetail(kind: "sheets.cairo")
+        case .cairo: return ErrorDetail(kind: .sheetsCairo)
         case .qr(let error): return error.errorDetail
         // The family's record id, not its code: the code is what is wrong, and it is a secret.
-        case .invalidCode(let familyId, _, _): return ErrorDetail(kind: "sheets.invalidCode").with { $0.recordId = familyId }
-        case .nothingSelected: return ErrorDetail(kind: "sheets.nothingSelected")
+        case .invalidCode(let familyId, _, _): return ErrorDetail(kind: .sheetsInvalidCode).with { $0.recordId = familyId }
+        case .nothingSelected: return ErrorDetail(kind: .sheetsNothingSelected)
         case .unmatched(let ids, let codes):
-            return ErrorDetail(kind: "sheets.unmatched").with {
+            return ErrorDetail(kind: .sheetsUnmatched).with {
                 $0.recordIds = ids.isEmpty ? nil : ids
                 $0.count = ids.isEmpty ? codes : ids.count
             }
         case .unclaimed(let ids, let count):
-            return ErrorDetail(kind: "sheets.unclaimed").with {
+            return ErrorDetail(kind: .sheetsUnclaimed).with {
                 $0.recordIds = Array(ids.prefix(20))
                 $0.count = count
             }
         case .outdatedManifest(let check):
-            return ErrorDetail(kind: "sheets.outdatedManifest").with {
+            return ErrorDetail(kind: .sheetsOutdatedManifest).with {
                 $0.path = check.manifest
                 $0.recordIds = check.first.map(\.familyId)
                 $0.count = check.outdated
             }
         case .textDoesNotFit(let cuts, _):
-            return ErrorDetail(kind: "sheets.textDoesNotFit").with {
+            return ErrorDetail(kind: .sheetsTextDoesNotFit).with {
                 $0.recordIds = cuts.first.map(\.familyId)
                 $0.fields = cuts.fields.keys.sorted()
                 $0.count = cuts.invitations
@@ -174,37 +174,37 @@ extension SheetError: DocumentedError {
 extension SheetTemplateError: DocumentedError {
     var errorDetail: ErrorDetail {
         switch self {
-        case .cannotOpen(let path, _): return ErrorDetail(kind: "template.cannotOpen").with { $0.path = path }
+        case .cannotOpen(let path, _): return ErrorDetail(kind: .templateCannotOpen).with { $0.path = path }
         case .syntax(let line, let column, _):
-            return ErrorDetail(kind: "template.syntax").with {
+            return ErrorDetail(kind: .templateSyntax).with {
                 $0.line = line
                 $0.columnNumber = column
             }
-        case .unknownPlaceholders(let names): return ErrorDetail(kind: "template.unknownPlaceholders").with { $0.placeholders = names }
+        case .unknownPlaceholders(let names): return ErrorDetail(kind: .templateUnknownPlaceholders).with { $0.placeholders = names }
         case .unknownSetting(let line, let name):
-            return ErrorDetail(kind: "template.unknownSetting").with {
+            return ErrorDetail(kind: .templateUnknownSetting).with {
                 $0.line = line
                 $0.setting = name
             }
-        case .logo(let path, _): return ErrorDetail(kind: "template.logo").with { $0.path = path }
+        case .logo(let path, _): return ErrorDetail(kind: .templateLogo).with { $0.path = path }
         case .logoMissing(let path):
-            return ErrorDetail(kind: "template.logo").with {
+            return ErrorDetail(kind: .templateLogo).with {
                 $0.path = path
                 $0.missingFile = true
             }
         case .notUTF8(let path, let line):
-            return ErrorDetail(kind: "template.notUTF8").with {
+            return ErrorDetail(kind: .templateNotUTF8).with {
                 $0.path = path
                 $0.line = line
             }
         case .tooLarge(let path, let bytes):
-            return ErrorDetail(kind: "template.tooLarge").with {
+            return ErrorDetail(kind: .templateTooLarge).with {
                 $0.path = path
                 $0.bytes = bytes
             }
         // Each problem as its own detail, message included: a script lists them as the text does.
         case .several(let problems):
-            return ErrorDetail(kind: "template.several").with {
+            return ErrorDetail(kind: .templateSeveral).with {
                 $0.count = problems.count
                 $0.problems = problems.map { problem in problem.errorDetail.with { $0.message = problem.localizedDescription } }
             }
@@ -217,8 +217,8 @@ extension InvitationReadError: DocumentedError {
         switch self {
         case .store(let error): return error.errorDetail
         case .importFile(let error): return error.errorDetail
-        case .manifest(let path, _): return ErrorDetail(kind: "manifest.unreadable").with { $0.path = path }
-        case .manifestMissing(let path, _): return ErrorDetail(kind: "manifest.cannotOpen").with { $0.path = path }
+        case .manifest(let path, _): return ErrorDetail(kind: .manifestUnreadable).with { $0.path = path }
+        case .manifestMissing(let path, _): return ErrorDetail(kind: .manifestCannotOpen).with { $0.path = path }
         case .rendering(let error): return ErrorDetail.of(error)
         }
     }
@@ -227,17 +227,17 @@ extension InvitationReadError: DocumentedError {
 extension CaseError: DocumentedError {
     var errorDetail: ErrorDetail {
         switch self {
-        case .noSuchFamily: return ErrorDetail(kind: "case.noSuchFamily")
-        case .hasMembers(let id, _): return ErrorDetail(kind: "case.hasMembers").with { $0.recordId = id }
-        case .sameFamily(let id): return ErrorDetail(kind: "case.sameFamily").with { $0.recordId = id }
-        case .keptFamilyLeaving(let id): return ErrorDetail(kind: "case.keptFamilyLeaving").with { $0.recordId = id }
-        case .remoteNeeded(let id): return ErrorDetail(kind: "remote.notConfigured").with { $0.recordId = id }
-        case .notInCloudKit(let id): return ErrorDetail(kind: "case.notInCloudKit").with { $0.recordId = id }
+        case .noSuchFamily: return ErrorDetail(kind: .caseNoSuchFamily)
+        case .hasMembers(let id, _): return ErrorDetail(kind: .caseHasMembers).with { $0.recordId = id }
+        case .sameFamily(let id): return ErrorDetail(kind: .caseSameFamily).with { $0.recordId = id }
+        case .keptFamilyLeaving(let id): return ErrorDetail(kind: .caseKeptFamilyLeaving).with { $0.recordId = id }
+        case .remoteNeeded(let id): return ErrorDetail(kind: .remoteNotConfigured).with { $0.recordId = id }
+        case .notInCloudKit(let id): return ErrorDetail(kind: .caseNotInCloudKit).with { $0.recordId = id }
         case .store(let error): return error.errorDetail
         case .remote(let error): return error.errorDetail
-        case .claim: return ErrorDetail(kind: "case.claimUnavailable")
-        case .list(let error): return ErrorDetail(kind: "case.listUnreadable").with { $0.path = error.path }
-        case .listTooLarge(let path, _): return ErrorDetail(kind: "case.listTooLarge").with { $0.path = path }
+        case .claim: return ErrorDetail(kind: .caseClaimUnavailable)
+        case .list(let error): return ErrorDetail(kind: .caseListUnreadable).with { $0.path = error.path }
+        case .listTooLarge(let path, _): return ErrorDetail(kind: .caseListTooLarge).with { $0.path = path }
         }
     }
 }

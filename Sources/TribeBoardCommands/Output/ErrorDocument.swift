@@ -24,11 +24,11 @@ struct ErrorDocument: Encodable {
 struct ErrorDetail: Encodable, Equatable {
     var exitStatus: Int32 = 0
     var status = ""
-    var kind: String
+    var kind: ErrorKind
     var message = ""
     /// The kind of the error behind this one, when this one says what it stopped (a repair not
     /// applied because of `file.failed`).
-    var cause: String?
+    var cause: ErrorKind?
     var path: String?
     /// What stands at `path` instead of a plain file: symbolicLink, folder or special.
     var fileType: String?
@@ -62,7 +62,7 @@ struct ErrorDetail: Encodable, Equatable {
     /// Not printed: the file the error is about does not exist (66 rather than 65 for a logo).
     var missingFile = false
 
-    init(kind: String) { self.kind = kind }
+    init(kind: ErrorKind) { self.kind = kind }
 
     /// Every field but `missingFile`, which only decides the status.
     enum CodingKeys: String, CodingKey {
@@ -71,11 +71,9 @@ struct ErrorDetail: Encodable, Equatable {
         case pid, mode, bytes, fields, count, columnNumber, problems
     }
 
-    /// For an error no mapping knows: reported, with its message, rather than dropped.
-    static let unexpectedKind = "unexpected"
-
+    /// An error no mapping knows is reported, with its message, rather than dropped.
     static func of(_ error: any Error) -> ErrorDetail {
-        (error as? DocumentedError)?.errorDetail ?? ErrorDetail(kind: unexpectedKind)
+        (error as? DocumentedError)?.errorDetail ?? ErrorDetail(kind: .unexpected)
     }
 
     /// The same detail with more fields set: keeps the mappings one expression each.
@@ -108,14 +106,14 @@ final class StandardOutputDocument: Sendable {
 extension ExitStatus {
     /// The documented name of the status in the error document. 73 is two things by command:
     /// another run holding the lock (resync), a file that cannot be created (sheets).
-    func name(for kind: String) -> String {
+    func name(for kind: ErrorKind) -> String {
         switch self {
         case .success: return "success"
         case .partialFailure: return "partialFailure"
         case .usage: return "usage"
         case .dataError: return "dataError"
         case .noInput: return "noInput"
-        case .lockHeld: return kind == ErrorDetail.lockHeldKind ? "lockHeld" : "cannotCreate"
+        case .lockHeld: return kind == .lockHeld ? "lockHeld" : "cannotCreate"
         case .ioError: return "ioError"
         case .remoteUnavailable: return "remoteUnavailable"
         case .remoteConfiguration: return "remoteConfiguration"

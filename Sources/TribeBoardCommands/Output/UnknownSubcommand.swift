@@ -45,7 +45,7 @@ struct UnknownSubcommand: Error, LocalizedError, DocumentedError {
 
     var errorDescription: String? { message }
 
-    var errorDetail: ErrorDetail { ErrorDetail(kind: "usage.unknownSubcommand") }
+    var errorDetail: ErrorDetail { ErrorDetail(kind: .usageUnknownSubcommand) }
 
     /// The unknown subcommand a refused command line starts with, if that is what is wrong: the
     /// first argument that is not an option names no subcommand (nor `help`).

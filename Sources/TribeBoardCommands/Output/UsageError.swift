@@ -9,18 +9,16 @@ import Foundation
 /// never from the wording, and a shape this table does not know is plain `usage`: an upgrade of
 /// ArgumentParser can make a kind coarser, not wrong (`UsageErrorTests` pins every kind).
 struct UsageError: Error, LocalizedError, DocumentedError {
-    let kind: String
+    let kind: ErrorKind
     let option: String?
     /// ArgumentParser's message, the first line of what it prints on stderr.
     let message: String
-
-    static let plainKind = "usage"
 
     init<Command: ParsableCommand>(_ error: any Error, command: Command.Type) {
         message = command.message(for: error)
         let parserError = Mirror(reflecting: error).descendant("parserError")
         let label = parserError.flatMap { Mirror(reflecting: $0).children.first?.label ?? "\($0)" }
-        kind = error is ValidationError ? "usage.validation" : label.flatMap { Self.kinds[$0] } ?? Self.plainKind
+        kind = error is ValidationError ? .usageValidation : label.flatMap { Self.kinds[$0] } ?? .usage
         option = parserError.flatMap { Self.optionName(in: $0, depth: 0) }
     }
 
@@ -31,15 +29,15 @@ struct UsageError: Error, LocalizedError, DocumentedError {
     }
 
     /// ArgumentParser's `ParserError` cases, by name, as the stable kinds docs/errors.md documents.
-    private static let kinds: [String: String] = [
-        "unknownOption": "usage.unknownOption", "invalidOption": "usage.unknownOption",
-        "nonAlphanumericShortOption": "usage.unknownOption", "missingValueOrUnknownCompositeOption": "usage.unknownOption",
-        "missingValueForOption": "usage.missingValue",
-        "noValue": "usage.missingArgument",
-        "unableToParseValue": "usage.invalidValue",
-        "unexpectedValueForOption": "usage.unexpectedArgument", "unexpectedExtraValues": "usage.unexpectedArgument",
-        "duplicateExclusiveValues": "usage.unexpectedArgument",
-        "userValidationError": "usage.validation",
+    private static let kinds: [String: ErrorKind] = [
+        "unknownOption": .usageUnknownOption, "invalidOption": .usageUnknownOption,
+        "nonAlphanumericShortOption": .usageUnknownOption, "missingValueOrUnknownCompositeOption": .usageUnknownOption,
+        "missingValueForOption": .usageMissingValue,
+        "noValue": .usageMissingArgument,
+        "unableToParseValue": .usageInvalidValue,
+        "unexpectedValueForOption": .usageUnexpectedArgument, "unexpectedExtraValues": .usageUnexpectedArgument,
+        "duplicateExclusiveValues": .usageUnexpectedArgument,
+        "userValidationError": .usageValidation,
     ]
 
     /// The option a parse error names (`--code-length`, `-q`), found in the error's payload.

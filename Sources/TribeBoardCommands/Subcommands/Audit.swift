@@ -109,7 +109,7 @@ package struct AuditCommand: PipelineCommand {
         if let remoteFailure { throw context.fail(remoteFailure, Self.exits) }
         if report.reaches(failOn.severity) {
             context.stopped(because: StopReasons.of(report, threshold: failOn.severity))
-            throw ExitStatus.partialFailure.exitCode
+            throw FindingsOutcome.failing.exitCode
         }
     }
 

@@ -59,11 +59,11 @@ package struct DoctorCommand: AsyncParsableCommand {
         try context.emit(report, text: DoctorReportText.render)
         if !report.passed {
             context.stopped(because: StopReasons.of(report))
-            throw ExitStatus.partialFailure.exitCode
+            throw FindingsOutcome.failing.exitCode
         }
         if failOn == .warning, report.checks.contains(where: { $0.status == .warning }) {
             context.stopped(because: report.checks.filter { $0.status == .warning }.map { "warning: \($0.checked): \($0.found)" })
-            throw ExitStatus.partialFailure.exitCode
+            throw FindingsOutcome.failing.exitCode
         }
     }
 }

@@ -31,7 +31,7 @@ struct DoctorFamilyCommand: AsyncParsableCommand {
         try context.emit(report, text: DoctorReportText.render)
         if !report.passed {
             context.stopped(because: StopReasons.failures(report.findings))
-            throw ExitStatus.partialFailure.exitCode
+            throw FindingsOutcome.failing.exitCode
         }
     }
 }

@@ -1,13 +1,17 @@
+import TribeBoardMigrate
+
 // Each command's exit statuses (see `CommandExits`): its help's "Exit status:" line is made from
-// these, and `ExitStatusMappingTests` compares them with the table of its page in docs/.
+// these, and `ExitStatusSourceTests` compares them with the table of its page in docs/.
 
 extension ProvisionCommand: DeclaresExits {
     static let exits = CommandExits(
-        errors: ["csv.", "store.", "file.", "config.", "remote.notConfigured", "provision.configuration", "lock.cannotOpen",
+        errors: [.area(.csv), .area(.store), .area(.file), .area(.config),
+                 .kind(.remoteNotConfigured), .kind(.provisionConfiguration),
+                 .kind(.lockCannotOpen),
                  // --sheets: the PDF of the manifest, as `sheets` makes it.
-                 "sheets.", "template.", "manifest.", "qr."],
-        overrides: ["remote.notConfigured": .usage],
-        outcomes: [.partialFailure, .ioError, .remoteUnavailable, .remoteConfiguration],
+                 .area(.sheets), .area(.template), .area(.manifest), .area(.qr)],
+        overrides: [.remoteNotConfigured: .usage],
+        outcomes: ProvisionOutcome.self,
         meanings: [
             .success: "all rows created or existing", .partialFailure: "some rows failed, or were skipped as possible duplicates",
             .usage: "bad usage (also --sync with no remote, or a --map the file contradicts)",
@@ -21,8 +25,9 @@ extension ProvisionCommand: DeclaresExits {
 
 extension ResyncCommand: DeclaresExits {
     static let exits = CommandExits(
-        errors: ["store.", "lock.", "config.", "remote.notConfigured", "resync."],
-        outcomes: [.partialFailure, .ioError, .remoteUnavailable, .remoteConfiguration],
+        errors: [.area(.store), .area(.lock), .area(.config), .kind(.remoteNotConfigured),
+                 .area(.resync)],
+        outcomes: ResyncOutcome.self,
         meanings: [
             .success: "nothing left pending",
             .partialFailure: "some records are quarantined or in conflict (see --list; --release ID once dealt with), or a creation that did not complete is kept out of CloudKit",
@@ -35,8 +40,9 @@ extension ResyncCommand: DeclaresExits {
 
 extension AuditCommand: DeclaresExits {
     static let exits = CommandExits(
-        errors: ["store.", "snapshot.", "cloudkit.", "config.", "remote.notConfigured", "audit."],
-        outcomes: [.partialFailure],
+        errors: [.area(.store), .area(.snapshot), .area(.cloudkit), .area(.config),
+                 .kind(.remoteNotConfigured), .area(.audit)],
+        outcomes: FindingsOutcome.self,
         meanings: [
             .success: "nothing reaches --fail-on", .partialFailure: "something does", .usage: "bad usage",
             .dataError: "the snapshot is past its bounds (docs/guarantees.md: \"Bounds on what is read\")",
@@ -48,7 +54,7 @@ extension AuditCommand: DeclaresExits {
 
 extension DoctorCommand: DeclaresExits {
     static let exits = CommandExits(
-        errors: [], outcomes: [.partialFailure],
+        errors: [], outcomes: FindingsOutcome.self,
         meanings: [
             .success: "no check failed",
             .partialFailure: "some check failed (with --fail-on warning, also a warning: CloudKit unreachable, a stale clock, families waiting for sync)",
@@ -58,17 +64,18 @@ extension DoctorCommand: DeclaresExits {
 
 extension DoctorFamilyCommand: DeclaresExits {
     static let exits = CommandExits(
-        errors: [], outcomes: [.partialFailure],
+        errors: [], outcomes: FindingsOutcome.self,
         meanings: [.success: "nothing failed", .partialFailure: "the family is missing, stuck or differs from CloudKit", .usage: "bad usage"])
 }
 
 extension MigrateCommand: DeclaresExits {
     /// Both migrations (`legacy-types`, `container`).
     static let exits = CommandExits(
-        errors: ["store.", "file.", "code.", "qr.", "cloudkit.", "config.", "remote.notConfigured", "migrate."],
+        errors: [.area(.store), .area(.file), .area(.code), .area(.qr), .area(.cloudkit),
+                 .area(.config), .kind(.remoteNotConfigured), .area(.migrate)],
         // A QR code the migration cannot write is an output fault: the checkpoint keeps the rest.
-        overrides: ["qr.encodingFailed": .ioError, "qr.pngEncodingFailed": .ioError, "qr.invalidScale": .ioError],
-        outcomes: [.partialFailure, .remoteUnavailable, .remoteConfiguration],
+        overrides: [.qrEncodingFailed: .ioError, .qrPngEncodingFailed: .ioError, .qrInvalidScale: .ioError],
+        outcomes: MigrationReport.ExitKind.self,
         meanings: [
             .success: "everything is in place",
             .partialFailure: "conflicts, code conflicts, invalid, skipped or failed records, or a failed verification",
@@ -81,8 +88,9 @@ extension MigrateCommand: DeclaresExits {
 
 extension MigrateClaimsCommand: DeclaresExits {
     static let exits = CommandExits(
-        errors: ["cloudkit.", "config.", "remote.notConfigured", "migrate.interrupted"],
-        outcomes: [.partialFailure, .remoteUnavailable],
+        errors: [.area(.cloudkit), .area(.config), .kind(.remoteNotConfigured),
+                 .kind(.migrateInterrupted)],
+        outcomes: ClaimBackfillReport.ExitKind.self,
         meanings: [
             .success: "every code claimed by its oldest family", .partialFailure: "duplicates, claims held by others or families without a code",
             .usage: "bad usage", .remoteUnavailable: "CloudKit was unavailable or refused some claims (run again)",
@@ -93,8 +101,9 @@ extension MigrateClaimsCommand: DeclaresExits {
 
 extension SheetsCommand: DeclaresExits {
     static let exits = CommandExits(
-        errors: ["template.", "sheets.", "manifest.", "csv.", "store.", "qr.", "file."],
-        outcomes: [],
+        errors: [.area(.template), .area(.sheets), .area(.manifest), .area(.csv), .area(.store),
+                 .area(.qr), .area(.file)],
+        outcomes: NoOutcome.self,
         meanings: [
             .success: "written", .usage: "bad usage",
             .dataError: "a template, logo or manifest that cannot be used (an unknown placeholder, not UTF-8, a code not in the app's format, codes older than the default store's), text that does not fit, or no family matches",
@@ -106,10 +115,11 @@ extension SheetsCommand: DeclaresExits {
 
 extension RecodeCommand: DeclaresExits {
     static let exits = CommandExits(
-        errors: ["store.", "file.", "code.", "qr.", "cloudkit.", "config.", "recode."],
+        errors: [.area(.store), .area(.file), .area(.code), .area(.qr), .area(.cloudkit),
+                 .area(.config), .area(.recode)],
         // The new code's QR file is output: a QR code that cannot be written is the output's fault.
-        overrides: ["qr.encodingFailed": .ioError, "qr.pngEncodingFailed": .ioError, "qr.invalidScale": .ioError],
-        outcomes: [],
+        overrides: [.qrEncodingFailed: .ioError, .qrPngEncodingFailed: .ioError, .qrInvalidScale: .ioError],
+        outcomes: NoOutcome.self,
         meanings: [
             .success: "done (or shown, without --apply)", .usage: "bad usage, or no such family",
             .ioError: "the store or a file cannot be written (nothing changed, unless it says the store changed)",
@@ -120,9 +130,11 @@ extension RecodeCommand: DeclaresExits {
 
 extension RemoveCommand: DeclaresExits {
     static let exits = CommandExits(
-        errors: ["store.", "lock.", "cloudkit.", "config.", "remote.notConfigured", "case.noSuchFamily", "case.hasMembers",
-                 "case.claimUnavailable", "case.listUnreadable", "case.listTooLarge"],
-        outcomes: [.partialFailure, .remoteUnavailable],
+        errors: [.area(.store), .area(.lock), .area(.cloudkit), .area(.config),
+                 .kind(.remoteNotConfigured), .kind(.caseNoSuchFamily), .kind(.caseHasMembers),
+                 .kind(.caseClaimUnavailable), .kind(.caseListUnreadable),
+                 .kind(.caseListTooLarge)],
+        outcomes: RemoveOutcome.self,
         meanings: [
             .success: "removed, already removed, or (without --apply) planned",
             .partialFailure: "--from-file: some families were refused (members besides the admin, no --force) or not found",
@@ -137,9 +149,10 @@ extension RemoveCommand: DeclaresExits {
 
 extension MergeCommand: DeclaresExits {
     static let exits = CommandExits(
-        errors: ["store.", "lock.", "cloudkit.", "config.", "remote.notConfigured", "case.noSuchFamily", "case.sameFamily",
-                 "case.keptFamilyLeaving", "case.claimUnavailable"],
-        outcomes: [.remoteUnavailable],
+        errors: [.area(.store), .area(.lock), .area(.cloudkit), .area(.config),
+                 .kind(.remoteNotConfigured), .kind(.caseNoSuchFamily), .kind(.caseSameFamily),
+                 .kind(.caseKeptFamilyLeaving), .kind(.caseClaimUnavailable)],
+        outcomes: MergeOutcome.self,
         meanings: [
             .success: "merged, already merged, or (without --apply) planned",
             .usage: "bad usage, no such family, or a family merged into itself or into one that is leaving",
@@ -152,8 +165,9 @@ extension MergeCommand: DeclaresExits {
 
 extension AdoptCommand: DeclaresExits {
     static let exits = CommandExits(
-        errors: ["store.", "lock.", "cloudkit.", "config.", "remote.notConfigured", "case.noSuchFamily", "case.notInCloudKit"],
-        outcomes: [],
+        errors: [.area(.store), .area(.lock), .area(.cloudkit), .area(.config),
+                 .kind(.remoteNotConfigured), .kind(.caseNoSuchFamily), .kind(.caseNotInCloudKit)],
+        outcomes: NoOutcome.self,
         meanings: [
             .success: "adopted, or (without --apply) both versions shown",
             .usage: "bad usage, no such family, or CloudKit holds no record of it",

@@ -59,6 +59,6 @@ package struct MergeCommand: PipelineCommand {
         }
         withExtendedLifetime(lock) {}
         try context.emit(report, text: CaseReportText.render)
-        if (report.removal?.unfinished ?? 0) > 0 { throw ExitStatus.remoteUnavailable.exitCode }
+        if (report.removal?.unfinished ?? 0) > 0 { throw MergeOutcome.unfinished.exitCode }
     }
 }

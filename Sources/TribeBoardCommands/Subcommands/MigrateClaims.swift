@@ -45,11 +45,7 @@ struct MigrateClaimsCommand: AsyncParsableCommand {
             throw context.fail(error, Self.exits)
         }
         try context.emit(report, text: ClaimBackfillText.render)
-        switch report.exitKind {
-        case .success: return
-        case .problems: throw ExitStatus.partialFailure.exitCode
-        case .tryLater: throw ExitStatus.remoteUnavailable.exitCode
-        }
+        if report.exitKind != .success { throw report.exitKind.exitCode }
     }
 }
 

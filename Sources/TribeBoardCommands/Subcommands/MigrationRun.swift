@@ -56,7 +56,7 @@ struct MigrationRun {
         } else {
             try context.emit(report, text: MigrateReportText.render)
         }
-        let status = Self.status(report.exitKind)
+        let status = report.exitKind.status
         if status != .success {
             context.stopped(because: StopReasons.of(report))
             throw status.exitCode
@@ -72,15 +72,6 @@ struct MigrationRun {
         let already = Set(zip(words, words.dropFirst()).filter { $0.0 == "--keep-source" }.map(\.1))
         for name in names where !already.contains(name) { words += ["--keep-source", name] }
         return ShellWords.command(["tribeboard", "migrate"] + words)
-    }
-
-    static func status(_ kind: MigrationReport.ExitKind) -> ExitStatus {
-        switch kind {
-        case .success: return .success
-        case .problems: return .partialFailure
-        case .tryLater: return .remoteUnavailable
-        case .configuration: return .remoteConfiguration
-        }
     }
 }
 

@@ -129,9 +129,9 @@ package struct ProvisionCommand: PipelineCommand {
         if let status = sheetsStatus {
             throw status.exitCode
         }
-        if let status = Self.status(of: report) {
+        if let outcome = ProvisionOutcome(report) {
             context.stopped(because: StopReasons.of(report))
-            throw status.exitCode
+            throw outcome.exitCode
         }
     }
 
@@ -147,7 +147,7 @@ package struct ProvisionCommand: PipelineCommand {
             if !context.summaryOnTerminal {
                 context.logger.error("the sheets were not made; the families are provisioned", metadata: ["error": "\(error.localizedDescription)"])
             }
-            report.sheets = .init(path: path, error: error.localizedDescription, errorKind: ErrorDetail.of(error).kind)
+            report.sheets = .init(path: path, error: error.localizedDescription, errorKind: ErrorDetail.of(error).kind.rawValue)
             return Self.exits.status(of: error)
         }
     }
@@ -158,7 +158,7 @@ package struct ProvisionCommand: PipelineCommand {
         report.remote?.uploadError = upload.stoppedBy
         report.remote?.uploadOutcome = upload.outcome
         if let held = upload.lockHeld {
-            report.remote?.uploadStopKind = ErrorDetail.of(held).kind
+            report.remote?.uploadStopKind = ErrorDetail.of(held).kind.rawValue
             return
         }
         report.remote?.uploaded = upload.uploaded
@@ -169,31 +169,6 @@ package struct ProvisionCommand: PipelineCommand {
         report.remote?.next = upload.next
         if let category = upload.stopCategory, report.remote?.errorKind == nil { report.remote?.errorKind = category }
         report.pendingSync = upload.pending
-    }
-
-    /// The most serious condition wins: files not written, then the remote, then failed rows.
-    static func status(of report: ProvisionReport) -> ExitStatus? {
-        if report.qrWriteFailures > 0 { return .ioError }
-        // The remote check or the upload stopped: that part of the job was not done, whatever
-        // the kind of failure (a server's unusable answer included); never 0.
-        switch report.remote?.errorKind {
-        case .configuration?: return .remoteConfiguration
-        case .some: return .remoteUnavailable
-        case nil: break
-        }
-        // Records CloudKit throttled one by one wait for a later resync: 75, as resync says it;
-        // records set aside for a person: 1, as failed rows.
-        switch report.remote?.uploadOutcome {
-        case .configuration?: return .remoteConfiguration
-        case .tryLater?: return .remoteUnavailable
-        case .setAside?: return .partialFailure
-        case .success?, nil: break
-        }
-        // Codes CloudKit did not let this run claim were not printed: part of the job, never 0.
-        if report.remote != nil, report.codesUnclaimed > 0 { return .remoteUnavailable }
-        // Rows left out as possible duplicates were not provisioned: part of the job, never 0.
-        if report.failed > 0 || report.skipped > 0 { return .partialFailure }
-        return nil
     }
 }
 

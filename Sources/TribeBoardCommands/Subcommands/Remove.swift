@@ -80,7 +80,7 @@ package struct RemoveCommand: PipelineCommand {
         progress.finish()
         withExtendedLifetime(lock) {}
         try context.emit(report, text: CaseReportText.render)
-        if report.unfinished > 0 { throw ExitStatus.remoteUnavailable.exitCode }
-        if report.incomplete { throw ExitStatus.partialFailure.exitCode }
+        if report.unfinished > 0 { throw RemoveOutcome.unfinished.exitCode }
+        if report.incomplete { throw RemoveOutcome.refused.exitCode }
     }
 }

@@ -109,18 +109,17 @@ package struct ResyncCommand: PipelineCommand {
             throw context.fail(error, Self.exits)
         }
         withExtendedLifetime(lock) {}
-        var status = Self.status(report.exitKind)
+        var outcome = ResyncOutcome.uploads(report.exitKind)
         if let metricsFile {
             do {
-                try AtomicFile.write(Array(report.metrics(exitStatus: status.rawValue).utf8), to: metricsFile, permissions: 0o644)
+                try AtomicFile.write(Array(report.metrics(exitStatus: outcome.status.rawValue).utf8), to: metricsFile, permissions: 0o644)
             } catch {
-                // Monitoring reading a stale file would see the last good run: the run says so and
-                // does not end 0 (or 1, whose report a script reads as complete).
                 if !context.summaryOnTerminal {
                     context.logger.error("cannot write the metrics file", metadata: ["error": "\(error.localizedDescription)"])
                 }
                 report.metricsFileError = error.localizedDescription
-                if status == .success || status == .partialFailure { status = .ioError }
+                // Monitoring reading a stale file would see the last good run: never 0, nor 1.
+                if [.success, .partialFailure].contains(outcome.status) { outcome = .metricsNotWritten }
             }
         }
         // What stopped the run is one error block (what cron mails), not a warning plus the
@@ -129,6 +128,7 @@ package struct ResyncCommand: PipelineCommand {
         if let block { context.report(block) }
         // Cron mails whatever a job prints: a run that did its job prints nothing unless asked, or
         // unless a person runs it on a terminal.
+        let status = outcome.status
         if global.json || global.verbose || status != .success || Terminal.isTerminal(.standardOutput) && !global.quiet {
             try context.emit(report) { ResyncReportText.render($0, stopShownApart: block != nil) }
         }
@@ -171,15 +171,6 @@ package struct ResyncCommand: PipelineCommand {
         var policy = RetryPolicy()
         if let maxDuration { policy.maxTotalSeconds = max(5, Double(maxDuration) / 4) }
         return policy
-    }
-
-    static func status(_ kind: ResyncReport.ExitKind) -> ExitStatus {
-        switch kind {
-        case .success: return .success
-        case .setAside: return .partialFailure
-        case .tryLater: return .remoteUnavailable
-        case .configuration: return .remoteConfiguration
-        }
     }
 
     /// --release: the next run tries those records again; an id that is not set aside is a mistake.
