@@ -54,7 +54,7 @@ package struct AuditFinding: Encodable, Sendable, Equatable {
             case .unreadableSnapshotLine: return "snapshot line that is not a record"
             case .duplicateRecordName: return "record name read more than once"
             case .missingRemote: return "families marked uploaded but gone from CloudKit"
-            case .noParentAdmin: return "family without any parent_admin membership"
+            case .noParentAdmin: return "family without a parent admin (active or awaiting)"
             case .registeredTwice: return "a parent registered twice: same family name and admin"
             case .stalePending: return "families pending sync for too long"
             case .remoteOnly: return "CloudKit families unknown locally"

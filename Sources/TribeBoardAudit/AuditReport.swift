@@ -21,6 +21,9 @@ package struct AuditReport: Encodable, Sendable {
     package var findings: [AuditFinding] = []
     /// CloudKit copies still holding a code a repair replaced locally; resync uploads the new codes.
     package var awaitingResync = 0
+    /// Families whose only admin was invited without a hash and has not joined yet: the app
+    /// shows them without an admin until then. Expected, so not a finding.
+    package var awaitingInvitedAdmin = 0
     package var repair: CodeRepairReport?
     package var durationSeconds = 0.0
     /// Why the remote side could not be read: the findings are then the store's alone (the run

@@ -101,6 +101,7 @@ package struct Auditor: Sendable {
                                                   remoteEmpty: remoteEmpty))
             }
             for family in localScan.withoutAdmin { report.add(findings.noParentAdmin(family)) }
+            report.awaitingInvitedAdmin = localScan.awaitingInvitedAdmin
             for pair in localScan.registeredTwice { report.add(findings.registeredTwice(pair)) }
             let stale = localScan.stale
             if stale.count > 0 { report.add(findings.stalePending(stale.sample, count: stale.count)) }
@@ -189,6 +190,7 @@ package struct Auditor: Sendable {
     struct LocalScan: Sendable {
         var index: LocalFamilyIndex
         var withoutAdmin: [AuditFamily]
+        var awaitingInvitedAdmin: Int
         var registeredTwice: [RegisteredTwice]
         var stale: (count: Int, sample: [AuditFamily])
     }
@@ -199,6 +201,7 @@ package struct Auditor: Sendable {
         let sampleLimit = request.sampleLimit
         let localScan = PipelineThread.start(name: "tribeboard.audit.local") { () throws -> LocalScan in
             LocalScan(index: try queries.scanFamilies(), withoutAdmin: try queries.familiesWithoutAdmin(),
+                      awaitingInvitedAdmin: try queries.familiesAwaitingInvitedAdmin(),
                       registeredTwice: try queries.familiesRegisteredTwice(),
                       stale: try queries.stalePendingFamilies(before: cutoff, limit: sampleLimit))
         }

@@ -143,14 +143,22 @@ struct FindingBuilder {
     func codeDiffers(_ entry: RemoteFamilyIndex.Entry, localCode: String) -> AuditFinding {
         AuditFinding(category: .codeDiffers, code: request.display(localCode),
                      message: "family \(entry.id.string) has code \(request.display(localCode)) locally and \(request.display(entry.code)) in CloudKit, and no repair explains it",
-                     action: "Find out which is right (`tribeboard doctor family \(entry.id.string)`); the app's members use the CloudKit one",
+                     action: "Find out which is right (`\(Advice.doctorFamily(store: request.storePath, familyID: entry.id.string, remote: remoteFlags).command)`); "
+                         + "the app's members use the CloudKit one",
                      families: [AuditFamily(id: entry.id.string, name: entry.name, location: .both, code: request.display(entry.code),
                                             recordType: entry.recordType, snapshotLine: entry.line > 0 ? Int(entry.line) : nil)])
     }
 
     func noParentAdmin(_ family: AuditFamily) -> AuditFinding {
-        AuditFinding(category: .noParentAdmin, message: "family \(family.id) has no parent_admin membership (its creation stopped half way, or it was provisioned without an admin)",
-                     action: "Add its admin in the app, or see `tribeboard doctor family \(family.id)`", families: [family])
+        AuditFinding(category: .noParentAdmin, message: "family \(family.id) has no parent admin, active or invited and awaiting: the app reads it as half created (its creation stopped half way, or it was provisioned without an admin)",
+                     action: "Add its admin in the app, or see `\(Advice.doctorFamily(store: request.storePath, familyID: family.id, remote: remoteFlags).command)`",
+                     families: [family])
+    }
+
+    /// The live remote's flags, for advice that reaches CloudKit (none for a snapshot).
+    private var remoteFlags: [String] {
+        guard case .live(let client, _)? = request.remote else { return [] }
+        return client.configuration.adviceFlags
     }
 
     func registeredTwice(_ pair: RegisteredTwice) -> AuditFinding {
@@ -158,7 +166,8 @@ struct FindingBuilder {
         return AuditFinding(category: .registeredTwice,
                             message: "family \(duplicate) has the name and admin of \(kept), created before it: one parent registered twice",
                             action: "Merge it into the older one (its members move, it is removed): "
-                                + "`tribeboard merge \(duplicate) --into \(kept) --store \(ShellWord.quote(request.storePath))`, then again with --apply",
+                                + "`\(Advice.merge(store: request.storePath, duplicate: duplicate, into: kept, remote: remoteFlags).command)`, "
+                                + "then again with --apply",
                             families: [pair.kept, pair.duplicate])
     }
 
@@ -186,19 +195,20 @@ struct FindingBuilder {
         if outcome.unconfirmed > 0 {
             message += "; \(outcome.unconfirmed) more not in the read could not be confirmed gone (uploaded too recently, or not looked up) and are not counted"
         }
-        let action = remoteEmpty ? wrongRemoteAction(outcome.missing) : Self.reuploadAction(outcome.missing, store: request.storePath)
+        let action = remoteEmpty ? wrongRemoteAction(outcome.missing)
+            : Self.reuploadAction(outcome.missing, store: request.storePath, remote: remoteFlags)
         return AuditFinding(category: .missingRemote, message: message, action: action, families: sample, count: count)
     }
 
     /// One family: `resync --reupload ID`; several: the audit's repair marks them all.
     /// `checkFirst`: ends with the reminder that a wrong container looks the same.
-    static func reuploadAction(_ ids: [String], store: String, checkFirst: Bool = true) -> String {
+    static func reuploadAction(_ ids: [String], store: String, remote: [String], checkFirst: Bool = true) -> String {
         let check = checkFirst ? "; if every family is missing, check --container and --environment first" : ""
-        let resync = Advice.resync(store: store).command
+        let resync = Advice.resync(store: store, remote: remote).command
         guard ids.count > 1 else {
             return "`\(Advice.reupload(store: store, familyID: ids.first ?? "ID").command)` marks it for upload again (with its memberships and profiles), then `\(resync)` sends it\(check)"
         }
-        return "`\(Advice.repairAll(store: store).command)` marks all \(ids.count) for upload again (with their memberships and profiles; `tribeboard resync --reupload ID` does one), then `\(resync)` sends them\(check)"
+        return "`\(Advice.repairAll(store: store, remote: remote).command)` marks all \(ids.count) for upload again (with their memberships and profiles; `tribeboard resync --reupload ID` does one), then `\(resync)` sends them\(check)"
     }
 
     /// The read found no family at all: uploading everything again into the container read
@@ -219,7 +229,7 @@ struct FindingBuilder {
         return "No family at all was found in \(read): the likely cause is a wrong --container or --environment "
             + "(compared with the app's entitlements by `\(doctor.command)`). "
             + "Only if \(read) is the right one were they deleted there: "
-            + Self.reuploadAction(ids, store: request.storePath, checkFirst: false)
+            + Self.reuploadAction(ids, store: request.storePath, remote: remoteFlags, checkFirst: false)
     }
 
     func remoteOnly(_ sample: [RemoteFamilyIndex.Entry], count: Int) -> AuditFinding {

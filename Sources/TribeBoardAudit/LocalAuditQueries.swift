@@ -15,10 +15,15 @@ struct LocalAuditQueries: Sendable {
         return index
     }
 
-    /// Families without a parent_admin membership that is active or invited: the app left them
-    /// half created (an invited admin is how provisioning creates families, and is fine).
+    /// Families with no parent admin, active or awaiting: the app left them half created.
     func familiesWithoutAdmin() throws -> [AuditFamily] {
         try store.familiesWithoutParentAdmin(limit: nil).sample.map(Self.family)
+    }
+
+    /// How many families await their invited admin (no admin in the app until that person
+    /// joins): expected after provisioning, so a count, not a finding.
+    func familiesAwaitingInvitedAdmin() throws -> Int {
+        try store.familiesAwaitingInvitedAdmin(limit: 0).count
     }
 
     /// Families waiting for sync since before `cutoff`: how many, and the oldest `limit` of them

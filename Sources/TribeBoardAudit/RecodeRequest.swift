@@ -77,5 +77,7 @@ package struct RecodeReport: Encodable, Sendable {
     package var manifest: String?
     /// The command that prints the family's new card.
     package var reprintCommand: String
+    /// The resync that uploads the new code, with this run's store and remote flags.
+    package var uploadCommand: String
     package var warning: String
 }

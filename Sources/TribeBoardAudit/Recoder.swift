@@ -39,6 +39,8 @@ package struct Recoder: Sendable {
         var report = RecodeReport(store: request.storePath, familyId: family.id, familyName: family.name, externalId: family.externalID,
                                   oldCode: request.display(family.code), manifest: manifestPath,
                                   reprintCommand: Self.reprintCommand(store: request.storePath, familyID: family.id),
+                                  uploadCommand: Advice.resync(store: request.storePath,
+                                                               remote: request.client?.configuration.adviceFlags ?? []).command,
                                   warning: "the family's printed card (its old code and QR code) stops working once `tribeboard resync` uploads the new code: reprint it first")
         guard let outputDirectory = request.outputDirectory, let manifestPath else { return report }
         let newCode = try await chooseAndClaim(family, store: store, claimed: &report.claimed)

@@ -28,9 +28,12 @@ final class BoundedExchanges: NSObject, URLSessionDataDelegate, Sendable {
         task.resume()
     }
 
-    private func end(_ task: URLSessionTask, _ result: (Exchange) -> Result<(Data, URLResponse), any Error>) {
-        guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+    /// True when the exchange was still open (this call ended it).
+    @discardableResult
+    private func end(_ task: URLSessionTask, _ result: (Exchange) -> Result<(Data, URLResponse), any Error>) -> Bool {
+        guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return false }
         exchange.finish(result(exchange))
+        return true
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
@@ -68,8 +71,9 @@ final class BoundedExchanges: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
-    /// Ends an exchange from outside (the request's deadline); the task is cancelled by the caller.
-    func abandon(_ task: URLSessionTask, with error: any Error) {
+    /// Ends an exchange from outside (a deadline, a cancellation): true when it was still open.
+    @discardableResult
+    func abandon(_ task: URLSessionTask, with error: any Error) -> Bool {
         end(task) { _ in .failure(error) }
     }
 

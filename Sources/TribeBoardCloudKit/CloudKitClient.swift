@@ -302,8 +302,11 @@ package final class CloudKitClient: Sendable {
         let runEnds = secondsLeft.map { $0 <= requestDeadline } ?? false
         let exchanges = self.exchanges
         let task = session.dataTask(with: request)
-        // Cancelled mid-request: the exchange ends at once (the socket is closed), rather than
-        // when the server answers or the deadline passes, up to a minute later.
+        // Cancelled mid-request: the call ends at once, rather than when the server answers or the
+        // deadline passes, up to a minute later. The URLSession task is left to that deadline, not
+        // cancelled: FoundationNetworking traps ("a task that is not in the registry") when a
+        // cancel meets the task's own completion, which a sibling's failure made happen (a live
+        // audit's schema error crashed 1 run in 40 under load).
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 exchanges.start(task) { continuation.resume(with: $0) }
@@ -314,8 +317,10 @@ package final class CloudKitClient: Sendable {
                 // a resync of 100,000 records piled up to 80 MB.
                 DispatchQueue.global().asyncAfter(deadline: .now() + deadline) { [weak task] in
                     guard let task else { return }
-                    exchanges.abandon(task, with: runEnds ? CloudKitError.outOfTime : URLError(.timedOut))
-                    task.cancel()
+                    let open = exchanges.abandon(task, with: runEnds ? CloudKitError.outOfTime : URLError(.timedOut))
+                    // A task still running at its deadline is ended (a server that trickles would
+                    // hold it for hours); one whose call ended earlier is left to finish on its own.
+                    if open || task.state == .running { task.cancel() }
                 }
             }
         } onCancel: {
@@ -325,7 +330,6 @@ package final class CloudKitClient: Sendable {
 
     private static func cancel(_ task: URLSessionDataTask, _ exchanges: BoundedExchanges) {
         exchanges.abandon(task, with: CloudKitError.cancelled)
-        task.cancel()
     }
 
     /// `Retry-After: 120` or `Retry-After: Fri, 31 Dec 1999 23:59:59 GMT`, as seconds from now.

@@ -1,4 +1,3 @@
-import TribeBoardSupport
 import Foundation
 import Logging
 import TribeBoardDomain
@@ -15,6 +14,8 @@ struct CreationChecks {
     let staleAfter: TimeInterval
     let sampleSize: Int
     let now: Date
+    /// For advice that reaches CloudKit: this run's remote, as flags.
+    let remoteFlags: [String]
     let logger: Logger
 
     func run() -> [DoctorCheck] {
@@ -35,6 +36,7 @@ struct CreationChecks {
             guarded(.creationsSyncFailures) { try syncFailuresCheck(hasSyncState: hasSyncState) },
             guarded(.creationsPendingSync) { try pendingCheck() },
             guarded(.creationsParentAdmin) { try parentAdminCheck() },
+            guarded(.creationsAwaitingAdmin) { try awaitingAdminCheck() },
         ]
     }
 
@@ -53,8 +55,10 @@ struct CreationChecks {
         var check = DoctorCheck(.creationsIncomplete, .creations, count == 0 ? .ok : .failure,
                                 checked: "Creations that reached completed (creation_log)",
                                 found: count == 0 ? "every logged creation completed" : "\(Self.families(count)) stopped before completed",
-                                action: count == 0 ? nil : "look at each with `tribeboard doctor family ID --store \(ShellWord.quote(store.path))`; "
-                                    + "one without its admin membership is never uploaded: remove it with `tribeboard remove ID --apply --store \(ShellWord.quote(store.path))` "
+                                action: count == 0 ? nil
+                                    : "look at each with `\(Advice.doctorFamily(store: store.path, familyID: "ID", remote: remoteFlags).command)`; "
+                                    + "one without its admin membership is never uploaded: remove it with "
+                                    + "`\(Advice.remove(store: store.path, familyID: "ID", remote: remoteFlags).command)` "
                                     + "and provision its row again with its admin")
         check.count = count
         check.sample = stalled.sample.map { row in
@@ -76,7 +80,10 @@ struct CreationChecks {
         let othersNote = others == 0 ? "" : "; \(others) profiles or memberships are set aside too"
         var check = DoctorCheck(.creationsSyncFailures, .creations, count == 0 ? .ok : .failure, checked: checked,
                                 found: (count == 0 ? "none" : "\(Self.families(count)) failing to upload") + othersNote,
-                                action: count == 0 && others == 0 ? nil : "`tribeboard resync --list` shows each error; a code conflict needs a new code (`tribeboard audit --repair`); for the others fix the cause, then `tribeboard resync --release ID`")
+                                action: count == 0 && others == 0 ? nil
+                                    : "`\(Advice.resyncList(store: store.path).command)` shows each error; a code conflict needs a new code "
+                                    + "(`\(Advice.repairAll(store: store.path, remote: remoteFlags).command)`); for the others fix the cause, "
+                                    + "then `\(Advice.resyncRelease(store: store.path, recordID: "ID").command)`")
         if count == 0 && others > 0 { check.status = .warning }
         check.count = count
         check.sample = failing.sample.map { row in
@@ -99,7 +106,9 @@ struct CreationChecks {
         if stale > 0 {
             check = DoctorCheck(.creationsPendingSync, .creations, .failure, checked: checked,
                                 found: "\(stale) of \(Self.families(total)) waiting for sync waited longer than \(threshold)",
-                                action: "run `tribeboard resync` (schedule it: Templates/tribeboard-resync.crontab); if it runs, see its exit status and `resync --list`")
+                                action: "run `\(Advice.resync(store: store.path, remote: remoteFlags).command)` (schedule it: "
+                                    + "Templates/tribeboard-resync.crontab); if it runs, see its exit status and "
+                                    + "`\(Advice.resyncList(store: store.path).command)`")
         } else if total > 0 {
             check = DoctorCheck(.creationsPendingSync, .creations, .warning, checked: checked,
                                 found: "\(Self.families(total)) waiting for sync, none longer than \(threshold)",
@@ -112,15 +121,37 @@ struct CreationChecks {
         return check
     }
 
+    /// The app's admin is an active parent_admin; a family whose admin was invited without a hash
+    /// has none in CloudKit until that person joins, which is expected (`awaitingAdminCheck`).
     private func parentAdminCheck() throws -> DoctorCheck {
         let orphans = try store.familiesWithoutParentAdmin(limit: sampleSize)
         let count = orphans.count
         var check = DoctorCheck(.creationsParentAdmin, .creations, count == 0 ? .ok : .warning,
-                                checked: "Families with a parent_admin membership (active or invited)",
-                                found: count == 0 ? "every family has one" : "\(Self.families(count)) without a parent admin",
+                                checked: "Families with a parent admin (active, or invited and awaiting)",
+                                found: count == 0 ? "every family has one"
+                                    : "\(Self.families(count)) without a parent admin, active or awaiting",
                                 action: count == 0 ? nil : "invite an admin in the app, or provision the family again with admin_display_name")
         check.count = count
-        check.sample = orphans.sample.map { item($0.id, $0.name, $0.code, detail: "created \($0.createdAt ?? "?"), no active or invited parent_admin") }
+        check.sample = orphans.sample.map {
+            item($0.id, $0.name, $0.code, detail: "created \($0.createdAt ?? "?"), \(AdminState.none.summary)")
+        }
+        return check
+    }
+
+    /// Not a fault: the count operators see for families the app shows without an admin yet.
+    private func awaitingAdminCheck() throws -> DoctorCheck {
+        let awaiting = try store.familiesAwaitingInvitedAdmin(limit: sampleSize)
+        let count = awaiting.count
+        var check = DoctorCheck(.creationsAwaitingAdmin, .creations, .ok,
+                                checked: "Families awaiting their invited admin (invited without an Apple account hash)",
+                                found: count == 0 ? "none"
+                                    : "\(Self.families(count)) \(count == 1 ? "awaits its" : "await their") invited admin: "
+                                    + "no admin in the app until that person joins with the code (the join kit's "
+                                    + "activateInvitedAdmin); their profile and membership stay in this store until then")
+        check.count = count
+        check.sample = awaiting.sample.map {
+            item($0.id, $0.name, $0.code, detail: "created \($0.createdAt ?? "?"), \(AdminState.awaitingInvitedAdmin.summary)")
+        }
         return check
     }
 

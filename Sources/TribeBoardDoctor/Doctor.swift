@@ -23,6 +23,9 @@ package struct DoctorRequest: Sendable {
     package var requestTimeout: Double = 10
     package var now = Date()
 
+    /// The remote's flags for advice that reaches CloudKit (`Advice`); none when not configured.
+    var remoteFlags: [String] { (try? remote.get())?.adviceFlags ?? [] }
+
     package init(storePath: String, projectPath: String? = nil, remote: Result<CloudKitConfiguration, CloudKitConfigurationError>) {
         self.storePath = storePath
         self.projectPath = projectPath
@@ -94,7 +97,7 @@ package struct Doctor: Sendable {
         checks.append(fallbackCheck)
         if let store = storeState.store {
             checks += CreationChecks(store: store, staleAfter: request.staleAfter, sampleSize: request.sampleSize,
-                                     now: request.now, logger: logger).run()
+                                     now: request.now, remoteFlags: request.remoteFlags, logger: logger).run()
         } else {
             checks.append(DoctorCheck(.creationsRead, .creations, .warning, checked: "Family creations",
                                       found: "not checked: the store cannot be read"))

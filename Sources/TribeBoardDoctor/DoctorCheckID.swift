@@ -47,6 +47,7 @@ package enum DoctorCheckID: String, CaseIterable, Sendable, Codable, CustomStrin
     case creationsSyncFailures = "creations.syncFailures"
     case creationsPendingSync = "creations.pendingSync"
     case creationsParentAdmin = "creations.parentAdmin"
+    case creationsAwaitingAdmin = "creations.awaitingAdmin"
     // `doctor family`
     case familyFound = "family.found"
     case familyCreation = "family.creation"

@@ -2,34 +2,55 @@ import TribeBoardSupport
 
 /// Every command the toolkit advises, in one place: each case is one piece of advice and builds
 /// its command line from the situation that prints it (the store, the family, the container read),
-/// quoted so that it runs as printed. Upper-case words (`DIR`, `PATH`, `STORE`) are the operator's
-/// to choose; the end-to-end tests (`AdviceAsPrintedTests`) replace only those and run the rest.
+/// quoted so that it runs as printed. Upper-case words (`DIR`, `PATH`, `STORE`, `ID`) are the
+/// operator's to choose; the end-to-end tests (`AdviceAsPrintedTests`) replace only those and run
+/// the rest. `remote`: the CloudKit flags of the run that advises (`CloudKitConfiguration.
+/// adviceFlags`), so a command that reaches CloudKit runs as printed in a shell without the
+/// TRIBEBOARD_CK_* variables.
 package enum Advice: Sendable, Equatable {
-    /// One family CloudKit lost: mark it for upload again.
+    /// One family CloudKit lost: mark it for upload again (the store only).
     case reupload(store: String, familyID: String)
+    /// The whole store against CloudKit.
+    case audit(store: String, remote: [String] = [])
     /// Several: the audit's repair marks them all.
-    case repairAll(store: String)
+    case repairAll(store: String, remote: [String] = [])
     /// What resync's next run would do, now.
-    case resync(store: String)
+    case resync(store: String, remote: [String] = [])
     /// What waits, and what is set aside and why.
     case resyncList(store: String)
+    /// A record set aside, given back to the next resync once its cause is fixed.
+    case resyncRelease(store: String, recordID: String)
     /// The container and environment read, against the app's entitlements.
     case doctorContainer(store: String, container: String?, environment: String?)
+    /// Everything the store and CloudKit know of one family (`ID`: one of a list).
+    case doctorFamily(store: String, familyID: String, remote: [String] = [])
+    /// A family that must go (a creation that did not complete), from CloudKit and the store.
+    case remove(store: String, familyID: String, remote: [String] = [])
+    /// A parent registered twice: the duplicate's members move to the kept family (a plan).
+    case merge(store: String, duplicate: String, into: String, remote: [String] = [])
     /// A newer family holding an older one's code gets a new one (`STORE` when not this store).
-    case recode(familyID: String, store: String?)
+    case recode(familyID: String, store: String?, remote: [String] = [])
     /// A recoded family's card, from the store.
     case reprint(store: String, familyID: String)
 
     package var words: [String] {
         switch self {
         case .reupload(let store, let id): return ["tribeboard", "resync", "--store", store, "--reupload", id]
-        case .repairAll(let store): return ["tribeboard", "audit", "--store", store, "--repair", "--apply", "--out", "DIR"]
-        case .resync(let store): return ["tribeboard", "resync", "--store", store]
+        case .audit(let store, let remote): return ["tribeboard", "audit", "--store", store] + remote
+        case .repairAll(let store, let remote):
+            return ["tribeboard", "audit", "--store", store] + remote + ["--repair", "--apply", "--out", "DIR"]
+        case .resync(let store, let remote): return ["tribeboard", "resync", "--store", store] + remote
         case .resyncList(let store): return ["tribeboard", "resync", "--store", store, "--list"]
+        case .resyncRelease(let store, let id): return ["tribeboard", "resync", "--store", store, "--release", id]
         case .doctorContainer(let store, let container, let environment):
             return ["tribeboard", "doctor", "--store", store] + (container.map { ["--container", $0] } ?? [])
                 + (environment.map { ["--environment", $0] } ?? []) + ["--project", "PATH"]
-        case .recode(let id, let store): return ["tribeboard", "recode", id, "--store", store ?? "STORE", "--apply", "--out", "DIR"]
+        case .doctorFamily(let store, let id, let remote): return ["tribeboard", "doctor", "family", id, "--store", store] + remote
+        case .remove(let store, let id, let remote): return ["tribeboard", "remove", id, "--store", store] + remote + ["--apply"]
+        case .merge(let store, let duplicate, let kept, let remote):
+            return ["tribeboard", "merge", duplicate, "--into", kept, "--store", store] + remote
+        case .recode(let id, let store, let remote):
+            return ["tribeboard", "recode", id, "--store", store ?? "STORE"] + remote + ["--apply", "--out", "DIR"]
         case .reprint(let store, let id): return ["tribeboard", "sheets", "--store", store, "--family-id", id, "--out", "\(id).pdf"]
         }
     }
@@ -40,5 +61,5 @@ package enum Advice: Sendable, Equatable {
     }
 
     /// The words an operator replaces before running the command.
-    package static let placeholders: Set<String> = ["DIR", "PATH", "STORE"]
+    package static let placeholders: Set<String> = ["DIR", "PATH", "STORE", "ID"]
 }

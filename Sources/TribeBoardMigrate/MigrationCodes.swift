@@ -86,7 +86,8 @@ struct MigrationCodes {
                     items[index].outcome = .codeConflict
                     let inStore = (local[key] ?? []).contains { $0.id == oldest.id }
                     items[index].reason = "its code \(request.display(code)) is held by \(oldest.id) (\(oldest.place)), a newer family: by the audit's rule the older family keeps it; "
-                        + Self.repairAdvice(for: oldest.id, inStore: inStore, store: request.storePath)
+                        + Self.repairAdvice(for: oldest.id, inStore: inStore, store: request.storePath,
+                                            remote: destination.configuration.adviceFlags)
                     continue
                 }
             }
@@ -106,10 +107,11 @@ struct MigrationCodes {
     /// the holder gets a new code with `recode` (claimed at the destination; the audit cannot
     /// see a family of another container), `resync` uploads it, and then the destination's read
     /// shows the code free to the same migration command. With this run's CloudKit settings.
-    static func repairAdvice(for holder: String, inStore: Bool, store: String) -> String {
+    static func repairAdvice(for holder: String, inStore: Bool, store: String, remote: [String]) -> String {
         let which = inStore ? "" : " (STORE: the store that provisioned it; it is not in this one)"
-        let resync = inStore ? Advice.resync(store: store).command : "tribeboard resync --store STORE"
-        return "give \(holder) a new code: `\(Advice.recode(familyID: holder, store: inStore ? store : nil).command)`\(which), "
+        let resync = Advice.resync(store: inStore ? store : "STORE", remote: remote).command
+        let recode = Advice.recode(familyID: holder, store: inStore ? store : nil, remote: remote).command
+        return "give \(holder) a new code: `\(recode)`\(which), "
             + "then `\(resync)` to upload it, then run this migration again "
             + "(or change its code in the app, then run the migration again)"
     }

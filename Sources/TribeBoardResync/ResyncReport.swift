@@ -41,6 +41,10 @@ package struct ResyncReport: Encodable, Sendable {
     /// Pending families and memberships kept out of CloudKit: those creations' and those of
     /// families `remove` or `merge` is removing.
     package var heldBack = 0
+    /// Families whose only admin was invited without a hash: the family is uploaded, that
+    /// admin's profile and membership stay in the store until the person joins through the join
+    /// kit (`AwaitingPerson`). Expected, so it never changes the exit status.
+    package var awaitingInvitedAdmin = 0
     /// The records set aside (quarantined or in conflict), with why: the first 100.
     package var setAside: [ResyncListEntry] = []
     static let listedSetAsideLimit = 100
@@ -98,7 +102,7 @@ package struct ResyncReport: Encodable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case command, synced, failed, requests, codesClaimed, claimsReleased, pendingBefore, pending, waiting, quarantined, conflicts, blocked,
-             unfinishedCreations, unfinishedCreationIds, heldBack, setAside, lastSuccess, durationSeconds, stoppedBy, stopKind, exitKind, metricsFileError
+             unfinishedCreations, unfinishedCreationIds, heldBack, awaitingInvitedAdmin, setAside, lastSuccess, durationSeconds, stoppedBy, stopKind, exitKind, metricsFileError
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -118,6 +122,7 @@ package struct ResyncReport: Encodable, Sendable {
         try container.encode(unfinishedCreations, forKey: .unfinishedCreations)
         try container.encode(unfinishedCreationIds, forKey: .unfinishedCreationIds)
         try container.encode(heldBack, forKey: .heldBack)
+        try container.encode(awaitingInvitedAdmin, forKey: .awaitingInvitedAdmin)
         try container.encode(setAside, forKey: .setAside)
         try container.encodeIfPresent(lastSuccess, forKey: .lastSuccess)
         try container.encode(durationSeconds, forKey: .durationSeconds)

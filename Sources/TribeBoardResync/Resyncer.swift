@@ -62,6 +62,7 @@ package struct Resyncer: Sendable {
             report.blocked = try bookkeeping.queue.blockedMemberships()
             let held = try bookkeeping.queue.heldBackRecords(limit: ResyncReport.listedSetAsideLimit)
             (report.heldBack, report.unfinishedCreations, report.unfinishedCreationIds) = (held.records, held.unfinished, held.unfinishedIDs)
+            report.awaitingInvitedAdmin = try store.familiesAwaitingInvitedAdmin(limit: 0).count
             if counts.quarantined + counts.conflicts > 0 {
                 report.setAside = Array(try bookkeeping.queue.entries().filter { $0.status != SyncStatus.retrying.rawValue }
                     .prefix(ResyncReport.listedSetAsideLimit))

@@ -12,9 +12,11 @@ package struct FamilyWithAdmin: Sendable, Equatable {
 }
 
 extension TribeBoardStore {
-    /// Every family with a parent admin (active or invited), once per such admin, streamed in one
-    /// read: memory stays flat whatever the size of the store. Rows with a value that is not text
-    /// (a hand edit) are passed over: the check they feed only warns.
+    /// Every family with a parent admin, once per such admin, streamed in one read: an active
+    /// one, or one invited without a hash who waits in the store to join (`AwaitingPerson`); an
+    /// invited admin with a hash is no one's admin (the app and the join kit ignore it). Memory stays flat
+    /// whatever the size of the store. Rows with a value that is not text (a hand edit) are
+    /// passed over: the check they feed only warns.
     /// `oldestFirst`: by creation date, then id (who registered first keeps the family).
     package func forEachFamilyWithAdmin(oldestFirst: Bool = false, _ body: (FamilyWithAdmin) throws -> Void) throws(StoreError) {
         do {
@@ -25,7 +27,8 @@ extension TribeBoardStore {
                     FROM memberships m
                     JOIN families f ON f.id = m.family_id
                     JOIN user_profiles u ON u.id = m.user_id
-                    WHERE m.role = 'parent_admin' AND m.status != 'removed'
+                    WHERE m.role = 'parent_admin'
+                      AND (m.status = 'active' OR (m.status = 'invited' AND u.apple_user_id_hash IS NULL))
                     \(oldestFirst ? "ORDER BY f.created_at, f.id" : "")
                     """)
                 try statement.forEachRow([]) { row in

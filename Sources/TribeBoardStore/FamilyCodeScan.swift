@@ -82,15 +82,24 @@ extension TribeBoardStore {
         }
     }
 
-    /// Families without a parent_admin membership that is active or invited (an invited admin is
-    /// how provisioning creates families, and is fine), oldest first; all of them when `limit` is nil.
+    /// Families with neither an active parent admin nor one awaiting (`FamilyConditions`), oldest
+    /// first; all of them when `limit` is nil.
     package func familiesWithoutParentAdmin(limit: Int?) throws -> Sampled<FamilySummary> {
-        let orphans = "SELECT f.id, f.name, f.code, f.created_at FROM families f WHERE \(FamilyConditions.withoutParentAdmin("f"))"
+        try families(where: FamilyConditions.withoutParentAdmin("f"), limit: limit)
+    }
+
+    /// Families whose only admin was invited without a hash and has not joined yet, oldest first.
+    package func familiesAwaitingInvitedAdmin(limit: Int?) throws -> Sampled<FamilySummary> {
+        try families(where: FamilyConditions.awaitingInvitedAdmin("f"), limit: limit)
+    }
+
+    private func families(where condition: String, limit: Int?) throws -> Sampled<FamilySummary> {
+        let matching = "SELECT f.id, f.name, f.code, f.created_at FROM families f WHERE \(condition)"
         return try writer.read { db in
-            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (\(orphans))") ?? 0
+            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (\(matching))") ?? 0
             guard count > 0 else { return Sampled(count: 0, sample: []) }
             let limitClause = limit.map { " LIMIT \(max($0, 0))" } ?? ""
-            let rows = try Row.fetchAll(db, sql: "SELECT * FROM (\(orphans)) ORDER BY created_at, id\(limitClause)")
+            let rows = try Row.fetchAll(db, sql: "SELECT * FROM (\(matching)) ORDER BY created_at, id\(limitClause)")
             return Sampled(count: count, sample: rows.map(Self.summary))
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TribeBoardDomain
 import TribeBoardSupport
 
 /// One family's row, as the store has it.
@@ -14,6 +15,10 @@ package struct FamilyFacts: Sendable, Codable, Equatable {
     package let importKey: String?
     package let sourceLine: Int?
     package let codeVerifiedRemotelyAt: String?
+    /// Its admin as the app judges it (`FamilyConditions.adminState`).
+    package let adminState: AdminState
+    /// A creation that did not complete, which resync keeps out of CloudKit (`FamilyConditions.halfMade`).
+    package let halfMade: Bool
 }
 
 /// Everything the store holds about one family, read in one transaction: what `doctor family`
@@ -62,7 +67,9 @@ extension TribeBoardStore {
         let trimmed = query.trimmed
         return try writer.read { db in
             let row = try Row.fetchOne(db, sql: """
-                SELECT * FROM families WHERE id = ? OR code = ? OR import_key = ?
+                SELECT f.*, \(FamilyConditions.adminState("f")) AS admin_state,
+                       \(FamilyConditions.halfMade("f")) AS half_made
+                FROM families f WHERE id = ? OR code = ? OR import_key = ?
                 ORDER BY id = ? DESC, code = ? DESC LIMIT 1
                 """, arguments: [trimmed.uppercased(), trimmed.uppercased(), "ext:" + trimmed, trimmed.uppercased(), trimmed.uppercased()])
             guard let row else { return nil }
@@ -70,7 +77,9 @@ extension TribeBoardStore {
                                      createdAt: row.text("created_at") ?? "?", createdByUserId: row.text("created_by_user_id") ?? "?",
                                      needsSync: row.integer("needs_sync") != 0, lastSyncDate: row.text("last_sync_date"),
                                      importKey: row.text("import_key"), sourceLine: row.integer("source_line"),
-                                     codeVerifiedRemotelyAt: row.hasColumn("code_verified_remotely_at") ? row.text("code_verified_remotely_at") : nil)
+                                     codeVerifiedRemotelyAt: row.hasColumn("code_verified_remotely_at") ? row.text("code_verified_remotely_at") : nil,
+                                     adminState: row.text("admin_state").flatMap(AdminState.init(rawValue:)) ?? .none,
+                                     halfMade: row.integer("half_made") == 1)
             return FamilyHistory(family: family, log: try Self.log(db, family.id), memberships: try Self.memberships(db, family.id),
                                  sync: try Self.syncEntries(db, family.id))
         }

@@ -146,6 +146,7 @@ package struct ResyncReportMirror: Decodable {
     package let unfinishedCreations: Int
     package let unfinishedCreationIds: [String]
     package let heldBack: Int
+    package var awaitingInvitedAdmin: Int?
 
     package struct Entry: Decodable {
         package let id: String
@@ -176,6 +177,7 @@ package struct DoctorCheckMirror: Decodable {
     package var target: String?
     package var action: String?
     package var locations: [Location]?
+    package var count: Int?
     package var sample: [Sample]?
 
     package struct Location: Decodable {
@@ -219,6 +221,8 @@ package struct FamilyReportMirror: Decodable {
         package let name: String
         package var code: String?
         package var importKey: String?
+        package var adminState: String?
+        package var halfMade: Bool?
     }
 
     package struct Remote: Decodable {
@@ -312,6 +316,7 @@ package struct AuditReportMirror: Decodable {
     /// Why CloudKit was not read, when the store was audited alone.
     package var remoteNotRead: String?
     package let counts: [String: Int]
+    package var awaitingInvitedAdmin: Int?
     package let findings: [Finding]
     package var repair: Repair?
 

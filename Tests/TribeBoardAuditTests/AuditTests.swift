@@ -107,6 +107,17 @@ struct AuditFindingTests {
         #expect(report.categories["duplicate-remote"] == 1)
         #expect(report.findings(.unreadableSnapshotLine).isEmpty)
     }
+
+    @Test("a family awaiting its invited admin is counted, not a finding; one with an invited admin holding a hash has no admin")
+    func awaitingInvitedAdmin() async throws {
+        let workspace = try AuditWorkspace(families: 6)  // rows 3 and 6 carry a hash: active admins
+        let ids = try workspace.families().map(\.id)
+        try workspace.edit("DELETE FROM memberships WHERE family_id = ?", [ids[0]])
+        try workspace.edit("UPDATE memberships SET status = 'invited' WHERE family_id = ?", [ids[2]])
+        let report = try await workspace.audit(remote: false)
+        #expect(report.awaitingInvitedAdmin == 3)
+        #expect(Set(report.findings(.noParentAdmin).flatMap { $0.families.map(\.id) }) == [ids[0], ids[2]])
+    }
 }
 
 @Suite("Audit: repair")

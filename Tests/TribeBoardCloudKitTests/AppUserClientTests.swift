@@ -139,24 +139,15 @@ struct InternalErrorRetryTests {
         configuration.baseURL = server.baseURL
         let client = CloudKitClient(configuration: configuration, signer: nil, policy: EmulatorFixture.quickRetries,
                                     logger: Logger(label: "tests") { _ in SwiftLogNoOpLogHandler() })
-        // Passes alone and in the serial run; in the parallel unit run (all suites at once, since
-        // this session's merges) the retry's wait is cut short as if cancelled. Not understood
-        // yet: recorded as a known intermittent issue, not hidden (see the session's notes).
-        let outcome: Result<CloudKitCaller, CloudKitError>
+        // The policy's time budget is far (EmulatorFixture.quickRetries): under load the first
+        // request alone once took over 10 s, and a near budget then ended the retry after one attempt.
         do {
-            outcome = .success(try await client.caller())
+            let caller = try await client.caller()
+            #expect(retryAfter && caller.userRecordName == "_d")
         } catch {
-            outcome = .failure(error)
+            #expect(!retryAfter)
+            #expect(error == .service(code: .internalError, httpStatus: 500, reason: "An internal error occurred", retryAfter: nil))
         }
-        withKnownIssue("the retry is sometimes cut short in the parallel unit run", isIntermittent: true) {
-            switch outcome {
-            case .success(let caller):
-                #expect(retryAfter && caller.userRecordName == "_d")
-            case .failure(let error):
-                #expect(!retryAfter)
-                #expect(error == .service(code: .internalError, httpStatus: 500, reason: "An internal error occurred", retryAfter: nil))
-            }
-            #expect(server.requests.count == (retryAfter ? 2 : 1))
-        }
+        #expect(server.requests.count == (retryAfter ? 2 : 1))
     }
 }

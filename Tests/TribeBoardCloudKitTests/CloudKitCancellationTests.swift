@@ -58,7 +58,9 @@ import TribeBoardTestSupport
         call.cancel()
         let error = await call.value
         let took = ContinuousClock.now - cancelled
-        #expect(took < .seconds(5), "the call went on for \(took) after its cancellation")
+        // Well under the server's 30 s: the exchange ended, it was not waited out (a loaded
+        // machine took 8 s to deliver the cancellation, hence not a tighter bound).
+        #expect(took < .seconds(20), "the call went on for \(took) after its cancellation")
         guard case .gaveUp(let attempts, let last)? = error else {
             Issue.record("expected gaveUp, got \(String(describing: error))")
             return
@@ -94,7 +96,7 @@ import TribeBoardTestSupport
         let cancelled = ContinuousClock.now
         waiter.cancel()
         #expect(await waiter.value == .cancelled)
-        #expect(ContinuousClock.now - cancelled < .seconds(5))
+        #expect(ContinuousClock.now - cancelled < .seconds(20), "left before the running request's 30 s")
         #expect(await limiter.waitingCount == 0)
         running.cancel()
         _ = try? await running.value

@@ -4,7 +4,7 @@ import TribeBoardTestSupport
 
 /// Runs a command the toolkit printed as advice, the way an operator pastes it into the shell
 /// that ran the advising command: the same folder and environment, only its placeholders (`DIR`,
-/// `PATH`, `STORE`) replaced. `tribeboard` is the built binary.
+/// `PATH`, `STORE`, `ID`) replaced. `tribeboard` is the built binary.
 enum AsPrinted {
     /// The backquoted commands of a sentence, in order.
     static func commands(in text: String) -> [String] {
@@ -42,7 +42,7 @@ enum AsPrinted {
                     environment: [String: String] = [:]) async throws -> ProcessRunner.Result {
         let words = words(command).map { placeholders[$0] ?? $0 }
         try #require(words.first == "tribeboard", "advice is a tribeboard command: \(command)")
-        #expect(!words.contains { ["DIR", "PATH", "STORE"].contains($0) }, "every placeholder given: \(command)")
+        #expect(!words.contains { ["DIR", "PATH", "STORE", "ID"].contains($0) }, "every placeholder given: \(command)")
         return try await ProcessRunner.runAsync(ProcessRunner.executable("tribeboard"), Array(words.dropFirst()), in: directory,
                                                 environment: environment)
     }

@@ -86,7 +86,8 @@ import TribeBoardRemote
         #expect(Set(missing.families.map(\.id)) == Set(gone))
         // Nothing left remotely: the container is checked first, the repair named after it.
         #expect(missing.action.hasPrefix("No family at all"), "\(missing.action)")
-        #expect(missing.action.contains("tribeboard audit --store s.sqlite --repair --apply --out DIR"))
+        #expect(missing.action.contains("tribeboard audit --store s.sqlite --container ")
+                && missing.action.contains(" --repair --apply --out DIR"), "\(missing.action)")
 
         // doctor family on one of them shows the same command, no SQL.
         struct FamilyReport: Decodable {
@@ -97,7 +98,7 @@ import TribeBoardRemote
         let remoteCheck = try #require(try JSONDecoder().decode(FamilyReport.self, from: Data(doctor.stdout.utf8)).findings
             .first { $0.id == "family.remote" }, "\(doctor.stdout) \(doctor.stderr)")
         #expect(remoteCheck.status == "failure")
-        #expect(remoteCheck.action?.contains("tribeboard resync --reupload \(gone[0])") == true, "\(remoteCheck)")
+        #expect(remoteCheck.action?.contains("tribeboard resync --store s.sqlite --reupload \(gone[0])") == true, "\(remoteCheck)")
         #expect(remoteCheck.action?.contains("UPDATE") == false)
 
         // The text report says the same to an operator.

@@ -42,9 +42,14 @@ import TribeBoardTestSupport
         let reason = try #require(l1.reason)
         let steps = AsPrinted.commands(in: reason)
         #expect(steps.count == 2, "\(reason)")
-        #expect(steps.first?.hasPrefix("tribeboard recode C0000000-0000-4000-8000-000000000001 --store STORE --apply --out DIR") == true,
+        #expect(steps.first?.hasPrefix("tribeboard recode C0000000-0000-4000-8000-000000000001 --store STORE --container") == true,
                 "not in this store: the one that provisioned it: \(reason)")
-        #expect(steps.last == "tribeboard resync --store STORE" && reason.contains("run this migration again"), "\(reason)")
+        #expect(steps.first?.hasSuffix(" --apply --out DIR") == true, "\(reason)")
+        // The destination's flags, so the steps reach it whatever the shell holds.
+        let remote = ["--key-id", fixture.keyID, "--ck-base-url", fixture.emulator.baseURL]
+        #expect(steps.allSatisfy { step in remote.allSatisfy { AsPrinted.words(step).contains($0) } }, "\(reason)")
+        #expect(steps.last?.hasPrefix("tribeboard resync --store STORE --container") == true
+                && reason.contains("run this migration again"), "\(reason)")
     }
 
     /// Two legacy families; one invalid legacy membership (a role the app does not know) in the

@@ -57,6 +57,30 @@ import TribeBoardRemote
         #expect(try store.count("SELECT COUNT(*) FROM families WHERE needs_sync = 1 OR code_verified_remotely_at IS NULL") == 0)
     }
 
+    /// The sample's 35 admins invited without a hash (of 41 admins for 42 families): their
+    /// families are in CloudKit without an admin until each person joins, which every command
+    /// reports as waiting, not as a fault; only the one family without any admin is a finding.
+    @Test func familiesAwaitingTheirInvitedAdminAreReportedAsSuch() async throws {
+        let fixture = try await EmulatorFixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        let directory = try TemporaryDirectory("remote-awaiting")
+        #expect(try await provision(fixture, in: directory, ["--sync"]).status == 0)
+        let store = ["--store", "s.sqlite"]
+        let resync = try await ProcessRunner.runAsync(tribeboard, ["resync", "--json"] + store + fixture.remoteArguments, in: directory.path)
+        #expect(resync.status == 0, "\(resync.stderr)")
+        let resyncReport = try resync.report(ResyncReportMirror.self)
+        #expect(resyncReport.awaitingInvitedAdmin == 35 && resyncReport.exitKind == "success")
+        let audit = try await ProcessRunner.runAsync(tribeboard, ["audit", "--json"] + store + fixture.remoteArguments, in: directory.path)
+        let auditReport = try audit.report(AuditReportMirror.self)
+        #expect(auditReport.awaitingInvitedAdmin == 35)
+        // The sample's one family without any admin row is the only one without an admin.
+        #expect(auditReport.counts["no-parent-admin"] == 1, "\(auditReport.findings.map(\.message))")
+        let doctor = try await ProcessRunner.runAsync(tribeboard, ["doctor", "--json"] + store, in: directory.path)
+        let checks = try doctor.report(DoctorReportMirror.self).byID
+        #expect(checks["creations.awaitingAdmin"]?.count == 35 && checks["creations.awaitingAdmin"]?.status == "ok")
+        #expect(checks["creations.parentAdmin"]?.count == 1 && checks["creations.parentAdmin"]?.status == "warning")
+    }
+
     @Test(arguments: ["503=0.3,seed=3", "429=0.3,retry-after=0.2,seed=4", "500=0.3,seed=5", "drop=0.3,seed=6", "latency=30ms"])
     func eachFaultModeStillEndsWithEverythingCreatedAndUploaded(faults: String) async throws {
         var options = CloudKitEmulator.Options()

@@ -19,6 +19,7 @@ import TribeBoardRemote
         let qrFile: String?
         let manifest: String?
         let reprintCommand: String
+        let uploadCommand: String
         let warning: String
     }
 
@@ -89,7 +90,9 @@ import TribeBoardRemote
         #expect(try StoreInspector(path: directory.file("s.sqlite")).count(
             "SELECT COUNT(*) FROM code_repairs WHERE family_id = '\(target.id)' AND reason = 'recode' AND new_code = '\(newCode)'") == 1)
 
-        let uploaded = try await run(["resync", "--store", "s.sqlite"] + fixture.remoteArguments, in: directory)
+        // The upload as printed: the store and the remote are in it, the shell holds neither.
+        #expect(report.uploadCommand.hasPrefix("tribeboard resync --store s.sqlite --container"), "\(report.uploadCommand)")
+        let uploaded = try await AsPrinted.run(report.uploadCommand, in: directory.path)
         #expect(uploaded.status == 0, "\(uploaded.stderr)")
         #expect(await fixture.emulator.records(container: container).first { $0.recordName == target.id }?.string("code") == newCode)
         let claims = await fixture.emulator.claims(container: container)

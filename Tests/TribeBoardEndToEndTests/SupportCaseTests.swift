@@ -177,10 +177,10 @@ import TribeBoardTestSupport
         let audit = try await run(["audit", "--json"], clean)
         let finding = try #require(try audit.report(AuditReportMirror.self).findings.first { $0.category == "registered-twice" }, "\(audit.stdout)")
         #expect(finding.families.map(\.id) == [kept, duplicate])
-        let printed = "tribeboard merge \(duplicate) --into \(kept) --store s.sqlite"
-        #expect(finding.action.contains("`\(printed)`"), "\(finding.action)")
-        // Run as printed (the remote from the same options as the audit's).
-        let plan = try await run(Array(printed.split(separator: " ").dropFirst().dropLast(2).map(String.init)) + ["--json"], clean)
+        let printed = try #require(AsPrinted.commands(in: finding.action).first, "\(finding.action)")
+        #expect(printed.hasPrefix("tribeboard merge \(duplicate) --into \(kept) --store s.sqlite --container"), "\(finding.action)")
+        // Run as printed: the remote is in the command (the audit's own flags), not in the shell.
+        let plan = try await AsPrinted.run(printed + " --json", in: clean.directory.path)
         #expect(plan.status == 0, "\(plan.stderr)")
         let planned = try plan.report(MergeReportMirror.self)
         #expect(!planned.applied && planned.members.map(\.outcome).sorted() == ["moved", "the kept family's admin, registered twice"], "\(plan.stdout)")
@@ -266,8 +266,13 @@ import TribeBoardTestSupport
     }
 
     /// A family resync set aside because CloudKit holds another version under its name (the app's).
-    func setAside(_ name: String) async throws -> (Case, family: String, remoteCode: String) {
-        let fixture = try await EmulatorFixture.start()
+    /// `appUser`: an app user created CloudKit's version, so the key's write is ACCESS_DENIED
+    /// (the security roles) rather than a conflict.
+    func setAside(_ name: String, appUser: Bool = false) async throws -> (Case, family: String, remoteCode: String) {
+        var options = CloudKitEmulator.Options()
+        // The answer Apple leaves open for a create over another creator's record (docs/cloudkit.md).
+        options.accessDeniedOnForeignCreate = appUser
+        let fixture = try await EmulatorFixture.start(options)
         let directory = try TemporaryDirectory(name)
         try directory.write("in.csv", "external_id,family_name,admin_display_name\nQ-1,Quarantined,Ines Quarantined\n")
         let provision = try await ProcessRunner.runAsync(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "-q"],
@@ -276,7 +281,9 @@ import TribeBoardTestSupport
         let setup = Case(fixture: fixture, directory: directory, families: [:])
         let family = try #require(try inspector(setup).rows("SELECT id FROM families").first?["id"])
         let remoteCode = "QQ22RR"
-        await fixture.emulator.seed([SnapshotFixture.family(id: family, code: remoteCode, name: "Quarantined (app)")], container: container)
+        var appVersion = SnapshotFixture.family(id: family, code: remoteCode, name: "Quarantined (app)")
+        if appUser { appVersion.created = .init(timestamp: 1_700_000_000_000, userRecordName: "_0123456789abcdef0123456789abcdef") }
+        await fixture.emulator.seed([appVersion], container: container)
         let resync = try await run(["resync", "--json"], setup)
         #expect(resync.status == 1, "set aside: \(resync.stdout)")
         return (setup, family, remoteCode)
@@ -307,6 +314,19 @@ import TribeBoardTestSupport
             #expect(rerun.status == 0, "killed at request \(request): \(rerun.stderr)")
             try await expectAdopted(id, code: code, setup, "killed at request \(request), then rerun")
         }
+    }
+
+    @Test func aFamilyRefusedWithAccessDeniedIsAdoptedFromTheAppUsersRecord() async throws {
+        let (setup, family, remoteCode) = try await setAside("adopt-denied", appUser: true)
+        defer { Task { await setup.fixture.emulator.stop() } }
+        let list = try await run(["resync", "--list", "--json"], setup)
+        let entry = try list.report(ResyncListMirror.self).entries.first { $0.id == family }
+        #expect(entry?.status == "quarantined" && entry?.lastError?.hasPrefix("ACCESS_DENIED") == true, "\(list.stdout)")
+        let adopted = try await run(["adopt", family, "--apply", "--json"], setup)
+        #expect(adopted.status == 0, "\(adopted.stderr)")
+        let report = try adopted.report(AdoptReportMirror.self)
+        #expect(report.applied && report.setAsideEnded && report.cloudKitName == "Quarantined (app)", "\(adopted.stdout)")
+        try await expectAdopted(family, code: remoteCode, setup, "adopted after ACCESS_DENIED")
     }
 
     /// The store holds CloudKit's version, nothing is set aside, and resync ends 0 without changing CloudKit.

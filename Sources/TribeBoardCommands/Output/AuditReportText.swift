@@ -24,12 +24,21 @@ enum AuditReportText {
         if report.awaitingResync > 0 {
             lines.append("  \(report.awaitingResync) CloudKit copies still hold a code a repair replaced; `tribeboard resync` uploads the new codes")
         }
+        if report.awaitingInvitedAdmin > 0 {
+            lines.append("  \(AuditReportText.awaitingAdmin(report.awaitingInvitedAdmin, of: report.scanned.localFamilies))")
+        }
         for finding in report.findings {
             lines.append("")
             lines.append(render(finding))
         }
         if let repair = report.repair { lines.append(""); lines.append(render(repair)) }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Not a fault: most provisioned families start this way.
+    static func awaitingAdmin(_ count: Int, of total: Int) -> String {
+        "\(count) of \(total) families \(count == 1 ? "awaits its" : "await their") invited admin (invited without an "
+            + "Apple account hash): no admin in the app until that person joins with the code; expected, not an error"
     }
 
     private static func render(_ finding: AuditFinding) -> String {

@@ -16,7 +16,7 @@ enum RecodeReportText {
         }
         // In the order to do them: the new card first, then the upload that retires the old one.
         lines.append("  1. reprint its card: \(report.reprintCommand)")
-        lines.append("  2. upload the change: tribeboard resync")
+        lines.append("  2. upload the change: \(report.uploadCommand)")
         lines.append("  warning: \(report.warning)")
         return lines.joined(separator: "\n") + "\n"
     }

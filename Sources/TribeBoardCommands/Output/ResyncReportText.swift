@@ -19,6 +19,10 @@ enum ResyncReportText {
             for id in report.unfinishedCreationIds { lines.append("  unfinished  families  \(id)") }
         }
         if report.heldBack > 0 { lines.append("Records kept out of CloudKit (unfinished creations, families being removed): \(report.heldBack)") }
+        if report.awaitingInvitedAdmin > 0 {
+            lines.append("Families awaiting their invited admin: \(report.awaitingInvitedAdmin) (uploaded; no admin in the app until "
+                         + "that person joins with the code, their profile and membership stay in the store until then; expected)")
+        }
         for entry in report.setAside { lines.append("  \(entry.status)  \(entry.table)  \(entry.id): \(entry.lastError ?? "no error recorded")") }
         if let reason = report.stoppedBy, !stopShownApart { lines.append("Stopped: \(reason)") }
         if let problem = report.metricsFileError { lines.append("Metrics file not written: \(problem)") }

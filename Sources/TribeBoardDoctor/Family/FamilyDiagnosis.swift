@@ -26,31 +26,37 @@ struct FamilyDiagnosis {
             return DoctorCheck(.familyCreation, .creations, .ok, checked: checked, found: "completed")
         }
         let error = records.log.last { $0.error != nil }?.error.map { ": \($0)" } ?? ""
-        let store = ShellWord.quote(request.storePath)
+        let (store, remote) = (request.storePath, request.remoteFlags)
         return DoctorCheck(.familyCreation, .creations, .failure, checked: checked,
                            found: "stopped at \(last.state) (\(last.at))\(error)",
                            action: !isUnfinishedCreation
-                               ? "the family and its admin exist: run `tribeboard resync --store \(store)` to finish its upload"
+                               ? "the family and its admin exist: run `\(Advice.resync(store: store, remote: remote).command)` to finish its upload"
                                // Resync never uploads it: support closes it.
                                : "the creation stopped before its admin membership, and resync keeps it out of CloudKit: "
-                                 + "remove it with `tribeboard remove \(records.family.id) --apply --store \(store)`, "
+                                 + "remove it with `\(Advice.remove(store: store, familyID: records.family.id, remote: remote).command)`, "
                                  + "then provision its row again with its admin (admin_display_name)")
     }
 
-    /// Logged, never `completed`, no parent admin: what resync keeps out of CloudKit.
-    private var isUnfinishedCreation: Bool {
-        !records.log.isEmpty && !records.log.contains { $0.state == FamilyCreationState.completed.rawValue }
-            && !records.memberships.contains { $0.role == MembershipRole.parentAdmin.rawValue && $0.status != MembershipStatus.removed.rawValue }
-    }
+    /// What resync keeps out of CloudKit: the store's rule, so both say the same.
+    private var isUnfinishedCreation: Bool { records.family.halfMade }
 
     private func adminFinding() -> DoctorCheck {
+        let checked = "Parent admin (the app's: an active parent_admin)"
         let admins = records.memberships.filter { $0.role == MembershipRole.parentAdmin.rawValue && $0.status != MembershipStatus.removed.rawValue }
-        guard let admin = admins.first else {
-            return DoctorCheck(.familyAdmin, .creations, .warning, checked: "Parent admin",
-                               found: "no active or invited parent_admin membership",
+        let names = admins.map { "\($0.user) (\($0.status))" }.joined(separator: ", ")
+        switch records.family.adminState {
+        case .active:
+            return DoctorCheck(.familyAdmin, .creations, .ok, checked: checked, found: names)
+        case .awaitingInvitedAdmin:
+            return DoctorCheck(.familyAdmin, .creations, .ok, checked: checked,
+                               found: "awaiting its invited admin \(names): no admin in the app until that person joins "
+                                   + "with the code (the join kit's activateInvitedAdmin); their profile stays in this store until then")
+        case .none:
+            return DoctorCheck(.familyAdmin, .creations, .warning, checked: checked,
+                               found: admins.isEmpty ? "no active or invited parent_admin membership"
+                                   : "no active parent_admin: \(names), which neither the app nor the join kit counts",
                                action: "invite a parent admin in the app (or provision the family again with admin_display_name)")
         }
-        return DoctorCheck(.familyAdmin, .creations, .ok, checked: "Parent admin", found: "\(admin.user) (\(admin.status))")
     }
 
     private func syncFinding() -> DoctorCheck {
@@ -58,13 +64,18 @@ struct FamilyDiagnosis {
         let family = records.family
         if let entry = records.familySync, entry.status != "retrying" || entry.attempts >= CreationChecks.repeatedFailures {
             let conflict = entry.conflictWith.map { "; its code is held by CloudKit record \(OutsideText.inline($0))" } ?? ""
+            let (store, remote) = (request.storePath, request.remoteFlags)
+            let resync = Advice.resync(store: store, remote: remote).command
             return DoctorCheck(.familySync, .creations, .failure, checked: checked,
                                found: "\(entry.status) after \(entry.attempts) attempts: \(entry.lastError ?? "no error recorded")\(conflict)",
                                action: entry.status == "conflict"
-                                   ? "give the family a new code (its current one is taken in CloudKit): `tribeboard audit --repair --apply --out DIR`, then `tribeboard resync`"
+                                   ? "give the family a new code (its current one is taken in CloudKit): "
+                                     + "`\(Advice.repairAll(store: store, remote: remote).command)`, then `\(resync)`"
                                    : entry.status == "retrying"
-                                       ? "fix the cause named in the error; `tribeboard resync` keeps trying (`resync --list` shows what waits)"
-                                       : "fix the cause named in the error, then `tribeboard resync --release \(family.id)` gives it back to the next resync")
+                                       ? "fix the cause named in the error; `\(resync)` keeps trying "
+                                         + "(`\(Advice.resyncList(store: store).command)` shows what waits)"
+                                       : "fix the cause named in the error, then "
+                                         + "`\(Advice.resyncRelease(store: store, recordID: family.id).command)` gives it back to the next resync")
         }
         guard family.needsSync else {
             return DoctorCheck(.familySync, .creations, .ok, checked: checked, found: "uploaded" + (family.lastSyncDate.map { " at \($0)" } ?? ""))
@@ -82,7 +93,8 @@ struct FamilyDiagnosis {
     }
 
     /// CloudKit's copy against the store's: present when uploaded, same code, nobody else's code.
-    static func remoteFinding(_ remote: RemoteFamilyState, family: FamilyFacts?) -> DoctorCheck {
+    static func remoteFinding(_ remote: RemoteFamilyState, family: FamilyFacts?, store storePath: String,
+                              remoteFlags: [String]) -> DoctorCheck {
         let checked = "CloudKit's copy"
         switch remote.status {
         case .notConfigured:
@@ -101,7 +113,10 @@ struct FamilyDiagnosis {
             }
             return DoctorCheck(.familyRemote, .creations, .failure, checked: checked,
                                found: remote.detail + ", although the store marks it uploaded",
-                               action: "check --container and --environment; to upload it again: `tribeboard resync --reupload \(family.id)`, then `tribeboard resync` (`tribeboard audit` counts every such family)")
+                               action: "check --container and --environment; to upload it again: "
+                                   + "`\(Advice.reupload(store: storePath, familyID: family.id).command)`, "
+                                   + "then `\(Advice.resync(store: storePath, remote: remoteFlags).command)` "
+                                   + "(`\(Advice.audit(store: storePath, remote: remoteFlags).command)` counts every such family)")
         case .found:
             return foundFinding(remote, family: family)
         case .notAsked:

@@ -73,7 +73,8 @@ package struct FamilyDoctor: Sendable {
             if total > 1 {
                 lookup.findings.append(DoctorCheck(.familyFound, .creations, .warning, checked: "Family in the store",
                                                    found: "\(total) families have a name or an admin's name containing \"\(query)\" (listed under \"Families whose name contains\")",
-                                                   action: "run `tribeboard doctor family ID` with the id of the one the ticket is about"))
+                                                   action: "run `\(Advice.doctorFamily(store: request.storePath, familyID: "ID", remote: request.remoteFlags).command)` "
+                                                       + "with the id of the one the ticket is about"))
             } else if !FamilyNameSearch.searchable(query) {
                 lookup.findings.append(DoctorCheck(.familyFound, .creations, .failure, checked: "Family in the store",
                                                    found: "no family with id, code or external id \(OutsideText.inline(query)); names are searched with at least \(FamilyNameSearch.shortestQuery) letters or digits",
@@ -93,7 +94,8 @@ package struct FamilyDoctor: Sendable {
     private func report(_ records: FamilyRecords?, _ storeFindings: [DoctorCheck], remote: RemoteFamilyState) -> FamilyReport {
         var findings = storeFindings
         if let records { findings += FamilyDiagnosis(records: records, request: request).findings() }
-        if remote.status != .notAsked { findings.append(FamilyDiagnosis.remoteFinding(remote, family: records?.family)) }
+        if remote.status != .notAsked { findings.append(FamilyDiagnosis.remoteFinding(remote, family: records?.family, store: request.storePath,
+                                                                                         remoteFlags: request.remoteFlags)) }
         if let app = remote.app { findings.append(FamilyDiagnosis.appLookupFinding(app)) }
         var timeline = records?.events ?? []
         timeline += remote.records.map {
@@ -101,7 +103,7 @@ package struct FamilyDoctor: Sendable {
                           what: "\($0.recordType) \($0.recordName) with code \($0.code ?? "none") (\($0.name ?? "no name"))")
         }
         // One order for both sources: CloudKit's times interleave with the store's.
-        timeline = timeline.enumerated().sorted { ($0.element.at ?? "", $0.offset) < ($1.element.at ?? "", $1.offset) }.map(\.element)
+        timeline = TimelineEvent.chronological(timeline)
         let steps = findings.filter { $0.status != .ok }.compactMap(\.action)
         return FamilyReport(query: query, store: request.storePath, family: records?.family, timeline: timeline, remote: remote,
                             findings: findings, nextSteps: steps.isEmpty ? ["nothing: the family is complete and in CloudKit"] : steps,

@@ -1,4 +1,5 @@
 import Foundation
+import TribeBoardDomain
 import TribeBoardStore
 import TribeBoardSupport
 
@@ -42,6 +43,16 @@ struct FamilyRecords {
                           what: "\($0.table) \($0.id): \($0.status) after \($0.attempts) attempts" + ($0.lastError.map { ": \($0)" } ?? ""))
         }
         if let synced = family.lastSyncDate { events.append(TimelineEvent(at: synced, source: "families", what: "family uploaded to CloudKit")) }
-        return events.enumerated().sorted { ($0.element.at ?? "", $0.offset) < ($1.element.at ?? "", $1.offset) }.map(\.element)
+        return TimelineEvent.chronological(events)
+    }
+}
+
+extension TimelineEvent {
+    /// The one order of a timeline, whatever wrote each time: by the moment it names (parsed, so a
+    /// time without milliseconds or with an offset sorts with the others, not as text), ties and
+    /// times that do not read as a date first, in the order given.
+    static func chronological(_ events: [TimelineEvent]) -> [TimelineEvent] {
+        let moments = events.map { $0.at.flatMap(Timestamp.init(text:))?.milliseconds ?? Int64.min }
+        return events.indices.sorted { (moments[$0], $0) < (moments[$1], $1) }.map { events[$0] }
     }
 }

@@ -1,0 +1,14 @@
+import Foundation
+
+extension CloudKitConfiguration {
+    /// This configuration as the flags of a command to print as advice, so that it reaches the
+    /// same CloudKit in a shell without the TRIBEBOARD_CK_* variables or the settings file the
+    /// advising run read: container, environment, key, endpoint. An app user's tokens are
+    /// secrets and never printed; nothing when no remote is configured.
+    package var adviceFlags: [String] {
+        guard let keyID, let keyFile else { return [] }
+        var words = ["--container", container, "--environment", environment.rawValue, "--key-id", keyID, "--key-file", keyFile]
+        if baseURL != Self.defaultBaseURL { words += ["--ck-base-url", displayBaseURL] }
+        return words
+    }
+}
