@@ -50,6 +50,7 @@ bench: release
 	scripts/bench-statements.sh
 	scripts/bench-resync.sh
 	scripts/bench-resync-latency.sh
+	scripts/bench-read-latency.sh
 	scripts/bench-audit.sh
 	scripts/bench-doctor.sh
 	scripts/bench-migrate.sh

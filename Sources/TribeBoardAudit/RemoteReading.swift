@@ -29,40 +29,14 @@ struct RemoteReading {
         }
     }
 
-    /// Pages through records/query for each type; the next page is asked for once this one is read.
-    /// Every type's first page is asked for at once (the client sends 4 at a time): the legacy
-    /// types, usually empty, then cost no round trip of their own after Family's pages. At most one
-    /// page per type waits in memory.
+    /// Every type at once through the whole-type reader (Family split into queries side by side,
+    /// the legacy types, usually empty or absent, beside it); each page is handed to `record` here
+    /// as it arrives, at most the client's concurrency of pages in memory.
     private func readLive(_ client: CloudKitClient, writer: SnapshotWriter?, _ record: (RemoteRecordSummary) throws -> Void) async throws {
-        let firsts = Self.recordTypes.map { type in
-            Task { () async -> Result<CloudKitQueryPage, CloudKitError> in
-                do throws(CloudKitError) {
-                    return .success(try await client.query(CloudKitQuery(recordType: type)))
-                } catch {
-                    return .failure(error)
-                }
-            }
-        }
-        defer { for first in firsts { first.cancel() } }
-        for (type, first) in zip(Self.recordTypes, firsts) {
-            var page: CloudKitQueryPage
-            switch await first.value {
-            case .success(let answered): page = answered
-            case .failure(let error) where error.isMissingLegacyType:
-                // A container or schema that never had this legacy type: none of it to audit.
-                logger.debug("no such record type in the schema", metadata: ["type": "\(type)"])
-                continue
-            case .failure(let error): throw error
-            }
-            var pages = ContinuationGuard(recordType: type)
-            while true {
-                for result in page.records {
-                    guard case .record(let found) = result, found.deleted != true else { continue }
-                    try writer?.append(found)
-                    try record(RemoteRecordSummary(found))
-                }
-                guard let marker = try pages.next(after: page.continuationMarker) else { break }
-                page = try await client.query(CloudKitQuery(recordType: type), continuationMarker: marker)
+        try await WholeTypeReader(client: client).read(Self.recordTypes) { page in
+            for found in page {
+                try writer?.append(found)
+                try record(RemoteRecordSummary(found))
             }
         }
     }

@@ -22,6 +22,8 @@ package final class CloudKitClient: Sendable {
     package static let maxResponseBytes = 64 << 20
 
     package let configuration: CloudKitConfiguration
+    /// Requests this client keeps in flight at once, at most.
+    package let concurrency: Int
     private let signer: CloudKitSigner?
     private let session: URLSession
     private let exchanges: BoundedExchanges
@@ -42,6 +44,7 @@ package final class CloudKitClient: Sendable {
         self.signer = signer
         self.policy = policy
         self.limiter = ConcurrencyLimiter(limit: maxConcurrentRequests)
+        concurrency = max(maxConcurrentRequests, 1)
         self.logger = logger
         let sessionConfiguration = URLSessionConfiguration.ephemeral
         sessionConfiguration.timeoutIntervalForRequest = requestTimeout
@@ -60,6 +63,7 @@ package final class CloudKitClient: Sendable {
         exchanges = other.exchanges
         policy = other.policy
         limiter = other.limiter
+        concurrency = other.concurrency
         logger = other.logger
         requestDeadline = other.requestDeadline
         self.runDeadline = runDeadline

@@ -21,13 +21,19 @@ package struct CloudKitFilter: Codable, Sendable, Equatable {
         Self(fieldName: field, comparator: "NOT_EQUALS", fieldValue: .string(value))
     }
 
-    static func beginsWith(_ field: String, _ value: String) -> Self {
+    package static func beginsWith(_ field: String, _ value: String) -> Self {
         Self(fieldName: field, comparator: "BEGINS_WITH", fieldValue: .string(value))
     }
 
     /// A TIMESTAMP field (a system one such as `___createTime` included) after `milliseconds`.
     package static func after(_ field: String, milliseconds: Int64) -> Self {
         Self(fieldName: field, comparator: "GREATER_THAN", fieldValue: .timestamp(milliseconds: milliseconds))
+    }
+
+    /// Apple documents it ("a string field that doesn't begin with a substring"), not whether a
+    /// record without the field matches.
+    package static func notBeginsWith(_ field: String, _ value: String) -> Self {
+        Self(fieldName: field, comparator: "NOT_BEGINS_WITH", fieldValue: .string(value))
     }
 
     /// A REFERENCE field naming one of these records (`IN` with a `REFERENCE_LIST`).

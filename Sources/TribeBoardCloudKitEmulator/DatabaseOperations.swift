@@ -115,6 +115,10 @@ extension EmulatorDatabase {
         case "BEGINS_WITH":
             guard let actual, let prefix = value.comparable else { return false }
             return actual.hasPrefix(prefix)
+        case "NOT_BEGINS_WITH":
+            // A record without the field does not begin with the prefix, as NOT_EQUALS counts it.
+            guard let prefix = value.comparable else { return false }
+            return !(actual?.hasPrefix(prefix) ?? false)
         case "LESS_THAN", "LESS_THAN_OR_EQUALS", "GREATER_THAN", "GREATER_THAN_OR_EQUALS":
             guard let x = record.fields?[filter.fieldName]?.value.number, let y = value.number else { return false }
             switch filter.comparator {

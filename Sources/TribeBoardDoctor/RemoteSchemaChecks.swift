@@ -45,11 +45,10 @@ struct RemoteSchemaChecks {
     }
 
     private func check(_ probe: Probe) async -> DoctorCheck {
-        let query = CloudKitQuery(recordType: probe.recordType.name, filterBy: probe.codeFilter ? [.equals("code", "")] : nil)
         let what = probe.codeFilter ? "\(probe.recordType) queryable by code" : "\(probe.recordType) readable in full (___recordID queryable)"
         let id = probe.id
         do {
-            _ = try await client.query(query, resultsLimit: 1)
+            try await SchemaProbe(recordType: probe.recordType, codeFilter: probe.codeFilter).run(on: client)
             return DoctorCheck(id, .remote, .ok, checked: what, found: "yes")
         } catch where error.isMissingLegacyType {
             return DoctorCheck(id, .remote, .ok, checked: what, found: "no such legacy type in this environment: nothing to read")

@@ -25,22 +25,26 @@ package struct ClaimBackfill: Sendable {
 
     package func run() async throws(CloudKitError) -> ClaimBackfillReport {
         var report = ClaimBackfillReport(applied: apply)
-        let families = try await MigrationTransfer.readAll(types: [RecordMapping.familyType], from: client)
+        // Each family as its name, code and date as its page arrives, not the whole record.
+        let families = try await MigrationTransfer.readAll(types: [RecordMapping.familyType], from: client) { record in
+            let family = RemoteFamily(record)
+            return Holder(recordName: family.recordName, code: family.code.map(CodeClaim.normalise) ?? "", created: family.created.date)
+        }
         report.familiesRead = families.count
-        var byCode: [String: [CloudKitRecord]] = [:]
+        var byCode: [String: [Holder]] = [:]
         for family in families {
-            guard let code = RemoteFamily(family).code.map(CodeClaim.normalise), !code.isEmpty else {
+            guard !family.code.isEmpty else {
                 report.withoutCode.append(family.recordName)
                 continue
             }
-            byCode[code, default: []].append(family)
+            byCode[family.code, default: []].append(family)
         }
         report.codes = byCode.count
         // Oldest first, as the audit orders: the keeper is each group's first.
         var keepers: [CodeClaim] = []
-        var groups: [String: [CloudKitRecord]] = [:]
+        var groups: [String: [Holder]] = [:]
         for (code, holders) in byCode.sorted(by: { $0.key < $1.key }) {
-            let ordered = holders.sorted { MigrationCodes.older(Self.created($0), $0.recordName, than: Self.created($1), $1.recordName) }
+            let ordered = holders.sorted { MigrationCodes.older($0.created, $0.recordName, than: $1.created, $1.recordName) }
             guard let keeper = ordered.first else { continue }
             do throws(CodeClaimError) {
                 let claim = try CodeClaim(code: code, familyID: keeper.recordName)
@@ -84,7 +88,15 @@ package struct ClaimBackfill: Sendable {
         return report
     }
 
-    private func held(_ claim: CodeClaim, holder: ClaimHolder, groups: [String: [CloudKitRecord]]) -> ClaimBackfillReport.Held {
+    /// What the backfill keeps of a family: enough to order its code's holders.
+    struct Holder {
+        let recordName: String
+        /// Normalised as claims are named; empty when the family has none.
+        let code: String
+        let created: Date?
+    }
+
+    private func held(_ claim: CodeClaim, holder: ClaimHolder, groups: [String: [Holder]]) -> ClaimBackfillReport.Held {
         let sharing = groups[claim.recordName]?.map(\.recordName) ?? []
         var creator: String?
         switch holder {
@@ -96,8 +108,6 @@ package struct ClaimBackfill: Sendable {
     }
 
     private func display(_ code: String) -> String { showCodes ? code : FamilyCode.mask(code) }
-
-    static func created(_ record: CloudKitRecord) -> Date? { RecordCreated(record).date }
 }
 
 /// What `migrate claims` found and did. JSON keys are a stable interface.

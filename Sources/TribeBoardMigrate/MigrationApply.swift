@@ -135,8 +135,9 @@ struct MigrationApply {
         // A legacy record added since the read (a membership joined in the app meanwhile) has no
         // copy: deleting its family would take it too (DELETE_SELF). The source is read again.
         let known = Set(items.map(\.sourceName))
-        let added = try await MigrationTransfer.readAll(types: RecordMapping.legacyTypes, from: migrator.endpoints.source)
-            .filter { !known.contains($0.recordName) }
+        let added = try await MigrationTransfer.readAll(types: RecordMapping.legacyTypes, from: migrator.endpoints.source) { record in
+            known.contains(record.recordName) ? nil : record
+        }
         if let first = added.first {
             report.deletionRefused = "nothing deleted: \(added.count) legacy record\(added.count == 1 ? " was" : "s were") added after this run read the source "
                 + "(\(first.recordName), \(first.recordType ?? "no type")); run the migration again to copy \(added.count == 1 ? "it" : "them") first"

@@ -139,15 +139,15 @@ struct MigrationCodes {
     /// of a code cannot be listed.
     private func remoteHolders() async throws -> [String: [CodeHolder]] {
         let types = request.mode == .container ? [RecordMapping.familyType, MigratedKind.family.legacyType] : [RecordMapping.familyType]
-        let records = try await MigrationTransfer.readAll(types: types, from: destination)
-        var holders: [String: [CodeHolder]] = [:]
-        for record in records {
+        // Each family as its code key and holder, not the whole record: the destination may
+        // hold a million families.
+        let found = try await MigrationTransfer.readAll(types: types, from: destination) { record -> (String, CodeHolder)? in
             let family = RemoteFamily(record)
-            guard let code = family.code else { continue }
+            guard let code = family.code else { return nil }
             let holder = CodeHolder(id: family.recordName, createdAt: family.created.date, place: "destination \(family.recordType)")
-            holders[FamilyCode.key(code), default: []].append(holder)
+            return (FamilyCode.key(code), holder)
         }
-        return holders
+        return Dictionary(grouping: found, by: \.0).mapValues { $0.map(\.1) }
     }
 
     /// The store's families whose code key is one of `keys` (one pass over the table: SQL's

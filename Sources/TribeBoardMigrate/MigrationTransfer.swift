@@ -11,22 +11,28 @@ enum MigrationTransfer {
     /// names; any other missing type is the container's configuration (78, the fix named).
     static func readAll(types: [String], from client: CloudKitClient,
                         mayBeAbsent: Set<String> = [], onTypeRead: (Int) -> Void = { _ in }) async throws(CloudKitError) -> [CloudKitRecord] {
-        var records: [CloudKitRecord] = []
-        for (done, type) in types.enumerated() {
-            defer { onTypeRead(done + 1) }
-            do {
-                try await client.queryAll(CloudKitQuery(recordType: type)) { page in
-                    for case .record(let record) in page where record.deleted != true { records.append(record) }
-                }
-            } catch let error as CloudKitError where error.isMissingLegacyType || error.missingRecordType.map(mayBeAbsent.contains) == true {
-                continue
-            } catch let error as CloudKitError {
-                throw error
-            } catch {
-                throw .unexpectedResponse(httpStatus: 0, detail: error.readableDescription)
-            }
+        try await readAll(types: types, from: client, mayBeAbsent: mayBeAbsent, onTypeRead: onTypeRead) { $0 }
+    }
+
+    /// What `keep` makes of each record of `types` (nil: nothing), page by page as the pages
+    /// arrive: a caller that needs a few fields of each record holds those, not the records.
+    static func readAll<Kept>(types: [String], from client: CloudKitClient, mayBeAbsent: Set<String> = [],
+                              onTypeRead: (Int) -> Void = { _ in },
+                              keep: (CloudKitRecord) -> Kept?) async throws(CloudKitError) -> [Kept] {
+        var kept: [Kept] = []
+        var done = 0
+        let reader = WholeTypeReader(client: client) { $0.isMissingLegacyType || $0.missingRecordType.map(mayBeAbsent.contains) == true }
+        do {
+            try await reader.read(types, typeDone: { _ in
+                done += 1
+                onTypeRead(done)
+            }, page: { kept += $0.compactMap(keep) })
+        } catch let error as CloudKitError {
+            throw error
+        } catch {
+            throw .unexpectedResponse(httpStatus: 0, detail: error.readableDescription)
         }
-        return records
+        return kept
     }
 
     /// The records the destination holds under `names` (absent: not there).

@@ -42,7 +42,7 @@ What it models, with the source of each rule:
 - REFERENCE fields must name an existing record (VALIDATING_REFERENCE_ERROR, 412); deleting a
   record deletes the records that reference it with action DELETE_SELF.
 - records/lookup reads the records themselves (latest write); records/query reads an index that
-  lags by --index-lag; filters EQUALS, NOT_EQUALS, IN, NOT_IN (list values), BEGINS_WITH,
+  lags by --index-lag; filters EQUALS, NOT_EQUALS, IN, NOT_IN (list values), BEGINS_WITH, NOT_BEGINS_WITH,
   LESS_THAN(_OR_EQUALS), GREATER_THAN(_OR_EQUALS) on fields, `___recordID` (REFERENCE value) and
   `___createTime`; `sortBy` on one field; `resultsLimit` at most 200; opaque continuation markers.
 Not modelled: schemas and indexes (every field is queryable), assets, zones other than
@@ -293,6 +293,10 @@ def matches(record, condition):
         return isinstance(wanted, list) and actual not in wanted
     if comparator == "BEGINS_WITH":
         return isinstance(actual, str) and isinstance(wanted, str) and actual.startswith(wanted)
+    if comparator == "NOT_BEGINS_WITH":
+        # Apple documents the comparator, not whether a record without the field matches; here
+        # it does (as NOT_EQUALS does for a missing value).
+        return not (isinstance(actual, str) and isinstance(wanted, str) and actual.startswith(wanted))
     if actual is None or wanted is None:
         return False
     try:

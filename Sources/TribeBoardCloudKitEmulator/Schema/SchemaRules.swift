@@ -66,7 +66,7 @@ enum SchemaRules {
 
     /// Checks that hold whatever the schema: known comparators, and list values for IN / NOT_IN.
     static func checkFilters(_ filters: [QueryRequestBody.Filter]) throws(Refusal) {
-        let comparators: Set<String> = ["EQUALS", "NOT_EQUALS", "IN", "NOT_IN", "BEGINS_WITH", "LESS_THAN", "LESS_THAN_OR_EQUALS",
+        let comparators: Set<String> = ["EQUALS", "NOT_EQUALS", "IN", "NOT_IN", "BEGINS_WITH", "NOT_BEGINS_WITH", "LESS_THAN", "LESS_THAN_OR_EQUALS",
                                         "GREATER_THAN", "GREATER_THAN_OR_EQUALS", "LIST_CONTAINS", "NOT_LIST_CONTAINS"]
         for filter in filters {
             guard comparators.contains(filter.comparator) else {
