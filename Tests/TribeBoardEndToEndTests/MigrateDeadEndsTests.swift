@@ -66,6 +66,7 @@ import TribeBoardTestSupport
             F.membership("M9", family: "L2", user: "P2", role: "owner", legacy: true),
         ], container: container)
         let directory = try TemporaryDirectory("migrate-keep")
+        try await NewStore.create(in: directory)
         let legacyNames = { await fixture.emulator.records(container: self.container).filter { $0.recordType?.hasPrefix("CK") == true }.map(\.recordName).sorted() }
 
         let blocked = try await migrate(fixture, directory, ["--apply", "--out", "out", "--delete-source", "--json"])
@@ -106,6 +107,7 @@ import TribeBoardTestSupport
             F.family("L3", code: "abc 2!", createdAt: t0 + F.day, legacy: true),
         ], container: container)
         let directory = try TemporaryDirectory("migrate-codes")
+        try await NewStore.create(in: directory)
         let applied = try await migrate(fixture, directory, ["--apply", "--out", "out", "--json"])
         #expect(applied.status == 0, "\(applied.stderr)")
         let report = try F.json(applied)
@@ -137,6 +139,7 @@ import TribeBoardTestSupport
         defer { Task { await fixture.emulator.stop() } }
         await fixture.emulator.seed(F.families(30, legacy: true), container: container)
         let directory = try TemporaryDirectory("migrate-terminal")
+        try await NewStore.create(in: directory)
         let command = ([tribeboard, "migrate", "legacy-types", "--store", "s.sqlite", "--apply", "--out", "out"] + fixture.remoteArguments)
             .joined(separator: " ")
         let onTerminal = try await ProcessRunner.runAsync("/usr/bin/script", ["-q", "-e", "-c", command, "/dev/null"], in: directory.path)
@@ -157,10 +160,11 @@ import TribeBoardTestSupport
         await fixture.emulator.seed(F.families(5, legacy: true), container: container)
         let before = F.contents(await fixture.emulator.records(container: container))
         let directory = try TemporaryDirectory("migrate-interrupt")
+        try await NewStore.create(in: directory)
         let run = try ProcessRunner.start(tribeboard, ["migrate", "legacy-types", "--store", "s.sqlite", "--apply", "--out", "out", "--json"]
                                           + fixture.remoteArguments, in: directory.path)
-        // --apply opens (creates) the store just before reading, after Ctrl-C is handled: wait for it.
-        for _ in 0..<4_000 where !FileManager.default.fileExists(atPath: directory.file("s.sqlite")) { usleep(5_000) }
+        // --apply opens the store (its WAL appears) just before reading, after Ctrl-C is handled.
+        for _ in 0..<4_000 where !FileManager.default.fileExists(atPath: directory.file("s.sqlite-wal")) { usleep(5_000) }
         try await Task.sleep(for: .milliseconds(500))
         let sent = ContinuousClock.now
         kill(run.pid, SIGINT)
