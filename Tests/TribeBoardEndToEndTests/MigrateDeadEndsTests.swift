@@ -74,6 +74,10 @@ import TribeBoardTestSupport
         let refused = try #require(try F.json(blocked).deletionRefused)
         #expect(refused.contains("--keep-source M9") && refused.contains("CloudKit Console"), "\(refused)")
         #expect(await legacyNames() == ["L1", "L2", "M1", "M2", "M9", "P1", "P2"], "nothing deleted")
+        let blockedAudit = try await audit(fixture, directory)
+        #expect(blockedAudit.findings.filter { $0.category == "legacy-record" }.compactMap(\.count).reduce(0, +) == 7,
+                "nothing kept on purpose yet: the audit names every legacy record as before")
+        #expect(blockedAudit.legacyKept == 0)
 
         let misspelt = try await migrate(fixture, directory, ["--apply", "--out", "out", "--delete-source", "--keep-source", "M99", "--json"])
         #expect(misspelt.status == 1)
@@ -91,9 +95,20 @@ import TribeBoardTestSupport
         #expect(byName["P2"]?.sourceKept?.contains("M9") == true)
         #expect(byName["M9"]?.outcome == "invalid")
         #expect(await legacyNames() == ["L2", "M9", "P2"], "only the kept records remain")
+        let keptAudit = try await audit(fixture, directory)
+        #expect(keptAudit.legacyKept == 3, "\(keptAudit.findings.map(\.message))")
+        let named = keptAudit.findings.filter { $0.category == "legacy-record" || $0.families.contains { ["L2", "M9", "P2"].contains($0.id) } }
+        #expect(named.isEmpty, "kept on purpose, not to migrate or delete again: \(named.map(\.message))")
 
         let text = try await migrate(fixture, directory, ["--apply", "--out", "out", "--delete-source", "--keep-source", "M9"])
         #expect(text.stdout.contains("Legacy records kept (--keep-source): 3"), "\(text.stdout)")
+    }
+
+    func audit(_ fixture: EmulatorFixture, _ directory: TemporaryDirectory) async throws -> AuditReportMirror {
+        let result = try await ProcessRunner.runAsync(tribeboard, ["audit", "--store", "s.sqlite", "--json"] + fixture.remoteArguments,
+                                                      in: directory.path)
+        #expect([0, 1].contains(result.status), "\(result.stderr)")
+        return try result.report(AuditReportMirror.self)
     }
 
     /// A re-coded family's new code is masked on the terminal and in the report, and in full in
