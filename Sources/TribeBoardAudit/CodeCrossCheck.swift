@@ -1,4 +1,5 @@
 import Foundation
+import TribeBoardDomain
 import TribeBoardCloudKit
 import TribeBoardRemote
 
@@ -168,12 +169,12 @@ struct CodeCrossCheck {
     func formatViolations() -> [GroupMember] {
         var violations: [GroupMember] = []
         var reportedLocally: [String: Int] = [:]
-        for entry in local.codes.entries where !CodeFormat.isValid(entry.code) {
+        for entry in local.codes.entries where !FamilyCode.isWireFormat(entry.code) {
             let id = entry.id.string
             reportedLocally[id] = violations.count
             violations.append(GroupMember(id: id, location: .local, code: entry.code))
         }
-        for entry in remote.codes.entries where !CodeFormat.isValid(entry.code) {
+        for entry in remote.codes.entries where !FamilyCode.isWireFormat(entry.code) {
             let id = entry.id.string
             if case .awaitingResync = copyStatus(entry) { continue }
             // A migrated legacy family: its copy holds the code the migration gave it (the legacy

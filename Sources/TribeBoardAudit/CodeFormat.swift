@@ -1,19 +1,8 @@
 import Foundation
 import TribeBoardDomain
 
-/// The wire format `^[A-Z0-9]{6,8}$`, checked on bytes (a million codes a run), and the key under
-/// which codes count as "the same" for people: the app trims and upper-cases what is typed.
+/// What the audit says of a code outside the wire format (`FamilyCode.isWireFormat`).
 enum CodeFormat {
-    static func isValid(_ code: String) -> Bool {
-        guard FamilyCode.allowedLengths.contains(code.utf8.count) else { return false }
-        return code.utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy(isWireByte) }
-            ?? code.utf8.allSatisfy(isWireByte)
-    }
-
-    private static func isWireByte(_ byte: UInt8) -> Bool {
-        (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x30 && byte <= 0x39)
-    }
-
     /// What is wrong with a code, without quoting it (the report may be shared).
     static func problem(_ code: String) -> String {
         var problems: [String] = []
@@ -25,13 +14,10 @@ enum CodeFormat {
         if trimmed.unicodeScalars.contains(where: { !("a"..."z").contains($0) && !FamilyCode.isWireCharacter($0) && !$0.properties.isWhitespace }) {
             problems.append("it has characters outside A-Z and 0-9")
         }
-        if !FamilyCode.allowedLengths.contains(trimmed.count) { problems.append("it has \(trimmed.count) characters instead of 6 to 8") }
+        if !FamilyCode.allowedLengths.contains(trimmed.count) {
+            problems.append("it has \(trimmed.count) characters instead of \(FamilyCode.allowedLengthsText)")
+        }
         return problems.isEmpty ? "it does not match ^[A-Z0-9]{6,8}$" : problems.joined(separator: ", ")
-    }
-
-    /// Codes a person would take for the same: trimmed and upper-cased.
-    static func key(_ code: String) -> String {
-        isValid(code) ? code : code.trimmingCharacters(in: .whitespacesAndNewlines).uppercased()
     }
 }
 

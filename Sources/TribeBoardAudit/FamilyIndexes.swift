@@ -1,4 +1,5 @@
 import Foundation
+import TribeBoardDomain
 
 /// Families by code key and by id, for one side of an audit, in compact form: a million-family
 /// store and a million-record snapshot fit in a few hundred MB together.
@@ -63,7 +64,7 @@ struct LocalFamilyIndex: Sendable {
     mutating func add(id: String, code: String, uploaded: Bool = false) {
         let compact = CompactID(id)
         byID[compact] = Int32(codes.entries.count)
-        codes.add(Entry(id: compact, code: code, uploaded: uploaded), key: CodeFormat.key(code))
+        codes.add(Entry(id: compact, code: code, uploaded: uploaded), key: FamilyCode.key(code))
     }
 
     func code(ofFamily id: CompactID) -> String? {
@@ -144,7 +145,7 @@ struct RemoteFamilyIndex: Sendable {
         }
         codes.add(Entry(id: id, code: code, name: record.name, createdAtMilliseconds: record.createdAtMilliseconds, line: line,
                         recordType: record.recordType),
-                  key: CodeFormat.key(code))
+                  key: FamilyCode.key(code))
     }
 
     func holds(recordName: CompactID) -> Bool { lineByName[recordName] != nil }

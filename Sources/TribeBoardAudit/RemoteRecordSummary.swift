@@ -23,10 +23,6 @@ struct RemoteRecordSummary: Sendable, Equatable {
     /// here, for a live read and a snapshot alike, so that both audits of the same data agree.
     var hasNoName: Bool { recordName.isEmpty }
 
-    /// Creation dates an audit accepts: 1970 to 9999-12-31T23:59:59.999Z, in milliseconds (the
-    /// snapshot parser's TB_SNAPSHOT_MIN_MS...TB_SNAPSHOT_MAX_MS). 1e300 is a broken writer, not a date.
-    static let validMilliseconds: ClosedRange<Int64> = 0...253_402_300_799_999
-
     package init(recordName: String, recordType: String, code: String?, name: String?, createdAtMilliseconds: Int64?,
                 invalidValue: String? = nil, line: Int?) {
         self.recordName = recordName
@@ -38,31 +34,13 @@ struct RemoteRecordSummary: Sendable, Equatable {
         self.line = line
     }
 
+    /// A live read: the Remote module's decoder (the snapshot parser reads the same fields, with
+    /// the same rule: `SnapshotParserAgreementTests`).
     package init(_ record: CloudKitRecord, line: Int? = nil) {
-        recordName = record.recordName
-        recordType = record.recordType ?? ""
-        code = record.string("code")
-        codeIsNotString = code == nil && record.fields?["code"] != nil
-        name = record.string("name")
-        self.line = line
-        // The app's own field; when it is unusable the date is unknown, not the server's creation time.
-        if let field = record.fields?["createdAt"] {
-            guard let number = field.value.number else {
-                invalidValue = "fields.createdAt.value is not a number"
-                return
-            }
-            guard number.isFinite, number >= Double(Self.validMilliseconds.lowerBound), number <= Double(Self.validMilliseconds.upperBound) else {
-                invalidValue = "fields.createdAt.value is out of range (\(number))"
-                return
-            }
-            createdAtMilliseconds = Int64(number)
-        } else if let timestamp = record.created?.timestamp {
-            guard Self.validMilliseconds.contains(timestamp) else {
-                invalidValue = "created.timestamp is out of range (\(timestamp))"
-                return
-            }
-            createdAtMilliseconds = timestamp
-        }
+        let family = RemoteFamily(record)
+        self.init(recordName: family.recordName, recordType: family.recordType, code: family.code, name: family.name,
+                  createdAtMilliseconds: family.created.milliseconds, invalidValue: family.created.problem, line: line)
+        codeIsNotString = family.codeIsNotString
     }
 
     /// Family records, current or legacy: their codes must be unique together.

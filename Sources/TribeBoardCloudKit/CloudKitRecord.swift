@@ -56,6 +56,8 @@ package struct CloudKitRecord: Codable, Sendable, Equatable {
     }
 
     package func string(_ field: String) -> String? { fields?[field]?.value.string }
+    /// A REFERENCE field's record name.
+    package func reference(_ field: String) -> String? { fields?[field]?.value.object?["recordName"]?.string }
 }
 
 /// One entry of a records array in a response: a record, or the error for that record alone.

@@ -6,7 +6,7 @@ package enum ProvisionConfigurationError: Error, Equatable, LocalizedError {
 
     package var errorDescription: String? {
         switch self {
-        case .invalidCodeLength(let length): return "--code-length must be 6, 7 or 8, got \(length)"
+        case .invalidCodeLength(let length): return "--code-length must be \(FamilyCode.allowedLengthsList), got \(length)"
         }
     }
 }

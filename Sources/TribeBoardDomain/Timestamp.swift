@@ -8,11 +8,19 @@ package struct Timestamp: Hashable, Sendable, Comparable, Codable, CustomStringC
     /// Milliseconds since 1970, what the text keeps: a value equals itself after a round trip.
     package let milliseconds: Int64
 
+    /// The dates a record read from outside may hold: 1970 to 9999-12-31T23:59:59.999Z, in
+    /// milliseconds. 1e300 or a negative number is a broken writer, not a date. The one bound:
+    /// the Remote module's decoders, sheets' dates and the snapshot parser's TB_SNAPSHOT_MAX_MS
+    /// (`SnapshotParserAgreementTests` checks it) use it.
+    package static let supportedMilliseconds: ClosedRange<Int64> = 0...253_402_300_799_999
+
     package init(_ date: Date) {
         let value = (date.timeIntervalSince1970 * 1000).rounded()
         // Dates beyond any store's range (year ±292 million) are clamped rather than trapping.
         milliseconds = value.isFinite ? Int64(max(min(value, 9.2e18), -9.2e18)) : 0
     }
+
+    package init(milliseconds: Int64) { self.milliseconds = milliseconds }
 
     package var date: Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
 

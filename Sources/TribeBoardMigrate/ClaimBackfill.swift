@@ -29,7 +29,7 @@ package struct ClaimBackfill: Sendable {
         report.familiesRead = families.count
         var byCode: [String: [CloudKitRecord]] = [:]
         for family in families {
-            guard let code = family.string("code").map(CodeClaim.normalise), !code.isEmpty else {
+            guard let code = RemoteFamily(family).code.map(CodeClaim.normalise), !code.isEmpty else {
                 report.withoutCode.append(family.recordName)
                 continue
             }
@@ -97,10 +97,7 @@ package struct ClaimBackfill: Sendable {
 
     private func display(_ code: String) -> String { showCodes ? code : FamilyCode.mask(code) }
 
-    static func created(_ record: CloudKitRecord) -> Date? {
-        record.fields?["createdAt"]?.value.number.flatMap(MigrationStoreImport.date(milliseconds:))
-            ?? record.created?.timestamp.flatMap { MigrationStoreImport.date(milliseconds: Double($0)) }
-    }
+    static func created(_ record: CloudKitRecord) -> Date? { RecordCreated(record).date }
 }
 
 /// What `migrate claims` found and did. JSON keys are a stable interface.

@@ -33,7 +33,7 @@ struct MigrationCodes {
     }
 
     /// Decides each family's code, oldest first; `checkpoint` holds the codes earlier runs chose.
-    /// Codes are compared by `MigrationCodeKey.key`, as the audit compares them: `abc234` and
+    /// Codes are compared by `FamilyCode.key`, as the audit compares them: `abc234` and
     /// `ABC234` are one code to the people typing them.
     mutating func decide(_ items: inout [MigrationItem], checkpoint: [String: MigrationCheckpoint.Entry]) async throws {
         // Each family's date read once, not in every comparison of the sort.
@@ -41,18 +41,18 @@ struct MigrationCodes {
             .map { (index: $0, created: MigrationStoreImport.createdAt(items[$0]), name: items[$0].sourceName) }
             .sorted { ($0.created, $0.name) < ($1.created, $1.name) }
             .map(\.index)
-        let keys = Set(order.compactMap { items[$0].source.string("code").map(MigrationCodeKey.key) })
+        let keys = Set(order.compactMap { items[$0].source.string("code").map(FamilyCode.key) })
         let remote = try await remoteHolders()
         let local = try localHolders(of: keys)
         var needCodes: [Int] = []
         for index in order {
             guard let code = items[index].source.string("code") else { continue }
-            let key = MigrationCodeKey.key(code)
+            let key = FamilyCode.key(code)
             let item = items[index]
             let mine: Set<String> = [item.sourceName, item.destinationName]
             let created = MigrationStoreImport.createdAt(item)
             if item.outcome == .checkpointed {
-                placed[MigrationCodeKey.key(item.copy.string("code") ?? code)] = CodeHolder(id: item.destinationName, createdAt: created, place: "destination")
+                placed[FamilyCode.key(item.copy.string("code") ?? code)] = CodeHolder(id: item.destinationName, createdAt: created, place: "destination")
                 continue
             }
             let holders = ((remote[key] ?? []) + (local[key] ?? []) + (placed[key].map { [$0] } ?? [])).filter { !mine.contains($0.id) }
@@ -61,7 +61,7 @@ struct MigrationCodes {
             if let chosen = checkpoint[item.sourceName]?.newCode {
                 finalCode = chosen
                 items[index].recode = MigrationRecode(oldCode: code, newCode: chosen, keptBy: oldest?.id ?? "")
-            } else if !MigrationCodeKey.isWireFormat(code) {
+            } else if !FamilyCode.isWireFormat(code) {
                 // Nobody can type it as it is: a new code whatever its age, like a conflict.
                 guard request.onCodeConflict == .repair else {
                     items[index].outcome = .codeConflict
@@ -92,7 +92,7 @@ struct MigrationCodes {
                 }
             }
             if finalCode != code { items[index].copy.fields?["code"] = .string(finalCode) }
-            placed[MigrationCodeKey.key(finalCode)] = CodeHolder(id: item.destinationName, createdAt: created, place: "migrated")
+            placed[FamilyCode.key(finalCode)] = CodeHolder(id: item.destinationName, createdAt: created, place: "migrated")
         }
         let fresh = try freeCodes(needCodes.count, avoiding: keys.union(remote.keys).union(local.keys).union(placed.keys))
         for (index, newCode) in zip(needCodes, fresh) {
@@ -142,10 +142,10 @@ struct MigrationCodes {
         let records = try await MigrationTransfer.readAll(types: types, from: destination)
         var holders: [String: [CodeHolder]] = [:]
         for record in records {
-            guard let code = record.string("code") else { continue }
-            let created = record.fields?["createdAt"]?.value.number.flatMap(MigrationStoreImport.date(milliseconds:))
-                ?? record.created?.timestamp.flatMap { MigrationStoreImport.date(milliseconds: Double($0)) }
-            holders[MigrationCodeKey.key(code), default: []].append(CodeHolder(id: record.recordName, createdAt: created, place: "destination \(record.recordType ?? "")"))
+            let family = RemoteFamily(record)
+            guard let code = family.code else { continue }
+            let holder = CodeHolder(id: family.recordName, createdAt: family.created.date, place: "destination \(family.recordType)")
+            holders[FamilyCode.key(code), default: []].append(holder)
         }
         return holders
     }
@@ -155,9 +155,9 @@ struct MigrationCodes {
     private func localHolders(of keys: Set<String>) throws -> [String: [CodeHolder]] {
         guard let store else { return [:] }
         var holders: [String: [CodeHolder]] = [:]
-        for holder in try store.codeHolders(where: { keys.contains(MigrationCodeKey.key($0)) }) {
+        for holder in try store.codeHolders(where: { keys.contains(FamilyCode.key($0)) }) {
             let created = holder.createdAt.flatMap(RecordMapping.date(fromStoreTimestamp:))
-            holders[MigrationCodeKey.key(holder.code), default: []].append(CodeHolder(id: holder.id.rawValue, createdAt: created, place: "local store"))
+            holders[FamilyCode.key(holder.code), default: []].append(CodeHolder(id: holder.id.rawValue, createdAt: created, place: "local store"))
         }
         return holders
     }

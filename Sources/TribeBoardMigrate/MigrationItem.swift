@@ -1,4 +1,5 @@
 import Foundation
+import TribeBoardDomain
 import TribeBoardCloudKit
 
 /// What happened (or, in a plan, would happen) to one source record.
@@ -44,7 +45,7 @@ package struct MigrationRecode: Sendable, Encodable, Equatable {
         self.oldCode = oldCode
         self.newCode = newCode
         self.keptBy = keptBy
-        self.reason = reason ?? (MigrationCodeKey.isWireFormat(oldCode) ? Self.conflictReason : Self.invalidCodeReason)
+        self.reason = reason ?? (FamilyCode.isWireFormat(oldCode) ? Self.conflictReason : Self.invalidCodeReason)
     }
 
     static let conflictReason = "migrate-code-conflict"

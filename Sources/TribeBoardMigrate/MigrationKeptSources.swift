@@ -13,7 +13,7 @@ enum MigrationKeptSources {
         for name in named where known.contains(name) { kept[name] = "--keep-source" }
         for item in items where item.kind == .membership && named.contains(item.sourceName) {
             for field in ["family", "user"] {
-                guard let target = MigrationStoreImport.reference(item.source, field), known.contains(target), kept[target] == nil else { continue }
+                guard let target = item.source.reference(field), known.contains(target), kept[target] == nil else { continue }
                 kept[target] = "referenced by the kept membership \(item.sourceName) (deleting it would delete the membership too)"
             }
         }
@@ -42,7 +42,7 @@ enum MigrationKeptSources {
         var reasons: [String: String] = [:]
         for item in items where item.kind == .membership && !item.deleted {
             for field in ["family", "user"] {
-                guard let target = MigrationStoreImport.reference(item.source, field), known.contains(target) else { continue }
+                guard let target = item.source.reference(field), known.contains(target) else { continue }
                 reasons[target] = reasons[target] ?? "referenced by the membership \(item.sourceName), which stays "
                     + "(deleting it would leave the membership pointing at nothing)"
             }

@@ -1,5 +1,6 @@
 import Foundation
 import TribeBoardCloudKit
+import TribeBoardRemote
 import TribeBoardDomain
 import TribeBoardStore
 
@@ -24,42 +25,44 @@ package enum MigrationStoreImport {
     static func records(_ items: [MigrationItem]) -> [TribeBoardStore.MigratedRecord] {
         items.compactMap { item -> TribeBoardStore.MigratedRecord? in
             guard item.outcome.isInPlace, item.copy.recordType == item.kind.currentType else { return nil }
-            let copy = item.copy
-            let created = createdAt(item)
             switch item.kind {
-            case .family:
-                guard let name = copy.string("name"), let code = copy.string("code") else { return nil }
-                return .family(id: FamilyID(rawValue: copy.recordName), name: name, code: code, createdByUserID: copy.string("createdByUserId") ?? "",
-                               createdAt: created, codeChange: item.recode.map {
-                                   TribeBoardStore.MigratedCodeChange(oldCode: $0.oldCode, newCode: $0.newCode, keptBy: $0.keptBy, reason: $0.reason)
-                               })
-            case .userProfile:
-                guard let displayName = copy.string("displayName") else { return nil }
-                return .userProfile(id: UserID(rawValue: copy.recordName), displayName: displayName, appleUserIdHash: copy.string("appleUserIdHash"),
-                                    avatarURL: copy.string("avatarUrl"), createdAt: created)
-            case .membership:
-                guard let family = reference(copy, "family"), let user = reference(copy, "user") else { return nil }
-                return .membership(id: MembershipID(rawValue: copy.recordName), family: FamilyID(rawValue: family), user: UserID(rawValue: user),
-                                   role: copy.string("role") ?? MembershipRole.kid.rawValue, status: copy.string("status") ?? "",
-                                   joinedAt: copy.fields?["joinedAt"]?.value.number.flatMap(date(milliseconds:)) ?? created,
-                                   lastRoleChangeAt: copy.fields?["lastRoleChangeAt"]?.value.number.flatMap(date(milliseconds:)))
+            case .family: return family(item)
+            case .userProfile: return profile(item)
+            case .membership: return membership(item)
             }
         }
     }
 
-    static func reference(_ record: CloudKitRecord, _ field: String) -> String? {
-        record.fields?[field]?.value.object?["recordName"]?.string
-    }
-
-    /// `createdAt`, else the server's creation stamp, else now: a date outside 1970 to 9999 is no date.
+    /// The copy's `createdAt`, else the source's creation stamp (the copy is not saved yet), else now.
     static func createdAt(_ item: MigrationItem) -> Date {
-        if let date = item.copy.fields?["createdAt"]?.value.number.flatMap(date(milliseconds:)) { return date }
-        if let stamp = item.source.created?.timestamp, let date = date(milliseconds: Double(stamp)) { return date }
-        return Date()
+        RecordCreated(item.copy, serverStamp: item.source.created?.timestamp).date ?? Date()
     }
 
-    static func date(milliseconds: Double) -> Date? {
-        guard milliseconds.isFinite, (0...253_402_300_799_000).contains(milliseconds) else { return nil }
-        return Date(timeIntervalSince1970: milliseconds / 1000)
+    private static func family(_ item: MigrationItem) -> TribeBoardStore.MigratedRecord? {
+        let family = RemoteFamily(item.copy, serverStamp: item.source.created?.timestamp)
+        guard let name = family.name, let code = family.code else { return nil }
+        let change = item.recode.map {
+            TribeBoardStore.MigratedCodeChange(oldCode: $0.oldCode, newCode: $0.newCode, keptBy: $0.keptBy, reason: $0.reason)
+        }
+        return .family(id: FamilyID(rawValue: family.recordName), name: name, code: code,
+                       createdByUserID: family.createdByUserId ?? "", createdAt: family.created.date ?? Date(),
+                       codeChange: change)
+    }
+
+    private static func profile(_ item: MigrationItem) -> TribeBoardStore.MigratedRecord? {
+        let profile = RemoteProfile(item.copy, serverStamp: item.source.created?.timestamp)
+        guard let displayName = profile.displayName else { return nil }
+        return .userProfile(id: UserID(rawValue: profile.recordName), displayName: displayName,
+                            appleUserIdHash: profile.appleUserIdHash, avatarURL: profile.avatarUrl,
+                            createdAt: profile.created.date ?? Date())
+    }
+
+    private static func membership(_ item: MigrationItem) -> TribeBoardStore.MigratedRecord? {
+        let membership = RemoteMembership(item.copy)
+        guard let family = membership.family, let user = membership.user else { return nil }
+        return .membership(id: MembershipID(rawValue: membership.recordName), family: FamilyID(rawValue: family),
+                           user: UserID(rawValue: user), role: membership.role ?? MembershipRole.kid.rawValue,
+                           status: membership.status ?? "", joinedAt: membership.joinedAt ?? createdAt(item),
+                           lastRoleChangeAt: membership.lastRoleChangeAt)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import TribeBoardCloudKit
 import TribeBoardDomain
+import TribeBoardRemote
 import TribeBoardSupport
 
 /// The app's rules for the current types (app-data-model.md), checked on every source record
@@ -18,7 +19,9 @@ enum MigrationValidation {
     static func problems(_ record: CloudKitRecord, kind: MigratedKind) -> [String] {
         let fields = record.fields ?? [:]
         var problems: [String] = []
-        func check(_ name: String, _ rule: (CloudKitRecord.Field) -> String?, optional: Bool = false) {
+        // The field names are the Remote module's (`FamilyField`…), those `RecordMapping` writes.
+        func check<Name: RawRepresentable<String>>(_ key: Name, _ rule: (CloudKitRecord.Field) -> String?, optional: Bool = false) {
+            let name = key.rawValue
             guard let field = fields[name] else {
                 if !optional { problems.append("\(name) is missing") }
                 return
@@ -27,25 +30,25 @@ enum MigrationValidation {
         }
         switch kind {
         case .family:
-            check("name") { text($0) { _ = try FieldRules.familyName($0, column: "") } }
-            check("code") { text($0, quote: false) { _ in } }
-            check("createdByUserId") { text($0) { if UUID(uuidString: $0.trimmingCharacters(in: .whitespaces)) == nil { throw RowError(column: nil, "is not a UUID") } } }
-            check("createdAt", timestamp)
+            check(FamilyField.name) { text($0) { _ = try FieldRules.familyName($0, column: "") } }
+            check(FamilyField.code) { text($0, quote: false) { _ in } }
+            check(FamilyField.createdByUserId) { text($0) { if UUID(uuidString: $0.trimmingCharacters(in: .whitespaces)) == nil { throw RowError(column: nil, "is not a UUID") } } }
+            check(FamilyField.createdAt, timestamp)
         case .userProfile:
-            check("displayName") { text($0) { _ = try FieldRules.displayName($0, column: "") } }
+            check(ProfileField.displayName) { text($0) { _ = try FieldRules.displayName($0, column: "") } }
             // What the app's validators accepted (10 characters or more), not provision's strict
             // SHA-256 rule: a profile the app wrote must not be lost to a migration.
-            check("appleUserIdHash", { text($0) { if $0.trimmingCharacters(in: .whitespaces).count < 10 { throw RowError(column: nil, "is shorter than the 10 characters the app accepts") } } },
+            check(ProfileField.appleUserIdHash, { text($0) { if $0.trimmingCharacters(in: .whitespaces).count < 10 { throw RowError(column: nil, "is shorter than the 10 characters the app accepts") } } },
                   optional: true)
-            check("avatarUrl", { text($0) { if URL(string: $0) == nil { throw RowError(column: nil, "is not a URL") } } }, optional: true)
-            check("createdAt", timestamp)
+            check(ProfileField.avatarUrl, { text($0) { if URL(string: $0) == nil { throw RowError(column: nil, "is not a URL") } } }, optional: true)
+            check(ProfileField.createdAt, timestamp)
         case .membership:
-            check("role") { text($0) { if MembershipRole(rawValue: $0) == nil { throw RowError(column: nil, "is not one of \(MembershipRole.allCases.map(\.rawValue).joined(separator: ", "))") } } }
-            check("status") { text($0) { if MembershipStatus(rawValue: $0) == nil { throw RowError(column: nil, "is not one of \(MembershipStatus.allCases.map(\.rawValue).joined(separator: ", "))") } } }
-            check("joinedAt", timestamp)
-            check("lastRoleChangeAt", timestamp, optional: true)
-            check("family", reference)
-            check("user", reference)
+            check(MembershipField.role) { text($0) { if MembershipRole(rawValue: $0) == nil { throw RowError(column: nil, "is not one of \(MembershipRole.allCases.map(\.rawValue).joined(separator: ", "))") } } }
+            check(MembershipField.status) { text($0) { if MembershipStatus(rawValue: $0) == nil { throw RowError(column: nil, "is not one of \(MembershipStatus.allCases.map(\.rawValue).joined(separator: ", "))") } } }
+            check(MembershipField.joinedAt, timestamp)
+            check(MembershipField.lastRoleChangeAt, timestamp, optional: true)
+            check(MembershipField.family, reference)
+            check(MembershipField.user, reference)
         }
         return problems
     }
@@ -81,16 +84,5 @@ enum MigrationValidation {
         if let problem = typeProblem(field, expected: "REFERENCE") { return problem }
         guard let name = field.value.object?["recordName"]?.string, !name.isEmpty else { return "is not a REFERENCE (no recordName)" }
         return nil
-    }
-}
-
-/// Codes as people take them (the join screen upper-cases what is typed), and the wire format:
-/// the audit's `CodeFormat`, which this module does not see.
-enum MigrationCodeKey {
-    static func key(_ code: String) -> String { code.trimmingCharacters(in: .whitespacesAndNewlines).uppercased() }
-
-    static func isWireFormat(_ code: String) -> Bool {
-        FamilyCode.allowedLengths.contains(code.unicodeScalars.count)
-            && code.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) || ("0"..."9").contains($0) }
     }
 }

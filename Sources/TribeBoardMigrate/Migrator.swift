@@ -130,13 +130,13 @@ package struct Migrator: Sendable {
         var outside = Set<String>()
         for index in memberships {
             for field in fields {
-                if let target = MigrationStoreImport.reference(items[index].source, field.name), sourceTypes[target] == nil { outside.insert(target) }
+                if let target = items[index].source.reference(field.name), sourceTypes[target] == nil { outside.insert(target) }
             }
         }
         let found = outside.isEmpty ? [:] : try await MigrationTransfer.lookup(outside.sorted(), at: endpoints.destination)
         for index in memberships {
             for field in fields {
-                guard let target = MigrationStoreImport.reference(items[index].source, field.name) else { continue }
+                guard let target = items[index].source.reference(field.name) else { continue }
                 let type = sourceTypes[target] ?? found[target]?.recordType
                 guard MigratedKind(recordType: type) != field.kind else { continue }
                 items[index].outcome = .skipped
@@ -154,7 +154,7 @@ package struct Migrator: Sendable {
         for item in items { bySource[item.sourceName] = item.outcome }
         for index in items.indices where items[index].kind == .membership && items[index].outcome == .wouldCopy {
             for field in ["family", "user"] {
-                guard let target = MigrationStoreImport.reference(items[index].source, field),
+                guard let target = items[index].source.reference(field),
                       let outcome = bySource[target], !(outcome.isInPlace || outcome == .wouldCopy) else { continue }
                 items[index].outcome = .skipped
                 items[index].reason = "its \(field) \(target) was not migrated (\(outcome.rawValue))"

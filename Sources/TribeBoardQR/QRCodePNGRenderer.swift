@@ -17,10 +17,6 @@ package struct QRCodePNGRenderer: Sendable {
         self.compressionLevel = compressionLevel
     }
 
-    func pixelSize(for matrix: QRCodeModules) -> Int {
-        (matrix.width + 2 * Self.quietZoneModules) * scale
-    }
-
     package func render(_ matrix: QRCodeModules) throws(QRCodeError) -> [UInt8] {
         let modules = matrix.width + 2 * Self.quietZoneModules
         let pixels = modules * scale

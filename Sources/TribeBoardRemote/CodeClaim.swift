@@ -1,5 +1,6 @@
 import Foundation
 import TribeBoardCloudKit
+import TribeBoardDomain
 import TribeBoardJoinKit
 
 /// A family code claimed in CloudKit: a `FamilyCodeClaim` record whose name is derived from the
@@ -36,7 +37,7 @@ package struct CodeClaim: Sendable, Equatable {
     /// The join kit's normalisation of a typed code; text that is no code stays as it is (no
     /// typed code can reach its claim).
     package static func normalise(_ code: String) -> String {
-        (try? FamilyCodeText.normalise(code)) ?? code
+        FamilyCode.normalised(code) ?? code
     }
 
     package static func recordName(forCode code: String) throws(CodeClaimError) -> String {

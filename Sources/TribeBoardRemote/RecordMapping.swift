@@ -2,7 +2,7 @@ import Foundation
 import TribeBoardCloudKit
 import TribeBoardDomain
 
-/// The app's CloudKit mapping, exactly: record types `Family`, `UserProfile`, `Membership`, record
+/// The app's CloudKit mapping, exactly (its decoders are in RemoteRecords.swift): record types `Family`, `UserProfile`, `Membership`, record
 /// names the models' uppercase UUIDs, the documented field names and types. Sync bookkeeping
 /// (`needs_sync`, `last_sync_date`, `ck_record_id`) is never uploaded.
 package enum RecordMapping {
@@ -15,10 +15,10 @@ package enum RecordMapping {
     package static func family(id: FamilyID, name: String, code: String, createdByUserId: UserID,
                               createdAt: Date) -> CloudKitRecord {
         CloudKitRecord(recordName: id.rawValue, recordType: familyType, fields: [
-            "name": .string(name),
-            "code": .string(code),
-            "createdByUserId": .string(createdByUserId.rawValue),
-            "createdAt": .timestamp(milliseconds: milliseconds(createdAt)),
+            FamilyField.name.rawValue: .string(name),
+            FamilyField.code.rawValue: .string(code),
+            FamilyField.createdByUserId.rawValue: .string(createdByUserId.rawValue),
+            FamilyField.createdAt.rawValue: .timestamp(milliseconds: milliseconds(createdAt)),
         ])
     }
 
@@ -26,24 +26,26 @@ package enum RecordMapping {
     package static func userProfile(id: UserID, displayName: String, appleUserIdHash: String, avatarUrl: String?,
                                    createdAt: Date) -> CloudKitRecord {
         var fields: [String: CloudKitRecord.Field] = [
-            "displayName": .string(displayName),
-            "appleUserIdHash": .string(appleUserIdHash),
-            "createdAt": .timestamp(milliseconds: milliseconds(createdAt)),
+            ProfileField.displayName.rawValue: .string(displayName),
+            ProfileField.appleUserIdHash.rawValue: .string(appleUserIdHash),
+            ProfileField.createdAt.rawValue: .timestamp(milliseconds: milliseconds(createdAt)),
         ]
-        if let avatarUrl { fields["avatarUrl"] = .string(avatarUrl) }
+        if let avatarUrl { fields[ProfileField.avatarUrl.rawValue] = .string(avatarUrl) }
         return CloudKitRecord(recordName: id.rawValue, recordType: userProfileType, fields: fields)
     }
 
     package static func membership(id: MembershipID, familyID: FamilyID, userID: UserID, role: MembershipRole,
                                   status: MembershipStatus, joinedAt: Date, lastRoleChangeAt: Date?) -> CloudKitRecord {
         var fields: [String: CloudKitRecord.Field] = [
-            "role": .string(role.rawValue),
-            "status": .string(status.rawValue),
-            "joinedAt": .timestamp(milliseconds: milliseconds(joinedAt)),
-            "family": .reference(familyID.rawValue),
-            "user": .reference(userID.rawValue),
+            MembershipField.role.rawValue: .string(role.rawValue),
+            MembershipField.status.rawValue: .string(status.rawValue),
+            MembershipField.joinedAt.rawValue: .timestamp(milliseconds: milliseconds(joinedAt)),
+            MembershipField.family.rawValue: .reference(familyID.rawValue),
+            MembershipField.user.rawValue: .reference(userID.rawValue),
         ]
-        if let lastRoleChangeAt { fields["lastRoleChangeAt"] = .timestamp(milliseconds: milliseconds(lastRoleChangeAt)) }
+        if let lastRoleChangeAt {
+            fields[MembershipField.lastRoleChangeAt.rawValue] = .timestamp(milliseconds: milliseconds(lastRoleChangeAt))
+        }
         return CloudKitRecord(recordName: id.rawValue, recordType: membershipType, fields: fields)
     }
 

@@ -92,17 +92,16 @@ extension TribeBoardStore {
         }
     }
 
-    /// The family with this record id, code (as typed, upper-cased) or external id, in that order
-    /// of preference: what `doctor family` and `recode` accept.
+    /// The family with this record id, code (as the app reads a typed code) or external id, in
+    /// that order of preference: what `doctor family` and `recode` accept.
     package func namedFamily(_ query: String) throws(StoreError) -> NamedFamily? {
-        let typed = query.trimmingCharacters(in: .whitespacesAndNewlines)
-        let upper = typed.uppercased()
+        let named = FamilyQuery(query)
         do {
             return try writer.read { db in
                 let row = try Row.fetchOne(db, sql: """
                     SELECT id, name, code, import_key, created_at FROM families WHERE id = ? OR code = ? OR import_key = ?
                     ORDER BY id = ? DESC, code = ? DESC LIMIT 1
-                    """, arguments: [upper, upper, "ext:" + typed, upper, upper])
+                    """, arguments: [named.recordID, named.code, "ext:" + named.typed, named.recordID, named.code])
                 guard let row, let id = row.text("id"), let code = row.text("code") else { return nil }
                 let importKey = row.text("import_key")
                 return NamedFamily(id: id, name: row.shown("name"), code: code,

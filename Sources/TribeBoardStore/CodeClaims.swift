@@ -123,20 +123,6 @@ extension TribeBoardStore {
             throw .writing(error, store: path)
         }
     }
-
-    /// How many of the store's families hold no claim of their current code.
-    package func unclaimedFamilyCount() throws(StoreError) -> Int {
-        do {
-            return try writer.read { db in
-                try Int.fetchOne(db, sql: """
-                    SELECT COUNT(*) FROM families f
-                    WHERE NOT EXISTS (SELECT 1 FROM code_claims c WHERE c.code = f.code AND c.family_id = f.id)
-                    """) ?? 0
-            }
-        } catch {
-            throw .reading(error, store: path)
-        }
-    }
 }
 
 extension TribeBoardStore {

@@ -64,14 +64,14 @@ package struct FamilyNameMatch: Sendable, Codable, Equatable {
 extension TribeBoardStore {
     /// By record id, code or external id (`ext:` import key), in that order of preference.
     package func familyHistory(matching query: String) throws -> FamilyHistory? {
-        let trimmed = query.trimmed
+        let named = FamilyQuery(query)
         return try writer.read { db in
             let row = try Row.fetchOne(db, sql: """
                 SELECT f.*, \(FamilyConditions.adminState("f")) AS admin_state,
                        \(FamilyConditions.halfMade("f")) AS half_made
                 FROM families f WHERE id = ? OR code = ? OR import_key = ?
                 ORDER BY id = ? DESC, code = ? DESC LIMIT 1
-                """, arguments: [trimmed.uppercased(), trimmed.uppercased(), "ext:" + trimmed, trimmed.uppercased(), trimmed.uppercased()])
+                """, arguments: [named.recordID, named.code, "ext:" + named.typed, named.recordID, named.code])
             guard let row else { return nil }
             let family = FamilyFacts(id: row.text("id") ?? "?", name: row.text("name") ?? "?", code: row.text("code") ?? "?",
                                      createdAt: row.text("created_at") ?? "?", createdByUserId: row.text("created_by_user_id") ?? "?",

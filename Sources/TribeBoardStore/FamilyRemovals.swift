@@ -235,13 +235,13 @@ extension TribeBoardStore {
     /// The removal of the family this id or code named, once the family is gone from the store:
     /// how a rerun of `remove` or `merge` knows its work is done.
     package func removal(matching query: String) throws(StoreError) -> FamilyRemoval? {
-        let upper = query.trimmingCharacters(in: .whitespacesAndNewlines).uppercased()
+        let named = FamilyQuery(query)
         do {
             let id = try writer.read { db in
                 guard try db.tableExists("family_removals") else { return nil as String? }
                 return try String.fetchOne(db, sql: """
                     SELECT family_id FROM family_removals WHERE family_id = ? OR code = ? ORDER BY family_id = ? DESC, started_at DESC LIMIT 1
-                    """, arguments: [upper, upper, upper])
+                    """, arguments: [named.recordID, named.code, named.recordID])
             }
             guard let id else { return nil }
             return try familyRemovals([id])[id]

@@ -74,7 +74,6 @@ package struct XcodeTarget: Sendable {
 
     package var sdks: [String] { Array(Set(variants.map(\.context.sdk))).sorted() }
     package var multipleSDKs: Bool { sdks.count > 1 }
-    var isMacOnly: Bool { sdks == ["macosx"] }
 
     /// The SDKs a target builds for, from `SDKROOT`, `SUPPORTED_PLATFORMS` and Mac Catalyst.
     static func sdks(_ settings: BuildSettings) -> [(sdk: String, catalyst: Bool)] {

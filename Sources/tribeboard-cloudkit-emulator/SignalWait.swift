@@ -34,8 +34,13 @@ final class ResumeOnce: Sendable {
 
 /// Signal sources live as long as the process.
 enum SignalSources {
-    // Written only by `untilTerminated`, once, before any signal can arrive; DispatchSourceSignal
-    // is not Sendable, so a Mutex cannot hold it.
-    nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
-    static func keep(_ source: any DispatchSourceSignal) { sources.append(source) }
+    private static let sources = Mutex<[KeptSource]>([])
+
+    static func keep(_ source: any DispatchSourceSignal) { sources.withLock { $0.append(KeptSource(source: source)) } }
+
+    /// Only held, never used: DispatchSourceSignal is not marked Sendable, and holding it from
+    /// any thread is safe (Dispatch objects are thread-safe).
+    private struct KeptSource: @unchecked Sendable {
+        let source: any DispatchSourceSignal
+    }
 }

@@ -1,4 +1,5 @@
 import Testing
+import TribeBoardJoinKit
 import TribeBoardTestSupport
 @testable import TribeBoardDomain
 
@@ -46,5 +47,36 @@ struct FamilyCodeTests {
     @Test func errorMessagesNameTheProblem() {
         #expect(FamilyCodeFormatError.wrongLength(5).localizedDescription.contains("5"))
         #expect(FamilyCodeFormatError.invalidCharacter("-").localizedDescription.contains("\"-\""))
+    }
+}
+
+/// The family code's rules in one place: the wire format, the key codes are grouped by, the
+/// lengths, all the join kit's (the app's).
+struct FamilyCodeRulesTests {
+    static let samples = ["QX7K2M", "QX7K2M9A", "qx7k2m", "QX7K2", "QX7K2M9AB", "QX7K-2M", " QX7K2M", "ＱＸ７Ｋ２Ｍ", "QX7K2Mİ",
+                          "ÄBC234", "", "QX7K2M\u{200B}", "12345678"]
+
+    @Test func theWireFormatIsTheKits() {
+        for sample in Self.samples {
+            #expect(FamilyCode.isWireFormat(sample) == FamilyCodeText.isWireForm(sample), "\(sample)")
+        }
+        #expect(FamilyCode.allowedLengths == FamilyCodeText.allowedLengths)
+        #expect(FamilyCode.allowedLengthsList == "6, 7 or 8" && FamilyCode.allowedLengthsText == "6 to 8")
+    }
+
+    /// Codes a person takes for the same have one key: the code the app finds for them.
+    @Test func codesThePersonTakesForTheSameShareAKey() {
+        #expect(FamilyCode.key("qx7k2m") == "QX7K2M")
+        #expect(FamilyCode.key("ＱＸ７Ｋ２Ｍ") == "QX7K2M")
+        #expect(FamilyCode.key("\u{200B}QX7K2M\u{FEFF}") == "QX7K2M")
+        // Text that is no code still meets its look-alikes, trimmed and upper-cased.
+        #expect(FamilyCode.key(" qx7-k2 ") == "QX7-K2")
+        #expect(FamilyCode.normalised("qx7-k2") == nil)
+    }
+
+    @Test func aQueryIsTrimmedAsTheKitTrimsACode() {
+        let query = FamilyQuery("\u{200B} qx7k2m9a\u{2060}\n")
+        #expect(query.typed == "qx7k2m9a" && query.code == "QX7K2M9A" && query.recordID == "QX7K2M9A")
+        #expect(FamilyQuery("\u{200B}\u{200B}").typed == "")
     }
 }

@@ -31,7 +31,9 @@ typedef struct {
 } tb_snapshot_record;
 
 /* Creation dates an audit accepts, in milliseconds since 1970: up to 9999-12-31T23:59:59.999Z.
-   Anything else (1e300, a negative number) is from a broken writer, not a date. */
+   Anything else (1e300, a negative number) is from a broken writer, not a date. The Swift side's
+   Timestamp.supportedMilliseconds; SnapshotParserAgreementTests keeps the two, and what each
+   reads of a line, equal. */
 #define TB_SNAPSHOT_MIN_MS 0LL
 #define TB_SNAPSHOT_MAX_MS 253402300799999LL
 

@@ -10,8 +10,7 @@ import TribeBoardMigrate
 /// request CloudKit is still answering would otherwise keep the operator waiting.
 final class MigrationInterrupt: Sendable {
     private let last = Mutex<MigrationProgress?>(nil)
-    // DispatchSourceSignal is not Sendable; set once in `install`, cancelled once in `remove`.
-    nonisolated(unsafe) private var source: (any DispatchSourceSignal)?
+    private let source = Mutex<SignalSource?>(nil)
 
     /// The latest progress, for the message.
     func record(_ progress: MigrationProgress) { last.withLock { $0 = progress } }
@@ -25,12 +24,23 @@ final class MigrationInterrupt: Sendable {
             _exit(ExitStatus.interrupted.rawValue)
         }
         source.resume()
-        self.source = source
+        self.source.withLock { $0 = SignalSource(source) }
     }
 
     /// Once the run is over (its report printed or its error reported), Ctrl-C is the default again.
     func remove() {
-        source?.cancel()
+        source.withLock { $0?.cancel() }
         signal(SIGINT, SIG_DFL)
     }
+}
+
+/// A signal source shared between threads: DispatchSourceSignal is not marked Sendable, but a
+/// dispatch source may be cancelled from any thread (Dispatch documents its objects as
+/// thread-safe), and that is all this offers.
+struct SignalSource: @unchecked Sendable {
+    private let source: any DispatchSourceSignal
+
+    init(_ source: any DispatchSourceSignal) { self.source = source }
+
+    func cancel() { source.cancel() }
 }

@@ -68,7 +68,9 @@ package struct ProvisionCommand: PipelineCommand {
     package init() {}
 
     package func validate() throws {
-        guard (6...8).contains(codeLength) else { throw ValidationError("--code-length must be 6, 7 or 8.") }
+        guard FamilyCode.allowedLengths.contains(codeLength) else {
+            throw ValidationError("--code-length must be \(FamilyCode.allowedLengthsList).")
+        }
         guard (1...64).contains(qrScale) else { throw ValidationError("--qr-scale must be between 1 and 64.") }
         if out.isEmpty { throw ValidationError("--out needs a folder path.") }
         if sheets != nil && dryRun { throw ValidationError("--dry-run writes nothing: drop --sheets or --dry-run.") }

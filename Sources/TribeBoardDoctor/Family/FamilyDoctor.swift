@@ -123,9 +123,9 @@ package struct FamilyDoctor: Sendable {
             let problem = checks.first { $0.status != .ok }?.found ?? "CloudKit cannot be used"
             return RemoteFamilyState(status: .unavailable, detail: problem)
         }
-        let typed = query.trimmed.uppercased()
-        let recordName = records?.family.id ?? (typed.count == 36 ? typed : nil)
-        let code = records?.family.code ?? ((try? FamilyCode(validating: query))?.value)
+        let named = FamilyQuery(query)
+        let recordName = records?.family.id ?? (named.recordID.count == 36 ? named.recordID : nil)
+        let code = records?.family.code ?? FamilyCode.normalised(query)
         var remote = await RemoteFamilyLookup(client: client).lookup(recordName: recordName, code: code)
         if let code { remote.app = await AppCodeLookup.report(code, client: client) }
         return remote

@@ -56,25 +56,14 @@ struct RemoteFamilyLookup {
             return RemoteFamilyState(status: .unavailable, detail: error.localizedDescription)
         }
         let found = records.map { record in
-            RemoteFamilyRecord(recordName: record.recordName, recordType: record.recordType ?? "?", code: record.string("code"),
-                               name: record.string("name"),
-                               modified: record.modified?.timestamp.map(Self.format),
-                               created: Self.created(record).map(Self.format))
+            let family = RemoteFamily(record)
+            return RemoteFamilyRecord(recordName: family.recordName, recordType: record.recordType ?? "?", code: family.code,
+                                      name: family.name, modified: record.modified?.timestamp.map(Self.format),
+                                      created: family.created.milliseconds.map(Self.format))
         }
         let container = "\(client.configuration.container) (\(client.configuration.environment.rawValue), \(client.configuration.database.rawValue))"
         guard !found.isEmpty else { return RemoteFamilyState(status: .missing, detail: "no record with this name or code in \(container)") }
         return RemoteFamilyState(status: .found, detail: "\(found.count) record(s) in \(container)", records: found)
-    }
-
-    /// A date within 1970 to 9999 only (a record from outside may hold anything).
-    private static func created(_ record: CloudKitRecord) -> Int64? {
-        let milliseconds: Int64?
-        if let number = record.fields?["createdAt"]?.value.number {
-            milliseconds = number.isFinite && number >= 0 && number < 253_402_300_800_000 ? Int64(number) : nil
-        } else {
-            milliseconds = record.created?.timestamp
-        }
-        return milliseconds.flatMap { (0..<253_402_300_800_000).contains($0) ? $0 : nil }
     }
 
     private static func format(_ milliseconds: Int64) -> String {

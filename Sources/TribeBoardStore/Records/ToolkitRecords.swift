@@ -53,21 +53,3 @@ struct CreationLogEntry: Codable, Sendable, Equatable, FetchableRecord, Persista
         case familyID = "family_id", importKey = "import_key", sourceLine = "source_line"
     }
 }
-
-/// A row of `code_repairs`: a code an audit repair replaced, and which family kept it.
-struct CodeRepairEntry: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
-    package static let databaseTableName = "code_repairs"
-
-    package var id: Int64?
-    package var familyID: FamilyID
-    package var oldCode: String
-    package var newCode: String
-    package var keptBy: FamilyID
-    package var reason: String
-    package var at: Timestamp
-
-    enum CodingKeys: String, CodingKey {
-        case id, reason, at
-        case familyID = "family_id", oldCode = "old_code", newCode = "new_code", keptBy = "kept_by"
-    }
-}
