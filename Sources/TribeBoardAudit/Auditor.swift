@@ -106,7 +106,9 @@ package struct Auditor: Sendable {
             let stale = localScan.stale
             if stale.count > 0 { report.add(findings.stalePending(stale.sample, count: stale.count)) }
             if copies.remoteOnlyCount > 0 { report.add(findings.remoteOnly(copies.remoteOnly, count: copies.remoteOnlyCount)) }
-            for finding in findings.legacy(remote, migrated: check.migratedLegacyCounts()) { report.add(finding) }
+            let kept = try store.legacySourcesKept()
+            report.legacyKept = remote.legacyNames.values.reduce(0) { $0 + $1.count { kept.contains($0.string) } }
+            for finding in findings.legacy(remote, migrated: check.migratedLegacyCounts(excluding: kept), kept: kept) { report.add(finding) }
             for finding in try await claimFindings(store: store, builder: findings) { report.add(finding) }
             report.sortFindings()
             report.repair = try await repair(groups, reupload: missing.missing, local: local, remote: remote)

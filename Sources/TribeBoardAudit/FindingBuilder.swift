@@ -238,20 +238,22 @@ struct FindingBuilder {
                      families: sample.map(remoteFamily), count: count)
     }
 
-    /// `migrated`: per type, the records whose copy `migrate legacy-types` already made.
-    func legacy(_ remote: RemoteFamilyIndex, migrated: [String: Int]) -> [AuditFinding] {
+    /// `migrated`: per type, the records whose copy `migrate legacy-types` already made; `kept`:
+    /// the records it left in CloudKit on purpose, which are no finding (the report counts them).
+    func legacy(_ remote: RemoteFamilyIndex, migrated: [String: Int], kept: Set<String> = []) -> [AuditFinding] {
         var byType: [String: [AuditFamily]] = [:]
-        for entry in remote.codes.entries where entry.recordType != RecordMapping.familyType {
+        for entry in remote.codes.entries where entry.recordType != RecordMapping.familyType && !kept.contains(entry.id.string) {
             if request.sampleLimit.map({ byType[entry.recordType, default: []].count < $0 }) ?? true {
                 byType[entry.recordType, default: []].append(remoteFamily(entry))
             }
         }
-        for record in remote.otherLegacy {
+        for record in remote.otherLegacy where !kept.contains(record.recordName) {
             byType[record.recordType, default: []].append(AuditFamily(id: record.recordName, location: .remote, recordType: record.recordType,
                                                                       snapshotLine: record.line))
         }
         return RecordMapping.legacyTypes.compactMap { type in
-            let count = remote.recordCounts[type] ?? 0
+            let keptCount = (remote.legacyNames[type] ?? []).count { kept.contains($0.string) }
+            let count = (remote.recordCounts[type] ?? 0) - keptCount
             guard count > 0 else { return nil }
             let copied = migrated[type] ?? 0
             let message = copied == 0 ? "\(count) records of the legacy type \(type)"

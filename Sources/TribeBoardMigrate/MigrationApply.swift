@@ -75,6 +75,14 @@ struct MigrationApply {
                                   newCode: item.recode?.newCode, status: status, keptBy: item.recode?.keptBy)
     }
 
+    /// A kept source's checkpoint keeps its status (a copy made, or none: an invalid record
+    /// stays to be planned again) and says why it stays.
+    private func keptEntry(_ item: MigrationItem) -> MigrationCheckpoint.Entry {
+        var kept = entry(item, item.deleted ? .deleted : item.outcome.isInPlace ? .copied : .pending)
+        kept.kept = item.kept
+        return kept
+    }
+
     /// `DIR/qr/FAMILY_ID.png` for every re-coded family in place, this run's or an earlier one's
     /// (a run killed after its commit has its QR codes written by the next).
     private func writeQRCodes(_ items: [MigrationItem]) throws {
@@ -143,6 +151,8 @@ struct MigrationApply {
                 + "(\(first.recordName), \(first.recordType ?? "no type")); run the migration again to copy \(added.count == 1 ? "it" : "them") first"
             return
         }
+        // Kept on purpose, before anything is deleted: the audit stops asking about these.
+        try checkpoint.record(items.filter { keep.kept[$0.sourceName] != nil }.map(keptEntry))
         let toDelete = items.filter { !$0.deleted && $0.kept == nil }.count
         var attempted = 0
         // Memberships first: a family or profile goes only once nothing that stays points at it.

@@ -16,9 +16,12 @@ struct MigrationCheckpoint {
         var status: Status
         /// For a re-coded family: the family that kept its old code (from `code_repairs`).
         var keptBy: String?
+        /// Why `--delete-source` leaves this legacy source in CloudKit on purpose.
+        var kept: String?
 
         var stored: TribeBoardStore.MigrationCheckpointEntry {
-            .init(sourceName: sourceName, kind: kind.rawValue, destinationName: destinationName, newCode: newCode, status: status, keptBy: keptBy)
+            .init(sourceName: sourceName, kind: kind.rawValue, destinationName: destinationName, newCode: newCode, status: status, keptBy: keptBy,
+                  kept: kept)
         }
     }
 
@@ -31,7 +34,7 @@ struct MigrationCheckpoint {
         try store.migrationCheckpoint(runKey: runKey).compactMapValues { entry in
             MigratedKind(rawValue: entry.kind).map {
                 Entry(sourceName: entry.sourceName, kind: $0, destinationName: entry.destinationName, newCode: entry.newCode,
-                      status: entry.status, keptBy: entry.keptBy)
+                      status: entry.status, keptBy: entry.keptBy, kept: entry.kept)
             }
         }
     }

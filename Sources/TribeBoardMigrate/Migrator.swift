@@ -52,13 +52,9 @@ package struct Migrator: Sendable {
     /// (0 bytes, as `touch` leaves it) holds no store yet: planned as without one, as --apply
     /// would make the store in it, rather than read as tables that are not there.
     private func openStore() throws(StoreError) -> TribeBoardStore? {
-        if request.apply {
-            // A migration imports into the store: like provision, it may be the first to write
-            // one on a new host, and says so.
-            let (store, created) = try TribeBoardStore.openOrCreate(at: request.storePath)
-            if created { logger.notice("created the store", metadata: ["store": "\(request.storePath)"]) }
-            return store
-        }
+        // Only provision creates a store: a mistyped --store must not become a new one that
+        // learns the migrated families while the real store never does.
+        if request.apply { return try TribeBoardStore.open(at: request.storePath) }
         guard FileManager.default.fileExists(atPath: request.storePath) else { return nil }
         let size = ((try? FileManager.default.attributesOfItem(atPath: request.storePath))?[.size] as? NSNumber)?.intValue
         if size == 0 {

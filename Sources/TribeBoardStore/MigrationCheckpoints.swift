@@ -18,14 +18,18 @@ extension TribeBoardStore {
         package var status: Status
         /// For a re-coded family: the family that kept its old code (from `code_repairs`).
         package var keptBy: String?
+        /// Why `--delete-source` left this legacy source in CloudKit on purpose; nil otherwise.
+        package var kept: String?
 
-        package init(sourceName: String, kind: String, destinationName: String, newCode: String?, status: Status, keptBy: String? = nil) {
+        package init(sourceName: String, kind: String, destinationName: String, newCode: String?, status: Status, keptBy: String? = nil,
+                     kept: String? = nil) {
             self.sourceName = sourceName
             self.kind = kind
             self.destinationName = destinationName
             self.newCode = newCode
             self.status = status
             self.keptBy = keptBy
+            self.kept = kept
         }
     }
 
@@ -40,8 +44,10 @@ extension TribeBoardStore {
                 let keptBy = try db.tableExists("code_repairs")
                     ? "(SELECT r.kept_by FROM code_repairs r WHERE r.family_id = c.destination_name AND r.new_code = c.new_code ORDER BY r.id DESC LIMIT 1)"
                     : "NULL"
+                let kept = try Self.hasKeptColumn(db) ? "c.kept" : "NULL"
                 for row in try Row.fetchAll(db, sql: """
-                    SELECT c.source_name, c.kind, c.destination_name, c.new_code, c.status, \(keptBy) AS kept_by
+                    SELECT c.source_name, c.kind, c.destination_name, c.new_code, c.status, \(keptBy) AS kept_by,
+                        \(kept) AS kept
                     FROM migration_checkpoint c WHERE c.run_key = ?
                     """, arguments: [runKey]) {
                     // Never a trapping subscript: a hand-edited value is an error naming the row.
@@ -57,7 +63,8 @@ extension TribeBoardStore {
                     guard let kind = try text("kind"), let status = try text("status").flatMap(MigrationCheckpointEntry.Status.init(rawValue:)),
                           let name = try text("source_name"), let destination = try text("destination_name") else { continue }
                     entries[name] = MigrationCheckpointEntry(sourceName: name, kind: kind, destinationName: destination,
-                                                             newCode: try text("new_code"), status: status, keptBy: try text("kept_by"))
+                                                             newCode: try text("new_code"), status: status, keptBy: try text("kept_by"),
+                                                             kept: try text("kept"))
                 }
                 return entries
             }
@@ -80,15 +87,37 @@ extension TribeBoardStore {
     static func recordCheckpoint(_ entries: [MigrationCheckpointEntry], runKey: String, in db: Database) throws {
         let now = StoreTimestamp.format(Date())
         let statement = try db.cachedStatement(sql: """
-            INSERT INTO migration_checkpoint (run_key, source_name, kind, destination_name, new_code, status, at)
-            VALUES (?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO migration_checkpoint (run_key, source_name, kind, destination_name, new_code, status, at, kept)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (run_key, source_name) DO UPDATE SET
                 kind = excluded.kind, destination_name = excluded.destination_name,
-                new_code = excluded.new_code, status = excluded.status, at = excluded.at
+                new_code = excluded.new_code, status = excluded.status, at = excluded.at, kept = excluded.kept
             """)
         for entry in entries {
             try statement.execute(arguments: [runKey, entry.sourceName, entry.kind, entry.destinationName, entry.newCode,
-                                              entry.status.rawValue, now])
+                                              entry.status.rawValue, now, entry.kept])
         }
+    }
+
+    /// The legacy sources `migrate legacy-types --delete-source` kept on purpose and has not
+    /// deleted since, by record name (a store older than the column, or than the checkpoint,
+    /// has none). Record names are unique, so the run's sides are not compared.
+    package func legacySourcesKept() throws(StoreError) -> Set<String> {
+        do {
+            return try writer.read { db in
+                guard try db.tableExists("migration_checkpoint"), try Self.hasKeptColumn(db) else { return [] }
+                return Set(try String.fetchAll(db, sql: """
+                    SELECT source_name FROM migration_checkpoint
+                    WHERE kept IS NOT NULL AND status <> 'deleted' AND run_key LIKE 'legacy-types %'
+                    """))
+            }
+        } catch {
+            throw .reading(error, store: path)
+        }
+    }
+
+    /// A plan or an audit reads an older store as it is: the column may not be there yet.
+    private static func hasKeptColumn(_ db: Database) throws -> Bool {
+        try db.columns(in: "migration_checkpoint").contains { $0.name == "kept" }
     }
 }

@@ -89,6 +89,13 @@ package enum StoreSchema {
                 ) WITHOUT ROWID;
                 """)
         }
+        // Legacy sources `migrate legacy-types --delete-source` kept on purpose (`--keep-source`,
+        // and what a kept membership references): why, so the audit does not ask to migrate or
+        // delete them again. A column beside the status, not a status: a kept record may be
+        // copied or not (an invalid one), and a later run must still know which.
+        migrator.registerMigration("v8-migration-kept-sources") { db in
+            try db.execute(sql: "ALTER TABLE migration_checkpoint ADD COLUMN kept TEXT")
+        }
         return migrator
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TribeBoardSupport
 
 package enum StoreError: Error, Equatable, LocalizedError {
     case cannotOpen(path: String, reason: String)
@@ -68,8 +69,12 @@ package struct TribeBoardStore: Sendable {
     /// Why a command other than `provision` stops at a path where no store is: a mistyped
     /// `--store` or `TRIBEBOARD_STORE` must not become a new empty store that every run reads as
     /// "nothing to do".
-    package static let missingReason = "no such file (check --store or TRIBEBOARD_STORE; "
-        + "`tribeboard provision` creates a store)"
+    /// The command that makes an empty store (provision of a CSV of only its header line) runs
+    /// as printed in a shell, for this path.
+    package static func missingReason(_ path: String) -> String {
+        "no such file (check --store or TRIBEBOARD_STORE; `tribeboard provision` creates a store, "
+            + "an empty one with `echo family_name | tribeboard provision - --store \(ShellWord.quote(path))`)"
+    }
 
     /// Opens and migrates an existing store for writing, serialized with other processes opening
     /// it (see `OpenLock`); a path where nothing is stops the run (`missingReason`). Only
@@ -126,7 +131,7 @@ package struct TribeBoardStore: Sendable {
     /// another run is creating.
     package static func identify(at path: String, mustExist: Bool = true) throws(StoreError) {
         guard let size = try regularFileSize(at: path) else {
-            if mustExist { throw .cannotOpen(path: path, reason: missingReason) }
+            if mustExist { throw .cannotOpen(path: path, reason: missingReason(path)) }
             return
         }
         guard size > 0 else { return }
@@ -172,7 +177,7 @@ package struct TribeBoardStore: Sendable {
     /// Opens an existing store without writing to it (no migration, no WAL checkpoint).
     package static func openReadOnly(at path: String) throws(StoreError) -> TribeBoardStore {
         guard try regularFileSize(at: path) != nil else {
-            throw .cannotOpen(path: path, reason: missingReason)
+            throw .cannotOpen(path: path, reason: missingReason(path))
         }
         var configuration = Configuration()
         configuration.readonly = true

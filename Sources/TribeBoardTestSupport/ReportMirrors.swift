@@ -330,6 +330,7 @@ package struct AuditReportMirror: Decodable {
     package var remoteNotRead: String?
     package let counts: [String: Int]
     package var awaitingInvitedAdmin: Int?
+    package var legacyKept: Int?
     package let findings: [Finding]
     package var repair: Repair?
 
@@ -339,6 +340,8 @@ package struct AuditReportMirror: Decodable {
         package let message: String
         package let action: String
         package let families: [Family]
+        /// Aggregated findings: how many families or records (`families` is a sample).
+        package var count: Int?
 
         package struct Family: Decodable {
             package let id: String

@@ -114,6 +114,7 @@ import TribeBoardTestSupport
             F.family("L2", code: "OWN567", createdAt: t0, legacy: true), F.profile("P2", legacy: true), appOwned,
         ], container: container)
         let directory = try TemporaryDirectory("advice-app-owned")
+        try await NewStore.create(in: directory)
         let legacyNames = { await fixture.emulator.records(container: self.container).filter { $0.recordType?.hasPrefix("CK") == true }.map(\.recordName).sorted() }
         let first = try await run(["migrate", "legacy-types", "--store", "s.sqlite", "--apply", "--out", "out", "--delete-source", "--json"],
                                   in: directory, environment(fixture))
@@ -142,6 +143,7 @@ import TribeBoardTestSupport
             F.membership("M1", family: "L1", user: "P1", legacy: true),
         ], container: container)
         let directory = try TemporaryDirectory("advice-deleted-earlier")
+        try await NewStore.create(in: directory)
         let arguments = ["migrate", "legacy-types", "--store", "s.sqlite", "--apply", "--out", "out", "--json"]
         let copied = try await run(arguments, in: directory, environment(fixture))
         try #require(copied.status == 0, "\(copied.stderr)")

@@ -62,6 +62,7 @@ import TribeBoardRemote
         }
         // Legacy families whose codes overlap store 2's, moved by a fourth store's migrate.
         let migrating = try TemporaryDirectory("claims-migrate")
+        try await NewStore.create(in: migrating)
         var legacy: [CloudKitRecord] = []
         for n in 0..<60 {
             let family = F.uuid(n, 91), user = F.uuid(n, 92)

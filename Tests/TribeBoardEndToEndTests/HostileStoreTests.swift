@@ -142,6 +142,7 @@ import TribeBoardTestSupport
         await fixture.emulator.seed([MigrateFixtures.family("L1", code: "OWN234", createdAt: 1_700_000_000_000, legacy: true)],
                                     container: CloudKitConfiguration.defaultContainer)
         let directory = try TemporaryDirectory("hostile-checkpoint")
+        try await NewStore.create(in: directory)
         let migrate = ["migrate", "legacy-types", "--store", "s.sqlite", "--apply", "--out", "out", "--json"] + fixture.remoteArguments
         let first = try await ProcessRunner.runAsync(Self.tribeboard, migrate, in: directory.path)
         try #require(first.status == 0, "\(first.stderr)")

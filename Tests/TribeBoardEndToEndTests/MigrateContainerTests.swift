@@ -40,6 +40,7 @@ import TribeBoardTestSupport
         defer { Task { await source.emulator.stop(); await destination.emulator.stop() } }
         let expected = F.contents(await source.emulator.records(container: Self.wrongContainer))
         let directory = try TemporaryDirectory("migrate-kill")
+        try await NewStore.create(in: directory)
 
         let victim = try ProcessRunner.start(tribeboard, arguments(from: source, to: destination, ["--apply", "--out", "out", "-q"]), in: directory.path)
         // Cheap to ask (listing the records would slow the emulator down): a few batches in (each
@@ -75,6 +76,7 @@ import TribeBoardTestSupport
         let (source, destination) = try await sourceAndSlowDestination(F.families(600, legacy: false))
         defer { Task { await source.emulator.stop(); await destination.emulator.stop() } }
         let directory = try TemporaryDirectory("migrate-lost")
+        try await NewStore.create(in: directory)
         let run = try ProcessRunner.start(tribeboard, arguments(from: source, to: destination, ["--apply", "--out", "out", "--json"]), in: directory.path)
         for _ in 0..<3000 where (await destination.emulator.requestCounts()["records/modify"] ?? 0) < 1 {
             try await Task.sleep(for: .milliseconds(10))
@@ -99,6 +101,7 @@ import TribeBoardTestSupport
                                    container: Self.wrongContainer)
         let expected = F.contents(await source.emulator.records(container: Self.wrongContainer))
         let directory = try TemporaryDirectory("migrate-faults")
+        try await NewStore.create(in: directory)
         var statuses: [Int32] = []
         for _ in 0..<15 {
             let result = try await migrate(source, destination, directory, ["--apply", "--out", "out", "-q"])
@@ -130,6 +133,7 @@ import TribeBoardTestSupport
             squatter,
         ], container: container)
         let directory = try TemporaryDirectory("migrate-conflict")
+        try await NewStore.create(in: directory)
         let plan = try await migrate(source, destination, directory, ["--json"])
         #expect(plan.status == 1, "a plan with a conflict says so: \(plan.stderr)")
 

@@ -66,6 +66,7 @@ import TribeBoardTestSupport
             F.membership("M9", family: "L2", user: "P2", role: "owner", legacy: true),
         ], container: container)
         let directory = try TemporaryDirectory("migrate-keep")
+        try await NewStore.create(in: directory)
         let legacyNames = { await fixture.emulator.records(container: self.container).filter { $0.recordType?.hasPrefix("CK") == true }.map(\.recordName).sorted() }
 
         let blocked = try await migrate(fixture, directory, ["--apply", "--out", "out", "--delete-source", "--json"])
@@ -73,6 +74,10 @@ import TribeBoardTestSupport
         let refused = try #require(try F.json(blocked).deletionRefused)
         #expect(refused.contains("--keep-source M9") && refused.contains("CloudKit Console"), "\(refused)")
         #expect(await legacyNames() == ["L1", "L2", "M1", "M2", "M9", "P1", "P2"], "nothing deleted")
+        let blockedAudit = try await audit(fixture, directory)
+        #expect(blockedAudit.findings.filter { $0.category == "legacy-record" }.compactMap(\.count).reduce(0, +) == 7,
+                "nothing kept on purpose yet: the audit names every legacy record as before")
+        #expect(blockedAudit.legacyKept == 0)
 
         let misspelt = try await migrate(fixture, directory, ["--apply", "--out", "out", "--delete-source", "--keep-source", "M99", "--json"])
         #expect(misspelt.status == 1)
@@ -90,9 +95,20 @@ import TribeBoardTestSupport
         #expect(byName["P2"]?.sourceKept?.contains("M9") == true)
         #expect(byName["M9"]?.outcome == "invalid")
         #expect(await legacyNames() == ["L2", "M9", "P2"], "only the kept records remain")
+        let keptAudit = try await audit(fixture, directory)
+        #expect(keptAudit.legacyKept == 3, "\(keptAudit.findings.map(\.message))")
+        let named = keptAudit.findings.filter { $0.category == "legacy-record" || $0.families.contains { ["L2", "M9", "P2"].contains($0.id) } }
+        #expect(named.isEmpty, "kept on purpose, not to migrate or delete again: \(named.map(\.message))")
 
         let text = try await migrate(fixture, directory, ["--apply", "--out", "out", "--delete-source", "--keep-source", "M9"])
         #expect(text.stdout.contains("Legacy records kept (--keep-source): 3"), "\(text.stdout)")
+    }
+
+    func audit(_ fixture: EmulatorFixture, _ directory: TemporaryDirectory) async throws -> AuditReportMirror {
+        let result = try await ProcessRunner.runAsync(tribeboard, ["audit", "--store", "s.sqlite", "--json"] + fixture.remoteArguments,
+                                                      in: directory.path)
+        #expect([0, 1].contains(result.status), "\(result.stderr)")
+        return try result.report(AuditReportMirror.self)
     }
 
     /// A re-coded family's new code is masked on the terminal and in the report, and in full in
@@ -106,6 +122,7 @@ import TribeBoardTestSupport
             F.family("L3", code: "abc 2!", createdAt: t0 + F.day, legacy: true),
         ], container: container)
         let directory = try TemporaryDirectory("migrate-codes")
+        try await NewStore.create(in: directory)
         let applied = try await migrate(fixture, directory, ["--apply", "--out", "out", "--json"])
         #expect(applied.status == 0, "\(applied.stderr)")
         let report = try F.json(applied)
@@ -137,6 +154,7 @@ import TribeBoardTestSupport
         defer { Task { await fixture.emulator.stop() } }
         await fixture.emulator.seed(F.families(30, legacy: true), container: container)
         let directory = try TemporaryDirectory("migrate-terminal")
+        try await NewStore.create(in: directory)
         let command = ([tribeboard, "migrate", "legacy-types", "--store", "s.sqlite", "--apply", "--out", "out"] + fixture.remoteArguments)
             .joined(separator: " ")
         let onTerminal = try await ProcessRunner.runAsync("/usr/bin/script", ["-q", "-e", "-c", command, "/dev/null"], in: directory.path)
@@ -157,10 +175,11 @@ import TribeBoardTestSupport
         await fixture.emulator.seed(F.families(5, legacy: true), container: container)
         let before = F.contents(await fixture.emulator.records(container: container))
         let directory = try TemporaryDirectory("migrate-interrupt")
+        try await NewStore.create(in: directory)
         let run = try ProcessRunner.start(tribeboard, ["migrate", "legacy-types", "--store", "s.sqlite", "--apply", "--out", "out", "--json"]
                                           + fixture.remoteArguments, in: directory.path)
-        // --apply opens (creates) the store just before reading, after Ctrl-C is handled: wait for it.
-        for _ in 0..<4_000 where !FileManager.default.fileExists(atPath: directory.file("s.sqlite")) { usleep(5_000) }
+        // --apply opens the store (its WAL appears) just before reading, after Ctrl-C is handled.
+        for _ in 0..<4_000 where !FileManager.default.fileExists(atPath: directory.file("s.sqlite-wal")) { usleep(5_000) }
         try await Task.sleep(for: .milliseconds(500))
         let sent = ContinuousClock.now
         kill(run.pid, SIGINT)

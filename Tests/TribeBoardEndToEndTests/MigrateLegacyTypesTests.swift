@@ -47,6 +47,7 @@ import TribeBoardTestSupport
         #expect(F.counts(try F.json(plan))["would-copy"] == 7)
         #expect(F.contents(await fixture.emulator.records(container: container)) == before, "a plan writes nothing")
         #expect(!FileManager.default.fileExists(atPath: directory.file("s.sqlite")), "a plan creates no store")
+        try await NewStore.create(in: directory)
 
         let applied = try await migrate(fixture, directory, ["--apply", "--out", "out", "--json", "--show-codes"])
         #expect(applied.status == 0, "\(applied.stderr)")
@@ -107,6 +108,7 @@ import TribeBoardTestSupport
         #expect(rerunL2?.recode?.keptBy == "C0000000-0000-4000-8000-000000000001")
 
         // Another store (no checkpoint): the copies are found, the re-coded one with its code.
+        try await NewStore.create("other.sqlite", in: directory)
         let elsewhere = try await ProcessRunner.runAsync(tribeboard, ["migrate", "legacy-types", "--store", "other.sqlite", "--apply", "--out", "out2",
                                                                       "--json", "--show-codes"] + fixture.remoteArguments, in: directory.path)
         #expect(elsewhere.status == 0, "\(elsewhere.stderr)")
@@ -127,6 +129,7 @@ import TribeBoardTestSupport
             F.membership("M1", family: "L1", user: "P1", legacy: true),
         ], container: container)
         let directory = try TemporaryDirectory("migrate-older")
+        try await NewStore.create(in: directory)
         let result = try await migrate(fixture, directory, ["--apply", "--out", "out", "--json"])
         #expect(result.status == 1, "\(result.stderr)")
         let report = try F.json(result)
@@ -145,6 +148,7 @@ import TribeBoardTestSupport
         defer { Task { await fixture.emulator.stop() } }
         await seeded(fixture)
         let directory = try TemporaryDirectory("migrate-report")
+        try await NewStore.create(in: directory)
         let result = try await migrate(fixture, directory, ["--apply", "--on-code-conflict", "report", "--csv"])
         #expect(result.status == 1, "\(result.stderr)")
         let rows = result.stdout.split(separator: "\r\n").map(String.init)
@@ -165,6 +169,7 @@ import TribeBoardTestSupport
         squatter.fields?["displayName"] = .string("Someone else")
         await fixture.emulator.seed([squatter], container: container)
         let directory = try TemporaryDirectory("migrate-delete")
+        try await NewStore.create(in: directory)
         let refused = try await migrate(fixture, directory, ["--apply", "--delete-source", "--out", "out", "--json"])
         #expect(refused.status == 1, "\(refused.stderr)")
         let report = try F.json(refused)
@@ -198,6 +203,7 @@ import TribeBoardTestSupport
         await fixture.emulator.seed([F.family("L1", code: "OWN234", createdAt: 1_700_000_000_000, legacy: true), F.profile("P1", legacy: true),
                                      F.membership("M1", family: "L1", user: "P1", legacy: true)], container: container)
         let directory = try TemporaryDirectory("migrate-delete-race")
+        try await NewStore.create(in: directory)
         let run = try ProcessRunner.start(tribeboard, ["migrate", "legacy-types", "--store", "s.sqlite", "--apply", "--delete-source", "--out", "out", "--json"]
                                                       + fixture.remoteArguments, in: directory.path)
         // The source was read once the first copy exists; the deletion reads it again later.

@@ -39,6 +39,7 @@ import TribeBoardTestSupport
             F.membership("M4", family: "L4", user: "P1", role: "adult", legacy: true),
         ], container: container)
         let directory = try TemporaryDirectory("migrate-invalid")
+        try await NewStore.create(in: directory)
         let result = try await migrate(fixture, directory, ["--apply", "--out", "out", "--json"])
         #expect(result.status == 1, "\(result.stderr)")
         #expect(F.counts(try F.json(result))["invalid"] == 4)
@@ -70,7 +71,9 @@ import TribeBoardTestSupport
             F.family("L1", code: "abc 2!", createdAt: t0, legacy: true),
             F.family("L2", code: "abc234", createdAt: t0 + 1000, legacy: true),
         ], container: container)
-        let reported = try await migrate(fixture, try TemporaryDirectory("migrate-wire-report"), ["--apply", "--on-code-conflict", "report", "--json"])
+        let reportDirectory = try TemporaryDirectory("migrate-wire-report")
+        try await NewStore.create(in: reportDirectory)
+        let reported = try await migrate(fixture, reportDirectory, ["--apply", "--on-code-conflict", "report", "--json"])
         #expect(reported.status == 1, "\(reported.stderr)")
         let listed = try entries(reported)
         #expect(listed["L1"]?.outcome == "code-conflict")
@@ -79,6 +82,8 @@ import TribeBoardTestSupport
         #expect(await fixture.emulator.records(container: container).filter { $0.recordType == "Family" }.isEmpty)
 
         let directory = try TemporaryDirectory("migrate-wire")
+
+        try await NewStore.create(in: directory)
         let result = try await migrate(fixture, directory, ["--apply", "--out", "out", "--json", "--show-codes"])
         #expect(result.status == 0, "\(result.stderr)")
         let families = await fixture.emulator.records(container: container).filter { $0.recordType == "Family" }
@@ -107,6 +112,7 @@ import TribeBoardTestSupport
             F.family("L3", code: " ABC234", createdAt: t0 + 1000, legacy: true),
         ], container: container)
         let directory = try TemporaryDirectory("migrate-case")
+        try await NewStore.create(in: directory)
         let result = try await migrate(fixture, directory, ["--apply", "--delete-source", "--out", "out", "--json", "--show-codes"])
         #expect(result.status == 0, "\(result.stderr)")
         let byName = try entries(result)
@@ -141,6 +147,7 @@ import TribeBoardTestSupport
             F.membership("M3", family: "P1", user: "P1", role: "adult", legacy: true),
         ], container: container)
         let directory = try TemporaryDirectory("migrate-orphan")
+        try await NewStore.create(in: directory)
         let result = try await migrate(fixture, directory, ["--apply", "--out", "out", "--json"])
         #expect(result.status == 1, "\(result.stderr)")
         let byName = try entries(result)
@@ -160,6 +167,31 @@ import TribeBoardTestSupport
         let flag = try #require(lines.firstIndex { $0.contains("--delete-source") })
         #expect(flag > header)
         #expect(!lines[(header + 1)..<flag].contains { !$0.hasPrefix(" ") && !$0.isEmpty }, "no other section between: \(help.stdout)")
+    }
+
+    /// Only provision creates a store: `--apply` at a path where none is ends 74, creates nothing
+    /// and writes nothing to CloudKit; the command its message prints makes the store, as printed
+    /// in a shell, and the same migration then fills it.
+    @Test func applyRefusesAMissingStoreAndItsAdviceRunsAsPrinted() async throws {
+        let fixture = try await EmulatorFixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        await fixture.emulator.seed([F.family("L1", code: "GOOD23", createdAt: t0, legacy: true)], container: container)
+        let before = F.contents(await fixture.emulator.records(container: container))
+        let directory = try TemporaryDirectory("migrate-missing-store")
+        let refused = try await migrate(fixture, directory, ["--apply", "--out", "out", "--json"])
+        #expect(refused.status == 74, "\(refused.stderr)")
+        let error = try ErrorDocument(refused)
+        #expect(error.kind == "store.cannotOpen" && error.path == "s.sqlite", "\(refused.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty, "no store, no lock, no --out")
+        #expect(F.contents(await fixture.emulator.records(container: container)) == before, "nothing written to CloudKit")
+        let printed = error.message.split(separator: "`").map(String.init)
+        let make = try #require(printed.first { $0.hasPrefix("echo family_name | tribeboard provision") }, "\(error.message)")
+        let shell = try await ProcessRunner.runAsync("/bin/sh", ["-c", make], in: directory.path,
+                                                     environment: ["PATH": ProcessRunner.productsDirectory + ":/usr/bin:/bin"])
+        #expect(shell.status == 0, "\(make): \(shell.stderr)")
+        let applied = try await migrate(fixture, directory, ["--apply", "--out", "out", "--json"])
+        #expect(applied.status == 0, "\(applied.stderr)")
+        #expect(try F.sqlite(directory.file("s.sqlite"), "SELECT count(*) FROM families") == ["1"], "the store learned the family")
     }
 
     /// Issue 29: an empty (0-byte) store file holds no store yet: a plan reads nothing from it
@@ -187,6 +219,7 @@ import TribeBoardTestSupport
         defer { Task { await fixture.emulator.stop() } }
         await fixture.emulator.seed([F.family("L1", code: "GOOD23", createdAt: t0, legacy: true)], container: container)
         let directory = try TemporaryDirectory("migrate-newer-store")
+        try await NewStore.create(in: directory)
         #expect(try await migrate(fixture, directory, ["--apply", "--out", "out"]).status == 0)
         let insert = try ProcessRunner.run("/usr/bin/sqlite3", [directory.file("s.sqlite"), "INSERT INTO grdb_migrations VALUES ('v99-from-a-newer-toolkit')"])
         try #require(insert.status == 0, "\(insert.stderr)")

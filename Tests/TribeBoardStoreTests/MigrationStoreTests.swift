@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 import TribeBoardDomain
 import TribeBoardTestSupport
@@ -39,6 +40,32 @@ import TribeBoardTestSupport
         let again = try store.learnMigratedRecords(batch(code: "XYZ789"), checkpoint: [entry], runKey: "run")
         #expect(again == .init(), "rows the store has are left as they are")
         #expect(try inspector.strings("SELECT code FROM families") == ["ABC234"])
+    }
+
+    /// Sources `--keep-source` left in CloudKit are named until a later run deletes them; a
+    /// container move's run is not about legacy records; a store from before the column has none.
+    @Test func keptLegacySourcesAreNamedUntilDeleted() throws {
+        let store = try TribeBoardStore.openOrCreate(at: path).store
+        let kept = TribeBoardStore.MigrationCheckpointEntry(sourceName: "M9", kind: "membership", destinationName: "C9", newCode: nil,
+                                                            status: .pending, kept: "--keep-source")
+        let later = TribeBoardStore.MigrationCheckpointEntry(sourceName: "L2", kind: "family", destinationName: "C2", newCode: nil,
+                                                             status: .copied, kept: "referenced by the kept membership M9")
+        try store.recordMigrationCheckpoint([kept, later], runKey: "legacy-types a -> a")
+        try store.recordMigrationCheckpoint([kept], runKey: "container a -> b")
+        #expect(try store.legacySourcesKept() == ["M9", "L2"])
+        #expect(try store.migrationCheckpoint(runKey: "legacy-types a -> a")["M9"]?.kept == "--keep-source")
+        var deleted = later
+        (deleted.status, deleted.kept) = (.deleted, nil)
+        try store.recordMigrationCheckpoint([deleted], runKey: "legacy-types a -> a")
+        #expect(try store.legacySourcesKept() == ["M9"])
+
+        let older = folder.file("older.sqlite")
+        let queue = try DatabaseQueue(path: older)
+        try StoreSchema.migrator.migrate(queue, upTo: "v7-family-removals")
+        try queue.close()
+        let reading = try TribeBoardStore.openReadOnly(at: older)
+        #expect(try reading.legacySourcesKept().isEmpty)
+        #expect(try reading.migrationCheckpoint(runKey: "legacy-types a -> a").isEmpty)
     }
 
     /// A value edited by hand into the checkpoint is an error naming the row, not a trap.

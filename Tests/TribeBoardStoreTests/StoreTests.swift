@@ -115,7 +115,7 @@ struct StoreTests {
     }
 
     @Test func openReadOnlyDoesNotCreateAMissingStore() throws {
-        #expect(throws: StoreError.cannotOpen(path: path, reason: TribeBoardStore.missingReason)) {
+        #expect(throws: StoreError.cannotOpen(path: path, reason: TribeBoardStore.missingReason(path))) {
             try TribeBoardStore.openReadOnly(at: path)
         }
         #expect(!FileManager.default.fileExists(atPath: path))
@@ -124,7 +124,7 @@ struct StoreTests {
 
     /// Every command but provision opens through `open`: a mistyped path is no new empty store.
     @Test func openForWritingRefusesAMissingStore() throws {
-        #expect(throws: StoreError.cannotOpen(path: path, reason: TribeBoardStore.missingReason)) {
+        #expect(throws: StoreError.cannotOpen(path: path, reason: TribeBoardStore.missingReason(path))) {
             try TribeBoardStore.open(at: path)
         }
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)

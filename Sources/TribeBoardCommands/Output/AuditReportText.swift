@@ -27,6 +27,9 @@ enum AuditReportText {
         if report.awaitingInvitedAdmin > 0 {
             lines.append("  \(AuditReportText.awaitingAdmin(report.awaitingInvitedAdmin, of: report.scanned.localFamilies))")
         }
+        if report.legacyKept > 0 {
+            lines.append("  \(report.legacyKept) legacy records kept on purpose (migrate legacy-types --keep-source)")
+        }
         for finding in report.findings {
             lines.append("")
             lines.append(render(finding))
