@@ -178,3 +178,22 @@ import TribeBoardTestSupport
         #expect(!left.contains { $0.category == "invalid-format" }, "the migration gave it a new code: \(left.map(\.message))")
     }
 }
+
+extension AdviceAsPrintedTests {
+    /// `make demo`'s shape: the store in a folder of its own. Provision's "run resync" names that
+    /// store, so, once a remote is configured, it uploads what provision left waiting.
+    @Test func provisionsResyncAdviceNamesItsStore() async throws {
+        let fixture = try await EmulatorFixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        let directory = try TemporaryDirectory("advice-provision-resync")
+        try directory.write("in.csv", "family_name,admin_display_name\nOkafor,Ada\nNguyen,Bao\n")
+        try FileManager.default.createDirectory(atPath: directory.file("demo-out"), withIntermediateDirectories: false)
+        let provision = try await run(["provision", "in.csv", "--store", "demo-out/tribeboard.sqlite", "--out", "demo-out"], in: directory)
+        try #require(provision.status == 0, "\(provision.stderr)")
+        let waiting = try #require(provision.stdout.split(separator: "\n").first { $0.hasPrefix("Waiting for resync") })
+        let advice = try #require(AsPrinted.commands(in: String(waiting)).first, "\(waiting)")
+        let resync = try await AsPrinted.run(advice, in: directory.path, environment: environment(fixture))
+        #expect(resync.status == 0, "\(advice): \(resync.stderr)")
+        #expect(await fixture.emulator.records(container: container).filter { $0.recordType == "Family" }.count == 2)
+    }
+}

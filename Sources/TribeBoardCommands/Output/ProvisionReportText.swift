@@ -1,4 +1,5 @@
 import Foundation
+import TribeBoardDomain
 import TribeBoardProvisioning
 
 /// The readable form of a provision report: counts first, then where things are, then failures.
@@ -39,7 +40,9 @@ enum ProvisionReportText {
             let counts = "\(pending.total) records in the store (\(pending.families) families, \(pending.userProfiles) profiles, \(pending.memberships) memberships)"
             if report.remote?.uploaded == nil {
                 // Codes checked in CloudKit say a remote is configured: only the upload is left.
-                let next = report.remote == nil ? "run `tribeboard resync` once a remote is configured" : "`tribeboard resync` uploads them (or --sync next time)"
+                // With the store named: a store outside the working folder (make demo's) is found.
+                let resync = "`" + Advice.resync(store: report.store).command + "`"
+                let next = report.remote == nil ? "run \(resync) once a remote is configured" : "\(resync) uploads them (or --sync next time)"
                 lines.append("Waiting for resync: \(counts); nothing was uploaded: \(next).")
             } else {
                 lines.append("Still waiting after --sync: \(counts).")
