@@ -28,12 +28,9 @@ final class BoundedExchanges: NSObject, URLSessionDataDelegate, Sendable {
         task.resume()
     }
 
-    /// True when the exchange was still open (this call ended it).
-    @discardableResult
-    private func end(_ task: URLSessionTask, _ result: (Exchange) -> Result<(Data, URLResponse), any Error>) -> Bool {
-        guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return false }
+    private func end(_ task: URLSessionTask, _ result: (Exchange) -> Result<(Data, URLResponse), any Error>) {
+        guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
         exchange.finish(result(exchange))
-        return true
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
@@ -71,9 +68,8 @@ final class BoundedExchanges: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
-    /// Ends an exchange from outside (a deadline, a cancellation): true when it was still open.
-    @discardableResult
-    func abandon(_ task: URLSessionTask, with error: any Error) -> Bool {
+    /// Ends an exchange from outside (a deadline, a cancellation); the task is left to the caller.
+    func abandon(_ task: URLSessionTask, with error: any Error) {
         end(task) { _ in .failure(error) }
     }
 

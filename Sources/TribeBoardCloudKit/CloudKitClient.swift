@@ -311,25 +311,21 @@ package final class CloudKitClient: Sendable {
             try await withCheckedThrowingContinuation { continuation in
                 exchanges.start(task) { continuation.resume(with: $0) }
                 // Cancelled before the exchange was registered: the handler found nothing to end.
-                if Task.isCancelled { Self.cancel(task, exchanges) }
+                if Task.isCancelled { exchanges.abandon(task, with: CloudKitError.cancelled) }
                 // Weakly: the timer outlives most requests by up to a minute, and a task it held on to
                 // kept its request body (a page of records) alive that long: 0.1 MB a request, which
                 // a resync of 100,000 records piled up to 80 MB.
                 DispatchQueue.global().asyncAfter(deadline: .now() + deadline) { [weak task] in
                     guard let task else { return }
-                    let open = exchanges.abandon(task, with: runEnds ? CloudKitError.outOfTime : URLError(.timedOut))
+                    exchanges.abandon(task, with: runEnds ? CloudKitError.outOfTime : URLError(.timedOut))
                     // A task still running at its deadline is ended (a server that trickles would
-                    // hold it for hours); one whose call ended earlier is left to finish on its own.
-                    if open || task.state == .running { task.cancel() }
+                    // hold it for hours); one that finished is left alone.
+                    if task.state == .running { task.cancel() }
                 }
             }
         } onCancel: {
-            Self.cancel(task, exchanges)
+            exchanges.abandon(task, with: CloudKitError.cancelled)
         }
-    }
-
-    private static func cancel(_ task: URLSessionDataTask, _ exchanges: BoundedExchanges) {
-        exchanges.abandon(task, with: CloudKitError.cancelled)
     }
 
     /// `Retry-After: 120` or `Retry-After: Fri, 31 Dec 1999 23:59:59 GMT`, as seconds from now.

@@ -377,7 +377,7 @@ package struct SheetsCommand: PipelineCommand {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let day = trimmed.count == 10 ? Timestamp(text: trimmed + "T00:00:00Z") : nil
         // 1970 to the end of 9999: what four-digit years and the store's text sort can hold.
-        guard let time = day ?? Timestamp(text: trimmed), (0...253_402_300_799_999).contains(time.milliseconds) else {
+        guard let time = day ?? Timestamp(text: trimmed), Timestamp.supportedMilliseconds.contains(time.milliseconds) else {
             throw ValidationError("\(option) takes a date (2026-11-01) or a UTC time (2026-11-01T08:00:00Z), got \"\(text)\".")
         }
         guard day != nil else { return time.text }
