@@ -52,13 +52,13 @@ enum ErrorKindCatalogue {
             QRCodeError.encodingFailed(reason: "r"), QRCodeError.pngEncodingFailed(reason: "r"), QRCodeError.invalidScale(0),
         ]
         let commands: [any Error] = [
-            CommandError.remoteNeeded(by: .resync), CommandError.sourceIsDestination(container: "c"), CommandError.notSetAside(["r"]), CommandError.noSuchFamily(["r"]),
+            CommandError.remoteNeeded(by: .resync), CommandError.sourceIsDestination(container: "c"), CommandError.notSetAside(["r"], store: "s"), CommandError.noSuchFamily(["r"], store: "s"),
             AuditError.export(FileSystemError("write", path: "p", reason: "r")),
             AuditError.repair(.output(FileSystemError("write", path: "p", reason: "r"))),
             AuditError.repair(.incomplete(.qrCode(.encodingFailed(reason: "r")))), AuditError.scanStopped(reason: "r"),
-            RecodeError.noSuchFamily("q"), RecodeError.claimNotConfirmed(reason: "r"), RecodeError.changedMeanwhile(familyID: "f"),
-            RecodeError.filesNotInPlace(familyID: "f", cause: FileSystemError("rename into", path: "p")),
-            CaseError.noSuchFamily("q"), CaseError.hasMembers(familyID: "f", count: 1), CaseError.sameFamily("f"),
+            RecodeError.noSuchFamily("q", store: "s"), RecodeError.claimNotConfirmed(reason: "r"), RecodeError.changedMeanwhile(familyID: "f"),
+            RecodeError.filesNotInPlace(familyID: "f", store: "s", cause: FileSystemError("rename into", path: "p")),
+            CaseError.noSuchFamily("q", store: "s"), CaseError.hasMembers(familyID: "f", count: 1, store: "s"), CaseError.sameFamily("f"),
             CaseError.keptFamilyLeaving("f"), CaseError.notInCloudKit("f"), CaseError.claim(.hashUnavailable),
             CaseError.list(FileSystemError("open", path: "p", reason: "r")), CaseError.listTooLarge(path: "p", limit: 1),
             MigrationError.codeGeneration(.noFreeCode(candidatesTried: 100)),
