@@ -48,6 +48,37 @@ package enum Advice: Sendable, Equatable {
     /// The whole checklist: container, store, remote, creations.
     case doctor(store: String, remote: [String] = [])
 
+    /// Which piece of advice, without its situation: `CaseIterable`, so that a test runs every
+    /// one (`EveryAdviceRunsTests`) and a new case does not compile until it has an example there.
+    package enum Kind: String, CaseIterable, Sendable {
+        case reupload, audit, repairAll, resync, resyncList, resyncRelease, doctorContainer, doctorFamily, remove, merge, recode,
+             reprint, findFamily, repairPlan, recodePlan, exportSnapshot, migrateLegacy, migrateClaims, doctor
+    }
+
+    package var kind: Kind {
+        switch self {
+        case .reupload: return .reupload
+        case .audit: return .audit
+        case .repairAll: return .repairAll
+        case .resync: return .resync
+        case .resyncList: return .resyncList
+        case .resyncRelease: return .resyncRelease
+        case .doctorContainer: return .doctorContainer
+        case .doctorFamily: return .doctorFamily
+        case .remove: return .remove
+        case .merge: return .merge
+        case .recode: return .recode
+        case .reprint: return .reprint
+        case .findFamily: return .findFamily
+        case .repairPlan: return .repairPlan
+        case .recodePlan: return .recodePlan
+        case .exportSnapshot: return .exportSnapshot
+        case .migrateLegacy: return .migrateLegacy
+        case .migrateClaims: return .migrateClaims
+        case .doctor: return .doctor
+        }
+    }
+
     /// How far a migration goes.
     package enum MigrationStep: Sendable, Equatable {
         case plan, apply, deleteSource
