@@ -70,7 +70,7 @@ enum ErrorKindCatalogue {
             SheetError.textDoesNotFit(TextCuts(), layout: .cards),
             SheetError.outdatedManifest(ManifestCodeCheck(manifest: "m", store: "s", storeWins: false)),
             SheetError.unmatched(familyIds: ["f"], codes: 0),
-            SheetError.unclaimed(familyIds: ["f"], count: 1),
+            SheetError.unclaimed(familyIds: ["f"], count: 1, store: "s"),
             SheetError.verifyUnavailable(tool: "zbarimg", package: "zbar-tools"), SheetError.verify(reason: "r"),
             SheetError.verifyFailed(SheetVerifier.Report(pdf: "p")),
             SheetTemplateError.cannotOpen(path: "t", reason: "r"), SheetTemplateError.syntax(line: 1, "r"),

@@ -161,7 +161,7 @@ extension SheetError: DocumentedError {
                 $0.recordIds = ids.isEmpty ? nil : ids
                 $0.count = ids.isEmpty ? codes : ids.count
             }
-        case .unclaimed(let ids, let count):
+        case .unclaimed(let ids, let count, _):
             return ErrorDetail(kind: .sheetsUnclaimed).with {
                 $0.recordIds = Array(ids.prefix(20))
                 $0.count = count
