@@ -25,8 +25,9 @@ enum ResyncReportText {
         }
         if report.heldBack > 0 { lines.append("Records kept out of CloudKit (unfinished creations, families being removed): \(report.heldBack)") }
         if report.awaitingInvitedAdmin > 0 {
-            lines.append("Families awaiting their invited admin: \(report.awaitingInvitedAdmin) (uploaded; no admin in the app until "
-                         + "that person joins with the code, their profile and membership stay in the store until then; expected)")
+            lines.append("Families awaiting their invited admin: \(report.awaitingInvitedAdmin) (each family goes up without "
+                         + "them: the app shows no admin until that person joins with the code; their profile and membership stay "
+                         + "in the store until then; expected)")
         }
         for entry in report.setAside { lines.append("  \(entry.status)  \(entry.table)  \(entry.id): \(entry.lastError ?? "no error recorded")") }
         if let reason = report.stoppedBy, !stopShownApart { lines.append("Stopped: \(reason)") }
