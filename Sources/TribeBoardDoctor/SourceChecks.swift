@@ -122,7 +122,11 @@ struct SourceChecks {
         case .unresolved(let name):
             return .warning("the container is \(name), whose value doctor cannot find in the target's code: cannot verify")
         case .infoPlist(let key):
-            guard let (setting, written) = build.infoPlistValue(key, project: facts.project) else {
+            let found = build.infoPlistValue(key, project: facts.project)
+            guard case .value(let setting, let written) = found else {
+                if case .severalKeys(let keys) = found {
+                    return .warning("the container is read at run time from the first key of the Info.plist dictionary \(key), which lists \(keys.joined(separator: ", ")) in no fixed order: cannot verify")
+                }
                 return .warning("the container is read at run time from the Info.plist key \(key), which \(build.label)'s Info.plist does not set: cannot verify")
             }
             guard setting.isResolved, setting.value.hasPrefix("iCloud.") else {

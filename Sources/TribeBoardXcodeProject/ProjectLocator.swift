@@ -31,7 +31,14 @@ package struct ProjectLocation: Sendable, Equatable {
             throw .noProjectInFolder(path: given)
         }
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: path))?.sorted() ?? []
-        let projects = entries.filter { $0.hasSuffix(".xcodeproj") }
+        var projects = entries.filter { $0.hasSuffix(".xcodeproj") }
+        // A `.xcodeproj` folder left behind with only its workspace (no `project.pbxproj`) is no
+        // project: Xcode cannot open it, so it does not compete with the one that is.
+        let whole = projects.filter { FileManager.default.fileExists(atPath: path + "/" + $0 + "/project.pbxproj") }
+        if projects.count > 1, whole.count == 1 {
+            notes += projects.filter { $0 != whole[0] }.map { "\($0) has no project.pbxproj (not a project): left out" }
+            projects = whole
+        }
         let manifest = generatorManifest(in: path)
         if projects.count == 1 {
             let bundle = followLink(path + "/" + projects[0], notes: &notes)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Finds container references in Swift and Objective-C sources: string literals only where a
 /// container API takes one (`CKContainer(identifier:)`, `containerWithIdentifier:`,
@@ -23,12 +24,26 @@ package enum SwiftContainerLiterals {
         var namedUses: [(name: String, call: String, location: SourceLocation)] = []
     }
 
-    /// Every reference in `files`, names resolved across them (sorted by path, then line).
-    package static func references(in files: [String], display: (String) -> String) -> [ContainerReference] {
-        let scans = files.compactMap { path -> FileScan? in
-            guard let data = try? ProjectFileReader.read(path, limit: maxFileSize) else { return nil }
-            return scan(Array(data), path: display(path))
+    /// Each file's scan, kept for one doctor run: targets that link the same packages (an app in
+    /// several flavours, its extensions) read the same files, and a file is lexed once.
+    package final class ScanCache: Sendable {
+        private let scans = Mutex<[String: FileScan?]>([:])
+
+        package init() {}
+
+        func scan(_ path: String, display: (String) -> String) -> FileScan? {
+            if let done = scans.withLock({ $0[path] }) { return done }
+            let result = (try? ProjectFileReader.read(path, limit: SwiftContainerLiterals.maxFileSize))
+                .map { SwiftContainerLiterals.scan(Array($0), path: display(path)) }
+            scans.withLock { $0[path] = result }
+            return result
         }
+    }
+
+    /// Every reference in `files`, names resolved across them (sorted by path, then line).
+    package static func references(in files: [String], display: (String) -> String,
+                                   cache: ScanCache = ScanCache()) -> [ContainerReference] {
+        let scans = files.compactMap { cache.scan($0, display: display) }
         var bindings: [String: [Binding]] = [:]
         for scan in scans { bindings.merge(scan.bindings) { $0 + $1 } }
         var references = scans.flatMap(\.direct)
