@@ -1,6 +1,6 @@
 /// A place in Swift or Objective-C code that names a CloudKit container (or relies on the default one).
 package struct ContainerReference: Sendable, Equatable {
-    package enum Value: Sendable, Equatable {
+    package enum Value: Sendable, Hashable {
         /// `"iCloud.com.company.Product"`, directly or through a name bound to it.
         case literal(String)
         /// `"iCloud." + Bundle.main.bundleIdentifier!`: the prefix, then the target's bundle id.

@@ -47,6 +47,8 @@ package enum SwiftContainerLiterals {
         var bindings: [String: [Binding]] = [:]
         for scan in scans { bindings.merge(scan.bindings) { $0 + $1 } }
         var references = scans.flatMap(\.direct)
+        // A binding several uses reach is one reference (a set: a project may bind thousands).
+        var seen = Set(references.map { Key(path: $0.location.path, line: $0.location.line, value: $0.value) })
         for scan in scans {
             for use in scan.namedUses {
                 let parts = use.name.split(separator: ".").filter { $0 != "rawValue" && $0 != "self" }
@@ -61,12 +63,19 @@ package enum SwiftContainerLiterals {
                 if bound.isEmpty {
                     references.append(ContainerReference(value: .unresolved(name: use.name), call: use.call, location: use.location))
                 }
-                for binding in bound where !references.contains(where: { $0.location == binding.location && $0.value == binding.value }) {
+                for binding in bound where seen.insert(Key(path: binding.location.path, line: binding.location.line, value: binding.value)).inserted {
                     references.append(ContainerReference(value: binding.value, call: via, location: binding.location))
                 }
             }
         }
         return references.sorted { ($0.location.path, $0.location.line ?? 0) < ($1.location.path, $1.location.line ?? 0) }
+    }
+
+    /// Where a reference is and what it names.
+    private struct Key: Hashable {
+        let path: String
+        let line: Int?
+        let value: ContainerReference.Value
     }
 
     package static func scan(_ source: [UInt8], path: String) -> FileScan {
@@ -152,8 +161,14 @@ package enum SwiftContainerLiterals {
         return files.sorted()
     }
 
+    /// Compiled once a process: a few dozen patterns, each used on every file scanned.
+    private static let compiled = Mutex<[String: NSRegularExpression]>([:])
+
     private static func regex(_ pattern: String) -> NSRegularExpression? {
-        try? NSRegularExpression(pattern: pattern, options: [.anchorsMatchLines])
+        if let done = compiled.withLock({ $0[pattern] }) { return done }
+        guard let made = try? NSRegularExpression(pattern: pattern, options: [.anchorsMatchLines]) else { return nil }
+        compiled.withLock { $0[pattern] = made }
+        return made
     }
 
     static func matches(_ pattern: String, _ text: String) -> Bool {
