@@ -46,7 +46,16 @@ package enum SwiftContainerLiterals {
         let scans = files.compactMap { cache.scan($0, display: display) }
         var bindings: [String: [Binding]] = [:]
         for scan in scans { bindings.merge(scan.bindings) { $0 + $1 } }
-        var references = scans.flatMap(\.direct)
+        // A fallback named after an Info.plist lookup (`?? defaultIdentifier`) is the literal bound to it.
+        let resolve = { (value: ContainerReference.Value) -> ContainerReference.Value in
+            guard case .infoPlist(let key, .name(let name)?) = value else { return value }
+            let literals = Set((bindings[name] ?? []).compactMap { binding -> String? in
+                if case .literal(let text) = binding.value { return text }
+                return nil
+            })
+            return literals.count == 1 ? .infoPlist(key: key, fallback: literals.first.map { .literal($0) }) : value
+        }
+        var references = scans.flatMap(\.direct).map { ContainerReference(value: resolve($0.value), call: $0.call, location: $0.location) }
         // A binding several uses reach is one reference (a set: a project may bind thousands).
         var seen = Set(references.map { Key(path: $0.location.path, line: $0.location.line, value: $0.value) })
         for scan in scans {
@@ -64,7 +73,7 @@ package enum SwiftContainerLiterals {
                     references.append(ContainerReference(value: .unresolved(name: use.name), call: use.call, location: use.location))
                 }
                 for binding in bound where seen.insert(Key(path: binding.location.path, line: binding.location.line, value: binding.value)).inserted {
-                    references.append(ContainerReference(value: binding.value, call: via, location: binding.location))
+                    references.append(ContainerReference(value: resolve(binding.value), call: via, location: binding.location))
                 }
             }
         }
@@ -102,7 +111,7 @@ package enum SwiftContainerLiterals {
                 // `CKContainer(identifier: Bundle.main.object(forInfoDictionaryKey: "KEY") as! String)`,
                 // or a name bound to that lookup.
                 let stripped = String(before[..<lookup.lowerBound])
-                let value = ContainerReference.Value.infoPlist(key: literal.text)
+                let value = ContainerReference.Value.infoPlist(key: literal.text, fallback: fallback(after: literal, in: literals, code: code))
                 if let call = ContainerPatterns.positions.first(where: { matches($0.pattern + #"(?:\(\s*)?$"#, stripped) })?.call {
                     result.direct.append(ContainerReference(value: value, call: call, location: location))
                 } else if let name = capture(ContainerPatterns.infoPlistBinding, stripped) ?? boundName(stripped) {
@@ -129,6 +138,20 @@ package enum SwiftContainerLiterals {
             }
         }
         return result
+    }
+
+    /// `?? "iCloud.…"` or `?? NAME` after an Info.plist lookup, on the same line: what the code
+    /// takes when the Info.plist does not set the key.
+    private static func fallback(after lookup: SwiftLiteralLexer.Literal, in literals: [SwiftLiteralLexer.Literal],
+                                 code: [UInt8]) -> ContainerReference.Fallback? {
+        let rest = code[lookup.end..<min(code.count, lookup.end + 240)]
+        let line = String(decoding: rest.prefix { $0 != 0x0A }, as: UTF8.self)
+        guard let range = line.range(of: #"\?\?\s*"#, options: .regularExpression) else { return nil }
+        let start = lookup.end + line.utf8.distance(from: line.startIndex, to: range.upperBound)
+        if let literal = literals.first(where: { $0.offset == start }) {
+            return literal.text.hasPrefix("iCloud") && !literal.interpolated ? .literal(literal.text) : nil
+        }
+        return capture(#"^([A-Za-z_][A-Za-z0-9_.]*)"#, String(line[range.upperBound...])).map { .name(String($0.split(separator: ".").last ?? "")) }
     }
 
     /// The name the code before a literal binds it to, if any.

@@ -52,6 +52,36 @@ struct DoctorRuntimeContainerTests {
                 "\(warned.found)")
     }
 
+    /// `….keys.first ?? defaultProvenanceContainerIdentifier`: where the Info.plist does not set the
+    /// key (Provenance's watch app has no Info.plist file), the container is the code's fallback.
+    @Test func anInfoPlistThatLeavesTheKeyOutGivesTheCodesFallback() throws {
+        let unset = try DoctorVariant(Self.provenance)
+        try unset.edit("Provenance/Provenance-Info.plist", replacing: "<key>NSUbiquitousContainers</key>",
+                       with: "<key>NSUbiquitousContainersLeftOut</key>")
+        let code = try Self.check(Self.run(unset.path), "Provenance", .containerSwiftSources)
+        #expect(code.status == .ok && code.found.contains("iCloud.org.provenance-emu.provenance"), "\(code.found)")
+        // The fallback names another container: the app asks for one its entitlements do not list.
+        try unset.edit("PVLibrary/Sources/PVLibrary/Cloud Sync/iCloud/iCloudConstants.swift",
+                       replacing: "defaultProvenanceContainerIdentifier = \"iCloud.org.provenance-emu.provenance\"",
+                       with: "defaultProvenanceContainerIdentifier = \"iCloud.org.provenance-emu.fallback\"")
+        let failed = try Self.check(Self.run(unset.path), "Provenance", .containerSwiftSources)
+        #expect(failed.status == .failure && failed.found.contains("iCloud.org.provenance-emu.fallback"), "\(failed.found)")
+    }
+
+    /// The fallback as a literal on the lookup's line: `object(forInfoDictionaryKey:) as? String ?? "iCloud.…"`.
+    @Test func aLiteralFallbackOnTheLookupsLineIsTheContainerWhenTheKeyIsUnset() {
+        let source = """
+        let id = Bundle.main.object(forInfoDictionaryKey: "CloudKitContainerIdentifier") as? String ?? "iCloud.com.example.Fallback"
+        let container = CKContainer(identifier: id)
+        """
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("fallback-\(UUID().uuidString).swift").path
+        #expect(FileManager.default.createFile(atPath: file, contents: Data(source.utf8)))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let found = SwiftContainerLiterals.references(in: [file], display: { _ in "A.swift" })
+        #expect(found.map(\.value) == [.infoPlist(key: "CloudKitContainerIdentifier", fallback: .literal("iCloud.com.example.Fallback"))],
+                "\(found)")
+    }
+
     static let habitTracker = "roots/TinkyFirst-HabitTracker"
 
     @Test func aXcodeprojFolderWithoutItsProjectFileIsLeftOut() throws {
