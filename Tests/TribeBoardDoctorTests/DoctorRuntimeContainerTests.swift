@@ -7,23 +7,19 @@ import TribeBoardTestSupport
 /// Public projects read by hand (SOURCE.md beside each fixture), each with the one-line change that
 /// must then fail: a container read from the Info.plist at run time as the key of a dictionary, and a
 /// repository root holding a `.xcodeproj` folder that is no project.
+/// The container checks of one project, and one of them: the compiled-code suite's helpers.
+private typealias Shared = DoctorCompiledCodeTests
+
 @Suite("Doctor: containers read at run time, and roots Xcode would open")
 struct DoctorRuntimeContainerTests {
-    static func run(_ path: String, target: String? = nil) -> [DoctorCheck] {
-        ContainerChecks(projectPath: path, targetFilter: target, toolkit: nil).run().filter { $0.id != .containerToolkit }
-    }
-
-    static func check(_ checks: [DoctorCheck], _ target: String?, _ id: DoctorCheckID) throws -> DoctorCheck {
-        try #require(checks.first { $0.target == target && $0.id == id }, "\(target ?? "-") \(id): \(checks)")
-    }
 
     static let provenance = "real/Provenance-Emu-Provenance"
 
     /// `(Bundle.main.infoDictionary?["NSUbiquitousContainers"] as? [String: AnyObject])?.keys.first`:
     /// the Info.plist sets that key as a dictionary keyed by the container.
     @Test func aContainerReadAsTheKeyOfAnInfoPlistDictionaryIsChecked() throws {
-        let checks = Self.run(DoctorFixtures.project(Self.provenance))
-        let code = try Self.check(checks, "Provenance", .containerSwiftSources)
+        let checks = Shared.run(DoctorFixtures.project(Self.provenance))
+        let code = try Shared.check(checks, "Provenance", .containerSwiftSources)
         #expect(code.status == .ok, "\(code.found)")
         #expect(code.found.contains("iCloud.org.provenance-emu.provenance (PVLibrary/Sources/PVLibrary/Cloud Sync/iCloud/iCloudConstants.swift:7"),
                 "\(code.found)")
@@ -37,7 +33,7 @@ struct DoctorRuntimeContainerTests {
         let other = try DoctorVariant(Self.provenance)
         try other.edit("Provenance/Provenance-Info.plist", replacing: "<key>iCloud.org.provenance-emu.provenance</key>",
                        with: "<key>iCloud.org.provenance-emu.other</key>")
-        let failed = try Self.check(Self.run(other.path), "Provenance", .containerSwiftSources)
+        let failed = try Shared.check(Shared.run(other.path), "Provenance", .containerSwiftSources)
         #expect(failed.status == .failure && failed.found.contains("iCloud.org.provenance-emu.other"), "\(failed.found)")
     }
 
@@ -46,7 +42,7 @@ struct DoctorRuntimeContainerTests {
         let two = try DoctorVariant(Self.provenance)
         try two.edit("Provenance/Provenance-Info.plist", replacing: "<key>NSUbiquitousContainers</key>\n\t<dict>",
                      with: "<key>NSUbiquitousContainers</key>\n\t<dict>\n\t\t<key>iCloud.org.provenance-emu.other</key>\n\t\t<dict/>")
-        let warned = try Self.check(Self.run(two.path), "Provenance", .containerSwiftSources)
+        let warned = try Shared.check(Shared.run(two.path), "Provenance", .containerSwiftSources)
         #expect(warned.status == .warning, "\(warned.found)")
         #expect(warned.found.contains("iCloud.org.provenance-emu.other, iCloud.org.provenance-emu.provenance in no fixed order"),
                 "\(warned.found)")
@@ -58,13 +54,13 @@ struct DoctorRuntimeContainerTests {
         let unset = try DoctorVariant(Self.provenance)
         try unset.edit("Provenance/Provenance-Info.plist", replacing: "<key>NSUbiquitousContainers</key>",
                        with: "<key>NSUbiquitousContainersLeftOut</key>")
-        let code = try Self.check(Self.run(unset.path), "Provenance", .containerSwiftSources)
+        let code = try Shared.check(Shared.run(unset.path), "Provenance", .containerSwiftSources)
         #expect(code.status == .ok && code.found.contains("iCloud.org.provenance-emu.provenance"), "\(code.found)")
         // The fallback names another container: the app asks for one its entitlements do not list.
         try unset.edit("PVLibrary/Sources/PVLibrary/Cloud Sync/iCloud/iCloudConstants.swift",
                        replacing: "defaultProvenanceContainerIdentifier = \"iCloud.org.provenance-emu.provenance\"",
                        with: "defaultProvenanceContainerIdentifier = \"iCloud.org.provenance-emu.fallback\"")
-        let failed = try Self.check(Self.run(unset.path), "Provenance", .containerSwiftSources)
+        let failed = try Shared.check(Shared.run(unset.path), "Provenance", .containerSwiftSources)
         #expect(failed.status == .failure && failed.found.contains("iCloud.org.provenance-emu.fallback"), "\(failed.found)")
     }
 
@@ -89,11 +85,11 @@ struct DoctorRuntimeContainerTests {
         let location = try ProjectLocation.locate(root)
         #expect(location.bundles.map { ($0 as NSString).lastPathComponent } == ["group.trackhabit.xcodeproj"])
         #expect(location.notes.contains("TrackHabit.xcodeproj has no project.pbxproj (not a project): left out"), "\(location.notes)")
-        let checks = Self.run(root)
-        let project = try Self.check(checks, nil, .containerProject)
+        let checks = Shared.run(root)
+        let project = try Shared.check(checks, nil, .containerProject)
         #expect(project.status == .ok && project.found.contains("left out"), "\(project.found)")
         // The app's entitlements file is empty: a build problem, named as such.
-        let entitlements = try Self.check(checks, "group.trackhabit", .containerEntitlements)
+        let entitlements = try Shared.check(checks, "group.trackhabit", .containerEntitlements)
         #expect(entitlements.status == .failure && entitlements.found.contains("not a property list"), "\(entitlements.found)")
         // `.automatic` with no container anywhere: a local store, the widget not checked.
         #expect(!checks.contains { $0.target == "HabitWidgetExtension" })
