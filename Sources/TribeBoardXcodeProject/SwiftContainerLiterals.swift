@@ -117,6 +117,12 @@ package enum SwiftContainerLiterals {
                 } else if let name = capture(ContainerPatterns.infoPlistBinding, stripped) ?? boundName(stripped) {
                     result.bindings[name, default: []].append((value, location))
                 }
+            } else if !literal.interpolated, let label = capture(ContainerPatterns.argument, before),
+                      label.lowercased().contains("container"),
+                      !ContainerPatterns.positions.contains(where: { matches($0.pattern + "$", before) }) {
+                // `privateSynchronizer(containerName: "your-iCloud-container")`: whatever the literal,
+                // it is the container where a library passes that parameter to `CKContainer(identifier:)`.
+                result.bindings[label, default: []].append((.literal(literal.text), location))
             }
         }
         let text = String(decoding: code, as: UTF8.self)

@@ -78,6 +78,23 @@ struct DoctorRuntimeContainerTests {
                 "\(found)")
     }
 
+    static let syncKit = "roots/mentrena-SyncKit"
+
+    /// The example app hands its development pod (`pod 'SyncKit/CoreData', :path => '../../'`) a
+    /// placeholder, of which the pod makes `CKContainer(identifier: containerName)`.
+    @Test func aPlaceholderContainerPassedToADevelopmentPodFailsTheApp() throws {
+        let variant = try DoctorVariant(Self.syncKit)
+        let failed = try Shared.check(Shared.run(variant.file("Example/CoreData")), "SyncKitCoreDataExample", .containerSwiftSources)
+        #expect(failed.status == .failure && failed.found.contains("your-iCloud-container"), "\(failed.found)")
+        #expect(failed.locations.contains(SourceLocation(path: "SyncKitCoreDataExample/SyncKitCoreDataExample/AppDelegate.swift", line: 6)),
+                "\(failed.locations)")
+        // The placeholder replaced by the container the entitlements list: the app passes.
+        try variant.edit("Example/CoreData/SyncKitCoreDataExample/SyncKitCoreDataExample/AppDelegate.swift",
+                         replacing: "\"your-iCloud-container\"", with: "\"iCloud.com.mentrena.SyncKitCoreDataExample\"")
+        let passed = try Shared.check(Shared.run(variant.file("Example/CoreData")), "SyncKitCoreDataExample", .containerSwiftSources)
+        #expect(passed.status == .ok && passed.found.contains("iCloud.com.mentrena.SyncKitCoreDataExample"), "\(passed.found)")
+    }
+
     static let habitTracker = "roots/TinkyFirst-HabitTracker"
 
     @Test func aXcodeprojFolderWithoutItsProjectFileIsLeftOut() throws {
