@@ -37,6 +37,20 @@ struct DoctorRuntimeContainerTests {
         #expect(failed.status == .failure && failed.found.contains("iCloud.org.provenance-emu.other"), "\(failed.found)")
     }
 
+    /// The repository leaves `CodeSigning.xcconfig` out; a developer copies the sample, with their own
+    /// `ORG_IDENTIFIER`, as the README says: the entitlements follow it, the Info.plist's literal key
+    /// does not, and the app asks at run time for a container its entitlements no longer list.
+    @Test func theLeftOutXcconfigFilledInAsDocumentedFailsTheApp() throws {
+        let own = try DoctorVariant(Self.provenance)
+        #expect(FileManager.default.createFile(atPath: own.file("CodeSigning.xcconfig"),
+                                               contents: Data("DEVELOPMENT_TEAM = XYZ0123456\nORG_IDENTIFIER = com.myuniquename\n".utf8)))
+        let checks = Shared.run(own.path)
+        let listed = try Shared.check(checks, "Provenance", .containerEntitlementContainers)
+        #expect(listed.found.contains("iCloud.com.myuniquename.provenance"), "\(listed.found)")
+        let failed = try Shared.check(checks, "Provenance", .containerSwiftSources)
+        #expect(failed.status == .failure && failed.found.contains("iCloud.org.provenance-emu.provenance"), "\(failed.found)")
+    }
+
     /// Two keys: which one `keys.first` takes depends on the dictionary's order at run time.
     @Test func twoContainersInTheInfoPlistDictionaryCannotBeVerified() throws {
         let two = try DoctorVariant(Self.provenance)
