@@ -138,8 +138,14 @@ package struct ProjectLocation: Sendable, Equatable {
         return found.filter { $0.split(separator: "/").count == shallowest }
     }
 
+    /// `path` as seen from `root`; a file outside it (a development pod at `../../`) with `../`
+    /// steps, as long as the two share a folder below `/`.
     package static func relative(_ path: String, to root: String) -> String {
         let prefix = root.hasSuffix("/") ? root : root + "/"
-        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+        if path.hasPrefix(prefix) { return String(path.dropFirst(prefix.count)) }
+        let from = root.split(separator: "/"), to = path.split(separator: "/")
+        let shared = zip(from, to).prefix { $0 == $1 }.count
+        guard path.hasPrefix("/"), root.hasPrefix("/"), shared > 0, shared < from.count else { return path }
+        return (Array(repeating: "..", count: from.count - shared) + to[shared...].map(String.init)).joined(separator: "/")
     }
 }

@@ -102,6 +102,8 @@ struct DoctorRuntimeContainerTests {
         #expect(failed.status == .failure && failed.found.contains("your-iCloud-container"), "\(failed.found)")
         #expect(failed.locations.contains(SourceLocation(path: "SyncKitCoreDataExample/SyncKitCoreDataExample/AppDelegate.swift", line: 6)),
                 "\(failed.locations)")
+        // The pod's line, outside the folder doctor was given, is named from there.
+        #expect(failed.found.contains("(../../SyncKit/Classes/CoreData/CloudKitSynchronizer+CoreData.swift:7))"), "\(failed.found)")
         // The placeholder replaced by the container the entitlements list: the app passes.
         try variant.edit("Example/CoreData/SyncKitCoreDataExample/SyncKitCoreDataExample/AppDelegate.swift",
                          replacing: "\"your-iCloud-container\"", with: "\"iCloud.com.mentrena.SyncKitCoreDataExample\"")
