@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Logging
 import TribeBoardCloudKit
 import TribeBoardResync
@@ -12,6 +13,22 @@ package enum ResyncFixtures {
         let workspace = try ProvisionWorkspace()
         try workspace.run("family_name\nAlpha\nBravo\nCharlie\n")
         return (workspace, try workspace.inspector().strings("SELECT id FROM families ORDER BY source_line"))
+    }
+
+    /// One row of every table resync uploads, provisioned the ordinary way and then given every
+    /// optional column: what the mapping tests turn into records.
+    package static func everyTableFilled() throws -> [(table: SyncTable, row: Row)] {
+        let workspace = try ProvisionWorkspace()
+        try workspace.run("family_name,admin_display_name,admin_apple_user_id_hash\nOkafor,Ada,\(CSVFixtures.hexHash(1))\n")
+        return try DatabaseQueue(path: workspace.storePath).write { db in
+            try db.execute(sql: """
+                UPDATE user_profiles SET avatar_url = 'https://example.com/a.png';
+                UPDATE memberships SET last_role_change_at = joined_at;
+                """)
+            return try SyncTable.allCases.compactMap { table in
+                try Row.fetchOne(db, sql: "SELECT * FROM \(table.rawValue)").map { (table, $0) }
+            }
+        }
     }
 
     /// One resync of the store at `storePath` against a server following `script`, as the

@@ -20,22 +20,6 @@ struct UploadedColumnsTests {
         CSVFixtures.hexHash(2).databaseValue, 7.databaseValue,
     ]
 
-    /// One row of each synced table with every optional column given.
-    static func rows() throws -> [(SyncTable, Row)] {
-        let workspace = try ProvisionWorkspace()
-        try workspace.run("family_name,admin_display_name,admin_apple_user_id_hash\nOkafor,Ada,\(CSVFixtures.hexHash(1))\n")
-        let store = try TribeBoardStore.openOrCreate(at: workspace.storePath).store
-        return try store.writer.write { db in
-            try db.execute(sql: """
-                UPDATE user_profiles SET avatar_url = 'https://example.com/a.png';
-                UPDATE memberships SET last_role_change_at = joined_at;
-                """)
-            return try SyncTable.allCases.map { table in
-                (table, try #require(try Row.fetchOne(db, sql: "SELECT * FROM \(table.rawValue)")))
-            }
-        }
-    }
-
     static func record(_ table: SyncTable, _ values: [String: DatabaseValue]) -> CloudKitRecord? {
         let row = Row(values.mapValues { $0 as (any DatabaseValueConvertible)? })
         return try? StoreRecord.decoded(table, row: row).get().appRecord.get()
@@ -61,7 +45,7 @@ struct UploadedColumnsTests {
     }
 
     @Test func theUploadedColumnsAreExactlyTheColumnsOfTheUploadedRecord() throws {
-        for (table, row) in try Self.rows() {
+        for (table, row) in try ResyncFixtures.everyTableFilled() {
             let (changing, untried) = try Self.columnsThatChangeTheRecord(table, row)
             let listed = Set(PendingRow.uploadedColumns(table))
             #expect(changing.subtracting(listed).isEmpty, "\(table.rawValue): uploaded but not compared: \(changing.subtracting(listed).sorted())")
