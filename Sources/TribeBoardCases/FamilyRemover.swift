@@ -4,6 +4,7 @@ import TribeBoardCloudKit
 import TribeBoardDomain
 import TribeBoardRemote
 import TribeBoardStore
+import TribeBoardSupport
 
 /// Takes families out of CloudKit and the store, in the order that leaves nothing dangling when
 /// killed at any moment:
@@ -24,7 +25,7 @@ package struct FamilyRemover: Sendable {
     /// The family a merge moved the members into (recorded with the removal).
     var mergedInto: String?
     /// After each batch: families settled so far, of how many.
-    package var onProgress: @Sendable (_ done: Int, _ total: Int) -> Void = { _, _ in }
+    package var onProgress: @Sendable (WorkProgress) -> Void = { _ in }
 
     package init(request: RemoveRequest, logger: Logger) {
         self.request = request
@@ -39,6 +40,7 @@ package struct FamilyRemover: Sendable {
         var batch: [(CaseFamily, RemovedFamily)] = []
         var operations = 0
         var done = 0
+        let started = ContinuousClock.now
         for chunk in request.families.chunked(CloudKitClient.maxOperationsPerRequest) {
             let resolved = try resolve(Array(chunk), store: store, report: &report)
             let joinedInApp = try await appMembers(of: resolved.map(\.1), remote: &remote)
@@ -73,10 +75,10 @@ package struct FamilyRemover: Sendable {
                 operations += cost
             }
             done += chunk.count
-            onProgress(done, request.families.count)
+            onProgress(WorkProgress(processed: done, total: request.families.count, since: started))
         }
         try await flush(&batch, store: store, remote: &remote, report: &report)
-        onProgress(request.families.count, request.families.count)
+        onProgress(WorkProgress(processed: request.families.count, total: request.families.count, since: started))
         report.requests += remote?.requests ?? 0
         if report.unfinished > 0 { report.nextStep = "run the same command again: it finishes what was started" }
         return report

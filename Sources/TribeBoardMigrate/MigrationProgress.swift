@@ -1,4 +1,5 @@
 import Foundation
+import TribeBoardSupport
 
 /// How far a migration is, for a progress bar: records handled of the phase's total. Each phase
 /// counts its own records (the reading phase its record types), so the total changes between
@@ -17,6 +18,11 @@ package struct MigrationProgress: Sendable {
     /// 1-based place of the phase among this run's.
     package var step: Int { (phases.firstIndex(of: phase) ?? 0) + 1 }
     package var label: String { "\(phase.rawValue) \(step)/\(phases.count)" }
+
+    /// The display's terms: records handled of the phase's, problems as failures, the phase named.
+    package var work: WorkProgress {
+        WorkProgress(processed: processed, total: total, failed: problems, elapsed: elapsed, phase: label)
+    }
 
     static func phases(of request: MigrationRequest) -> [Phase] {
         [.reading, .planning] + (request.apply ? [.copying, .verifying] : [])

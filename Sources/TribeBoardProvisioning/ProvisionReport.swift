@@ -143,17 +143,3 @@ package struct ProvisionReport: Encodable, Sendable {
         }
     }
 }
-
-/// Progress as the run goes, for a progress bar or periodic log lines.
-package struct ProvisionProgress: Sendable {
-    package let processed: Int
-    package let total: Int
-    package let created: Int
-    package let existing: Int
-    package let failed: Int
-    package let elapsed: Duration
-
-    package init(processed: Int, total: Int, created: Int, existing: Int, failed: Int, elapsed: Duration) {
-        (self.processed, self.total, self.created, self.existing, self.failed, self.elapsed) = (processed, total, created, existing, failed, elapsed)
-    }
-}

@@ -12,7 +12,7 @@ import TribeBoardRemote
 /// admin in one transaction, then write its QR PNG. Offline-first: everything new waits with
 /// `needs_sync = 1` for `resync`. Re-running the same file is safe at any point, even after kill -9.
 package struct Provisioner: Sendable {
-    package typealias ProgressHandler = @Sendable (ProvisionProgress) -> Void
+    package typealias ProgressHandler = @Sendable (WorkProgress) -> Void
 
     let request: ProvisionRequest
     let logger: Logger

@@ -60,8 +60,6 @@ struct RunSink {
     }
 
     private func progress() {
-        onProgress(ProvisionProgress(processed: report.rows, total: total, created: report.created,
-                                     existing: report.existing, failed: report.failed,
-                                     elapsed: ContinuousClock.now - started))
+        onProgress(WorkProgress(processed: report.rows, total: total, failed: report.failed, since: started))
     }
 }

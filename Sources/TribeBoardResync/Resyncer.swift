@@ -25,7 +25,7 @@ package struct Resyncer: Sendable {
     let concurrency: Int
     /// Called after each page: records settled so far (uploaded or failed), of how many were
     /// pending at the start, and how many failed.
-    package var onProgress: @Sendable (_ settled: Int, _ total: Int, _ failed: Int) -> Void = { _, _, _ in }
+    package var onProgress: @Sendable (WorkProgress) -> Void = { _ in }
 
     package init(store: TribeBoardStore, client: CloudKitClient, logger: Logger, backoff: SyncBackoff = SyncBackoff(),
                  concurrency: Int = CloudKitClient.maxConcurrentRequests) {
@@ -45,7 +45,8 @@ package struct Resyncer: Sendable {
             report.pendingBefore = try store.pendingSyncCounts()
             let bookkeeping = SyncBookkeeping(store: store)
             tables: for table in SyncTable.allCases {
-                if let stop = try await uploadTable(table, until: deadline, bookkeeping: bookkeeping, report: &report) {
+                if let stop = try await uploadTable(table, until: deadline, bookkeeping: bookkeeping,
+                                                    started: started, report: &report) {
                     report.stop = stop
                     break tables
                 }
@@ -83,7 +84,7 @@ package struct Resyncer: Sendable {
     /// round trips side by side, not one after the other. Each page settles its own records; a page
     /// that must stop the run lets the pages in flight finish and starts no more.
     private func uploadTable(_ table: SyncTable, until deadline: ContinuousClock.Instant?, bookkeeping: SyncBookkeeping,
-                             report: inout ResyncReport) async throws -> ResyncReport.Stop? {
+                             started: ContinuousClock.Instant, report: inout ResyncReport) async throws -> ResyncReport.Stop? {
         var after = ""
         var exhausted = false
         var stop: ResyncReport.Stop?
@@ -110,8 +111,9 @@ package struct Resyncer: Sendable {
                 guard inFlight > 0, let done = try await group.next() else { break }
                 inFlight -= 1
                 totals.add(done.report)
-                onProgress(report.synced + report.failed + totals.synced + totals.failed, report.pendingBefore.total,
-                           report.failed + totals.failed)
+                onProgress(WorkProgress(processed: report.synced + report.failed + totals.synced + totals.failed,
+                                        total: report.pendingBefore.total, failed: report.failed + totals.failed,
+                                        since: started))
                 if stop == nil { stop = done.stop }
             }
         }

@@ -454,6 +454,19 @@ package struct MergeReportMirror: Decodable {
     }
 }
 
+/// `recode --json`: the new code, its claim, and the commands that reprint and upload it.
+package struct RecodeReportMirror: Decodable {
+    package let applied: Bool
+    package let familyId: String
+    package let newCode: String?
+    package let claimed: Bool
+    package let qrFile: String?
+    package let manifest: String?
+    package let reprintCommand: String
+    package let uploadCommand: String
+    package let warning: String
+}
+
 /// `adopt --json`: both versions, and what the store took.
 package struct AdoptReportMirror: Decodable {
     package let command: String

@@ -1,24 +1,12 @@
 import Foundation
 import Testing
-import TribeBoardCloudKit
 import TribeBoardTestSupport
 @testable import TribeBoardDoctor
-import TribeBoardRemote
 
-/// The typed catalogues (record types, doctor check ids) against what they must agree with and
-/// did not come from: the schema file operators import, and the ids the docs promise scripts.
+/// The doctor's check ids against what they must agree with and did not come from: the ids the
+/// docs promise scripts.
 @Suite struct CatalogueTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    /// `RECORD TYPE Name (` lines of Templates/cloudkit-schema.ckdb.
-    static func schemaTypes() throws -> [String] {
-        let text = try String(contentsOfFile: root.appendingPathComponent("Templates/cloudkit-schema.ckdb").path, encoding: .utf8)
-        return text.split(separator: "\n").compactMap { line in
-            let words = line.split(separator: " ")
-            guard words.count >= 3, words[0] == "RECORD", words[1] == "TYPE" else { return nil }
-            return String(words[2])
-        }
-    }
 
     /// The first cell of each row of docs/doctor.md's "Check ids" table, without backticks.
     static func documentedCheckIDs() throws -> [String] {
@@ -29,15 +17,6 @@ import TribeBoardRemote
             guard line.hasPrefix("| `") else { return nil }
             return line.split(separator: "`").dropFirst().first.map(String.init)
         }
-    }
-
-    /// Every type the toolkit names, legacy ones included: a container (or the emulator's
-    /// --schema) set up from the file can hold the legacy records audit and migrate read.
-    @Test func theRecordTypesAreTheSchemaFilesTypes() throws {
-        let types = try Self.schemaTypes()
-        #expect(types.count >= 4, "the schema file's types were not read")
-        #expect(Set(RecordType.allCases.map(\.name)) == Set(types))
-        #expect(types.count == Set(types).count, "a type defined twice: \(types)")
     }
 
     @Test func everyCheckIDIsDocumentedInChecklistOrder() throws {

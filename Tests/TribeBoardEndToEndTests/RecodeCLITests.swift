@@ -11,17 +11,7 @@ import TribeBoardRemote
     let tribeboard = ProcessRunner.executable("tribeboard")
     let container = CloudKitConfiguration.defaultContainer
 
-    struct Report: Decodable {
-        let applied: Bool
-        let familyId: String
-        let newCode: String?
-        let claimed: Bool
-        let qrFile: String?
-        let manifest: String?
-        let reprintCommand: String
-        let uploadCommand: String
-        let warning: String
-    }
+    typealias Report = RecodeReportMirror
 
     struct ErrorReport: Decodable {
         struct Detail: Decodable { let kind: String }

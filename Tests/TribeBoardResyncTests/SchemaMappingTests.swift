@@ -17,21 +17,13 @@ struct SchemaMappingTests {
     /// What resync uploads: one store row of every table it syncs, provisioned the ordinary way
     /// and then given every optional column, turned into records by the client's own encoding.
     static func writtenRecords() throws -> [CloudKitRecord] {
-        let workspace = try ProvisionWorkspace()
-        try workspace.run("family_name,admin_display_name,admin_apple_user_id_hash\nOkafor,Ada,\(CSVFixtures.hexHash(1))\n")
-        let store = try TribeBoardStore.openOrCreate(at: workspace.storePath).store
-        return try store.writer.write { db in
-            try db.execute(sql: """
-                UPDATE user_profiles SET avatar_url = 'https://example.com/a.png';
-                UPDATE memberships SET last_role_change_at = joined_at;
-                """)
-            return try SyncTable.allCases.map { table in
-                let row = try #require(try Row.fetchOne(db, sql: "SELECT * FROM \(table.rawValue)"), "no \(table.rawValue) row")
-                for column in PendingRow.uploadedColumns(table) {
-                    #expect(!(row[column] as DatabaseValue).isNull, "\(table.rawValue).\(column) is empty: its field would not be checked")
-                }
-                return try StoreRecord.decoded(table, row: row).get().appRecord.get()
+        let rows = try ResyncFixtures.everyTableFilled()
+        #expect(rows.map(\.table) == SyncTable.allCases, "a row of every table")
+        return try rows.map { table, row in
+            for column in PendingRow.uploadedColumns(table) {
+                #expect(!(row[column] as DatabaseValue).isNull, "\(table.rawValue).\(column) is empty: its field would not be checked")
             }
+            return try StoreRecord.decoded(table, row: row).get().appRecord.get()
         }
     }
 

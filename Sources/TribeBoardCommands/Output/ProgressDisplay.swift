@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import Synchronization
-import TribeBoardProvisioning
 import TribeBoardSupport
 
 /// Progress on stderr: a bar with rate and ETA on a terminal, a log line every few seconds
@@ -21,8 +20,8 @@ final class ProgressDisplay: Sendable {
         lastShown = Mutex(mode == .logLines ? ContinuousClock.now : nil)
     }
 
-    /// `label` names the phase of a run whose phases count different things (migrate's "copying 3/4").
-    func update(_ progress: ProvisionProgress, label: String? = nil) {
+    /// A phase, when the progress has one, is shown before the bar (migrate's "copying 3/4").
+    func update(_ progress: WorkProgress) {
         let interval: Duration = mode == .bar ? .milliseconds(100) : .seconds(5)
         let due = lastShown.withLock { last -> Bool in
             let now = ContinuousClock.now
@@ -33,11 +32,11 @@ final class ProgressDisplay: Sendable {
         guard due else { return }
         switch mode {
         case .silent: return
-        case .bar: Terminal.showProgress((label.map { $0 + "  " } ?? "") + Self.bar(progress))
+        case .bar: Terminal.showProgress((progress.phase.map { $0 + "  " } ?? "") + Self.bar(progress))
         case .logLines:
             var metadata: Logger.Metadata = ["rows": "\(progress.processed)/\(progress.total)",
                                              "rate": "\(Int(Self.rate(progress)))/s", "eta": "\(Self.eta(progress))"]
-            if let label { metadata["phase"] = "\(label)" }
+            if let phase = progress.phase { metadata["phase"] = "\(phase)" }
             logger.notice("progress", metadata: metadata)
         }
     }
@@ -46,7 +45,7 @@ final class ProgressDisplay: Sendable {
         if mode == .bar { Terminal.clearProgressLine() }
     }
 
-    static func bar(_ progress: ProvisionProgress, width: Int = 30) -> String {
+    static func bar(_ progress: WorkProgress, width: Int = 30) -> String {
         let fraction = progress.total > 0 ? min(Double(progress.processed) / Double(progress.total), 1) : 1
         let filled = Int(fraction * Double(width))
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
@@ -54,12 +53,12 @@ final class ProgressDisplay: Sendable {
                       progress.processed, progress.total, Int(rate(progress)), eta(progress), progress.failed)
     }
 
-    static func rate(_ progress: ProvisionProgress) -> Double {
+    static func rate(_ progress: WorkProgress) -> Double {
         let seconds = progress.elapsed.seconds
         return seconds > 0 ? Double(progress.processed) / seconds : 0
     }
 
-    static func eta(_ progress: ProvisionProgress) -> String {
+    static func eta(_ progress: WorkProgress) -> String {
         let rate = rate(progress)
         guard rate > 0 else { return "--:--" }
         let remaining = Int(Double(max(progress.total - progress.processed, 0)) / rate)

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import TribeBoardCloudKit
 import TribeBoardMigrate
-import TribeBoardProvisioning
 import TribeBoardSupport
 
 /// What both migrations do once their sides are known: run, print, exit with the truth.
@@ -36,7 +35,7 @@ struct MigrationRun {
         do {
             report = try await Migrator(request: request, endpoints: endpoints, logger: context.logger, onProgress: {
                 interrupt.record($0)
-                progress.update(ProvisionProgress($0), label: $0.label)
+                progress.update($0.work)
             }).run()
         } catch {
             progress.finish()
@@ -72,13 +71,5 @@ struct MigrationRun {
         let already = Set(zip(words, words.dropFirst()).filter { $0.0 == "--keep-source" }.map(\.1))
         for name in names where !already.contains(name) { words += ["--keep-source", name] }
         return ShellWords.command(["tribeboard", "migrate"] + words)
-    }
-}
-
-extension ProvisionProgress {
-    /// The progress display speaks in provision's terms: processed, total, failed.
-    init(_ migration: MigrationProgress) {
-        self.init(processed: migration.processed, total: migration.total, created: migration.processed, existing: 0,
-                  failed: migration.problems, elapsed: migration.elapsed)
     }
 }

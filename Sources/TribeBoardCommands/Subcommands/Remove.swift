@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import TribeBoardCases
 import TribeBoardCloudKit
-import TribeBoardProvisioning
 import TribeBoardResync
 import TribeBoardStore
 
@@ -66,11 +65,7 @@ package struct RemoveCommand: PipelineCommand {
         request.showCodes = showCodes
         var remover = FamilyRemover(request: request, logger: context.logger)
         let progress = ProgressDisplay(quiet: global.quiet || fromFile == nil, logger: context.logger)
-        let started = ContinuousClock.now
-        remover.onProgress = { done, total in
-            progress.update(ProvisionProgress(processed: done, total: total, created: done, existing: 0, failed: 0,
-                                              elapsed: ContinuousClock.now - started))
-        }
+        remover.onProgress = { progress.update($0) }
         let report: RemoveReport
         do {
             report = try await remover.run()

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import TribeBoardCloudKit
-import TribeBoardProvisioning
 import TribeBoardResync
 import TribeBoardStore
 import TribeBoardDomain
@@ -64,82 +63,78 @@ package struct ResyncCommand: PipelineCommand {
         if !reupload.isEmpty { return try reuploadFamilies(context) }
         let client: CloudKitClient?
         do {
-            client = try remoteOptions.client(policy: retryPolicy, logger: context.logger)
+            client = try remoteOptions.client(policy: ResyncRun.retryPolicy(maxDuration: maxDuration),
+                                              logger: context.logger)
         } catch {
             throw context.fail(error, Self.exits)
         }
         guard let client else {
             throw context.fail(CommandError.remoteNeeded(by: .resync), Self.exits)
         }
-        let lock: SyncLock
+        var report = try await upload(client, context)
+        let outcome = writeMetrics(&report, context)
+        try finish(report, outcome, client: client, context)
+    }
+
+    /// The run itself (ResyncRun): its errors end the command (another run holding the lock is
+    /// 73, normal under cron; a lock file that cannot be used is 74).
+    private func upload(_ client: CloudKitClient, _ context: CommandContext) async throws -> ResyncReport {
+        // Its warnings (the code check stopped, conflicts, quarantines) are all in the summary
+        // or the error block, which a run that does not end 0 always prints (cron mails it):
+        // logged as they happen only with -v.
+        let logger = global.verbose ? context.logger : context.loggerWithoutWarnings()
+        var run = ResyncRun(storePath: global.store, client: client, logger: logger)
+        run.maxDuration = maxDuration.map { .seconds($0) }
+        run.concurrency = concurrency
+        // A bar on a terminal (a long run is not silent for minutes), a line every few seconds
+        // in a log, nothing for cron's quiet runs or with -q.
+        let quiet = global.quiet || !Terminal.isTerminal(.standardError) && !global.verbose
+        let progress = ProgressDisplay(quiet: quiet, logger: context.logger)
+        run.onProgress = { progress.update($0) }
+        defer { progress.finish() }
         do {
-            // Not a lock file beside another application's database: what is there is checked first.
-            try TribeBoardStore.identify(at: global.store)
+            return try await run.run()
         } catch {
             throw context.fail(error, Self.exits)
         }
+    }
+
+    /// `--metrics-file`, and the outcome it leaves: monitoring reading a stale file would see the
+    /// last good run, so a run that could not write it ends neither 0 nor 1.
+    private func writeMetrics(_ report: inout ResyncReport, _ context: CommandContext) -> ResyncOutcome {
+        let outcome = ResyncOutcome.uploads(report.exitKind)
+        guard let metricsFile else { return outcome }
         do {
-            lock = try SyncLock(storePath: global.store)
+            try report.writeMetrics(to: metricsFile, exitStatus: outcome.status.rawValue)
+            return outcome
         } catch {
-            // Another run holds it (73, normal under cron); a lock file that cannot be used is 74.
-            throw context.fail(error, Self.exits)
-        }
-        var report: ResyncReport
-        do {
-            let store = try TribeBoardStore.open(at: global.store)
-            let deadline = maxDuration.map { ContinuousClock.now + .seconds($0) }
-            // --max-duration is a promise for the whole run: requests and backoff end by it too.
-            // Its warnings (the code check stopped, conflicts, quarantines) are all in the summary
-            // or the error block, which a run that does not end 0 always prints (cron mails it):
-            // logged as they happen only with -v.
-            let logger = global.verbose ? context.logger : context.loggerWithoutWarnings()
-            var resyncer = Resyncer(store: store, client: client.bounded(by: deadline), logger: logger,
-                                    concurrency: concurrency)
-            // A bar on a terminal (a long run is not silent for minutes), a line every few seconds
-            // in a log, nothing for cron's quiet runs or with -q.
-            let progress = ProgressDisplay(quiet: global.quiet || !Terminal.isTerminal(.standardError) && !global.verbose, logger: context.logger)
-            let started = ContinuousClock.now
-            resyncer.onProgress = { settled, total, failed in
-                progress.update(ProvisionProgress(processed: settled, total: total, created: settled - failed, existing: 0, failed: failed,
-                                                  elapsed: ContinuousClock.now - started))
+            if !context.summaryOnTerminal {
+                context.logger.error("cannot write the metrics file", metadata: ["error": "\(error.localizedDescription)"])
             }
-            report = try await resyncer.run(until: deadline)
-            progress.finish()
-        } catch {
-            throw context.fail(error, Self.exits)
+            report.metricsFileError = error.localizedDescription
+            return [.success, .partialFailure].contains(outcome.status) ? .metricsNotWritten : outcome
         }
-        withExtendedLifetime(lock) {}
-        var outcome = ResyncOutcome.uploads(report.exitKind)
-        if let metricsFile {
-            do {
-                try AtomicFile.write(Array(report.metrics(exitStatus: outcome.status.rawValue).utf8), to: metricsFile, permissions: 0o644)
-            } catch {
-                if !context.summaryOnTerminal {
-                    context.logger.error("cannot write the metrics file", metadata: ["error": "\(error.localizedDescription)"])
-                }
-                report.metricsFileError = error.localizedDescription
-                // Monitoring reading a stale file would see the last good run: never 0, nor 1.
-                if [.success, .partialFailure].contains(outcome.status) { outcome = .metricsNotWritten }
-            }
-        }
+    }
+
+    /// What cron hears: nothing from a run that did its job (unless asked, or on a terminal);
+    /// otherwise the error block of what stopped it, the summary, and what was set aside.
+    private func finish(_ report: ResyncReport, _ outcome: ResyncOutcome, client: CloudKitClient,
+                        _ context: CommandContext) throws {
         // What stopped the run is one error block (what cron mails), not a warning plus the
         // summary's line: the summary leaves it out.
         let block = stopBlock(report, client: client)
         if let block { context.report(block) }
-        // Cron mails whatever a job prints: a run that did its job prints nothing unless asked, or
-        // unless a person runs it on a terminal.
         let status = outcome.status
         if global.json || global.verbose || status != .success || Terminal.isTerminal(.standardOutput) && !global.quiet {
             try context.emit(report) { ResyncReportText.render($0, store: global.store, remote: client.configuration.adviceFlags, stopShownApart: block != nil) }
         }
-        if status != .success {
-            let setAside = report.quarantined + report.conflicts + report.blocked
-            context.stopped(because: (setAside > 0 ? ["\(setAside) records set aside for a person: \(listCommand)"] : [])
-                + (report.unfinishedCreations > 0
-                    ? ["\(report.unfinishedCreations) creations that did not complete are kept out of CloudKit: "
-                        + Advice.doctorFamily(store: global.store, familyID: "ID", remote: client.configuration.adviceFlags).command] : []))
-            throw status.exitCode
-        }
+        guard status != .success else { return }
+        let setAside = report.quarantined + report.conflicts + report.blocked
+        context.stopped(because: (setAside > 0 ? ["\(setAside) records set aside for a person: \(listCommand)"] : [])
+            + (report.unfinishedCreations > 0
+                ? ["\(report.unfinishedCreations) creations that did not complete are kept out of CloudKit: "
+                    + Advice.doctorFamily(store: global.store, familyID: "ID", remote: client.configuration.adviceFlags).command] : []))
+        throw status.exitCode
     }
 
     private var listCommand: String { Advice.resyncList(store: global.store).command }
@@ -165,13 +160,6 @@ package struct ResyncCommand: PipelineCommand {
             block.next = listCommand
         }
         return block
-    }
-
-    /// Retries of one request stay well inside the run's own bound.
-    var retryPolicy: RetryPolicy {
-        var policy = RetryPolicy()
-        if let maxDuration { policy.maxTotalSeconds = max(5, Double(maxDuration) / 4) }
-        return policy
     }
 
     /// --release: the next run tries those records again; an id that is not set aside is a mistake.

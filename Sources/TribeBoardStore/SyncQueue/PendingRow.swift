@@ -29,16 +29,22 @@ package struct PendingRow: Sendable {
     /// The column `SyncQueue.duePage` adds: 1 when the id is text with a NUL inside.
     static let idHoldsNUL = "id_holds_nul"
 
-    /// The columns a record uploads (the app's CloudKit fields). What resync writes after an
-    /// upload (marked synced, code verified, set aside) holds only while the row still has the
-    /// values it uploaded: an audit repair may give a family a new code while its old one is on the wire.
+    /// The columns a record uploads (the app's CloudKit fields), from its typed record: every
+    /// column but the id and those it declares local. What resync writes after an upload (marked
+    /// synced, code verified, set aside) holds only while the row still has the values it
+    /// uploaded: an audit repair may give a family a new code while its old one is on the wire.
     package static func uploadedColumns(_ table: SyncTable) -> [String] {
         switch table {
-        case .families: return ["name", "code", "created_by_user_id", "created_at"]
-        case .userProfiles: return ["display_name", "apple_user_id_hash", "avatar_url", "created_at"]
-        case .memberships: return ["family_id", "user_id", "role", "status", "joined_at", "last_role_change_at"]
+        case .families: return familyColumns
+        case .userProfiles: return profileColumns
+        case .memberships: return membershipColumns
         }
     }
+
+    /// Derived once: `PendingRow` reads them for every row of a page.
+    private static let familyColumns = Family.uploadedColumns
+    private static let profileColumns = UserProfile.uploadedColumns
+    private static let membershipColumns = Membership.uploadedColumns
 
     /// `(VALUES (?, ?, ...), ...)`: id then the uploaded columns, one tuple per row.
     static func values(_ rows: [PendingRow]) -> String {

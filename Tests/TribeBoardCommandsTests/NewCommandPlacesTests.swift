@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+@testable import TribeBoardCommands
+
+/// Every place a command must be named besides its own files (ARCHITECTURE.md, "A new command"):
+/// a command registered in `TribeBoardCommand` but missing from any of them fails here, by name.
+/// Its page, its exit tables and its `--help` are checked by `CommandParsingTests` and
+/// `ExitStatusSourceTests`; the did-you-mean catalogue is the registration itself.
+struct NewCommandPlacesTests {
+    /// The top-level subcommands, as `tribeboard --help` lists them.
+    static var names: [String] {
+        TribeBoardCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
+    }
+
+    static func text(_ relativePath: String) throws -> String {
+        try String(contentsOf: ReadmeTables.root.appendingPathComponent(relativePath), encoding: .utf8)
+    }
+
+    static func lines(_ relativePath: String) throws -> [Substring] {
+        try text(relativePath).split(separator: "\n", omittingEmptySubsequences: false)
+    }
+
+    @Test func theReadmeHasARowAndADocumentationLinkForEveryCommand() throws {
+        let readme = try Self.lines("README.md")
+        #expect(Self.names.count >= 10)
+        for name in Self.names {
+            #expect(readme.contains { $0.hasPrefix("| [`tribeboard \(name)`](docs/\(name).md) |") },
+                    "README's command table has no row for \(name)")
+            #expect(readme.contains { $0.hasPrefix("- ") && $0.contains("](docs/\(name).md)") },
+                    "README's documentation list does not link docs/\(name).md")
+        }
+    }
+
+    /// docs/errors.md opens with a link to each command's exit statuses.
+    @Test func theErrorsPageLinksEveryCommandsExitStatuses() throws {
+        let page = try Self.text("docs/errors.md")
+        let title = try #require(page.range(of: "\n# "))
+        let opening = page[title.upperBound...].components(separatedBy: "\n\n").dropFirst().first ?? ""
+        for name in Self.names {
+            #expect(opening.contains("(\(name).md#exit-status)"), "docs/errors.md's first paragraph does not link \(name)")
+        }
+    }
+
+    /// The tests read each command's `--json` through a typed mirror (`NAMEReportMirror`), so that
+    /// a renamed or dropped key fails to decode.
+    @Test func everyCommandHasAReportMirror() throws {
+        let mirrors = try Self.text("Sources/TribeBoardTestSupport/ReportMirrors.swift")
+        for name in Self.names {
+            let type = name.prefix(1).uppercased() + name.dropFirst() + "ReportMirror"
+            #expect(mirrors.contains("struct \(type): Decodable"), "no \(type) in TestSupport's ReportMirrors.swift")
+        }
+    }
+
+    /// Every module under Sources/ is in ARCHITECTURE.md's modules table (or its Files list) and
+    /// has a unit test target named after it, but those listed here, which are still owed one.
+    @Test func everyModuleIsInTheArchitectureAndHasItsTests() throws {
+        let owedUnitTargets: Set = ["TribeBoardQR", "TribeBoardXcodeProject", "TribeBoardSheets", "TribeBoardCases"]
+        let testedElsewhere: Set = ["TribeBoardCommands", "TribeBoardTestSupport", "TribeBoardVersion"]
+        let architecture = try Self.text("ARCHITECTURE.md")
+        let sources = ReadmeTables.root.appendingPathComponent("Sources").path
+        let modules = try FileManager.default.contentsOfDirectory(atPath: sources).filter { $0.hasPrefix("TribeBoard") }
+        #expect(modules.count >= 15)
+        let tests = Set(try FileManager.default.contentsOfDirectory(atPath: ReadmeTables.root.appendingPathComponent("Tests").path))
+        for module in modules {
+            #expect(architecture.contains("`\(module)`") || architecture.contains("Sources/\(module)"),
+                    "ARCHITECTURE.md does not name \(module)")
+            guard !testedElsewhere.contains(module) else { continue }
+            #expect(tests.contains(module + "Tests") != owedUnitTargets.contains(module),
+                    "\(module): a unit test target Tests/\(module)Tests, or its place in the owed list")
+        }
+    }
+}

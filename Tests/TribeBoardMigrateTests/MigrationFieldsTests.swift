@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+import TribeBoardCloudKit
+import TribeBoardDomain
+@testable import TribeBoardMigrate
+@testable import TribeBoardRemote
+
+/// Every field of every record type is checked before a record is copied: a field the mapping
+/// writes but `MigrationValidation` forgets would be copied whatever it holds.
+struct MigrationFieldsTests {
+    static let created = Date(timeIntervalSince1970: 1_764_000_000.123)
+    static let family = FamilyID(rawValue: UUID().uuidString)
+    static let user = UserID(rawValue: UUID().uuidString)
+
+    /// Each kind's record as the mapping writes it, with every optional field given.
+    static let records: [(MigratedKind, CloudKitRecord)] = [
+        (.family, RecordMapping.family(id: family, name: "Okafor", code: "QX7K2M", createdByUserId: user, createdAt: created)),
+        (.userProfile, RecordMapping.userProfile(id: user, displayName: "Ada", appleUserIdHash: "0123456789abcdef",
+                                                 avatarUrl: "https://example.com/a.png", createdAt: created)),
+        (.membership, RecordMapping.membership(id: MembershipID(rawValue: UUID().uuidString), familyID: family, userID: user,
+                                               role: .adult, status: .active, joinedAt: created, lastRoleChangeAt: created)),
+    ]
+
+    @Test func aFieldOfTheWrongTypeIsAProblemNamingIt() {
+        for (kind, record) in Self.records {
+            #expect(MigrationValidation.problems(record, kind: kind) == [], "\(kind): the record as written is valid")
+            for (name, field) in record.fields ?? [:] {
+                var broken = record
+                broken.fields?[name] = field.type == "STRING" ? .timestamp(milliseconds: 1_764_000_000_000) : .string("x")
+                let problems = MigrationValidation.problems(broken, kind: kind)
+                #expect(problems.contains { $0.hasPrefix(name + " ") }, "\(kind).\(name) is not checked: \(problems)")
+            }
+        }
+    }
+}
