@@ -5,9 +5,9 @@
 #   audit          the live audit of FAMILIES families (+ planted duplicates another writer made)
 #   migrate        `migrate legacy-types` (a plan) of FAMILIES legacy families, profiles, memberships
 #   migrate claims `migrate claims` (a plan) of FAMILIES families
-# One Markdown row per command, latency and build: wall, peak RSS, and the floor of reading the
-# types one page (200 records) after another (pages x latency), which a one-query reader cannot
-# beat; beside them the CPU seconds (user + system) of the command and of the emulator during the
+# One Markdown row per command, latency and build: wall, peak RSS, and the floor of asking one
+# request after another (requests x latency: pages of 200 records, and claims' lookups), which a
+# one-query reader cannot beat; beside them the CPU seconds (user + system) of the command and of the emulator during the
 # command, and the load average (1 minute) before and after it: on a shared machine a wall time
 # above the floor is round trips only when the CPU seconds are well below it.
 # MEMORY=1: the live audit alone, once, at 0 ms, of MEMORY_FAMILIES families (peak RSS).
@@ -45,14 +45,14 @@ done
 # sharing a code, and PLANT lower-case twins of an existing code.
 # The legacy file (3 records a family) only when migrate runs: at a million families it is 1.2 GB.
 case " $COMMANDS " in *" migrate "*) LEGACY=1 ;; *) LEGACY=0 ;; esac
-awk -v n="$FAMILIES" -v p="$PLANT" -v zone="$ZONE" -v withLegacy="$LEGACY" '
+awk -v n="$FAMILIES" -v p="$PLANT" -v zone="$ZONE" -v withLegacy="$LEGACY" -v work="$WORK" '
 function code(i,   v, s, k) { v = (i * 2654435761) % 1073741824; s = "";
   for (k = 0; k < 6; k++) { s = s substr("ABCDEFGHJKLMNPQRSTUVWXYZ23456789", v % 32 + 1, 1); v = int(v / 32) } return s }
 function id(i, kind) { return sprintf("%08X-0000-4000-%s-%012d", i, kind, i) }
 function family(file, name, type, c, label, user, by) {
   printf "%s\"%s\":{\"recordName\":\"%s\",\"recordType\":\"%s\",\"fields\":{\"name\":{\"value\":\"%s\",\"type\":\"STRING\"},\"code\":{\"value\":\"%s\",\"type\":\"STRING\"},\"createdByUserId\":{\"value\":\"%s\",\"type\":\"STRING\"},\"createdAt\":{\"value\":1700000000000,\"type\":\"TIMESTAMP\"}}%s}\n", (first[file] ? "" : ","), name, name, type, label, c, user, by > file; first[file] = 0 }
 function out(file, name, text) { printf "%s\"%s\":%s\n", (first[file] ? "" : ","), name, text > file; first[file] = 0 }
-BEGIN { current = ENVIRON["WORK"] "/current.json"; legacy = ENVIRON["WORK"] "/legacy.json"
+BEGIN { current = work "/current.json"; legacy = work "/legacy.json"
   first[current] = 1; first[legacy] = 1
   printf "{\"nextTag\":1,\"zones\":{\"%s\":{\n", zone > current; printf "{\"nextTag\":1,\"zones\":{\"%s\":{\n", zone > legacy
   other = ",\"created\":{\"timestamp\":1700000000000,\"userRecordName\":\"_app_user_1\"}"
@@ -92,10 +92,11 @@ pages() { echo $(( ($1 + 199) / 200 )); }
 # A process's CPU seconds so far (user + system, from /proc), and the 1-minute load average.
 cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); printf "%.2f", ($12 + $13) / hz }' "/proc/$1/stat"; }
 load_now() { cut -d' ' -f1 /proc/loadavg; }
-# What one page at a time must read: audit Family (+ the 3 legacy types, 1 page each); migrate the
-# 3 legacy types and the destination's Family (1 page); claims Family.
+# What one request at a time must ask: audit Family (+ the 3 legacy types, 1 page each); migrate
+# the 3 legacy types and the destination's Family (1 page); claims Family and a claim lookup per
+# 200 codes (the planted pairs add 50 codes; the twins normalise to codes already counted).
 current_records=$((FAMILIES + 3 * PLANT))
-echo "| command | latency | build | wall | peak RSS | pages one at a time x latency | wall / floor | CPU: command, emulator | load | found |"
+echo "| command | latency | build | wall | peak RSS | requests one at a time x latency | wall / floor | CPU: command, emulator | load | found |"
 echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 for latency in $LATENCIES; do
     for command in $COMMANDS; do
@@ -105,7 +106,7 @@ for latency in $LATENCIES; do
                        args=(audit --store "$(store "$build")" --json -q) ;;
                 migrate) data=legacy.json; floor_pages=$(( 3 * $(pages "$FAMILIES") + 1 ))
                          args=(migrate legacy-types --store "$(store "$build")" --out "$WORK/out" --json -q) ;;
-                claims) data=current.json; floor_pages=$(pages "$current_records")
+                claims) data=current.json; floor_pages=$(( $(pages "$current_records") + $(pages $((FAMILIES + PLANT))) ))
                         args=(migrate claims --json -q) ;;
             esac
             start_emulator "$WORK/$data" "$latency"
