@@ -93,8 +93,9 @@ pages() { echo $(( ($1 + 199) / 200 )); }
 cpu_seconds() { awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); printf "%.2f", ($12 + $13) / hz }' "/proc/$1/stat"; }
 load_now() { cut -d' ' -f1 /proc/loadavg; }
 # What one request at a time must ask: audit Family (+ the 3 legacy types, 1 page each); migrate
-# the 3 legacy types and the destination's Family (1 page); claims Family and a claim lookup per
-# 200 codes (the planted pairs add 50 codes; the twins normalise to codes already counted).
+# the 3 legacy types, the destination's Family (1 page) and its plan's lookup of the copies' names
+# at the destination (a request per 200 records); claims Family and a claim lookup per 200 codes
+# (the planted pairs add 50 codes; the twins normalise to codes already counted).
 current_records=$((FAMILIES + 3 * PLANT))
 echo "| command | latency | build | wall | peak RSS | requests one at a time x latency | wall / floor | CPU: command, emulator | load | found |"
 echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
@@ -104,7 +105,7 @@ for latency in $LATENCIES; do
             case $command in
                 audit) data=current.json; floor_pages=$(( $(pages "$current_records") + 3 ))
                        args=(audit --store "$(store "$build")" --json -q) ;;
-                migrate) data=legacy.json; floor_pages=$(( 3 * $(pages "$FAMILIES") + 1 ))
+                migrate) data=legacy.json; floor_pages=$(( 3 * $(pages "$FAMILIES") + 1 + $(pages $((3 * FAMILIES))) ))
                          args=(migrate legacy-types --store "$(store "$build")" --out "$WORK/out" --json -q) ;;
                 claims) data=current.json; floor_pages=$(( $(pages "$current_records") + $(pages $((FAMILIES + PLANT))) ))
                         args=(migrate claims --json -q) ;;
