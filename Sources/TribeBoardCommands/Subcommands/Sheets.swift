@@ -210,8 +210,11 @@ package struct SheetsCommand: PipelineCommand {
         private let claimed: Set<TribeBoardStore.ClaimedCode>?
         private(set) var ids: [String] = []
         private(set) var count = 0
+        /// The store read, for the advice (`resync` claims the codes).
+        private let storePath: String
 
         init(store: TribeBoardStore?, refuse: Bool) throws(InvitationReadError) {
+            storePath = store?.path ?? ""
             guard refuse, let store else {
                 claimed = nil
                 return
@@ -241,7 +244,7 @@ package struct SheetsCommand: PipelineCommand {
             return false
         }
 
-        var error: SheetError? { count == 0 ? nil : .unclaimed(familyIds: ids, count: count) }
+        var error: SheetError? { count == 0 ? nil : .unclaimed(familyIds: ids, count: count, store: storePath) }
     }
 
     /// Whether the store was named rather than found at its default path: ArgumentParser gives
