@@ -9,10 +9,8 @@ struct EmulatorDatabase: Codable {
     var nextTag = 1
     /// `container/environment` to its schema, once a write or a seed changed it.
     var schemas: [String: ContainerSchema] = [:]
-    /// `zone` -> `field=value` -> record names: EQUALS and IN cost what they return. Derived, not saved.
-    private var index: [String: [String: Set<String>]] = [:]
-    /// `zone` -> record type -> its record names in order: a query's page is read from here. Derived, not saved.
-    private(set) var order: [String: [String: SortedNames]] = [:]
+    /// `zone` -> what its queries read (each type's names, each field's index). Derived, not saved.
+    private(set) var indexes: [String: ZoneIndex] = [:]
 
     enum CodingKeys: String, CodingKey { case zones, nextTag, schemas }
 
@@ -23,11 +21,7 @@ struct EmulatorDatabase: Codable {
         zones = try container.decode([String: [String: WireRecord]].self, forKey: .zones)
         nextTag = try container.decode(Int.self, forKey: .nextTag)
         schemas = try container.decodeIfPresent([String: ContainerSchema].self, forKey: .schemas) ?? [:]
-        for (zone, records) in zones {
-            for record in records.values { addToIndex(record, zone: zone) }
-            order[zone] = Dictionary(grouping: records.values.filter { $0.recordType != nil }, by: { $0.recordType ?? "" })
-                .mapValues { SortedNames($0.map(\.recordName)) }
-        }
+        indexes = zones.mapValues { ZoneIndex($0.values) }
     }
 
     // MARK: Schema
@@ -54,40 +48,10 @@ struct EmulatorDatabase: Codable {
 
     // MARK: Index
 
-    private static func indexKeys(_ record: WireRecord) -> [String] {
-        (record.fields ?? [:]).compactMap { field, value in value.value.comparable.map { "\(field)=\($0)" } }
-    }
-
-    private mutating func addToIndex(_ record: WireRecord, zone: String) {
-        for key in Self.indexKeys(record) { index[zone, default: [:]][key, default: []].insert(record.recordName) }
-    }
-
-    private mutating func removeFromIndex(_ record: WireRecord, zone: String) {
-        for key in Self.indexKeys(record) { index[zone]?[key]?.remove(record.recordName) }
-    }
-
     mutating func put(_ record: WireRecord?, named name: String, zone: String) {
         let existing = zones[zone]?[name]
-        if let existing { removeFromIndex(existing, zone: zone) }
         zones[zone, default: [:]][name] = record
-        if let record { addToIndex(record, zone: zone) }
-        guard existing?.recordType != record?.recordType else { return }
-        if let type = existing?.recordType { order[zone]?[type]?.remove(name) }
-        if let type = record?.recordType { order[zone, default: [:]][type, default: SortedNames()].insert(name) }
-    }
-
-    /// Records that can match: from the index when a filter is EQUALS or IN on a field, nil when
-    /// none is (every record of the type can).
-    func candidates(_ filters: [QueryRequestBody.Filter], zone: String) -> [WireRecord]? {
-        let records = zones[zone] ?? [:]
-        guard let filter = filters.first(where: { ["EQUALS", "IN"].contains($0.comparator) && !Self.isRecordNameField($0.fieldName) }) else {
-            return nil
-        }
-        let values = filter.comparator == "IN" ? (filter.fieldValue.value.array ?? []).compactMap(\.comparable)
-                                               : [filter.fieldValue.value.comparable].compactMap { $0 }
-        var names = Set<String>()
-        for value in values { names.formUnion(index[zone]?["\(filter.fieldName)=\(value)"] ?? []) }
-        return names.compactMap { records[$0] }
+        indexes[zone, default: ZoneIndex()].replace(existing, with: record)
     }
 
     /// `___recordID` is the record's name (a REFERENCE in filters); `recordName` is accepted when

@@ -134,14 +134,55 @@ package struct CodeClaimer: Sendable {
 
     static let refusals: Set<CloudKitServerErrorCode> = [.exists, .conflict, .accessDenied]
 
-    /// Reads what holds each claim's name, by lookup (a request per 200).
+    /// Reads what holds each claim's name, by lookup (a request per 200), up to the client's
+    /// concurrency of lookups at once: a container of 20,000 codes is 100 round trips, which one
+    /// after another would cost more than reading its families. Answers are merged in the order
+    /// of the claims, so the first problem reported is the same however the lookups interleave.
     package func standing(_ claims: [CodeClaim]) async throws(CloudKitError) -> Answer<Standing> {
+        let chunks = claims.chunked(CloudKitClient.maxOperationsPerRequest).map(Array.init)
+        // Who we are is asked once, before the lookups that need it start side by side.
+        if !chunks.isEmpty { _ = try await ClaimCaller.name(of: client) }
+        var answers = [Answer<Standing>?](repeating: nil, count: chunks.count)
+        var failure: CloudKitError?
+        await withTaskGroup(of: (Int, Result<Answer<Standing>, CloudKitError>).self) { group in
+            var next = 0
+            func launch() {
+                guard next < chunks.count, failure == nil else { return }
+                let index = next, chunk = chunks[index]
+                next += 1
+                group.addTask { [self] in (index, await standingResult(chunk)) }
+            }
+            for _ in 0..<client.concurrency { launch() }
+            for await (index, result) in group {
+                switch result {
+                case .success(let answer): answers[index] = answer
+                case .failure(let error):
+                    failure = failure ?? error
+                    group.cancelAll()
+                }
+                launch()
+            }
+        }
+        if let failure { throw failure }
         var answer = Answer<Standing>()
-        for chunk in claims.chunked(CloudKitClient.maxOperationsPerRequest) {
-            let found = try await read(Array(chunk), answer: &answer)
-            for (name, standing) in found { answer.outcomes[name] = standing }
+        for part in answers.compactMap({ $0 }) {
+            answer.requests += part.requests
+            answer.problem = answer.problem ?? part.problem
+            answer.outcomes.merge(part.outcomes) { first, _ in first }
         }
         return answer
+    }
+
+    /// One lookup's standings, as a value for the task group.
+    private func standingResult(_ chunk: [CodeClaim]) async -> Result<Answer<Standing>, CloudKitError> {
+        do throws(CloudKitError) {
+            var answer = Answer<Standing>()
+            let found = try await read(chunk, answer: &answer)
+            answer.outcomes = found
+            return .success(answer)
+        } catch {
+            return .failure(error)
+        }
     }
 
     private func read<R>(_ claims: [CodeClaim], answer: inout Answer<R>) async throws(CloudKitError) -> [String: Standing] {
