@@ -32,9 +32,13 @@ package struct AuditReport: Encodable, Sendable {
     /// Why the remote side could not be read: the findings are then the store's alone (the run
     /// still ends with the remote error's status).
     package var remoteNotRead: String?
+    /// What uploads the families waiting (a repair's, or those awaiting resync), for this store
+    /// and remote, as printed.
+    package var uploadCommand: String
 
-    init(store: String) {
+    init(store: String, uploadCommand: String) {
         self.store = store
+        self.uploadCommand = uploadCommand
     }
 
     mutating func add(_ finding: AuditFinding) {

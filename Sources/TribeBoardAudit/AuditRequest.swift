@@ -1,4 +1,5 @@
 import Foundation
+import TribeBoardCloudKit
 import TribeBoardDomain
 
 /// What an audit compares, and how much of it to list.
@@ -30,6 +31,12 @@ package struct AuditRequest: Sendable {
     }
 
     var sampleLimit: Int? { listAll ? nil : sampleSize }
+
+    /// The live remote's flags, for advice that reaches CloudKit (none for a snapshot).
+    var adviceFlags: [String] {
+        guard case .live(let client, _)? = remote else { return [] }
+        return client.configuration.adviceFlags
+    }
 
     var isLive: Bool {
         if case .live? = remote { return true }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import TribeBoardCloudKit
+import TribeBoardDomain
 import TribeBoardStore
 import TribeBoardSupport
 import TribeBoardRemote
@@ -68,7 +69,8 @@ package struct Auditor: Sendable {
         // A read that failed part way is no picture of the remote: the store is audited alone.
         let remote = remoteFailure == nil ? read : RemoteFamilyIndex(sampleLimit: request.sampleLimit, expectedRecords: 0)
         let local = localScan.index
-        var report = AuditReport(store: request.storePath)
+        var report = AuditReport(store: request.storePath,
+                                 uploadCommand: Advice.resync(store: request.storePath, remote: request.adviceFlags).command)
         report.remoteNotRead = remoteFailure?.localizedDescription
         report.scanned.localFamilies = local.codes.entries.count
         report.scanned.remoteRecords = remote.recordCounts

@@ -11,8 +11,13 @@ struct FindingBuilder {
     let request: AuditRequest
     let queries: LocalAuditQueries
 
-    static let repairHint = "`tribeboard audit --repair` shows the fix; `--repair --apply --out DIR` gives the newer local families new codes and QR codes and marks them for resync (`tribeboard recode ID` does one family); "
-        + SharedCodeRule.statement
+    /// The audit's repair for local families sharing a code, as commands for this store and remote.
+    var repairHint: String {
+        "`\(Advice.repairPlan(store: request.storePath, remote: remoteFlags).command)` shows the fix; "
+            + "`\(Advice.repairAll(store: request.storePath, remote: remoteFlags).command)` gives the newer local families new codes "
+            + "and QR codes and marks them for resync (`\(Advice.recodePlan(familyID: "ID", store: request.storePath, remote: remoteFlags).command)` "
+            + "does one family); " + SharedCodeRule.statement
+    }
 
     /// Local members get their names and creation dates from the store.
     func named(_ groups: [DuplicateGroup]) throws -> [DuplicateGroup] {
@@ -59,13 +64,13 @@ struct FindingBuilder {
     }
 
     private func duplicateAction(_ ordered: [GroupMember]) -> String {
-        guard let keeper = ordered.first else { return Self.repairHint }
+        guard let keeper = ordered.first else { return repairHint }
         let others = ordered.dropFirst()
-        if others.allSatisfy({ $0.location != .remote }) { return SharedCodeRule.keeps(keeper.id) + "; " + Self.repairHint }
+        if others.allSatisfy({ $0.location != .remote }) { return SharedCodeRule.keeps(keeper.id) + "; " + repairHint }
         let remoteOnly = others.filter { $0.location == .remote }.map(\.id)
         var action = SharedCodeRule.keeps(keeper.id) + ". The toolkit never writes CloudKit directly: change the code of "
             + "\(remoteOnly.joined(separator: ", ")) in the app (or delete stray records in the CloudKit Dashboard)"
-        if others.contains(where: { $0.location != .remote }) { action += "; for the local ones, " + Self.repairHint }
+        if others.contains(where: { $0.location != .remote }) { action += "; for the local ones, " + repairHint }
         return action
     }
 
@@ -74,7 +79,8 @@ struct FindingBuilder {
         let legacy = member.recordType.flatMap(RecordType.init(rawValue:))?.isLegacy == true
         let action = legacy
             // What migrate does with it: the copy gets a valid code (new-codes.csv says which).
-            ? "`tribeboard migrate legacy-types --apply --out DIR` copies it with a valid new code (listed in DIR/new-codes.csv); or correct the code in the app"
+            ? "`\(Advice.migrateLegacy(store: request.storePath, remote: remoteFlags, step: .apply).command)` copies it with a valid new code "
+                + "(listed in DIR/new-codes.csv); or correct the code in the app"
             : member.location == .remote
             ? "Correct the code in the app; the join screen cannot reach a code in this form"
             : "Give the family a valid code in the app (or re-provision it): the join screen cannot reach a code in this form"
@@ -98,7 +104,8 @@ struct FindingBuilder {
             message += " (\(total) such lines, the first \(RemoteFamilyIndex.malformedListLimit) listed)"
         }
         return AuditFinding(category: .unreadableSnapshotLine, message: message,
-                            action: "The rest of the file was audited; export a fresh snapshot with `tribeboard audit --export-remote FILE`",
+                            action: "The rest of the file was audited; export a fresh snapshot with "
+                                + "`\(Advice.exportSnapshot(store: request.storePath, remote: remoteFlags).command)`",
                             families: [])
     }
 
@@ -156,10 +163,7 @@ struct FindingBuilder {
     }
 
     /// The live remote's flags, for advice that reaches CloudKit (none for a snapshot).
-    private var remoteFlags: [String] {
-        guard case .live(let client, _)? = request.remote else { return [] }
-        return client.configuration.adviceFlags
-    }
+    var remoteFlags: [String] { request.adviceFlags }
 
     func registeredTwice(_ pair: RegisteredTwice) -> AuditFinding {
         let (kept, duplicate) = (pair.kept.id, pair.duplicate.id)
@@ -174,7 +178,8 @@ struct FindingBuilder {
     func stalePending(_ sample: [AuditFamily], count: Int) -> AuditFinding {
         AuditFinding(category: .stalePending,
                      message: "\(count) local families have been waiting for sync for more than \(Self.hours(request.staleAfter))",
-                     action: "Run `tribeboard resync` (is its cron job running?); `tribeboard resync --list` shows records set aside and why",
+                     action: "Run `\(Advice.resync(store: request.storePath, remote: remoteFlags).command)` (is its cron job running?); "
+                         + "`\(Advice.resyncList(store: request.storePath).command)` shows records set aside and why",
                      families: sample, count: count)
     }
 
@@ -208,7 +213,7 @@ struct FindingBuilder {
         guard ids.count > 1 else {
             return "`\(Advice.reupload(store: store, familyID: ids.first ?? "ID").command)` marks it for upload again (with its memberships and profiles), then `\(resync)` sends it\(check)"
         }
-        return "`\(Advice.repairAll(store: store, remote: remote).command)` marks all \(ids.count) for upload again (with their memberships and profiles; `tribeboard resync --reupload ID` does one), then `\(resync)` sends them\(check)"
+        return "`\(Advice.repairAll(store: store, remote: remote).command)` marks all \(ids.count) for upload again (with their memberships and profiles; `\(Advice.reupload(store: store, familyID: "ID").command)` does one), then `\(resync)` sends them\(check)"
     }
 
     /// The read found no family at all: uploading everything again into the container read
@@ -259,8 +264,11 @@ struct FindingBuilder {
             let message = copied == 0 ? "\(count) records of the legacy type \(type)"
                 : "\(count) records of the legacy type \(type), \(copied) of them already migrated"
             let action = copied == count
-                ? "Every one has its copy: delete them with `tribeboard migrate legacy-types --apply --out DIR --delete-source`"
-                : "Builds since the rename read only Family, UserProfile and Membership: run `tribeboard migrate legacy-types` (a plan), then with --apply"
+                ? "Every one has its copy: delete them with "
+                    + "`\(Advice.migrateLegacy(store: request.storePath, remote: remoteFlags, step: .deleteSource).command)`"
+                : "Builds since the rename read only Family, UserProfile and Membership: run "
+                    + "`\(Advice.migrateLegacy(store: request.storePath, remote: remoteFlags, step: .plan).command)` (a plan), "
+                    + "then `\(Advice.migrateLegacy(store: request.storePath, remote: remoteFlags, step: .apply).command)`"
             return AuditFinding(category: .legacyRecord, message: message, action: action, families: byType[type] ?? [], count: count,
                                 migrated: copied)
         }

@@ -28,7 +28,7 @@ package struct RecodeRequest: Sendable {
 }
 
 package enum RecodeError: Error, LocalizedError {
-    case noSuchFamily(String)
+    case noSuchFamily(String, store: String)
     case store(StoreError)
     case output(FileSystemError)
     case qrCode(QRCodeError)
@@ -40,11 +40,13 @@ package enum RecodeError: Error, LocalizedError {
     /// The family's code changed (or the new code was taken) between the read and the change.
     case changedMeanwhile(familyID: String)
     /// The store holds the new code but the QR code or the manifest is not in place.
-    case filesNotInPlace(familyID: String, cause: FileSystemError)
+    case filesNotInPlace(familyID: String, store: String, cause: FileSystemError)
 
     package var errorDescription: String? {
         switch self {
-        case .noSuchFamily: return "no family with this record id, code or external id in the store (find it by name with `tribeboard doctor family NAME`)"
+        case .noSuchFamily(_, let store):
+            return "no family with this record id, code or external id in the store "
+                + "(find it by name with `\(Advice.findFamily(store: store).command)`)"
         case .store(let error): return "nothing changed: \(error.localizedDescription)"
         case .output(let error): return "nothing changed: \(error.localizedDescription)"
         case .qrCode(let error): return "nothing changed: cannot make the QR code: \(error.localizedDescription)"
@@ -53,9 +55,9 @@ package enum RecodeError: Error, LocalizedError {
         case .claim(let error): return "nothing changed: \(error.localizedDescription)"
         case .claimNotConfirmed(let reason): return "nothing changed: the new code could not be claimed in CloudKit (\(reason)); run recode again"
         case .changedMeanwhile(let id): return "nothing changed: family \(id) changed while recode ran (another repair or recode?); run recode again"
-        case .filesNotInPlace(let id, let cause):
+        case .filesNotInPlace(let id, let store, let cause):
             return "the store gives family \(id) its new code, but its files are not all in place (\(cause.localizedDescription)): "
-                + "print its card from the store with `tribeboard sheets --family-id \(id) --out FILE.pdf`"
+                + "print its card from the store with `\(Advice.reprint(store: store, familyID: id).command)`"
         }
     }
 }

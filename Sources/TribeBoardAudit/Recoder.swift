@@ -27,7 +27,7 @@ package struct Recoder: Sendable {
         do {
             // Read-only first: a mistyped --store is "no such file", never a new empty store.
             let reading = try TribeBoardStore.openReadOnly(at: request.storePath)
-            guard let found = try reading.namedFamily(request.family) else { throw RecodeError.noSuchFamily(request.family) }
+            guard let found = try reading.namedFamily(request.family) else { throw RecodeError.noSuchFamily(request.family, store: request.storePath) }
             family = found
             store = request.outputDirectory == nil ? reading : try TribeBoardStore.open(at: request.storePath)
         } catch let error as RecodeError {
@@ -36,12 +36,12 @@ package struct Recoder: Sendable {
             throw .store(TribeBoardStore.classify(error, path: request.storePath))
         }
         let manifestPath = request.manifest ?? request.outputDirectory.map { OutputFolder(path: $0).manifestPath }
+        let upload = Advice.resync(store: request.storePath, remote: request.client?.configuration.adviceFlags ?? []).command
         var report = RecodeReport(store: request.storePath, familyId: family.id, familyName: family.name, externalId: family.externalID,
                                   oldCode: request.display(family.code), manifest: manifestPath,
                                   reprintCommand: Self.reprintCommand(store: request.storePath, familyID: family.id),
-                                  uploadCommand: Advice.resync(store: request.storePath,
-                                                               remote: request.client?.configuration.adviceFlags ?? []).command,
-                                  warning: "the family's printed card (its old code and QR code) stops working once `tribeboard resync` uploads the new code: reprint it first")
+                                  uploadCommand: upload,
+                                  warning: "the family's printed card (its old code and QR code) stops working once `\(upload)` uploads the new code: reprint it first")
         guard let outputDirectory = request.outputDirectory, let manifestPath else { return report }
         let newCode = try await chooseAndClaim(family, store: store, claimed: &report.claimed)
         try apply(family, newCode: newCode, store: store, outputDirectory: outputDirectory, manifestPath: manifestPath)
@@ -119,9 +119,9 @@ package struct Recoder: Sendable {
             unlink(stagedManifest)
             throw .changedMeanwhile(familyID: family.id)
         }
-        guard rename(stagedQR, qrPath) == 0 else { throw .filesNotInPlace(familyID: family.id, cause: FileSystemError("rename into", path: qrPath)) }
+        guard rename(stagedQR, qrPath) == 0 else { throw .filesNotInPlace(familyID: family.id, store: request.storePath, cause: FileSystemError("rename into", path: qrPath)) }
         guard rename(stagedManifest, manifestPath) == 0 else {
-            throw .filesNotInPlace(familyID: family.id, cause: FileSystemError("rename into", path: manifestPath))
+            throw .filesNotInPlace(familyID: family.id, store: request.storePath, cause: FileSystemError("rename into", path: manifestPath))
         }
     }
 }

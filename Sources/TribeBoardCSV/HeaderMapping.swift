@@ -124,7 +124,7 @@ extension HeaderMapping {
         let chosen = likely.lazy.compactMap { group in headers.indices.first { matches($0, group) } }.first ?? 0
         let shown = headers.prefix(4).map { "\"\($0)\"" }.joined(separator: ", ") + (headers.count > 4 ? " and \(headers.count - 4) more" : "")
         return "the columns \(shown) were not read; if they tell such rows apart, read one as the external id: "
-            + "--map \(ShellWord.quote(headers[chosen] + "=external_id"))"
+            + "--map \(ShellWords.quoted(headers[chosen] + "=external_id"))"
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import TribeBoardCloudKit
+import TribeBoardDomain
 import TribeBoardRemote
 import TribeBoardStore
 import TribeBoardSupport
@@ -7,9 +8,9 @@ import TribeBoardSupport
 /// Why `remove`, `merge` or `adopt` stopped. Where the store or CloudKit changed before the
 /// stop, the message says so: a rerun finishes (every step is idempotent).
 package enum CaseError: Error, LocalizedError {
-    case noSuchFamily(String)
+    case noSuchFamily(String, store: String)
     /// Members other than the parent admin: `--force`, or `merge` them into the family that stays.
-    case hasMembers(familyID: String, count: Int)
+    case hasMembers(familyID: String, count: Int, store: String)
     case sameFamily(String)
     /// A merge into a family that is itself being removed or merged.
     case keptFamilyLeaving(String)
@@ -27,10 +28,12 @@ package enum CaseError: Error, LocalizedError {
 
     package var errorDescription: String? {
         switch self {
-        case .noSuchFamily:
-            return "no family of the store has this record id, code, external id or name (find it with `tribeboard doctor family NAME`)"
-        case .hasMembers(let id, let count):
-            return "family \(id) has \(count) member(s) besides its parent admin: move them with `tribeboard merge \(id) --into KEPT_ID`, or remove them with it (--force)"
+        case .noSuchFamily(_, let store):
+            return "no family of the store has this record id, code, external id or name "
+                + "(find it with `\(Advice.findFamily(store: store).command)`)"
+        case .hasMembers(let id, let count, let store):
+            return "family \(id) has \(count) member(s) besides its parent admin: move them with "
+                + "`\(Advice.merge(store: store, duplicate: id, into: "KEPT_ID").command)`, or remove them with it (--force)"
         case .sameFamily(let id): return "family \(id) cannot be merged into itself"
         case .keptFamilyLeaving(let id): return "family \(id), which would be kept, is being removed or merged itself: finish that first"
         case .remoteNeeded(let id):

@@ -63,7 +63,7 @@ package struct FamilyAdopter: Sendable {
         } catch {
             throw .store(error)
         }
-        guard let family = found else { throw .noSuchFamily(request.family) }
+        guard let family = found else { throw .noSuchFamily(request.family, store: request.storePath) }
         var report = AdoptReport(store: request.storePath, familyId: family.id, storeName: family.name,
                                  storeCode: request.display(family.code))
         var cloud = RemoteCase(client: request.client)
@@ -95,7 +95,7 @@ package struct FamilyAdopter: Sendable {
         report.claimed = adopted.claimed
         report.requests = cloud.requests
         if report.codeChanged {
-            report.reprintCommand = "tribeboard sheets --store \(request.storePath) --family-id \(family.id) --out \(family.id).pdf"
+            report.reprintCommand = Advice.reprint(store: request.storePath, familyID: family.id).command
         }
         guard request.apply else { return report }
         do throws(StoreError) {

@@ -33,7 +33,7 @@ package struct FamilyMerger: Sendable {
         report.duplicateCode = request.display(duplicate.code)
         report.keptId = kept.id
         report.keptName = kept.name
-        report.reprintCommand = "tribeboard sheets --store \(request.storePath) --family-id \(kept.id) --out \(kept.id).pdf"
+        report.reprintCommand = Advice.reprint(store: request.storePath, familyID: kept.id).command
         if (duplicate.uploaded || !duplicate.claimedCodes.isEmpty || kept.uploaded) && request.client == nil && request.apply {
             throw .remoteNeeded(familyID: duplicate.uploaded ? duplicate.id : kept.id)
         }
@@ -64,7 +64,7 @@ package struct FamilyMerger: Sendable {
     /// Both families; nil for the duplicate when an earlier run already merged it (reported).
     private func resolve(_ store: TribeBoardStore, report: inout MergeReport) throws(CaseError) -> (CaseFamily?, CaseFamily?) {
         do {
-            guard let keptFound = try store.namedFamily(request.kept) else { throw CaseError.noSuchFamily(request.kept) }
+            guard let keptFound = try store.namedFamily(request.kept) else { throw CaseError.noSuchFamily(request.kept, store: request.storePath) }
             guard let duplicateFound = try store.namedFamily(request.duplicate) else {
                 if let removal = try store.removal(matching: request.duplicate), removal.finishedAt != nil, removal.mergedInto == keptFound.id {
                     report.alreadyMerged = true
@@ -74,12 +74,12 @@ package struct FamilyMerger: Sendable {
                     report.keptName = keptFound.name
                     return (nil, nil)
                 }
-                throw CaseError.noSuchFamily(request.duplicate)
+                throw CaseError.noSuchFamily(request.duplicate, store: request.storePath)
             }
             if duplicateFound.id == keptFound.id { throw CaseError.sameFamily(keptFound.id) }
             if try store.familyRemovals([keptFound.id])[keptFound.id] != nil { throw CaseError.keptFamilyLeaving(keptFound.id) }
             let families = try store.caseFamilies([duplicateFound.id, keptFound.id])
-            guard families.count == 2 else { throw CaseError.noSuchFamily(request.duplicate) }
+            guard families.count == 2 else { throw CaseError.noSuchFamily(request.duplicate, store: request.storePath) }
             return (families[0], families[1])
         } catch let error as CaseError {
             throw error

@@ -48,8 +48,8 @@ package struct FamilyRemover: Sendable {
                 let others = family.otherMembers.count + (joinedInApp[family.id]?.count ?? 0)
                 if others > 0 && !request.force {
                     entry.outcome = .refused
-                    entry.problem = CaseError.hasMembers(familyID: family.id, count: others).localizedDescription
-                    if request.families.count == 1 { throw .hasMembers(familyID: family.id, count: others) }
+                    entry.problem = CaseError.hasMembers(familyID: family.id, count: others, store: request.storePath).localizedDescription
+                    if request.families.count == 1 { throw .hasMembers(familyID: family.id, count: others, store: request.storePath) }
                     report.add(entry)
                     continue
                 }
@@ -97,7 +97,7 @@ package struct FamilyRemover: Sendable {
                     entry.mergedInto = removal.mergedInto
                     report.add(entry)
                 } else {
-                    if queries.count == 1 && request.families.count == 1 { throw CaseError.noSuchFamily(query) }
+                    if queries.count == 1 && request.families.count == 1 { throw CaseError.noSuchFamily(query, store: request.storePath) }
                     report.add(RemovedFamily(query: query, outcome: .notFound))
                 }
             }

@@ -112,7 +112,7 @@ struct CreationChecks {
         } else if total > 0 {
             check = DoctorCheck(.creationsPendingSync, .creations, .warning, checked: checked,
                                 found: "\(Self.families(total)) waiting for sync, none longer than \(threshold)",
-                                action: "nothing yet: the next `tribeboard resync` uploads them")
+                                action: "nothing yet: the next `\(Advice.resync(store: store.path, remote: remoteFlags).command)` uploads them")
         } else {
             check = DoctorCheck(.creationsPendingSync, .creations, .ok, checked: checked, found: "none waiting")
         }

@@ -33,7 +33,7 @@ enum FallbackChain {
         case (.cloudKit, _):
             (status, action) = (.ok, nil)
         case (.localOnly, .noKey), (.localOnly, .remoteDown):
-            (status, action) = (.warning, "records wait for `tribeboard resync` once CloudKit is configured and reachable")
+            (status, action) = (.warning, "records wait in the store; resync uploads them once CloudKit is configured and reachable")
         case (.localOnly, _):
             (status, action) = (.failure, "fix the remote configuration (see the remote checks): nothing reaches the app's users until then")
         case (.readOnly, _):

@@ -33,7 +33,7 @@ struct StoreChecks {
         guard FileManager.default.fileExists(atPath: path) else {
             let folderWritable = access(folder, W_OK) == 0
             let check = DoctorCheck(.storeFile, .store, .failure, checked: "Store file", found: "\(path) does not exist",
-                                    action: "point --store (or TRIBEBOARD_STORE) at the store; `tribeboard provision` creates a new one"
+                                    action: "point --store (or TRIBEBOARD_STORE) at the store; `\(TribeBoardStore.createCommand(path))` creates an empty one"
                                         + (folderWritable ? "" : " (the folder \(folder) must exist and be writable)"))
             return ([check, diskSpaceCheck()], .missing(folderWritable: folderWritable))
         }
@@ -47,7 +47,7 @@ struct StoreChecks {
             store = try TribeBoardStore.openReadOnly(at: path)
         } catch {
             let check = DoctorCheck(.storeOpen, .store, .failure, checked: "Opening the store (read-only)", found: error.localizedDescription,
-                                    action: Self.advice(for: error))
+                                    action: Self.advice(for: error, path: path))
             return ([check, permissionsCheck(), diskSpaceCheck()], .unusable(reason: error.localizedDescription))
         }
         let writeProblem = StoreFiles.writeProblem(path: path)
@@ -61,10 +61,11 @@ struct StoreChecks {
         return (checks, writeProblem.map { .readOnly(store, reason: $0) } ?? .writable(store))
     }
 
-    static func advice(for error: StoreError) -> String {
+    static func advice(for error: StoreError, path: String) -> String {
         switch error {
         case .newerSchema: return "upgrade TribeBoard Ops to the version that wrote this store"
-        case .notAStore: return "restore the store from a backup, or move this file aside and let `tribeboard provision` create a new store"
+        case .notAStore:
+            return "restore the store from a backup, or move this file aside; then `\(TribeBoardStore.createCommand(path))` creates an empty one"
         default: return "check the path and the file's permissions"
         }
     }
@@ -94,7 +95,7 @@ struct StoreChecks {
             }
             return DoctorCheck(.storeMigrations, .store, .warning, checked: checked,
                                found: "\(pending.count) pending: \(pending.joined(separator: ", "))",
-                               action: "the next `tribeboard provision` or `resync` applies them (back the store up first)")
+                               action: "the next command that writes the store (provision, resync, recode…) applies them (back the store up first)")
         } catch {
             return DoctorCheck(.storeMigrations, .store, .failure, checked: checked, found: "cannot read them: \(error.readableDescription)",
                                action: "restore the store from a backup")
@@ -110,7 +111,7 @@ struct StoreChecks {
         guard mode.lowercased() == "wal" else {
             return DoctorCheck(.storeJournalMode, .store, .warning, checked: checked,
                                found: "\(mode): readers and a writer block each other",
-                               action: "the next `tribeboard provision` or `resync` switches it to WAL")
+                               action: "the next command that writes the store (provision, resync, recode…) switches it to WAL")
         }
         return DoctorCheck(.storeJournalMode, .store, .ok, checked: checked, found: "wal")
     }

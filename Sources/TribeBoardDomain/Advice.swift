@@ -2,7 +2,7 @@ import TribeBoardSupport
 
 /// Every command the toolkit advises, in one place: each case is one piece of advice and builds
 /// its command line from the situation that prints it (the store, the family, the container read),
-/// quoted so that it runs as printed. Upper-case words (`DIR`, `PATH`, `STORE`, `ID`) are the
+/// quoted so that it runs as printed. Upper-case words (`placeholders`) are the
 /// operator's to choose; the end-to-end tests (`AdviceAsPrintedTests`) replace only those and run
 /// the rest. `remote`: the CloudKit flags of the run that advises (`CloudKitConfiguration.
 /// adviceFlags`), so a command that reaches CloudKit runs as printed in a shell without the
@@ -32,6 +32,57 @@ package enum Advice: Sendable, Equatable {
     case recode(familyID: String, store: String?, remote: [String] = [])
     /// A recoded family's card, from the store.
     case reprint(store: String, familyID: String)
+    /// A family the operator knows by name (`NAME`) or code, found in the store and CloudKit.
+    case findFamily(store: String, remote: [String] = [])
+    /// The audit's repair as a plan: what it would change, nothing written.
+    case repairPlan(store: String, remote: [String] = [])
+    /// One family's new code as a plan (`recode` then makes it with `--apply`).
+    case recodePlan(familyID: String, store: String, remote: [String] = [])
+    /// A fresh snapshot of the container, audited in the same run (`FILE`: where it goes).
+    case exportSnapshot(store: String, remote: [String] = [])
+    /// The legacy CK* records copied to the app's types: a plan, the copy, or the copy and the
+    /// deletion of the source records.
+    case migrateLegacy(store: String, remote: [String] = [], step: MigrationStep)
+    /// Claims for the codes of families already in CloudKit.
+    case migrateClaims(store: String, remote: [String] = [])
+    /// The whole checklist: container, store, remote, creations.
+    case doctor(store: String, remote: [String] = [])
+
+    /// Which piece of advice, without its situation: `CaseIterable`, so that a test runs every
+    /// one (`EveryAdviceRunsTests`) and a new case does not compile until it has an example there.
+    package enum Kind: String, CaseIterable, Sendable {
+        case reupload, audit, repairAll, resync, resyncList, resyncRelease, doctorContainer, doctorFamily, remove, merge, recode,
+             reprint, findFamily, repairPlan, recodePlan, exportSnapshot, migrateLegacy, migrateClaims, doctor
+    }
+
+    package var kind: Kind {
+        switch self {
+        case .reupload: return .reupload
+        case .audit: return .audit
+        case .repairAll: return .repairAll
+        case .resync: return .resync
+        case .resyncList: return .resyncList
+        case .resyncRelease: return .resyncRelease
+        case .doctorContainer: return .doctorContainer
+        case .doctorFamily: return .doctorFamily
+        case .remove: return .remove
+        case .merge: return .merge
+        case .recode: return .recode
+        case .reprint: return .reprint
+        case .findFamily: return .findFamily
+        case .repairPlan: return .repairPlan
+        case .recodePlan: return .recodePlan
+        case .exportSnapshot: return .exportSnapshot
+        case .migrateLegacy: return .migrateLegacy
+        case .migrateClaims: return .migrateClaims
+        case .doctor: return .doctor
+        }
+    }
+
+    /// How far a migration goes.
+    package enum MigrationStep: Sendable, Equatable {
+        case plan, apply, deleteSource
+    }
 
     package var words: [String] {
         switch self {
@@ -52,6 +103,20 @@ package enum Advice: Sendable, Equatable {
         case .recode(let id, let store, let remote):
             return ["tribeboard", "recode", id, "--store", store ?? "STORE"] + remote + ["--apply", "--out", "DIR"]
         case .reprint(let store, let id): return ["tribeboard", "sheets", "--store", store, "--family-id", id, "--out", "\(id).pdf"]
+        case .findFamily(let store, let remote): return ["tribeboard", "doctor", "family", "NAME", "--store", store] + remote
+        case .repairPlan(let store, let remote): return ["tribeboard", "audit", "--store", store] + remote + ["--repair"]
+        case .recodePlan(let id, let store, let remote): return ["tribeboard", "recode", id, "--store", store] + remote
+        case .exportSnapshot(let store, let remote):
+            return ["tribeboard", "audit", "--store", store] + remote + ["--export-remote", "FILE"]
+        case .migrateLegacy(let store, let remote, let step):
+            let words = ["tribeboard", "migrate", "legacy-types", "--store", store] + remote
+            switch step {
+            case .plan: return words
+            case .apply: return words + ["--apply", "--out", "DIR"]
+            case .deleteSource: return words + ["--apply", "--out", "DIR", "--delete-source"]
+            }
+        case .migrateClaims(let store, let remote): return ["tribeboard", "migrate", "claims", "--store", store] + remote + ["--apply"]
+        case .doctor(let store, let remote): return ["tribeboard", "doctor", "--store", store] + remote
         }
     }
 
@@ -61,5 +126,5 @@ package enum Advice: Sendable, Equatable {
     }
 
     /// The words an operator replaces before running the command.
-    package static let placeholders: Set<String> = ["DIR", "PATH", "STORE", "ID"]
+    package static let placeholders: Set<String> = ["DIR", "PATH", "STORE", "ID", "NAME", "FILE", "KEPT_ID"]
 }

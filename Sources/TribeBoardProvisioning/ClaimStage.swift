@@ -128,7 +128,8 @@ struct ClaimStage {
                                         code: nil, status: .failed, error: RowError(column: FamilyCSVColumn.code.rawValue, reason).localizedDescription, needsQRCode: false)
             return
         }
-        let reason = "its code is claimed in CloudKit by \(who): set aside (`tribeboard resync --list`); \(holder.advice(for: id))"
+        let reason = "its code is claimed in CloudKit by \(who): set aside (`\(Advice.resyncList(store: store.path).command)`); "
+            + holder.advice(for: id, store: store.path, remote: remote.adviceFlags)
         guard try store.setAsideCodeConflict(familyID: id, holder: holder.familyID, reason: "\(who) holds this code's claim in CloudKit") else {
             // Another run removed the family meanwhile (its own claim was refused): nothing to set aside.
             result.status = .failed

@@ -1,4 +1,5 @@
 import TribeBoardCloudKit
+import TribeBoardDomain
 
 /// Who holds a claim's record name when it is not ours. A claim is ours only when all three hold:
 /// its type is `FamilyCodeClaim`, its `family` names our family, and its creator is our caller
@@ -68,10 +69,12 @@ package enum ClaimHolder: Sendable, Equatable, Hashable {
         }
     }
 
-    /// What an operator can do about it, for the family `familyID` that wanted the code.
-    package func advice(for familyID: String) -> String {
+    /// What an operator can do about it, for the family `familyID` of `store` that wanted the
+    /// code, with the advising run's remote (`adviceFlags`).
+    package func advice(for familyID: String, store: String, remote: [String]) -> String {
         // recode clears the family's conflict: the next resync claims and uploads the new code.
-        let recode = "`tribeboard recode \(familyID) --apply --out DIR`, then `tribeboard resync`"
+        let recode = "`\(Advice.recode(familyID: familyID, store: store, remote: remote).command)`, "
+            + "then `\(Advice.resync(store: store, remote: remote).command)`"
         switch self {
         case .family: return "give it a new code: \(recode)"
         case .foreign, .squatter:

@@ -25,6 +25,9 @@ package final class RemoteCodeCheck: Sendable {
         self.logger = logger
     }
 
+    /// The remote as flags, for advice that reaches the same CloudKit (`adviceFlags`).
+    package var adviceFlags: [String] { client.configuration.adviceFlags }
+
     /// Claims codes through the same client (`CodeClaim`).
     package var claimer: CodeClaimer { CodeClaimer(client: client) }
 

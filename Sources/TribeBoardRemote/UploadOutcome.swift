@@ -8,4 +8,14 @@ package enum UploadOutcome: String, CaseIterable, Encodable, Sendable {
     case tryLater
     /// The remote refused the configuration.
     case configuration
+
+    /// Why the next command (`ImmediateUpload.nextStep`) is the one to run.
+    package var nextReason: String? {
+        switch self {
+        case .success: return nil
+        case .tryLater: return "records wait for CloudKit: run it later, or let its cron job or timer do it"
+        case .setAside: return "records set aside need a person: see why, fix, then release them"
+        case .configuration: return "CloudKit refused the configuration named above: check the key, container and environment"
+        }
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import TribeBoardCloudKit
+import TribeBoardDomain
 import TribeBoardStore
 import TribeBoardRemote
 
@@ -20,7 +21,8 @@ package struct ImmediateUpload: Sendable {
     /// Records waiting to retry (throttled), and those set aside for a person.
     package var waiting = 0
     package var setAside = 0
-    /// What the operator runs next, when records were left behind.
+    /// What the operator runs next, when records were left behind: a command that runs as
+    /// printed (`outcome.nextReason` says why).
     package var next: String?
     /// What still waits in the store afterwards.
     package var pending: TribeBoardStore.PendingSyncCounts?
@@ -40,6 +42,7 @@ package struct ImmediateUpload: Sendable {
             var upload = ImmediateUpload(outcome: .tryLater)
             upload.stoppedBy = "\(error.localizedDescription); the records wait for it"
             upload.lockHeld = error
+            upload.next = nextStep(after: .tryLater, store: storePath, remote: client.configuration.adviceFlags)
             return upload
         }
         let report = try await Resyncer(store: store, client: client, logger: logger).run()
@@ -52,18 +55,18 @@ package struct ImmediateUpload: Sendable {
         upload.stopCategory = report.stopCategory
         upload.setAside = report.quarantined + report.conflicts + report.blocked
         upload.waiting = max(0, report.pending.total - upload.setAside)
-        upload.next = nextStep(after: report.exitKind)
+        upload.next = nextStep(after: report.exitKind, store: storePath, remote: client.configuration.adviceFlags)
         upload.pending = report.pending
         return upload
     }
 
     /// What the operator runs after an upload that left records behind.
-    static func nextStep(after outcome: UploadOutcome) -> String? {
+    static func nextStep(after outcome: UploadOutcome, store: String, remote: [String]) -> String? {
         switch outcome {
         case .success: return nil
-        case .tryLater: return "tribeboard resync (records wait for CloudKit: run it later, or let its cron job or timer do it)"
-        case .setAside: return "tribeboard resync --list (records set aside need a person: see why, fix, then release them)"
-        case .configuration: return "fix the CloudKit configuration named above, then tribeboard resync"
+        case .tryLater: return Advice.resync(store: store, remote: remote).command
+        case .setAside: return Advice.resyncList(store: store).command
+        case .configuration: return Advice.doctor(store: store, remote: remote).command
         }
     }
 }

@@ -61,7 +61,7 @@ extension Resyncer {
                 step.blocked.insert(read.id)
                 report.failed += 1
                 try bookkeeping.record(.conflict(with: holder.familyID ?? "",
-                                                 error: "\(holder.sentence) holds this code's claim in CloudKit (\(CodeClaim.recordType) \(claim.recordName)); \(holder.advice(for: read.id))"),
+                                                 error: "\(holder.sentence) holds this code's claim in CloudKit (\(CodeClaim.recordType) \(claim.recordName)); \(holder.advice(for: read.id, store: store.path, remote: client.configuration.adviceFlags))"),
                                        row: read, at: now)
                 logger.warning("code claimed by someone else: not uploaded",
                                metadata: ["family": "\(read.id)", "code": "\(FamilyCode.mask(claim.code))",

@@ -309,15 +309,17 @@ package struct Resyncer: Sendable {
             // past the limit, a person looks at it.
             return .retry(error: message, backoff: backoff, retryAfter: error.retryAfter)
         case .accessDenied:
-            return .quarantine(error: message + Self.accessDeniedAdvice)
+            return .quarantine(error: message + accessDeniedAdvice(recordID: error.recordName ?? "ID"))
         default:
             return .quarantine(error: message)
         }
     }
 
-    static let accessDeniedAdvice = " (the security roles let only a record's creator change it, and this CloudKit record was not created by this key:"
-        + " an app user's, or another container's developer; nothing was overwritten. Decide which version is right, then"
-        + " `tribeboard resync --release RECORD_ID` to try again)"
+    func accessDeniedAdvice(recordID: String) -> String {
+        " (the security roles let only a record's creator change it, and this CloudKit record was not created by this key:"
+            + " an app user's, or another container's developer; nothing was overwritten. Decide which version is right, then"
+            + " `\(Advice.resyncRelease(store: store.path, recordID: recordID).command)` to try again)"
+    }
 
     /// A per-record ACCESS_DENIED for changing one existing record is that record's problem (the
     /// public database's default roles: only its creator writes it); the run goes on without it.

@@ -1,4 +1,5 @@
 import Foundation
+import TribeBoardDomain
 import TribeBoardQR
 import TribeBoardSupport
 
@@ -29,7 +30,7 @@ package enum SheetError: Error, LocalizedError {
     /// Families whose code CloudKit does not hold a claim of for them, while a remote is
     /// configured and `--include-unclaimed` was not given: whoever holds such a card could claim
     /// the code first. Nothing written.
-    case unclaimed(familyIds: [String], count: Int)
+    case unclaimed(familyIds: [String], count: Int, store: String)
 
     package var errorDescription: String? {
         switch self {
@@ -55,10 +56,10 @@ package enum SheetError: Error, LocalizedError {
             let what = ids.isEmpty ? "\(codes) of the codes asked for (\(codes == 1 ? "it is" : "they are") not shown: codes are secrets)"
                 : "--family-id \(ids.joined(separator: ", "))"
             return "no family matches \(what); nothing was written (the others are printed once every one asked for is found)"
-        case .unclaimed(let ids, let count):
+        case .unclaimed(let ids, let count, let store):
             let shown = ids.prefix(5).joined(separator: ", ") + (count > 5 ? " and \(count - 5) more" : "")
             return "the code of \(count) famil\(count == 1 ? "y is" : "ies are") not claimed in CloudKit yet (\(shown)): whoever holds "
-                + "such a card could claim the code first; nothing was written. Run `tribeboard resync` (it claims them), "
+                + "such a card could claim the code first; nothing was written. Run `\(Advice.resync(store: store).command)` (it claims them), "
                 + "or print them anyway with --include-unclaimed"
         case .outdatedManifest(let check):
             return "the manifest \(check.manifest) is older than the store \(check.store ?? ""): the code of \(check.outdated) "

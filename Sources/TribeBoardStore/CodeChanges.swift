@@ -10,9 +10,11 @@ package enum SharedCodeRule {
 
     package static func keeps(_ keeper: String) -> String { "\(keeper) (oldest) keeps the code" }
 
-    /// The command that gives one family of this store a new code.
-    package static func recode(_ familyID: String) -> String {
-        "`tribeboard recode \(familyID)` shows the change, `--apply --out DIR` makes it (new QR code, its printed card stops working once uploaded)"
+    /// The commands that give one family of this store a new code: the plan, then the change.
+    package static func recode(_ familyID: String, store: String, remote: [String]) -> String {
+        "`\(Advice.recodePlan(familyID: familyID, store: store, remote: remote).command)` shows the change, "
+            + "`\(Advice.recode(familyID: familyID, store: store, remote: remote).command)` makes it "
+            + "(new QR code, its printed card stops working once uploaded)"
     }
 }
 

@@ -72,8 +72,12 @@ package struct TribeBoardStore: Sendable {
     /// The command that makes an empty store (provision of a CSV of only its header line) runs
     /// as printed in a shell, for this path.
     package static func missingReason(_ path: String) -> String {
-        "no such file (check --store or TRIBEBOARD_STORE; `tribeboard provision` creates a store, "
-            + "an empty one with `echo family_name | tribeboard provision - --store \(ShellWord.quote(path))`)"
+        "no such file (check --store or TRIBEBOARD_STORE; provision creates a store, an empty one with `\(createCommand(path))`)"
+    }
+
+    /// The shell command that makes an empty store at `path`: provision of a CSV of only its header.
+    package static func createCommand(_ path: String) -> String {
+        "echo family_name | tribeboard provision - --store \(ShellWords.quoted(path))"
     }
 
     /// Opens and migrates an existing store for writing, serialized with other processes opening

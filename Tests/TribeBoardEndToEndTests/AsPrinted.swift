@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TribeBoardDomain
 import TribeBoardTestSupport
 
 /// Runs a command the toolkit printed as advice, the way an operator pastes it into the shell
-/// that ran the advising command: the same folder and environment, only its placeholders (`DIR`,
-/// `PATH`, `STORE`, `ID`) replaced. `tribeboard` is the built binary.
+/// that ran the advising command: the same folder and environment, only its placeholders
+/// (`Advice.placeholders`) replaced. `tribeboard` is the built binary.
 enum AsPrinted {
     /// The backquoted commands of a sentence, in order.
     static func commands(in text: String) -> [String] {
@@ -42,7 +43,7 @@ enum AsPrinted {
                     environment: [String: String] = [:]) async throws -> ProcessRunner.Result {
         let words = words(command).map { placeholders[$0] ?? $0 }
         try #require(words.first == "tribeboard", "advice is a tribeboard command: \(command)")
-        #expect(!words.contains { ["DIR", "PATH", "STORE", "ID"].contains($0) }, "every placeholder given: \(command)")
+        #expect(!words.contains { Advice.placeholders.contains($0) }, "every placeholder given: \(command)")
         return try await ProcessRunner.runAsync(ProcessRunner.executable("tribeboard"), Array(words.dropFirst()), in: directory,
                                                 environment: environment)
     }

@@ -196,8 +196,10 @@ import TribeBoardTestSupport
         #expect(try await sheets([], environment: [:]).status == 0, "no remote: local-only work prints")
         try FileManager.default.removeItem(atPath: directory.file("cards.pdf"))
 
-        let resync = try await ProcessRunner.runAsync(tribeboard, ["resync", "--store", "s.sqlite"] + fixture.remoteArguments, in: directory.path)
-        #expect(resync.status == 0, "\(resync.stderr)")
+        // The refusal's advice, run as printed in the shell that ran sheets (its remote from there).
+        let advice = try #require(AsPrinted.commands(in: refused.stderr).first { $0.hasPrefix("tribeboard resync ") }, "\(refused.stderr)")
+        let resync = try await AsPrinted.run(advice, in: directory.path, environment: remote)
+        #expect(resync.status == 0, "\(advice): \(resync.stderr)")
         #expect(try await sheets([]).status == 0, "claimed now")
         #expect(FileManager.default.fileExists(atPath: directory.file("cards.pdf")))
     }

@@ -22,7 +22,7 @@ enum AuditReportText {
             }
         }
         if report.awaitingResync > 0 {
-            lines.append("  \(report.awaitingResync) CloudKit copies still hold a code a repair replaced; `tribeboard resync` uploads the new codes")
+            lines.append("  \(report.awaitingResync) CloudKit copies still hold a code a repair replaced; `\(report.uploadCommand)` uploads the new codes")
         }
         if report.awaitingInvitedAdmin > 0 {
             lines.append("  \(AuditReportText.awaitingAdmin(report.awaitingInvitedAdmin, of: report.scanned.localFamilies))")
@@ -34,7 +34,7 @@ enum AuditReportText {
             lines.append("")
             lines.append(render(finding))
         }
-        if let repair = report.repair { lines.append(""); lines.append(render(repair)) }
+        if let repair = report.repair { lines.append(""); lines.append(render(repair, uploadCommand: report.uploadCommand)) }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -64,7 +64,7 @@ enum AuditReportText {
         return lines.joined(separator: "\n")
     }
 
-    private static func render(_ repair: CodeRepairReport) -> String {
+    private static func render(_ repair: CodeRepairReport, uploadCommand: String) -> String {
         let changed = repair.changes.filter { $0.newCode != nil }.count
         var lines: [String] = []
         if repair.applied {
@@ -73,7 +73,7 @@ enum AuditReportText {
                 done.append("\(changed) families got new codes; QR codes and \(repair.manifest ?? "repairs.csv") written")
             }
             if !repair.reupload.isEmpty { done.append("\(repair.reupload.count) families marked for upload again") }
-            lines.append("Repair applied: \(done.joined(separator: "; ")); they wait for `tribeboard resync`")
+            lines.append("Repair applied: \(done.joined(separator: "; ")); they wait for `\(uploadCommand)`")
         } else if repair.changes.isEmpty && repair.manual.isEmpty && repair.reupload.isEmpty {
             lines.append("Repair: nothing to change")
         } else {

@@ -2,6 +2,7 @@ import Foundation
 import TribeBoardAudit
 import TribeBoardCases
 import TribeBoardCloudKit
+import TribeBoardDomain
 import TribeBoardMigrate
 import TribeBoardProvisioning
 import TribeBoardSheets
@@ -18,9 +19,9 @@ enum CommandError: Error, LocalizedError, DocumentedError {
     /// `migrate container`'s source settings are unusable.
     case source(CloudKitConfigurationError)
     /// `resync --release` named records that are not set aside.
-    case notSetAside([String])
+    case notSetAside([String], store: String)
     /// `resync --reupload` named ids of no family in the store.
-    case noSuchFamily([String])
+    case noSuchFamily([String], store: String)
 
     enum RemoteNeed {
         case resync, migrate, exportRemote, sync
@@ -38,10 +39,12 @@ enum CommandError: Error, LocalizedError, DocumentedError {
         case .sourceIsDestination(let container):
             return "the source is the destination (\(container)); to move legacy types within one container use `migrate legacy-types`"
         case .source(let error): return "the source: \(error.localizedDescription)"
-        case .notSetAside(let ids):
-            return "not quarantined or in conflict, nothing to release: \(ids.joined(separator: ", ")) (see `tribeboard resync --list`)"
-        case .noSuchFamily(let ids):
-            return "no family with this id in the store, nothing to upload again: \(ids.joined(separator: ", ")) (find it with `tribeboard doctor family NAME_OR_CODE`)"
+        case .notSetAside(let ids, let store):
+            return "not quarantined or in conflict, nothing to release: \(ids.joined(separator: ", ")) "
+                + "(see `\(Advice.resyncList(store: store).command)`)"
+        case .noSuchFamily(let ids, let store):
+            return "no family with this id in the store, nothing to upload again: \(ids.joined(separator: ", ")) "
+                + "(find it by name or code with `\(Advice.findFamily(store: store).command)`)"
         }
     }
 
@@ -50,8 +53,8 @@ enum CommandError: Error, LocalizedError, DocumentedError {
         case .remoteNeeded: return ErrorDetail(kind: .remoteNotConfigured)
         case .sourceIsDestination: return ErrorDetail(kind: .migrateSourceIsDestination)
         case .source(let error): return error.errorDetail
-        case .notSetAside(let ids): return ErrorDetail(kind: .resyncNotSetAside).with { $0.recordIds = ids }
-        case .noSuchFamily(let ids): return ErrorDetail(kind: .resyncNoSuchFamily).with { $0.recordIds = ids }
+        case .notSetAside(let ids, _): return ErrorDetail(kind: .resyncNotSetAside).with { $0.recordIds = ids }
+        case .noSuchFamily(let ids, _): return ErrorDetail(kind: .resyncNoSuchFamily).with { $0.recordIds = ids }
         }
     }
 }
@@ -89,7 +92,7 @@ extension RecodeError: DocumentedError {
         case .remote(let error): return error.errorDetail
         case .claim, .claimNotConfirmed: return ErrorDetail(kind: .recodeClaimNotConfirmed)
         case .changedMeanwhile(let id): return ErrorDetail(kind: .recodeChangedMeanwhile).with { $0.recordId = id }
-        case .filesNotInPlace(let id, let cause):
+        case .filesNotInPlace(let id, _, let cause):
             return ErrorDetail(kind: .recodeFilesNotInPlace).with { $0.recordId = id; $0.path = cause.path }
         }
     }
@@ -158,7 +161,7 @@ extension SheetError: DocumentedError {
                 $0.recordIds = ids.isEmpty ? nil : ids
                 $0.count = ids.isEmpty ? codes : ids.count
             }
-        case .unclaimed(let ids, let count):
+        case .unclaimed(let ids, let count, _):
             return ErrorDetail(kind: .sheetsUnclaimed).with {
                 $0.recordIds = Array(ids.prefix(20))
                 $0.count = count
@@ -236,7 +239,7 @@ extension CaseError: DocumentedError {
     var errorDetail: ErrorDetail {
         switch self {
         case .noSuchFamily: return ErrorDetail(kind: .caseNoSuchFamily)
-        case .hasMembers(let id, _): return ErrorDetail(kind: .caseHasMembers).with { $0.recordId = id }
+        case .hasMembers(let id, _, _): return ErrorDetail(kind: .caseHasMembers).with { $0.recordId = id }
         case .sameFamily(let id): return ErrorDetail(kind: .caseSameFamily).with { $0.recordId = id }
         case .keptFamilyLeaving(let id): return ErrorDetail(kind: .caseKeptFamilyLeaving).with { $0.recordId = id }
         case .remoteNeeded(let id): return ErrorDetail(kind: .remoteNotConfigured).with { $0.recordId = id }

@@ -61,7 +61,9 @@ enum ProvisionReportText {
                 lines.append("           --sync uploaded \(uploaded) records; \(remote.uploadWaiting ?? 0) wait to be retried, \(remote.uploadSetAside ?? 0) are set aside"
                              + (remote.uploadError.map { " (\($0))" } ?? ""))
             }
-            if let next = remote.next { lines.append("           Next: \(next)") }
+            if let next = remote.next {
+                lines.append("           Next" + (remote.uploadOutcome?.nextReason.map { " (\($0))" } ?? "") + ": \(next)")
+            }
         }
         if report.otherRunDetected {
             lines.append("Another provision run was writing to the same store; rows it created first are counted as existing.")

@@ -1,27 +1,33 @@
 import TribeBoardSupport
 import Foundation
 import TribeBoardResync
+import TribeBoardDomain
 
 enum ResyncReportText {
-    /// `stopShownApart`: the error block on stderr already says what stopped the run.
-    static func render(_ report: ResyncReport, stopShownApart: Bool = false) -> String {
+    /// `stopShownApart`: the error block on stderr already says what stopped the run. `store` and
+    /// `remote` (the run's `adviceFlags`): what the advice names, so that it runs as printed.
+    static func render(_ report: ResyncReport, store: String, remote: [String], stopShownApart: Bool = false) -> String {
+        let list = "`\(Advice.resyncList(store: store).command)`"
         var lines = ["Resync: \(report.synced) records uploaded in \(report.requests) requests (\(String(format: "%.1f", report.durationSeconds)) s); \(report.failed) failed"]
         if report.codesClaimed + report.claimsReleased > 0 {
             lines.append("Codes claimed in CloudKit: \(report.codesClaimed)" + (report.claimsReleased > 0 ? "; claims given up and released: \(report.claimsReleased)" : ""))
         }
         lines.append("Still pending: \(report.pending.total) (\(report.pending.families) families, \(report.pending.userProfiles) profiles, \(report.pending.memberships) memberships)")
         if report.waiting > 0 { lines.append("Waiting to retry: \(report.waiting)") }
-        if report.quarantined > 0 { lines.append("Quarantined after a permanent error: \(report.quarantined) (tribeboard resync --list)") }
-        if report.conflicts > 0 { lines.append("In conflict (code taken in CloudKit, not uploaded): \(report.conflicts) (tribeboard resync --list)") }
+        if report.quarantined > 0 { lines.append("Quarantined after a permanent error: \(report.quarantined) (\(list))") }
+        if report.conflicts > 0 { lines.append("In conflict (code taken in CloudKit, not uploaded): \(report.conflicts) (\(list))") }
         if report.blocked > 0 { lines.append("Memberships waiting for a family that is set aside: \(report.blocked)") }
         if report.unfinishedCreations > 0 {
-            lines.append("Creations that did not complete, not uploaded: \(report.unfinishedCreations) (finish each with its admin, or `tribeboard remove ID --apply`; `tribeboard doctor family ID` shows where it stopped)")
+            lines.append("Creations that did not complete, not uploaded: \(report.unfinishedCreations) (finish each with its admin, or "
+                         + "`\(Advice.remove(store: store, familyID: "ID", remote: remote).command)`; "
+                         + "`\(Advice.doctorFamily(store: store, familyID: "ID", remote: remote).command)` shows where it stopped)")
             for id in report.unfinishedCreationIds { lines.append("  unfinished  families  \(id)") }
         }
         if report.heldBack > 0 { lines.append("Records kept out of CloudKit (unfinished creations, families being removed): \(report.heldBack)") }
         if report.awaitingInvitedAdmin > 0 {
-            lines.append("Families awaiting their invited admin: \(report.awaitingInvitedAdmin) (uploaded; no admin in the app until "
-                         + "that person joins with the code, their profile and membership stay in the store until then; expected)")
+            lines.append("Families awaiting their invited admin: \(report.awaitingInvitedAdmin) (each family goes up without "
+                         + "them: the app shows no admin until that person joins with the code; their profile and membership stay "
+                         + "in the store until then; expected)")
         }
         for entry in report.setAside { lines.append("  \(entry.status)  \(entry.table)  \(entry.id): \(entry.lastError ?? "no error recorded")") }
         if let reason = report.stoppedBy, !stopShownApart { lines.append("Stopped: \(reason)") }

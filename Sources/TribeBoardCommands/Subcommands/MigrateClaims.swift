@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TribeBoardDomain
 import TribeBoardMigrate
 
 /// `tribeboard migrate claims`: the backfill that gives every Family in the container its code's claim.
@@ -44,7 +45,8 @@ struct MigrateClaimsCommand: AsyncParsableCommand {
         } catch {
             throw context.fail(error, Self.exits)
         }
-        try context.emit(report, text: ClaimBackfillText.render)
+        let remote = client.configuration.adviceFlags
+        try context.emit(report) { ClaimBackfillText.render($0, remote: remote) }
         if report.exitKind != .success { throw report.exitKind.exitCode }
     }
 }
@@ -52,11 +54,14 @@ struct MigrateClaimsCommand: AsyncParsableCommand {
 enum ClaimBackfillText {
     static let listed = 50
 
-    static func render(_ report: ClaimBackfillReport) -> String {
+    /// `remote`: the run's CloudKit flags. The families are another store's (`STORE`): the one
+    /// that provisioned them gives them new codes.
+    static func render(_ report: ClaimBackfillReport, remote: [String]) -> String {
+        let repair = Advice.repairAll(store: "STORE", remote: remote).command
         var lines = ["Code claims (\(report.applied ? "applied" : "plan")): \(report.familiesRead) families, \(report.codes) codes; "
                      + (report.applied ? "\(report.claimed) claimed by their oldest family" : "\(report.claimed) claimed already, \(report.toClaim) to claim (--apply)")]
         if !report.duplicates.isEmpty {
-            lines.append("Codes held by several families (the oldest keeps it; give the others a new code with `tribeboard audit --repair --apply --out DIR`, then `tribeboard resync` to upload it): \(report.duplicates.count)")
+            lines.append("Codes held by several families (the oldest keeps it; give the others a new code with `\(repair)`, then `\(Advice.resync(store: "STORE", remote: remote).command)` to upload it): \(report.duplicates.count)")
             for duplicate in report.duplicates.prefix(listed) {
                 lines.append("  \(duplicate.code)  kept by \(duplicate.keptBy); also \(duplicate.others.joined(separator: ", "))")
             }
@@ -66,7 +71,7 @@ enum ClaimBackfillText {
             lines.append("Claims that are not the oldest family's (another family's, or not made by this key; left as they are): \(report.heldByOthers.count)")
             for held in report.heldByOthers.prefix(listed) {
                 let where_ = held.holder != "family"
-                    ? "not this key's claim (\(held.holder), made by \(held.creator ?? "an unknown creator")): only its creator can change or delete it; give the family a new code with `tribeboard audit --repair --apply --out DIR`"
+                    ? "not this key's claim (\(held.holder), made by \(held.creator ?? "an unknown creator")): only its creator can change or delete it; give the family a new code with `\(repair)`"
                     : held.holderHasTheCode ? "a newer family with this code" : "a family not in the container (a store that claimed it has not uploaded it yet, or gave it up)"
                 lines.append("  \(held.code)  oldest \(held.oldest); claimed by \(held.claimedBy ?? "no family"): \(where_)")
             }

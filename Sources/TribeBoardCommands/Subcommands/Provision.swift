@@ -125,6 +125,11 @@ package struct ProvisionCommand: PipelineCommand {
             }
         }
         progress.finish()
+        if report.remote?.unavailable != nil, report.remote?.next == nil, let client {
+            // CloudKit could not be used: the records wait, and resync claims their codes and
+            // uploads them (provision run again then prints what was left unclaimed).
+            report.remote?.next = Advice.resync(store: global.store, remote: client.configuration.adviceFlags).command
+        }
         // A PDF that cannot be made does not hide what was provisioned: the report says both, and
         // the run ends with the sheets' status (never 0).
         let sheetsStatus = sheets.flatMap { makeSheets($0, into: &report, context: context) }
@@ -160,6 +165,7 @@ package struct ProvisionCommand: PipelineCommand {
         let upload = try await ImmediateUpload.run(storePath: global.store, client: client, logger: context.loggerRepeatedBySummary())
         report.remote?.uploadError = upload.stoppedBy
         report.remote?.uploadOutcome = upload.outcome
+        report.remote?.next = upload.next
         if let held = upload.lockHeld {
             report.remote?.uploadStopKind = ErrorDetail.of(held).kind.rawValue
             return
@@ -169,7 +175,6 @@ package struct ProvisionCommand: PipelineCommand {
         report.remote?.uploadStopKind = upload.stopKind
         report.remote?.uploadWaiting = upload.waiting
         report.remote?.uploadSetAside = upload.setAside
-        report.remote?.next = upload.next
         if let category = upload.stopCategory, report.remote?.errorKind == nil { report.remote?.errorKind = category }
         report.pendingSync = upload.pending
     }

@@ -130,13 +130,14 @@ package struct ResyncCommand: PipelineCommand {
         // unless a person runs it on a terminal.
         let status = outcome.status
         if global.json || global.verbose || status != .success || Terminal.isTerminal(.standardOutput) && !global.quiet {
-            try context.emit(report) { ResyncReportText.render($0, stopShownApart: block != nil) }
+            try context.emit(report) { ResyncReportText.render($0, store: global.store, remote: client.configuration.adviceFlags, stopShownApart: block != nil) }
         }
         if status != .success {
             let setAside = report.quarantined + report.conflicts + report.blocked
             context.stopped(because: (setAside > 0 ? ["\(setAside) records set aside for a person: \(listCommand)"] : [])
                 + (report.unfinishedCreations > 0
-                    ? ["\(report.unfinishedCreations) creations that did not complete are kept out of CloudKit: tribeboard doctor family ID"] : []))
+                    ? ["\(report.unfinishedCreations) creations that did not complete are kept out of CloudKit: "
+                        + Advice.doctorFamily(store: global.store, familyID: "ID", remote: client.configuration.adviceFlags).command] : []))
             throw status.exitCode
         }
     }
@@ -185,7 +186,7 @@ package struct ResyncCommand: PipelineCommand {
         let result = ResyncRelease(released: released, notSetAside: release.filter { !released.contains($0) })
         try context.emit(result) { "Released \($0.released.count) records: the next resync tries them again.\n" }
         if !result.notSetAside.isEmpty {
-            throw context.fail(CommandError.notSetAside(result.notSetAside), Self.exits)
+            throw context.fail(CommandError.notSetAside(result.notSetAside, store: global.store), Self.exits)
         }
     }
 

@@ -21,7 +21,7 @@ extension ResyncCommand {
             return "Marked \(families), with \(report.marked.count == 1 ? "its" : "their") memberships and profiles, for upload: the next resync sends them.\n"
         }
         if !result.unknown.isEmpty {
-            throw context.fail(CommandError.noSuchFamily(result.unknown), Self.exits)
+            throw context.fail(CommandError.noSuchFamily(result.unknown, store: global.store), Self.exits)
         }
     }
 }

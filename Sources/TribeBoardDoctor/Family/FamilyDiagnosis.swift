@@ -89,7 +89,7 @@ struct FamilyDiagnosis {
         let stale = RecordMapping.date(fromStoreTimestamp: since).map { request.now.timeIntervalSince($0) > request.staleAfter } ?? false
         return DoctorCheck(.familySync, .creations, stale ? .failure : .warning, checked: checked,
                            found: "waiting for sync since \(since)" + (stale ? ", longer than \(CreationChecks.describe(request.staleAfter))" : ""),
-                           action: "run `tribeboard resync` with a remote configured")
+                           action: "run `\(Advice.resync(store: request.storePath, remote: request.remoteFlags).command)` with a remote configured")
     }
 
     /// CloudKit's copy against the store's: present when uploaded, same code, nobody else's code.
@@ -102,7 +102,7 @@ struct FamilyDiagnosis {
                                action: "pass --key-id and --key-file to compare with CloudKit")
         case .unavailable:
             return DoctorCheck(.familyRemote, .creations, .warning, checked: checked, found: "not consulted: \(remote.detail)",
-                               action: "run `tribeboard doctor` for the remote's health, then try again")
+                               action: "run `\(Advice.doctor(store: storePath, remote: remoteFlags).command)` for the remote's health, then try again")
         case .missing:
             guard let family else {
                 return DoctorCheck(.familyRemote, .creations, .failure, checked: checked, found: remote.detail,
@@ -118,26 +118,28 @@ struct FamilyDiagnosis {
                                    + "then `\(Advice.resync(store: storePath, remote: remoteFlags).command)` "
                                    + "(`\(Advice.audit(store: storePath, remote: remoteFlags).command)` counts every such family)")
         case .found:
-            return foundFinding(remote, family: family)
+            return foundFinding(remote, family: family, store: storePath, remoteFlags: remoteFlags)
         case .notAsked:
             return DoctorCheck(.familyRemote, .creations, .ok, checked: checked, found: remote.detail)
         }
     }
 
     /// What the app finds for the code through the join kit: a family it cannot find is a failure.
-    static func appLookupFinding(_ app: AppLookupReport) -> DoctorCheck {
+    static func appLookupFinding(_ app: AppLookupReport, store: String, remoteFlags: [String]) -> DoctorCheck {
         let checked = "What the app finds for this code (the join kit's lookup)"
         guard let stop = app.stoppedAt else {
             return DoctorCheck(.familyAppLookup, .creations, .ok, checked: checked, found: app.detail)
         }
         let action = stop == "noClaim" || stop == "familyGone"
-            ? "`tribeboard resync` claims the codes of families it uploads; `tribeboard migrate claims --apply` claims those of families already there"
+            ? "`\(Advice.resync(store: store, remote: remoteFlags).command)` claims the codes of families it uploads; "
+                + "`\(Advice.migrateClaims(store: store, remote: remoteFlags).command)` claims those of families already there"
             : "see docs/code-claims.md (how the app finds a family) for this case"
         return DoctorCheck(.familyAppLookup, .creations, stop == "unavailable" ? .warning : .failure, checked: checked,
                            found: app.detail, action: action)
     }
 
-    private static func foundFinding(_ remote: RemoteFamilyState, family: FamilyFacts?) -> DoctorCheck {
+    private static func foundFinding(_ remote: RemoteFamilyState, family: FamilyFacts?, store storePath: String,
+                                     remoteFlags: [String]) -> DoctorCheck {
         let checked = "CloudKit's copy"
         let listed = remote.records.map { "\($0.recordType) \($0.recordName) (code \($0.code ?? "none"))" }.joined(separator: "; ")
         guard let family else {
@@ -148,7 +150,7 @@ struct FamilyDiagnosis {
         if !others.isEmpty {
             return DoctorCheck(.familyRemote, .creations, .failure, checked: checked,
                                found: "the code \(family.code) is also held by \(others.map { "\(OutsideText.inline($0.recordType)) \(OutsideText.inline($0.recordName))" }.joined(separator: ", "))",
-                               action: sharedCodeAction(family, others: others))
+                               action: sharedCodeAction(family, others: others, store: storePath, remoteFlags: remoteFlags))
         }
         if let own = remote.records.first, own.code != family.code {
             return DoctorCheck(.familyRemote, .creations, .failure, checked: checked,
@@ -160,7 +162,8 @@ struct FamilyDiagnosis {
 
     /// The audit's rule (`SharedCodeRule`): the oldest holder keeps the code, by creation date
     /// (unknown dates last), then id; the store's family is given a new code only when it is newer.
-    private static func sharedCodeAction(_ family: FamilyFacts, others: [RemoteFamilyRecord]) -> String {
+    private static func sharedCodeAction(_ family: FamilyFacts, others: [RemoteFamilyRecord], store storePath: String,
+                                         remoteFlags: [String]) -> String {
         let holders = [(id: family.id, created: RecordMapping.date(fromStoreTimestamp: family.createdAt))]
             + others.map { (id: $0.recordName, created: $0.created.flatMap(RecordMapping.date(fromStoreTimestamp:))) }
         let oldest = holders.min { lhs, rhs in
@@ -174,8 +177,9 @@ struct FamilyDiagnosis {
         let keeper = oldest?.id ?? family.id
         guard keeper != family.id else {
             return SharedCodeRule.keeps(keeper) + " (this family): change the code of "
-                + others.map(\.recordName).joined(separator: ", ") + " in the app, or with `tribeboard recode ID` where a store of this toolkit holds it"
+                + others.map(\.recordName).joined(separator: ", ") + " in the app, or with `\(Advice.recode(familyID: "ID", store: nil, remote: remoteFlags).command)` where a store of this toolkit holds it"
         }
-        return SharedCodeRule.keeps(keeper) + "; give this family a new code before anyone joins with it: " + SharedCodeRule.recode(family.id)
+        return SharedCodeRule.keeps(keeper) + "; give this family a new code before anyone joins with it: "
+            + SharedCodeRule.recode(family.id, store: storePath, remote: remoteFlags)
     }
 }

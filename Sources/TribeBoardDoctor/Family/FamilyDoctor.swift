@@ -86,7 +86,7 @@ package struct FamilyDoctor: Sendable {
             }
         } catch {
             lookup.findings.append(DoctorCheck(.familyFound, .creations, .failure, checked: "Family in the store", found: "\(error.localizedDescription)",
-                                               action: "run `tribeboard doctor` for the store's health"))
+                                               action: "run `\(Advice.doctor(store: request.storePath).command)` for the store's health"))
         }
         return lookup
     }
@@ -96,7 +96,7 @@ package struct FamilyDoctor: Sendable {
         if let records { findings += FamilyDiagnosis(records: records, request: request).findings() }
         if remote.status != .notAsked { findings.append(FamilyDiagnosis.remoteFinding(remote, family: records?.family, store: request.storePath,
                                                                                          remoteFlags: request.remoteFlags)) }
-        if let app = remote.app { findings.append(FamilyDiagnosis.appLookupFinding(app)) }
+        if let app = remote.app { findings.append(FamilyDiagnosis.appLookupFinding(app, store: request.storePath, remoteFlags: request.remoteFlags)) }
         var timeline = records?.events ?? []
         timeline += remote.records.map {
             TimelineEvent(at: $0.modified, source: "cloudkit",

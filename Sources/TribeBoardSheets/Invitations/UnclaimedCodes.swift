@@ -8,8 +8,11 @@ struct UnclaimedCodes {
     private let claimed: Set<TribeBoardStore.ClaimedCode>?
     private(set) var ids: [String] = []
     private(set) var count = 0
+    /// The store read, for the advice (`resync` claims the codes).
+    private let storePath: String
 
     init(store: TribeBoardStore?, refuse: Bool) throws(InvitationReadError) {
+        storePath = store?.path ?? ""
         guard refuse, let store else {
             claimed = nil
             return
@@ -39,5 +42,5 @@ struct UnclaimedCodes {
         return false
     }
 
-    var error: SheetError? { count == 0 ? nil : .unclaimed(familyIds: ids, count: count) }
+    var error: SheetError? { count == 0 ? nil : .unclaimed(familyIds: ids, count: count, store: storePath) }
 }
