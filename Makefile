@@ -53,6 +53,7 @@ bench: release
 	scripts/bench-read-latency.sh
 	scripts/bench-audit.sh
 	scripts/bench-doctor.sh
+	scripts/bench-doctor-linked.sh
 	scripts/bench-migrate.sh
 	scripts/bench-sheets.sh
 

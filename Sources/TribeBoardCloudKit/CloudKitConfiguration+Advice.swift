@@ -1,4 +1,5 @@
 import Foundation
+import TribeBoardSupport
 
 extension CloudKitConfiguration {
     /// This configuration as the flags of a command to print as advice, so that it reaches the
@@ -7,8 +8,10 @@ extension CloudKitConfiguration {
     /// secrets and never printed; nothing when no remote is configured.
     package var adviceFlags: [String] {
         guard let keyID, let keyFile else { return [] }
-        var words = ["--container", container, "--environment", environment.rawValue, "--key-id", keyID, "--key-file", keyFile]
-        if baseURL != Self.defaultBaseURL { words += ["--ck-base-url", displayBaseURL] }
+        let opt = ShellWords.option
+        var words = opt("--container", container) + opt("--environment", environment.rawValue) + opt("--key-id", keyID)
+            + opt("--key-file", keyFile)
+        if baseURL != Self.defaultBaseURL { words += opt("--ck-base-url", displayBaseURL) }
         return words
     }
 }

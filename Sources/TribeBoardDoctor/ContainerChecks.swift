@@ -100,13 +100,14 @@ struct ContainerChecks {
         }
         let shared = Set(compiledBy.filter { $0.value > 1 }.keys)
         var all: [TargetFacts] = []
+        let scans = SwiftContainerLiterals.ScanCache()
         for project in projects {
             var swiftFiles: [String]?
             for target in project.targets where target.kind != .other {
                 all.append(TargetFacts(project: project, target: target, allSwiftFiles: {
                     if swiftFiles == nil { swiftFiles = SwiftContainerLiterals.codeFiles(below: project.folder) }
                     return swiftFiles ?? []
-                }(), linkedFiles: linked.files(for: target), sharedFiles: shared, display: display))
+                }(), linkedFiles: linked.files(for: target), sharedFiles: shared, display: display, scans: scans))
             }
         }
         return Gathered(location: location, projects: projects, facts: all)

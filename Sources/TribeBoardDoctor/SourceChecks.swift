@@ -121,8 +121,14 @@ struct SourceChecks {
         case .defaultContainer: return .defaultContainer
         case .unresolved(let name):
             return .warning("the container is \(name), whose value doctor cannot find in the target's code: cannot verify")
-        case .infoPlist(let key):
-            guard let (setting, written) = build.infoPlistValue(key, project: facts.project) else {
+        case .infoPlist(let key, let fallback):
+            let found = build.infoPlistValue(key, project: facts.project)
+            guard case .value(let setting, let written) = found else {
+                // Not set at all: the code's own fallback is the container (`?? "iCloud.…"`).
+                if found == nil, case .literal(let text)? = fallback { return .value(text) }
+                if case .severalKeys(let keys) = found {
+                    return .warning("the container is read at run time from the first key of the Info.plist dictionary \(key), which lists \(keys.joined(separator: ", ")) in no fixed order: cannot verify")
+                }
                 return .warning("the container is read at run time from the Info.plist key \(key), which \(build.label)'s Info.plist does not set: cannot verify")
             }
             guard setting.isResolved, setting.value.hasPrefix("iCloud.") else {
@@ -138,7 +144,7 @@ struct SourceChecks {
         case .literal(let text), .interpolated(let text): return text
         case .bundleIDSuffix(let prefix): return "\(prefix) + the bundle id"
         case .defaultContainer: return "the default container"
-        case .infoPlist(let key): return "the container in the Info.plist key \(key)"
+        case .infoPlist(let key, _): return "the container in the Info.plist key \(key)"
         case .unresolved(let name): return "the container in \(name)"
         }
     }

@@ -30,16 +30,27 @@ struct TargetFacts {
         var usesCloudKitService: Bool { services.contains("CloudKit") }
 
         /// An Info.plist key as this build sets it (`INFOPLIST_KEY_NAME`, or the Info.plist the target
-        /// names, its `$(VARIABLE)`s expanded): nil when neither sets it.
-        func infoPlistValue(_ key: String, project: XcodeProject) -> (value: ResolvedSetting, written: String)? {
+        /// names, its `$(VARIABLE)`s expanded): nil when neither sets it. A dictionary keyed by
+        /// containers (`NSUbiquitousContainers`, read as `….keys.first`) gives its keys: one is the
+        /// container, several leave which one the code takes to the dictionary's order at run time.
+        func infoPlistValue(_ key: String, project: XcodeProject) -> InfoPlistValue? {
             let settings = variant.settings
-            if let setting = settings.resolved("INFOPLIST_KEY_" + key) { return (setting, "INFOPLIST_KEY_" + key) }
+            if let setting = settings.resolved("INFOPLIST_KEY_" + key) { return .value(setting, written: "INFOPLIST_KEY_" + key) }
             guard let plist = settings.resolvedPath("INFOPLIST_FILE"), !plist.value.isEmpty else { return nil }
             let written = project.path(fromSetting: plist.value)
-            guard let file = try? XMLPlistFile.read(CaseInsensitivePath.resolve(written)?.path ?? written),
-                  let raw = file.string(key) else { return nil }
-            return (settings.expand(raw), raw)
+            guard let file = try? XMLPlistFile.read(CaseInsensitivePath.resolve(written)?.path ?? written) else { return nil }
+            if let raw = file.string(key) { return .value(settings.expand(raw), written: raw) }
+            guard let keys = file.dictionaryKeys(key), !keys.isEmpty else { return nil }
+            guard keys.count == 1 else { return .severalKeys(keys.map { settings.expand($0).value }) }
+            return .value(settings.expand(keys[0]), written: "\(key) > \(keys[0])")
         }
+    }
+
+    /// What an Info.plist key holds for a container lookup.
+    enum InfoPlistValue {
+        case value(ResolvedSetting, written: String)
+        /// A dictionary with several keys: the code's `keys.first` is any of them.
+        case severalKeys([String])
     }
 
     let project: XcodeProject
@@ -51,7 +62,8 @@ struct TargetFacts {
     let display: (String) -> String
 
     init(project: XcodeProject, target: XcodeTarget, allSwiftFiles: @autoclosure () -> [String], linkedFiles: [String] = [],
-         sharedFiles: Set<String> = [], display: @escaping (String) -> String) {
+         sharedFiles: Set<String> = [], display: @escaping (String) -> String,
+         scans: SwiftContainerLiterals.ScanCache = SwiftContainerLiterals.ScanCache()) {
         self.project = project
         self.target = target
         self.display = display
@@ -75,7 +87,7 @@ struct TargetFacts {
         let files = target.sourceFiles ?? (target.kind == .app ? allSwiftFiles() : [])
         let linked = Array(Set(target.packageSourceFiles + linkedFiles).subtracting(files)).sorted()
         codeFiles = files + linked
-        let found = SwiftContainerLiterals.references(in: files + linked, display: display)
+        let found = SwiftContainerLiterals.references(in: files + linked, display: display, cache: scans)
         // SwiftData's `.automatic` without a container in the entitlements is a local store that
         // syncs nothing (Apple's template for widgets): no CloudKit use.
         let listsContainer = builds.contains { !$0.containers.isEmpty }

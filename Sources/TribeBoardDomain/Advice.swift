@@ -85,39 +85,48 @@ package enum Advice: Sendable, Equatable {
     }
 
     package var words: [String] {
+        let opt = ShellWords.option
         switch self {
-        case .reupload(let store, let id): return ["tribeboard", "resync", "--store", store, "--reupload", id]
-        case .audit(let store, let remote): return ["tribeboard", "audit", "--store", store] + remote
+        case .reupload(let store, let id): return ["tribeboard", "resync"] + opt("--store", store) + opt("--reupload", id)
+        case .audit(let store, let remote): return ["tribeboard", "audit"] + opt("--store", store) + remote
         case .repairAll(let store, let remote):
-            return ["tribeboard", "audit", "--store", store] + remote + ["--repair", "--apply", "--out", "DIR"]
-        case .resync(let store, let remote): return ["tribeboard", "resync", "--store", store] + remote
-        case .resyncList(let store): return ["tribeboard", "resync", "--store", store, "--list"]
-        case .resyncRelease(let store, let id): return ["tribeboard", "resync", "--store", store, "--release", id]
+            return ["tribeboard", "audit"] + opt("--store", store) + remote + ["--repair", "--apply", "--out", "DIR"]
+        case .resync(let store, let remote): return ["tribeboard", "resync"] + opt("--store", store) + remote
+        case .resyncList(let store): return ["tribeboard", "resync"] + opt("--store", store) + ["--list"]
+        case .resyncRelease(let store, let id): return ["tribeboard", "resync"] + opt("--store", store) + opt("--release", id)
         case .doctorContainer(let store, let container, let environment):
-            return ["tribeboard", "doctor", "--store", store] + (container.map { ["--container", $0] } ?? [])
-                + (environment.map { ["--environment", $0] } ?? []) + ["--project", "PATH"]
-        case .doctorFamily(let store, let id, let remote): return ["tribeboard", "doctor", "family", id, "--store", store] + remote
-        case .remove(let store, let id, let remote): return ["tribeboard", "remove", id, "--store", store] + remote + ["--apply"]
+            return ["tribeboard", "doctor"] + opt("--store", store) + (container.map { opt("--container", $0) } ?? [])
+                + (environment.map { opt("--environment", $0) } ?? []) + ["--project", "PATH"]
+        case .doctorFamily(let store, let id, let remote):
+            return Self.line(["tribeboard", "doctor", "family"], id, opt("--store", store) + remote)
+        case .remove(let store, let id, let remote): return Self.line(["tribeboard", "remove"], id, opt("--store", store) + remote + ["--apply"])
         case .merge(let store, let duplicate, let kept, let remote):
-            return ["tribeboard", "merge", duplicate, "--into", kept, "--store", store] + remote
+            return Self.line(["tribeboard", "merge"], duplicate, opt("--into", kept) + opt("--store", store) + remote)
         case .recode(let id, let store, let remote):
-            return ["tribeboard", "recode", id, "--store", store ?? "STORE"] + remote + ["--apply", "--out", "DIR"]
-        case .reprint(let store, let id): return ["tribeboard", "sheets", "--store", store, "--family-id", id, "--out", "\(id).pdf"]
-        case .findFamily(let store, let remote): return ["tribeboard", "doctor", "family", "NAME", "--store", store] + remote
-        case .repairPlan(let store, let remote): return ["tribeboard", "audit", "--store", store] + remote + ["--repair"]
-        case .recodePlan(let id, let store, let remote): return ["tribeboard", "recode", id, "--store", store] + remote
+            return Self.line(["tribeboard", "recode"], id, opt("--store", store ?? "STORE") + remote + ["--apply", "--out", "DIR"])
+        case .reprint(let store, let id):
+            return ["tribeboard", "sheets"] + opt("--store", store) + opt("--family-id", id) + opt("--out", "\(id).pdf")
+        case .findFamily(let store, let remote): return ["tribeboard", "doctor", "family", "NAME"] + opt("--store", store) + remote
+        case .repairPlan(let store, let remote): return ["tribeboard", "audit"] + opt("--store", store) + remote + ["--repair"]
+        case .recodePlan(let id, let store, let remote): return Self.line(["tribeboard", "recode"], id, opt("--store", store) + remote)
         case .exportSnapshot(let store, let remote):
-            return ["tribeboard", "audit", "--store", store] + remote + ["--export-remote", "FILE"]
+            return ["tribeboard", "audit"] + opt("--store", store) + remote + ["--export-remote", "FILE"]
         case .migrateLegacy(let store, let remote, let step):
-            let words = ["tribeboard", "migrate", "legacy-types", "--store", store] + remote
+            let words = ["tribeboard", "migrate", "legacy-types"] + opt("--store", store) + remote
             switch step {
             case .plan: return words
             case .apply: return words + ["--apply", "--out", "DIR"]
             case .deleteSource: return words + ["--apply", "--out", "DIR", "--delete-source"]
             }
-        case .migrateClaims(let store, let remote): return ["tribeboard", "migrate", "claims", "--store", store] + remote + ["--apply"]
-        case .doctor(let store, let remote): return ["tribeboard", "doctor", "--store", store] + remote
+        case .migrateClaims(let store, let remote): return ["tribeboard", "migrate", "claims"] + opt("--store", store) + remote + ["--apply"]
+        case .doctor(let store, let remote): return ["tribeboard", "doctor"] + opt("--store", store) + remote
         }
+    }
+
+    /// A command with one positional value (an id, a code, a name): after the command's name,
+    /// unless it starts with `-`, where it would read as an option: then after the options and `--`.
+    private static func line(_ head: [String], _ value: String, _ options: [String]) -> [String] {
+        value.hasPrefix("-") ? head + options + ["--", value] : head + [value] + options
     }
 
     /// The command line, quoted for a POSIX shell (placeholders stay bare).

@@ -77,7 +77,7 @@ package struct TribeBoardStore: Sendable {
 
     /// The shell command that makes an empty store at `path`: provision of a CSV of only its header.
     package static func createCommand(_ path: String) -> String {
-        "echo family_name | tribeboard provision - --store \(ShellWords.quoted(path))"
+        "echo family_name | " + ShellWords.command(["tribeboard", "provision", "-"] + ShellWords.option("--store", path))
     }
 
     /// Opens and migrates an existing store for writing, serialized with other processes opening

@@ -59,5 +59,5 @@ enum ContainerPatterns {
     static let codeExtensions: Set<String> = ["swift", "m", "mm", "h"]
     /// Most files never mention CloudKit: they are not lexed.
     static let hints = ["CKContainer", "cloudKitDatabase", "CloudKitDatabase", "NSPersistentCloudKitContainer", "\"iCloud",
-                        "InfoDictionaryKey", "infoDictionary"]
+                        "InfoDictionaryKey", "infoDictionary", "ontainerName", "ontainerIdentifier", "ontainerID"]
 }

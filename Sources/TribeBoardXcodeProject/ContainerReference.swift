@@ -1,6 +1,6 @@
 /// A place in Swift or Objective-C code that names a CloudKit container (or relies on the default one).
 package struct ContainerReference: Sendable, Equatable {
-    package enum Value: Sendable, Equatable {
+    package enum Value: Sendable, Hashable {
         /// `"iCloud.com.company.Product"`, directly or through a name bound to it.
         case literal(String)
         /// `"iCloud." + Bundle.main.bundleIdentifier!`: the prefix, then the target's bundle id.
@@ -11,10 +11,17 @@ package struct ContainerReference: Sendable, Equatable {
         /// without options: the first container of the entitlements, as Apple defines it.
         case defaultContainer
         /// Read from the Info.plist at run time (`Bundle.main.object(forInfoDictionaryKey: KEY)`):
-        /// the target's Info.plist says what, often through a build setting.
-        case infoPlist(key: String)
+        /// the target's Info.plist says what, often through a build setting. `fallback`: the
+        /// container the code takes when the Info.plist does not set the key (`… ?? "iCloud.…"`).
+        case infoPlist(key: String, fallback: Fallback? = nil)
         /// A name used where a container goes whose value doctor cannot find in the target's code.
         case unresolved(name: String)
+    }
+
+    /// What `?? …` gives after an Info.plist lookup: a container, or a name bound elsewhere.
+    package enum Fallback: Sendable, Hashable {
+        case literal(String)
+        case name(String)
     }
 
     package let value: Value

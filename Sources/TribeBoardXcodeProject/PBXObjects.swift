@@ -49,7 +49,9 @@ struct PBXObjects {
             }
             return XcodeTarget(name: name, kind: TargetKind(productType: productType), productType: productType, variants: variants,
                                sourceFiles: paths.swiftSources(of: target, id: targetID),
-                               packageSourceFiles: paths.localPackageSources(of: target), problems: Array(Set(problems)).sorted(),
+                               packageSourceFiles: paths.localPackageSources(of: target)
+                                   + CocoaPodsPathPods.sources(forTarget: name, projectFolder: folder),
+                               problems: Array(Set(problems)).sorted(),
                                productFile: productFile(of: target), linkedProducts: linkedProducts(of: target))
         }
     }

@@ -31,7 +31,14 @@ package struct ProjectLocation: Sendable, Equatable {
             throw .noProjectInFolder(path: given)
         }
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: path))?.sorted() ?? []
-        let projects = entries.filter { $0.hasSuffix(".xcodeproj") }
+        var projects = entries.filter { $0.hasSuffix(".xcodeproj") }
+        // A `.xcodeproj` folder left behind with only its workspace (no `project.pbxproj`) is no
+        // project: Xcode cannot open it, so it does not compete with the one that is.
+        let whole = projects.filter { FileManager.default.fileExists(atPath: path + "/" + $0 + "/project.pbxproj") }
+        if projects.count > 1, whole.count == 1 {
+            notes += projects.filter { $0 != whole[0] }.map { "\($0) has no project.pbxproj (not a project): left out" }
+            projects = whole
+        }
         let manifest = generatorManifest(in: path)
         if projects.count == 1 {
             let bundle = followLink(path + "/" + projects[0], notes: &notes)
@@ -131,8 +138,14 @@ package struct ProjectLocation: Sendable, Equatable {
         return found.filter { $0.split(separator: "/").count == shallowest }
     }
 
+    /// `path` as seen from `root`; a file outside it (a development pod at `../../`) with `../`
+    /// steps, as long as the two share a folder below `/`.
     package static func relative(_ path: String, to root: String) -> String {
         let prefix = root.hasSuffix("/") ? root : root + "/"
-        return path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
+        if path.hasPrefix(prefix) { return String(path.dropFirst(prefix.count)) }
+        let from = root.split(separator: "/"), to = path.split(separator: "/")
+        let shared = zip(from, to).prefix { $0 == $1 }.count
+        guard path.hasPrefix("/"), root.hasPrefix("/"), shared > 0, shared < from.count else { return path }
+        return (Array(repeating: "..", count: from.count - shared) + to[shared...].map(String.init)).joined(separator: "/")
     }
 }

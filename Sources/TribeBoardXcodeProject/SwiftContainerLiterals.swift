@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Finds container references in Swift and Objective-C sources: string literals only where a
 /// container API takes one (`CKContainer(identifier:)`, `containerWithIdentifier:`,
@@ -23,15 +24,40 @@ package enum SwiftContainerLiterals {
         var namedUses: [(name: String, call: String, location: SourceLocation)] = []
     }
 
-    /// Every reference in `files`, names resolved across them (sorted by path, then line).
-    package static func references(in files: [String], display: (String) -> String) -> [ContainerReference] {
-        let scans = files.compactMap { path -> FileScan? in
-            guard let data = try? ProjectFileReader.read(path, limit: maxFileSize) else { return nil }
-            return scan(Array(data), path: display(path))
+    /// Each file's scan, kept for one doctor run: targets that link the same packages (an app in
+    /// several flavours, its extensions) read the same files, and a file is lexed once.
+    package final class ScanCache: Sendable {
+        private let scans = Mutex<[String: FileScan?]>([:])
+
+        package init() {}
+
+        func scan(_ path: String, display: (String) -> String) -> FileScan? {
+            if let done = scans.withLock({ $0[path] }) { return done }
+            let result = (try? ProjectFileReader.read(path, limit: SwiftContainerLiterals.maxFileSize))
+                .map { SwiftContainerLiterals.scan(Array($0), path: display(path)) }
+            scans.withLock { $0[path] = result }
+            return result
         }
+    }
+
+    /// Every reference in `files`, names resolved across them (sorted by path, then line).
+    package static func references(in files: [String], display: (String) -> String,
+                                   cache: ScanCache = ScanCache()) -> [ContainerReference] {
+        let scans = files.compactMap { cache.scan($0, display: display) }
         var bindings: [String: [Binding]] = [:]
         for scan in scans { bindings.merge(scan.bindings) { $0 + $1 } }
-        var references = scans.flatMap(\.direct)
+        // A fallback named after an Info.plist lookup (`?? defaultIdentifier`) is the literal bound to it.
+        let resolve = { (value: ContainerReference.Value) -> ContainerReference.Value in
+            guard case .infoPlist(let key, .name(let name)?) = value else { return value }
+            let literals = Set((bindings[name] ?? []).compactMap { binding -> String? in
+                if case .literal(let text) = binding.value { return text }
+                return nil
+            })
+            return literals.count == 1 ? .infoPlist(key: key, fallback: literals.first.map { .literal($0) }) : value
+        }
+        var references = scans.flatMap(\.direct).map { ContainerReference(value: resolve($0.value), call: $0.call, location: $0.location) }
+        // A binding several uses reach is one reference (a set: a project may bind thousands).
+        var seen = Set(references.map { Key(path: $0.location.path, line: $0.location.line, value: $0.value) })
         for scan in scans {
             for use in scan.namedUses {
                 let parts = use.name.split(separator: ".").filter { $0 != "rawValue" && $0 != "self" }
@@ -46,12 +72,19 @@ package enum SwiftContainerLiterals {
                 if bound.isEmpty {
                     references.append(ContainerReference(value: .unresolved(name: use.name), call: use.call, location: use.location))
                 }
-                for binding in bound where !references.contains(where: { $0.location == binding.location && $0.value == binding.value }) {
-                    references.append(ContainerReference(value: binding.value, call: via, location: binding.location))
+                for binding in bound where seen.insert(Key(path: binding.location.path, line: binding.location.line, value: binding.value)).inserted {
+                    references.append(ContainerReference(value: resolve(binding.value), call: via, location: binding.location))
                 }
             }
         }
         return references.sorted { ($0.location.path, $0.location.line ?? 0) < ($1.location.path, $1.location.line ?? 0) }
+    }
+
+    /// Where a reference is and what it names.
+    private struct Key: Hashable {
+        let path: String
+        let line: Int?
+        let value: ContainerReference.Value
     }
 
     package static func scan(_ source: [UInt8], path: String) -> FileScan {
@@ -78,12 +111,18 @@ package enum SwiftContainerLiterals {
                 // `CKContainer(identifier: Bundle.main.object(forInfoDictionaryKey: "KEY") as! String)`,
                 // or a name bound to that lookup.
                 let stripped = String(before[..<lookup.lowerBound])
-                let value = ContainerReference.Value.infoPlist(key: literal.text)
+                let value = ContainerReference.Value.infoPlist(key: literal.text, fallback: fallback(after: literal, in: literals, code: code))
                 if let call = ContainerPatterns.positions.first(where: { matches($0.pattern + #"(?:\(\s*)?$"#, stripped) })?.call {
                     result.direct.append(ContainerReference(value: value, call: call, location: location))
                 } else if let name = capture(ContainerPatterns.infoPlistBinding, stripped) ?? boundName(stripped) {
                     result.bindings[name, default: []].append((value, location))
                 }
+            } else if !literal.interpolated, let label = capture(ContainerPatterns.argument, before),
+                      label.lowercased().contains("container"),
+                      !ContainerPatterns.positions.contains(where: { matches($0.pattern + "$", before) }) {
+                // `privateSynchronizer(containerName: "your-iCloud-container")`: whatever the literal,
+                // it is the container where a library passes that parameter to `CKContainer(identifier:)`.
+                result.bindings[label, default: []].append((.literal(literal.text), location))
             }
         }
         let text = String(decoding: code, as: UTF8.self)
@@ -105,6 +144,20 @@ package enum SwiftContainerLiterals {
             }
         }
         return result
+    }
+
+    /// `?? "iCloud.…"` or `?? NAME` after an Info.plist lookup, on the same line: what the code
+    /// takes when the Info.plist does not set the key.
+    private static func fallback(after lookup: SwiftLiteralLexer.Literal, in literals: [SwiftLiteralLexer.Literal],
+                                 code: [UInt8]) -> ContainerReference.Fallback? {
+        let rest = code[lookup.end..<min(code.count, lookup.end + 240)]
+        let line = String(decoding: rest.prefix { $0 != 0x0A }, as: UTF8.self)
+        guard let range = line.range(of: #"\?\?\s*"#, options: .regularExpression) else { return nil }
+        let start = lookup.end + line.utf8.distance(from: line.startIndex, to: range.upperBound)
+        if let literal = literals.first(where: { $0.offset == start }) {
+            return literal.text.hasPrefix("iCloud") && !literal.interpolated ? .literal(literal.text) : nil
+        }
+        return capture(#"^([A-Za-z_][A-Za-z0-9_.]*)"#, String(line[range.upperBound...])).map { .name(String($0.split(separator: ".").last ?? "")) }
     }
 
     /// The name the code before a literal binds it to, if any.
@@ -137,8 +190,14 @@ package enum SwiftContainerLiterals {
         return files.sorted()
     }
 
+    /// Compiled once a process: a few dozen patterns, each used on every file scanned.
+    private static let compiled = Mutex<[String: NSRegularExpression]>([:])
+
     private static func regex(_ pattern: String) -> NSRegularExpression? {
-        try? NSRegularExpression(pattern: pattern, options: [.anchorsMatchLines])
+        if let done = compiled.withLock({ $0[pattern] }) { return done }
+        guard let made = try? NSRegularExpression(pattern: pattern, options: [.anchorsMatchLines]) else { return nil }
+        compiled.withLock { $0[pattern] = made }
+        return made
     }
 
     static func matches(_ pattern: String, _ text: String) -> Bool {

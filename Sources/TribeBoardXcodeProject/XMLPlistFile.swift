@@ -26,17 +26,25 @@ package struct XMLPlistFile: Sendable {
                             lines: text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline))
     }
 
-    /// Plist values doctor reads: strings and arrays of strings.
+    /// Plist values doctor reads: strings, arrays of strings, and the keys of a dictionary
+    /// (`NSUbiquitousContainers` is keyed by container identifiers).
     private static func sendable(_ value: Any) -> (any Sendable)? {
         if let string = value as? String { return string }
         if let array = value as? [Any] { return array.compactMap { $0 as? String } }
         if let bool = value as? Bool { return bool }
+        if let dictionary = value as? [String: Any] { return DictionaryKeys(keys: dictionary.keys.sorted()) }
         return nil
     }
+
+    /// A dictionary value, of which doctor keeps the keys (sorted: a plist dictionary has no order).
+    struct DictionaryKeys: Sendable { let keys: [String] }
 
     package func has(_ key: String) -> Bool { root[key] != nil }
 
     package func string(_ key: String) -> String? { root[key] as? String }
+
+    /// The keys of a dictionary value (`NSUbiquitousContainers`), sorted; nil when it is no dictionary.
+    package func dictionaryKeys(_ key: String) -> [String]? { (root[key] as? DictionaryKeys)?.keys }
 
     /// A string array; a lone string reads as a one-element array.
     package func strings(_ key: String) -> [String]? {

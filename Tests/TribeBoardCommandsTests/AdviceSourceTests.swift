@@ -62,4 +62,12 @@ struct AdviceSourceTests {
         #expect(advice.command == "tribeboard recode F-1 --store 'my store.sqlite' --container 'iCloud.x y' --apply --out DIR")
         #expect(Advice.findFamily(store: "s").words.contains("NAME") && Advice.placeholders.contains("NAME"))
     }
+
+    /// A value that starts with `-` would read as an option: it is joined to its option, and a
+    /// positional one goes after `--`.
+    @Test func valuesThatLookLikeOptionsStayValues() {
+        #expect(Advice.resync(store: "-s.sqlite").words == ["tribeboard", "resync", "--store=-s.sqlite"])
+        #expect(Advice.doctorFamily(store: "s", familyID: "-Smith").words == ["tribeboard", "doctor", "family", "--store", "s", "--", "-Smith"])
+        #expect(Advice.doctorFamily(store: "s", familyID: "Smith").words == ["tribeboard", "doctor", "family", "Smith", "--store", "s"])
+    }
 }

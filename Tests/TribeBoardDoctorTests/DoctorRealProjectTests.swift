@@ -109,6 +109,10 @@ struct DoctorRealProjectTests {
         // container is not named after the bundle id (information, not a warning).
         Verdict(fixture: "TaylorFinklea-nebularnews-ios", targets: ["NebularNews"], containers: ["NebularNews": "iCloud.com.nebularnews"]),
         // Debug signs with a .dev container the code never names: the development build fails.
+        // The container is the one key of the Info.plist's NSUbiquitousContainers, read at run time by
+        // the package the app links; the extension links it without iCloud and is not judged.
+        Verdict(fixture: "Provenance-Emu-Provenance", targets: ["Provenance"],
+                containers: ["Provenance": "iCloud.org.provenance-emu.provenance"]),
         Verdict(fixture: "Presidentty1-nestling-care-log", targets: ["Nuzzle"], containers: ["Nuzzle": "iCloud.com.nestling.app"],
                 warnings: ["Nuzzle|container.apsEnvironment", "Nuzzle|container.backgroundModes"],
                 failures: ["Nuzzle|container.swiftSources"]),

@@ -167,6 +167,25 @@ import TribeBoardTestSupport
         #expect(fallback.mode == "localOnly" && fallback.reason == "authFailure", "\(fallback)")
     }
 
+    /// Provenance reads its container at run time from the Info.plist (the key of
+    /// NSUbiquitousContainers): checked against the entitlements, and a changed key fails the app.
+    @Test func aContainerReadFromTheInfoPlistIsCheckedAsSupportRunsIt() throws {
+        let directory = try TemporaryDirectory("doctor-cli-infoplist")
+        let store = try provisionedStore(in: directory)
+        let variant = try DoctorVariant("real/Provenance-Emu-Provenance")
+        let run = { () throws -> DoctorCheckMirror? in
+            let result = try ProcessRunner.run(self.tribeboard, ["doctor", "--store", store, "--project", variant.path,
+                                                                 "--container", "iCloud.org.provenance-emu.provenance", "--json"])
+            return try self.json(result).checks.first { $0.id == "container.swiftSources" && $0.target == "Provenance" }
+        }
+        let ok = try #require(try run())
+        #expect(ok.status == "ok" && ok.found.contains("iCloud.org.provenance-emu.provenance"), "\(ok.found)")
+        try variant.edit("Provenance/Provenance-Info.plist", replacing: "<key>iCloud.org.provenance-emu.provenance</key>",
+                         with: "<key>iCloud.org.provenance-emu.other</key>")
+        let failed = try #require(try run())
+        #expect(failed.status == "failure" && failed.found.contains("iCloud.org.provenance-emu.other"), "\(failed.found)")
+    }
+
     @Test func targetNarrowsTheContainerChecksToOneTargetAndNeedsAProject() throws {
         let directory = try TemporaryDirectory("doctor-cli-target")
         let store = try provisionedStore(in: directory)

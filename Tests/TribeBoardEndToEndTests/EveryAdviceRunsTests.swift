@@ -4,7 +4,8 @@ import TribeBoardCloudKit
 import TribeBoardDomain
 import TribeBoardTestSupport
 
-/// Every piece of advice in the catalogue, built for a real store (whose name holds a space) and
+/// Every piece of advice in the catalogue, built for a real store (whose name starts with `-` and holds a
+/// space) and
 /// remote, runs as printed: the words parse (no usage message), name a store that exists (no 74)
 /// and reach the remote the advising run used (no configuration error, 78), in a shell without
 /// TRIBEBOARD_CK_* variables. The suites of the states that print them (`PrintedAdviceTests`,
@@ -51,7 +52,7 @@ import TribeBoardTestSupport
         for kind in Advice.Kind.allCases {
             let advice = Self.example(kind, remote: setup.fixture.remoteArguments, families: families)
             #expect(advice.kind == kind)
-            #expect(advice.words.contains(Self.store), "\(kind) names the store")
+            #expect(advice.words.contains("--store=\(Self.store)"), "\(kind) names the store, as an option's value")
             let result = try await AsPrinted.run(advice.command, in: setup.directory.path, replacing: placeholders)
             #expect(![74, 78].contains(result.status) && !result.stderr.contains("Usage: "),
                     "\(kind): `\(advice.command)` ended \(result.status): \(result.stderr)")

@@ -6,11 +6,12 @@ import TribeBoardTestSupport
 
 /// Advice that used to be prose ("`tribeboard resync`", "`tribeboard remove ID --apply`") and
 /// now comes from the catalogue, run as printed from the state that printed it. The store's name
-/// holds a space, so a command that does not name it, or names it unquoted, fails here; the
+/// starts with `-` and holds a space, so a command that does not name it, names it unquoted, or
+/// writes it where it reads as an option, fails here; the
 /// remote is given as flags and the advice runs without TRIBEBOARD_CK_* variables.
 @Suite(.serialized) struct PrintedAdviceTests {
     let tribeboard = ProcessRunner.executable("tribeboard")
-    static let store = "my store.sqlite"
+    static let store = "-my store.sqlite"
 
     struct Setup {
         let fixture: EmulatorFixture
@@ -20,7 +21,7 @@ import TribeBoardTestSupport
     }
 
     func run(_ arguments: [String], _ setup: Setup) async throws -> ProcessRunner.Result {
-        try await ProcessRunner.runAsync(tribeboard, arguments + ["--store", Self.store] + setup.fixture.remoteArguments,
+        try await ProcessRunner.runAsync(tribeboard, arguments + ["--store=\(Self.store)"] + setup.fixture.remoteArguments,
                                          in: setup.directory.path)
     }
 
@@ -29,7 +30,7 @@ import TribeBoardTestSupport
         let fixture = try await EmulatorFixture.start()
         let directory = try TemporaryDirectory(name)
         try directory.write("in.csv", csv)
-        let provision = try await ProcessRunner.runAsync(tribeboard, ["provision", "in.csv", "--store", Self.store, "--out", "out", "-q"],
+        let provision = try await ProcessRunner.runAsync(tribeboard, ["provision", "in.csv", "--store=\(Self.store)", "--out", "out", "-q"],
                                                          in: directory.path)
         try #require(provision.status == 0, "\(provision.stderr)")
         let ids = try StoreInspector(path: directory.file(Self.store)).rows("SELECT id, substr(import_key, 5) AS ext FROM families")
@@ -117,7 +118,7 @@ import TribeBoardTestSupport
         let directory = try TemporaryDirectory("printed-next")
         try directory.write("in.csv", "external_id,family_name\nN-1,Nwosu\n")
         await fixture.emulator.setFaults(try EmulatorFaults.parse("down"))
-        let provision = try await ProcessRunner.runAsync(tribeboard, ["provision", "in.csv", "--store", Self.store, "--out", "out", "--sync",
+        let provision = try await ProcessRunner.runAsync(tribeboard, ["provision", "in.csv", "--store=\(Self.store)", "--out", "out", "--sync",
                                                                       "--json"] + fixture.remoteArguments, in: directory.path)
         let report = try provision.report(ProvisionReportMirror.self)
         let next = try #require(report.remote?.next, "\(provision.stdout) \(provision.stderr)")

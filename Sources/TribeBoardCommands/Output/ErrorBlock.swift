@@ -54,20 +54,21 @@ struct RemoteAttempt {
     /// without a file, every setting that is not the default), so the command runs as printed.
     func remoteArguments(_ options: RemoteOptions,
                          environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
-        var arguments = ["--store", store]
-        if let configFile { arguments += ["--ck-config", configFile] }
+        let opt = ShellWords.option
+        var arguments = opt("--store", store)
+        if let configFile { arguments += opt("--ck-config", configFile) }
         func given(_ flag: String?, _ variable: String) -> Bool {
             configFile == nil || flag != nil || environment["TRIBEBOARD_CK_\(variable)"] != nil
         }
         if given(options.container, "CONTAINER"), configuration.container != CloudKitConfiguration.defaultContainer || configFile != nil {
-            arguments += ["--container", configuration.container]
+            arguments += opt("--container", configuration.container)
         }
-        if given(options.environment, "ENVIRONMENT") { arguments += ["--environment", configuration.environment.rawValue] }
-        if let keyID = configuration.keyID, given(options.keyID, "KEY_ID") { arguments += ["--key-id", keyID] }
-        if let keyFile = configuration.keyFile, given(options.keyFile, "KEY_FILE") { arguments += ["--key-file", keyFile] }
+        if given(options.environment, "ENVIRONMENT") { arguments += opt("--environment", configuration.environment.rawValue) }
+        if let keyID = configuration.keyID, given(options.keyID, "KEY_ID") { arguments += opt("--key-id", keyID) }
+        if let keyFile = configuration.keyFile, given(options.keyFile, "KEY_FILE") { arguments += opt("--key-file", keyFile) }
         if given(options.baseURL, "BASE_URL"), configuration.baseURL != CloudKitConfiguration.defaultBaseURL || configFile != nil,
            configuration.displayBaseURL == configuration.baseURL {
-            arguments += ["--ck-base-url", configuration.baseURL]
+            arguments += opt("--ck-base-url", configuration.baseURL)
         }
         return arguments
     }
