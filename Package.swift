@@ -150,7 +150,7 @@ let package = Package(
         .target(
             name: "TribeBoardSheets",
             dependencies: ["TribeBoardCSV", "TribeBoardDomain", "TribeBoardQR", "TribeBoardStore", "TribeBoardSupport",
-                           "CCairoPango", "CRSVG", .product(name: "CSV", package: "CSV.swift")]
+                           "CCairoPango", "CRSVG", .product(name: "CSV", package: "CSV.swift"), .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "TribeBoardCloudKitEmulator",
@@ -183,6 +183,7 @@ let package = Package(
         .testTarget(name: "TribeBoardSupportTests", dependencies: ["TribeBoardSupport", "TribeBoardTestSupport"]),
         .testTarget(name: "TribeBoardDomainTests", dependencies: ["TribeBoardDomain", "TribeBoardTestSupport"]),
         .testTarget(name: "TribeBoardCSVTests", dependencies: ["TribeBoardCSV", "TribeBoardTestSupport"]),
+        .testTarget(name: "TribeBoardSheetsTests", dependencies: ["TribeBoardSheets", "TribeBoardDomain", "TribeBoardTestSupport"]),
         .testTarget(name: "TribeBoardStoreTests", dependencies: ["TribeBoardCloudKit", "TribeBoardDomain", "TribeBoardRemote", "TribeBoardResync", "TribeBoardStore", "TribeBoardTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "TribeBoardCloudKitTests", dependencies: ["TribeBoardCloudKit", "TribeBoardCloudKitEmulator", "TribeBoardRemote", "TribeBoardStore", "TribeBoardSupport", "TribeBoardTestSupport"]),
         .testTarget(name: "TribeBoardRemoteTests", dependencies: ["TribeBoardCloudKit", "TribeBoardCloudKitEmulator", "TribeBoardRemote", "TribeBoardTestSupport",

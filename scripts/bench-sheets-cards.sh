@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The 10,000-card goal alone (under 10 s, release build): `tribeboard sheets` as cards on COUNT
-# families twice, once with short names in eight scripts (bench-sheets.sh's roster: the numbers
+# families twice, once with short names in eight scripts (bench-sheets-roster.sh: the numbers
 # BENCHMARKS.md has kept since 2026-11-23) and once with names as long as the app allows (family
 # names of 50 characters, admins of 30, in ten scripts), which takes taller cards and smaller
 # type. Then `sheets --verify` of the short-name PDF on a tenth of the families (poppler and zbar
-# read every card back). Prints Markdown rows with wall time, user CPU and peak memory.
+# read every card back). Prints Markdown rows with wall time, CPU time (user + system: wall time
+# means little on a shared machine), peak memory and the load average when the run began.
 #   swift build -c release --product tribeboard && scripts/bench-sheets-cards.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -13,12 +14,7 @@ WORK=${WORK:-bench-out}/sheets-cards
 BIN=${BIN:-.build/release}
 rm -rf "$WORK"
 mkdir -p "$WORK"
-
-awk -v count="$COUNT" 'BEGIN {
-  split("Famille Lefèvre|Οικογένεια Παπαδοπούλου|Семья Иванова|عائلة الحسيني|משפחת כהן|शर्मा परिवार|ครอบครัวสมชาย|山田家", names, "|")
-  print "external_id,family_name,admin_display_name"
-  for (i = 1; i <= count; i++) printf "B%d,%s %d,Admin %d\n", i, names[(i - 1) % 8 + 1], i, i
-}' > "$WORK/short.csv"
+scripts/bench-sheets-roster.sh "$COUNT" > "$WORK/short.csv"
 # Names of 50 and 30 characters: words of each script repeated up to the app's limits.
 python3 - "$COUNT" > "$WORK/long.csv" <<'PY'
 import sys
@@ -42,14 +38,17 @@ for set in short long tenth; do
     "$BIN/tribeboard" provision "$WORK/$set.csv" --store "$WORK/$set.sqlite" --out "$WORK/$set-out" -q
 done
 
-echo "| date | run | wall | user CPU | peak RSS | pages |"
-echo "| --- | --- | --- | --- | --- | --- |"
+echo "| date | run | wall | CPU (user + sys) | peak RSS | pages | load |"
+echo "| --- | --- | --- | --- | --- | --- | --- |"
 measure() {  # label, pdf, then the command
     local label=$1 pdf=$2; shift 2
-    /usr/bin/time -f '%e %U %M' -o "$WORK/time" "$@" >/dev/null
-    read -r seconds user kb < "$WORK/time"
+    local load
+    load=$(cut -d' ' -f1 /proc/loadavg)
+    /usr/bin/time -f '%e %U %S %M' -o "$WORK/time" "$@" >/dev/null
+    read -r seconds user sys kb < "$WORK/time"
     pages=$(pdfinfo "$pdf" 2>/dev/null | awk '/^Pages:/ {print $2}')
-    echo "| $(date -u +%F) | $label | $seconds s | $user s | $((kb / 1024)) MB | $pages |"
+    cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f s (%s + %s)", u + s, u, s }')
+    echo "| $(date -u +%F) | $label | $seconds s | $cpu | $((kb / 1024)) MB | $pages | $load |"
 }
 for run in 1 2; do
     measure "sheets --out (cards), $COUNT short names, run $run" "$WORK/short.pdf" \

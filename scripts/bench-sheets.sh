@@ -11,12 +11,7 @@ WORK=${WORK:-bench-out}/sheets
 BIN=${BIN:-.build/release}
 rm -rf "$WORK"
 mkdir -p "$WORK"
-
-awk -v count="$COUNT" 'BEGIN {
-  split("Famille Lefèvre|Οικογένεια Παπαδοπούλου|Семья Иванова|عائلة الحسيني|משפחת כהן|शर्मा परिवार|ครอบครัวสมชาย|山田家", names, "|")
-  print "external_id,family_name,admin_display_name"
-  for (i = 1; i <= count; i++) printf "B%d,%s %d,Admin %d\n", i, names[(i - 1) % 8 + 1], i, i
-}' > "$WORK/families.csv"
+scripts/bench-sheets-roster.sh "$COUNT" > "$WORK/families.csv"
 head -n $((COUNT / 10 + 1)) "$WORK/families.csv" > "$WORK/tenth.csv"
 echo "provisioning $COUNT families (not timed)..." >&2
 "$BIN/tribeboard" provision "$WORK/families.csv" --store "$WORK/store.sqlite" --out "$WORK/out" -q

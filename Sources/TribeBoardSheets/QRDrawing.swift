@@ -1,8 +1,12 @@
 import CCairoPango
 import TribeBoardQR
 
-/// A QR code as filled rectangles, one per run of dark modules in a row: vectors, sharp at any
-/// size, from the same libqrencode matrix as provision's PNGs.
+/// A QR code as a stencil mask: the libqrencode matrix (the same encoding as provision's PNGs),
+/// one bit a module, scaled to its square without interpolation. The PDF gets an image mask of
+/// about a hundred bytes drawn in black (`/ImageMask`, `/Interpolate false`): a printer or viewer
+/// sets each module as a sharp square at its own resolution, as it would rectangles, while a
+/// path of the same code (a stroke per run of dark modules) wrote some 4 KB of coordinates a
+/// card, which formatting and compressing made half of a run's time.
 enum QRDrawing {
     /// The quiet zone the QR specification requires around the symbol, in modules.
     static let quietZone = 4
@@ -15,31 +19,43 @@ enum QRDrawing {
                 cairo_set_source_rgb(context, 1, 1, 1)
                 cairo_rectangle(context, x, y, size, size)
                 cairo_fill(context)
-                // Each run of dark modules is one stroke a module wide, drawn in module units: cairo
-                // writes a stroke in user space, so the PDF gets 4 small numbers a run ("3 4.5 m
-                // 9 4.5 l") instead of a rectangle's 8 in page space; the PDF's size and the time
-                // spent formatting and compressing numbers, most of the run, drop with them.
+                guard let mask = stencil(modules) else { return }
+                defer { cairo_surface_destroy(mask) }
                 cairo_save(context)
                 cairo_translate(context, x + Double(quietZone) * module, y + Double(quietZone) * module)
                 cairo_scale(context, module, module)
                 cairo_set_source_rgb(context, 0, 0, 0)
-                cairo_set_line_width(context, 1)
-                cairo_set_line_cap(context, CAIRO_LINE_CAP_BUTT)
-                for row in 0..<modules.width {
-                    var column = 0
-                    while column < modules.width {
-                        guard modules.isDark(x: column, y: row) else { column += 1; continue }
-                        let start = column
-                        while column < modules.width && modules.isDark(x: column, y: row) { column += 1 }
-                        cairo_move_to(context, Double(start), Double(row) + 0.5)
-                        cairo_line_to(context, Double(column), Double(row) + 0.5)
-                    }
-                }
-                cairo_stroke(context)
+                let pattern = cairo_pattern_create_for_surface(mask)
+                cairo_pattern_set_filter(pattern, CAIRO_FILTER_NEAREST)
+                cairo_mask(context, pattern)
+                cairo_pattern_destroy(pattern)
                 cairo_restore(context)
             }
         } catch {
             throw .qr(error)
         }
+    }
+
+    /// The dark modules as a 1-bit image (a pixel a module, opaque where dark); nil when cairo
+    /// cannot make one (out of memory), and the code is then drawn without them: the check of
+    /// the PDF (`--verify`) would fail it.
+    private static func stencil(_ modules: QRCodeModules) -> OpaquePointer? {
+        let side = Int32(clamping: modules.width)
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_A1, side, side),
+              cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let data = cairo_image_surface_get_data(surface) else { return nil }
+        cairo_surface_flush(surface)
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        // 32-bit words of pixels whose first is the word's least significant bit on a
+        // little-endian machine (bit 0 of its first byte), its most significant on a big-endian
+        // one (bit 7 of its first byte): either way pixel n is in byte n / 8.
+        let littleEndian = 1.littleEndian == 1
+        for row in 0..<modules.width {
+            for column in 0..<modules.width where modules.isDark(x: column, y: row) {
+                let shift = littleEndian ? column % 8 : 7 - column % 8
+                data[row * stride + column / 8] |= UInt8(1) << UInt8(shift)
+            }
+        }
+        cairo_surface_mark_dirty(surface)
+        return surface
     }
 }

@@ -69,11 +69,14 @@ package enum SheetError: Error, LocalizedError {
         case .textDoesNotFit(let cuts, let layout, let preview):
             let unit = layout == .cards ? "card" : "letter"
             let smallest = layout == .cards ? "\(Int(SheetRenderer.cardFloor)) pt, 4 cards a page" : "\(Int(SheetRenderer.letterFloor)) pt, titles \(Int(SheetRenderer.titleFloor)) pt"
-            let advice = cuts.templateCauses ? "Shorten the template's text\(layout == .cards ? " (or use --layout letters)" : "")"
-                : layout == .cards ? "The names are longer than the cards hold: use --layout letters" : "The names are longer than a letter holds"
+            let template = "Shorten the template's text\(layout == .cards ? " (or use --layout letters)" : "")"
+            let data = layout == .cards ? "the names are longer than the cards hold: use --layout letters for them"
+                : "the names are longer than a letter holds"
+            let advice = cuts.causes.sorted().map { $0 == .template ? template : data }.reversed().joined(separator: "; ")
+            let sentence = advice.prefix(1).uppercased() + advice.dropFirst()
             return "the text does not fit on \(cuts.invitations) \(unit)\(cuts.invitations == 1 ? "" : "s") even in the smallest type (\(smallest)): "
                 + "\(cuts.summary); nothing was written\(preview.map { " but the preview \($0), where they are marked in red" } ?? ""). "
-                + "\(advice), see them marked with --preview FILE.png, or print it cut with --allow-cut"
+                + "\(sentence), see them marked with --preview FILE.png, or print it cut with --allow-cut"
         }
     }
 }

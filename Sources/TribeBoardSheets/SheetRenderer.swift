@@ -2,69 +2,6 @@ import CCairoPango
 import Foundation
 import TribeBoardDomain
 
-/// Faces chosen for what they must show. Family names: Noto Sans, with fontconfig falling back to
-/// the Noto face of each script (Arabic, Hebrew, Devanagari, Thai) and to Noto Sans CJK. Codes: DejaVu Sans Mono Bold, whose 0 is slashed and whose 1, I, 8, B, 5, S, 2 and Z
-/// all differ, so a code typed from paper is typed right even with the app's older codes.
-enum SheetFonts {
-    /// Listed rather than left to fontconfig, which would take DejaVu Sans for Arabic and Hebrew.
-    static let scripts = "Noto Sans, Noto Sans Arabic, Noto Sans Hebrew, Noto Sans Devanagari, Noto Sans Thai"
-    static let code = "DejaVu Sans Mono Bold"
-
-    /// The faces for text in `language`: Han characters are drawn differently in Chinese,
-    /// Japanese and Korean, so the CJK face is the language's (Simplified Chinese unless the
-    /// language says otherwise).
-    static func text(_ language: CJKLanguage) -> String { "\(scripts), Noto Sans CJK \(language.face)" }
-
-    enum CJKLanguage: Equatable {
-        case simplifiedChinese, traditionalChinese, japanese, korean
-
-        var face: String {
-            switch self {
-            case .simplifiedChinese: return "SC"
-            case .traditionalChinese: return "TC"
-            case .japanese: return "JP"
-            case .korean: return "KR"
-            }
-        }
-
-        /// The BCP 47 tag pango is given with the face.
-        var tag: String {
-            switch self {
-            case .simplifiedChinese: return "zh-cn"
-            case .traditionalChinese: return "zh-tw"
-            case .japanese: return "ja"
-            case .korean: return "ko"
-            }
-        }
-
-        /// A template's `language`, when it is one of the four.
-        init?(tag: String) {
-            let parts = tag.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" })
-            switch parts.first {
-            case "ja": self = .japanese
-            case "ko": self = .korean
-            case "zh":
-                let traditional = parts.dropFirst().contains { ["hant", "tw", "hk", "mo"].contains($0) }
-                self = traditional ? .traditionalChinese : .simplifiedChinese
-            default: return nil
-            }
-        }
-
-        /// A name's own script when it tells (kana: Japanese, Hangul: Korean); Han alone is the
-        /// template's CJK language, or Simplified Chinese.
-        init(name: String, template: CJKLanguage?) {
-            for scalar in name.unicodeScalars {
-                switch scalar.value {
-                case 0x3040...0x30FF, 0x31F0...0x31FF, 0xFF66...0xFF9F: self = .japanese; return
-                case 0x1100...0x11FF, 0x3130...0x318F, 0xAC00...0xD7AF: self = .korean; return
-                default: continue
-                }
-            }
-            self = template ?? .simplifiedChinese
-        }
-    }
-}
-
 /// Draws invitations onto pages of a PDF (and one page onto a `--preview` PNG), emitting each
 /// page as soon as it is full. Cards are held a page at a time: each is measured first, and a
 /// page whose cards do not all fit 2 × 4 has 3 or 2 rows of taller cards. Every text is fitted
@@ -74,25 +11,34 @@ enum SheetFonts {
 package final class SheetRenderer {
     package let layout: SheetLayout
     package let paper: Paper
-    private let template: SheetTemplate
-    private let geometry: SheetGeometry
+    let template: SheetTemplate
+    let geometry: SheetGeometry
     private let outputPath: String?
     private let allowCut: Bool
-    private let logo: Logo?
+    let logo: Logo?
     /// A PDF surface with no output: the layouts' metrics are the PDF's whatever they are shown on.
     private let measuringSurface: OpaquePointer
     private let measuring: OpaquePointer
-    private let boxes: Boxes
     private let templateCJK: SheetFonts.CJKLanguage?
+    /// Boxes not held by a card waiting for its page (a page's cards hold at most eight).
+    private var spareBoxes: [InvitationBoxes] = []
+    /// Boxes for what is only measured aside (a card with one-letter names, for a cut's cause).
+    private lazy var asideBoxes = makeBoxes()
+    /// The preview's "does not fit" line.
+    private lazy var markBox = TextBox(measuring: measuring,
+                                       font: "\(SheetFonts.text(templateCJK ?? .simplifiedChinese)) \(layout == .cards ? 8 : 14)")
     private var output: PDFOutput?
     private var preview: PreviewOutput?
     /// The preview shows a card that does not fit: it is kept (and written even on a refusal).
     private var previewShowsCut = false
-    /// The cards of the page being made, and the first of `SheetGeometry.cardShapes` each fits in (nil: none).
-    private var pending: [(invitation: Invitation, shape: Int?)] = []
+    /// The cards of the page being made, each with the first of `SheetGeometry.cardShapes` it
+    /// fits in (nil: none) and the boxes that measured it.
+    private var pending: [Pending] = []
     package private(set) var invitations = 0
     package private(set) var pages = 0
     package private(set) var cuts = TextCuts()
+    /// Characters printed as boxes: no installed face has them.
+    package private(set) var missingCharacters = MissingCharacters()
     /// Invitations whose title or wording was set smaller than its size to fit.
     package private(set) var shrunk = 0
     /// Pages of cards set in fewer than 4 rows (taller cards) for their wording to fit.
@@ -100,8 +46,10 @@ package final class SheetRenderer {
     /// The template's placeholders that are not fields: a manifest's columns.
     package var templateColumns: [SheetTemplate.Column] { template.columns }
 
-    private struct Boxes {
-        let heading, name, label, code, small, body: TextBox
+    private struct Pending {
+        let invitation: Invitation
+        let shape: Int?
+        let boxes: InvitationBoxes
     }
 
     /// The smallest type text is set in, in points: 7 pt on cards (a newspaper's small print,
@@ -132,7 +80,6 @@ package final class SheetRenderer {
         guard let surface = cairo_pdf_surface_create_for_stream(nil, nil, width, height) else { throw .cairo("no measuring surface") }
         measuringSurface = surface
         measuring = cairo_create(surface)
-        boxes = Self.makeBoxes(measuring, layout: layout, language: template.language, cjk: templateCJK)
         // The preview's place is checked now: a wrong path fails before any drawing.
         self.preview = try preview.map { (path) throws(SheetError) in try PreviewOutput(path: path, paper: paper) }
     }
@@ -141,6 +88,18 @@ package final class SheetRenderer {
         cairo_destroy(measuring)
         cairo_surface_destroy(measuringSurface)
     }
+
+    /// Every set of boxes made (a page's worth at most, and the one aside).
+    private var madeBoxes: [InvitationBoxes] = []
+
+    private func makeBoxes() -> InvitationBoxes {
+        let boxes = InvitationBoxes(measuring: measuring, layout: layout, language: template.language, cjk: templateCJK)
+        madeBoxes.append(boxes)
+        return boxes
+    }
+
+    /// How many times a text was handed to pango for this run's invitations (the cost of a run).
+    package var textLayouts: Int { madeBoxes.reduce(0) { $0 + $1.layoutsMade } }
 
     /// A cut not allowed was met: nothing more is drawn in the PDF, nothing will be written.
     private var refusing: Bool { !allowCut && !cuts.isEmpty }
@@ -169,17 +128,19 @@ package final class SheetRenderer {
     package func add(_ invitation: Invitation) throws(SheetError) {
         try Self.validate(invitation)
         invitations += 1
+        let boxes = spareBoxes.popLast() ?? makeBoxes()
         guard layout == .cards else {
-            // The first letter shape it fits whole (the last, cut, when none).
+            // The first letter shape it fits whole (the last, cut, when none): the last measured,
+            // which its boxes hold for the drawing.
             let shapes = SheetGeometry.letterShapes
-            let fitting = shapes.firstIndex { shape in !drawLetter(invitation, shape: shape, []).contains { $0.value.cut } }
-            try drawPage([invitation], letter: shapes[fitting ?? shapes.count - 1], pageHasCut: fitting == nil)
+            let fitting = shapes.firstIndex { shape in drawLetter(invitation, shape: shape, boxes, []).cut.isEmpty }
+            try drawPage([(invitation: invitation, boxes: boxes)], letter: shapes[fitting ?? shapes.count - 1], pageHasCut: fitting == nil)
             return
         }
         let shape = SheetGeometry.cardShapes.firstIndex { shape in
-            !drawCard(invitation, in: geometry.card(0, rows: shape.rows), qrShare: shape.qrShare, []).contains { $0.value.cut }
+            drawCard(invitation, in: geometry.card(0, rows: shape.rows), qrShare: shape.qrShare, boxes, []).cut.isEmpty
         }
-        pending.append((invitation, shape))
+        pending.append(Pending(invitation: invitation, shape: shape, boxes: boxes))
         if pending.count >= geometry.perPage { try flushPage() }
     }
 
@@ -199,15 +160,16 @@ package final class SheetRenderer {
         let cards = pending.prefix(count)
         pending.removeFirst(count)
         if shapes[shape].rows < shapes[0].rows { tallerPages += 1 }
-        try drawPage(cards.map(\.invitation), shape: shapes[shape], pageHasCut: cards.contains { $0.shape == nil })
+        try drawPage(cards.map { (invitation: $0.invitation, boxes: $0.boxes) }, shape: shapes[shape], pageHasCut: cards.contains { $0.shape == nil })
     }
 
-    private func drawPage(_ page: [Invitation], shape: SheetGeometry.CardShape = .init(rows: 1, qrShare: 0),
+    private func drawPage(_ page: [(invitation: Invitation, boxes: InvitationBoxes)],
+                          shape: SheetGeometry.CardShape = .init(rows: 1, qrShare: 0),
                           letter: SheetGeometry.LetterShape = SheetGeometry.letterShapes[0], pageHasCut: Bool) throws(SheetError) {
         let rows = shape.rows
         let targets = try targets(pageHasCut: pageHasCut)
         if layout == .cards { for target in targets { drawCutMarks(target, rows: rows, count: page.count) } }
-        for (slot, invitation) in page.enumerated() {
+        for (slot, (invitation, boxes)) in page.enumerated() {
             let frame = layout == .cards ? geometry.card(slot, rows: rows) : geometry.letterBody
             // Text is fitted by its logical size, but marks stacked on one letter (a name of
             // combining marks passes the app's 50-character rule) ink far above and below it: the
@@ -218,18 +180,14 @@ package final class SheetRenderer {
                 cairo_rectangle(target, frame.x + inset, frame.y + inset, frame.width - 2 * inset, frame.height - 2 * inset)
                 cairo_clip(target)
             }
-            let fits = layout == .cards ? drawCard(invitation, in: frame, qrShare: shape.qrShare, targets)
-                : drawLetter(invitation, shape: letter, targets)
+            let drawn = layout == .cards ? drawCard(invitation, in: frame, qrShare: shape.qrShare, boxes, targets)
+                : drawLetter(invitation, shape: letter, boxes, targets)
+            spareBoxes.append(boxes)
             for target in targets { cairo_restore(target) }
-            for target in targets { try QRDrawing.draw(invitation.code, in: target, x: qrFrame.x, y: qrFrame.y, size: qrFrame.size) }
-            let cut = fits.filter { $0.value.cut }.map(\.key).sorted()
-            if !cut.isEmpty {
-                cuts.record(familyId: invitation.familyId.rawValue, familyName: invitation.familyName, fields: cut,
-                            cause: cause(of: invitation, shape: shape, letter: letter))
-                if let preview, previewShowsCut, targets.contains(preview.context) { markCut(frame, fields: cut, on: preview.context) }
+            for target in targets {
+                try QRDrawing.draw(invitation.code, in: target, x: drawn.qr.x, y: drawn.qr.y, size: drawn.qr.width)
             }
-            let smaller = letter != SheetGeometry.letterShapes[0] || fits.contains { ["wording", "title"].contains($0.key) && $0.value.scale < 1 }
-            if smaller { shrunk += 1 }
+            record(drawn, of: invitation, shape: shape, letter: letter, frame: frame, targets: targets)
         }
         if refusing, let output {
             // Its temporary file goes now: the rest of the run only measures.
@@ -240,26 +198,45 @@ package final class SheetRenderer {
         pages += 1
     }
 
-    /// Whether the template's own text is too long (it does not fit with one-letter names
-    /// either) or this family's data is.
-    private func cause(of invitation: Invitation, shape: SheetGeometry.CardShape, letter: SheetGeometry.LetterShape) -> TextCuts.Cause {
-        let short = Invitation(familyId: invitation.familyId, familyName: "A", code: invitation.code, adminName: invitation.adminName == nil ? nil : "A",
-                               externalId: invitation.externalId.map { _ in "A" }, columns: invitation.columns.mapValues { _ in "A" })
-        let fits = layout == .cards ? drawCard(short, in: geometry.card(0, rows: shape.rows), qrShare: shape.qrShare, [])
-            : drawLetter(short, shape: letter, [])
-        return fits.contains { $0.value.cut } ? .template : .data
+    /// Counts what `drawn` says of an invitation: its cuts (marked on the preview), the
+    /// characters it shows as boxes, whether it was set smaller.
+    private func record(_ drawn: DrawnInvitation, of invitation: Invitation, shape: SheetGeometry.CardShape,
+                        letter: SheetGeometry.LetterShape, frame: PageRect, targets: [OpaquePointer]) {
+        let cut = drawn.cut
+        if !cut.isEmpty {
+            cuts.record(familyId: invitation.familyId.rawValue, familyName: invitation.familyName,
+                        causes: causes(of: cut, in: invitation, shape: shape, letter: letter))
+            if let preview, previewShowsCut, targets.contains(preview.context) { markCut(frame, fields: cut, on: preview.context) }
+        }
+        missingCharacters.record(familyId: invitation.familyId.rawValue, familyName: invitation.familyName,
+                                 fits: drawn.fits.mapValues(\.missing))
+        let smaller = letter != SheetGeometry.letterShapes[0]
+            || drawn.fits.contains { [.wording, .title].contains($0.key) && $0.value.scale < 1 }
+        if smaller { shrunk += 1 }
+    }
+
+    /// Why each text of `cut` does not fit: the template's own text when it does not fit with
+    /// one-letter names either, else this family's data.
+    private func causes(of cut: [SheetField], in invitation: Invitation, shape: SheetGeometry.CardShape,
+                        letter: SheetGeometry.LetterShape) -> [SheetField: TextCuts.Cause] {
+        let short = Invitation(familyId: invitation.familyId, familyName: "A", code: invitation.code,
+                               adminName: invitation.adminName == nil ? nil : "A", externalId: invitation.externalId.map { _ in "A" },
+                               columns: invitation.columns.mapValues { _ in "A" })
+        let shortCut = Set(layout == .cards ? drawCard(short, in: geometry.card(0, rows: shape.rows), qrShare: shape.qrShare, asideBoxes, []).cut
+            : drawLetter(short, shape: letter, asideBoxes, []).cut)
+        return Dictionary(uniqueKeysWithValues: cut.map { ($0, shortCut.contains($0) ? TextCuts.Cause.template : .data) })
     }
 
     /// A red frame and the fields that do not fit, on the preview only.
-    private func markCut(_ frame: PageRect, fields: [String], on target: OpaquePointer) {
+    private func markCut(_ frame: PageRect, fields: [SheetField], on target: OpaquePointer) {
         cairo_save(target)
         cairo_set_source_rgb(target, 0.85, 0, 0)
         cairo_set_line_width(target, 2)
         cairo_rectangle(target, frame.x + 2, frame.y + 2, frame.width - 4, frame.height - 4)
         cairo_stroke(target)
         cairo_restore(target)
-        boxes.heading.line("does not fit: " + fields.joined(separator: ", "), x: frame.x + 6, y: frame.y + frame.height - 16,
-                           width: frame.width - 12, minimumScale: 0.5, alignment: .natural, red: true, on: [target])
+        markBox.line("does not fit: " + fields.map(\.rawValue).joined(separator: ", "), x: frame.x + 6, y: frame.y + frame.height - 16,
+                     width: frame.width - 12, minimumScale: 0.5, alignment: .natural, red: true, on: [target])
     }
 
     /// Ends the last page, then names the files. Before this, nothing is at the output paths.
@@ -275,8 +252,6 @@ package final class SheetRenderer {
         try preview?.commit()
     }
 
-    private var qrFrame = (x: 0.0, y: 0.0, size: 0.0)
-
     /// Exactly the app's wire format: a code that needs trimming or upper-casing to pass is one
     /// the app's scanner would read differently from what the store holds.
     package static func validate(_ invitation: Invitation) throws(SheetError) {
@@ -290,142 +265,17 @@ package final class SheetRenderer {
         throw .invalidCode(familyId: invitation.familyId.rawValue, familyName: invitation.familyName, reason: reason)
     }
 
-    private static func makeBoxes(_ context: OpaquePointer, layout: SheetLayout, language: String,
-                                  cjk: SheetFonts.CJKLanguage?) -> Boxes {
-        let text = SheetFonts.text(cjk ?? .simplifiedChinese)
-        func box(_ font: String, _ language: String? = nil) -> TextBox { TextBox(measuring: context, font: font, language: language) }
-        if layout == .cards {
-            return Boxes(heading: box("\(text) 8", language), name: box("\(text) Bold \(cardNamePoints)"),
-                         label: box("\(text) 9", language), code: box("\(SheetFonts.code) 24"),
-                         small: box("\(text) 9", language), body: box("\(text) 7.5", language))
-        }
-        return Boxes(heading: box("\(text) Bold 22", language), name: box("\(text) Bold 30"),
-                     label: box("\(text) 13", language), code: box("\(SheetFonts.code) 48"),
-                     small: box("\(text) 14", language), body: box("\(text) 13", language))
-    }
-
-    /// The name box set for `name`'s script (its CJK face by its kana or Hangul, else the
-    /// template's) at `points`.
-    private func nameBox(for name: String, points: Double = cardNamePoints) -> TextBox {
-        let cjk = SheetFonts.CJKLanguage(name: name, template: templateCJK)
-        boxes.name.use(font: "\(SheetFonts.text(cjk)) Bold \(points)", language: cjk.tag)
-        return boxes.name
-    }
-
-    private func values(_ invitation: Invitation) -> [TemplateField: String] {
+    func values(_ invitation: Invitation) -> [TemplateField: String] {
         [.familyName: invitation.familyName, .adminName: invitation.adminName ?? "", .code: invitation.code,
          .externalId: invitation.externalId ?? "", .organisation: template.organisation]
     }
 
     /// "Administrator: Ann", or the label itself when it places `{admin_name}`; French sets a
     /// no-break space before the colon ("Administrateur : Anne"), as its typography requires.
-    private func adminLine(_ invitation: Invitation) -> String? {
+    func adminLine(_ invitation: Invitation) -> String? {
         guard let name = invitation.adminName, !name.isEmpty else { return nil }
         if template.adminLabel.contains("{admin_name}") { return template.adminLabel.replacingOccurrences(of: "{admin_name}", with: name) }
         let french = template.language.lowercased() == "fr" || template.language.lowercased().hasPrefix("fr-")
         return "\(template.adminLabel)\(french ? "\u{00A0}:" : ":") \(name)"
-    }
-
-    private func drawCutMarks(_ context: OpaquePointer, rows: Int, count: Int) {
-        cairo_set_source_rgb(context, 0.4, 0.4, 0.4)
-        cairo_set_line_width(context, 0.5)
-        for mark in geometry.cutMarks(rows: rows, count: count) {
-            cairo_move_to(context, mark.x0, mark.y0)
-            cairo_line_to(context, mark.x1, mark.y1)
-        }
-        cairo_stroke(context)
-    }
-
-    /// Draws one card; how each of its texts fitted, by field.
-    private func drawCard(_ invitation: Invitation, in card: PageRect, qrShare: Double, _ targets: [OpaquePointer]) -> [String: TextBox.Fit] {
-        var fits: [String: TextBox.Fit] = [:]
-        let pad = 10.0, inner = card.width - 2 * pad, floor = Self.cardFloor
-        var y = card.y + pad
-        if !template.organisation.isEmpty {
-            let fit = boxes.heading.line(template.organisation, x: card.x + pad, y: y, width: inner, minimumScale: floor / 8, gray: 0.35, on: targets)
-            fits["organisation"] = fit
-            y += fit.height
-        }
-        // Every name of a run at one size, wrapped at spaces and hyphens (within a word only
-        // when it is wider than the card), over up to 40% of the card's height.
-        let name = nameBox(for: invitation.familyName).block(invitation.familyName,
-                                                             regions: [PageRect(x: card.x + pad, y: y, width: inner, height: card.height * 0.4)],
-                                                             minimumScale: 1, alignment: .center, on: targets)
-        fits["family_name"] = name
-        y += name.height + 4
-        let qrSize = min(card.y + card.height - pad - y, card.width * qrShare)
-        qrFrame = (card.x + pad, y, qrSize)
-        let column = card.x + pad + qrSize + 6
-        let columnWidth = card.x + card.width - pad - column
-        let label = boxes.label.line(template.codeLabel, x: column, y: y + 4, width: columnWidth, minimumScale: floor / 9,
-                                     alignment: .natural, gray: 0.35, on: targets)
-        fits["code_label"] = label
-        y += label.height + 8
-        let code = boxes.code.line(invitation.code, x: column, y: y, width: columnWidth, minimumScale: 0.3, alignment: .natural, on: targets)
-        fits["code"] = code
-        y += code.height + 2
-        let qrBottom = qrFrame.y + qrSize + 3
-        if let admin = adminLine(invitation) {
-            // Wrapped in the column beside the QR code, as the name is.
-            let fit = boxes.small.block(admin, regions: [PageRect(x: column, y: y, width: columnWidth, height: max(qrBottom - y, 0))],
-                                        minimumScale: floor / 9, on: targets)
-            fits["admin_name"] = fit
-            y += fit.height + 3
-        }
-        // The wording is in the column beside the QR code down to the card's foot when it fits
-        // there at full size; if not, it fills the column, then the card's width below the code.
-        let bottom = card.y + card.height - pad
-        let regions = [PageRect(x: column, y: y, width: columnWidth, height: qrBottom - y),
-                       PageRect(x: card.x + pad, y: qrBottom, width: inner, height: bottom - qrBottom)]
-        fits["wording"] = boxes.body.block(template.body.filled(values(invitation), columns: invitation.columns), first: [PageRect(x: column, y: y, width: columnWidth, height: bottom - y)],
-                                           regions: regions, minimumScale: floor / 7.5, on: targets)
-        return fits
-    }
-
-    /// Draws one letter in `shape`; how each of its texts fitted, by field.
-    private func drawLetter(_ invitation: Invitation, shape: SheetGeometry.LetterShape, _ targets: [OpaquePointer]) -> [String: TextBox.Fit] {
-        var fits: [String: TextBox.Fit] = [:]
-        let page = geometry.letterBody
-        var y = page.y
-        var textX = page.x
-        if let logo {
-            for target in targets { logo.draw(in: target, x: page.x, y: page.y + (Logo.box.height - logo.height) / 2) }
-            textX += logo.width + 12
-        }
-        if !template.organisation.isEmpty {
-            fits["organisation"] = boxes.label.line(template.organisation, x: textX, y: page.y + 14, width: page.x + page.width - textX,
-                                                    minimumScale: 0.6, alignment: .natural, gray: 0.35, on: targets)
-        }
-        y += 64
-        let fields = values(invitation)
-        // Up to four lines of 14 pt, three of 22.
-        let title = boxes.heading.block(template.title.filled(fields, columns: invitation.columns), regions: [PageRect(x: page.x, y: y, width: page.width, height: 80)],
-                                        minimumScale: Self.titleFloor / 22, on: targets)
-        fits["title"] = title
-        y += title.height + 12
-        let name = nameBox(for: invitation.familyName, points: shape.namePoints).block(invitation.familyName,
-                                                                                      regions: [PageRect(x: page.x, y: y, width: page.width, height: 200)],
-                                                             minimumScale: 1, alignment: .center, on: targets)
-        fits["family_name"] = name
-        y += name.height + 12
-        let qrSize = shape.qrSize
-        qrFrame = (page.x + (page.width - qrSize) / 2, y, qrSize)
-        y += qrSize + 8
-        let label = boxes.label.line(template.codeLabel, x: page.x, y: y, width: page.width, minimumScale: 0.6, gray: 0.35, on: targets)
-        fits["code_label"] = label
-        y += label.height
-        let code = boxes.code.line(invitation.code, x: page.x, y: y, width: page.width, minimumScale: 0.3, on: targets)
-        fits["code"] = code
-        y += code.height + 6
-        if let admin = adminLine(invitation) {
-            let fit = boxes.small.block(admin, regions: [PageRect(x: page.x, y: y, width: page.width, height: 60)],
-                                        minimumScale: 0.5, alignment: .center, on: targets)
-            fits["admin_name"] = fit
-            y += fit.height + 6
-        }
-        y += 12
-        fits["wording"] = boxes.body.block(template.body.filled(fields, columns: invitation.columns), regions: [PageRect(x: page.x, y: y, width: page.width, height: page.y + page.height - y)],
-                                           minimumScale: Self.letterFloor / 13, on: targets)
-        return fits
     }
 }

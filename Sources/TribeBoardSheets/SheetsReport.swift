@@ -17,6 +17,8 @@ package struct SheetsReport: Encodable, Sendable {
     package let cuts: TextCuts
     /// Invitations whose title or wording was set in smaller type to fit.
     package let shrunk: Int
+    /// Characters printed as boxes: no installed face has them.
+    package var missingCharacters = MissingCharacters()
     /// Pages of cards set 3 or 2 to a column (taller cards) so that their text fits whole.
     package var tallerPages = 0
     /// `--verify` with `--out`: the PDF read back once made.

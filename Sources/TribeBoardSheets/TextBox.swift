@@ -21,11 +21,32 @@ final class TextBox {
 
     enum Alignment { case natural, center }
 
-    /// How a text came out: the scale it was set at, whether something was cut, the height used.
+    /// How a text came out: the scale it was set at, whether something was cut, the height used,
+    /// and the characters shown that no installed face has (drawn as a box with their number).
     struct Fit {
         let scale: Double
         let cut: Bool
         let height: Double
+        var missing: [Unicode.Scalar] = []
+    }
+
+    /// The last text laid out and how it came out: a card is measured (for its page's shape),
+    /// then drawn with the same boxes, and a text asked for again in the same space (another
+    /// place on the page) is drawn from the layouts that measured it, not laid out again. Only
+    /// sizes are compared: where a text goes does not change how it breaks.
+    private enum Memo {
+        case line(text: String, width: Double, minimumScale: Double, natural: Double, fit: Fit)  // width in thousandths
+        case block(text: String, first: [Double]?, regions: [Double], minimumScale: Double, alignment: Alignment,
+                   inFirst: Bool, count: Int, fit: Fit)
+    }
+    private var memo: Memo?
+    /// How many times a text was handed to pango: what the memo saves is counted here.
+    private(set) var layoutsMade = 0
+
+    /// Widths and heights, the part of regions a layout depends on, to a thousandth of a point:
+    /// the same card's sizes computed at another place on the page differ in their last bits.
+    private static func sizes(_ regions: [PageRect]) -> [Double] {
+        regions.flatMap { [($0.width * 1000).rounded(), ($0.height * 1000).rounded()] }
     }
 
     /// `font` is a pango font description ("Noto Sans Bold 14"); `language` a BCP 47 tag or nil.
@@ -51,16 +72,24 @@ final class TextBox {
     deinit { for layout in layouts { g_object_unref(UnsafeMutableRawPointer(layout)) } }
 
     /// Sets the face list and language of what follows (a family's name in its own script's
-    /// CJK face): the layouts are remade only when they change.
+    /// CJK face): the layouts take them when they change (they are not made anew).
     func use(font: String, language: String?) {
         guard font != self.font || language != self.language else { return }
         self.font = font
         self.language = language
         points = Self.points(of: font)
         lastStep = 1
-        for layout in layouts { g_object_unref(UnsafeMutableRawPointer(layout)) }
-        layouts = []
-        shown = []
+        memo = nil
+        for layout in layouts { configure(layout) }
+    }
+
+    private func configure(_ layout: OpaquePointer) {
+        let description = pango_font_description_from_string(font)
+        pango_layout_set_font_description(layout, description)
+        pango_font_description_free(description)
+        let context = pango_layout_get_context(layout)
+        pango_context_set_language(context, language.map { pango_language_from_string($0) } ?? pango_language_get_default())
+        pango_layout_context_changed(layout)
     }
 
     /// The most characters that can fit in `regions` at `points`: every character is at least
@@ -126,13 +155,7 @@ final class TextBox {
             // Glyph positions rounded to whole points at the layout's size, then scaled down,
             // space letters wider than words at small sizes: kept exact, as a typesetter sets them.
             pango_context_set_round_glyph_positions(pango_layout_get_context(layout), 0)
-            let description = pango_font_description_from_string(font)
-            pango_layout_set_font_description(layout, description)
-            pango_font_description_free(description)
-            if let language {
-                pango_context_set_language(pango_layout_get_context(layout), pango_language_from_string(language))
-            }
-            pango_layout_context_changed(layout)
+            configure(layout)
             layouts.append(layout)
             shown.append(nil)
         }
@@ -145,11 +168,17 @@ final class TextBox {
     func line(_ text: String, x: Double, y: Double, width: Double, minimumScale: Double, alignment: Alignment = .center,
               gray: Double = 0, red: Bool = false, on targets: [OpaquePointer]) -> Fit {
         let layout = layout(0)
+        if case .line(text, (width * 1000).rounded(), minimumScale, let natural, let fit) = memo {
+            let left = alignment == .center ? x + (width - natural * fit.scale) / 2 : x
+            for target in targets { show(layout, on: target, x: left, y: y, scale: fit.scale, gray: gray, red: red) }
+            return fit
+        }
         pango_layout_set_width(layout, -1)
         pango_layout_set_height(layout, -1)
         pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_NONE)
         pango_layout_set_alignment(layout, PANGO_ALIGN_LEFT)
         pango_layout_set_text(layout, text, -1)
+        layoutsMade += 1
         var logical = PangoRectangle()
         pango_layout_get_extents(layout, nil, &logical)
         var natural = Double(logical.width) / Self.scale
@@ -163,7 +192,9 @@ final class TextBox {
         }
         let left = alignment == .center ? x + (width - natural * scale) / 2 : x
         for target in targets { show(layout, on: target, x: left, y: y, scale: scale, gray: gray, red: red) }
-        return Fit(scale: scale, cut: cut, height: Double(logical.height) / Self.scale * scale)
+        let fit = Fit(scale: scale, cut: cut, height: Double(logical.height) / Self.scale * scale, missing: Self.missing(in: [layout]))
+        memo = .line(text: text, width: (width * 1000).rounded(), minimumScale: minimumScale, natural: natural, fit: fit)
+        return fit
     }
 
     /// Draws `text` wrapped into `regions` in turn (what does not fit in one continues in the
@@ -175,37 +206,88 @@ final class TextBox {
     func block(_ text: String, first: [PageRect]? = nil, regions: [PageRect], minimumScale: Double, alignment: Alignment = .natural,
                gray: Double = 0, on targets: [OpaquePointer]) -> Fit {
         guard !text.isEmpty else { return Fit(scale: 1, cut: false, height: 0) }
+        let firstSizes = first.map(Self.sizes), regionSizes = Self.sizes(regions)
+        if case .block(text, firstSizes, regionSizes, minimumScale, alignment, let inFirst, let count, let fit) = memo {
+            draw(count, of: inFirst ? first ?? [] : regions, scale: fit.scale, gray: gray, on: targets)
+            return fit
+        }
+        guard let laid = layOut(text, first: first, regions: regions, minimumScale: minimumScale, alignment: alignment,
+                                measuring: targets.isEmpty) else {
+            memo = nil
+            return Fit(scale: minimumScale, cut: true, height: 0)
+        }
+        let fit = Fit(scale: laid.scale, cut: laid.cut, height: laid.height, missing: Self.missing(in: layouts.prefix(laid.count)))
+        memo = .block(text: text, first: firstSizes, regions: regionSizes, minimumScale: minimumScale, alignment: alignment,
+                      inFirst: laid.inFirst, count: laid.count, fit: fit)
+        draw(laid.count, of: laid.inFirst ? first ?? [] : regions, scale: fit.scale, gray: gray, on: targets)
+        return fit
+    }
+
+    /// The first `count` of `regions` large enough to hold text (the ones a block flows through).
+    private func draw(_ count: Int, of regions: [PageRect], scale: Double, gray: Double, on targets: [OpaquePointer]) {
+        draw(Array(regions.filter { $0.width > 1 && $0.height > 1 }.prefix(count)), scale: scale, gray: gray, on: targets)
+    }
+
+    /// pango's mark on a glyph no face of the list (nor any fontconfig falls back to) has: the
+    /// glyph is then the character's code point, drawn as a box with its number.
+    private static let unknownGlyph: UInt32 = 0x1000_0000
+
+    /// The characters of `layouts` drawn as such boxes, each once, in order.
+    static func missing(in layouts: some Sequence<OpaquePointer>) -> [Unicode.Scalar] {
+        var found: [Unicode.Scalar] = []
+        for layout in layouts where pango_layout_get_unknown_glyphs_count(layout) > 0 {
+            guard let iterator = pango_layout_get_iter(layout) else { continue }
+            defer { pango_layout_iter_free(iterator) }
+            repeat {
+                guard let run = pango_layout_iter_get_run_readonly(iterator), let glyphs = run.pointee.glyphs else { continue }
+                for index in 0..<Int(max(glyphs.pointee.num_glyphs, 0)) {
+                    let glyph = glyphs.pointee.glyphs[index].glyph
+                    guard glyph & unknownGlyph != 0, let scalar = Unicode.Scalar(glyph & ~unknownGlyph), !found.contains(scalar) else { continue }
+                    found.append(scalar)
+                }
+            } while pango_layout_iter_next_run(iterator) != 0
+        }
+        return found
+    }
+
+    /// How `block` laid a text out: in `first` or in the regions, how many of them it uses, at
+    /// what scale, whether it was cut, the height used in the last.
+    private struct Laid {
+        var inFirst = false
+        let count: Int
+        let scale: Double
+        var cut = false
+        let height: Double
+    }
+
+    /// What `block` does the first time it sees a text in a space; nil when a text too long for
+    /// the space is known to be cut without laying it out (only measuring: no targets).
+    private func layOut(_ text: String, first: [PageRect]?, regions: [PageRect], minimumScale: Double,
+                        alignment: Alignment, measuring: Bool = false) -> Laid? {
         // At the floor, the regions hold at most this many characters: a longer text is cut
         // whatever its words, and only what could show is laid out.
         let capacity = Self.capacity(of: regions, points: points * minimumScale)
         let bounded = text.prefix(capacity)
         let overflows = bounded.endIndex < text.endIndex
-        if overflows && targets.isEmpty { return Fit(scale: minimumScale, cut: true, height: 0) }
+        if overflows && measuring { return nil }
         let bytes = Array(Self.breakingLongRuns(String(bounded)).utf8)
-        if overflows { return cutBlock(bytes, regions: regions.filter { $0.width > 1 && $0.height > 1 }, minimumScale: minimumScale,
-                                       alignment: alignment, gray: gray, on: targets) }
+        let usable = regions.filter { $0.width > 1 && $0.height > 1 }
+        if overflows { return cutBlock(bytes, regions: usable, minimumScale: minimumScale, alignment: alignment) }
         if let first = first?.filter({ $0.width > 1 && $0.height > 1 }), !first.isEmpty {
             let flowed = flow(bytes, first, scale: 1, alignment: alignment, cutting: false)
-            if flowed.fits {
-                draw(Array(first.prefix(flowed.count)), scale: 1, gray: gray, on: targets)
-                return Fit(scale: 1, cut: false, height: flowed.height)
-            }
+            if flowed.fits { return Laid(inFirst: true, count: flowed.count, scale: 1, height: flowed.height) }
         }
-        let usable = regions.filter { $0.width > 1 && $0.height > 1 }
-        guard !usable.isEmpty else { return Fit(scale: 1, cut: true, height: 0) }
+        guard !usable.isEmpty else { return Laid(count: 0, scale: 1, cut: true, height: 0) }
         // Most wordings fit at full size: only those that do not pay for the search.
         let full = flow(bytes, usable, scale: 1, alignment: alignment, cutting: false)
-        if full.fits {
-            draw(Array(usable.prefix(full.count)), scale: 1, gray: gray, on: targets)
-            return Fit(scale: 1, cut: false, height: full.height)
-        }
+        if full.fits { return Laid(count: full.count, scale: 1, height: full.height) }
         // Half-point steps down to the floor (step 0 is full size, the last the floor itself).
         let floorPoints = points * minimumScale
         let steps = max(Int(((points - floorPoints) / 0.5).rounded(.up)), 1)
         let scaleAt = { (step: Int) in step >= steps ? minimumScale : (self.points - 0.5 * Double(step)) / self.points }
         let fits = { (step: Int) in self.flow(bytes, usable, scale: scaleAt(step), alignment: alignment, cutting: false) }
-        // Measuring (no targets) takes the same steps as drawing: the height it gives places
-        // what follows, so a card measured to fit is one drawn to fit.
+        // The search starts where the last one ended (the next family's wording differs only in
+        // its placeholders), and goes up while a larger size fits, or down until one does.
         var step = min(max(lastStep, 1), steps)
         var flowed = fits(step)
         var laidOut = step
@@ -226,19 +308,15 @@ final class TextBox {
         // The layouts hold the last flow tried: the chosen one is laid out again if that was not it.
         if laidOut != step { flowed = fits(step) }
         lastStep = step
-        let scale = scaleAt(step)
-        if !flowed.fits { return cutBlock(bytes, regions: usable, minimumScale: minimumScale, alignment: alignment, gray: gray, on: targets) }
-        draw(Array(usable.prefix(flowed.count)), scale: scale, gray: gray, on: targets)
-        return Fit(scale: scale, cut: !flowed.fits, height: flowed.height)
+        if !flowed.fits { return cutBlock(bytes, regions: usable, minimumScale: minimumScale, alignment: alignment) }
+        return Laid(count: flowed.count, scale: scaleAt(step), height: flowed.height)
     }
 
     /// What fits at the floor, ending in "…": a fit that says it was cut.
-    private func cutBlock(_ bytes: [UInt8], regions: [PageRect], minimumScale: Double, alignment: Alignment, gray: Double,
-                          on targets: [OpaquePointer]) -> Fit {
-        guard !regions.isEmpty else { return Fit(scale: minimumScale, cut: true, height: 0) }
+    private func cutBlock(_ bytes: [UInt8], regions: [PageRect], minimumScale: Double, alignment: Alignment) -> Laid {
+        guard !regions.isEmpty else { return Laid(count: 0, scale: minimumScale, cut: true, height: 0) }
         let cut = flow(bytes, regions, scale: minimumScale, alignment: alignment, cutting: true)
-        draw(Array(regions.prefix(cut.count)), scale: minimumScale, gray: gray, on: targets)
-        return Fit(scale: minimumScale, cut: true, height: cut.height)
+        return Laid(count: cut.count, scale: minimumScale, cut: true, height: cut.height)
     }
 
     /// Lays `bytes` out region by region at `scale`, each region's layout left holding only the
@@ -251,6 +329,7 @@ final class TextBox {
             let limit = region.height / scale
             let layout = prepare(index, width: region.width / scale, alignment: alignment)
             Self.setText(layout, bytes, start..<bytes.count)
+            layoutsMade += 1
             let (rest, height) = Self.lines(layout, within: limit)
             shown[index] = nil
             guard let rest else { return (index + 1, height * scale, true) }

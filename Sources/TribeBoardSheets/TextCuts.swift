@@ -3,19 +3,22 @@
 /// `listed` are kept by name.
 package struct TextCuts: Sendable, Encodable, Equatable {
     /// One invitation's cut blocks, by the template's names for them (`wording`, `title`,
-    /// `family_name`, `organisation`, `code_label`, `code`, `admin_name`).
+    /// `family_name`, `organisation`, `code_label`, `code`, `admin_name`), each with its cause.
     package struct Cut: Sendable, Encodable, Equatable {
         package let familyId: String
         package let familyName: String
         package let fields: [String]
-        /// What is too long: this family's data, or the template's own text.
-        package let cause: Cause
+        /// What is too long, for each field: this family's data, or the template's own text (a
+        /// card can have both: a wording too long for any card, and a name too long for this one).
+        package let causes: [String: Cause]
     }
 
     /// `data`: the family's name, admin or columns (the same template fits a card with short
     /// ones); `template`: its wording, title or labels do not fit even with one-letter names.
-    package enum Cause: String, Sendable, Encodable, Equatable {
+    package enum Cause: String, Sendable, Encodable, Equatable, Comparable {
         case data, template
+
+        package static func < (left: Self, right: Self) -> Bool { left.rawValue < right.rawValue }
     }
 
     static let listed = 20
@@ -31,29 +34,38 @@ package struct TextCuts: Sendable, Encodable, Equatable {
 
     package init() {}
 
-    package mutating func record(familyId: String, familyName: String, fields cut: [String], cause: Cause) {
-        guard !cut.isEmpty else { return }
+    mutating func record(familyId: String, familyName: String, causes: [SheetField: Cause]) {
+        guard !causes.isEmpty else { return }
         invitations += 1
-        for field in cut { fields[field, default: 0] += 1 }
-        if first.count < Self.listed { first.append(Cut(familyId: familyId, familyName: familyName, fields: cut, cause: cause)) }
+        for field in causes.keys { fields[field.rawValue, default: 0] += 1 }
+        guard first.count < Self.listed else { return }
+        first.append(Cut(familyId: familyId, familyName: familyName, fields: causes.keys.sorted().map(\.rawValue),
+                         causes: Dictionary(uniqueKeysWithValues: causes.map { ($0.key.rawValue, $0.value) })))
     }
 
+    /// The causes of the listed cuts, each once.
+    package var causes: Set<Cause> { Set(first.flatMap(\.causes.values)) }
+
     /// Whether any listed cut is the template's.
-    package var templateCauses: Bool { first.contains { $0.cause == .template } }
+    package var templateCauses: Bool { causes.contains(.template) }
 
     /// "Dupont (F1): wording, title; …; and 12 more", for messages; the cause once, ahead, when
-    /// every listed card has the same (a template too long for all 300 is said once, not 300 times).
+    /// every listed text has the same (a template too long for all 300 is said once, not 300
+    /// times), else each text's after it ("wording (template), family_name (data)").
     package var summary: String {
-        let causes = Set(first.map(\.cause))
         let shared = causes.count == 1 ? causes.first : nil
         let named = first.map { cut in
-            "\(cut.familyName) (\(cut.familyId)): \(cut.fields.joined(separator: ", "))" + (shared == nil ? " (\(Self.sentence(cut.cause)))" : "")
+            "\(cut.familyName) (\(cut.familyId)): "
+                + cut.fields.map { field in shared == nil ? "\(field) (\(cut.causes[field]?.rawValue ?? ""))" : field }
+                    .joined(separator: ", ")
         }.joined(separator: "; ")
         let listed = invitations > first.count ? "\(named); and \(invitations - first.count) more" : named
-        return shared.map { "\(Self.sentence($0)): \(listed)" } ?? listed
+        let reasons = causes.sorted().map(Self.sentence).joined(separator: ", and ")
+        return "\(reasons): \(listed)"
     }
 
     private static func sentence(_ cause: Cause) -> String {
-        cause == .data ? "the data is too long (the template fits shorter names)" : "the template's text is too long (it does not fit even with one-letter names)"
+        cause == .data ? "the data is too long (the template fits shorter names)"
+            : "the template's text is too long (it does not fit even with one-letter names)"
     }
 }

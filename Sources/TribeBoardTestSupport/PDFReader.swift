@@ -29,6 +29,13 @@ package enum PDFReader {
 
     package static func text(_ pdf: String) throws -> String { try output("pdftotext", ["-enc", "UTF-8", pdf, "-"]) }
 
+    /// The type of each image `pdfimages -list` finds (`image`, `stencil`, `smask`…): a logo is
+    /// an `image`, each QR code a `stencil` (an image mask).
+    package static func imageTypes(_ pdf: String) throws -> [String] {
+        try output("pdfimages", ["-list", pdf]).split(separator: "\n").dropFirst(2)
+            .compactMap { $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst(2).first.map(String.init) }
+    }
+
     package static func info(_ pdf: String) throws -> Info {
         let lines = try output("pdfinfo", [pdf]).split(separator: "\n")
         func value(_ key: String) -> String? {

@@ -304,6 +304,7 @@ package struct SheetsReportMirror: Decodable {
     package var output: String?
     package var preview: String?
     package var manifestCheck: ManifestCheck?
+    package var missingCharacters: MissingCharacters?
 
     package struct Cuts: Decodable {
         package let invitations: Int
@@ -313,8 +314,22 @@ package struct SheetsReportMirror: Decodable {
 
     package struct Family: Decodable {
         package let familyId: String
-        /// For a cut: "data" or "template".
-        package var cause: String?
+        /// For a cut: the fields cut, and for each "data" or "template".
+        package var fields: [String]?
+        package var causes: [String: String]?
+    }
+
+    package struct MissingCharacters: Decodable {
+        package let invitations: Int
+        package let first: [Missing]
+    }
+
+    package struct Missing: Decodable {
+        package let familyId: String
+        package let familyName: String
+        package let fields: [String]
+        /// "U+1E290 TOTO LETTER PA"
+        package let characters: [String]
     }
 
     package struct ManifestCheck: Decodable {

@@ -43,6 +43,18 @@ import TribeBoardTestSupport
         try result.report(SheetsReportMirror.self)
     }
 
+    /// `count` families provisioned, then printed as cards (inv.pdf) with `template`: the run ends 0.
+    func printed(_ count: Int, _ template: String, in name: String) throws
+        -> (directory: TemporaryDirectory, families: [ManifestRow], report: SheetsReportMirror) {
+        let directory = try TemporaryDirectory(name)
+        let families = try provisioned(count, in: directory)
+        try directory.write("t.txt", template)
+        let result = try ProcessRunner.run(tribeboard, ["sheets", "--store", "s.sqlite", "--out", "inv.pdf", "--template", "t.txt", "--json"],
+                                           in: directory.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        return (directory, families, try report(result))
+    }
+
     /// The words of `text`, however pdftotext broke its lines.
     static func words(_ text: String) -> String {
         text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
@@ -70,13 +82,7 @@ import TribeBoardTestSupport
     }
 
     @Test func aWordingTooLongForFullSizeIsSetSmallerAndPrintedWhole() throws {
-        let directory = try TemporaryDirectory("sheets-fit-cards")
-        let families = try provisioned(8, in: directory)
-        try directory.write("t.txt", Self.fourShortParagraphs)
-        let result = try ProcessRunner.run(tribeboard, ["sheets", "--store", "s.sqlite", "--out", "inv.pdf", "--template", "t.txt", "--json"],
-                                           in: directory.path)
-        #expect(result.status == 0, "\(result.stderr)")
-        let report = try report(result)
+        let (directory, families, report) = try printed(8, Self.fourShortParagraphs, in: "sheets-fit-cards")
         #expect(report.shrunk == 8, "every card's wording needed smaller type: \(report)")
         #expect(report.cuts.invitations == 0)
         let cards = try familyCards(directory.file("inv.pdf"))
@@ -109,13 +115,7 @@ import TribeBoardTestSupport
     /// The issue's four paragraphs do not fit eight to a page even at 7 pt: those pages take
     /// taller cards (3 or 2 rows) rather than refusing; every card is whole and scans.
     @Test func theIssuesFourParagraphTemplateIsWholeOnTallerCards() throws {
-        let directory = try TemporaryDirectory("sheets-fit-taller")
-        let families = try provisioned(11, in: directory)
-        try directory.write("t.txt", Self.fourParagraphs)
-        let result = try ProcessRunner.run(tribeboard, ["sheets", "--store", "s.sqlite", "--out", "inv.pdf", "--template", "t.txt", "--json"],
-                                           in: directory.path)
-        #expect(result.status == 0, "\(result.stderr)")
-        let report = try report(result)
+        let (directory, families, report) = try printed(11, Self.fourParagraphs, in: "sheets-fit-taller")
         #expect(report.cuts.invitations == 0 && report.pages == report.tallerPages && report.pages >= 2, "\(report)")
         let pdf = directory.file("inv.pdf")
         let cards = try familyCards(pdf)
@@ -158,11 +158,38 @@ import TribeBoardTestSupport
         #expect(cut.status == 0, "\(cut.stderr)")
         let cuts = try report(cut).cuts
         #expect(cuts.invitations == 11 && cuts.fields == ["wording": 11], "\(cuts)")
-        #expect(cuts.first.map(\.familyId) == families.map(\.familyId) && cuts.first.allSatisfy { $0.cause == "template" })
+        #expect(cuts.first.map(\.familyId) == families.map(\.familyId) && cuts.first.allSatisfy { $0.causes == ["wording": "template"] })
         let pdf = directory.file("inv.pdf")
         #expect(try PDFReader.qrCodes(pdf).sorted() == families.map(\.code).sorted())
         let first = try #require(try familyCards(pdf).first)
         #expect(try cardText(pdf, first).contains("…"), "the cut is marked")
+    }
+
+    /// One card can fail for two reasons: a wording too long for any card (the template's) and a
+    /// family name too long for this card (its data: a manifest edited by hand). Both are named,
+    /// each with its text, in the refusal and in the report of --allow-cut.
+    @Test func aCardThatFailsForTwoReasonsNamesBoth() throws {
+        let directory = try TemporaryDirectory("sheets-fit-two-causes")
+        let families = try provisioned(2, in: directory)
+        let long = String(repeating: "Konstantinopolitanischer ", count: 40).trimmingCharacters(in: .whitespaces)
+        let manifest = try String(contentsOfFile: directory.file("out/manifest.csv"), encoding: .utf8)
+        try directory.write("m.csv", manifest.replacingOccurrences(of: ",\(families[0].familyName),", with: ",\(long),"))
+        let paragraphs = Self.fourParagraphs.components(separatedBy: "---\n")
+        try directory.write("t.txt", paragraphs[0] + "---\n" + Array(repeating: paragraphs[1], count: 3).joined(separator: "\n\n"))
+        // No store named and none at ./tribeboard.sqlite: the manifest is printed as it is.
+        let arguments = ["sheets", "--manifest", "m.csv", "--out", "inv.pdf", "--template", "t.txt", "--json"]
+        let refused = try ProcessRunner.run(tribeboard, arguments, in: directory.path)
+        #expect(refused.status == 65, "\(refused.stderr)")
+        let error = try ErrorDocument(refused)
+        #expect(error.fields == ["family_name", "wording"] && error.count == 2, "\(error)")
+        #expect(refused.stderr.contains("\(long) (\(families[0].familyId)): family_name (data), wording (template)"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("the data is too long") && refused.stderr.contains("the template's text is too long"))
+
+        let cut = try ProcessRunner.run(tribeboard, arguments + ["--allow-cut"], in: directory.path)
+        #expect(cut.status == 0, "\(cut.stderr)")
+        let first = try report(cut).cuts.first
+        #expect(first.map(\.causes) == [["family_name": "data", "wording": "template"], ["wording": "template"]], "\(first)")
+        #expect(first.map(\.fields) == [["family_name", "wording"], ["wording"]])
     }
 
     /// --preview draws the first page as a PNG an office can look at: the page's size at 150 dpi,

@@ -37,6 +37,10 @@ enum SheetsReportText {
         if !report.cuts.isEmpty {
             lines.append(TerminalText.count(report.cuts.invitations, one, many) + " printed with text cut (--allow-cut): \(report.cuts.summary)")
         }
+        if !report.missingCharacters.isEmpty {
+            lines.append(TerminalText.count(report.missingCharacters.invitations, one, many)
+                + " with characters no installed font has, printed as boxes (install a font for them): \(report.missingCharacters.summary)")
+        }
         lines.append("mode 600: the \(report.output == nil ? "preview shows" : "PDF holds") families' codes; keep it private and delete it once printed")
         return lines.joined(separator: "\n") + "\n"
     }

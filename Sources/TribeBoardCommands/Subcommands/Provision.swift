@@ -5,6 +5,7 @@ import TribeBoardDomain
 import TribeBoardCloudKit
 import TribeBoardProvisioning
 import TribeBoardResync
+import TribeBoardSheets
 import TribeBoardStore
 import TribeBoardSupport
 import TribeBoardRemote
@@ -144,9 +145,9 @@ package struct ProvisionCommand: PipelineCommand {
 
     /// --sheets: the manifest's cards; the status of a failure, which is also in the report.
     private func makeSheets(_ path: String, into report: inout ProvisionReport, context: CommandContext) -> ExitStatus? {
-        let request = SheetsCommand.Request(out: path, layout: .cards, paper: .a4, template: nil)
+        let request = SheetsRequest(out: path, layout: .cards, paper: .a4, template: nil)
         do {
-            let printed = try SheetsCommand.make(request, fromManifest: "\(out)/manifest.csv", storePath: global.store, context: context)
+            let printed = try SheetsCommand.pipeline(request, storePath: global.store, context: context).print(manifest: "\(out)/manifest.csv")
             context.logger.notice("sheets: \(printed.invitations) cards on \(printed.pages) pages in \(path) (mode 600: it holds the codes)")
             report.sheets = .init(path: path, invitations: printed.invitations, pages: printed.pages)
             return nil

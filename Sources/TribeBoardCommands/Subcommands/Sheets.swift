@@ -3,7 +3,6 @@ import Foundation
 import TribeBoardCSV
 import TribeBoardCloudKit
 import TribeBoardDomain
-import TribeBoardRemote
 import TribeBoardSheets
 import TribeBoardStore
 import TribeBoardSupport
@@ -21,8 +20,8 @@ package struct SheetsCommand: PipelineCommand {
             Reads a provision manifest (--manifest) or the store: every family, or those named by \
             --external-id, the rows of --from-import, or a --created-from/--created-to range. The PDF is \
             written owner-only (mode 600: it holds the codes) and appears only once complete.
-            Text is set smaller (down to 6 pt on cards, 9 pt on letters) and wrapped to fit; what still does \
-            not fit stops the run naming the families, unless --allow-cut. --preview draws the first page as a PNG.
+            Text is set smaller (down to 7 pt on cards, 9 pt on letters) and wrapped to fit, on taller cards \
+            when it must; what still does not fit stops the run naming the families, unless --allow-cut. --preview draws the first page as a PNG.
             \(exits.help)
             """,
         version: toolkitVersion)
@@ -112,38 +111,23 @@ package struct SheetsCommand: PipelineCommand {
         if let from, let to, from > to { throw ValidationError("--created-from is after --created-to.") }
     }
 
-
     /// Reading the store and drawing the PDF blocks: it runs on a thread of its own (`PipelineThread`).
     package func runPipeline() async throws {
         let context = CommandContext(options: global, label: "tribeboard.sheets")
-        let request = Self.Request(out: out, layout: layout, paper: paper, template: template, preview: preview, allowCut: allowCut,
-                                   storeNamed: Self.storeNamed, refuseUnclaimed: !includeUnclaimed && Self.remoteConfigured)
         if let verify, out == nil {
-            try context.emit(try Self.check(verify, manifest: manifest, storePath: global.store, context: context), text: SheetsReportText.verification)
+            try context.emit(try Self.check(verify, manifest: manifest, storePath: global.store, context: context),
+                             text: SheetsReportText.verification)
             return
         }
+        let request = SheetsRequest(out: out, layout: layout, paper: paper, template: template, preview: preview, allowCut: allowCut,
+                                    storeNamed: Self.storeNamed, refuseUnclaimed: !includeUnclaimed && Self.remoteConfigured)
+        let pipeline = Self.pipeline(request, storePath: global.store, context: context)
+        let selection = try selection()
         var report: SheetsReport
-        if let manifest {
-            report = try Self.render(request, fromManifest: manifest, storePath: global.store, context: context)
-        } else {
-            let selection: InvitationSelection
-            if !externalIds.isEmpty {
-                selection = .externalIds(Set(externalIds.map { $0.trimmingCharacters(in: .whitespaces) }))
-            } else if !familyIds.isEmpty {
-                selection = .familyIds(Set(familyIds.map { $0.trimmingCharacters(in: .whitespaces) }))
-            } else if !codes.isEmpty {
-                selection = .codes(Set(codes.map(Self.typedCode)))
-            } else if let fromImport {
-                // Checked in validate().
-                let mapping = (try? HeaderMapping(arguments: map)) ?? HeaderMapping()
-                selection = .importFile(path: fromImport, mapping: mapping)
-            } else if createdFrom != nil || createdTo != nil {
-                selection = .created(from: try createdFrom.map { try Self.storeTime($0, endOfDay: false, option: "--created-from") },
-                                     to: try createdTo.map { try Self.storeTime($0, endOfDay: true, option: "--created-to") })
-            } else {
-                selection = .all
-            }
-            report = try Self.render(request, selection: selection, order: sort, storePath: global.store, context: context)
+        do {
+            report = try manifest.map { (path) throws(SheetError) in try pipeline.print(manifest: path) } ?? pipeline.print(selection, order: sort)
+        } catch {
+            throw context.fail(error, Self.exits)
         }
         if let verify {
             report.verification = try Self.check(verify, manifest: manifest, storePath: global.store, context: context)
@@ -151,28 +135,26 @@ package struct SheetsCommand: PipelineCommand {
         try context.emit(report, text: SheetsReportText.render)
     }
 
-    /// `--verify`: the PDF read back by poppler and zbar, every card's QR code and printed code
-    /// compared with each other and with the families of the manifest or the store.
+    /// The store's families the options select (checked in `validate()`; a manifest is printed whole).
+    private func selection() throws -> InvitationSelection {
+        if !externalIds.isEmpty { return .externalIds(Set(externalIds.map { $0.trimmingCharacters(in: .whitespaces) })) }
+        if !familyIds.isEmpty { return .familyIds(Set(familyIds.map { $0.trimmingCharacters(in: .whitespaces) })) }
+        if !codes.isEmpty { return .codes(Set(codes.map(Self.typedCode))) }
+        if let fromImport { return .importFile(path: fromImport, mapping: (try? HeaderMapping(arguments: map)) ?? HeaderMapping()) }
+        guard createdFrom != nil || createdTo != nil else { return .all }
+        return .created(from: try createdFrom.map { try Self.storeTime($0, endOfDay: false, option: "--created-from") },
+                        to: try createdTo.map { try Self.storeTime($0, endOfDay: true, option: "--created-to") })
+    }
+
+    /// The pipeline with the command's loggers: what the summary repeats is not logged as well
+    /// when it is on the terminal.
+    static func pipeline(_ request: SheetsRequest, storePath: String, context: CommandContext) -> SheetsPipeline {
+        SheetsPipeline(request, storePath: storePath, logger: context.logger, repeated: context.loggerRepeatedBySummary())
+    }
+
+    /// `--verify`: the PDF read back by poppler and zbar (`SheetsPipeline.verify`).
     static func check(_ pdf: String, manifest: String?, storePath: String, context: CommandContext) throws -> SheetVerifier.Report {
-        do {
-            guard FileManager.default.fileExists(atPath: pdf) else {
-                throw SheetError.verify(reason: "\(pdf) does not exist")
-            }
-            let verifier = try SheetVerifier()
-            var families: [String: (id: String, name: String)] = [:]
-            do throws(InvitationReadError) {
-                if let manifest {
-                    try ManifestInvitations.forEach(path: manifest, columns: []) { families[$0.code] = ($0.familyId.rawValue, $0.familyName) }
-                } else {
-                    try openStore(storePath).forEachInvitation(.all) { families[$0.code] = ($0.familyId.rawValue, $0.familyName) }
-                }
-            } catch {
-                throw SheetError.input(error)
-            }
-            let report = try verifier.verify(pdf) { families[$0] }
-            guard report.passed else { throw SheetError.verifyFailed(report) }
-            return report
-        } catch {
+        do { return try SheetsPipeline.verify(pdf, manifest: manifest, storePath: storePath) } catch {
             throw context.fail(error, Self.exits)
         }
     }
@@ -183,68 +165,10 @@ package struct SheetsCommand: PipelineCommand {
         (try? FamilyCode(validating: text))?.value ?? text.trimmingCharacters(in: .whitespaces)
     }
 
-    struct Request {
-        let out: String?
-        let layout: SheetLayout
-        let paper: Paper
-        let template: String?
-        var preview: String? = nil
-        var allowCut = false
-        /// The store was named (--store, TRIBEBOARD_STORE): its codes win over a manifest's.
-        var storeNamed = true
-        /// A remote is configured and --include-unclaimed was not given: a code the store holds
-        /// no claim of is refused (`SheetError.unclaimed`).
-        var refuseUnclaimed = false
-    }
-
     /// Whether the environment or its config file configures a remote (sheets takes no remote
     /// flags: it never talks to CloudKit; `provision --sheets` says it with its own client).
     static var remoteConfigured: Bool {
         (try? CloudKitConfiguration.resolve(.init(), environment: ProcessInfo.processInfo.environment))?.isConfigured == true
-    }
-
-    /// Families whose code the store holds no claim of, as `refuseUnclaimed` refuses them.
-    struct UnclaimedCodes {
-        /// Every claim the store remembers, read before the invitations (which are read inside
-        /// a store read that cannot be re-entered); nil when nothing is refused.
-        private let claimed: Set<TribeBoardStore.ClaimedCode>?
-        private(set) var ids: [String] = []
-        private(set) var count = 0
-        /// The store read, for the advice (`resync` claims the codes).
-        private let storePath: String
-
-        init(store: TribeBoardStore?, refuse: Bool) throws(InvitationReadError) {
-            storePath = store?.path ?? ""
-            guard refuse, let store else {
-                claimed = nil
-                return
-            }
-            var all = Set<TribeBoardStore.ClaimedCode>()
-            var after = ""
-            do {
-                while true {
-                    let page = try store.rememberedClaims(after: after, limit: 10_000)
-                    guard let last = page.last else { break }
-                    all.formUnion(page)
-                    after = last.code
-                }
-            } catch {
-                throw .store(error)
-            }
-            claimed = all
-        }
-
-        /// Whether `invitation` may be printed; an unclaimed one is counted instead.
-        mutating func admits(_ invitation: Invitation) -> Bool {
-            guard let claimed else { return true }
-            let id = invitation.familyId.rawValue
-            if claimed.contains(.init(familyID: id, code: CodeClaim.normalise(invitation.code))) { return true }
-            count += 1
-            if ids.count < 20 { ids.append(id) }
-            return false
-        }
-
-        var error: SheetError? { count == 0 ? nil : .unclaimed(familyIds: ids, count: count, store: storePath) }
     }
 
     /// Whether the store was named rather than found at its default path: ArgumentParser gives
@@ -253,125 +177,6 @@ package struct SheetsCommand: PipelineCommand {
         if ProcessInfo.processInfo.environment["TRIBEBOARD_STORE"] != nil { return true }
         let arguments = CommandLine.arguments.prefix { $0 != "--" }
         return arguments.contains { $0 == "--store" || $0.hasPrefix("--store=") }
-    }
-
-    static func render(_ request: Request, fromManifest manifest: String, storePath: String,
-                       context: CommandContext) throws -> SheetsReport {
-        do { return try make(request, fromManifest: manifest, storePath: storePath, context: context) } catch {
-            throw context.fail(error, Self.exits)
-        }
-    }
-
-    /// The PDF of a manifest, its failure returned rather than reported: `provision --sheets`
-    /// puts it in its own report, beside what was provisioned.
-    static func make(_ request: Request, fromManifest manifest: String, storePath: String,
-                     context: CommandContext) throws(SheetError) -> SheetsReport {
-        // The manifest does not carry the admin, and its codes may be older than the store's.
-        var store: TribeBoardStore?
-        if FileManager.default.fileExists(atPath: storePath) {
-            do {
-                store = try TribeBoardStore.openReadOnly(at: storePath)
-            } catch {
-                // A store named to settle the codes must be read; one only found is a bonus.
-                if request.storeNamed { throw SheetError.input(.store(error)) }
-                context.logger.warning("cannot read the store: admins' names are left out and the manifest's codes are unchecked",
-                                       metadata: ["error": "\(error.localizedDescription)"])
-            }
-        } else {
-            context.logger.info("no store at \(storePath): admins' names are left out and the manifest's codes are unchecked")
-        }
-        var check = ManifestCodeCheck(manifest: manifest, store: store == nil ? nil : storePath, storeWins: request.storeNamed)
-        var unclaimed: UnclaimedCodes
-        do { unclaimed = try UnclaimedCodes(store: store, refuse: request.refuseUnclaimed) } catch { throw SheetError.input(error) }
-        let report = try make(request, source: .manifest, context: context, check: { check },
-                              unmatched: { unclaimed.error }) { renderer throws(InvitationReadError) in
-            try ManifestInvitations.forEach(path: manifest, columns: renderer.templateColumns) { invitation in
-                // A code edited into the manifest is refused as such, even where the store's would win.
-                try SheetRenderer.validate(invitation)
-                let known = try store?.manifestFamily(familyId: invitation.familyId, manifestCode: invitation.code)
-                let printed = check.resolve(invitation, storeCode: known.map(\.code), repaired: known?.repaired ?? false)
-                guard unclaimed.admits(printed) else { return }
-                try renderer.add(Invitation(familyId: printed.familyId, familyName: printed.familyName, code: printed.code,
-                                            adminName: known?.admin, externalId: printed.externalId, columns: printed.columns))
-            }
-        }
-        // The summary says it on a terminal (provision --sheets prints a fresh manifest: never outdated).
-        if check.outdated > 0, !context.summaryOnTerminal {
-            context.logger.warning("the manifest \(manifest) is older than the store: \(check.outdated) families have a new code since (\(check.summary)); printed with the store's codes")
-        }
-        if check.notInStore > 0 {
-            context.logger.warning("\(check.notInStore) families of \(manifest) are not in the store \(storePath): printed with the manifest's codes, unchecked")
-        }
-        return report
-    }
-
-    static func render(_ request: Request, selection: InvitationSelection, order: InvitationOrder = .created, storePath: String,
-                       context: CommandContext) throws -> SheetsReport {
-        // Families asked for by id or code that the store does not have: the run is refused
-        // (before the files are named) rather than printing fewer than were asked for.
-        var found = Set<String>()
-        var unclaimed = try UnclaimedCodes(store: nil, refuse: false)
-        let unmatched = { () -> SheetError? in
-            if let error = unclaimed.error { return error }
-            switch selection {
-            case .familyIds(let ids): let missing = ids.subtracting(found).sorted(); return missing.isEmpty ? nil : .unmatched(familyIds: missing, codes: 0)
-            case .codes(let codes): let missing = codes.subtracting(found).count; return missing == 0 ? nil : .unmatched(familyIds: [], codes: missing)
-            default: return nil
-            }
-        }
-        return try run(request, source: .store, context: context, unmatched: unmatched) { renderer throws(InvitationReadError) in
-            let store = try openStore(storePath)
-            unclaimed = try UnclaimedCodes(store: store, refuse: request.refuseUnclaimed)
-            try store.forEachInvitation(selection, order: order) { invitation in
-                if case .codes = selection { found.insert(invitation.code) } else { found.insert(invitation.familyId.rawValue) }
-                guard unclaimed.admits(invitation) else { return }
-                try renderer.add(invitation)
-            }
-        }
-    }
-
-    private static func openStore(_ path: String) throws(InvitationReadError) -> TribeBoardStore {
-        do { return try TribeBoardStore.openReadOnly(at: path) } catch { throw .store(error) }
-    }
-
-    private static func run(_ request: Request, source: SheetsReport.Source, context: CommandContext,
-                            unmatched: () -> SheetError? = { nil },
-                            _ feed: (SheetRenderer) throws(InvitationReadError) -> Void) throws -> SheetsReport {
-        do { return try make(request, source: source, context: context, unmatched: unmatched, feed) } catch {
-            throw context.fail(error, Self.exits)
-        }
-    }
-
-    private static func make(_ request: Request, source: SheetsReport.Source, context: CommandContext,
-                             check: () -> ManifestCodeCheck? = { nil }, unmatched: () -> SheetError? = { nil },
-                             _ feed: (SheetRenderer) throws(InvitationReadError) -> Void) throws(SheetError) -> SheetsReport {
-        let template: SheetTemplate
-        do throws(SheetTemplateError) {
-            template = try request.template.map { path throws(SheetTemplateError) in try SheetTemplate.load(path: path) } ?? SheetTemplate.builtIn()
-            // Placeholders other than the fields are a manifest's columns: the store has none, so
-            // they are named with the template's other problems, all at once.
-            var problems = template.problems
-            if source == .store, let missing = SheetTemplate.missingColumns(template.columns, available: []) { problems.append(missing) }
-            if let error = SheetTemplateError.combined(problems) { throw error }
-        } catch {
-            throw SheetError.template(error)
-        }
-        let renderer = try SheetRenderer(outputPath: request.out, preview: request.preview, layout: request.layout, paper: request.paper,
-                                         template: template, allowCut: request.allowCut)
-        do { try feed(renderer) } catch { throw SheetError.input(error) }
-        // Before the files are named: a refused manifest leaves nothing behind.
-        if let check = check(), check.refuses { throw SheetError.outdatedManifest(check) }
-        if let missing = unmatched() { throw missing }
-        try renderer.finish()
-        // The summary names them on a terminal (provision --sheets never allows a cut).
-        if !renderer.cuts.isEmpty, !context.summaryOnTerminal {
-            context.logger.warning("printed cut (--allow-cut): text that does not fit on \(renderer.cuts.invitations) invitations (the report names them)")
-        }
-        var report = SheetsReport(output: request.out, preview: request.preview, source: source, layout: request.layout, paper: request.paper,
-                                  template: request.template ?? "built-in", invitations: renderer.invitations, pages: renderer.pages,
-                                  cuts: renderer.cuts, shrunk: renderer.shrunk, manifestCheck: check())
-        report.tallerPages = renderer.tallerPages
-        return report
     }
 
     /// A date from the command line as the store writes times (`Timestamp`'s text), so that

@@ -1,25 +1,14 @@
 #!/usr/bin/env python3
 """Damages a cairo PDF of invitations the way a hand-edited or mixed-up file would be: on the
-first page, the first card's QR code is replaced by the second card's (its path moved into the
-first card's place), the printed codes left as they are. Rewrites the streams' lengths and the
-cross-reference table. Usage: replace-qr.py IN.pdf OUT.pdf"""
+first page, the first card's QR code is replaced by the second card's (the image the first card
+draws is the second's), the printed codes left as they are. Rewrites the streams' lengths and
+the cross-reference table. Usage: replace-qr.py IN.pdf OUT.pdf"""
 import re
 import sys
 import zlib
 
-NUMBER = rb"-?\d+(?:\.\d+)?"
-# A QR code as cairo writes it: a run of "x y m x y l" strokes, then S.
-BLOCK = re.compile(rb"((?:" + NUMBER + rb"\s+" + NUMBER + rb"\s+[ml]\s+){40,})S", re.S)
-PAIR = re.compile(rb"(" + NUMBER + rb")\s+(" + NUMBER + rb")\s+([ml])")
-
-
-def corner(path):
-    pairs = [(float(x), float(y)) for x, y, _ in PAIR.findall(path)]
-    return min(p[0] for p in pairs), min(p[1] for p in pairs)
-
-
-def moved(path, dx, dy):
-    return PAIR.sub(lambda m: b"%.3f %.3f %s" % (float(m.group(1)) + dx, float(m.group(2)) + dy, m.group(3)), path)
+# A QR code as cairo writes it: an image mask (an XObject) drawn in the card's square.
+DRAW = re.compile(rb"(/x\d+) Do")
 
 
 source, target = sys.argv[1], sys.argv[2]
@@ -36,12 +25,11 @@ for number in sorted(objects):
         content = zlib.decompress(parts.group(2))
     except zlib.error:
         continue
-    blocks = list(BLOCK.finditer(content))
-    if len(blocks) < 2:
+    draws = list(DRAW.finditer(content))
+    if len(draws) < 2:
         continue
-    first, second = blocks[0], blocks[1]
-    (ax, ay), (bx, by) = corner(first.group(1)), corner(second.group(1))
-    content = content[:first.start(1)] + moved(second.group(1), ax - bx, ay - by) + content[first.end(1):]
+    first, second = draws[0], draws[1]
+    content = content[:first.start(1)] + second.group(1) + content[first.end(1):]
     packed = zlib.compress(content)
     head = parts.group(1)
     length = re.search(rb"/Length (\d+)( 0 R)?", head)
