@@ -130,7 +130,9 @@ struct CreationChecks {
                                 checked: "Families with a parent admin (active, or invited and awaiting)",
                                 found: count == 0 ? "every family has one"
                                     : "\(Self.families(count)) without a parent admin, active or awaiting",
-                                action: count == 0 ? nil : "invite an admin in the app, or provision the family again with admin_display_name")
+                                action: count == 0 ? nil : "invite an admin in the app, or remove the family "
+                                    + "(`\(Advice.remove(store: store.path, familyID: "ID", remote: remoteFlags).command)`) and provision its row "
+                                    + "again with admin_display_name (provision never changes a family it already holds)")
         check.count = count
         check.sample = orphans.sample.map {
             item($0.id, $0.name, $0.code, detail: "created \($0.createdAt ?? "?"), \(AdminState.none.summary)")

@@ -128,4 +128,41 @@ import TribeBoardTestSupport
         #expect(try StoreInspector(path: directory.file(Self.store)).rows("SELECT id FROM families WHERE needs_sync = 1").isEmpty,
                 "\(next) uploaded the family")
     }
+
+    /// The commands that upload what provision wrote and what a recode plan would change reach
+    /// the remote the run was given (they named only the store: 78 in a shell without
+    /// TRIBEBOARD_CK_* variables).
+    @Test func theUploadCommandsOfProvisionAndARecodePlanReachTheRemote() async throws {
+        let setup = try await provisioned("external_id,family_name\nU-1,Umeh\n", "printed-upload")
+        defer { Task { await setup.fixture.emulator.stop() } }
+        let plan = try await run(["recode", try #require(setup.families["U-1"]), "--json"], setup)
+        let upload = try plan.report(RecodeReportMirror.self).uploadCommand
+        #expect(upload.contains("--key-id"), "\(upload)")
+        try setup.directory.write("more.csv", "external_id,family_name\nU-2,Udo\n")
+        let provision = try await run(["provision", "more.csv", "--out", "out"], setup)
+        let waiting = try #require(AsPrinted.commands(in: provision.stdout).first { $0.hasPrefix("tribeboard resync ") }, "\(provision.stdout)")
+        let uploaded = try await asPrinted(waiting, setup)
+        #expect(uploaded.status == 0, "\(waiting): \(uploaded.stderr)")
+        let again = try await asPrinted(upload, setup)
+        #expect(again.status == 0, "\(upload): \(again.stderr)")
+    }
+
+    /// doctor's way out for a family provisioned without an admin: removed as printed, its row
+    /// provisioned again with the admin, and doctor finds every family with one (provisioning the
+    /// row again alone, the old advice, changed nothing: provision never changes a family it holds).
+    @Test func doctorsNoAdminAdviceRunsAsPrinted() async throws {
+        let setup = try await provisioned("external_id,family_name,admin_display_name\nS-1,Solo,\n", "printed-no-admin")
+        defer { Task { await setup.fixture.emulator.stop() } }
+        let doctor = try await run(["doctor", "--json"], setup)
+        let check = try #require(try doctor.report(DoctorReportMirror.self).byID["creations.parentAdmin"], "\(doctor.stdout)")
+        let action = try #require(check.action)
+        let remove = try #require(AsPrinted.commands(in: action).first { $0.hasPrefix("tribeboard remove ") }, "\(action)")
+        let removed = try await asPrinted(remove, setup, ["ID": try #require(setup.families["S-1"])])
+        #expect(removed.status == 0, "\(remove): \(removed.stderr)")
+        try setup.directory.write("again.csv", "external_id,family_name,admin_display_name\nS-1,Solo,Sam\n")
+        let again = try await run(["provision", "again.csv", "--out", "out", "--json"], setup)
+        #expect(try again.report(ProvisionReportMirror.self).created == 1, "\(again.stdout) \(again.stderr)")
+        let after = try await run(["doctor", "--json"], setup)
+        #expect(try after.report(DoctorReportMirror.self).byID["creations.parentAdmin"]?.status == "ok", "\(after.stdout)")
+    }
 }

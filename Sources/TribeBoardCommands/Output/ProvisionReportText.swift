@@ -4,7 +4,8 @@ import TribeBoardProvisioning
 
 /// The readable form of a provision report: counts first, then where things are, then failures.
 enum ProvisionReportText {
-    static func render(_ report: ProvisionReport) -> String {
+    /// `remote`: the run's CloudKit flags (`adviceFlags`), so that the printed resync reaches it.
+    static func render(_ report: ProvisionReport, remote: [String] = []) -> String {
         var lines: [String] = []
         let verb = report.dryRun ? "Dry run of" : "Provisioned"
         lines.append("\(verb) \(report.csv) into \(report.store)\(report.storeCreated ? " (a new store)" : "")")
@@ -41,7 +42,7 @@ enum ProvisionReportText {
             if report.remote?.uploaded == nil {
                 // Codes checked in CloudKit say a remote is configured: only the upload is left.
                 // With the store named: a store outside the working folder (make demo's) is found.
-                let resync = "`" + Advice.resync(store: report.store).command + "`"
+                let resync = "`" + Advice.resync(store: report.store, remote: remote).command + "`"
                 let next = report.remote == nil ? "run \(resync) once a remote is configured" : "\(resync) uploads them (or --sync next time)"
                 lines.append("Waiting for resync: \(counts); nothing was uploaded: \(next).")
             } else {

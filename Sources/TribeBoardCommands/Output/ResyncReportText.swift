@@ -15,7 +15,9 @@ enum ResyncReportText {
         lines.append("Still pending: \(report.pending.total) (\(report.pending.families) families, \(report.pending.userProfiles) profiles, \(report.pending.memberships) memberships)")
         if report.waiting > 0 { lines.append("Waiting to retry: \(report.waiting)") }
         if report.quarantined > 0 { lines.append("Quarantined after a permanent error: \(report.quarantined) (\(list))") }
-        if report.conflicts > 0 { lines.append("In conflict (code taken in CloudKit, not uploaded): \(report.conflicts) (\(list))") }
+        if report.conflicts > 0 { lines.append("In conflict (code taken in CloudKit, not uploaded): \(report.conflicts) (\(list); "
+                                              + "give each a new code with `\(Advice.recode(familyID: "ID", store: store, remote: remote).command)`, "
+                                              + "then `\(Advice.resync(store: store, remote: remote).command)`)") }
         if report.blocked > 0 { lines.append("Memberships waiting for a family that is set aside: \(report.blocked)") }
         if report.unfinishedCreations > 0 {
             lines.append("Creations that did not complete, not uploaded: \(report.unfinishedCreations) (finish each with its admin, or "

@@ -133,7 +133,8 @@ package struct ProvisionCommand: PipelineCommand {
         // A PDF that cannot be made does not hide what was provisioned: the report says both, and
         // the run ends with the sheets' status (never 0).
         let sheetsStatus = sheets.flatMap { makeSheets($0, into: &report, context: context) }
-        try context.emit(report, text: ProvisionReportText.render)
+        let adviceFlags = client?.configuration.adviceFlags ?? []
+        try context.emit(report) { ProvisionReportText.render($0, remote: adviceFlags) }
         if let status = sheetsStatus {
             throw status.exitCode
         }

@@ -53,6 +53,8 @@ package struct RecodeCommand: PipelineCommand {
         request.outputDirectory = apply ? out : nil
         request.manifest = manifest
         request.showCodes = showCodes
+        // A plan reaches no CloudKit, but prints the command that uploads the change.
+        if !localOnly, let configuration = try? remoteOptions.resolve() { request.adviceFlags = configuration.adviceFlags }
         if apply && !localOnly {
             do {
                 request.client = try remoteOptions.client(policy: RetryPolicy(), logger: context.logger)

@@ -172,7 +172,8 @@ package struct ResyncCommand: PipelineCommand {
             throw context.fail(error, Self.exits)
         }
         let result = ResyncRelease(released: released, notSetAside: release.filter { !released.contains($0) })
-        try context.emit(result) { "Released \($0.released.count) records: the next resync tries them again.\n" }
+        // Nothing released: the error below is the whole answer, not a "Released 0 records" beside it.
+        try context.emit(result) { $0.released.isEmpty ? "" : "Released \($0.released.count) records: the next resync tries them again.\n" }
         if !result.notSetAside.isEmpty {
             throw context.fail(CommandError.notSetAside(result.notSetAside, store: global.store), Self.exits)
         }

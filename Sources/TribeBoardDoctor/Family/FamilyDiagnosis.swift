@@ -55,7 +55,9 @@ struct FamilyDiagnosis {
             return DoctorCheck(.familyAdmin, .creations, .warning, checked: checked,
                                found: admins.isEmpty ? "no active or invited parent_admin membership"
                                    : "no active parent_admin: \(names), which neither the app nor the join kit counts",
-                               action: "invite a parent admin in the app (or provision the family again with admin_display_name)")
+                               action: "invite a parent admin in the app, or remove the family "
+                                   + "(`\(Advice.remove(store: request.storePath, familyID: records.family.id, remote: request.remoteFlags).command)`) "
+                                   + "and provision its row again with admin_display_name (provision never changes a family it already holds)")
         }
     }
 
