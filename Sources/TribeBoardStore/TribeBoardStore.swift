@@ -76,8 +76,11 @@ package struct TribeBoardStore: Sendable {
     }
 
     /// The shell command that makes an empty store at `path`: provision of a CSV of only its header.
+    /// A folder that does not exist is made first (`provision` makes the store, not its folder).
     package static func createCommand(_ path: String) -> String {
-        "echo family_name | " + ShellWords.command(["tribeboard", "provision", "-"] + ShellWords.option("--store", path))
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        let mkdir = FileManager.default.fileExists(atPath: folder) ? "" : ShellWords.command(["mkdir", "-p", "--", folder]) + " && "
+        return mkdir + "echo family_name | " + ShellWords.command(["tribeboard", "provision", "-"] + ShellWords.option("--store", path))
     }
 
     /// Opens and migrates an existing store for writing, serialized with other processes opening

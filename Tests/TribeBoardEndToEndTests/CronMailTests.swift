@@ -107,4 +107,19 @@ import TribeBoardTestSupport
         stderr.split(separator: "\n").first { $0.hasPrefix("  next:") }
             .map { String($0.dropFirst("  next:".count)).trimmingCharacters(in: .whitespaces) }
     }
+
+    /// A store whose folder is missing too: the printed way to make it makes the folder first, and
+    /// runs as printed (provision alone stopped with "the folder … does not exist").
+    @Test func theMissingStoreAdviceMakesItsFolderToo() async throws {
+        let directory = try TemporaryDirectory("cron-missing-folder")
+        let store = "no such/dir/-s.sqlite"
+        let result = try await run(["audit", "--store=\(store)"], in: directory)
+        #expect(result.status == 74, "\(result.stderr)")
+        let make = try #require(result.stderr.split(separator: "`").map(String.init).first { $0.hasPrefix("mkdir -p ") }, "\(result.stderr)")
+        let shell = try await ProcessRunner.runAsync("/bin/sh", ["-c", make], in: directory.path,
+                                                     environment: ["PATH": ProcessRunner.productsDirectory + ":/usr/bin:/bin"])
+        #expect(shell.status == 0, "\(make): \(shell.stderr)")
+        let audit = try await run(["audit", "--store=\(store)"], in: directory)
+        #expect(audit.status == 0, "the store is there: \(audit.stderr)")
+    }
 }
