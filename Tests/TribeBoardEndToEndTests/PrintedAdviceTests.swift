@@ -165,4 +165,20 @@ import TribeBoardTestSupport
         let after = try await run(["doctor", "--json"], setup)
         #expect(try after.report(DoctorReportMirror.self).byID["creations.parentAdmin"]?.status == "ok", "\(after.stdout)")
     }
+
+    /// An audit that could not read CloudKit says, as resync does, what it tried (store,
+    /// container, endpoint, key) and the command that says why; run as printed, it reaches them.
+    @Test func anAuditThatCannotReadCloudKitSaysWhatItTriedAndWhatNext() async throws {
+        let setup = try await provisioned("external_id,family_name\nA-1,Ade\n", "printed-audit-down")
+        defer { Task { await setup.fixture.emulator.stop() } }
+        await setup.fixture.emulator.setFaults(try EmulatorFaults.parse("down"))
+        let audit = try await run(["audit"], setup)
+        #expect(audit.status == 75, "\(audit.stderr)")
+        #expect(audit.stderr.contains("container:") && audit.stderr.contains("store:"), "\(audit.stderr)")
+        let line = try #require(audit.stderr.components(separatedBy: "\n").first { $0.contains("next:") }, "\(audit.stderr)")
+        let next = try #require(line.components(separatedBy: "next:").last?.trimmingCharacters(in: .whitespaces))
+        await setup.fixture.emulator.setFaults(EmulatorFaults())
+        let doctor = try await AsPrinted.run(next, in: setup.directory.path)
+        #expect(![64, 74, 78].contains(doctor.status) && !doctor.stderr.contains("Usage: "), "\(next): \(doctor.stderr)")
+    }
 }

@@ -106,7 +106,17 @@ package struct AuditCommand: PipelineCommand {
             try context.emit(report, text: AuditReportText.render)
         }
         // The store's findings are printed; the remote's failure still decides the status.
-        if let remoteFailure { throw context.fail(remoteFailure, Self.exits) }
+        if let remoteFailure {
+            if !global.json, case .remote(let error) = remoteFailure, case .live(let client, _)? = request.remote {
+                // What cron mails: what was tried and the command that says why, as resync's.
+                let attempt = RemoteAttempt(store: global.store, configuration: client.configuration, options: remoteOptions)
+                context.report(ErrorBlock(cause: "audit: CloudKit was not read, the store's findings above are the store's alone "
+                                              + "(--local-only audits only the store): \(error.localizedDescription)",
+                                          tried: attempt.lines, next: attempt.doctorCommand(remoteOptions)))
+                throw Self.exits.status(of: remoteFailure).exitCode
+            }
+            throw context.fail(remoteFailure, Self.exits)
+        }
         if report.reaches(failOn.severity) {
             context.stopped(because: StopReasons.of(report, threshold: failOn.severity))
             throw FindingsOutcome.failing.exitCode
