@@ -17,8 +17,8 @@ package struct RecodeRequest: Sendable {
     package var manifest: String?
     /// A live remote: the new code is claimed there first (nil: resync claims it).
     package var client: CloudKitClient?
-    /// The remote as flags for the printed upload command, also when this run (a plan) has no
-    /// client: the command that uploads the change must reach the remote the operator named.
+    /// The remote as flags for the printed upload command (the client's, or for a plan, which
+    /// has none, the configuration the operator named): the upload must reach that remote.
     package var adviceFlags: [String] = []
     package var showCodes = false
 

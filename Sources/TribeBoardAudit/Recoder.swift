@@ -36,7 +36,7 @@ package struct Recoder: Sendable {
             throw .store(TribeBoardStore.classify(error, path: request.storePath))
         }
         let manifestPath = request.manifest ?? request.outputDirectory.map { OutputFolder(path: $0).manifestPath }
-        let upload = Advice.resync(store: request.storePath, remote: request.client?.configuration.adviceFlags ?? request.adviceFlags).command
+        let upload = Advice.resync(store: request.storePath, remote: request.adviceFlags).command
         var report = RecodeReport(store: request.storePath, familyId: family.id, familyName: family.name, externalId: family.externalID,
                                   oldCode: request.display(family.code), manifest: manifestPath,
                                   reprintCommand: Self.reprintCommand(store: request.storePath, familyID: family.id),

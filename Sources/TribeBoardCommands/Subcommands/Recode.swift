@@ -53,8 +53,6 @@ package struct RecodeCommand: PipelineCommand {
         request.outputDirectory = apply ? out : nil
         request.manifest = manifest
         request.showCodes = showCodes
-        // A plan reaches no CloudKit, but prints the command that uploads the change.
-        if !localOnly, let configuration = try? remoteOptions.resolve() { request.adviceFlags = configuration.adviceFlags }
         if apply && !localOnly {
             do {
                 request.client = try remoteOptions.client(policy: RetryPolicy(), logger: context.logger)
@@ -62,6 +60,10 @@ package struct RecodeCommand: PipelineCommand {
                 throw context.fail(error, Self.exits)
             }
             if request.client == nil { context.logger.notice("no remote configured: the new code is claimed by the next resync") }
+        }
+        // A plan reaches no CloudKit, but prints the command that uploads the change.
+        if !localOnly {
+            request.adviceFlags = request.client?.configuration.adviceFlags ?? (try? remoteOptions.resolve())?.adviceFlags ?? []
         }
         let report: RecodeReport
         do {
