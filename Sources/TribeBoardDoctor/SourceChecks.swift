@@ -103,6 +103,28 @@ struct SourceChecks {
         return result
     }
 
+    /// The containers the target's code reaches, over every build: nil when the code names none
+    /// (what runs is then the framework's default) or one doctor cannot verify.
+    func containersUsed() -> Set<String>? {
+        let builds = facts.builds.filter { $0.file != nil }
+        let named = facts.references.filter { if case .unresolved = $0.value { return false } else { return true } }
+        guard facts.hasICloud, !named.isEmpty, named.count == facts.references.count else { return nil }
+        var used: Set<String> = []
+        for reference in named {
+            for build in builds {
+                switch resolve(reference.value, build) {
+                case .warning: return nil
+                case .value(let value): used.insert(value)
+                case .defaultContainer:
+                    guard let first = build.containers.first else { continue }
+                    guard first.value.isResolved else { return nil }
+                    used.insert(first.value.value)
+                }
+            }
+        }
+        return used
+    }
+
     private enum Resolution {
         case value(String)
         case defaultContainer

@@ -30,10 +30,17 @@ enum ProvisionReportText {
             lines.append("Columns:   " + mapped.map { "\"\($0.header)\" → \($0.field.rawValue) (\($0.matched.rawValue))" }.joined(separator: ", "))
         }
         if let sheets = report.sheets {
+            let waiting = sheets.waitingForClaims.map {
+                "\($0) \($0 == 1 ? "family has" : "families have") no card yet: \($0 == 1 ? "its code is" : "their codes are") not claimed"
+                    + " in CloudKit; run this command again once CloudKit answers to print \($0 == 1 ? "it" : "them")"
+            }
             if let error = sheets.error {
                 lines.append("Sheets:    not made: \(error)")
+            } else if sheets.invitations == 0, let waiting {
+                lines.append("Sheets:    not made: \(waiting)")
             } else {
-                lines.append("Sheets:    \(sheets.path) (\(sheets.invitations ?? 0) cards on \(sheets.pages ?? 0) pages)")
+                lines.append("Sheets:    \(sheets.path) (\(sheets.invitations ?? 0) cards on \(sheets.pages ?? 0) pages)"
+                             + (waiting.map { "; \($0)" } ?? ""))
             }
         }
         if report.dryRun { lines.append(Self.wouldWrite(report)) }
