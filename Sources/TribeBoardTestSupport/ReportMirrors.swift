@@ -138,11 +138,15 @@ package struct ProvisionReportMirror: Decodable {
 package struct ResyncReportMirror: Decodable {
     package var stopKind: String?
     package var stoppedBy: String?
+    /// The wait CloudKit asked for when its throttling stopped the run.
+    package var stopRetryAfter: Double?
     package let exitKind: String
     package let synced: Int
     package let failed: Int
     package let quarantined: Int
     package let conflicts: Int
+    /// Of `conflicts`, those whose own record name CloudKit holds (another version).
+    package let nameConflicts: Int
     package var metricsFileError: String?
     package let setAside: [Entry]
     package let unfinishedCreations: Int
@@ -229,6 +233,15 @@ package struct FamilyReportMirror: Decodable {
 
     package struct Remote: Decodable {
         package let status: String
+        /// Who the key acts as, asked when a record holds the family's name.
+        package var caller: String?
+        package var records: [Record]?
+    }
+
+    package struct Record: Decodable {
+        package let recordName: String
+        package var code: String?
+        package var creator: String?
     }
 
     package struct NameMatch: Decodable {
@@ -477,7 +490,9 @@ package struct RecodeReportMirror: Decodable {
     package let claimed: Bool
     package let qrFile: String?
     package let manifest: String?
-    package let reprintCommand: String
+    /// Only once applied; a plan gives `applyCommand` instead.
+    package let reprintCommand: String?
+    package let applyCommand: String?
     package let uploadCommand: String
     package let warning: String
 }
@@ -492,4 +507,9 @@ package struct AdoptReportMirror: Decodable {
     package let members: [String]
     package let setAsideEnded: Bool
     package var reprintCommand: String?
+    package var applyCommand: String?
+    package var creator: String?
+    package var caller: String?
+    package let anotherCreator: Bool
+    package var warning: String?
 }

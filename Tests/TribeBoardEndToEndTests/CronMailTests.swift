@@ -34,7 +34,7 @@ import TribeBoardTestSupport
         for command in commands {
             let result = try await run(command + ["--store", "nothere.sqlite"], in: directory)
             #expect(result.status == 74, "\(command): \(result.status) \(result.stderr)")
-            #expect(result.stderr.contains("nothere.sqlite") && result.stderr.contains("`echo family_name | tribeboard provision - --store nothere.sqlite`"),
+            #expect(result.stderr.contains("nothere.sqlite") && result.stderr.contains("`echo family_name | tribeboard provision - --store \(directory.file("nothere.sqlite"))`"),
                     "\(command): \(result.stderr)")
             #expect(!result.stderr.contains("cannotOpen("), "no Swift value: \(result.stderr)")
             #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty, "\(command) left files behind")

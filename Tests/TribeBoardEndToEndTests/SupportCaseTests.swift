@@ -178,7 +178,7 @@ import TribeBoardTestSupport
         let finding = try #require(try audit.report(AuditReportMirror.self).findings.first { $0.category == "registered-twice" }, "\(audit.stdout)")
         #expect(finding.families.map(\.id) == [kept, duplicate])
         let printed = try #require(AsPrinted.commands(in: finding.action).first, "\(finding.action)")
-        #expect(printed.hasPrefix("tribeboard merge \(duplicate) --into \(kept) --store s.sqlite --container"), "\(finding.action)")
+        #expect(printed.hasPrefix("tribeboard merge \(duplicate) --into \(kept) --store \(clean.directory.file("s.sqlite")) --container"), "\(finding.action)")
         // Run as printed: the remote is in the command (the audit's own flags), not in the shell.
         let plan = try await AsPrinted.run(printed + " --json", in: clean.directory.path)
         #expect(plan.status == 0, "\(plan.stderr)")
@@ -301,7 +301,7 @@ import TribeBoardTestSupport
         let requests = await requestsSoFar(clean.fixture.emulator) - before
         let report = try adopted.report(AdoptReportMirror.self)
         #expect(report.applied && report.setAsideEnded && report.cloudKitName == "Quarantined (app)", "\(adopted.stdout)")
-        #expect(report.reprintCommand == "tribeboard sheets --store s.sqlite --family-id \(family) --out \(family).pdf")
+        #expect(report.reprintCommand == Advice.reprint(store: clean.directory.file("s.sqlite"), familyID: family).command)
         try await expectAdopted(family, code: remoteCode, clean, "clean run")
 
         for request in 1...requests {
