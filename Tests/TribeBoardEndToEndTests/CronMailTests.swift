@@ -81,7 +81,8 @@ import TribeBoardTestSupport
         let result = try await run(["resync", "--store", "s.sqlite", "--ck-config", "ck.conf"], in: directory)
         #expect(result.status == 78, "\(result.stderr)")
         #expect(!result.stderr.contains("warning:"), "an error, not a warning: \(result.stderr)")
-        #expect(result.stderr.contains("error: resync stopped: CloudKit refused key id NOT-REGISTERED (from ck.conf)"), "\(result.stderr)")
+        #expect(result.stderr.contains("error: resync stopped: CloudKit refused key id NOT-REGISTERED (from \(directory.file("ck.conf")))"),
+                "\(result.stderr)")
         let next = try #require(Self.next(in: result.stderr))
         let doctor = try await AsPrinted.run(next, in: directory.path)
         #expect(doctor.status != 64, "the next command runs as printed: \(doctor.stderr)")

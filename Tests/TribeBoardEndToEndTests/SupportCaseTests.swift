@@ -321,7 +321,10 @@ import TribeBoardTestSupport
         defer { Task { await setup.fixture.emulator.stop() } }
         let list = try await run(["resync", "--list", "--json"], setup)
         let entry = try list.report(ResyncListMirror.self).entries.first { $0.id == family }
-        #expect(entry?.status == "quarantined" && entry?.lastError?.hasPrefix("ACCESS_DENIED") == true, "\(list.stdout)")
+        // Refused because an app user's record holds the name: a name conflict naming that
+        // creator (adopt closes it), not a quarantine that a release would only repeat.
+        #expect(entry?.status == "conflict" && entry?.conflictWith == family, "\(list.stdout)")
+        #expect(entry?.lastError?.contains("created by _0123456789abcdef0123456789abcdef") == true, "\(list.stdout)")
         let adopted = try await run(["adopt", family, "--apply", "--json"], setup)
         #expect(adopted.status == 0, "\(adopted.stderr)")
         let report = try adopted.report(AdoptReportMirror.self)

@@ -50,7 +50,7 @@ enum ResyncReportText {
             var line = "\(entry.status)  \(entry.table)  \(OutsideText.inline(entry.id))  attempts \(entry.attempts)"
             if let next = entry.nextAttemptAt { line += "  next \(next)" }
             if let other = entry.conflictWith { line += "  conflicts with \(OutsideText.inline(other))" }
-            if let error = entry.lastError { line += "\n    \(OutsideText.inline(error, limit: 1000))" }
+            if let error = entry.lastError { line += "\n    \(OutsideText.inline(error, limit: 4000))" }
             lines.append(line)
         }
         return lines.joined(separator: "\n") + "\n"
