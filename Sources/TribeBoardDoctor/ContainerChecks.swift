@@ -1,5 +1,6 @@
 import Foundation
 import TribeBoardCloudKit
+import TribeBoardSupport
 import TribeBoardXcodeProject
 
 /// Where the toolkit's own container setting came from, to name it in a mismatch.
@@ -74,8 +75,10 @@ struct ContainerChecks {
             }
         }
         let listed = chosen.filter(\.isRelevant).flatMap(\.cloudKitContainers)
+        let used = chosen.filter(\.isRelevant).map { SourceChecks(facts: $0).containersUsed() }
         checks.append(toolkitCheck(listed: listed.isEmpty ? nil : Array(Set(listed)).sorted(),
-                                   why: projects.isEmpty ? "no project was read" : "the project's entitlements list no CloudKit container doctor can resolve"))
+                                   why: projects.isEmpty ? "no project was read" : "the project's entitlements list no CloudKit container doctor can resolve",
+                                   usedByCode: used.contains { $0 == nil } ? nil : used.compactMap { $0 }.reduce(into: Set()) { $0.formUnion($1) }))
         if let lookup = FamilyLookupCheck.check(chosen) { checks.append(lookup) }
         return checks
     }
@@ -132,7 +135,10 @@ struct ContainerChecks {
         case .conflicted?: return "resolve the merge conflict (keep one side of each <<<<<<< … >>>>>>> block, or `git checkout --theirs`/`--ours` the file), then run doctor again"
         case .unreadable(_, let reason)? where reason.hasPrefix("a "):
             return "replace it with the project file itself (checked out again from version control), then run doctor again"
-        case .severalProjects?: return "pass --project one of them"
+        case .severalProjects(let path, let projects)?:
+            // Written from where doctor was run, so that each runs as printed.
+            let options = projects.map { ShellWords.command(ShellWords.option("--project", (path as NSString).appendingPathComponent($0))) }
+            return "pass --project one of them: " + options.joined(separator: " or ")
         default: return "pass --project the folder holding the app's .xcodeproj or .xcworkspace, or the .xcodeproj itself"
         }
     }
@@ -179,7 +185,9 @@ struct ContainerChecks {
     }
 
     /// The toolkit writes where the app reads only if the app's entitlements list its container.
-    private func toolkitCheck(listed: [String]?, why: String = "no --project given") -> DoctorCheck {
+    /// `usedByCode`: the containers the CloudKit targets' code reaches, nil when any cannot be
+    /// verified; an entitlement the code never uses (a test container kept listed) is no place to write.
+    private func toolkitCheck(listed: [String]?, why: String = "no --project given", usedByCode: Set<String>? = nil) -> DoctorCheck {
         let checked = "The toolkit's container (--container, TRIBEBOARD_CK_CONTAINER, config file)"
         guard let toolkit else {
             return DoctorCheck(.containerToolkit, .container, .warning, checked: checked,
@@ -199,7 +207,14 @@ struct ContainerChecks {
                                found: "\(toolkit.value) (from \(toolkit.source)) is not among the containers the project's entitlements list: \(listed.joined(separator: ", "))",
                                action: "set --container (or TRIBEBOARD_CK_CONTAINER) to the app's container, one of \(listed.joined(separator: ", ")): records written elsewhere are invisible to the app")
         }
+        if let usedByCode, !usedByCode.isEmpty, !usedByCode.contains(toolkit.value) {
+            let used = usedByCode.sorted().joined(separator: ", ")
+            return DoctorCheck(.containerToolkit, .container, .failure, checked: checked,
+                               found: "\(toolkit.value) (from \(toolkit.source)) is listed in the project's entitlements, but the app's code uses only \(used)",
+                               action: "set --container (or TRIBEBOARD_CK_CONTAINER) to the container the code uses, \(used): records written elsewhere are invisible to the app")
+        }
+        let use = usedByCode?.contains(toolkit.value) == true ? " and used by the app's code" : ""
         return DoctorCheck(.containerToolkit, .container, .ok, checked: checked,
-                           found: "\(toolkit.value) (from \(toolkit.source)), listed in the project's entitlements")
+                           found: "\(toolkit.value) (from \(toolkit.source)), listed in the project's entitlements\(use)")
     }
 }
