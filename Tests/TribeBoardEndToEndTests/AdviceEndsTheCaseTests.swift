@@ -116,6 +116,28 @@ import TribeBoardTestSupport
         #expect(remote?.string("code") == appCode, "the app user's record is as they wrote it")
     }
 
+    /// `remove` of that family: CloudKit refuses to delete the app user's record, so remove ends 1
+    /// (not 75, "try again": a rerun is refused again) and its next step is adopt, which, run as
+    /// printed, closes the case.
+    @Test func removingAFamilyWhoseRecordAnotherCreatorWroteAdvisesAdopt() async throws {
+        let setup = try await provisioned("advice-creator-remove")
+        defer { Task { await setup.fixture.emulator.stop() } }
+        let record = SnapshotFixture.family(id: setup.family, code: "QQ33RR", name: "Kanu (app)")
+        _ = try await setup.fixture.client(user: Self.appUser).modify([CloudKitOperation(.create, record)])
+        #expect(try await run(["resync"], setup).status == 1, "set aside")
+        let removed = try await run(["remove", setup.family, "--apply", "--json"], setup)
+        #expect(removed.status == 1, "\(removed.stdout) \(removed.stderr)")
+        let report = try removed.report(RemoveReportMirror.self)
+        #expect(report.notOurs == 1 && report.families.first?.anotherCreator == true, "\(removed.stdout)")
+        let next = try #require(AsPrinted.commands(in: report.nextStep ?? "").first { $0.hasPrefix("tribeboard adopt ") },
+                                "\(removed.stdout)")
+        let adopted = try await asPrinted(next, setup)
+        #expect(adopted.status == 0, "\(next): \(adopted.stderr)")
+        #expect(try storeRow(setup)["code"] == "QQ33RR")
+        let again = try await run(["resync", "--json"], setup)
+        #expect(again.status == 0, "the case is closed: \(again.stdout) \(again.stderr)")
+    }
+
     /// A store restored from a backup made before an uploaded recode: the audit's code-differs
     /// sends to doctor family, which advises adopt (this key's own record: no creator warning);
     /// applied as printed, the store holds CloudKit's code and the audit finds nothing.
