@@ -80,8 +80,11 @@ package struct RecodeReport: Encodable, Sendable {
     package var claimed = false
     package var qrFile: String?
     package var manifest: String?
-    /// The command that prints the family's new card.
-    package var reprintCommand: String
+    /// The command that prints the family's new card: once applied (a plan's store still holds
+    /// the old code, which a card printed then would show).
+    package var reprintCommand: String?
+    /// A plan's command that makes the new code (`--apply --out DIR`), with this run's store and remote.
+    package var applyCommand: String?
     /// The resync that uploads the new code, with this run's store and remote flags.
     package var uploadCommand: String
     package var warning: String

@@ -38,14 +38,18 @@ package struct Recoder: Sendable {
         let manifestPath = request.manifest ?? request.outputDirectory.map { OutputFolder(path: $0).manifestPath }
         let upload = Advice.resync(store: request.storePath, remote: request.adviceFlags).command
         var report = RecodeReport(store: request.storePath, familyId: family.id, familyName: family.name, externalId: family.externalID,
-                                  oldCode: request.display(family.code), manifest: manifestPath,
-                                  reprintCommand: Self.reprintCommand(store: request.storePath, familyID: family.id),
-                                  uploadCommand: upload,
-                                  warning: "the family's printed card (its old code and QR code) stops working once `\(upload)` uploads the new code: reprint it first")
-        guard let outputDirectory = request.outputDirectory, let manifestPath else { return report }
+                                  oldCode: request.display(family.code), manifest: manifestPath, uploadCommand: upload,
+                                  warning: "the family's printed card (its old code and QR code) stops working once `\(upload)` uploads the new code: "
+                                      + "reprint it before that, once the new code is made")
+        guard let outputDirectory = request.outputDirectory, let manifestPath else {
+            // A plan: the store still holds the old code, so a card printed now would show it.
+            report.applyCommand = Advice.recode(familyID: family.id, store: request.storePath, remote: request.adviceFlags).command
+            return report
+        }
         let newCode = try await chooseAndClaim(family, store: store, claimed: &report.claimed)
         try apply(family, newCode: newCode, store: store, outputDirectory: outputDirectory, manifestPath: manifestPath)
         report.applied = true
+        report.reprintCommand = Self.reprintCommand(store: request.storePath, familyID: family.id)
         report.newCode = request.display(newCode)
         report.qrFile = "\(outputDirectory)/\(QRCodeFiles.relativePath(for: FamilyID(rawValue: family.id)))"
         logger.notice("family recoded", metadata: ["family": "\(family.id)", "output": "\(outputDirectory)"])

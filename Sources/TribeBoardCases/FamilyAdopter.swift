@@ -38,8 +38,19 @@ package struct AdoptReport: Encodable, Sendable {
     package var setAsideEnded = false
     package var claimed = false
     package var requests = 0
-    /// The card printed from the store's version shows the wrong code: print CloudKit's.
+    /// Once applied, when the code changed: the card printed from the store's version shows the
+    /// wrong code; this prints CloudKit's (a plan's store still holds the old one).
     package var reprintCommand: String?
+    /// A plan's command that adopts, with this run's store and remote.
+    package var applyCommand: String?
+    /// Who wrote CloudKit's record (`created.userRecordName`), and who this key acts as.
+    package var creator: String?
+    package var caller: String?
+    /// The record was written by another creator (an app user, another developer's key): the
+    /// store would follow a family this key may read but, under CloudKit's default roles, never
+    /// change or delete.
+    package var anotherCreator = false
+    package var warning: String?
 }
 
 /// Takes CloudKit's version of a family into the store (a family resync set aside because an app
@@ -94,10 +105,12 @@ package struct FamilyAdopter: Sendable {
         report.members = adopted.memberships.map { "\($0.role.rawValue) \($0.status.rawValue) \($0.profile?.displayName ?? $0.userID)" }
         report.claimed = adopted.claimed
         report.requests = cloud.requests
-        if report.codeChanged {
-            report.reprintCommand = Advice.reprint(store: request.storePath, familyID: family.id).command
+        try await checkCreator(of: record, report: &report)
+        guard request.apply else {
+            report.applyCommand = Advice.adopt(store: request.storePath, familyID: family.id,
+                                               remote: request.client.configuration.adviceFlags, apply: true).command
+            return report
         }
-        guard request.apply else { return report }
         do throws(StoreError) {
             try store.adopt(adopted, previousCode: family.code)
         } catch {
@@ -105,8 +118,29 @@ package struct FamilyAdopter: Sendable {
         }
         report.applied = true
         report.setAsideEnded = true
+        if report.codeChanged { report.reprintCommand = Advice.reprint(store: request.storePath, familyID: family.id).command }
         logger.notice("family adopted from CloudKit", metadata: ["family": "\(family.id)"])
         return report
+    }
+
+    /// Compares the record's creator with the caller this key acts as: another creator's record
+    /// is named before it is taken (records without a creator, as in a snapshot, are not judged).
+    private func checkCreator(of record: CloudKitRecord, report: inout AdoptReport) async throws(CaseError) {
+        guard let creator = record.created?.userRecordName else { return }
+        let caller: String
+        do throws(CloudKitError) {
+            caller = try await request.client.caller().userRecordName
+        } catch {
+            throw .remote(error)
+        }
+        report.requests += 1
+        (report.creator, report.caller) = (creator, caller)
+        guard creator != caller else { return }
+        report.anotherCreator = true
+        report.warning = "CloudKit's record \(record.recordName) was written by another creator, \(creator) (this key acts as "
+            + "\(caller)): adopting makes the store follow a family that creator owns; this toolkit may read it but, under "
+            + "CloudKit's default roles, never change or delete it, so a later recode, merge or remove of this family stops at "
+            + "CloudKit (ACCESS_DENIED) and only that creator, in the app, can change it"
     }
 
     static func move(_ record: CloudKitRecord, familyID: String, profiles: [String: CloudKitRecord]) -> MemberMove? {

@@ -80,8 +80,22 @@ package struct FamilyRemover: Sendable {
         try await flush(&batch, store: store, remote: &remote, report: &report)
         onProgress(WorkProgress(processed: request.families.count, total: request.families.count, since: started))
         report.requests += remote?.requests ?? 0
-        if report.unfinished > 0 { report.nextStep = "run the same command again: it finishes what was started" }
+        report.nextStep = nextStep(report)
         return report
+    }
+
+    /// What finishes the case: a family record another creator wrote is never this key's to
+    /// delete (a rerun would be refused again), and adopt takes it into the store instead.
+    private func nextStep(_ report: RemoveReport) -> String? {
+        if report.notOurs > 0 {
+            let ids = report.families.filter(\.anotherCreator).compactMap(\.familyId)
+            let adopt = Advice.adopt(store: request.storePath, familyID: ids.count == 1 ? ids[0] : "ID",
+                                     remote: request.client?.configuration.adviceFlags ?? [], apply: true).command
+            return "CloudKit refused to delete a family record another creator wrote (an app user's; only they may delete it), "
+                + "so running remove again changes nothing: take CloudKit's version into the store with `\(adopt)`"
+                + (report.unfinished > report.notOurs ? "; for the others, run the same command again: it finishes what was started" : "")
+        }
+        return report.unfinished > 0 ? "run the same command again: it finishes what was started" : nil
     }
 
     /// Each query's family, or its entry when the store no longer holds it (removed earlier, or unknown).
@@ -203,7 +217,7 @@ package struct FamilyRemover: Sendable {
         for (index, family) in families.enumerated() {
             let records = memberships[family.id] ?? []
             let failed = records.compactMap { record -> String? in
-                if case .failed(let reason)? = deletedMembers[record.recordName] { return "membership \(record.recordName): \(reason)" }
+                if case .failed(let reason, _)? = deletedMembers[record.recordName] { return "membership \(record.recordName): \(reason)" }
                 return nil
             }
             entries[index].remoteMembershipsDeleted = records.count - failed.count
@@ -217,8 +231,9 @@ package struct FamilyRemover: Sendable {
         let deletedFamilies = try await cloud.delete(familyRecords)
         var claims: [(Int, CodeClaim)] = []
         for (index, family) in families.enumerated() where entries[index].outcome == .removed {
-            if case .failed(let reason)? = deletedFamilies[family.id] {
+            if case .failed(let reason, let refused)? = deletedFamilies[family.id] {
                 entries[index].outcome = .unfinished
+                entries[index].anotherCreator = refused
                 entries[index].problem = "family record: \(reason)"
                 continue
             }

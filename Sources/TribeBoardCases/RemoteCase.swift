@@ -45,7 +45,9 @@ struct RemoteCase: Sendable {
     enum Deletion: Sendable, Equatable {
         /// Deleted now, or already gone.
         case gone
-        case failed(String)
+        /// `refusedByRoles`: ACCESS_DENIED, the record is another creator's (an app user's):
+        /// this key may never delete it, so running again changes nothing.
+        case failed(String, refusedByRoles: Bool = false)
     }
 
     /// Deletes these records as read (with their change tags); gone ones count as deleted.
@@ -59,6 +61,8 @@ struct RemoteCase: Sendable {
             switch matched.byName[record.recordName] {
             case .record?: outcomes[record.recordName] = .gone
             case .failure(let error)? where error.code == .notFound: outcomes[record.recordName] = .gone
+            case .failure(let error)? where error.code == .accessDenied:
+                outcomes[record.recordName] = .failed("\(error.serverErrorCode)\(error.reason.map { ": \($0)" } ?? "")", refusedByRoles: true)
             case .failure(let error)?: outcomes[record.recordName] = .failed("\(error.serverErrorCode)\(error.reason.map { ": \($0)" } ?? "")")
             case nil: outcomes[record.recordName] = .failed(matched.problem ?? "no answer for this record")
             }

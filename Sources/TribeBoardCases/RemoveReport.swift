@@ -68,6 +68,8 @@ package struct RemovedFamily: Encodable, Sendable, Equatable {
     package var claimsNotOurs = 0
     package var problem: String?
     package var mergedInto: String?
+    /// CloudKit refused to delete its family record (ACCESS_DENIED): another creator's record.
+    package var anotherCreator = false
 }
 
 /// The outcome of one `remove` (one family, or a `--from-file` list). JSON keys are a stable interface.
@@ -84,6 +86,8 @@ package struct RemoveReport: Encodable, Sendable {
     package var refused = 0
     package var notFound = 0
     package var unfinished = 0
+    /// Of `unfinished`, families whose CloudKit record another creator wrote: adopt, not a rerun.
+    package var notOurs = 0
     package var requests = 0
     /// The first `listedLimit` families (all of them for a single family).
     package var families: [RemovedFamily] = []
@@ -102,6 +106,7 @@ package struct RemoveReport: Encodable, Sendable {
         case .notFound: notFound += 1
         case .unfinished: unfinished += 1
         }
+        if family.anotherCreator { notOurs += 1 }
         if families.count < Self.listedLimit { families.append(family) }
     }
 

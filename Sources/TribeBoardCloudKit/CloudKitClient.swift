@@ -207,7 +207,9 @@ package final class CloudKitClient: Sendable {
                 }
                 let wait = policy.delay(afterAttempt: attempt, retryAfter: error.retryAfter)
                 let elapsed = (ContinuousClock.now - started).seconds
-                if let left = secondsLeft, wait >= left { throw .outOfTime }
+                // CloudKit asked for a wait the run's time cannot hold: its answer (THROTTLED, with
+                // its retry-after) is why the run stops, not the time limit.
+                if let left = secondsLeft, wait >= left { throw error.retryAfter != nil ? .gaveUp(attempts: attempt, last: error) : .outOfTime }
                 guard elapsed + wait <= policy.maxTotalSeconds else { throw .gaveUp(attempts: attempt, last: error) }
                 logger.info("retrying CloudKit request", metadata: ["operation": "\(operation)", "attempt": "\(attempt)",
                                                                    "wait": "\(String(format: "%.2f", wait))s", "error": "\(error.category)"])

@@ -125,7 +125,8 @@ package struct CloudKitConfiguration: Sendable, Equatable {
             configuration.database = database
         }
         configuration.keyID = settings["key_id"].flatMap { $0.isEmpty ? nil : $0 }
-        configuration.keyFile = settings["key_file"].flatMap { $0.isEmpty ? nil : $0 }
+        // Absolute from here on: the key is named so in advice, which runs from any folder.
+        configuration.keyFile = settings["key_file"].flatMap { $0.isEmpty ? nil : AbsolutePath.of($0) }
         if let value = settings["base_url"] { configuration.baseURL = value }
         try configuration.validate()
         return configuration

@@ -121,12 +121,13 @@ extension ClaimBackfillReport.ExitKind: CommandOutcome {
 
 /// What a removal left: work CloudKit refused (run it again), families refused or not found.
 enum RemoveOutcome: CommandOutcome {
-    case unfinished, refused
+    /// `notOurs`: a family record another creator wrote; no later try deletes it (adopt does).
+    case unfinished, refused, notOurs
 
     var status: ExitStatus {
         switch self {
         case .unfinished: return .remoteUnavailable
-        case .refused: return .partialFailure
+        case .refused, .notOurs: return .partialFailure
         }
     }
 }

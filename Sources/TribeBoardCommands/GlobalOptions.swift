@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import TribeBoardSupport
 
 /// Options every subcommand takes.
 package struct GlobalOptions: ParsableArguments {
@@ -18,9 +19,12 @@ package struct GlobalOptions: ParsableArguments {
 
     package init() {}
 
-    package func validate() throws {
+    /// The store is made absolute once, here: every report, message and piece of advice names
+    /// it so, and advice cron mails runs from any working directory.
+    package mutating func validate() throws {
         if quiet && verbose { throw ValidationError("--quiet and --verbose contradict each other; pick one.") }
         if store.isEmpty { throw ValidationError("--store needs a path.") }
+        store = AbsolutePath.of(store)
     }
 
     var logLevel: Logger.Level {

@@ -82,13 +82,17 @@ struct CreationChecks {
                                 found: (count == 0 ? "none" : "\(Self.families(count)) failing to upload") + othersNote,
                                 action: count == 0 && others == 0 ? nil
                                     : "`\(Advice.resyncList(store: store.path).command)` shows each error; a code conflict needs a new code "
-                                    + "(`\(Advice.repairAll(store: store.path, remote: remoteFlags).command)`); for the others fix the cause, "
+                                    + "(`\(Advice.repairAll(store: store.path, remote: remoteFlags).command)`); one whose own record name "
+                                    + "CloudKit holds (another version) is closed by adopt "
+                                    + "(`\(Advice.doctorFamily(store: store.path, familyID: "ID", remote: remoteFlags).command)` says which); for the others fix the cause, "
                                     + "then `\(Advice.resyncRelease(store: store.path, recordID: "ID").command)`")
         if count == 0 && others > 0 { check.status = .warning }
         check.count = count
         check.sample = failing.sample.map { row in
             var detail = "\(row.status ?? "?") after \(row.attempts) attempts, last \(row.lastAt ?? "?")"
-            if let other = row.conflictWith { detail += ", code held by \(OutsideText.inline(other))" }
+            if let other = row.conflictWith {
+                detail += other == row.familyID ? ", another version holds its record name" : ", code held by \(OutsideText.inline(other))"
+            }
             if let error = row.lastError { detail += ": \(error)" }
             return item(row.familyID, row.name, row.code, detail: detail)
         }

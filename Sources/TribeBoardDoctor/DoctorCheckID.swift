@@ -54,6 +54,7 @@ package enum DoctorCheckID: String, CaseIterable, Sendable, Codable, CustomStrin
     case familyAdmin = "family.admin"
     case familySync = "family.sync"
     case familyRemote = "family.remote"
+    case familyRecordCreator = "family.recordCreator"
     case familyAppLookup = "family.appLookup"
 
     package var description: String { rawValue }

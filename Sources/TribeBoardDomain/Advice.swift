@@ -30,6 +30,9 @@ package enum Advice: Sendable, Equatable {
     case merge(store: String, duplicate: String, into: String, remote: [String] = [])
     /// A newer family holding an older one's code gets a new one (`STORE` when not this store).
     case recode(familyID: String, store: String?, remote: [String] = [])
+    /// CloudKit's version of a family taken into the store (a record under its name that the
+    /// store's version cannot be uploaded over): `apply` false shows both versions first.
+    case adopt(store: String, familyID: String, remote: [String] = [], apply: Bool)
     /// A recoded family's card, from the store.
     case reprint(store: String, familyID: String)
     /// A family the operator knows by name (`NAME`) or code, found in the store and CloudKit.
@@ -52,7 +55,7 @@ package enum Advice: Sendable, Equatable {
     /// one (`EveryAdviceRunsTests`) and a new case does not compile until it has an example there.
     package enum Kind: String, CaseIterable, Sendable {
         case reupload, audit, repairAll, resync, resyncList, resyncRelease, doctorContainer, doctorFamily, remove, merge, recode,
-             reprint, findFamily, repairPlan, recodePlan, exportSnapshot, migrateLegacy, migrateClaims, doctor
+             adopt, reprint, findFamily, repairPlan, recodePlan, exportSnapshot, migrateLegacy, migrateClaims, doctor
     }
 
     package var kind: Kind {
@@ -68,6 +71,7 @@ package enum Advice: Sendable, Equatable {
         case .remove: return .remove
         case .merge: return .merge
         case .recode: return .recode
+        case .adopt: return .adopt
         case .reprint: return .reprint
         case .findFamily: return .findFamily
         case .repairPlan: return .repairPlan
@@ -104,6 +108,8 @@ package enum Advice: Sendable, Equatable {
             return Self.line(["tribeboard", "merge"], duplicate, opt("--into", kept) + opt("--store", store) + remote)
         case .recode(let id, let store, let remote):
             return Self.line(["tribeboard", "recode"], id, opt("--store", store ?? "STORE") + remote + ["--apply", "--out", "DIR"])
+        case .adopt(let store, let id, let remote, let apply):
+            return Self.line(["tribeboard", "adopt"], id, opt("--store", store) + remote + (apply ? ["--apply"] : []))
         case .reprint(let store, let id):
             return ["tribeboard", "sheets"] + opt("--store", store) + opt("--family-id", id) + opt("--out", "\(id).pdf")
         case .findFamily(let store, let remote): return ["tribeboard", "doctor", "family", "NAME"] + opt("--store", store) + remote

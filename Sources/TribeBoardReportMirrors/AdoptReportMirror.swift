@@ -10,4 +10,9 @@ package struct AdoptReportMirror: Decodable {
     package let members: [String]
     package let setAsideEnded: Bool
     package var reprintCommand: String?
+    package var applyCommand: String?
+    package var creator: String?
+    package var caller: String?
+    package let anotherCreator: Bool
+    package var warning: String?
 }

@@ -60,6 +60,15 @@ package struct FamilyReportMirror: Decodable {
 
     package struct Remote: Decodable {
         package let status: String
+        /// Who the key acts as, asked when a record holds the family's name.
+        package var caller: String?
+        package var records: [Record]?
+    }
+
+    package struct Record: Decodable {
+        package let recordName: String
+        package var code: String?
+        package var creator: String?
     }
 
     package struct NameMatch: Decodable {

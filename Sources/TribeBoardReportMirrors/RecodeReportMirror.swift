@@ -8,7 +8,9 @@ package struct RecodeReportMirror: Decodable {
     package let claimed: Bool
     package let qrFile: String?
     package let manifest: String?
-    package let reprintCommand: String
+    /// Only once applied; a plan gives `applyCommand` instead.
+    package let reprintCommand: String?
+    package let applyCommand: String?
     package let uploadCommand: String
     package let warning: String
 }

@@ -12,9 +12,11 @@ package struct RemoveReportMirror: Decodable {
     package let refused: Int
     package let notFound: Int
     package let unfinished: Int
+    package let notOurs: Int
     package let requests: Int
     package let families: [Family]
     package let codes: String
+    package var nextStep: String?
 
     package struct Family: Decodable {
         package let query: String
@@ -27,6 +29,7 @@ package struct RemoveReportMirror: Decodable {
         package let remoteFamilyDeleted: Bool
         package let claimsReleased: Int
         package var problem: String?
+        package let anotherCreator: Bool
         package var mergedInto: String?
     }
 

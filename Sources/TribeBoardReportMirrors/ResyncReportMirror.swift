@@ -4,11 +4,15 @@ import Foundation
 package struct ResyncReportMirror: Decodable {
     package var stopKind: String?
     package var stoppedBy: String?
+    /// The wait CloudKit asked for when its throttling stopped the run.
+    package var stopRetryAfter: Double?
     package let exitKind: String
     package let synced: Int
     package let failed: Int
     package let quarantined: Int
     package let conflicts: Int
+    /// Of `conflicts`, those whose own record name CloudKit holds (another version).
+    package let nameConflicts: Int
     package var metricsFileError: String?
     package let setAside: [Entry]
     package let unfinishedCreations: Int

@@ -7,6 +7,8 @@ import TribeBoardRemote
 package struct Upload: Sendable {
     let record: CloudKitRecord
     let read: PendingRow
+    /// The create's own refusal (ACCESS_DENIED), kept for when no record holds the name after all.
+    var refusal: CloudKitRecordError?
 }
 
 /// A due family decoded, for the remote check of its code.

@@ -31,6 +31,9 @@ package struct ResyncReport: Encodable, Sendable {
     package var waiting = 0
     package var quarantined = 0
     package var conflicts = 0
+    /// Of `conflicts`, families whose own record name CloudKit holds with other content (another
+    /// creator's record, or a version this store does not know): `adopt` closes them, a new code does not.
+    package var nameConflicts = 0
     /// Memberships waiting for a family that is set aside.
     package var blocked = 0
     /// Creations that did not complete (logged, never `completed`, no parent admin): never
@@ -74,6 +77,13 @@ package struct ResyncReport: Encodable, Sendable {
 
     /// What stopped the run, for scripts: the kind the error document gives the same error
     /// (`cloudkit.service`, `cloudkit.schema.notQueryable`, `cloudkit.outOfTime` for --max-duration).
+    /// The wait CloudKit asked for when its throttling stopped the run (seconds): the next run
+    /// goes on after it.
+    package var stopRetryAfter: Double? {
+        if case .remote(let error) = stop { return error.askedWait }
+        return nil
+    }
+
     package var stopKind: String? {
         switch stop {
         case .remote(let error): return error.kind
@@ -101,8 +111,8 @@ package struct ResyncReport: Encodable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case command, synced, failed, requests, codesClaimed, claimsReleased, pendingBefore, pending, waiting, quarantined, conflicts, blocked,
-             unfinishedCreations, unfinishedCreationIds, heldBack, awaitingInvitedAdmin, setAside, lastSuccess, durationSeconds, stoppedBy, stopKind, exitKind, metricsFileError
+        case command, synced, failed, requests, codesClaimed, claimsReleased, pendingBefore, pending, waiting, quarantined, conflicts, nameConflicts, blocked,
+             unfinishedCreations, unfinishedCreationIds, heldBack, awaitingInvitedAdmin, setAside, lastSuccess, durationSeconds, stoppedBy, stopKind, stopRetryAfter, exitKind, metricsFileError
     }
 
     package func encode(to encoder: any Encoder) throws {
@@ -118,6 +128,7 @@ package struct ResyncReport: Encodable, Sendable {
         try container.encode(waiting, forKey: .waiting)
         try container.encode(quarantined, forKey: .quarantined)
         try container.encode(conflicts, forKey: .conflicts)
+        try container.encode(nameConflicts, forKey: .nameConflicts)
         try container.encode(blocked, forKey: .blocked)
         try container.encode(unfinishedCreations, forKey: .unfinishedCreations)
         try container.encode(unfinishedCreationIds, forKey: .unfinishedCreationIds)
@@ -128,6 +139,7 @@ package struct ResyncReport: Encodable, Sendable {
         try container.encode(durationSeconds, forKey: .durationSeconds)
         try container.encodeIfPresent(stoppedBy, forKey: .stoppedBy)
         try container.encodeIfPresent(stopKind, forKey: .stopKind)
+        try container.encodeIfPresent(stopRetryAfter, forKey: .stopRetryAfter)
         try container.encode(exitKind, forKey: .exitKind)
         try container.encodeIfPresent(metricsFileError, forKey: .metricsFileError)
     }
@@ -163,5 +175,31 @@ extension ResyncReport.Stop {
     /// A remote failure stops the run; the client running out of the run's time is `--max-duration`.
     init(_ error: CloudKitError) {
         if case .outOfTime = error { self = .deadline } else { self = .remote(error) }
+    }
+}
+
+extension ResyncListEntry {
+    /// A conflict with the record's own name: CloudKit holds another version of this very record
+    /// (`Resyncer.nameTaken`), as opposed to a code another family holds.
+    package var nameTaken: Bool { status == SyncStatus.conflict.rawValue && conflictWith == id }
+}
+
+extension CloudKitError {
+    /// The wait CloudKit asked for (THROTTLED and kin, `retryAfter`), after retries too.
+    package var askedWait: Double? {
+        switch self {
+        case .service(_, _, _, let retryAfter): return retryAfter
+        case .gaveUp(_, let last): return last.askedWait
+        default: return nil
+        }
+    }
+
+    /// The server error code of a service answer, after retries too.
+    package var serviceCode: CloudKitServerErrorCode? {
+        switch self {
+        case .service(let code, _, _, _): return code
+        case .gaveUp(_, let last): return last.serviceCode
+        default: return nil
+        }
     }
 }

@@ -65,8 +65,9 @@ package struct Resyncer: Sendable {
             (report.heldBack, report.unfinishedCreations, report.unfinishedCreationIds) = (held.records, held.unfinished, held.unfinishedIDs)
             report.awaitingInvitedAdmin = try store.familiesAwaitingInvitedAdmin(limit: 0).count
             if counts.quarantined + counts.conflicts > 0 {
-                report.setAside = Array(try bookkeeping.queue.entries().filter { $0.status != SyncStatus.retrying.rawValue }
-                    .prefix(ResyncReport.listedSetAsideLimit))
+                let setAside = try bookkeeping.queue.entries().filter { $0.status != SyncStatus.retrying.rawValue }
+                report.nameConflicts = setAside.count { $0.nameTaken }
+                report.setAside = Array(setAside.prefix(ResyncReport.listedSetAsideLimit))
             }
             if report.exitKind == .success { try bookkeeping.queue.setLastSuccess(Date()) }
             report.lastSuccess = try bookkeeping.queue.lastSuccess()
@@ -211,6 +212,10 @@ package struct Resyncer: Sendable {
             // already exists"; Web Services does not document which it sends): look it up and
             // compare, identical means an earlier run uploaded it before it was stopped.
             case .failure(let error)? where error.code == .exists || error.code == .conflict: existing.append(Upload(record: record, read: read))
+            // A family's create refused for this record: another creator's record may hold its
+            // name (an app user's): looked up like EXISTS, so that it is named as that.
+            case .failure(let error)? where table == .families && Self.refusedForThisRecord(error):
+                existing.append(Upload(record: record, read: read, refusal: error))
             case .failure(let error)? where error.code == .badRequest && error.reason.flatMap(CloudKitError.schemaProblem(in:)) != nil:
                 // The container's schema refuses the record (not deployed to production): the whole
                 // run's configuration, not this record's fault; it stays pending.
@@ -240,13 +245,17 @@ package struct Resyncer: Sendable {
             for upload in existing {
                 let (ours, read) = (upload.record, upload.read)
                 guard let theirs = found.byName[ours.recordName] else { continue }
-                if case .record(let remoteRecord) = theirs, PendingRecords.sameContent(ours, remoteRecord) {
+                if let refusal = upload.refusal, case .failure = theirs {
+                    try settle(refusal, row: read, bookkeeping: bookkeeping, at: now)
+                    report.failed += 1
+                } else if case .record(let remoteRecord) = theirs, PendingRecords.sameContent(ours, remoteRecord) {
                     synced.append(read)
                 } else if case .record(let remoteRecord) = theirs, let update = Self.repairUpdate(ours, theirs: remoteRecord, repaired: repaired) {
                     updates.append(Upload(record: update, read: read))
                 } else {
-                    try bookkeeping.record(.conflict(with: ours.recordName, error: "a different record with this name is already in CloudKit"),
-                                           row: read, at: now)
+                    // Conflicting with its own name: the distinct kind (`ResyncListEntry.nameTaken`)
+                    // that adopt closes, not a code another family holds.
+                    try bookkeeping.record(.conflict(with: ours.recordName, error: Self.nameTaken(theirs)), row: read, at: now)
                     report.failed += 1
                 }
             }
@@ -299,7 +308,7 @@ package struct Resyncer: Sendable {
     }
 
     /// What a per-record error means for that record.
-    func outcome(for error: CloudKitRecordError) -> SyncBookkeeping.Outcome {
+    func outcome(for error: CloudKitRecordError, table: SyncTable? = nil) -> SyncBookkeeping.Outcome {
         let message = "\(error.serverErrorCode): \(error.reason ?? "no reason given")"
         switch error.code {
         case .throttled, .tryAgainLater:
@@ -311,16 +320,29 @@ package struct Resyncer: Sendable {
             // past the limit, a person looks at it.
             return .retry(error: message, backoff: backoff, retryAfter: error.retryAfter)
         case .accessDenied:
-            return .quarantine(error: message + accessDeniedAdvice(recordID: error.recordName ?? "ID"))
+            return .quarantine(error: message + accessDeniedAdvice(recordID: error.recordName ?? "ID", table: table))
         default:
             return .quarantine(error: message)
         }
     }
 
-    func accessDeniedAdvice(recordID: String) -> String {
-        " (the security roles let only a record's creator change it, and this CloudKit record was not created by this key:"
-            + " an app user's, or another container's developer; nothing was overwritten. Decide which version is right, then"
-            + " `\(Advice.resyncRelease(store: store.path, recordID: recordID).command)` to try again)"
+    func accessDeniedAdvice(recordID: String, table: SyncTable?) -> String {
+        let creatorOnly = " (the security roles let only a record's creator change it, and this CloudKit record was not created by this key:"
+            + " an app user's, or another container's developer; nothing was overwritten."
+        // A family: releasing it would be refused again; adopt takes CloudKit's version.
+        guard table != .families else {
+            return creatorOnly + " `\(Advice.adopt(store: store.path, familyID: recordID, remote: client.configuration.adviceFlags, apply: false).command)`"
+                + " shows both versions and takes CloudKit's with --apply)"
+        }
+        return creatorOnly + " Decide which version is right, then `\(Advice.resyncRelease(store: store.path, recordID: recordID).command)` to try again)"
+    }
+
+    /// Why a record under our name is not ours to overwrite, naming who wrote it when CloudKit says.
+    static func nameTaken(_ theirs: CloudKitRecordResult) -> String {
+        guard case .record(let record) = theirs, let creator = record.created?.userRecordName else {
+            return "a different record with this name is already in CloudKit"
+        }
+        return "a different record with this name is already in CloudKit, created by \(creator)"
     }
 
     /// A per-record ACCESS_DENIED for changing one existing record is that record's problem (the
@@ -332,7 +354,7 @@ package struct Resyncer: Sendable {
 
     /// Records a per-record failure; a refused write is also said on stderr, as it needs a person.
     func settle(_ error: CloudKitRecordError, row: PendingRow, bookkeeping: SyncBookkeeping, at now: Date) throws {
-        let outcome = outcome(for: error)
+        let outcome = outcome(for: error, table: row.table)
         if case .quarantine(let message) = outcome, error.code == .accessDenied {
             logger.warning("record quarantined: CloudKit refused the write", metadata: ["table": "\(row.table.rawValue)", "id": "\(row.id)", "error": "\(message)"])
         }

@@ -87,7 +87,7 @@ import TribeBoardRemote
         #expect(Set(missing.families.map(\.id)) == Set(gone))
         // Nothing left remotely: the container is checked first, the repair named after it.
         #expect(missing.action.hasPrefix("No family at all"), "\(missing.action)")
-        #expect(missing.action.contains("tribeboard audit --store s.sqlite --container ")
+        #expect(missing.action.contains("tribeboard audit --store \(directory.file("s.sqlite")) --container ")
                 && missing.action.contains(" --repair --apply --out DIR"), "\(missing.action)")
 
         // doctor family on one of them shows the same command, no SQL.
@@ -99,7 +99,7 @@ import TribeBoardRemote
         let remoteCheck = try #require(try JSONDecoder().decode(FamilyReport.self, from: Data(doctor.stdout.utf8)).findings
             .first { $0.id == "family.remote" }, "\(doctor.stdout) \(doctor.stderr)")
         #expect(remoteCheck.status == "failure")
-        #expect(remoteCheck.action?.contains("tribeboard resync --store s.sqlite --reupload \(gone[0])") == true, "\(remoteCheck)")
+        #expect(remoteCheck.action?.contains("tribeboard resync --store \(directory.file("s.sqlite")) --reupload \(gone[0])") == true, "\(remoteCheck)")
         #expect(remoteCheck.action?.contains("UPDATE") == false)
 
         // The text report says the same to an operator.
@@ -154,7 +154,7 @@ import TribeBoardRemote
         let missing = try #require(try report(old).missing)
         #expect(missing.count == 1)
         #expect(missing.families.map(\.id) == [ids[0]])
-        #expect(missing.action.contains("tribeboard resync --store s.sqlite --reupload \(ids[0])"))
+        #expect(missing.action.contains("tribeboard resync --store \(directory.file("s.sqlite")) --reupload \(ids[0])"))
         #expect(missing.message.contains("1 more"), "the recent one is named as not confirmed: \(missing.message)")
 
         let marked = try await run(["resync", "--store", "s.sqlite", "--reupload", ids[0]], in: directory)

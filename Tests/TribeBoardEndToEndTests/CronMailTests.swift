@@ -36,7 +36,7 @@ import TribeBoardTestSupport
         for command in commands {
             let result = try await run(command + ["--store", "nothere.sqlite"], in: directory)
             #expect(result.status == 74, "\(command): \(result.status) \(result.stderr)")
-            #expect(result.stderr.contains("nothere.sqlite") && result.stderr.contains("`echo family_name | tribeboard provision - --store nothere.sqlite`"),
+            #expect(result.stderr.contains("nothere.sqlite") && result.stderr.contains("`echo family_name | tribeboard provision - --store \(directory.file("nothere.sqlite"))`"),
                     "\(command): \(result.stderr)")
             #expect(!result.stderr.contains("cannotOpen("), "no Swift value: \(result.stderr)")
             #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty, "\(command) left files behind")
@@ -83,7 +83,8 @@ import TribeBoardTestSupport
         let result = try await run(["resync", "--store", "s.sqlite", "--ck-config", "ck.conf"], in: directory)
         #expect(result.status == 78, "\(result.stderr)")
         #expect(!result.stderr.contains("warning:"), "an error, not a warning: \(result.stderr)")
-        #expect(result.stderr.contains("error: resync stopped: CloudKit refused key id NOT-REGISTERED (from ck.conf)"), "\(result.stderr)")
+        #expect(result.stderr.contains("error: resync stopped: CloudKit refused key id NOT-REGISTERED (from \(directory.file("ck.conf")))"),
+                "\(result.stderr)")
         let next = try #require(Self.next(in: result.stderr))
         let doctor = try await AsPrinted.run(next, in: directory.path)
         #expect(doctor.status != 64, "the next command runs as printed: \(doctor.stderr)")

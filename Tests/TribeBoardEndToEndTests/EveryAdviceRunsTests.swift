@@ -30,6 +30,7 @@ import TribeBoardTestSupport
         case .remove: return .remove(store: store, familyID: third, remote: remote)
         case .merge: return .merge(store: store, duplicate: second, into: first, remote: remote)
         case .recode: return .recode(familyID: first, store: store, remote: remote)
+        case .adopt: return .adopt(store: store, familyID: first, remote: remote, apply: false)
         case .reprint: return .reprint(store: store, familyID: first)
         case .findFamily: return .findFamily(store: store, remote: remote)
         case .repairPlan: return .repairPlan(store: store, remote: remote)

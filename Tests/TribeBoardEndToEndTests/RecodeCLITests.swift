@@ -69,7 +69,8 @@ import TribeBoardRemote
         let newCode = try families(directory)[1].code
         #expect(report.applied && report.claimed)
         #expect(newCode != target.code && report.newCode == newCode)
-        #expect(report.reprintCommand == "tribeboard sheets --store s.sqlite --family-id \(target.id) --out \(target.id).pdf")
+        // The store as an absolute path: the command runs from any folder.
+        #expect(report.reprintCommand == "tribeboard sheets --store \(directory.file("s.sqlite")) --family-id \(target.id) --out \(target.id).pdf")
         #expect(report.warning.contains("stops working"))
         let png = directory.file("out/qr/\(target.id).png")
         #expect(try QRReader.decode([png]) == [newCode])
@@ -83,7 +84,7 @@ import TribeBoardRemote
             "SELECT COUNT(*) FROM code_repairs WHERE family_id = '\(target.id)' AND reason = 'recode' AND new_code = '\(newCode)'") == 1)
 
         // The upload as printed: the store and the remote are in it, the shell holds neither.
-        #expect(report.uploadCommand.hasPrefix("tribeboard resync --store s.sqlite --container"), "\(report.uploadCommand)")
+        #expect(report.uploadCommand.hasPrefix("tribeboard resync --store \(directory.file("s.sqlite")) --container"), "\(report.uploadCommand)")
         let uploaded = try await AsPrinted.run(report.uploadCommand, in: directory.path)
         #expect(uploaded.status == 0, "\(uploaded.stderr)")
         #expect(await fixture.emulator.records(container: container).first { $0.recordName == target.id }?.string("code") == newCode)

@@ -60,7 +60,9 @@ enum AuditReportText {
         if finding.count > finding.families.count {
             lines.append("    ... and \(finding.count - finding.families.count) more (--all lists every one)")
         }
-        lines.append("  what to do: \(OutsideText.inline(finding.action, limit: 1000))")
+        // Room for its commands whole (absolute store and key paths, the remote's flags): a
+        // command cut short would not run as printed.
+        lines.append("  what to do: \(OutsideText.inline(finding.action, limit: 8000))")
         return lines.joined(separator: "\n")
     }
 

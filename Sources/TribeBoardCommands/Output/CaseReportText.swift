@@ -65,8 +65,12 @@ extension CaseReportText {
                      "  CloudKit: \(report.cloudKitName)  \(report.cloudKitCode)" + (report.codeChanged ? "  (another code)" : "")]
         lines += report.members.map { "    member  \($0)" }
         if report.setAsideEnded { lines.append("Its quarantine or conflict is over: resync leaves it as CloudKit has it") }
+        if let warning = report.warning { lines.append("warning: \(warning)") }
         if let reprint = report.reprintCommand { lines.append("Its printed card shows the store's old code: reprint it with \(reprint)") }
-        if !report.applied { lines.append("Nothing changed: add --apply to adopt") }
+        if let apply = report.applyCommand {
+            lines.append("Nothing changed: to adopt, run \(apply)"
+                         + (report.codeChanged ? " (it prints the command that reprints the card with CloudKit's code)" : ""))
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 }

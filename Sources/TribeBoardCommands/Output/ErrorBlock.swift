@@ -82,7 +82,8 @@ struct RemoteAttempt {
 
 extension RemoteOptions {
     /// The settings file a run reads, if any.
-    var configFilePath: String? { configFile ?? ProcessInfo.processInfo.environment["TRIBEBOARD_CK_CONFIG"] }
+    /// Absolute: the block's next command runs from any folder.
+    var configFilePath: String? { (configFile ?? ProcessInfo.processInfo.environment["TRIBEBOARD_CK_CONFIG"]).map { AbsolutePath.of($0) } }
 }
 
 extension CommandContext {

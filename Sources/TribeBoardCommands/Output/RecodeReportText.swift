@@ -11,12 +11,15 @@ enum RecodeReportText {
                          + (report.claimed ? ", claimed in CloudKit" : ", to be claimed by the next resync"))
             if let qrFile = report.qrFile { lines.append("  QR code: \(qrFile)") }
             if let manifest = report.manifest { lines.append("  manifest: \(manifest)") }
+            // In the order to do them: the new card first, then the upload that retires the old one.
+            lines.append("  1. reprint its card: \(report.reprintCommand ?? "")")
+            lines.append("  2. upload the change: \(report.uploadCommand)")
         } else {
-            lines.append("Would recode \(who): \(report.oldCode) -> a new code (dry run; add --apply --out DIR to do it)")
+            // Nothing is made yet: a card printed now would show the old code.
+            lines.append("Would recode \(who): \(report.oldCode) -> a new code (dry run; nothing changed)")
+            lines.append("  to apply: \(report.applyCommand ?? "")")
+            lines.append("  then reprint its card (the command comes with the applied run) and upload the change: \(report.uploadCommand)")
         }
-        // In the order to do them: the new card first, then the upload that retires the old one.
-        lines.append("  1. reprint its card: \(report.reprintCommand)")
-        lines.append("  2. upload the change: \(report.uploadCommand)")
         lines.append("  warning: \(report.warning)")
         return lines.joined(separator: "\n") + "\n"
     }

@@ -15,9 +15,16 @@ enum ResyncReportText {
         lines.append("Still pending: \(report.pending.total) (\(report.pending.families) families, \(report.pending.userProfiles) profiles, \(report.pending.memberships) memberships)")
         if report.waiting > 0 { lines.append("Waiting to retry: \(report.waiting)") }
         if report.quarantined > 0 { lines.append("Quarantined after a permanent error: \(report.quarantined) (\(list))") }
-        if report.conflicts > 0 { lines.append("In conflict (code taken in CloudKit, not uploaded): \(report.conflicts) (\(list); "
-                                              + "give each a new code with `\(Advice.recode(familyID: "ID", store: store, remote: remote).command)`, "
-                                              + "then `\(Advice.resync(store: store, remote: remote).command)`)") }
+        let codeConflicts = report.conflicts - report.nameConflicts
+        if codeConflicts > 0 { lines.append("In conflict (code taken in CloudKit, not uploaded): \(codeConflicts) (\(list); "
+                                            + "give each a new code with `\(Advice.recode(familyID: "ID", store: store, remote: remote).command)`, "
+                                            + "then `\(Advice.resync(store: store, remote: remote).command)`)") }
+        // A new code changes nothing here: the record name is what CloudKit holds.
+        if report.nameConflicts > 0 {
+            lines.append("Another version under the family's own record name in CloudKit, not uploaded: \(report.nameConflicts) "
+                         + "(\(list) names who wrote each; `\(Advice.adopt(store: store, familyID: "ID", remote: remote, apply: false).command)` "
+                         + "shows both versions, and with --apply takes CloudKit's into the store)")
+        }
         if report.blocked > 0 { lines.append("Memberships waiting for a family that is set aside: \(report.blocked)") }
         if report.unfinishedCreations > 0 {
             lines.append("Creations that did not complete, not uploaded: \(report.unfinishedCreations) (finish each with its admin, or "
@@ -43,7 +50,7 @@ enum ResyncReportText {
             var line = "\(entry.status)  \(entry.table)  \(OutsideText.inline(entry.id))  attempts \(entry.attempts)"
             if let next = entry.nextAttemptAt { line += "  next \(next)" }
             if let other = entry.conflictWith { line += "  conflicts with \(OutsideText.inline(other))" }
-            if let error = entry.lastError { line += "\n    \(OutsideText.inline(error, limit: 1000))" }
+            if let error = entry.lastError { line += "\n    \(OutsideText.inline(error, limit: 4000))" }
             lines.append(line)
         }
         return lines.joined(separator: "\n") + "\n"

@@ -137,7 +137,8 @@ extension RemoveCommand: DeclaresExits {
         outcomes: RemoveOutcome.self,
         meanings: [
             .success: "removed, already removed, or (without --apply) planned",
-            .partialFailure: "--from-file: some families were refused (members besides the admin, no --force) or not found",
+            .partialFailure: "--from-file: some families were refused (members besides the admin, no --force) or not found; "
+                + "or CloudKit refused to delete a family record another creator wrote (adopt takes it instead)",
             .usage: "bad usage, no such family, or members besides the admin without --force",
             .dataError: "the --from-file list is too large", .noInput: "the --from-file list cannot be opened",
             .lockHeld: "a resync is running on this store (try again when it ends)",

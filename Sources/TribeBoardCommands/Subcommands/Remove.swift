@@ -75,7 +75,8 @@ package struct RemoveCommand: PipelineCommand {
         progress.finish()
         withExtendedLifetime(lock) {}
         try context.emit(report, text: CaseReportText.render)
-        if report.unfinished > 0 { throw RemoveOutcome.unfinished.exitCode }
+        if report.unfinished > report.notOurs { throw RemoveOutcome.unfinished.exitCode }
+        if report.notOurs > 0 { throw RemoveOutcome.notOurs.exitCode }
         if report.incomplete { throw RemoveOutcome.refused.exitCode }
     }
 }

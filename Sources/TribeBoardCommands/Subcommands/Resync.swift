@@ -154,6 +154,15 @@ package struct ResyncCommand: PipelineCommand {
                     + "(\(client.configuration.environment.rawValue)): \(reason); check it is a server-to-server key "
                     + "of this container and environment in the CloudKit Console"
             }
+        case .remote(let error) where error.askedWait != nil:
+            // CloudKit asked for a wait longer than the run had left: its throttling stopped the
+            // run, and the next run (cron's, or this command) goes on once that wait is over.
+            let wait = Int((error.askedWait ?? 0).rounded(.up))
+            let limit = maxDuration.map { " (longer than what was left of --max-duration \($0) s)" } ?? ""
+            block.cause = "resync stopped: CloudKit throttled it (\(error.serviceCode.map { "\($0)" } ?? "a wait asked") "
+                + "with retry-after \(wait) s\(limit)): \(reason); what is left waits for the next run: cron's, or the command "
+                + "below once \(wait) s have passed"
+            block.next = Advice.resync(store: global.store, remote: client.configuration.adviceFlags).command
         case .remote: break
         case .deadline, .unmatchedAnswer:
             block.cause = "resync stopped: \(reason); what is left waits for the next run"

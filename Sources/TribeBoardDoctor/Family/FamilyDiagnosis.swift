@@ -70,7 +70,12 @@ struct FamilyDiagnosis {
             let resync = Advice.resync(store: store, remote: remote).command
             return DoctorCheck(.familySync, .creations, .failure, checked: checked,
                                found: "\(entry.status) after \(entry.attempts) attempts: \(entry.lastError ?? "no error recorded")\(conflict)",
-                               action: entry.status == "conflict"
+                               action: entry.status == "conflict" && entry.conflictWith == family.id
+                                   // A new code would not help: the record name is what CloudKit holds.
+                                   ? "CloudKit holds another version under this family's own record name (see CloudKit's copy for who "
+                                     + "wrote it): `\(Advice.adopt(store: store, familyID: family.id, remote: remote, apply: false).command)` "
+                                     + "shows both versions, and with --apply takes CloudKit's into the store"
+                                   : entry.status == "conflict"
                                    ? "give the family a new code (its current one is taken in CloudKit): "
                                      + "`\(Advice.repairAll(store: store, remote: remote).command)`, then `\(resync)`"
                                    : entry.status == "retrying"
@@ -148,6 +153,10 @@ struct FamilyDiagnosis {
             return DoctorCheck(.familyRemote, .creations, .warning, checked: checked, found: "only in CloudKit: \(listed)",
                                action: "the family was created by the app and never reached this store; nothing to do unless it is expected here")
         }
+        if let own = remote.records.first(where: { $0.recordName == family.id }), let creator = own.creator,
+           let caller = remote.caller, creator != caller {
+            return anotherCreatorFinding(own, creator: creator, caller: caller, family: family, store: storePath, remoteFlags: remoteFlags)
+        }
         let others = remote.records.filter { $0.recordName != family.id }
         if !others.isEmpty {
             return DoctorCheck(.familyRemote, .creations, .failure, checked: checked,
@@ -155,11 +164,29 @@ struct FamilyDiagnosis {
                                action: sharedCodeAction(family, others: others, store: storePath, remoteFlags: remoteFlags))
         }
         if let own = remote.records.first, own.code != family.code {
+            // This key's own record (a store restored from before an uploaded recode): CloudKit's is
+            // what the app's members use; adopt takes it.
+            let adopt = { (apply: Bool) in Advice.adopt(store: storePath, familyID: family.id, remote: remoteFlags, apply: apply).command }
             return DoctorCheck(.familyRemote, .creations, .failure, checked: checked,
                                found: "CloudKit has code \(own.code ?? "none"), the store \(family.code)",
-                               action: "decide which code is right; the app reads CloudKit's")
+                               action: "the app reads CloudKit's: `\(adopt(false))` shows both versions, `\(adopt(true))` takes "
+                                   + "CloudKit's into the store (and prints the command that reprints its card)")
         }
         return DoctorCheck(.familyRemote, .creations, .ok, checked: checked, found: listed)
+    }
+
+    /// A record under the family's own name that another creator wrote (an app user's): this key
+    /// may read it but never change or delete it, so neither a new code nor a resync closes the
+    /// case; adopting CloudKit's version does (its plan names the creator before it takes it).
+    private static func anotherCreatorFinding(_ own: RemoteFamilyRecord, creator: String, caller: String, family: FamilyFacts,
+                                              store storePath: String, remoteFlags: [String]) -> DoctorCheck {
+        let adopt = { (apply: Bool) in Advice.adopt(store: storePath, familyID: family.id, remote: remoteFlags, apply: apply).command }
+        return DoctorCheck(.familyRecordCreator, .creations, .failure, checked: "Who wrote CloudKit's record under this family's name",
+                           found: "\(OutsideText.inline(own.recordType)) \(OutsideText.inline(own.recordName)) (code \(own.code ?? "none"), "
+                               + "name \(OutsideText.inline(own.name ?? "none"))) was written by another creator, \(OutsideText.inline(creator)); "
+                               + "this key acts as \(OutsideText.inline(caller)) and, under CloudKit's default roles, may not change or delete it",
+                           action: "the store's version cannot go up over it: `\(adopt(false))` shows both versions and names that creator, "
+                               + "then `\(adopt(true))` takes CloudKit's version into the store (the family then lives as the app has it)")
     }
 
     /// The audit's rule (`SharedCodeRule`): the oldest holder keeps the code, by creation date

@@ -15,6 +15,9 @@ package struct RemoteFamilyState: Sendable, Codable, Equatable {
     package var detail: String
     /// Records (`Family` or legacy `CKFamily`) found by name or by code.
     package var records: [RemoteFamilyRecord] = []
+    /// Who this key acts as (`users/caller`), asked when a record holds the family's name: a
+    /// record whose `creator` differs is another creator's, which the key may not change.
+    package var caller: String?
     /// What the app finds for the code, through the join kit's lookup; nil without a code.
     package var app: AppLookupReport?
 }
@@ -27,6 +30,8 @@ package struct RemoteFamilyRecord: Sendable, Codable, Equatable {
     package let modified: String?
     /// The app's `createdAt` (else CloudKit's creation time): who is the oldest holder of a code.
     package var created: String?
+    /// Who wrote it (`created.userRecordName`), when CloudKit says.
+    package var creator: String?
 }
 
 /// Looks the family up by record name and queries its code, in `Family` and legacy `CKFamily`.
@@ -59,11 +64,16 @@ struct RemoteFamilyLookup {
             let family = RemoteFamily(record)
             return RemoteFamilyRecord(recordName: family.recordName, recordType: record.recordType ?? "?", code: family.code,
                                       name: family.name, modified: record.modified?.timestamp.map(Self.format),
-                                      created: family.created.milliseconds.map(Self.format))
+                                      created: family.created.milliseconds.map(Self.format), creator: record.created?.userRecordName)
         }
         let container = "\(client.configuration.container) (\(client.configuration.environment.rawValue), \(client.configuration.database.rawValue))"
         guard !found.isEmpty else { return RemoteFamilyState(status: .missing, detail: "no record with this name or code in \(container)") }
-        return RemoteFamilyState(status: .found, detail: "\(found.count) record(s) in \(container)", records: found)
+        var state = RemoteFamilyState(status: .found, detail: "\(found.count) record(s) in \(container)", records: found)
+        // Only when a record holds the family's own name: whose it is decides what closes the case.
+        if let recordName, found.contains(where: { $0.recordName == recordName && $0.creator != nil }) {
+            state.caller = try? await client.caller().userRecordName
+        }
+        return state
     }
 
     private static func format(_ milliseconds: Int64) -> String {
