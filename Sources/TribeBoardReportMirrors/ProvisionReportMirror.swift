@@ -43,6 +43,7 @@ package struct ProvisionReportMirror: Decodable {
         package let path: String
         package var invitations: Int?
         package var errorKind: String?
+        package var waitingForClaims: Int?
     }
 
     package struct Failure: Decodable {

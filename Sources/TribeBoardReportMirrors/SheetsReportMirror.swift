@@ -20,6 +20,8 @@ package struct SheetsReportMirror: Decodable {
     package var preview: String?
     package var manifestCheck: ManifestCheck?
     package var missingCharacters: MissingCharacters?
+    /// Cards printed with codes no CloudKit claim holds (no remote, or --include-unclaimed).
+    package var unclaimedPrinted: Int?
 
     package struct Cuts: Decodable {
         package let invitations: Int
