@@ -1,18 +1,15 @@
 import TribeBoardCloudKit
 
 /// Where a whole-type read (`WholeTypeReader`) stands: the queries of each type, the page each
-/// has reached, and what each family type's probe decided. It sends nothing: the reader performs
+/// has reached, and how each family type is read (split or not). It sends nothing: the reader performs
 /// its work and hands it the answers, in whatever order they come.
 struct ReadPlan: Sendable {
     enum Work: Sendable, Equatable {
-        /// Doctor's code probe of a family type.
-        case probe(type: Int)
         /// A page of one query (nil marker: its first).
         case page(stream: Int, marker: String?)
     }
 
     enum Answer: Sendable {
-        case probed(type: Int, Result<Void, CloudKitError>)
         case page(stream: Int, Result<CloudKitQueryPage, CloudKitError>)
     }
 
@@ -23,15 +20,15 @@ struct ReadPlan: Sendable {
     }
 
     private enum TypeState {
-        /// A family type waiting for its probe, the remainder's first page and the first page of
-        /// one unfiltered query (the whole type when it fits in a page; the fallback otherwise).
+        /// A family type waiting for the remainder's first page (which filters on the code: its
+        /// answer says whether the container can split the type) and the first page of one
+        /// unfiltered query (the whole type when it fits in a page; the fallback otherwise).
         case deciding(Decision)
         case reading
         case skipped
     }
 
     private struct Decision {
-        var probe: Result<Void, CloudKitError>?
         var remainder: (stream: Int, answer: Result<CloudKitQueryPage, CloudKitError>?)
         var whole: (stream: Int, answer: Result<CloudKitQueryPage, CloudKitError>?)
     }
@@ -68,8 +65,7 @@ struct ReadPlan: Sendable {
                 types.append(TypeRead(name: name, state: .reading))
                 let decision = Decision(remainder: (open(type, filters: remainder), nil), whole: (open(type, filters: nil), nil))
                 types[type].state = .deciding(decision)
-                work += [.probe(type: type), .page(stream: decision.remainder.stream, marker: nil),
-                         .page(stream: decision.whole.stream, marker: nil)]
+                work += [.page(stream: decision.remainder.stream, marker: nil), .page(stream: decision.whole.stream, marker: nil)]
             } else {
                 types.append(TypeRead(name: name, state: .reading))
                 work.append(.page(stream: open(type, filters: nil), marker: nil))
@@ -83,17 +79,15 @@ struct ReadPlan: Sendable {
             let next = work.removeFirst()
             switch next {
             case .page(let stream, _) where !streams[stream].live: continue
-            case .probe(let type): if case .deciding = types[type].state { return next } else { continue }
             default: return next
             }
         }
         return nil
     }
 
-    /// The query a piece of work sends (a probe's type is all that matters of it).
+    /// The query a piece of work sends.
     func query(of work: Work) -> CloudKitQuery {
         switch work {
-        case .probe(let type): return CloudKitQuery(recordType: types[type].name)
         case .page(let stream, _):
             return CloudKitQuery(recordType: types[streams[stream].type].name, filterBy: streams[stream].filters)
         }
@@ -103,10 +97,6 @@ struct ReadPlan: Sendable {
     mutating func take(_ answer: Answer, absent: (CloudKitError) -> Bool) throws(CloudKitError) -> Handed {
         var handed = Handed()
         switch answer {
-        case .probed(let type, let result):
-            guard case .deciding(var decision) = types[type].state else { return handed }
-            decision.probe = result
-            try decide(type, decision, absent: absent, into: &handed)
         case .page(let stream, let result):
             guard streams[stream].live else { return handed }
             let type = streams[stream].type
@@ -129,8 +119,9 @@ struct ReadPlan: Sendable {
     }
 
     /// A family type: one page when it fits in one (the unfiltered query's first page has no
-    /// marker); split once the probe and the remainder's first page both answered; the unfiltered
-    /// query read on when the code index is missing or the server refuses the remainder's filter.
+    /// marker); split once the remainder's first page answered (proof that the container has the
+    /// code's index and knows the comparator); the unfiltered query read on when the code index
+    /// is missing or the server refuses the remainder's filter.
     /// The unfiltered query must be answered whatever is chosen: a type the container cannot read
     /// whole (`___recordID` not QUERYABLE, no index at all) stops the read with Apple's refusal of
     /// it, as a one-query read always did, rather than with the split's schema or none at all.
@@ -138,19 +129,17 @@ struct ReadPlan: Sendable {
     private mutating func decide(_ type: Int, _ decision: Decision, absent: (CloudKitError) -> Bool,
                                  into handed: inout Handed) throws(CloudKitError) {
         types[type].state = .deciding(decision)
-        let failures = [decision.probe?.failure, decision.remainder.answer?.failure, decision.whole.answer?.failure].compactMap { $0 }
+        let failures = [decision.remainder.answer?.failure, decision.whole.answer?.failure].compactMap { $0 }
         if failures.contains(where: absent) { return skip(type, into: &handed) }
         if case .success(let page)? = decision.whole.answer, page.continuationMarker == nil {
             drop(type, keeping: decision.whole.stream)
             return try accept(page, of: decision.whole.stream, into: &handed)
         }
         if let failure = decision.whole.answer?.failure { throw failure }
-        switch (decision.probe, decision.remainder.answer) {
-        case (.failure(let error)?, _):
-            guard error.isMissingIndex else { throw error }
-        case (_, .failure(let error)?):
+        switch decision.remainder.answer {
+        case .failure(let error)?:
             guard error.isMissingIndex || error.isBadRequest else { throw error }
-        case (.success?, .success(let first)?):
+        case .success(let first)?:
             guard decision.whole.answer != nil else { return }
             drop(type, keeping: decision.remainder.stream)
             for filters in splits.dropFirst() { work.append(.page(stream: open(type, filters: filters), marker: nil)) }

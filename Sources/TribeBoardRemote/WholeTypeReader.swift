@@ -1,19 +1,23 @@
 import TribeBoardCloudKit
+import TribeBoardDomain
 
 /// Reads whole record types (the live audit, `migrate`, `migrate claims`, bulk removals) as
 /// several queries at once instead of one page after another, since a continuation marker is
 /// sequential by nature and a far container costs a round trip a page.
 ///
-/// A family type (`Family`, `CKFamily`) is split by the first character of its code when doctor's
-/// code probe (`SchemaProbe`) answers: one `BEGINS_WITH` query per character of the app's
-/// alphabet (A-Z, 0-9), and a remainder query with `NOT_BEGINS_WITH` each of them for whatever
-/// else a code can be (empty, lower case, another script, and, where the server counts a missing
-/// field as not beginning with anything, no code at all). Beside the probe go the remainder's
-/// first page (proof that the server knows the comparator) and an unfiltered query's first page:
-/// a type that fits in it is read with it; otherwise the prefixes start once the probe and the
-/// remainder answered, or, when the split is refused, the unfiltered query goes on. Nothing is
-/// handed over before that choice, so nothing is read twice. Other types (profiles, memberships)
-/// have no field every record holds in an even spread: each is one query, beside the rest.
+/// A family type (`Family`, `CKFamily`) is split by the first character of its code: one
+/// `BEGINS_WITH` query per symbol of generated codes (the join kit's alphabet, 32 symbols, which
+/// the app and the toolkit draw codes from uniformly), and a remainder query with
+/// `NOT_BEGINS_WITH` each of them for whatever else a code can be (the look-alikes 0, O, 1 and I
+/// that typed codes may hold, empty, lower case, another script, and, where the server counts a
+/// missing field as not beginning with anything, no code at all). The remainder's first page
+/// goes first, beside an unfiltered query's first page: it filters on the code, so its answer is
+/// the schema's (doctor's code probe asks the same index: `SchemaProbe`), and proves that the
+/// server knows the comparator. A type that fits in the unfiltered page is read with it;
+/// otherwise the prefixes start once the remainder answered, or, when the split is refused
+/// (no code index, an unknown comparator), the unfiltered query goes on. Nothing is handed over
+/// before that choice, so nothing is read twice. Other types (profiles, memberships) have no
+/// field every record holds in an even spread: each is one query, beside the rest.
 ///
 /// Each query has its own continuation marker; at most the client's concurrency of pages is in
 /// flight, each handed over as it arrives, so memory holds that many pages whatever the size of
@@ -22,8 +26,7 @@ import TribeBoardCloudKit
 /// record written during any read may be missing while the index lags).
 package struct WholeTypeReader: Sendable {
     /// First characters of codes the app generates, one query each.
-    static let prefixes: [String] = (UInt8(ascii: "A")...UInt8(ascii: "Z")).map { String(UnicodeScalar($0)) }
-        + (0...9).map(String.init)
+    static let prefixes: [String] = FamilyCode.generatedAlphabet.map { String(UnicodeScalar($0)) }
 
     let client: CloudKitClient
     /// A type the container lacks that simply has no records to read (a legacy type), rather than
@@ -75,19 +78,12 @@ package struct WholeTypeReader: Sendable {
     }
 
     private static func perform(_ work: ReadPlan.Work, _ query: CloudKitQuery, on client: CloudKitClient) async -> ReadPlan.Answer {
-        do throws(CloudKitError) {
-            switch work {
-            case .probe(let type):
-                guard let recordType = RecordType(rawValue: query.recordType) else { return .probed(type: type, .success(())) }
-                try await SchemaProbe(recordType: recordType, codeFilter: true).run(on: client)
-                return .probed(type: type, .success(()))
-            case .page(let stream, let marker):
+        switch work {
+        case .page(let stream, let marker):
+            do throws(CloudKitError) {
                 return .page(stream: stream, .success(try await client.query(query, continuationMarker: marker)))
-            }
-        } catch {
-            switch work {
-            case .probe(let type): return .probed(type: type, .failure(error))
-            case .page(let stream, _): return .page(stream: stream, .failure(error))
+            } catch {
+                return .page(stream: stream, .failure(error))
             }
         }
     }

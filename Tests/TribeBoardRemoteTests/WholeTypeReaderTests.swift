@@ -71,10 +71,10 @@ struct WholeTypeReaderTests {
         #expect(Set(read.names.keys) == Set(seeded.map(\.recordName) + ["L-1", "P-1"]))
         #expect(Set(read.names.keys) == (try await Self.readOneQueryEach(["Family", "CKFamily", "UserProfile", "Membership"], with: client)))
         #expect(Set(read.done) == ["Family", "CKFamily", "UserProfile", "Membership"] && read.done.count == 4)
-        // Family: the probe, the remainder, an unfiltered first page, 36 prefixes and their next
-        // pages; CKFamily fits in its unfiltered first page (3 queries); one for each other type.
+        // Family: the remainder, an unfiltered first page, 32 prefixes and their next pages;
+        // CKFamily fits in its unfiltered first page (2 queries); one for each other type.
         let queries = await fixture.emulator.requestCounts()["records/query"] ?? 0
-        #expect(queries > 39 + 3 + 2, "Family is split by code (\(queries) queries)")
+        #expect(queries > 34 + 2 + 2, "Family is split by code (\(queries) queries)")
     }
 
     @Test("a lagging index hides the same fresh records from the split read as from one query, and no other")
@@ -116,9 +116,9 @@ struct WholeTypeReaderTests {
         #expect(read.names.filter { $0.value > 1 }.isEmpty)
         #expect(Set(read.names.keys) == Set(seeded.map(\.recordName)))
         #expect(read.done == ["Family"])
-        // The probe and the remainder (both refused), then the unfiltered query's 4 pages of 772.
+        // The remainder (refused: `code` is not QUERYABLE), then the unfiltered query's 4 pages of 772.
         let queries = (await fixture.emulator.requestCounts()["records/query"] ?? 0) - before
-        #expect(queries == 2 + 4)
+        #expect(queries == 1 + 4)
         let legacy = try await Self.read(["CKFamily"], with: try fixture.client())
         #expect(legacy.names.isEmpty && legacy.done == ["CKFamily"], "a legacy type the container lacks is skipped")
     }
@@ -126,15 +126,13 @@ struct WholeTypeReaderTests {
     @Test("a server that refuses the remainder's comparator gets one query, before anything was handed over")
     func refusedComparator() throws {
         var plan = ReadPlan(types: ["Family"], splittable: { _ in true }, splits: WholeTypeReader.splits)
-        #expect(plan.nextWork() == .probe(type: 0))
         #expect(plan.nextWork() == .page(stream: 0, marker: nil))
         #expect(plan.query(of: .page(stream: 0, marker: nil)).filterBy?.first?.comparator == "NOT_BEGINS_WITH")
         #expect(plan.nextWork() == .page(stream: 1, marker: nil))
         #expect(plan.query(of: .page(stream: 1, marker: nil)).filterBy == nil)
-        #expect(plan.nextWork() == nil, "the prefixes wait for the probe, the remainder and the unfiltered page")
+        #expect(plan.nextWork() == nil, "the prefixes wait for the remainder and the unfiltered page")
         let refusal = CloudKitError.service(code: .badRequest, httpStatus: 400, reason: "Unknown comparator NOT_BEGINS_WITH", retryAfter: nil)
         var handed = try plan.take(.page(stream: 0, .failure(refusal)), absent: { _ in false })
-        handed = try plan.take(.probed(type: 0, .success(())), absent: { _ in false })
         #expect(handed.pages.isEmpty && plan.nextWork() == nil, "still waiting for the unfiltered page")
         let first = CloudKitQueryPage(records: [.record(CloudKitRecord(recordName: "A", recordType: "Family", fields: [:]))], continuationMarker: "m1")
         handed = try plan.take(.page(stream: 1, .success(first)), absent: { _ in false })
@@ -163,7 +161,7 @@ struct WholeTypeReaderTests {
         var plan = ReadPlan(types: ["Family"], splittable: { _ in true }, splits: WholeTypeReader.splits)
         _ = plan.nextWork()
         #expect(throws: CloudKitError.self) {
-            try plan.take(.probed(type: 0, .failure(.gaveUp(attempts: 5, last: .network(reason: "timed out")))), absent: { _ in false })
+            try plan.take(.page(stream: 0, .failure(.gaveUp(attempts: 5, last: .network(reason: "timed out")))), absent: { _ in false })
         }
     }
 
@@ -174,8 +172,7 @@ struct WholeTypeReaderTests {
         let refusal = CloudKitError.schema(.notQueryable(field: "recordName", recordType: "Family"),
                                            reason: "Field 'recordName' is not marked queryable")
         let empty = CloudKitQueryPage(records: [], continuationMarker: "m1")
-        var handed = try plan.take(.probed(type: 0, .success(())), absent: { _ in false })
-        handed = try plan.take(.page(stream: 0, .success(empty)), absent: { _ in false })
+        let handed = try plan.take(.page(stream: 0, .success(empty)), absent: { _ in false })
         #expect(handed.pages.isEmpty && plan.nextWork() == nil, "nothing is read before the unfiltered query answers")
         #expect(throws: refusal) { try plan.take(.page(stream: 1, .failure(refusal)), absent: { _ in false }) }
     }
