@@ -129,15 +129,17 @@ enum IndexRange {
 
     /// Values that begin with `prefix` (as the filters' `hasPrefix` judges) with nothing else in
     /// between, so that a `NOT_BEGINS_WITH` read of the index may step over them: for a non-empty
-    /// ASCII prefix, from the prefix to the prefix followed by U+0300. A value there is the prefix
-    /// or the prefix followed by a scalar below U+0300 (NFC order), which starts a character of
+    /// ASCII prefix, from the prefix to the prefix followed by U+02FF. A value there is the prefix
+    /// or the prefix followed by a scalar below U+02FF (NFC order), which starts a character of
     /// its own (the first grapheme extender is U+0300; a prefix ending in CR is left out, as CR
-    /// LF is one character). A value whose prefix letter takes a combining mark (`e` + U+0332)
-    /// lies after the gap and is read. Nil: no such range (empty, non-ASCII).
+    /// LF is one character). The bound is U+02FF, a spacing letter nothing composes with: the
+    /// prefix followed by U+0300 would compose (`A` + U+0300 is `À`, which sorts after `z`). A
+    /// value whose prefix letter takes a combining mark (`e` + U+0332) lies after the gap and is
+    /// read. Nil: no such range (empty, non-ASCII).
     static func gap(notBeginningWith prefix: String) -> Range<IndexKey>? {
         let bytes = Array(prefix.utf8)
         guard let last = bytes.last, last != UInt8(ascii: "\r"), bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
-        return IndexKey(value: prefix, name: "")..<IndexKey(value: prefix + "\u{300}", name: "")
+        return IndexKey(value: prefix, name: "")..<IndexKey(value: prefix + "\u{2FF}", name: "")
     }
 
     /// Gaps sorted and merged (a prefix of another's gap holds the other's).

@@ -5,19 +5,25 @@ import TribeBoardDomain
 /// several queries at once instead of one page after another, since a continuation marker is
 /// sequential by nature and a far container costs a round trip a page.
 ///
-/// A family type (`Family`, `CKFamily`) is split by the first character of its code: one
-/// `BEGINS_WITH` query per symbol of generated codes (the join kit's alphabet, 32 symbols, which
-/// the app and the toolkit draw codes from uniformly), and a remainder query with
-/// `NOT_BEGINS_WITH` each of them for whatever else a code can be (the look-alikes 0, O, 1 and I
-/// that typed codes may hold, empty, lower case, another script, and, where the server counts a
-/// missing field as not beginning with anything, no code at all). The remainder's first page
-/// goes first, beside an unfiltered query's first page: it filters on the code, so its answer is
-/// the schema's (doctor's code probe asks the same index: `SchemaProbe`), and proves that the
-/// server knows the comparator. A type that fits in the unfiltered page is read with it;
-/// otherwise the prefixes start once the remainder answered, or, when the split is refused
-/// (no code index, an unknown comparator), the unfiltered query goes on. Nothing is handed over
-/// before that choice, so nothing is read twice. Other types (profiles, memberships) have no
-/// field every record holds in an even spread: each is one query, beside the rest.
+/// A family type (`Family`, `CKFamily`) is split by the first character of its code. The join
+/// kit's 32 symbols (the app and the toolkit draw codes from them uniformly) are cut into as many
+/// runs of consecutive symbols as the client sends requests at once (4 runs of 8), and each run
+/// is one query: `NOT_BEGINS_WITH` every symbol outside the run. A query so holds the codes that
+/// begin with its run, and every code that begins with no symbol at all (a look-alike 0, O, 1 or
+/// I that a typed code may hold, empty, lower case, another script, and, where the server counts
+/// a missing field as not beginning with anything, no code): those are handed over from the
+/// first query only, and dropped from the others, by the code's first scalar, which places a
+/// record in one run whichever way the server compares a prefix (by character or by code
+/// unit). Few queries, each read to its end, waste fewer part-filled last pages than one query
+/// per symbol (a round trip each), and the container's index steps over what a query leaves out.
+/// The first query's first page goes first, beside an unfiltered query's first page: it filters
+/// on the code, so its answer is the schema's (doctor's code probe asks the same index:
+/// `SchemaProbe`), and proves that the server knows the comparator. A type that fits in the
+/// unfiltered page is read with it; otherwise the other queries start once the first answered,
+/// or, when the split is refused (no code index, an unknown comparator), the unfiltered query
+/// goes on. Nothing is handed over before that choice, so nothing is read twice. Other types
+/// (profiles, memberships) have no field every record holds in an even spread: each is one
+/// query, beside the rest.
 ///
 /// Each query has its own continuation marker; at most the client's concurrency of pages is in
 /// flight, each handed over as it arrives, so memory holds that many pages whatever the size of
@@ -25,8 +31,8 @@ import TribeBoardDomain
 /// once, unless its code changes during the read (then it may be read twice, or not at all, as a
 /// record written during any read may be missing while the index lags).
 package struct WholeTypeReader: Sendable {
-    /// First characters of codes the app generates, one query each.
-    static let prefixes: [String] = FamilyCode.generatedAlphabet.map { String(UnicodeScalar($0)) }
+    /// First characters of codes the app generates.
+    static let symbols: [String] = FamilyCode.generatedAlphabet.map { String(UnicodeScalar($0)) }
 
     let client: CloudKitClient
     /// A type the container lacks that simply has no records to read (a legacy type), rather than
@@ -38,15 +44,37 @@ package struct WholeTypeReader: Sendable {
         self.absent = absent
     }
 
-    /// A family type's queries: the remainder (no code of the alphabet's), then one per prefix.
-    static let splits: [[CloudKitFilter]] = [prefixes.map { .notBeginsWith(SchemaProbe.codeField, $0) }]
-        + prefixes.map { [.beginsWith(SchemaProbe.codeField, $0)] }
+    /// Queries a family type is split into: the client's concurrency as a power of two that
+    /// divides the 32 symbols, at least 2.
+    static func splitCount(concurrency: Int) -> Int {
+        var count = 2
+        while count < concurrency, count < symbols.count { count *= 2 }
+        return count
+    }
+
+    /// A family type's queries: each `NOT_BEGINS_WITH` every symbol outside its run.
+    static func splits(_ count: Int) -> [[CloudKitFilter]] {
+        let run = symbols.count / count
+        return (0..<count).map { split in
+            symbols.indices.filter { $0 / run != split }.map { .notBeginsWith(SchemaProbe.codeField, symbols[$0]) }
+        }
+    }
+
+    /// Whether split `index` of `count` hands `record` over: its code's first scalar is in the
+    /// split's run; a code that begins with no symbol (or is no string, which no container's
+    /// STRING field holds) is every split's, and the first one's to hand over.
+    static func hands(_ record: CloudKitRecord, split index: Int, of count: Int) -> Bool {
+        let first = record.fields?[SchemaProbe.codeField]?.value.string?.unicodeScalars.first
+        let symbol = first.flatMap { scalar in symbols.firstIndex(of: String(scalar)) }
+        return (symbol.map { $0 / (symbols.count / count) } ?? 0) == index
+    }
 
     /// Every record of `types` (deleted ones left out), handed to `page` one page at a time on
     /// the caller's executor; `typeDone` hears of each type once all of it was read (or skipped).
     package func read(_ types: [String], typeDone: (String) -> Void = { _ in },
                       page: ([CloudKitRecord]) throws -> Void) async throws {
-        var plan = ReadPlan(types: types, splittable: Self.splittable, splits: Self.splits)
+        let count = Self.splitCount(concurrency: client.concurrency)
+        var plan = ReadPlan(types: types, splittable: Self.splittable, splits: Self.splits(count))
         try await withThrowingTaskGroup(of: ReadPlan.Answer.self) { group in
             var running = 0
             func launch() {
@@ -61,9 +89,10 @@ package struct WholeTypeReader: Sendable {
                 running -= 1
                 let handed = try plan.take(answer, absent: absent)
                 launch()
-                for records in handed.pages {
-                    try page(records.compactMap { result in
-                        guard case .record(let record) = result, record.deleted != true else { return nil }
+                for handedPage in handed.pages {
+                    try page(handedPage.records.compactMap { result in
+                        guard case .record(let record) = result, record.deleted != true,
+                              handedPage.split.map({ Self.hands(record, split: $0, of: count) }) ?? true else { return nil }
                         return record
                     })
                 }
