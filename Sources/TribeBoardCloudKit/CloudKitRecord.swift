@@ -11,6 +11,26 @@ package struct CloudKitRecord: Codable, Sendable, Equatable {
             self.type = type
         }
 
+        private enum CodingKeys: String, CodingKey { case value, type }
+
+        /// The value read first as its `type` says (a STRING's string, a TIMESTAMP's number, a
+        /// REFERENCE's dictionary): a page's timestamps and references are then read without a
+        /// failed attempt each (`JSONValue` tries a string first); a value that is not what its
+        /// type says is read as any JSON value, as before.
+        package init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            type = try container.decodeIfPresent(String.self, forKey: .type)
+            switch type {
+            case "TIMESTAMP", "INT64", "DOUBLE":
+                if let number = try? container.decode(Double.self, forKey: .value) { value = .number(number); return }
+            case "REFERENCE":
+                if let object = try? container.decode([String: JSONValue].self, forKey: .value) { value = .object(object); return }
+            default:
+                break
+            }
+            value = try container.decode(JSONValue.self, forKey: .value)
+        }
+
         package static func string(_ value: String) -> Field { Field(value: .string(value), type: "STRING") }
         package static func timestamp(milliseconds: Int64) -> Field { Field(value: .number(Double(milliseconds)), type: "TIMESTAMP") }
         /// The app's references: deleting the target deletes the referring record.
@@ -48,6 +68,26 @@ package struct CloudKitRecord: Codable, Sendable, Equatable {
     package var modified: Stamp?
     package var deleted: Bool?
 
+    /// The keys of an entry of a records array: a record's, and an error's `serverErrorCode`.
+    enum EntryKey: String, CodingKey {
+        case recordName, recordType, fields, recordChangeTag, created, modified, deleted, serverErrorCode
+    }
+
+    package init(from decoder: any Decoder) throws {
+        try self.init(decoder.container(keyedBy: EntryKey.self))
+    }
+
+    /// A record from its entry's container, which `CloudKitRecordResult` has already opened.
+    init(_ container: KeyedDecodingContainer<EntryKey>) throws {
+        recordName = try container.decode(String.self, forKey: .recordName)
+        recordType = try container.decodeIfPresent(String.self, forKey: .recordType)
+        fields = try container.decodeIfPresent([String: Field].self, forKey: .fields)
+        recordChangeTag = try container.decodeIfPresent(String.self, forKey: .recordChangeTag)
+        created = try container.decodeIfPresent(Stamp.self, forKey: .created)
+        modified = try container.decodeIfPresent(Stamp.self, forKey: .modified)
+        deleted = try container.decodeIfPresent(Bool.self, forKey: .deleted)
+    }
+
     package init(recordName: String, recordType: String, fields: [String: Field], recordChangeTag: String? = nil) {
         self.recordName = recordName
         self.recordType = recordType
@@ -77,14 +117,13 @@ package struct CloudKitRecordError: Codable, Sendable, Equatable, Error {
 }
 
 extension CloudKitRecordResult: Decodable {
+    /// A record is read from the container opened to tell it from an error (a page holds 200).
     package init(from decoder: any Decoder) throws {
-        let probe = try decoder.container(keyedBy: ProbeKey.self)
-        if probe.contains(.serverErrorCode) {
+        let entry = try decoder.container(keyedBy: CloudKitRecord.EntryKey.self)
+        if entry.contains(.serverErrorCode) {
             self = .failure(try CloudKitRecordError(from: decoder))
         } else {
-            self = .record(try CloudKitRecord(from: decoder))
+            self = .record(try CloudKitRecord(entry))
         }
     }
-
-    private enum ProbeKey: String, CodingKey { case serverErrorCode }
 }

@@ -42,7 +42,7 @@ public final class CloudKitEmulator: Sendable {
         let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: options.port), timeout: 60, logger: .disabled)
         // Every answer carries the server's clock, as Apple's does (doctor measures skew with it).
         await server.appendRoute("*") { request in
-            var response = await state.handle(request)
+            var response = await state.handle(request).response
             response.headers[.date] = ServerClock.httpDate(Date().addingTimeInterval(options.clockOffset))
             return response
         }

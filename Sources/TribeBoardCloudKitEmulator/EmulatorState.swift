@@ -73,30 +73,30 @@ actor EmulatorState {
 
     // MARK: Requests
 
-    func handle(_ request: HTTPRequest) async -> HTTPResponse {
+    func handle(_ request: HTTPRequest) async -> Reply {
         let path = request.path
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         // "" / database / 1 / container / environment / database / operation...
         guard parts.count >= 8, parts[0].isEmpty, parts[1] == "database", parts[2] == "1" else {
-            return Self.error(.badRequest, "unknown path \(path)")
+            return .ready(Self.error(.badRequest, "unknown path \(path)"))
         }
         let (container, environment, scope) = (parts[3], parts[4], parts[5])
         let operation = parts[6...].joined(separator: "/")
         counts[operation, default: 0] += 1
 
         if faults.latency > .zero { try? await Task.sleep(for: faults.latency) }
-        if let injected = injectedFault(operation) { return injected }
+        if let injected = injectedFault(operation) { return .ready(injected) }
 
         // Apple's Web Services reference documents no request size in bytes (200 operations, 1 MB a
         // record); native CloudKit's CKError.limitExceeded gives "2 MB per request (not counting
         // asset sizes)" as the guideline, which the emulator enforces, as BAD_REQUEST.
         if let length = request.headers[.contentLength].flatMap(Int.init), length > Self.maxRequestBytes {
-            return Self.error(.badRequest, Self.tooLarge(length))
+            return .ready(Self.error(.badRequest, Self.tooLarge(length)))
         }
         let body: Data
-        do { body = try await request.bodyData } catch { return Self.error(.badRequest, "unreadable body") }
-        guard body.count <= Self.maxRequestBytes else { return Self.error(.badRequest, Self.tooLarge(body.count)) }
-        guard ["development", "production"].contains(environment) else { return Self.error(.badRequest, "unknown environment \(environment)") }
+        do { body = try await request.bodyData } catch { return .ready(Self.error(.badRequest, "unreadable body")) }
+        guard body.count <= Self.maxRequestBytes else { return .ready(Self.error(.badRequest, Self.tooLarge(body.count))) }
+        guard ["development", "production"].contains(environment) else { return .ready(Self.error(.badRequest, "unknown environment \(environment)")) }
         let now = Date().addingTimeInterval(clockOffset)
         let who: String
         do throws(Refusal) {
@@ -108,11 +108,11 @@ actor EmulatorState {
                                                container: container, serverClock: now, maxClockSkew: maxClockSkew)
             }
         } catch {
-            return Self.error(error.code, error.reason)
+            return .ready(Self.error(error.code, error.reason))
         }
         guard scope == "public" else {
-            return Self.error(.authenticationRequired, "the \(scope) database is not emulated (only the public database is); "
-                              + "a server-to-server key reaches only the public database")
+            return .ready(Self.error(.authenticationRequired, "the \(scope) database is not emulated (only the public database is); "
+                                     + "a server-to-server key reaches only the public database"))
         }
         let caller = Caller(userRecordName: who, now: Int64(now.timeIntervalSince1970 * 1000))
         return answer(request.method, operation, body: body, container: container, environment: environment, caller: caller)
@@ -146,25 +146,25 @@ actor EmulatorState {
     }
 
     private func answer(_ method: HTTPMethod, _ operation: String, body: Data, container: String, environment: String,
-                        caller: Caller) -> HTTPResponse {
+                        caller: Caller) -> Reply {
         func location(_ zone: WireZoneID?) -> Location {
             Location(container: container, environment: environment, database: "public", zone: zone?.zoneName ?? "_defaultZone")
         }
         do throws(Refusal) {
             switch (method, operation) {
             case (.GET, "users/caller"):
-                return Self.encode(CallerResponseBody(users: [.init(userRecordName: caller.userRecordName)]))
+                return .ready(Self.encode(CallerResponseBody(users: [.init(userRecordName: caller.userRecordName)])))
             case (.GET, "zones/list"):
-                return Self.encode(["zones": [["zoneID": ["zoneName": "_defaultZone"]]]])
+                return .ready(Self.encode(["zones": [["zoneID": ["zoneName": "_defaultZone"]]]]))
             case (.POST, "records/query"):
                 let query = try Self.decode(QueryRequestBody.self, body, operation)
                 let page = try database.query(query, at: try Self.defaultZone(location(query.zoneID)), policy: policy, caller: caller)
-                return Self.encode(QueryResponseBody(records: page.records.map { $0.keeping(query.desiredKeys) }, continuationMarker: page.marker))
+                return .encoding(QueryResponseBody(records: page.records.map { $0.keeping(query.desiredKeys) }, continuationMarker: page.marker))
             case (.POST, "records/lookup"):
                 let lookup = try Self.decode(LookupRequestBody.self, body, operation)
                 let place = try Self.defaultZone(location(lookup.zoneID))
                 let found = database.lookup(lookup.records.map(\.recordName), at: place, policy: policy, caller: caller)
-                return Self.encode(RecordsResponseBody(records: found.map { $0.keeping(lookup.desiredKeys) }))
+                return .encoding(RecordsResponseBody(records: found.map { $0.keeping(lookup.desiredKeys) }))
             case (.POST, "records/modify"):
                 var modify = try Self.decode(ModifyRequestBody.self, body, operation)
                 let place = try Self.defaultZone(location(modify.zoneID))
@@ -182,12 +182,12 @@ actor EmulatorState {
                                 : saved.next() ?? .error(RecordErrorBody(recordName: operation.record.recordName, reason: "no answer",
                                                                           serverErrorCode: .internalError, uuid: UUID().uuidString))
                 }
-                return Self.encode(RecordsResponseBody(records: results))
+                return .ready(Self.encode(RecordsResponseBody(records: results)))
             default:
-                return Self.error(.badRequest, "unsupported operation \(method.rawValue) \(operation)")
+                return .ready(Self.error(.badRequest, "unsupported operation \(method.rawValue) \(operation)"))
             }
         } catch {
-            return Self.error(error.code, error.reason)
+            return .ready(Self.error(error.code, error.reason))
         }
     }
 
@@ -272,6 +272,22 @@ actor EmulatorState {
         var all = headers
         all[.contentType] = "application/json"
         return HTTPResponse(statusCode: HTTPStatusCode(code.httpStatus, phrase: code.rawValue), headers: all, body: body)
+    }
+
+    /// What a request is answered with: a response, or records to encode into one. Encoding a
+    /// page takes longer than finding it; it is done off the actor (`response`), so that requests
+    /// side by side are encoded side by side, as Apple's servers answer them, rather than one
+    /// after another behind the actor.
+    enum Reply: Sendable {
+        case ready(HTTPResponse)
+        case encoding(any Encodable & Sendable)
+
+        var response: HTTPResponse {
+            switch self {
+            case .ready(let response): return response
+            case .encoding(let body): return EmulatorState.encode(body)
+            }
+        }
     }
 
     static func encode(_ value: some Encodable) -> HTTPResponse {

@@ -16,13 +16,16 @@ extension EmulatorDatabase {
         case key(IndexKey)
     }
 
-    /// How a query narrows what it reads: a range of one field's index, or the records holding
-    /// any of some values (IN); none walks every name of the type.
+    /// How a query narrows what it reads: a range of one field's index, the records holding
+    /// any of some values (IN), or a field's index with gaps stepped over (NOT_BEGINS_WITH) then
+    /// the records not in that index; none walks every name of the type.
     enum Narrowing {
         case range(field: String, IndexRange)
         case anyOf(field: String, values: [String])
+        case outside(field: String, gaps: [Range<IndexKey>])
 
-        /// The first EQUALS or IN on a field, else the first BEGINS_WITH.
+        /// The first EQUALS or IN on a field, else the first BEGINS_WITH, else the NOT_BEGINS_WITH
+        /// filters on the first field one names.
         init?(_ filters: [QueryRequestBody.Filter]) {
             let onField = filters.filter { !EmulatorDatabase.isRecordNameField($0.fieldName) }
             if let filter = onField.first(where: { ["EQUALS", "IN"].contains($0.comparator) }) {
@@ -35,6 +38,13 @@ extension EmulatorDatabase {
                 }
             } else if let filter = onField.first(where: { $0.comparator == "BEGINS_WITH" }), let prefix = filter.fieldValue.value.comparable {
                 self = .range(field: filter.fieldName, .beginsWith(prefix))
+            } else if let field = onField.first(where: { $0.comparator == "NOT_BEGINS_WITH" })?.fieldName {
+                // A prefix that is no string matches nothing, the empty one every value: the walk
+                // answers those.
+                let prefixes = onField.filter { $0.fieldName == field && $0.comparator == "NOT_BEGINS_WITH" }
+                    .map { $0.fieldValue.value.comparable }
+                guard prefixes.allSatisfy({ $0.map { !$0.isEmpty } ?? false }) else { return nil }
+                self = .outside(field: field, gaps: IndexRange.merged(prefixes.compactMap { $0.flatMap(IndexRange.gap) }))
             } else {
                 return nil
             }
@@ -74,6 +84,13 @@ extension EmulatorDatabase {
         case (.range(let field, let range)?, .key?), (.range(let field, let range)?, nil):
             let from: IndexKey? = if case .key(let key)? = after { key } else { nil }
             entries = AnySequence(index.keys(of: typeName, field: field, in: range, after: from).lazy.map { ($0.name, .key($0)) })
+        case (.outside(let field, let gaps)?, .key?), (.outside(let field, let gaps)?, nil):
+            let from: IndexKey? = if case .key(let key)? = after { key } else { nil }
+            let indexed = index.keys(of: typeName, field: field, outside: gaps, after: from).lazy
+                .map { (name: $0.name, cursor: Cursor.key($0)) }
+            entries = AnySequence([AnySequence(indexed), Self.lacking(field, of: typeName, records, index, after: nil)].joined())
+        case (.outside(let field, _)?, .name(let from)?):
+            entries = Self.lacking(field, of: typeName, records, index, after: from)
         case (.anyOf?, .name?), (.anyOf?, nil), (nil, .name?), (nil, nil):
             let from: String? = if case .name(let name)? = after { name } else { nil }
             let names = narrowing.map { AnySequence(index.names(of: typeName, $0).filter { name in from.map { name > $0 } ?? true }.sorted()) }
@@ -96,6 +113,16 @@ extension EmulatorDatabase {
             last = cursor
         }
         return page
+    }
+
+    /// After a field's index, the type's records not in it (no such field, or a value filters
+    /// cannot compare), by name; none to walk when every record of the type is in the index.
+    private static func lacking(_ field: String, of type: String, _ records: [String: WireRecord], _ index: ZoneIndex,
+                                after: String?) -> AnySequence<(name: String, cursor: Cursor)> {
+        guard index.lacks(type, field: field), let names = index.names[type] else { return AnySequence([]) }
+        return AnySequence(names.values(after: after).lazy
+            .filter { records[$0]?.fields?[field]?.value.comparable == nil }
+            .map { (name: $0, cursor: Cursor.name($0)) })
     }
 
     private static let unknownMarker = Refusal(.badRequest, "continuationMarker is not one this server gave")
@@ -184,6 +211,10 @@ extension ZoneIndex {
         case .range(let field, let range): return keys(of: type, field: field, in: range, after: nil).map(\.name)
         case .anyOf(let field, let values):
             return Array(Set(values.flatMap { keys(of: type, field: field, in: .equals($0), after: nil).map(\.name) }))
+        case .outside(let field, let gaps):
+            // Records not in the index are not told apart here: the caller checks every filter.
+            guard !lacks(type, field: field) else { return self.names[type].map { Array($0.values(after: nil)) } ?? [] }
+            return keys(of: type, field: field, outside: gaps, after: nil).map(\.name)
         }
     }
 }

@@ -79,6 +79,31 @@ struct SortedList<Element: Comparable> {
         values(from: boundary { $0 < from })
     }
 
+    /// Values in order, from the first one above `after`, leaving out those in any of `gaps`
+    /// (sorted, apart): each gap is stepped over with one search, its values never read.
+    func values(after: Element?, outside gaps: [Range<Element>]) -> some Sequence<Element> {
+        let start: (chunk: Int, offset: Int) = after.map { after in boundary { $0 <= after } } ?? (0, 0)
+        return sequence(state: (position: start, gap: 0)) { state -> Element? in
+            while state.position.chunk < chunks.count {
+                let chunk = chunks[state.position.chunk]
+                guard state.position.offset < chunk.count else {
+                    state.position = (state.position.chunk + 1, 0)
+                    continue
+                }
+                let value = chunk[state.position.offset]
+                while state.gap < gaps.count, gaps[state.gap].upperBound <= value { state.gap += 1 }
+                if state.gap < gaps.count, gaps[state.gap].contains(value) {
+                    let end = gaps[state.gap].upperBound
+                    state.position = boundary { $0 < end }
+                    continue
+                }
+                state.position.offset += 1
+                return value
+            }
+            return nil
+        }
+    }
+
     private func values(from start: (chunk: Int, offset: Int)) -> some Sequence<Element> {
         let chunks = self.chunks
         return sequence(state: start) { state -> Element? in

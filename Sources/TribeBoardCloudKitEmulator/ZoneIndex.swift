@@ -79,6 +79,19 @@ struct ZoneIndex {
         guard let end = range.end else { return from }
         return AnySequence(from.lazy.prefix(while: { range.holds($0.value, end: end) }))
     }
+
+    /// The keys of `type`'s index of `field` outside `gaps` (sorted, apart), in order, from the
+    /// first above `after`: a gap is stepped over, not read.
+    func keys(of type: String, field: String, outside gaps: [Range<IndexKey>], after: IndexKey?) -> AnySequence<IndexKey> {
+        guard let index = fields[type]?[field] else { return AnySequence([]) }
+        return AnySequence(index.values(after: after, outside: gaps))
+    }
+
+    /// Whether some record of `type` is not in the index of `field` (it lacks the field, or holds
+    /// a value filters cannot compare): a record is in a field's index at most once.
+    func lacks(_ type: String, field: String) -> Bool {
+        (names[type]?.count ?? 0) != (fields[type]?[field]?.count ?? 0)
+    }
 }
 
 /// The part of a field's index a filter reads. String order is Swift's (canonically equivalent
@@ -112,6 +125,34 @@ enum IndexRange {
         case .equals: return value == end
         case .beginsWith: return value < end
         }
+    }
+
+    /// Values that begin with `prefix` (as the filters' `hasPrefix` judges) with nothing else in
+    /// between, so that a `NOT_BEGINS_WITH` read of the index may step over them: for a non-empty
+    /// ASCII prefix, from the prefix to the prefix followed by U+02FF. A value there is the prefix
+    /// or the prefix followed by a scalar below U+02FF (NFC order), which starts a character of
+    /// its own (the first grapheme extender is U+0300; a prefix ending in CR is left out, as CR
+    /// LF is one character). The bound is U+02FF, a spacing letter nothing composes with: the
+    /// prefix followed by U+0300 would compose (`A` + U+0300 is `À`, which sorts after `z`). A
+    /// value whose prefix letter takes a combining mark (`e` + U+0332) lies after the gap and is
+    /// read. Nil: no such range (empty, non-ASCII).
+    static func gap(notBeginningWith prefix: String) -> Range<IndexKey>? {
+        let bytes = Array(prefix.utf8)
+        guard let last = bytes.last, last != UInt8(ascii: "\r"), bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+        return IndexKey(value: prefix, name: "")..<IndexKey(value: prefix + "\u{2FF}", name: "")
+    }
+
+    /// Gaps sorted and merged (a prefix of another's gap holds the other's).
+    static func merged(_ gaps: [Range<IndexKey>]) -> [Range<IndexKey>] {
+        var merged: [Range<IndexKey>] = []
+        for gap in gaps.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = merged.last, gap.lowerBound <= last.upperBound {
+                merged[merged.count - 1] = last.lowerBound..<max(last.upperBound, gap.upperBound)
+            } else {
+                merged.append(gap)
+            }
+        }
+        return merged
     }
 
     /// The least string above every string beginning with an ASCII `prefix`.

@@ -1,38 +1,41 @@
 import TribeBoardCloudKit
 
 /// Where a whole-type read (`WholeTypeReader`) stands: the queries of each type, the page each
-/// has reached, and what each family type's probe decided. It sends nothing: the reader performs
+/// has reached, and how each family type is read (split or not). It sends nothing: the reader performs
 /// its work and hands it the answers, in whatever order they come.
 struct ReadPlan: Sendable {
     enum Work: Sendable, Equatable {
-        /// Doctor's code probe of a family type.
-        case probe(type: Int)
         /// A page of one query (nil marker: its first).
         case page(stream: Int, marker: String?)
     }
 
     enum Answer: Sendable {
-        case probed(type: Int, Result<Void, CloudKitError>)
         case page(stream: Int, Result<CloudKitQueryPage, CloudKitError>)
     }
 
     /// What an answer lets the reader hand over: pages of records, and the types now read whole.
     struct Handed {
-        var pages: [[CloudKitRecordResult]] = []
+        /// A page, and the split whose query read it (nil: an unsplit query).
+        struct Page {
+            var split: Int?
+            var records: [CloudKitRecordResult]
+        }
+
+        var pages: [Page] = []
         var finished: [String] = []
     }
 
     private enum TypeState {
-        /// A family type waiting for its probe, the remainder's first page and the first page of
-        /// one unfiltered query (the whole type when it fits in a page; the fallback otherwise).
+        /// A family type waiting for the first split's first page (which filters on the code: its
+        /// answer says whether the container can split the type) and the first page of one
+        /// unfiltered query (the whole type when it fits in a page; the fallback otherwise).
         case deciding(Decision)
         case reading
         case skipped
     }
 
     private struct Decision {
-        var probe: Result<Void, CloudKitError>?
-        var remainder: (stream: Int, answer: Result<CloudKitQueryPage, CloudKitError>?)
+        var firstSplit: (stream: Int, answer: Result<CloudKitQueryPage, CloudKitError>?)
         var whole: (stream: Int, answer: Result<CloudKitQueryPage, CloudKitError>?)
     }
 
@@ -45,7 +48,8 @@ struct ReadPlan: Sendable {
 
     private struct Stream {
         let type: Int
-        let filters: [CloudKitFilter]?
+        /// Which of `splits` it reads (nil: the type unfiltered).
+        let split: Int?
         var pages: ContinuationGuard
         var answered = false
         /// False once its type was skipped or is read otherwise: its answers are dropped.
@@ -57,22 +61,22 @@ struct ReadPlan: Sendable {
     /// Pages to ask for, first first: a query's next page goes in front, so that the queries
     /// already started (a long single query above all) keep their place while new ones wait.
     private var work: [Work] = []
-    /// A family type's queries: the remainder first, then one per prefix.
+    /// A family type's queries, each one split of it; the first also answers whether it can be
+    /// split.
     private let splits: [[CloudKitFilter]]
 
     init(types names: [String], splittable: (String) -> Bool, splits: [[CloudKitFilter]]) {
         self.splits = splits
         for name in names {
             let type = types.count
-            if splittable(name), let remainder = splits.first {
+            if splittable(name), !splits.isEmpty {
                 types.append(TypeRead(name: name, state: .reading))
-                let decision = Decision(remainder: (open(type, filters: remainder), nil), whole: (open(type, filters: nil), nil))
+                let decision = Decision(firstSplit: (open(type, split: 0), nil), whole: (open(type, split: nil), nil))
                 types[type].state = .deciding(decision)
-                work += [.probe(type: type), .page(stream: decision.remainder.stream, marker: nil),
-                         .page(stream: decision.whole.stream, marker: nil)]
+                work += [.page(stream: decision.firstSplit.stream, marker: nil), .page(stream: decision.whole.stream, marker: nil)]
             } else {
                 types.append(TypeRead(name: name, state: .reading))
-                work.append(.page(stream: open(type, filters: nil), marker: nil))
+                work.append(.page(stream: open(type, split: nil), marker: nil))
             }
         }
     }
@@ -83,19 +87,17 @@ struct ReadPlan: Sendable {
             let next = work.removeFirst()
             switch next {
             case .page(let stream, _) where !streams[stream].live: continue
-            case .probe(let type): if case .deciding = types[type].state { return next } else { continue }
             default: return next
             }
         }
         return nil
     }
 
-    /// The query a piece of work sends (a probe's type is all that matters of it).
+    /// The query a piece of work sends.
     func query(of work: Work) -> CloudKitQuery {
         switch work {
-        case .probe(let type): return CloudKitQuery(recordType: types[type].name)
         case .page(let stream, _):
-            return CloudKitQuery(recordType: types[streams[stream].type].name, filterBy: streams[stream].filters)
+            return CloudKitQuery(recordType: types[streams[stream].type].name, filterBy: streams[stream].split.map { splits[$0] })
         }
     }
 
@@ -103,16 +105,12 @@ struct ReadPlan: Sendable {
     mutating func take(_ answer: Answer, absent: (CloudKitError) -> Bool) throws(CloudKitError) -> Handed {
         var handed = Handed()
         switch answer {
-        case .probed(let type, let result):
-            guard case .deciding(var decision) = types[type].state else { return handed }
-            decision.probe = result
-            try decide(type, decision, absent: absent, into: &handed)
         case .page(let stream, let result):
             guard streams[stream].live else { return handed }
             let type = streams[stream].type
             switch types[type].state {
             case .deciding(var decision):
-                if stream == decision.whole.stream { decision.whole.answer = result } else { decision.remainder.answer = result }
+                if stream == decision.whole.stream { decision.whole.answer = result } else { decision.firstSplit.answer = result }
                 try decide(type, decision, absent: absent, into: &handed)
             case .skipped:
                 return handed
@@ -129,8 +127,9 @@ struct ReadPlan: Sendable {
     }
 
     /// A family type: one page when it fits in one (the unfiltered query's first page has no
-    /// marker); split once the probe and the remainder's first page both answered; the unfiltered
-    /// query read on when the code index is missing or the server refuses the remainder's filter.
+    /// marker); split once the first split's first page answered (proof that the container has
+    /// the code's index and knows the comparator); the unfiltered query read on when the code
+    /// index is missing or the server refuses the split's filter.
     /// The unfiltered query must be answered whatever is chosen: a type the container cannot read
     /// whole (`___recordID` not QUERYABLE, no index at all) stops the read with Apple's refusal of
     /// it, as a one-query read always did, rather than with the split's schema or none at all.
@@ -138,23 +137,21 @@ struct ReadPlan: Sendable {
     private mutating func decide(_ type: Int, _ decision: Decision, absent: (CloudKitError) -> Bool,
                                  into handed: inout Handed) throws(CloudKitError) {
         types[type].state = .deciding(decision)
-        let failures = [decision.probe?.failure, decision.remainder.answer?.failure, decision.whole.answer?.failure].compactMap { $0 }
+        let failures = [decision.firstSplit.answer?.failure, decision.whole.answer?.failure].compactMap { $0 }
         if failures.contains(where: absent) { return skip(type, into: &handed) }
         if case .success(let page)? = decision.whole.answer, page.continuationMarker == nil {
             drop(type, keeping: decision.whole.stream)
             return try accept(page, of: decision.whole.stream, into: &handed)
         }
         if let failure = decision.whole.answer?.failure { throw failure }
-        switch (decision.probe, decision.remainder.answer) {
-        case (.failure(let error)?, _):
-            guard error.isMissingIndex else { throw error }
-        case (_, .failure(let error)?):
+        switch decision.firstSplit.answer {
+        case .failure(let error)?:
             guard error.isMissingIndex || error.isBadRequest else { throw error }
-        case (.success?, .success(let first)?):
+        case .success(let first)?:
             guard decision.whole.answer != nil else { return }
-            drop(type, keeping: decision.remainder.stream)
-            for filters in splits.dropFirst() { work.append(.page(stream: open(type, filters: filters), marker: nil)) }
-            return try accept(first, of: decision.remainder.stream, into: &handed)
+            drop(type, keeping: decision.firstSplit.stream)
+            for split in splits.indices.dropFirst() { work.append(.page(stream: open(type, split: split), marker: nil)) }
+            return try accept(first, of: decision.firstSplit.stream, into: &handed)
         default:
             return
         }
@@ -176,7 +173,7 @@ struct ReadPlan: Sendable {
 
     private mutating func accept(_ page: CloudKitQueryPage, of stream: Int, into handed: inout Handed) throws(CloudKitError) {
         streams[stream].answered = true
-        handed.pages.append(page.records)
+        handed.pages.append(Handed.Page(split: streams[stream].split, records: page.records))
         if let marker = try streams[stream].pages.next(after: page.continuationMarker) {
             work.insert(.page(stream: stream, marker: marker), at: 0)
         } else {
@@ -184,8 +181,8 @@ struct ReadPlan: Sendable {
         }
     }
 
-    private mutating func open(_ type: Int, filters: [CloudKitFilter]?) -> Int {
-        streams.append(Stream(type: type, filters: filters, pages: ContinuationGuard(recordType: types[type].name)))
+    private mutating func open(_ type: Int, split: Int?) -> Int {
+        streams.append(Stream(type: type, split: split, pages: ContinuationGuard(recordType: types[type].name)))
         types[type].open += 1
         return streams.count - 1
     }

@@ -2,11 +2,12 @@ import Foundation
 import Testing
 @testable import TribeBoardCloudKitEmulator
 
-/// The query index against a plain scan: every query answered from the index (EQUALS, IN and
-/// BEGINS_WITH, beside NOT_BEGINS_WITH and the type's walk) pages through the same records, in the
+/// The query index against a plain scan: every query answered from the index (EQUALS, IN,
+/// BEGINS_WITH and NOT_BEGINS_WITH, beside the type's walk) pages through the same records, in the
 /// same order, as reading every record of the type and keeping those the filters take, also when
 /// records are written, changed, retyped and deleted between pages, and across a reload of the
-/// saved file. And a BEGINS_WITH page reads about what it returns, not the whole type.
+/// saved file. And a BEGINS_WITH page, or a page of the remainder a whole-type read asks for
+/// (NOT_BEGINS_WITH each first letter), reads about what it returns, not the whole type.
 @Suite("Emulator query index")
 struct QueryIndexTests {
     static let location = Location(container: "iCloud.test", environment: "development", database: "public", zone: "_defaultZone")
@@ -14,14 +15,18 @@ struct QueryIndexTests {
 
     /// Code values meant to sit at the edges of a prefix's range: lower case, empty, a number, a
     /// list, a combining mark after a prefix letter (`A` + ring composes to `Å`, `e` + low line
-    /// does not compose and sorts after `ez`), precomposed and decomposed `é`, DEL, and no field.
+    /// and `A` + tilde overlay do not compose and sort after `ez`, `AZ`), precomposed and
+    /// decomposed `é`, DEL, CR LF (one character), the scalars either side of U+0300, and no field.
     static let codes: [WireValue?] = [
         .string("A"), .string("AB"), .string("ABC"), .string("AZ"), .string("A\u{30A}"), .string("Å"), .string("B"),
         .string("b"), .string("e"), .string("ez"), .string("e\u{332}"), .string("e\u{332}x"), .string("eあ"),
         .string("é"), .string("e\u{301}"), .string("\u{7F}"), .string("\u{7F}A"), .string("9"), .string(""),
-        .string("Z9"), .number(5), .array([.string("A")]), nil,
+        .string("Z9"), .number(5), .array([.string("A")]), nil, .string("A\u{334}"), .string("A\r\nB"),
+        .string("A\r"), .string("A\u{2FF}"), .string("A\u{300}x"), .string("Ay\u{301}"),
     ]
-    static let prefixes = ["A", "AB", "B", "e", "é", "e\u{332}", "\u{7F}", "", "9", "5", "Z"]
+    static let prefixes = ["A", "AB", "B", "e", "é", "e\u{332}", "\u{7F}", "", "9", "5", "Z", "A\r", "Ay"]
+    /// The first letters a whole-type read gives its prefix queries (its remainder: none of them).
+    static let letters = (UInt8(ascii: "A")...UInt8(ascii: "Z")).map { String(UnicodeScalar($0)) } + (0...9).map(String.init)
 
     struct Generator: RandomNumberGenerator {
         var state: UInt64
@@ -48,7 +53,8 @@ struct QueryIndexTests {
         let prefix = prefixes.randomElement(using: &random) ?? ""
         let code = codes.compactMap { $0 }.randomElement(using: &random) ?? .string("")
         let other = prefixes.randomElement(using: &random) ?? ""
-        switch Int.random(in: 0..<7, using: &random) {
+        switch Int.random(in: 0..<8, using: &random) {
+        case 7: return (letters + [prefix]).map { filter("NOT_BEGINS_WITH", .string($0)) }
         case 0: return []
         case 1: return [filter("EQUALS", code)]
         case 2: return [filter("BEGINS_WITH", .string(prefix))]
@@ -60,17 +66,23 @@ struct QueryIndexTests {
     }
 
     /// The plain scan: every record of the type the filters take, in the documented order (by the
-    /// code then the name when an EQUALS or BEGINS_WITH reads the code's index, else by name),
-    /// after the last one returned.
+    /// code then the name when an EQUALS or BEGINS_WITH reads the code's index; when only
+    /// NOT_BEGINS_WITH does, by the code then the name, then the records without a comparable code
+    /// by name; else by name), after the last one returned.
     static func scan(_ database: EmulatorDatabase, type: String, filters: [QueryRequestBody.Filter],
                      after last: WireRecord?) -> [String] {
-        let byCode = filters.contains { ["EQUALS", "BEGINS_WITH"].contains($0.comparator) } && !filters.contains { $0.comparator == "IN" }
-        func key(_ record: WireRecord) -> (String, String) {
-            (byCode ? record.fields?["code"]?.value.comparable ?? "" : "", record.recordName)
+        let comparators = Set(filters.map(\.comparator))
+        let byCode = !comparators.isDisjoint(with: ["EQUALS", "BEGINS_WITH"]) && !comparators.contains("IN")
+        let outside = comparators.isDisjoint(with: ["EQUALS", "BEGINS_WITH", "IN"]) && comparators.contains("NOT_BEGINS_WITH")
+            && filters.allSatisfy { $0.comparator != "NOT_BEGINS_WITH" || !($0.fieldValue.value.comparable ?? "").isEmpty }
+        func key(_ record: WireRecord) -> (Int, String, String) {
+            let code = record.fields?["code"]?.value.comparable
+            if outside { return (code == nil ? 1 : 0, code ?? "", record.recordName) }
+            return (0, byCode ? code ?? "" : "", record.recordName)
         }
         return (database.zones[location.zoneKey] ?? [:]).values
             .filter { record in record.recordType == type && filters.allSatisfy { EmulatorDatabase.matches(record, filter: $0) } }
-            .map(key).filter { candidate in last.map { key($0) < candidate } ?? true }.sorted(by: <).map(\.1)
+            .map(key).filter { candidate in last.map { key($0) < candidate } ?? true }.sorted(by: <).map(\.2)
     }
 
     static func write(_ database: inout EmulatorDatabase, _ random: inout Generator) {
@@ -137,5 +149,36 @@ struct QueryIndexTests {
         // Each page reads its 200 and the one after it that proves a next page; a walk of the type
         // would read thousands.
         #expect(examined <= wanted + (wanted + 199) / 200)
+    }
+
+    @Test func theRemaindersPageReadsWhatItReturnsNotTheWholeType() throws {
+        var database = EmulatorDatabase()
+        // 8,000 codes of the app's alphabet, 40 lower-case, 20 without a code.
+        let records: [WireRecord] = (0..<8060).map { (i: Int) -> WireRecord in
+            let name = String(format: "F%05d", (i * 7919) % 8060)
+            let code: WireValue? = switch i {
+            case ..<8000: .string(Self.letters[i % Self.letters.count] + String(i))
+            case ..<8040: .string("q\(i)")
+            default: nil
+            }
+            return Self.record(name, type: "Family", code: code)
+        }
+        database.seed(records, at: Self.location, mode: .permissive, developer: "_developer")
+        let filters = Self.letters.map { Self.filter("NOT_BEGINS_WITH", .string($0)) }
+        var marker: String?
+        var read: [String] = []
+        var examined = 0
+        repeat {
+            let request = QueryRequestBody(resultsLimit: 25, query: .init(recordType: "Family", filterBy: filters), continuationMarker: marker)
+            let page = try database.query(request, at: Self.location, policy: ContainerPolicy(), caller: Self.caller)
+            read += page.records.map(\.recordName)
+            examined += page.examined
+            marker = page.marker
+        } while marker != nil
+        let expected = records.filter { record in filters.allSatisfy { EmulatorDatabase.matches(record, filter: $0) } }.map(\.recordName)
+        #expect(expected.count == 60 && Set(read) == Set(expected) && read.count == 60)
+        // The 40 lower-case codes and the 20 without one, and each page's one more: the 8,000
+        // codes beginning with a letter are stepped over, never read (the walk read 8,060 a page).
+        #expect(examined <= 60 + 3)
     }
 }

@@ -96,7 +96,8 @@ struct WholeTypeReaderStandInTests {
         #expect(names.filter { $0.value > 1 }.isEmpty, "no family handed over twice")
         #expect(Set(names.keys) == before, "every family there before the read, once; none of the lagging writes")
         #expect(Set(names.keys) == oneQuery, "the same families as one query page after page")
-        #expect(pages >= 1 + WholeTypeReader.prefixes.count, "read as the split's queries, a page each at least (\(pages))")
+        // 1,200 + 260 + 14 families (and the planted ones) in 4 splits: 2 pages each at least.
+        #expect(pages >= 4 * 2, "read as the split's queries (\(pages) pages)")
         for (index, record) in planted.enumerated() where index.isMultiple(of: 2) {
             let code = try #require(record.string("code"))
             let holders = (families + planted).filter { $0.string("code") == code }.count

@@ -52,7 +52,7 @@ struct RecordErrorBody: Codable, Equatable {
 }
 
 /// One entry of a `records` array in a response.
-enum RecordEntry: Encodable, Equatable {
+enum RecordEntry: Encodable, Equatable, Sendable {
     case record(WireRecord)
     case error(RecordErrorBody)
 
@@ -66,12 +66,12 @@ enum RecordEntry: Encodable, Equatable {
     var isError: Bool { if case .error = self { return true } else { return false } }
 }
 
-struct QueryResponseBody: Encodable {
+struct QueryResponseBody: Encodable, Sendable {
     var records: [WireRecord]
     var continuationMarker: String?
 }
 
-struct RecordsResponseBody: Encodable {
+struct RecordsResponseBody: Encodable, Sendable {
     var records: [RecordEntry]
 }
 
