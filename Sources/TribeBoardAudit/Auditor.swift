@@ -181,8 +181,8 @@ package struct Auditor: Sendable {
     private func markForReupload(_ ids: [String], in report: inout CodeRepairReport) throws(CodeRepairError) {
         guard !ids.isEmpty else { return }
         do {
-            let marked = try TribeBoardStore.open(at: request.storePath).markForReupload(familyIDs: ids)
-            report.reupload = marked
+            let marked = try TribeBoardStore.open(at: request.storePath).markForReupload(familyIDs: ids.map(FamilyID.init(rawValue:)))
+            report.reupload = marked.map(\.rawValue)
             report.applied = true
             logger.notice("marked for upload again", metadata: ["families": "\(marked.count)"])
         } catch {

@@ -46,12 +46,12 @@ package struct FamilyRemover: Sendable {
             let joinedInApp = try await appMembers(of: resolved.map(\.1), remote: &remote)
             for (query, family) in resolved {
                 var entry = plan(family, query: query)
-                entry.members += joinedInApp[family.id] ?? []
-                let others = family.otherMembers.count + (joinedInApp[family.id]?.count ?? 0)
+                entry.members += joinedInApp[family.id.rawValue] ?? []
+                let others = family.otherMembers.count + (joinedInApp[family.id.rawValue]?.count ?? 0)
                 if others > 0 && !request.force {
                     entry.outcome = .refused
-                    entry.problem = CaseError.hasMembers(familyID: family.id, count: others, store: request.storePath).localizedDescription
-                    if request.families.count == 1 { throw .hasMembers(familyID: family.id, count: others, store: request.storePath) }
+                    entry.problem = CaseError.hasMembers(familyID: family.id.rawValue, count: others, store: request.storePath).localizedDescription
+                    if request.families.count == 1 { throw .hasMembers(familyID: family.id.rawValue, count: others, store: request.storePath) }
                     report.add(entry)
                     continue
                 }
@@ -60,9 +60,9 @@ package struct FamilyRemover: Sendable {
                     continue
                 }
                 if remote == nil && (family.uploaded || !family.claimedCodes.isEmpty) {
-                    if request.families.count == 1 { throw .remoteNeeded(familyID: family.id) }
+                    if request.families.count == 1 { throw .remoteNeeded(familyID: family.id.rawValue) }
                     entry.outcome = .unfinished
-                    entry.problem = CaseError.remoteNeeded(familyID: family.id).localizedDescription
+                    entry.problem = CaseError.remoteNeeded(familyID: family.id.rawValue).localizedDescription
                     report.add(entry)
                     continue
                 }
@@ -86,17 +86,17 @@ package struct FamilyRemover: Sendable {
 
     /// Each query's family, or its entry when the store no longer holds it (removed earlier, or unknown).
     private func resolve(_ queries: [String], store: TribeBoardStore, report: inout RemoveReport) throws(CaseError) -> [(String, CaseFamily)] {
-        var resolved: [(String, String)] = []
+        var resolved: [(String, FamilyID)] = []
         do {
             for query in queries {
                 if let family = try store.namedFamily(query) {
                     resolved.append((query, family.id))
                 } else if let removal = try store.removal(matching: query), removal.finishedAt != nil {
                     var entry = RemovedFamily(query: query, outcome: .alreadyRemoved)
-                    entry.familyId = removal.familyID
+                    entry.familyId = removal.familyID.rawValue
                     entry.familyName = removal.name
                     entry.code = request.display(removal.code)
-                    entry.mergedInto = removal.mergedInto
+                    entry.mergedInto = removal.mergedInto?.rawValue
                     report.add(entry)
                 } else {
                     if queries.count == 1 && request.families.count == 1 { throw CaseError.noSuchFamily(query, store: request.storePath) }
@@ -122,14 +122,14 @@ package struct FamilyRemover: Sendable {
         defer { remote = cloud }
         let queried: [String: [CloudKitRecord]]
         do throws(CloudKitError) {
-            queried = try await cloud.memberships(of: uploaded.map(\.id))
+            queried = try await cloud.memberships(of: uploaded.map(\.id.rawValue))
         } catch {
             throw .remote(error)
         }
         var members: [String: [RemovedFamily.Member]] = [:]
         for family in uploaded {
-            let known = Set(family.members.map(\.membershipID))
-            members[family.id] = (queried[family.id] ?? []).filter { !known.contains($0.recordName) }.map { record in
+            let known = Set(family.members.map(\.membershipID.rawValue))
+            members[family.id.rawValue] = (queried[family.id.rawValue] ?? []).filter { !known.contains($0.recordName) }.map { record in
                 RemovedFamily.Member(membershipId: record.recordName, userId: RemoteCase.reference(record, "user") ?? "?",
                                      displayName: "(joined in the app)", role: record.string("role") ?? "?",
                                      status: record.string("status") ?? "?", profile: "kept")
@@ -140,13 +140,13 @@ package struct FamilyRemover: Sendable {
 
     private func plan(_ family: CaseFamily, query: String) -> RemovedFamily {
         var entry = RemovedFamily(query: query, outcome: request.apply ? .removed : .planned)
-        entry.familyId = family.id
+        entry.familyId = family.id.rawValue
         entry.familyName = family.name
         entry.code = request.display(family.code)
         entry.unfinishedCreation = family.halfMade
         entry.mergedInto = mergedInto
         entry.members = family.members.map { member in
-            RemovedFamily.Member(membershipId: member.membershipID, userId: member.userID, displayName: member.displayName,
+            RemovedFamily.Member(membershipId: member.membershipID.rawValue, userId: member.userID.rawValue, displayName: member.displayName,
                                  role: member.role, status: member.status,
                                  profile: member.profileOnlyHere && !member.profileUploaded ? "deleted" : "kept")
         }
@@ -159,7 +159,7 @@ package struct FamilyRemover: Sendable {
         guard !batch.isEmpty else { return }
         defer { batch.removeAll(keepingCapacity: true) }
         do throws(StoreError) {
-            try store.beginRemovals(batch.map { FamilyRemoval(familyID: $0.0.id, name: $0.0.name, code: $0.0.code, mergedInto: mergedInto) })
+            try store.beginRemovals(batch.map { FamilyRemoval(familyID: $0.0.id, name: $0.0.name, code: $0.0.code, mergedInto: mergedInto.map(FamilyID.init(rawValue:))) })
         } catch {
             throw .store(error)
         }
@@ -187,21 +187,21 @@ package struct FamilyRemover: Sendable {
                                 report: inout RemoveReport) async throws(CloudKitError) {
         guard var cloud = remote else { return }
         defer { remote = cloud }
-        let ids = families.map(\.id)
-        let known = try await cloud.records(named: ids + families.flatMap { $0.members.map(\.membershipID) })
+        let ids = families.map(\.id.rawValue)
+        let known = try await cloud.records(named: ids + families.flatMap { $0.members.map(\.membershipID.rawValue) })
         let queried = try await cloud.memberships(of: ids)
         var memberships: [String: [CloudKitRecord]] = [:]
         for family in families {
-            var records = family.members.compactMap { known[$0.membershipID] }
-            for record in queried[family.id] ?? [] where !records.contains(where: { $0.recordName == record.recordName }) {
+            var records = family.members.compactMap { known[$0.membershipID.rawValue] }
+            for record in queried[family.id.rawValue] ?? [] where !records.contains(where: { $0.recordName == record.recordName }) {
                 records.append(record)
             }
-            memberships[family.id] = records
+            memberships[family.id.rawValue] = records
         }
-        let deletedMembers = try await cloud.delete(families.flatMap { memberships[$0.id] ?? [] })
+        let deletedMembers = try await cloud.delete(families.flatMap { memberships[$0.id.rawValue] ?? [] })
         var familyRecords: [CloudKitRecord] = []
         for (index, family) in families.enumerated() {
-            let records = memberships[family.id] ?? []
+            let records = memberships[family.id.rawValue] ?? []
             let failed = records.compactMap { record -> String? in
                 if case .failed(let reason)? = deletedMembers[record.recordName] { return "membership \(record.recordName): \(reason)" }
                 return nil
@@ -210,22 +210,22 @@ package struct FamilyRemover: Sendable {
             if let problem = failed.first {
                 entries[index].outcome = .unfinished
                 entries[index].problem = problem
-            } else if let record = known[family.id] {
+            } else if let record = known[family.id.rawValue] {
                 familyRecords.append(record)
             }
         }
         let deletedFamilies = try await cloud.delete(familyRecords)
         var claims: [(Int, CodeClaim)] = []
         for (index, family) in families.enumerated() where entries[index].outcome == .removed {
-            if case .failed(let reason)? = deletedFamilies[family.id] {
+            if case .failed(let reason)? = deletedFamilies[family.id.rawValue] {
                 entries[index].outcome = .unfinished
                 entries[index].problem = "family record: \(reason)"
                 continue
             }
-            entries[index].remoteFamilyDeleted = deletedFamilies[family.id] != nil
+            entries[index].remoteFamilyDeleted = deletedFamilies[family.id.rawValue] != nil
             for code in Set(family.claimedCodes + [CodeClaim.normalise(family.code)]) {
                 do throws(CodeClaimError) {
-                    claims.append((index, try CodeClaim(code: code, familyID: family.id)))
+                    claims.append((index, try CodeClaim(code: code, familyID: family.id.rawValue)))
                 } catch {
                     entries[index].outcome = .unfinished
                     entries[index].problem = error.localizedDescription

@@ -135,7 +135,7 @@ struct CreationChecks {
                                     + "again with admin_display_name (provision never changes a family it already holds)")
         check.count = count
         check.sample = orphans.sample.map {
-            item($0.id, $0.name, $0.code, detail: "created \($0.createdAt ?? "?"), \(AdminState.none.summary)")
+            item($0.id.rawValue, $0.name, $0.code, detail: "created \($0.createdAt ?? "?"), \(AdminState.none.summary)")
         }
         return check
     }
@@ -152,7 +152,7 @@ struct CreationChecks {
                                     + "activateInvitedAdmin); their profile and membership stay in this store until then")
         check.count = count
         check.sample = awaiting.sample.map {
-            item($0.id, $0.name, $0.code, detail: "created \($0.createdAt ?? "?"), \(AdminState.awaitingInvitedAdmin.summary)")
+            item($0.id.rawValue, $0.name, $0.code, detail: "created \($0.createdAt ?? "?"), \(AdminState.awaitingInvitedAdmin.summary)")
         }
         return check
     }

@@ -30,7 +30,7 @@ struct PossibleDuplicateCheck: Sendable {
         chunk.reserveCapacity(Self.loadChunk)
         try store.forEachFamilyWithAdmin { family in
             let external = ImportKey.externalId(in: family.importKey)
-            let holder = NameAndAdminIndex.Holder(familyID: family.familyID, line: nil, externalId: external,
+            let holder = NameAndAdminIndex.Holder(familyID: family.familyID.rawValue, line: nil, externalId: external,
                                                   name: family.name, importKey: family.importKey)
             for key in Self.keys(name: family.name, adminName: family.adminName, adminHash: family.adminHash) {
                 chunk.append((key, holder))

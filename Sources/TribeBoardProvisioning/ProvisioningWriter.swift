@@ -34,10 +34,10 @@ struct ProvisioningWriter {
                 if let conflict = try PreassignedCode.conflict(row, existing: existing, lookups: transaction.lookups) {
                     return failed(row, conflict.localizedDescription)
                 }
-                var result = ProvisionRowResult(line: row.line, externalId: row.externalId, familyId: FamilyID(rawValue: existing.id),
+                var result = ProvisionRowResult(line: row.line, externalId: row.externalId, familyId: existing.id,
                                                 familyName: existing.name, code: existing.code, status: .existing,
                                                 error: nil, needsQRCode: true)
-                result.checkExistingQRCode = qrFileExists(FamilyID(rawValue: existing.id))
+                result.checkExistingQRCode = qrFileExists(existing.id)
                 return result
             }
             do {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TribeBoardDomain
 import TribeBoardSupport
 
 /// The store's record of the CloudKit code claims its families hold (table `code_claims`).
@@ -10,17 +11,17 @@ import TribeBoardSupport
 /// code is up.
 extension TribeBoardStore {
     package struct ClaimedCode: Hashable, Sendable {
-        package let familyID: String
+        package let familyID: FamilyID
         package let code: String
 
-        package init(familyID: String, code: String) {
+        package init(familyID: FamilyID, code: String) {
             self.familyID = familyID
             self.code = code
         }
     }
 
     /// Of these families, the (family, code) pairs this store holds a claim for.
-    package func claimedCodes(familyIDs: [String]) throws(StoreError) -> Set<ClaimedCode> {
+    package func claimedCodes(familyIDs: [FamilyID]) throws(StoreError) -> Set<ClaimedCode> {
         guard !familyIDs.isEmpty else { return [] }
         do {
             return try writer.read { db in
@@ -29,7 +30,7 @@ extension TribeBoardStore {
                     let rows = try Row.fetchAll(db, sql: "SELECT family_id, code FROM code_claims WHERE family_id IN \(SQLPlaceholders.list(chunk.count))",
                                                 arguments: StatementArguments(Array(chunk)))
                     for row in rows {
-                        guard let family = row.text("family_id"), let code = row.text("code") else { continue }
+                        guard let family: FamilyID = row.id("family_id"), let code = row.text("code") else { continue }
                         claimed.insert(ClaimedCode(familyID: family, code: code))
                     }
                 }
@@ -70,7 +71,7 @@ extension TribeBoardStore {
                     SELECT c.family_id, c.code FROM code_claims c JOIN families f ON f.id = c.family_id
                     WHERE f.code != c.code AND f.needs_sync = 0 AND c.code > ? ORDER BY c.code LIMIT ?
                     """, arguments: [after, limit]).compactMap { row in
-                    guard let family = row.text("family_id"), let code = row.text("code") else { return nil }
+                    guard let family: FamilyID = row.id("family_id"), let code = row.text("code") else { return nil }
                     return ClaimedCode(familyID: family, code: code)
                 }
             }
@@ -85,7 +86,7 @@ extension TribeBoardStore {
             return try writer.read { db in
                 try Row.fetchAll(db, sql: "SELECT family_id, code FROM code_claims WHERE code > ? ORDER BY code LIMIT ?",
                                  arguments: [after, limit]).compactMap { row in
-                    guard let family = row.text("family_id"), let code = row.text("code") else { return nil }
+                    guard let family: FamilyID = row.id("family_id"), let code = row.text("code") else { return nil }
                     return ClaimedCode(familyID: family, code: code)
                 }
             }
@@ -95,13 +96,13 @@ extension TribeBoardStore {
     }
 
     /// Of these ids, those of families the store holds.
-    package func presentFamilyIDs(_ ids: [String]) throws(StoreError) -> Set<String> {
+    package func presentFamilyIDs(_ ids: [FamilyID]) throws(StoreError) -> Set<FamilyID> {
         guard !ids.isEmpty else { return [] }
         do {
             return try writer.read { db in
-                var present = Set<String>()
+                var present = Set<FamilyID>()
                 for chunk in ids.chunked(500) {
-                    present.formUnion(try String.fetchAll(db, sql: "SELECT id FROM families WHERE id IN \(SQLPlaceholders.list(chunk.count))",
+                    present.formUnion(try FamilyID.fetchAll(db, sql: "SELECT id FROM families WHERE id IN \(SQLPlaceholders.list(chunk.count))",
                                                           arguments: StatementArguments(Array(chunk))))
                 }
                 return present
@@ -129,7 +130,7 @@ extension TribeBoardStore {
     /// Gives a family that never left the store (pending, no CloudKit record) a new code, when its
     /// code turned out to be claimed in CloudKit; false when the family changed or went up meanwhile.
     /// The unique index on `code` refuses a code another writer took meanwhile (thrown).
-    package func recodeUnsentFamily(id: String, from old: String, to new: String) throws(StoreError) -> Bool {
+    package func recodeUnsentFamily(id: FamilyID, from old: String, to new: String) throws(StoreError) -> Bool {
         do {
             return try writer.write { db in
                 try db.execute(sql: """
@@ -146,7 +147,7 @@ extension TribeBoardStore {
     /// Removes a family created by this run that must not exist (its preassigned code is claimed
     /// by another family in CloudKit), with its memberships and the profiles only it used, if it
     /// never left the store. The creation log keeps the failure. Returns whether it was removed.
-    package func discardUnsentFamily(id: String, importKey: String?, line: Int?, reason: String) throws(StoreError) -> Bool {
+    package func discardUnsentFamily(id: FamilyID, importKey: String?, line: Int?, reason: String) throws(StoreError) -> Bool {
         do {
             return try writer.write { db in
                 let users = try String.fetchAll(db, sql: "SELECT user_id FROM memberships WHERE family_id = ?", arguments: [id])
@@ -176,7 +177,7 @@ extension TribeBoardStore {
     /// not in the store (another run discarded it meanwhile): no row is left for a family that
     /// does not exist, checked in the same transaction as the insert.
     @discardableResult
-    package func setAsideCodeConflict(familyID: String, holder: String?, reason: String, at now: Date = Date()) throws(StoreError) -> Bool {
+    package func setAsideCodeConflict(familyID: FamilyID, holder: String?, reason: String, at now: Date = Date()) throws(StoreError) -> Bool {
         let stamp = StoreTimestamp.format(now)
         do {
             return try writer.write { db in

@@ -7,13 +7,13 @@ import TribeBoardSupport
 /// through `ProvisioningBatch`'s bound statement.
 package enum CreationLog {
     package struct Entry {
-        var familyID: String?
+        var familyID: FamilyID?
         var importKey: String? = nil
         var line: Int? = nil
         var state: FamilyCreationState
         var error: String? = nil
 
-        package init(familyID: String?, importKey: String? = nil, line: Int? = nil, state: FamilyCreationState, error: String? = nil) {
+        package init(familyID: FamilyID?, importKey: String? = nil, line: Int? = nil, state: FamilyCreationState, error: String? = nil) {
             self.familyID = familyID
             self.importKey = importKey
             self.line = line
@@ -23,7 +23,7 @@ package enum CreationLog {
     }
 
     /// Appends one row per state in `states`, then a `failed` row when `failure` is given.
-    package static func append(_ db: Database, familyID: String?, importKey: String?, line: Int?,
+    package static func append(_ db: Database, familyID: FamilyID?, importKey: String?, line: Int?,
                        states: [FamilyCreationState], failure: String?, at timestamp: String) throws {
         var entries = states.map { Entry(familyID: familyID, importKey: importKey, line: line, state: $0) }
         if let failure { entries.append(Entry(familyID: familyID, importKey: importKey, line: line, state: .failed, error: failure)) }

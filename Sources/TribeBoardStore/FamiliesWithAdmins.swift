@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
+import TribeBoardDomain
 
 /// A family with one of its parent admins: what a name-and-admin duplicate check compares.
 package struct FamilyWithAdmin: Sendable, Equatable {
-    package let familyID: String
+    package let familyID: FamilyID
     package let name: String
     /// `ext:` + external id, or `row:` + content; nil for a family not made by provision.
     package let importKey: String?
@@ -33,7 +34,7 @@ extension TribeBoardStore {
                     """)
                 try statement.forEachRow([]) { row in
                     guard let id = row.text(0), let name = row.text(1), let admin = row.text(3) else { return }
-                    try body(FamilyWithAdmin(familyID: id, name: name, importKey: row.text(2),
+                    try body(FamilyWithAdmin(familyID: FamilyID(rawValue: id), name: name, importKey: row.text(2),
                                              adminName: admin, adminHash: row.text(4)))
                 }
             }

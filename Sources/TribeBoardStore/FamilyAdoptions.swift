@@ -4,7 +4,7 @@ import TribeBoardDomain
 
 /// CloudKit's version of a family, as `adopt` takes it into the store.
 package struct AdoptedFamily: Sendable, Equatable {
-    package let id: String
+    package let id: FamilyID
     package let name: String
     package let code: String
     /// CloudKit's memberships of the family (each already there: stored as uploaded).
@@ -12,7 +12,7 @@ package struct AdoptedFamily: Sendable, Equatable {
     /// Whether CloudKit's claim of the code names this family (then the store remembers it).
     package let claimed: Bool
 
-    package init(id: String, name: String, code: String, memberships: [MemberMove], claimed: Bool) {
+    package init(id: FamilyID, name: String, code: String, memberships: [MemberMove], claimed: Bool) {
         (self.id, self.name, self.code, self.memberships, self.claimed) = (id, name, code, memberships, claimed)
     }
 }
@@ -37,7 +37,7 @@ extension TribeBoardStore {
                        OR (record_table = 'memberships' AND record_id IN (SELECT id FROM memberships WHERE family_id = ?))
                     """, arguments: [family.id, family.id])
                 try db.execute(sql: "DELETE FROM memberships WHERE family_id = ? AND id NOT IN \(SQLPlaceholders.list(kept.count))",
-                               arguments: StatementArguments([family.id] + kept))
+                               arguments: StatementArguments([family.id]) + StatementArguments(kept))
                 for move in family.memberships {
                     if let profile = move.profile {
                         try db.execute(sql: """

@@ -31,7 +31,16 @@ extension TribeBoardStore {
         }
     }
 
-    /// `count` new codes, none held in the store nor among `taken`, nor equal to each other. The
+    /// A new code, held in the store by no family and not among `taken`.
+    package func freeCode(avoiding taken: Set<String>) throws -> FamilyCode {
+        guard let code = try freeCodes(1, avoiding: taken, generator: FamilyCodeGenerator()).first else {
+            throw StoreError.readFailed(reason: "no free code was generated")
+        }
+        return code
+    }
+
+    /// `count` new codes, none held in the store nor among `taken`, nor equal to each other: the
+    /// one free-code operation of the audit's repair, recode and migrate (one read). The
     /// generator's own failures (no free code, no randomness) are thrown as they are.
     package func freeCodes(_ count: Int, avoiding taken: Set<String>, generator: FamilyCodeGenerator) throws -> [FamilyCode] {
         guard count > 0 else { return [] }

@@ -6,16 +6,16 @@ import TribeBoardDomain
 /// goes with the duplicate), and the person's profile when only CloudKit had it (an app user who
 /// joined the duplicate in the app).
 package struct MemberMove: Sendable, Equatable {
-    package let membershipID: String
-    package let familyID: String
-    package let userID: String
+    package let membershipID: MembershipID
+    package let familyID: FamilyID
+    package let userID: UserID
     package let role: MembershipRole
     package let status: MembershipStatus
     package let joinedAt: Date
     /// The profile as CloudKit holds it, to add when the store has none.
     package var profile: ImportedProfile?
 
-    package init(membershipID: String, familyID: String, userID: String, role: MembershipRole, status: MembershipStatus,
+    package init(membershipID: MembershipID, familyID: FamilyID, userID: UserID, role: MembershipRole, status: MembershipStatus,
                  joinedAt: Date, profile: ImportedProfile? = nil) {
         (self.membershipID, self.familyID, self.userID, self.role, self.status, self.joinedAt, self.profile)
             = (membershipID, familyID, userID, role, status, joinedAt, profile)
@@ -24,12 +24,12 @@ package struct MemberMove: Sendable, Equatable {
 
 /// A user profile read from CloudKit: stored as uploaded (CloudKit already holds it).
 package struct ImportedProfile: Sendable, Equatable {
-    package let id: String
+    package let id: UserID
     package let displayName: String
     package let appleUserIdHash: String?
     package let createdAt: Date
 
-    package init(id: String, displayName: String, appleUserIdHash: String?, createdAt: Date) {
+    package init(id: UserID, displayName: String, appleUserIdHash: String?, createdAt: Date) {
         (self.id, self.displayName, self.appleUserIdHash, self.createdAt) = (id, displayName, appleUserIdHash, createdAt)
     }
 }
@@ -39,11 +39,11 @@ extension TribeBoardStore {
     /// gets them next). A person already active or invited there is not added twice; an active
     /// parent admin while the family has one is refused by the store's unique index (thrown).
     /// Returns the memberships added.
-    package func addMovedMembers(_ moves: [MemberMove], at now: Date = Date()) throws(StoreError) -> [String] {
+    package func addMovedMembers(_ moves: [MemberMove], at now: Date = Date()) throws(StoreError) -> [MembershipID] {
         guard !moves.isEmpty else { return [] }
         do {
             return try writer.write { db in
-                var added: [String] = []
+                var added: [MembershipID] = []
                 for move in moves {
                     if let profile = move.profile {
                         try db.execute(sql: """
@@ -70,14 +70,14 @@ extension TribeBoardStore {
     }
 
     /// Marks memberships uploaded that a merge created in CloudKit itself (still pending, unchanged).
-    package func markMembershipsUploaded(_ ids: [String], at now: Date = Date()) throws(StoreError) {
+    package func markMembershipsUploaded(_ ids: [MembershipID], at now: Date = Date()) throws(StoreError) {
         guard !ids.isEmpty else { return }
         do {
             try writer.write { db in
                 try db.execute(sql: """
                     UPDATE memberships SET needs_sync = 0, last_sync_date = ?, ck_record_id = id
                     WHERE needs_sync = 1 AND id IN \(SQLPlaceholders.list(ids.count))
-                    """, arguments: StatementArguments([Timestamp(now).text] + ids))
+                    """, arguments: StatementArguments([Timestamp(now)]) + StatementArguments(ids))
             }
         } catch {
             throw .writing(error, store: path)
@@ -85,7 +85,7 @@ extension TribeBoardStore {
     }
 
     /// A pending membership as its CloudKit record needs it: family, user, role, status, dates.
-    package func pendingMemberships(_ ids: [String]) throws(StoreError) -> [Membership] {
+    package func pendingMemberships(_ ids: [MembershipID]) throws(StoreError) -> [Membership] {
         guard !ids.isEmpty else { return [] }
         do {
             return try writer.read { db in

@@ -33,7 +33,7 @@ struct FamilyDiagnosis {
                                ? "the family and its admin exist: run `\(Advice.resync(store: store, remote: remote).command)` to finish its upload"
                                // Resync never uploads it: support closes it.
                                : "the creation stopped before its admin membership, and resync keeps it out of CloudKit: "
-                                 + "remove it with `\(Advice.remove(store: store, familyID: records.family.id, remote: remote).command)`, "
+                                 + "remove it with `\(Advice.remove(store: store, familyID: records.family.id.rawValue, remote: remote).command)`, "
                                  + "then provision its row again with its admin (admin_display_name)")
     }
 
@@ -56,7 +56,7 @@ struct FamilyDiagnosis {
                                found: admins.isEmpty ? "no active or invited parent_admin membership"
                                    : "no active parent_admin: \(names), which neither the app nor the join kit counts",
                                action: "invite a parent admin in the app, or remove the family "
-                                   + "(`\(Advice.remove(store: request.storePath, familyID: records.family.id, remote: request.remoteFlags).command)`) "
+                                   + "(`\(Advice.remove(store: request.storePath, familyID: records.family.id.rawValue, remote: request.remoteFlags).command)`) "
                                    + "and provision its row again with admin_display_name (provision never changes a family it already holds)")
         }
     }
@@ -77,7 +77,7 @@ struct FamilyDiagnosis {
                                        ? "fix the cause named in the error; `\(resync)` keeps trying "
                                          + "(`\(Advice.resyncList(store: store).command)` shows what waits)"
                                        : "fix the cause named in the error, then "
-                                         + "`\(Advice.resyncRelease(store: store, recordID: family.id).command)` gives it back to the next resync")
+                                         + "`\(Advice.resyncRelease(store: store, recordID: family.id.rawValue).command)` gives it back to the next resync")
         }
         guard family.needsSync else {
             return DoctorCheck(.familySync, .creations, .ok, checked: checked, found: "uploaded" + (family.lastSyncDate.map { " at \($0)" } ?? ""))
@@ -116,7 +116,7 @@ struct FamilyDiagnosis {
             return DoctorCheck(.familyRemote, .creations, .failure, checked: checked,
                                found: remote.detail + ", although the store marks it uploaded",
                                action: "check --container and --environment; to upload it again: "
-                                   + "`\(Advice.reupload(store: storePath, familyID: family.id).command)`, "
+                                   + "`\(Advice.reupload(store: storePath, familyID: family.id.rawValue).command)`, "
                                    + "then `\(Advice.resync(store: storePath, remote: remoteFlags).command)` "
                                    + "(`\(Advice.audit(store: storePath, remote: remoteFlags).command)` counts every such family)")
         case .found:
@@ -148,7 +148,7 @@ struct FamilyDiagnosis {
             return DoctorCheck(.familyRemote, .creations, .warning, checked: checked, found: "only in CloudKit: \(listed)",
                                action: "the family was created by the app and never reached this store; nothing to do unless it is expected here")
         }
-        let others = remote.records.filter { $0.recordName != family.id }
+        let others = remote.records.filter { $0.recordName != family.id.rawValue }
         if !others.isEmpty {
             return DoctorCheck(.familyRemote, .creations, .failure, checked: checked,
                                found: "the code \(family.code) is also held by \(others.map { "\(OutsideText.inline($0.recordType)) \(OutsideText.inline($0.recordName))" }.joined(separator: ", "))",
@@ -166,7 +166,7 @@ struct FamilyDiagnosis {
     /// (unknown dates last), then id; the store's family is given a new code only when it is newer.
     private static func sharedCodeAction(_ family: FamilyFacts, others: [RemoteFamilyRecord], store storePath: String,
                                          remoteFlags: [String]) -> String {
-        let holders = [(id: family.id, created: RecordMapping.date(fromStoreTimestamp: family.createdAt))]
+        let holders = [(id: family.id.rawValue, created: RecordMapping.date(fromStoreTimestamp: family.createdAt))]
             + others.map { (id: $0.recordName, created: $0.created.flatMap(RecordMapping.date(fromStoreTimestamp:))) }
         let oldest = holders.min { lhs, rhs in
             switch (lhs.created, rhs.created) {
@@ -176,12 +176,12 @@ struct FamilyDiagnosis {
             default: return lhs.id < rhs.id
             }
         }
-        let keeper = oldest?.id ?? family.id
-        guard keeper != family.id else {
+        let keeper = oldest?.id ?? family.id.rawValue
+        guard keeper != family.id.rawValue else {
             return SharedCodeRule.keeps(keeper) + " (this family): change the code of "
                 + others.map(\.recordName).joined(separator: ", ") + " in the app, or with `\(Advice.recode(familyID: "ID", store: nil, remote: remoteFlags).command)` where a store of this toolkit holds it"
         }
         return SharedCodeRule.keeps(keeper) + "; give this family a new code before anyone joins with it: "
-            + SharedCodeRule.recode(family.id, store: storePath, remote: remoteFlags)
+            + SharedCodeRule.recode(family.id.rawValue, store: storePath, remote: remoteFlags)
     }
 }

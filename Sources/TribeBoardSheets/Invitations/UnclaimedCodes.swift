@@ -35,10 +35,10 @@ struct UnclaimedCodes {
     /// Whether `invitation` may be printed; an unclaimed one is counted instead.
     mutating func admits(_ invitation: Invitation) -> Bool {
         guard let claimed else { return true }
-        let id = invitation.familyId.rawValue
+        let id = invitation.familyId
         if claimed.contains(.init(familyID: id, code: FamilyCode.normalised(invitation.code) ?? invitation.code)) { return true }
         count += 1
-        if ids.count < 20 { ids.append(id) }
+        if ids.count < 20 { ids.append(id.rawValue) }
         return false
     }
 

@@ -66,7 +66,7 @@ extension SyncQueue {
                 """, arguments: [table.rawValue, id, verdict.status, attempts, verdict.error, timestamp,
                                  verdict.nextAttemptAt.map { Timestamp($0).text }, verdict.conflictWith])
             if table == .families {
-                try CreationLog.append(db, familyID: id, importKey: nil, line: nil, states: [.syncingToCloudKit],
+                try CreationLog.append(db, familyID: FamilyID(rawValue: id), importKey: nil, line: nil, states: [.syncingToCloudKit],
                                        failure: verdict.error, at: timestamp)
             }
         }
