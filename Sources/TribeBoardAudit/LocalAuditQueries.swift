@@ -5,7 +5,7 @@ import TribeBoardStore
 /// What an audit reads from the local store, through the store's read API. Read-only: an audit
 /// never migrates or writes.
 struct LocalAuditQueries: Sendable {
-    let store: TribeBoardStore
+    let store: ReadOnlyStore
 
     /// Every family's id, code and whether it is marked uploaded, in one pass.
     func scanFamilies() throws -> LocalFamilyIndex {

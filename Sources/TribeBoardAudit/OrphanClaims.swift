@@ -18,9 +18,11 @@ struct OrphanClaims {
     }
 
     let client: CloudKitClient
-    let store: TribeBoardStore
+    let store: ReadOnlyStore
+    /// The store opened for writing when the repair applies: our orphans are released.
+    let releasing: TribeBoardStore?
 
-    func run(release: Bool) async throws -> Found {
+    func run() async throws -> Found {
         var found = Found()
         let claimer = CodeClaimer(client: client)
         var after = ""
@@ -42,13 +44,13 @@ struct OrphanClaims {
             let gone = try await absentFromCloudKit(ours.filter { !present.contains($0.familyID) }.map(\.familyID.rawValue))
             found.orphans += ours.filter { gone.contains($0.familyID.rawValue) }
         }
-        guard release, !found.orphans.isEmpty else { return found }
+        guard let releasing, !found.orphans.isEmpty else { return found }
         let released = try await claimer.release(found.orphans.compactMap { try? CodeClaim(code: $0.code, familyID: $0.familyID.rawValue) })
         let done = found.orphans.filter { orphan in
             guard let name = try? CodeClaim.recordName(forCode: orphan.code) else { return false }
             return released.outcomes[name] == .released
         }
-        try store.forgetClaims(done)
+        try releasing.forgetClaims(done)
         found.released = done.count
         return found
     }

@@ -22,14 +22,14 @@ package struct Recoder: Sendable {
     }
 
     package func run() async throws(RecodeError) -> RecodeReport {
-        let store: TribeBoardStore
+        let store: TribeBoardStore?
         let family: NamedFamily
         do {
             // Read-only first: a mistyped --store is "no such file", never a new empty store.
             let reading = try TribeBoardStore.openReadOnly(at: request.storePath)
             guard let found = try reading.namedFamily(request.family) else { throw RecodeError.noSuchFamily(request.family, store: request.storePath) }
             family = found
-            store = request.outputDirectory == nil ? reading : try TribeBoardStore.open(at: request.storePath)
+            store = request.outputDirectory == nil ? nil : try TribeBoardStore.open(at: request.storePath)
         } catch let error as RecodeError {
             throw error
         } catch {
@@ -42,7 +42,7 @@ package struct Recoder: Sendable {
                                   reprintCommand: Self.reprintCommand(store: request.storePath, familyID: family.id.rawValue),
                                   uploadCommand: upload,
                                   warning: "the family's printed card (its old code and QR code) stops working once `\(upload)` uploads the new code: reprint it first")
-        guard let outputDirectory = request.outputDirectory, let manifestPath else { return report }
+        guard let outputDirectory = request.outputDirectory, let manifestPath, let store else { return report }
         let newCode = try await chooseAndClaim(family, store: store, claimed: &report.claimed)
         try apply(family, newCode: newCode, store: store, outputDirectory: outputDirectory, manifestPath: manifestPath)
         report.applied = true

@@ -56,7 +56,7 @@ package struct FamilyAdopter: Sendable {
     }
 
     package func run() async throws(CaseError) -> AdoptReport {
-        let store = try CaseStore.open(request.storePath, forWriting: request.apply)
+        let (store, writable) = try CaseStore.open(request.storePath, forWriting: request.apply)
         let found: NamedFamily?
         do throws(StoreError) {
             found = try store.namedFamily(request.family)
@@ -97,9 +97,9 @@ package struct FamilyAdopter: Sendable {
         if report.codeChanged {
             report.reprintCommand = Advice.reprint(store: request.storePath, familyID: family.id.rawValue).command
         }
-        guard request.apply else { return report }
+        guard request.apply, let writable else { return report }
         do throws(StoreError) {
-            try store.adopt(adopted, previousCode: family.code)
+            try writable.adopt(adopted, previousCode: family.code)
         } catch {
             throw .store(error)
         }

@@ -24,7 +24,7 @@ package struct FamilyMerger: Sendable {
     }
 
     package func run() async throws(CaseError) -> MergeReport {
-        let store = try CaseStore.open(request.storePath, forWriting: request.apply)
+        let (store, writable) = try CaseStore.open(request.storePath, forWriting: request.apply)
         var report = MergeReport(store: request.storePath, applied: request.apply)
         let (duplicate, kept) = try resolve(store, report: &report)
         guard let duplicate, let kept else { return report }
@@ -40,14 +40,14 @@ package struct FamilyMerger: Sendable {
         var remote = request.client.map(RemoteCase.init)
         let joinedInApp = try await appMembers(of: duplicate, remote: &remote)
         let moves = plan(duplicate, into: kept, appMembers: joinedInApp, report: &report)
-        guard request.apply else { return report }
+        guard request.apply, let writable else { return report }
         do throws(StoreError) {
-            try store.beginRemovals([FamilyRemoval(familyID: duplicate.id, name: duplicate.name, code: duplicate.code, mergedInto: kept.id)])
-            _ = try store.addMovedMembers(moves)
+            try writable.beginRemovals([FamilyRemoval(familyID: duplicate.id, name: duplicate.name, code: duplicate.code, mergedInto: kept.id)])
+            _ = try writable.addMovedMembers(moves)
         } catch {
             throw .store(error)
         }
-        try await upload(movedTo: kept, from: duplicate, store: store, remote: &remote, report: &report)
+        try await upload(movedTo: kept, from: duplicate, store: writable, remote: &remote, report: &report)
         var removal = RemoveRequest(storePath: request.storePath, families: [duplicate.id.rawValue])
         removal.apply = true
         removal.force = true
@@ -62,7 +62,7 @@ package struct FamilyMerger: Sendable {
     }
 
     /// Both families; nil for the duplicate when an earlier run already merged it (reported).
-    private func resolve(_ store: TribeBoardStore, report: inout MergeReport) throws(CaseError) -> (CaseFamily?, CaseFamily?) {
+    private func resolve(_ store: any StoreReading, report: inout MergeReport) throws(CaseError) -> (CaseFamily?, CaseFamily?) {
         do {
             guard let keptFound = try store.namedFamily(request.kept) else { throw CaseError.noSuchFamily(request.kept, store: request.storePath) }
             guard let duplicateFound = try store.namedFamily(request.duplicate) else {

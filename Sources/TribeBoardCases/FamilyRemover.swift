@@ -33,7 +33,7 @@ package struct FamilyRemover: Sendable {
     }
 
     package func run() async throws(CaseError) -> RemoveReport {
-        let store = try CaseStore.open(request.storePath, forWriting: request.apply)
+        let (store, writable) = try CaseStore.open(request.storePath, forWriting: request.apply)
         var report = RemoveReport(store: request.storePath, applied: request.apply, remote: request.client != nil)
         report.asked = request.families.count
         var remote = request.client.map(RemoteCase.init)
@@ -68,7 +68,7 @@ package struct FamilyRemover: Sendable {
                 }
                 let cost = family.members.count + 2
                 if operations + cost > CloudKitClient.maxOperationsPerRequest && !batch.isEmpty {
-                    try await flush(&batch, store: store, remote: &remote, report: &report)
+                    try await flush(&batch, store: writable, remote: &remote, report: &report)
                     operations = 0
                 }
                 batch.append((family, entry))
@@ -77,7 +77,7 @@ package struct FamilyRemover: Sendable {
             done += chunk.count
             onProgress(WorkProgress(processed: done, total: request.families.count, since: started))
         }
-        try await flush(&batch, store: store, remote: &remote, report: &report)
+        try await flush(&batch, store: writable, remote: &remote, report: &report)
         onProgress(WorkProgress(processed: request.families.count, total: request.families.count, since: started))
         report.requests += remote?.requests ?? 0
         if report.unfinished > 0 { report.nextStep = "run the same command again: it finishes what was started" }
@@ -85,7 +85,7 @@ package struct FamilyRemover: Sendable {
     }
 
     /// Each query's family, or its entry when the store no longer holds it (removed earlier, or unknown).
-    private func resolve(_ queries: [String], store: TribeBoardStore, report: inout RemoveReport) throws(CaseError) -> [(String, CaseFamily)] {
+    private func resolve(_ queries: [String], store: any StoreReading, report: inout RemoveReport) throws(CaseError) -> [(String, CaseFamily)] {
         var resolved: [(String, FamilyID)] = []
         do {
             for query in queries {
@@ -153,10 +153,11 @@ package struct FamilyRemover: Sendable {
         return entry
     }
 
-    /// Removes a batch: started in the store, out of CloudKit, out of the store.
-    private func flush(_ batch: inout [(CaseFamily, RemovedFamily)], store: TribeBoardStore, remote: inout RemoteCase?,
+    /// Removes a batch: started in the store, out of CloudKit, out of the store. Only --apply
+    /// batches families, and only --apply opens the store for writing.
+    private func flush(_ batch: inout [(CaseFamily, RemovedFamily)], store: TribeBoardStore?, remote: inout RemoteCase?,
                        report: inout RemoveReport) async throws(CaseError) {
-        guard !batch.isEmpty else { return }
+        guard !batch.isEmpty, let store else { return }
         defer { batch.removeAll(keepingCapacity: true) }
         do throws(StoreError) {
             try store.beginRemovals(batch.map { FamilyRemoval(familyID: $0.0.id, name: $0.0.name, code: $0.0.code, mergedInto: mergedInto.map(FamilyID.init(rawValue:))) })
@@ -251,12 +252,15 @@ package struct FamilyRemover: Sendable {
 }
 
 /// Opening the store for a case: read-only for a plan (a mistyped --store is "no such file",
-/// never a new empty store), for writing with --apply.
+/// never a new empty store), for writing with --apply: `writable` is nil for a plan, so a plan
+/// has no write to call.
 enum CaseStore {
-    static func open(_ path: String, forWriting: Bool) throws(CaseError) -> TribeBoardStore {
+    static func open(_ path: String, forWriting: Bool) throws(CaseError) -> (reading: any StoreReading, writable: TribeBoardStore?) {
         do throws(StoreError) {
             let reading = try TribeBoardStore.openReadOnly(at: path)
-            return forWriting ? try TribeBoardStore.open(at: path) : reading
+            guard forWriting else { return (reading, nil) }
+            let writable = try TribeBoardStore.open(at: path)
+            return (writable, writable)
         } catch {
             throw .store(error)
         }

@@ -10,7 +10,7 @@ struct CreationChecks {
     /// A family that failed this many upload attempts in a row has a problem, not bad luck.
     static let repeatedFailures = 3
 
-    let store: TribeBoardStore
+    let store: any StoreReading
     let staleAfter: TimeInterval
     let sampleSize: Int
     let now: Date

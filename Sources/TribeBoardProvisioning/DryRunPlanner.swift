@@ -5,7 +5,7 @@ import TribeBoardDomain
 
 /// Answers, without writing, what a real run would do with each row.
 struct DryRunPlanner {
-    let store: TribeBoardStore?
+    let store: ReadOnlyStore?
     let reservations: RowTracker?
 
     func plan(_ entry: BatchEntry) throws -> ProvisionRowResult {

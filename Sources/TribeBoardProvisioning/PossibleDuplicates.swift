@@ -25,7 +25,7 @@ struct PossibleDuplicateCheck: Sendable {
     }
 
     /// The store's families with an admin, read once in one pass at the start of the run.
-    func load(from store: TribeBoardStore) throws(StoreError) {
+    func load(from store: some StoreReading) throws(StoreError) {
         var chunk: [(key: String, holder: NameAndAdminIndex.Holder)] = []
         chunk.reserveCapacity(Self.loadChunk)
         try store.forEachFamilyWithAdmin { family in

@@ -95,17 +95,26 @@ extension TribeBoardStore {
             throw .writing(error, store: path)
         }
     }
+}
 
+/// A code change as `code_repairs` recorded it, for a family that still holds the new code.
+package struct RecordedCodeChange: Sendable, Equatable {
+    package let familyID: FamilyID
+    package let familyName: String?
+    package let code: String
+    package let oldCode: String
+    package let keptBy: FamilyID?
+    package let reason: String
+}
+
+extension StoreReading {
     /// The family with this record id, code (as the app reads a typed code) or external id, in
     /// that order of preference: what `doctor family` and `recode` accept.
     package func namedFamily(_ query: String) throws(StoreError) -> NamedFamily? {
         let named = FamilyQuery(query)
         do {
-            return try writer.read { db in
-                let row = try Row.fetchOne(db, sql: """
-                    SELECT id, name, code, import_key, created_at FROM families WHERE id = ? OR code = ? OR import_key = ?
-                    ORDER BY id = ? DESC, code = ? DESC LIMIT 1
-                    """, arguments: [named.recordID, named.code, ImportKey.external(named.typed), named.recordID, named.code])
+            return try reader.read { db in
+                let row = try named.family(db, columns: "f.id, f.name, f.code, f.import_key, f.created_at")
                 guard let row, let id: FamilyID = row.id("id"), let code = row.text("code") else { return nil }
                 let importKey = row.text("import_key")
                 return NamedFamily(id: id, name: row.shown("name"), code: code,
@@ -120,7 +129,7 @@ extension TribeBoardStore {
     /// Each of these families whose current code a code change set, with that change (the latest,
     /// if its code changed more than once): what an interrupted repair still has to put in place.
     package func codeChangesInPlace(of ids: [FamilyID]) throws -> [RecordedCodeChange] {
-        try writer.read { db in
+        try reader.read { db in
             var changes: [FamilyID: RecordedCodeChange] = [:]
             for chunk in ids.chunked(500) {
                 for row in try Row.fetchAll(db, sql: """
@@ -140,12 +149,14 @@ extension TribeBoardStore {
     }
 }
 
-/// A code change as `code_repairs` recorded it, for a family that still holds the new code.
-package struct RecordedCodeChange: Sendable, Equatable {
-    package let familyID: FamilyID
-    package let familyName: String?
-    package let code: String
-    package let oldCode: String
-    package let keptBy: FamilyID?
-    package let reason: String
+extension FamilyQuery {
+    /// The family an operator names, by record id, code (as the app reads a typed code) or
+    /// external id, in that order of preference: the one rule `namedFamily` (recode, remove,
+    /// merge, adopt) and `familyHistory` (doctor family) share. `columns` of `families f`.
+    func family(_ db: Database, columns: String) throws -> Row? {
+        try Row.fetchOne(db, sql: """
+            SELECT \(columns) FROM families f WHERE f.id = ? OR f.code = ? OR f.import_key = ?
+            ORDER BY f.id = ? DESC, f.code = ? DESC LIMIT 1
+            """, arguments: [recordID, code, ImportKey.external(typed), recordID, code])
+    }
 }

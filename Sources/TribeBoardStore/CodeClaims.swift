@@ -20,27 +20,6 @@ extension TribeBoardStore {
         }
     }
 
-    /// Of these families, the (family, code) pairs this store holds a claim for.
-    package func claimedCodes(familyIDs: [FamilyID]) throws(StoreError) -> Set<ClaimedCode> {
-        guard !familyIDs.isEmpty else { return [] }
-        do {
-            return try writer.read { db in
-                var claimed = Set<ClaimedCode>()
-                for chunk in familyIDs.chunked(500) {
-                    let rows = try Row.fetchAll(db, sql: "SELECT family_id, code FROM code_claims WHERE family_id IN \(SQLPlaceholders.list(chunk.count))",
-                                                arguments: StatementArguments(Array(chunk)))
-                    for row in rows {
-                        guard let family: FamilyID = row.id("family_id"), let code = row.text("code") else { continue }
-                        claimed.insert(ClaimedCode(familyID: family, code: code))
-                    }
-                }
-                return claimed
-            }
-        } catch {
-            throw .reading(error, store: path)
-        }
-    }
-
     /// Remembers claims CloudKit confirmed. A code's row names the family that holds it now: a
     /// row left by a family that gave the code up is replaced (its claim was gone, or ours would
     /// have been refused).
@@ -57,58 +36,6 @@ extension TribeBoardStore {
             }
         } catch {
             throw .writing(error, store: path)
-        }
-    }
-
-    /// Claims whose family holds another code now and whose new code is up (`needs_sync = 0`):
-    /// releasing earlier would let another store take the code while CloudKit's family still
-    /// shows it. A claim whose family is gone from the store is left alone (it may be an app
-    /// user's family now; the audit reports claims, it does not guess).
-    package func claimsToRelease(after: String, limit: Int) throws(StoreError) -> [ClaimedCode] {
-        do {
-            return try writer.read { db in
-                try Row.fetchAll(db, sql: """
-                    SELECT c.family_id, c.code FROM code_claims c JOIN families f ON f.id = c.family_id
-                    WHERE f.code != c.code AND f.needs_sync = 0 AND c.code > ? ORDER BY c.code LIMIT ?
-                    """, arguments: [after, limit]).compactMap { row in
-                    guard let family: FamilyID = row.id("family_id"), let code = row.text("code") else { return nil }
-                    return ClaimedCode(familyID: family, code: code)
-                }
-            }
-        } catch {
-            throw .reading(error, store: path)
-        }
-    }
-
-    /// The claims the store remembers, in code order after `after` (a page for the audit).
-    package func rememberedClaims(after: String, limit: Int) throws(StoreError) -> [ClaimedCode] {
-        do {
-            return try writer.read { db in
-                try Row.fetchAll(db, sql: "SELECT family_id, code FROM code_claims WHERE code > ? ORDER BY code LIMIT ?",
-                                 arguments: [after, limit]).compactMap { row in
-                    guard let family: FamilyID = row.id("family_id"), let code = row.text("code") else { return nil }
-                    return ClaimedCode(familyID: family, code: code)
-                }
-            }
-        } catch {
-            throw .reading(error, store: path)
-        }
-    }
-
-    /// Of these ids, those of families the store holds.
-    package func presentFamilyIDs(_ ids: [FamilyID]) throws(StoreError) -> Set<FamilyID> {
-        guard !ids.isEmpty else { return [] }
-        do {
-            return try writer.read { db in
-                var present = Set<FamilyID>()
-                for chunk in ids.chunked(500) {
-                    present.formUnion(try FamilyID.fetchAll(db, sql: "SELECT id FROM families WHERE id IN \(SQLPlaceholders.list(chunk.count))",
-                                                          arguments: StatementArguments(Array(chunk))))
-                }
-                return present
-            }
-        } catch {
-            throw .reading(error, store: path)
         }
     }
 
@@ -191,6 +118,81 @@ extension TribeBoardStore {
             }
         } catch {
             throw .writing(error, store: path)
+        }
+    }
+}
+
+extension StoreReading {
+    /// Of these families, the (family, code) pairs this store holds a claim for.
+    package func claimedCodes(familyIDs: [FamilyID]) throws(StoreError) -> Set<TribeBoardStore.ClaimedCode> {
+        guard !familyIDs.isEmpty else { return [] }
+        do {
+            return try reader.read { db in
+                var claimed = Set<TribeBoardStore.ClaimedCode>()
+                for chunk in familyIDs.chunked(500) {
+                    let rows = try Row.fetchAll(db, sql: "SELECT family_id, code FROM code_claims WHERE family_id IN \(SQLPlaceholders.list(chunk.count))",
+                                                arguments: StatementArguments(Array(chunk)))
+                    for row in rows {
+                        guard let family: FamilyID = row.id("family_id"), let code = row.text("code") else { continue }
+                        claimed.insert(TribeBoardStore.ClaimedCode(familyID: family, code: code))
+                    }
+                }
+                return claimed
+            }
+        } catch {
+            throw .reading(error, store: path)
+        }
+    }
+
+    /// Claims whose family holds another code now and whose new code is up (`needs_sync = 0`):
+    /// releasing earlier would let another store take the code while CloudKit's family still
+    /// shows it. A claim whose family is gone from the store is left alone (it may be an app
+    /// user's family now; the audit reports claims, it does not guess).
+    package func claimsToRelease(after: String, limit: Int) throws(StoreError) -> [TribeBoardStore.ClaimedCode] {
+        do {
+            return try reader.read { db in
+                try Row.fetchAll(db, sql: """
+                    SELECT c.family_id, c.code FROM code_claims c JOIN families f ON f.id = c.family_id
+                    WHERE f.code != c.code AND f.needs_sync = 0 AND c.code > ? ORDER BY c.code LIMIT ?
+                    """, arguments: [after, limit]).compactMap { row in
+                    guard let family: FamilyID = row.id("family_id"), let code = row.text("code") else { return nil }
+                    return TribeBoardStore.ClaimedCode(familyID: family, code: code)
+                }
+            }
+        } catch {
+            throw .reading(error, store: path)
+        }
+    }
+
+    /// The claims the store remembers, in code order after `after` (a page for the audit).
+    package func rememberedClaims(after: String, limit: Int) throws(StoreError) -> [TribeBoardStore.ClaimedCode] {
+        do {
+            return try reader.read { db in
+                try Row.fetchAll(db, sql: "SELECT family_id, code FROM code_claims WHERE code > ? ORDER BY code LIMIT ?",
+                                 arguments: [after, limit]).compactMap { row in
+                    guard let family: FamilyID = row.id("family_id"), let code = row.text("code") else { return nil }
+                    return TribeBoardStore.ClaimedCode(familyID: family, code: code)
+                }
+            }
+        } catch {
+            throw .reading(error, store: path)
+        }
+    }
+
+    /// Of these ids, those of families the store holds.
+    package func presentFamilyIDs(_ ids: [FamilyID]) throws(StoreError) -> Set<FamilyID> {
+        guard !ids.isEmpty else { return [] }
+        do {
+            return try reader.read { db in
+                var present = Set<FamilyID>()
+                for chunk in ids.chunked(500) {
+                    present.formUnion(try FamilyID.fetchAll(db, sql: "SELECT id FROM families WHERE id IN \(SQLPlaceholders.list(chunk.count))",
+                                                          arguments: StatementArguments(Array(chunk))))
+                }
+                return present
+            }
+        } catch {
+            throw .reading(error, store: path)
         }
     }
 }

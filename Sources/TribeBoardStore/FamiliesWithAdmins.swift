@@ -13,6 +13,9 @@ package struct FamilyWithAdmin: Sendable, Equatable {
 }
 
 extension TribeBoardStore {
+}
+
+extension StoreReading {
     /// Every family with a parent admin, once per such admin, streamed in one read: an active
     /// one, or one invited without a hash who waits in the store to join (`AwaitingPerson`); an
     /// invited admin with a hash is no one's admin (the app and the join kit ignore it). Memory stays flat
@@ -21,7 +24,7 @@ extension TribeBoardStore {
     /// `oldestFirst`: by creation date, then id (who registered first keeps the family).
     package func forEachFamilyWithAdmin(oldestFirst: Bool = false, _ body: (FamilyWithAdmin) throws -> Void) throws(StoreError) {
         do {
-            try writer.read { db in
+            try reader.read { db in
                 // The bound fast path: this reads every family of the store, a million at most.
                 let statement = try BoundStatement(db, """
                     SELECT f.id, f.name, f.import_key, u.display_name, u.apple_user_id_hash

@@ -11,18 +11,20 @@ extension TribeBoardStore {
         /// As the store has it (its timestamp text), nil when not text.
         package let createdAt: String?
     }
+}
 
+extension StoreReading {
     /// The families whose code `matches` (one pass over the table: the caller's comparison is not
     /// SQL's, which is exact). A hand-edited row without a text id or code holds nothing anyone
     /// can match and is passed over.
-    package func codeHolders(where matches: (String) -> Bool) throws(StoreError) -> [CodeHolder] {
+    package func codeHolders(where matches: (String) -> Bool) throws(StoreError) -> [TribeBoardStore.CodeHolder] {
         do {
-            return try writer.read { db in
-                var holders: [CodeHolder] = []
+            return try reader.read { db in
+                var holders: [TribeBoardStore.CodeHolder] = []
                 let rows = try Row.fetchCursor(db, sql: "SELECT id, code, created_at FROM families")
                 while let row = try rows.next() {
                     guard let id = row.text("id"), let code = row.text("code"), matches(code) else { continue }
-                    holders.append(CodeHolder(id: FamilyID(rawValue: id), code: code, createdAt: row.text("created_at")))
+                    holders.append(TribeBoardStore.CodeHolder(id: FamilyID(rawValue: id), code: code, createdAt: row.text("created_at")))
                 }
                 return holders
             }
@@ -45,7 +47,7 @@ extension TribeBoardStore {
     package func freeCodes(_ count: Int, avoiding taken: Set<String>, generator: FamilyCodeGenerator) throws -> [FamilyCode] {
         guard count > 0 else { return [] }
         do {
-            return try writer.read { db in
+            return try reader.read { db in
                 let lookups = try FamilyLookups(db)
                 var avoid = taken
                 return try (0..<count).map { _ in

@@ -61,17 +61,15 @@ package struct FamilyNameMatch: Sendable, Codable, Equatable {
     package let sync: String
 }
 
-extension TribeBoardStore {
-    /// By record id, code or external id (`ext:` import key), in that order of preference.
+extension StoreReading {
+    /// By record id, code or external id (`ext:` import key), in that order of preference
+    /// (`FamilyQuery.family`, the rule `namedFamily` follows too).
     package func familyHistory(matching query: String) throws -> FamilyHistory? {
         let named = FamilyQuery(query)
-        return try writer.read { db in
-            let row = try Row.fetchOne(db, sql: """
-                SELECT f.*, \(FamilyConditions.adminState("f")) AS admin_state,
-                       \(FamilyConditions.halfMade("f")) AS half_made
-                FROM families f WHERE id = ? OR code = ? OR import_key = ?
-                ORDER BY id = ? DESC, code = ? DESC LIMIT 1
-                """, arguments: [named.recordID, named.code, ImportKey.external(named.typed), named.recordID, named.code])
+        return try reader.read { db in
+            let row = try named.family(db, columns: """
+                f.*, \(FamilyConditions.adminState("f")) AS admin_state, \(FamilyConditions.halfMade("f")) AS half_made
+                """)
             guard let row else { return nil }
             let family = FamilyFacts(id: row.id("id") ?? "?", name: row.text("name") ?? "?", code: row.text("code") ?? "?",
                                      createdAt: row.text("created_at") ?? "?", createdByUserId: row.id("created_by_user_id") ?? "?",
@@ -89,7 +87,7 @@ extension TribeBoardStore {
     /// their own name), in name order: the first `limit` described, and how many match in all.
     /// One pass over the table (the caller's fold is Foundation's, which SQLite's LIKE cannot do).
     package func familiesNamed(limit: Int, _ matches: (String) -> Bool) throws -> (matches: [FamilyNameMatch], total: Int) {
-        try writer.read { db in
+        try reader.read { db in
             var ids: [FamilyID] = []
             var total = 0
             let rows = try Row.fetchCursor(db, sql: """

@@ -82,79 +82,6 @@ extension FamilyConditions {
 }
 
 extension TribeBoardStore {
-    /// The families of `ids` the store holds, in the order asked (ids it does not hold are left out).
-    package func caseFamilies(_ ids: [FamilyID]) throws(StoreError) -> [CaseFamily] {
-        guard !ids.isEmpty else { return [] }
-        do {
-            return try writer.read { db in
-                var found: [FamilyID: CaseFamily] = [:]
-                for chunk in ids.chunked(500) {
-                    let list = SQLPlaceholders.list(chunk.count)
-                    let arguments = StatementArguments(Array(chunk))
-                    var members: [FamilyID: [CaseMember]] = [:]
-                    for row in try Row.fetchAll(db, sql: """
-                        SELECT m.id, m.family_id, m.user_id, m.role, m.status, m.ck_record_id IS NOT NULL AS uploaded,
-                               u.display_name, u.apple_user_id_hash, u.ck_record_id IS NOT NULL AS profile_uploaded,
-                               NOT EXISTS (SELECT 1 FROM memberships o WHERE o.user_id = m.user_id AND o.family_id != m.family_id) AS only_here
-                        FROM memberships m LEFT JOIN user_profiles u ON u.id = m.user_id
-                        WHERE m.family_id IN \(list) ORDER BY m.id
-                        """, arguments: arguments) {
-                        guard let family: FamilyID = row.id("family_id"), let id: MembershipID = row.id("id"), let user: UserID = row.id("user_id") else {
-                            continue
-                        }
-                        members[family, default: []].append(CaseMember(
-                            membershipID: id, userID: user, displayName: row.shown("display_name"),
-                            appleUserIdHash: row.text("apple_user_id_hash"), role: row.shown("role"), status: row.shown("status"),
-                            uploaded: row.integer("uploaded") == 1, profileUploaded: row.integer("profile_uploaded") == 1,
-                            profileOnlyHere: row.integer("only_here") == 1))
-                    }
-                    var claims: [FamilyID: [String]] = [:]
-                    for row in try Row.fetchAll(db, sql: "SELECT family_id, code FROM code_claims WHERE family_id IN \(list) ORDER BY code",
-                                                arguments: arguments) {
-                        guard let family: FamilyID = row.id("family_id"), let code = row.text("code") else { continue }
-                        claims[family, default: []].append(code)
-                    }
-                    for row in try Row.fetchAll(db, sql: """
-                        SELECT f.id, f.name, f.code, f.ck_record_id IS NOT NULL AS uploaded, f.needs_sync,
-                               \(FamilyConditions.halfMade("f")) AS half_made
-                        FROM families f WHERE f.id IN \(list)
-                        """, arguments: arguments) {
-                        guard let id: FamilyID = row.id("id"), let code = row.text("code") else { continue }
-                        found[id] = CaseFamily(id: id, name: row.shown("name"), code: code, uploaded: row.integer("uploaded") == 1,
-                                               needsSync: row.integer("needs_sync") == 1, members: members[id] ?? [],
-                                               claimedCodes: claims[id] ?? [], halfMade: row.integer("half_made") == 1)
-                    }
-                }
-                return ids.compactMap { found[$0] }
-            }
-        } catch {
-            throw .reading(error, store: path)
-        }
-    }
-
-    /// The removals started for these families (finished or not), by family id.
-    package func familyRemovals(_ ids: [FamilyID]) throws(StoreError) -> [FamilyID: FamilyRemoval] {
-        guard !ids.isEmpty else { return [:] }
-        do {
-            return try writer.read { db in
-                var removals: [FamilyID: FamilyRemoval] = [:]
-                for chunk in ids.chunked(500) {
-                    for row in try Row.fetchAll(db, sql: "SELECT * FROM family_removals WHERE family_id IN \(SQLPlaceholders.list(chunk.count))",
-                                                arguments: StatementArguments(Array(chunk))) {
-                        guard let id: FamilyID = row.id("family_id") else { continue }
-                        var removal = FamilyRemoval(familyID: id, name: row.shown("name"), code: row.shown("code"),
-                                                    mergedInto: row.id("merged_into"))
-                        removal.startedAt = row.shown("started_at")
-                        removal.finishedAt = row.text("finished_at")
-                        removals[id] = removal
-                    }
-                }
-                return removals
-            }
-        } catch {
-            throw .reading(error, store: path)
-        }
-    }
 
     /// Records that these removals started, before anything is deleted: from now on resync leaves
     /// the families and their memberships alone. A removal already started is kept as it was.
@@ -215,13 +142,92 @@ extension TribeBoardStore {
             throw .writing(error, store: path)
         }
     }
+}
+
+extension TribeBoardStore {
+}
+
+extension StoreReading {
+    /// The families of `ids` the store holds, in the order asked (ids it does not hold are left out).
+    package func caseFamilies(_ ids: [FamilyID]) throws(StoreError) -> [CaseFamily] {
+        guard !ids.isEmpty else { return [] }
+        do {
+            return try reader.read { db in
+                var found: [FamilyID: CaseFamily] = [:]
+                for chunk in ids.chunked(500) {
+                    let list = SQLPlaceholders.list(chunk.count)
+                    let arguments = StatementArguments(Array(chunk))
+                    var members: [FamilyID: [CaseMember]] = [:]
+                    for row in try Row.fetchAll(db, sql: """
+                        SELECT m.id, m.family_id, m.user_id, m.role, m.status, m.ck_record_id IS NOT NULL AS uploaded,
+                               u.display_name, u.apple_user_id_hash, u.ck_record_id IS NOT NULL AS profile_uploaded,
+                               NOT EXISTS (SELECT 1 FROM memberships o WHERE o.user_id = m.user_id AND o.family_id != m.family_id) AS only_here
+                        FROM memberships m LEFT JOIN user_profiles u ON u.id = m.user_id
+                        WHERE m.family_id IN \(list) ORDER BY m.id
+                        """, arguments: arguments) {
+                        guard let family: FamilyID = row.id("family_id"), let id: MembershipID = row.id("id"), let user: UserID = row.id("user_id") else {
+                            continue
+                        }
+                        members[family, default: []].append(CaseMember(
+                            membershipID: id, userID: user, displayName: row.shown("display_name"),
+                            appleUserIdHash: row.text("apple_user_id_hash"), role: row.shown("role"), status: row.shown("status"),
+                            uploaded: row.integer("uploaded") == 1, profileUploaded: row.integer("profile_uploaded") == 1,
+                            profileOnlyHere: row.integer("only_here") == 1))
+                    }
+                    var claims: [FamilyID: [String]] = [:]
+                    for row in try Row.fetchAll(db, sql: "SELECT family_id, code FROM code_claims WHERE family_id IN \(list) ORDER BY code",
+                                                arguments: arguments) {
+                        guard let family: FamilyID = row.id("family_id"), let code = row.text("code") else { continue }
+                        claims[family, default: []].append(code)
+                    }
+                    for row in try Row.fetchAll(db, sql: """
+                        SELECT f.id, f.name, f.code, f.ck_record_id IS NOT NULL AS uploaded, f.needs_sync,
+                               \(FamilyConditions.halfMade("f")) AS half_made
+                        FROM families f WHERE f.id IN \(list)
+                        """, arguments: arguments) {
+                        guard let id: FamilyID = row.id("id"), let code = row.text("code") else { continue }
+                        found[id] = CaseFamily(id: id, name: row.shown("name"), code: code, uploaded: row.integer("uploaded") == 1,
+                                               needsSync: row.integer("needs_sync") == 1, members: members[id] ?? [],
+                                               claimedCodes: claims[id] ?? [], halfMade: row.integer("half_made") == 1)
+                    }
+                }
+                return ids.compactMap { found[$0] }
+            }
+        } catch {
+            throw .reading(error, store: path)
+        }
+    }
+
+    /// The removals started for these families (finished or not), by family id.
+    package func familyRemovals(_ ids: [FamilyID]) throws(StoreError) -> [FamilyID: FamilyRemoval] {
+        guard !ids.isEmpty else { return [:] }
+        do {
+            return try reader.read { db in
+                var removals: [FamilyID: FamilyRemoval] = [:]
+                for chunk in ids.chunked(500) {
+                    for row in try Row.fetchAll(db, sql: "SELECT * FROM family_removals WHERE family_id IN \(SQLPlaceholders.list(chunk.count))",
+                                                arguments: StatementArguments(Array(chunk))) {
+                        guard let id: FamilyID = row.id("family_id") else { continue }
+                        var removal = FamilyRemoval(familyID: id, name: row.shown("name"), code: row.shown("code"),
+                                                    mergedInto: row.id("merged_into"))
+                        removal.startedAt = row.shown("started_at")
+                        removal.finishedAt = row.text("finished_at")
+                        removals[id] = removal
+                    }
+                }
+                return removals
+            }
+        } catch {
+            throw .reading(error, store: path)
+        }
+    }
 
     /// Creations that did not complete (`FamilyConditions.halfMade`) and are not being removed:
     /// how many, and the first `limit` by id.
     package func halfMadeCreations(limit: Int) throws(StoreError) -> (count: Int, ids: [FamilyID]) {
         let condition = "\(FamilyConditions.halfMade("f")) AND NOT \(FamilyConditions.beingRemoved("f.id"))"
         do {
-            return try writer.read { db in
+            return try reader.read { db in
                 let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM families f WHERE \(condition)") ?? 0
                 let ids = try FamilyID.fetchAll(db, sql: "SELECT f.id FROM families f WHERE \(condition) ORDER BY f.id LIMIT ?",
                                               arguments: [max(limit, 0)])
@@ -231,15 +237,13 @@ extension TribeBoardStore {
             throw .reading(error, store: path)
         }
     }
-}
 
-extension TribeBoardStore {
     /// The removal of the family this id or code named, once the family is gone from the store:
     /// how a rerun of `remove` or `merge` knows its work is done.
     package func removal(matching query: String) throws(StoreError) -> FamilyRemoval? {
         let named = FamilyQuery(query)
         do {
-            let id = try writer.read { db in
+            let id = try reader.read { db in
                 guard try db.tableExists("family_removals") else { return nil as FamilyID? }
                 return try FamilyID.fetchOne(db, sql: """
                     SELECT family_id FROM family_removals WHERE family_id = ? OR code = ? ORDER BY family_id = ? DESC, started_at DESC LIMIT 1

@@ -83,12 +83,14 @@ extension TribeBoardStore {
             throw .writing(error, store: path)
         }
     }
+}
 
+extension StoreReading {
     /// A pending membership as its CloudKit record needs it: family, user, role, status, dates.
     package func pendingMemberships(_ ids: [MembershipID]) throws(StoreError) -> [Membership] {
         guard !ids.isEmpty else { return [] }
         do {
-            return try writer.read { db in
+            return try reader.read { db in
                 try Membership.fetchAll(db, sql: "SELECT * FROM memberships WHERE needs_sync = 1 AND id IN \(SQLPlaceholders.list(ids.count))",
                                         arguments: StatementArguments(ids))
             }

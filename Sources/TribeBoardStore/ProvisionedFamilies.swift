@@ -139,9 +139,11 @@ extension TribeBoardStore {
             throw .writing(error, store: path)
         }
     }
+}
 
+extension StoreReading {
     /// Families by import key and by code, in one read: what planning and a dry run ask.
     package func withFamilyLookups<T>(_ body: (FamilyLookups) throws -> T) throws -> T {
-        try writer.read { db in try body(try FamilyLookups(db)) }
+        try reader.read { db in try body(try FamilyLookups(db)) }
     }
 }

@@ -11,7 +11,7 @@ struct UnclaimedCodes {
     /// The store read, for the advice (`resync` claims the codes).
     private let storePath: String
 
-    init(store: TribeBoardStore?, refuse: Bool) throws(InvitationReadError) {
+    init(store: (any StoreReading)?, refuse: Bool) throws(InvitationReadError) {
         storePath = store?.path ?? ""
         guard refuse, let store else {
             claimed = nil
