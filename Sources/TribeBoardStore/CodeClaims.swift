@@ -25,18 +25,23 @@ extension TribeBoardStore {
     /// have been refused).
     package func recordClaims(_ claims: [ClaimedCode], at now: Date = Date()) throws(StoreError) {
         guard !claims.isEmpty else { return }
-        let stamp = StoreTimestamp.format(now)
+        let stamp = Timestamp(now)
         do {
             try writer.write { db in
-                let statement = try db.cachedStatement(sql: """
-                    INSERT INTO code_claims (code, family_id, claimed_at) VALUES (?, ?, ?)
-                    ON CONFLICT (code) DO UPDATE SET family_id = excluded.family_id, claimed_at = excluded.claimed_at
-                    """)
-                for claim in claims { try statement.execute(arguments: [claim.code, claim.familyID, stamp]) }
+                for claim in claims { try Self.remember(claim, at: stamp, db) }
             }
         } catch {
             throw .writing(error, store: path)
         }
+    }
+
+    /// A code's row names the family that holds its claim now (the one upsert of `code_claims`:
+    /// recordClaims and adopt).
+    static func remember(_ claim: ClaimedCode, at time: Timestamp, _ db: Database) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO code_claims (code, family_id, claimed_at) VALUES (?, ?, ?)
+            ON CONFLICT (code) DO UPDATE SET family_id = excluded.family_id, claimed_at = excluded.claimed_at
+            """).execute(arguments: [claim.code, claim.familyID, time])
     }
 
     /// Forgets claims that were released (or found to be someone else's).
@@ -91,7 +96,7 @@ extension TribeBoardStore {
                 // A conflict another run set aside for it meanwhile would outlive the family.
                 try db.execute(sql: "DELETE FROM sync_state WHERE record_table = 'families' AND record_id = ?", arguments: [id])
                 try CreationLog.append(db, familyID: id, importKey: importKey, line: line, states: [], failure: reason,
-                                       at: StoreTimestamp.format(Date()))
+                                       at: Timestamp(Date()))
                 return true
             }
         } catch {

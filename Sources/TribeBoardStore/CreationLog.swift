@@ -24,14 +24,14 @@ package enum CreationLog {
 
     /// Appends one row per state in `states`, then a `failed` row when `failure` is given.
     package static func append(_ db: Database, familyID: FamilyID?, importKey: String?, line: Int?,
-                       states: [FamilyCreationState], failure: String?, at timestamp: String) throws {
+                       states: [FamilyCreationState], failure: String?, at timestamp: Timestamp) throws {
         var entries = states.map { Entry(familyID: familyID, importKey: importKey, line: line, state: $0) }
         if let failure { entries.append(Entry(familyID: familyID, importKey: importKey, line: line, state: .failed, error: failure)) }
         try append(db, entries, at: timestamp)
     }
 
     /// All entries in multi-row INSERTs (a page of uploads is 400 rows).
-    package static func append(_ db: Database, _ entries: [Entry], at timestamp: String) throws {
+    package static func append(_ db: Database, _ entries: [Entry], at timestamp: Timestamp) throws {
         for chunk in entries.chunked(500) {
             let rows = Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", ")
             var arguments = StatementArguments()

@@ -23,6 +23,14 @@ package struct MemberMove: Sendable, Equatable {
 }
 
 /// A user profile read from CloudKit: stored as uploaded (CloudKit already holds it).
+extension MemberMove {
+    /// The membership row: pending, or as CloudKit holds it (`uploadedAt`).
+    func record(uploadedAt: Timestamp?) -> Membership {
+        Membership(id: membershipID, familyID: familyID, userID: userID, role: role, status: status,
+                   joinedAt: Timestamp(joinedAt), uploadedAt: uploadedAt)
+    }
+}
+
 package struct ImportedProfile: Sendable, Equatable {
     package let id: UserID
     package let displayName: String
@@ -31,6 +39,14 @@ package struct ImportedProfile: Sendable, Equatable {
 
     package init(id: UserID, displayName: String, appleUserIdHash: String?, createdAt: Date) {
         (self.id, self.displayName, self.appleUserIdHash, self.createdAt) = (id, displayName, appleUserIdHash, createdAt)
+    }
+}
+
+extension ImportedProfile {
+    /// The profile row, as uploaded (CloudKit holds it).
+    func record(uploadedAt: Timestamp) -> UserProfile {
+        UserProfile(id: id, displayName: displayName, appleUserIdHash: appleUserIdHash, createdAt: Timestamp(createdAt),
+                    uploadedAt: uploadedAt)
     }
 }
 
@@ -45,21 +61,12 @@ extension TribeBoardStore {
             return try writer.write { db in
                 var added: [MembershipID] = []
                 for move in moves {
-                    if let profile = move.profile {
-                        try db.execute(sql: """
-                            INSERT INTO user_profiles (id, display_name, apple_user_id_hash, created_at, needs_sync, last_sync_date, ck_record_id)
-                            VALUES (?, ?, ?, ?, 0, ?, ?) ON CONFLICT (id) DO NOTHING
-                            """, arguments: [profile.id, profile.displayName, profile.appleUserIdHash, Timestamp(profile.createdAt).text,
-                                             Timestamp(now).text, profile.id])
-                    }
+                    try move.profile?.record(uploadedAt: Timestamp(now)).insertRow(db, "ON CONFLICT (id) DO NOTHING")
                     let present = try Bool.fetchOne(db, sql: """
                         SELECT EXISTS (SELECT 1 FROM memberships WHERE family_id = ? AND user_id = ? AND status IN ('active', 'invited'))
                         """, arguments: [move.familyID, move.userID]) ?? false
                     guard !present else { continue }
-                    try db.execute(sql: """
-                        INSERT INTO memberships (id, family_id, user_id, role, status, joined_at, needs_sync) VALUES (?, ?, ?, ?, ?, ?, 1)
-                        """, arguments: [move.membershipID, move.familyID, move.userID, move.role.rawValue, move.status.rawValue,
-                                         Timestamp(move.joinedAt).text])
+                    try move.record(uploadedAt: nil).insertRow(db)
                     added.append(move.membershipID)
                 }
                 return added

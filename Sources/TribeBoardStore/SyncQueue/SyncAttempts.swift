@@ -67,7 +67,7 @@ extension SyncQueue {
                                  verdict.nextAttemptAt.map { Timestamp($0).text }, verdict.conflictWith])
             if table == .families {
                 try CreationLog.append(db, familyID: FamilyID(rawValue: id), importKey: nil, line: nil, states: [.syncingToCloudKit],
-                                       failure: verdict.error, at: timestamp)
+                                       failure: verdict.error, at: Timestamp(now))
             }
         }
     }

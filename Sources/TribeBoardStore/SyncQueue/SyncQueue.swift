@@ -119,7 +119,7 @@ package struct SyncQueue: Sendable {
                 try CreationLog.append(db, ids.flatMap { id in
                     [CreationLog.Entry(familyID: FamilyID(rawValue: id), state: .syncingToCloudKit),
                      CreationLog.Entry(familyID: FamilyID(rawValue: id), state: .completed)]
-                }, at: stamp)
+                }, at: Timestamp(now))
             }
             return ids
         }
