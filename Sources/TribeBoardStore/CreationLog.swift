@@ -32,11 +32,12 @@ package enum CreationLog {
 
     /// All entries in multi-row INSERTs (a page of uploads is 400 rows).
     package static func append(_ db: Database, _ entries: [Entry], at timestamp: Timestamp) throws {
+        let at = timestamp.text
         for chunk in entries.chunked(500) {
             let rows = Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", ")
             var arguments = StatementArguments()
             for entry in chunk {
-                arguments += [entry.familyID, entry.importKey, entry.line, entry.state.rawValue, entry.state.progress, entry.error, timestamp]
+                arguments += [entry.familyID, entry.importKey, entry.line, entry.state.rawValue, entry.state.progress, entry.error, at]
             }
             try db.execute(sql: "INSERT INTO creation_log (family_id, import_key, source_line, state, progress, error, at) VALUES \(rows)",
                            arguments: arguments)

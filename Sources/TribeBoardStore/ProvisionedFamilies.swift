@@ -81,8 +81,9 @@ package struct ProvisioningBatch {
     package func logCompletedCreation(familyID: FamilyID, importKey: String, line: Int, at time: Timestamp) throws {
         var values: [BindableValue] = []
         values.reserveCapacity(Self.completedStates.count * 6)
+        let at = BindableValue.text(time)
         for state in Self.completedStates {
-            values += [.text(familyID.rawValue), .text(importKey), .integer(line), .text(state.rawValue), .real(state.progress), .text(time.text)]
+            values += [.text(familyID.rawValue), .text(importKey), .integer(line), .text(state.rawValue), .real(state.progress), at]
         }
         try insertCompletedLog.execute(values)
     }
