@@ -1,5 +1,6 @@
 import Foundation
 import TribeBoardCloudKit
+import TribeBoardSupport
 import TribeBoardXcodeProject
 
 /// Where the toolkit's own container setting came from, to name it in a mismatch.
@@ -49,7 +50,8 @@ struct ContainerChecks {
             chosen = all.filter { $0.target.name == targetFilter }
             if chosen.isEmpty, let other = projects.flatMap(\.targets).first(where: { $0.name == targetFilter }) {
                 var check = DoctorCheck(.containerTarget, .container, .ok, checked: "Target \(targetFilter)",
-                                        found: "not checked: a \(other.productType.split(separator: ".").last ?? "target") target carries no entitlements of its own (its code is judged with the apps and extensions that link it)")
+                                        found: "not checked: a \(other.productType.split(separator: ".").last ?? "target") target carries"
+                                            + " no entitlements of its own (its code is judged with the apps and extensions that link it)")
                 check.target = targetFilter
                 checks.append(check)
             } else if chosen.isEmpty {
@@ -74,8 +76,10 @@ struct ContainerChecks {
             }
         }
         let listed = chosen.filter(\.isRelevant).flatMap(\.cloudKitContainers)
+        let used = chosen.filter(\.isRelevant).map { SourceChecks(facts: $0).containersUsed() }
         checks.append(toolkitCheck(listed: listed.isEmpty ? nil : Array(Set(listed)).sorted(),
-                                   why: projects.isEmpty ? "no project was read" : "the project's entitlements list no CloudKit container doctor can resolve"))
+                                   why: projects.isEmpty ? "no project was read" : "the project's entitlements list no CloudKit container doctor can resolve",
+                                   usedByCode: used.contains { $0 == nil } ? nil : used.compactMap { $0 }.reduce(into: Set()) { $0.formUnion($1) }))
         if let lookup = FamilyLookupCheck.check(chosen) { checks.append(lookup) }
         return checks
     }
@@ -128,11 +132,19 @@ struct ContainerChecks {
 
     private static func action(for error: Error) -> String {
         switch error as? XcodeProjectError {
-        case .notGenerated(_, _, let command)?, .partlyGenerated(_, _, _, let command)?: return "run `\(command)`, then pass --project the folder again"
-        case .conflicted?: return "resolve the merge conflict (keep one side of each <<<<<<< … >>>>>>> block, or `git checkout --theirs`/`--ours` the file), then run doctor again"
+        case .notGenerated(_, _, let command)?, .partlyGenerated(_, _, _, let command)?:
+            return "run `\(command)`, then pass --project the folder again"
+        case .conflicted?:
+            return "resolve the merge conflict (keep one side of each <<<<<<< … >>>>>>> block, or `git checkout --theirs`/`--ours`"
+                + " the file), then run doctor again"
         case .unreadable(_, let reason)? where reason.hasPrefix("a "):
             return "replace it with the project file itself (checked out again from version control), then run doctor again"
-        case .severalProjects?: return "pass --project one of them"
+        case .severalProjects(let path, let projects)?:
+            // Written from where doctor was run, so that each runs as printed.
+            let options = projects.map { project in
+                ShellWords.command(ShellWords.option("--project", (path as NSString).appendingPathComponent(project)))
+            }
+            return "pass --project one of them: " + options.joined(separator: " or ")
         default: return "pass --project the folder holding the app's .xcodeproj or .xcworkspace, or the .xcodeproj itself"
         }
     }
@@ -145,14 +157,19 @@ struct ContainerChecks {
         let skipped = facts.filter { !$0.isRelevant }.map(\.target.name)
         let broken = facts.filter { !$0.isRelevant && $0.hasUnreadableEntitlements }.map(\.target.name)
         var lines = ["\(names): CloudKit targets \(relevant.joined(separator: ", ").ifEmpty("none"))"]
-        if !skipped.isEmpty { lines.append("without iCloud and without CloudKit code (not checked): \(skipped.joined(separator: ", "))") }
-        if !broken.isEmpty { lines.append("with an entitlements file that cannot be read (a build problem, below): \(broken.joined(separator: ", "))") }
+        if !skipped.isEmpty {
+            lines.append("without iCloud and without CloudKit code (not checked): \(skipped.joined(separator: ", "))")
+        }
+        if !broken.isEmpty {
+            lines.append("with an entitlements file that cannot be read (a build problem, below): \(broken.joined(separator: ", "))")
+        }
         lines += location.notes
         let caseNote = location.notes.contains { $0.contains("ignoring case") }
         if facts.isEmpty {
             let examples = Self.appProjects(beside: projects, root: location.root)
             let found = "\(names) has no app, extension, watch app or App Clip target"
-                + (projects.contains { !$0.targets.isEmpty } ? " (only \(Self.kinds(projects))): a framework or library, whose entitlements are the app's" : "")
+                + (projects.contains { !$0.targets.isEmpty }
+                    ? " (only \(Self.kinds(projects))): a framework or library, whose entitlements are the app's" : "")
                 + (examples.isEmpty ? "" : "\nprojects with apps beside it: "
                     + examples.map { "\($0.path) (\($0.apps.joined(separator: ", ")))" }.joined(separator: "; "))
             let action = examples.first.map { "point --project at the app's project: \($0.path)" } ?? "point --project at the app's project"
@@ -179,27 +196,35 @@ struct ContainerChecks {
     }
 
     /// The toolkit writes where the app reads only if the app's entitlements list its container.
-    private func toolkitCheck(listed: [String]?, why: String = "no --project given") -> DoctorCheck {
+    /// `usedByCode`: the containers the CloudKit targets' code reaches, nil when any cannot be
+    /// verified; an entitlement the code never uses (a test container kept listed) is no place to write.
+    private func toolkitCheck(listed: [String]?, why: String = "no --project given", usedByCode: Set<String>? = nil) -> DoctorCheck {
         let checked = "The toolkit's container (--container, TRIBEBOARD_CK_CONTAINER, config file)"
         guard let toolkit else {
             return DoctorCheck(.containerToolkit, .container, .warning, checked: checked,
                                found: "not checked: the toolkit's CloudKit settings cannot be read (see the remote checks)")
         }
+        let given = "\(toolkit.value) (from \(toolkit.source))"
+        let fail = { (found: String, container: String) in
+            DoctorCheck(.containerToolkit, .container, .failure, checked: checked, found: given + found,
+                        action: "set --container (or TRIBEBOARD_CK_CONTAINER) to \(container): records written elsewhere are invisible to the app")
+        }
+        let ok = { (found: String) in DoctorCheck(.containerToolkit, .container, .ok, checked: checked, found: given + found) }
         guard let listed else {
             guard ContainerRule.acceptsWithoutProject(toolkit.value) else {
-                return DoctorCheck(.containerToolkit, .container, .failure, checked: checked,
-                                   found: "\(toolkit.value) (from \(toolkit.source)) is not the app's container \(ContainerRule.expected) (the app's published bundle id \(CloudKitConfiguration.bundleID)); \(why), so that is the one compared",
-                                   action: "set --container (or TRIBEBOARD_CK_CONTAINER) to \(ContainerRule.expected): records written elsewhere are invisible to the app")
+                return fail(" is not the app's container \(ContainerRule.expected) (the app's published bundle id"
+                            + " \(CloudKitConfiguration.bundleID)); \(why), so that is the one compared", ContainerRule.expected)
             }
-            return DoctorCheck(.containerToolkit, .container, .ok, checked: checked,
-                               found: "\(toolkit.value) (from \(toolkit.source)): \(why), so it is compared with the app's published container \(ContainerRule.expected) only")
+            return ok(": \(why), so it is compared with the app's published container \(ContainerRule.expected) only")
         }
+        let all = listed.joined(separator: ", ")
         guard listed.contains(toolkit.value) else {
-            return DoctorCheck(.containerToolkit, .container, .failure, checked: checked,
-                               found: "\(toolkit.value) (from \(toolkit.source)) is not among the containers the project's entitlements list: \(listed.joined(separator: ", "))",
-                               action: "set --container (or TRIBEBOARD_CK_CONTAINER) to the app's container, one of \(listed.joined(separator: ", ")): records written elsewhere are invisible to the app")
+            return fail(" is not among the containers the project's entitlements list: \(all)", "the app's container, one of \(all)")
         }
-        return DoctorCheck(.containerToolkit, .container, .ok, checked: checked,
-                           found: "\(toolkit.value) (from \(toolkit.source)), listed in the project's entitlements")
+        if let usedByCode, !usedByCode.isEmpty, !usedByCode.contains(toolkit.value) {
+            let used = usedByCode.sorted().joined(separator: ", ")
+            return fail(" is listed in the project's entitlements, but the app's code uses only \(used)", "the container the code uses, \(used)")
+        }
+        return ok(", listed in the project's entitlements" + (usedByCode?.contains(toolkit.value) == true ? " and used by the app's code" : ""))
     }
 }

@@ -6,101 +6,155 @@ import TribeBoardXcodeProject
 struct SourceChecks {
     let facts: TargetFacts
 
-    func check(target: String) -> DoctorCheck {
-        let checked = "Container identifiers in Swift and Objective-C sources (CKContainer, containerWithIdentifier:, ModelConfiguration cloudKitDatabase, NSPersistentCloudKitContainerOptions)"
+    static let checked = "Container identifiers in Swift and Objective-C sources (CKContainer, containerWithIdentifier:,"
+        + " ModelConfiguration cloudKitDatabase, NSPersistentCloudKitContainerOptions)"
+
+    /// What the references say, gathered before the verdict.
+    private struct Findings {
         var failures: [String] = [], warnings: [String] = [], found: [String] = []
         var failureLocations: [SourceLocation] = [], warningLocations: [SourceLocation] = []
+
+        mutating func fail(_ text: String, at location: SourceLocation) {
+            failures.append(text)
+            failureLocations.append(location)
+        }
+
+        mutating func warn(_ text: String, at location: SourceLocation) {
+            warnings.append(text)
+            warningLocations.append(location)
+        }
+    }
+
+    func check(target: String) -> DoctorCheck {
+        var findings = Findings()
         let builds = facts.builds.filter { $0.file != nil }
         let followed = facts.references.contains { if case .unresolved = $0.value { return false } else { return true } }
         for reference in facts.references {
-            let place = "\(reference.location), \(reference.call)"
             // A name doctor cannot follow (a parameter, a share's metadata) says nothing more when the
             // code names a container elsewhere; alone, it is CloudKit code that cannot be verified.
             if case .unresolved = reference.value, followed { continue }
-            // Without iCloud, code written for this target alone breaks when it runs (a store set-up at
-            // launch); code it shares with other targets or links may never run here.
-            if !facts.hasICloud {
-                let why = builds.isEmpty ? "the target has no readable entitlements file, so no container at all"
-                    : "the entitlements of \(facts.target.name) have no iCloud capability"
-                let what = reference.isStoreSetUp ? "this store set-up" : "this CloudKit call"
-                if facts.isOwnCode(reference) {
-                    failures.append("\(describe(reference.value)) (\(place)): \(why); \(what) is the target's own code and fails when it runs\(reference.isStoreSetUp ? " (at launch)" : "")")
-                    failureLocations.append(reference.location)
-                } else {
-                    warnings.append("\(describe(reference.value)) (\(place)): \(why); \(what) is shared code compiled into \(facts.target.name) and fails if it runs there (whether it does cannot be known from the code: a warning, not a failure)")
-                    warningLocations.append(reference.location)
-                }
-                continue
+            if facts.hasICloud {
+                judge(reference, in: builds, into: &findings)
+            } else {
+                judgeWithoutICloud(reference, noEntitlements: builds.isEmpty, into: &findings)
             }
-            var missingIn: [String] = [], uses: Set<String> = []
-            for build in builds {
-                let listed = build.containers.filter { $0.value.isResolved }.map(\.value.value)
-                let unresolved = build.containers.filter { !$0.value.isResolved }.flatMap(\.value.unresolved)
-                let resolved: String
-                switch resolve(reference.value, build) {
-                case .warning(let text):
-                    warnings.append("\(text) (\(place))")
-                    warningLocations.append(reference.location)
-                    continue
-                case .defaultContainer:
-                    if let first = build.containers.first {
-                        if first.value.isResolved { uses.insert(first.value.value) } else {
-                            warnings.append("\(place): the first container cannot be resolved: \(TargetFacts.describe(first.value.unresolved))")
-                        }
-                    } else if reference.isAutomatic {
-                        found.append("\(place) in \(build.label): no container listed, a local store that syncs nothing")
-                    } else {
-                        missingIn.append(build.label)
+        }
+        var result = verdict(findings, builds: builds)
+        result.target = target
+        return result
+    }
+
+    /// Without iCloud, code written for this target alone breaks when it runs (a store set-up at
+    /// launch); code it shares with other targets or links may never run here.
+    private func judgeWithoutICloud(_ reference: ContainerReference, noEntitlements: Bool, into findings: inout Findings) {
+        let place = "\(reference.location), \(reference.call)"
+        let why = noEntitlements ? "the target has no readable entitlements file, so no container at all"
+            : "the entitlements of \(facts.target.name) have no iCloud capability"
+        let what = reference.isStoreSetUp ? "this store set-up" : "this CloudKit call"
+        if facts.isOwnCode(reference) {
+            findings.fail("\(describe(reference.value)) (\(place)): \(why); \(what) is the target's own code and fails when it runs"
+                          + (reference.isStoreSetUp ? " (at launch)" : ""), at: reference.location)
+        } else {
+            findings.warn("\(describe(reference.value)) (\(place)): \(why); \(what) is shared code compiled into \(facts.target.name)"
+                          + " and fails if it runs there (whether it does cannot be known from the code: a warning, not a failure)",
+                          at: reference.location)
+        }
+    }
+
+    /// One reference against every build's entitlements: the container it names must be listed.
+    private func judge(_ reference: ContainerReference, in builds: [TargetFacts.Build], into findings: inout Findings) {
+        let place = "\(reference.location), \(reference.call)"
+        var missingIn: [String] = [], uses: Set<String> = []
+        for build in builds {
+            let listed = build.containers.filter { $0.value.isResolved }.map(\.value.value)
+            let unresolved = build.containers.filter { !$0.value.isResolved }.flatMap(\.value.unresolved)
+            switch resolve(reference.value, build) {
+            case .warning(let text):
+                findings.warn("\(text) (\(place))", at: reference.location)
+            case .defaultContainer:
+                if let first = build.containers.first {
+                    if first.value.isResolved { uses.insert(first.value.value) } else {
+                        findings.warnings.append("\(place): the first container cannot be resolved: \(TargetFacts.describe(first.value.unresolved))")
                     }
-                    continue
-                case .value(let value): resolved = value
+                } else if reference.isAutomatic {
+                    findings.found.append("\(place) in \(build.label): no container listed, a local store that syncs nothing")
+                } else {
+                    missingIn.append(build.label)
                 }
+            case .value(let resolved):
                 if listed.contains(resolved) {
                     uses.insert(resolved)
                 } else if !unresolved.isEmpty {
-                    warnings.append("\(resolved) (\(place)): cannot verify, \(TargetFacts.describe(unresolved))")
+                    findings.warnings.append("\(resolved) (\(place)): cannot verify, \(TargetFacts.describe(unresolved))")
                 } else {
                     missingIn.append("\(build.label) lists \(listed.joined(separator: ", ").ifEmpty("none"))")
                 }
             }
+        }
+        if !missingIn.isEmpty {
             let name = builds.first.flatMap { build -> String? in
                 if case .value(let value) = resolve(reference.value, build) { return value }
                 return nil
             } ?? describe(reference.value)
-            if !missingIn.isEmpty {
-                if reference.value == .defaultContainer {
-                    failures.append("\(place) uses the default container, but the entitlements of \(facts.target.name) list none in \(missingIn.joined(separator: ", "))")
-                } else {
-                    failures.append("\(name) (\(place)) is not in the entitlements of \(facts.target.name): \(missingIn.joined(separator: "; "))")
-                }
-                failureLocations.append(reference.location)
-            } else if !uses.isEmpty {
-                found.append("\(uses.sorted().joined(separator: ", ")) (\(place))")
-            }
+            findings.fail(reference.value == .defaultContainer
+                ? "\(place) uses the default container, but the entitlements of \(facts.target.name) list none in \(missingIn.joined(separator: ", "))"
+                : "\(name) (\(place)) is not in the entitlements of \(facts.target.name): \(missingIn.joined(separator: "; "))",
+                at: reference.location)
+        } else if !uses.isEmpty {
+            findings.found.append("\(uses.sorted().joined(separator: ", ")) (\(place))")
         }
-        let unique = Array(Set(warnings)).sorted()
-        var result: DoctorCheck
-        if !failures.isEmpty {
+    }
+
+    private func verdict(_ findings: Findings, builds: [TargetFacts.Build]) -> DoctorCheck {
+        let unique = Array(Set(findings.warnings)).sorted()
+        if !findings.failures.isEmpty {
             let listed = Set(builds.flatMap { $0.containers.filter { $0.value.isResolved }.map(\.value.value) }).sorted()
             let choice = listed.isEmpty ? "add the iCloud capability with a container to \(facts.target.name)"
-                : "make the entitlements list the container the code names (Signing & Capabilities > iCloud > Containers), or name one they list: \(listed.joined(separator: ", "))"
-            result = DoctorCheck(.containerSwiftSources, .container, .failure, checked: checked,
-                                 found: (failures + unique + found.map { "listed, fine: \($0)" }).joined(separator: "\n"),
-                                 action: choice + ": a container the entitlements do not list makes ModelContainer creation fail at launch, and every CKContainer request fail",
-                                 locations: failureLocations)
-        } else if !unique.isEmpty {
-            result = DoctorCheck(.containerSwiftSources, .container, .warning, checked: checked, found: (unique + found).joined(separator: "\n"),
-                                 action: "check these by hand against the entitlements",
-                                 locations: TargetChecks.unique(warningLocations + facts.references.map(\.location)))
-        } else if found.isEmpty {
-            result = DoctorCheck(.containerSwiftSources, .container, .ok, checked: checked,
-                                 found: "no container named in the target's code: SwiftData and CKContainer.default() use the entitlements' first container")
-        } else {
-            result = DoctorCheck(.containerSwiftSources, .container, .ok, checked: checked, found: found.joined(separator: "; "),
-                                 locations: facts.references.map(\.location))
+                : "make the entitlements list the container the code names (Signing & Capabilities > iCloud > Containers),"
+                    + " or name one they list: \(listed.joined(separator: ", "))"
+            return DoctorCheck(.containerSwiftSources, .container, .failure, checked: Self.checked,
+                               found: (findings.failures + unique + findings.found.map { "listed, fine: \($0)" }).joined(separator: "\n"),
+                               action: choice + ": a container the entitlements do not list makes ModelContainer creation fail at launch,"
+                                   + " and every CKContainer request fail",
+                               locations: findings.failureLocations)
         }
-        result.target = target
-        return result
+        if !unique.isEmpty {
+            return DoctorCheck(.containerSwiftSources, .container, .warning, checked: Self.checked,
+                               found: (unique + findings.found).joined(separator: "\n"),
+                               action: "check these by hand against the entitlements",
+                               locations: TargetChecks.unique(findings.warningLocations + facts.references.map(\.location)))
+        }
+        if findings.found.isEmpty {
+            return DoctorCheck(.containerSwiftSources, .container, .ok, checked: Self.checked,
+                               found: "no container named in the target's code: SwiftData and CKContainer.default() use the entitlements' first container")
+        }
+        return DoctorCheck(.containerSwiftSources, .container, .ok, checked: Self.checked, found: findings.found.joined(separator: "; "),
+                           locations: facts.references.map(\.location))
+    }
+
+    /// The containers the target's code reaches, over every build: nil when the code names none
+    /// (what runs is then the framework's default), one doctor cannot verify, or one the
+    /// entitlements do not list (the code's own failure, `container.swiftSources`).
+    func containersUsed() -> Set<String>? {
+        let builds = facts.builds.filter { $0.file != nil }
+        let named = facts.references.filter { if case .unresolved = $0.value { return false } else { return true } }
+        guard facts.hasICloud, !named.isEmpty, named.count == facts.references.count else { return nil }
+        var used: Set<String> = []
+        for reference in named {
+            for build in builds {
+                switch resolve(reference.value, build) {
+                case .warning: return nil
+                case .value(let value):
+                    guard build.containers.contains(where: { $0.value.isResolved && $0.value.value == value }) else { return nil }
+                    used.insert(value)
+                case .defaultContainer:
+                    guard let first = build.containers.first else { continue }
+                    guard first.value.isResolved else { return nil }
+                    used.insert(first.value.value)
+                }
+            }
+        }
+        return used
     }
 
     private enum Resolution {

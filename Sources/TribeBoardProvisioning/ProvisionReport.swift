@@ -75,9 +75,14 @@ package struct ProvisionReport: Encodable, Sendable {
         package var error: String?
         /// As the error document would name it (`sheets.cannotCreate`…).
         package var errorKind: String?
+        /// New families left off the cards: their codes are not claimed in CloudKit yet (the run
+        /// ends 75), so they have no code to print until a run claims them.
+        package var waitingForClaims: Int?
 
-        package init(path: String, invitations: Int? = nil, pages: Int? = nil, error: String? = nil, errorKind: String? = nil) {
+        package init(path: String, invitations: Int? = nil, pages: Int? = nil, error: String? = nil, errorKind: String? = nil,
+                     waitingForClaims: Int? = nil) {
             (self.path, self.invitations, self.pages, self.error, self.errorKind) = (path, invitations, pages, error, errorKind)
+            self.waitingForClaims = waitingForClaims
         }
     }
 

@@ -68,7 +68,7 @@ package struct SheetsPipeline {
         var check = ManifestCodeCheck(manifest: manifest, store: store == nil ? nil : storePath, storeWins: request.storeNamed)
         var unclaimed: UnclaimedCodes
         do { unclaimed = try UnclaimedCodes(store: store, refuse: request.refuseUnclaimed) } catch { throw SheetError.input(error) }
-        let report = try make(source: .manifest, check: { check }, unmatched: { unclaimed.error }) { renderer throws(InvitationReadError) in
+        var report = try make(source: .manifest, check: { check }, unmatched: { unclaimed.error }) { renderer throws(InvitationReadError) in
             try ManifestInvitations.forEach(path: manifest, columns: renderer.templateColumns) { invitation in
                 // A code edited into the manifest is refused as such, even where the store's would win.
                 try SheetRenderer.validate(invitation)
@@ -85,6 +85,7 @@ package struct SheetsPipeline {
         if check.notInStore > 0 {
             logger.warning("\(check.notInStore) families of \(manifest) are not in the store \(storePath): printed with the manifest's codes, unchecked")
         }
+        report.unclaimedPrinted = unclaimed.printed
         return report
     }
 
@@ -107,7 +108,7 @@ package struct SheetsPipeline {
             default: return nil
             }
         }
-        return try make(source: .store, unmatched: unmatched) { renderer throws(InvitationReadError) in
+        var report = try make(source: .store, unmatched: unmatched) { renderer throws(InvitationReadError) in
             let store = try Self.openStore(storePath)
             unclaimed = try UnclaimedCodes(store: store, refuse: request.refuseUnclaimed)
             try store.forEachInvitation(selection, order: order) { invitation in
@@ -116,6 +117,8 @@ package struct SheetsPipeline {
                 try renderer.add(invitation)
             }
         }
+        report.unclaimedPrinted = unclaimed.printed
+        return report
     }
 
     /// `--verify`: the PDF read back by poppler and zbar, every card's QR code and printed code

@@ -21,6 +21,10 @@ package struct SheetsReport: Encodable, Sendable {
     package var missingCharacters = MissingCharacters()
     /// Pages of cards set 3 or 2 to a column (taller cards) so that their text fits whole.
     package var tallerPages = 0
+    /// Cards whose code the store holds no CloudKit claim of, printed because no remote is
+    /// configured or --include-unclaimed was given: until a claim is made, another device could
+    /// take such a code.
+    package var unclaimedPrinted = 0
     /// `--verify` with `--out`: the PDF read back once made.
     package var verification: SheetVerifier.Report?
     /// From a manifest: its codes checked against the store.

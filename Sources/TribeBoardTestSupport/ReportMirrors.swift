@@ -97,6 +97,7 @@ package struct ProvisionReportMirror: Decodable {
         package let path: String
         package var invitations: Int?
         package var errorKind: String?
+        package var waitingForClaims: Int?
     }
 
     package struct Failure: Decodable {
@@ -305,6 +306,8 @@ package struct SheetsReportMirror: Decodable {
     package var preview: String?
     package var manifestCheck: ManifestCheck?
     package var missingCharacters: MissingCharacters?
+    /// Cards printed with codes no CloudKit claim holds (no remote, or --include-unclaimed).
+    package var unclaimedPrinted: Int?
 
     package struct Cuts: Decodable {
         package let invitations: Int

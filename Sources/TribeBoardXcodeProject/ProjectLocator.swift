@@ -34,8 +34,8 @@ package struct ProjectLocation: Sendable, Equatable {
         var projects = entries.filter { $0.hasSuffix(".xcodeproj") }
         // A `.xcodeproj` folder left behind with only its workspace (no `project.pbxproj`) is no
         // project: Xcode cannot open it, so it does not compete with the one that is.
-        let whole = projects.filter { FileManager.default.fileExists(atPath: path + "/" + $0 + "/project.pbxproj") }
-        if projects.count > 1, whole.count == 1 {
+        let whole = projects.filter { isWhole(path + "/" + $0) }
+        if projects.count > 1, !whole.isEmpty, whole.count < projects.count {
             notes += projects.filter { $0 != whole[0] }.map { "\($0) has no project.pbxproj (not a project): left out" }
             projects = whole
         }
@@ -133,10 +133,15 @@ package struct ProjectLocation: Sendable, Equatable {
                 found += projectsBelow(path, depth: depth - 1)
             }
         }
-        // A project's own folder wins over deeper ones (sample or dependency projects).
+        // Leftover bundles without a project file compete with no project; a project's own folder
+        // wins over deeper ones (sample or dependency projects).
+        if found.contains(where: isWhole) { found = found.filter(isWhole) }
         let shallowest = found.map { $0.split(separator: "/").count }.min()
         return found.filter { $0.split(separator: "/").count == shallowest }
     }
+
+    /// A `.xcodeproj` Xcode can open: it holds its `project.pbxproj`.
+    static func isWhole(_ bundle: String) -> Bool { FileManager.default.fileExists(atPath: bundle + "/project.pbxproj") }
 
     /// `path` as seen from `root`; a file outside it (a development pod at `../../`) with `../`
     /// steps, as long as the two share a folder below `/`.

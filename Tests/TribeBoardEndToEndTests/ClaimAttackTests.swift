@@ -121,10 +121,13 @@ import TribeBoardTestSupport
         let directory = try TemporaryDirectory("attack-throttled")
         try directory.write("in.csv", "family_name,admin_display_name\nAlpha,Ana\nBeta,Rui\n")
         let throttled = try await run(directory, fixture, ["provision", "in.csv", "--out", "out", "--json", "--sheets", "cards.pdf"])
-        #expect(throttled.status != 0, "\(throttled.stderr)")
+        // The run's own status (codes unclaimed: try again), not the sheets' "no family matches" (65).
+        #expect(throttled.status == 75, "\(throttled.stderr)")
         let report = try throttled.report(ProvisionReportMirror.self)
         #expect(report.codesUnclaimed == 2 && report.qrCodesWritten == 0)
-        #expect(report.sheets?.invitations == nil || report.sheets?.invitations == 0, "no card for an unclaimed code")
+        #expect(report.sheets?.invitations == 0 && report.sheets?.errorKind == nil, "no card for an unclaimed code")
+        #expect(report.sheets?.waitingForClaims == 2)
+        #expect(!FileManager.default.fileExists(atPath: directory.file("cards.pdf")))
         let manifest = try ManifestFile.read(directory.file("out/manifest.csv"))
         #expect(manifest.allSatisfy { $0.code.isEmpty && $0.qrFile.isEmpty && $0.claim == "unclaimed" }, "\(manifest)")
         #expect(await fixture.emulator.requestCounts()["records/modify", default: 0] >= 2, "throttled claims are sent again")
@@ -132,8 +135,11 @@ import TribeBoardTestSupport
         // The same store against a healthy CloudKit: the rerun claims and prints them.
         let healthy = try await EmulatorFixture.start()
         defer { Task { await healthy.emulator.stop() } }
-        let rerun = try await run(directory, healthy, ["provision", "in.csv", "--out", "out", "--json"])
+        // Run again as the report says: the cards are printed this time.
+        let rerun = try await run(directory, healthy, ["provision", "in.csv", "--out", "out", "--json", "--sheets", "cards.pdf"])
         #expect(rerun.status == 0, "\(rerun.stderr)")
+        let printed = try rerun.report(ProvisionReportMirror.self).sheets
+        #expect(printed?.invitations == 2 && printed?.waitingForClaims == nil, "\(String(describing: printed))")
         let again = try ManifestFile.read(directory.file("out/manifest.csv"))
         #expect(again.allSatisfy { $0.code.count == 8 && $0.claim == "claimed" && !$0.qrFile.isEmpty }, "\(again)")
     }
@@ -192,15 +198,22 @@ import TribeBoardTestSupport
         let error = try ErrorDocument(refused)
         #expect(error.kind == "sheets.unclaimed" && error.recordIds?.count == 2, "\(error)")
         #expect(!FileManager.default.fileExists(atPath: directory.file("cards.pdf")))
-        #expect(try await sheets(["--include-unclaimed"]).status == 0)
-        #expect(try await sheets([], environment: [:]).status == 0, "no remote: local-only work prints")
+        let included = try await sheets(["--include-unclaimed"])
+        #expect(included.status == 0)
+        #expect(try included.report(SheetsReportMirror.self).unclaimedPrinted == 2)
+        // No remote: local-only work prints, and says which cards hold codes nobody claimed.
+        let localOnly = try await sheets([], environment: [:])
+        #expect(localOnly.status == 0, "\(localOnly.stderr)")
+        #expect(try localOnly.report(SheetsReportMirror.self).unclaimedPrinted == 2)
         try FileManager.default.removeItem(atPath: directory.file("cards.pdf"))
 
         // The refusal's advice, run as printed in the shell that ran sheets (its remote from there).
         let advice = try #require(AsPrinted.commands(in: refused.stderr).first { $0.hasPrefix("tribeboard resync ") }, "\(refused.stderr)")
         let resync = try await AsPrinted.run(advice, in: directory.path, environment: remote)
         #expect(resync.status == 0, "\(advice): \(resync.stderr)")
-        #expect(try await sheets([]).status == 0, "claimed now")
+        let claimed = try await sheets([])
+        #expect(claimed.status == 0, "claimed now")
+        #expect(try claimed.report(SheetsReportMirror.self).unclaimedPrinted == 0)
         #expect(FileManager.default.fileExists(atPath: directory.file("cards.pdf")))
     }
 }

@@ -41,6 +41,10 @@ enum SheetsReportText {
             lines.append(TerminalText.count(report.missingCharacters.invitations, one, many)
                 + " with characters no installed font has, printed as boxes (install a font for them): \(report.missingCharacters.summary)")
         }
+        if report.unclaimedPrinted > 0 {
+            lines.append(TerminalText.count(report.unclaimedPrinted, one, many) + " with codes not claimed in CloudKit yet (no remote configured,"
+                + " or --include-unclaimed): until `resync` with a remote claims them, another device could take them")
+        }
         lines.append("mode 600: the \(report.output == nil ? "preview shows" : "PDF holds") families' codes; keep it private and delete it once printed")
         return lines.joined(separator: "\n") + "\n"
     }

@@ -147,10 +147,16 @@ package struct ProvisionCommand: PipelineCommand {
     /// --sheets: the manifest's cards; the status of a failure, which is also in the report.
     private func makeSheets(_ path: String, into report: inout ProvisionReport, context: CommandContext) -> ExitStatus? {
         let request = SheetsRequest(out: path, layout: .cards, paper: .a4, template: nil)
+        // Families whose code no run could claim have no code in the manifest: no card until one does.
+        let waiting = report.remote == nil || report.codesUnclaimed == 0 ? nil : report.codesUnclaimed
         do {
             let printed = try SheetsCommand.pipeline(request, storePath: global.store, context: context).print(manifest: "\(out)/manifest.csv")
             context.logger.notice("sheets: \(printed.invitations) cards on \(printed.pages) pages in \(path) (mode 600: it holds the codes)")
-            report.sheets = .init(path: path, invitations: printed.invitations, pages: printed.pages)
+            report.sheets = .init(path: path, invitations: printed.invitations, pages: printed.pages, waitingForClaims: waiting)
+            return nil
+        } catch .nothingSelected where waiting != nil {
+            // Not the data's fault: the run's own status (codes unclaimed, 75) says to run it again.
+            report.sheets = .init(path: path, invitations: 0, pages: 0, waitingForClaims: waiting)
             return nil
         } catch {
             if !context.summaryOnTerminal {

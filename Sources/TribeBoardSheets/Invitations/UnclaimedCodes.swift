@@ -6,14 +6,18 @@ struct UnclaimedCodes {
     /// Every claim the store remembers, read before the invitations (which are read inside
     /// a store read that cannot be re-entered); nil when nothing is refused.
     private let claimed: Set<TribeBoardStore.ClaimedCode>?
+    private let refuse: Bool
     private(set) var ids: [String] = []
     private(set) var count = 0
+    /// Printed all the same (no remote configured, or --include-unclaimed): the report says so.
+    private(set) var printed = 0
     /// The store read, for the advice (`resync` claims the codes).
     private let storePath: String
 
     init(store: (any StoreReading)?, refuse: Bool) throws(InvitationReadError) {
         storePath = store?.path ?? ""
-        guard refuse, let store else {
+        self.refuse = refuse
+        guard let store else {
             claimed = nil
             return
         }
@@ -37,6 +41,10 @@ struct UnclaimedCodes {
         guard let claimed else { return true }
         let id = invitation.familyId
         if claimed.contains(.init(familyID: id, code: FamilyCode.normalised(invitation.code) ?? invitation.code)) { return true }
+        guard refuse else {
+            printed += 1
+            return true
+        }
         count += 1
         if ids.count < 20 { ids.append(id.rawValue) }
         return false
