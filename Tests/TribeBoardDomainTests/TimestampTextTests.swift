@@ -16,7 +16,7 @@ struct TimestampTextTests {
         var generator = SystemRandomNumberGenerator()
         let edges: [Int64] = [0, 999, 951_782_400_000, 951_868_799_999, 4_107_542_400_000, 253_402_300_799_999,
                               1_764_000_000_123, 68_256_000_000]
-        let random = (0..<20_000).map { _ in Int64.random(in: Timestamp.supportedMilliseconds, using: &generator) }
+        let random = (0..<2_000).map { _ in Int64.random(in: Timestamp.supportedMilliseconds, using: &generator) }
         for milliseconds in edges + random {
             let text = Timestamp(milliseconds: milliseconds).text
             #expect(text == Self.foundationText(milliseconds), "\(milliseconds)")
