@@ -169,32 +169,65 @@ let package = Package(
         .executableTarget(name: "tribeboard-doctor", dependencies: ["TribeBoardCommands"]),
         .executableTarget(name: "tribeboard-migrate", dependencies: ["TribeBoardCommands"]),
         .executableTarget(name: "tribeboard-sheets", dependencies: ["TribeBoardCommands"]),
+        // Test support, split so that a unit target depends only on what it tests: a change to
+        // one feature module rebuilds the tests of that module and of those above it, no others.
+        // Temporary folders, processes, file modes, independent readers (zbarimg, PDF), CSV and
+        // manifest files, a store inspector, a quiet logger: no feature module.
         .target(
             name: "TribeBoardTestSupport",
-            // The in-process fixtures of the unit tests (a provisioned store, an audit, a resync run)
-            // are shared by several modules' test targets, so they live here.
-            dependencies: ["TribeBoardCloudKit", "TribeBoardRemote", "TribeBoardStore", "TribeBoardCloudKitEmulator",
-                           "TribeBoardProvisioning", "TribeBoardAudit", "TribeBoardResync", "TribeBoardDomain", "TribeBoardSupport", .product(name: "GRDB", package: "GRDB.swift"),
-                           .product(name: "CSV", package: "CSV.swift"), .product(name: "Logging", package: "swift-log"),
+            dependencies: ["TribeBoardDomain", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "CSV", package: "CSV.swift"), .product(name: "Logging", package: "swift-log")]
+        ),
+        // Each command's `--json` report as a typed mirror, one file per command.
+        .target(name: "TribeBoardReportMirrors", dependencies: ["TribeBoardTestSupport"]),
+        // CloudKit to test against: the emulator in-process, the stand-in, a scripted server,
+        // snapshots, the app's own rules.
+        .target(
+            name: "TribeBoardCloudFixtures",
+            dependencies: ["TribeBoardTestSupport", "TribeBoardCloudKit", "TribeBoardRemote", "TribeBoardDomain",
+                           "TribeBoardCloudKitEmulator", .product(name: "Logging", package: "swift-log"),
                            .product(name: "FlyingFox", package: "FlyingFox")]
         ),
-        // Unit tests, one target per module: a module's tests are found by its name. The in-process
-        // fixtures they share (a provisioned store, an audit, a resync run) are TribeBoardTestSupport's.
+        // Stores made the ordinary way: an in-process provision run, a store with a snapshot to
+        // audit, doctor's stuck and broken stores.
+        .target(
+            name: "TribeBoardStoreFixtures",
+            dependencies: ["TribeBoardTestSupport", "TribeBoardCloudFixtures", "TribeBoardProjectFixtures",
+                           "TribeBoardProvisioning", "TribeBoardStore", "TribeBoardSupport", "TribeBoardDomain",
+                           .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // Xcode projects for doctor: the fixtures' paths, a project builder, variants of real ones.
+        .target(name: "TribeBoardProjectFixtures", dependencies: ["TribeBoardTestSupport"]),
+        // Unit tests, one target per module: a module's tests are found by its name, and depend on
+        // the module, the modules below it and the test support they use (ARCHITECTURE.md, "Where a
+        // test goes").
         .testTarget(name: "TribeBoardSupportTests", dependencies: ["TribeBoardSupport", "TribeBoardTestSupport"]),
-        .testTarget(name: "TribeBoardDomainTests", dependencies: ["TribeBoardDomain", "TribeBoardTestSupport"]),
+        .testTarget(name: "TribeBoardDomainTests", dependencies: ["TribeBoardDomain", "TribeBoardTestSupport",
+                                                                 .product(name: "TribeBoardJoinKit", package: "TribeBoardJoinKit")]),
         .testTarget(name: "TribeBoardCSVTests", dependencies: ["TribeBoardCSV", "TribeBoardTestSupport"]),
+        .testTarget(name: "TribeBoardQRTests", dependencies: ["TribeBoardQR", "TribeBoardDomain", "TribeBoardSupport", "TribeBoardTestSupport"]),
+        .testTarget(name: "TribeBoardXcodeProjectTests", dependencies: ["TribeBoardXcodeProject", "TribeBoardTestSupport"]),
         .testTarget(name: "TribeBoardSheetsTests", dependencies: ["TribeBoardSheets", "TribeBoardDomain", "TribeBoardTestSupport"]),
-        .testTarget(name: "TribeBoardStoreTests", dependencies: ["TribeBoardCloudKit", "TribeBoardDomain", "TribeBoardRemote", "TribeBoardResync", "TribeBoardStore", "TribeBoardTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "TribeBoardCloudKitTests", dependencies: ["TribeBoardCloudKit", "TribeBoardCloudKitEmulator", "TribeBoardRemote", "TribeBoardStore", "TribeBoardSupport", "TribeBoardTestSupport"]),
-        .testTarget(name: "TribeBoardRemoteTests", dependencies: ["TribeBoardCloudKit", "TribeBoardCloudKitEmulator", "TribeBoardRemote", "TribeBoardTestSupport",
+        .testTarget(name: "TribeBoardStoreTests", dependencies: ["TribeBoardDomain", "TribeBoardStore", "TribeBoardTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "TribeBoardCloudKitTests", dependencies: ["TribeBoardCloudKit", "TribeBoardCloudKitEmulator", "TribeBoardDomain", "TribeBoardRemote", "TribeBoardSupport",
+                                                                   "TribeBoardTestSupport", "TribeBoardCloudFixtures", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "TribeBoardRemoteTests", dependencies: ["TribeBoardCloudKit", "TribeBoardCloudKitEmulator", "TribeBoardDomain", "TribeBoardRemote",
+                                                                 "TribeBoardTestSupport", "TribeBoardCloudFixtures",
                                                                  .product(name: "TribeBoardJoinKit", package: "TribeBoardJoinKit"),
                                                                  .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "TribeBoardProvisioningTests", dependencies: ["TribeBoardCSV", "TribeBoardCloudKit", "TribeBoardCloudKitEmulator", "TribeBoardDomain", "TribeBoardProvisioning", "TribeBoardQR", "TribeBoardRemote", "TribeBoardStore", "TribeBoardTestSupport", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "TribeBoardResyncTests", dependencies: ["TribeBoardAudit", "TribeBoardCloudKit", "TribeBoardCloudKitEmulator", "TribeBoardDoctor", "TribeBoardRemote", "TribeBoardResync", "TribeBoardStore", "TribeBoardSupport", "TribeBoardTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "TribeBoardAuditTests", dependencies: ["TribeBoardAudit", "TribeBoardCloudKit", "TribeBoardDomain", "TribeBoardRemote", "TribeBoardStore", "TribeBoardSupport", "TribeBoardTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
-        .testTarget(name: "TribeBoardDoctorTests", dependencies: ["TribeBoardCloudKit", "TribeBoardCloudKitEmulator", "TribeBoardDoctor", "TribeBoardRemote", "TribeBoardStore", "TribeBoardTestSupport", "TribeBoardXcodeProject",
+        .testTarget(name: "TribeBoardProvisioningTests", dependencies: ["TribeBoardCSV", "TribeBoardCloudKit", "TribeBoardCloudKitEmulator", "TribeBoardDomain", "TribeBoardProvisioning", "TribeBoardQR", "TribeBoardRemote", "TribeBoardStore", "TribeBoardSupport",
+                                                                       "TribeBoardTestSupport", "TribeBoardCloudFixtures", "TribeBoardStoreFixtures",
+                                                                       .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "TribeBoardResyncTests", dependencies: ["TribeBoardAudit", "TribeBoardCloudKit", "TribeBoardCloudKitEmulator", "TribeBoardDomain", "TribeBoardRemote", "TribeBoardResync", "TribeBoardStore", "TribeBoardSupport",
+                                                                 "TribeBoardTestSupport", "TribeBoardCloudFixtures", "TribeBoardStoreFixtures",
+                                                                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "TribeBoardAuditTests", dependencies: ["TribeBoardAudit", "TribeBoardCloudKit", "TribeBoardDomain", "TribeBoardQR", "TribeBoardRemote", "TribeBoardStore", "TribeBoardSupport", "CSnapshotParser",
+                                                                "TribeBoardTestSupport", "TribeBoardCloudFixtures", "TribeBoardStoreFixtures", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "TribeBoardCasesTests", dependencies: ["TribeBoardCases", "TribeBoardTestSupport", "TribeBoardStoreFixtures"]),
+        .testTarget(name: "TribeBoardDoctorTests", dependencies: ["TribeBoardCloudKit", "TribeBoardCloudKitEmulator", "TribeBoardDoctor", "TribeBoardDomain", "TribeBoardRemote", "TribeBoardStore", "TribeBoardXcodeProject",
+                                                                 "TribeBoardTestSupport", "TribeBoardCloudFixtures", "TribeBoardProjectFixtures", "TribeBoardStoreFixtures",
                                                                  .product(name: "TribeBoardJoinKit", package: "TribeBoardJoinKit"), .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "TribeBoardMigrateTests", dependencies: ["TribeBoardCloudKit", "TribeBoardMigrate", "TribeBoardRemote", "TribeBoardTestSupport"]),
+        .testTarget(name: "TribeBoardMigrateTests", dependencies: ["TribeBoardCloudKit", "TribeBoardDomain", "TribeBoardMigrate", "TribeBoardRemote", "TribeBoardTestSupport", "TribeBoardCloudFixtures"]),
         // The emulator alone, over HTTP with raw JSON bodies and `openssl` signatures: no client types.
         .testTarget(
             name: "TribeBoardCloudKitEmulatorTests",
@@ -203,13 +236,15 @@ let package = Package(
         // Parsing, validation, exit-status mapping and JSON shapes, in-process.
         .testTarget(
             name: "TribeBoardCommandsTests",
-            dependencies: ["TribeBoardCommands", "TribeBoardCases", "TribeBoardProvisioning", "TribeBoardTestSupport",
+            dependencies: ["TribeBoardCommands", "TribeBoardCases", "TribeBoardProvisioning", "TribeBoardTestSupport", "TribeBoardReportMirrors",
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(
             name: "TribeBoardEndToEndTests",
             // Depending on the executables makes `swift test` build them first.
-            dependencies: ["TribeBoardCloudKit", "TribeBoardRemote", "TribeBoardMigrate", "TribeBoardStore", "TribeBoardTestSupport", "TribeBoardCloudKitEmulator", "tribeboard", "tribeboard-provision", "tribeboard-resync", "tribeboard-audit", "tribeboard-doctor", "tribeboard-migrate", "tribeboard-sheets",
+            dependencies: ["TribeBoardCloudKit", "TribeBoardDomain", "TribeBoardRemote", "TribeBoardMigrate", "TribeBoardStore", "TribeBoardCloudKitEmulator",
+                           "TribeBoardTestSupport", "TribeBoardReportMirrors", "TribeBoardCloudFixtures", "TribeBoardStoreFixtures", "TribeBoardProjectFixtures",
+                           "tribeboard", "tribeboard-provision", "tribeboard-resync", "tribeboard-audit", "tribeboard-doctor", "tribeboard-migrate", "tribeboard-sheets",
                            .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ],

@@ -95,6 +95,8 @@ package final class RunningProcess: Sendable {
     }
 
     package var pid: Int32 { process.processIdentifier }
+    /// The file stdout goes to, to read what a server printed while it runs.
+    package var stdoutPath: String { output.stdoutPath }
 
     /// Calls `handler` once the process has ended (at once if it already has).
     func onExit(_ handler: @escaping @Sendable () -> Void) {

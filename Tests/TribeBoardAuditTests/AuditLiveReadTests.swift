@@ -1,7 +1,9 @@
 import Foundation
 import Testing
+import TribeBoardCloudFixtures
 import TribeBoardCloudKit
 import TribeBoardRemote
+import TribeBoardStoreFixtures
 import TribeBoardTestSupport
 @testable import TribeBoardAudit
 

@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import TribeBoardCloudFixtures
+import TribeBoardStoreFixtures
 import TribeBoardTestSupport
 @testable import TribeBoardCloudKit
 @testable import TribeBoardRemote

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Testing
+import TribeBoardStoreFixtures
 import TribeBoardTestSupport
 @testable import TribeBoardAudit
 @testable import TribeBoardStore
@@ -14,7 +15,7 @@ struct AuditRepairStagingTests {
         let (workspace, families) = try AuditRepairTests.duplicated()
         let plan = try #require(try await workspace.audit { $0.repair = .propose }.repair)
         let applier = CodeRepairApplier(request: AuditRequest(storePath: workspace.provision.storePath),
-                                        outputDirectory: workspace.provision.folder.file("fix"), logger: ProvisionWorkspace.quietLogger)
+                                        outputDirectory: workspace.provision.folder.file("fix"), logger: TestLogger.quiet)
         let store = try TribeBoardStore.openOrCreate(at: workspace.provision.storePath).store
         let chosen = try applier.choose(plan.changes, store: store, avoiding: [])
         let taken = try #require(chosen.first { $0.familyId == families[1].id }?.assignedCode)

@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
 import Testing
+import TribeBoardCloudFixtures
+import TribeBoardStoreFixtures
 import TribeBoardSupport
 import TribeBoardTestSupport
 @testable import TribeBoardAudit

@@ -69,19 +69,6 @@ struct HostileCSVTests {
         }
     }
 
-    @Test func provisionFailsOnlyTheMalformedRowAndCreatesTheOthers() throws {
-        let workspace = try ProvisionWorkspace()
-        let report = try workspace.run("external_id,family_name\nE1,Ames\nE2,\"Brook\" \nE3,Cole\nE4,\"Dunn\"\n")
-        #expect(report.created == 3)
-        #expect(report.failed == 1)
-        let manifest = try workspace.manifest()
-        #expect(manifest.map(\.status) == ["created", "failed", "created", "created"])
-        #expect(manifest.map(\.externalId) == ["E1", "", "E3", "E4"])
-        #expect(manifest[1].line == 3)
-        #expect(manifest[1].error.contains("family_name"), "\(manifest[1].error)")
-        #expect(try workspace.count("families") == 3)
-    }
-
     /// Read from outside without end (docs/guarantees.md, "Bounds on what is read"): the copy of a device or a
     /// FIFO and the pre-scan of a regular file stop at the bound with csv.tooLarge. The bound is
     /// lowered here so the test reads 1 MB, not 256 MB.

@@ -36,7 +36,7 @@ struct CloudKitAnswerClassTests {
         configuration.baseURL = baseURL
         return CloudKitClient(configuration: configuration, signer: nil,
                               policy: RetryPolicy(maxAttempts: 3, baseDelay: 0.001, maxDelay: 0.01, maxTotalSeconds: 120),
-                              maxResponseBytes: maxResponseBytes, logger: ProvisionWorkspace.quietLogger)
+                              maxResponseBytes: maxResponseBytes, logger: TestLogger.quiet)
     }
 
     @Test(arguments: cases)

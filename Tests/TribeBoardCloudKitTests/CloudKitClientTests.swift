@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TribeBoardCloudKitEmulator
+import TribeBoardCloudFixtures
 import TribeBoardTestSupport
 @testable import TribeBoardCloudKit
 @testable import TribeBoardSupport

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 import TribeBoardTestSupport
 @testable import TribeBoardCloudKit
-@testable import TribeBoardStore
 
 /// Request signing, checked by an independent verifier: the openssl CLI.
 @Suite("CloudKit request signing")

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 import TribeBoardTestSupport
 @testable import TribeBoardCloudKit
-@testable import TribeBoardStore
 
 /// A server that lies, trickles or never ends: every remote call ends, with a typed error, and
 /// no number from the server can trap.
@@ -14,7 +13,7 @@ struct MisbehavingServerTests {
         var configuration = CloudKitConfiguration()
         configuration.baseURL = server.baseURL
         return CloudKitClient(configuration: configuration, signer: nil, policy: Self.quick, requestTimeout: timeout,
-                              logger: ProvisionWorkspace.quietLogger)
+                              logger: TestLogger.quiet)
     }
 
     func queryError(_ client: CloudKitClient) async -> CloudKitError? {

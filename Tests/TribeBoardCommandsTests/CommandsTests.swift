@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Testing
+import TribeBoardReportMirrors
 import TribeBoardTestSupport
 @testable import TribeBoardCommands
 @testable import TribeBoardProvisioning

@@ -1,5 +1,6 @@
 import Foundation
 @testable import TribeBoardCommands
+import TribeBoardReportMirrors
 import TribeBoardTestSupport
 
 // What a script reads from `--json`, decoded by types of the tests' own (not the toolkit's, so a
@@ -47,7 +48,7 @@ struct ErrorDocumentKeys: Decodable {
     let error: JSONKeys
 }
 
-// JSONKeys, ProvisionReportMirror and ResyncReportMirror are TribeBoardTestSupport's (the
+// JSONKeys, ProvisionReportMirror and ResyncReportMirror are TribeBoardReportMirrors' (the
 // end-to-end tests decode the same reports).
 
 enum Decoded {

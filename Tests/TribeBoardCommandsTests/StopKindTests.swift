@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TribeBoardReportMirrors
 import TribeBoardTestSupport
 @testable import TribeBoardCommands
 import TribeBoardAudit

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Testing
+import TribeBoardStoreFixtures
 import TribeBoardTestSupport
 @testable import TribeBoardCloudKit
 @testable import TribeBoardDoctor

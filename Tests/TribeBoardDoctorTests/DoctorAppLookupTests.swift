@@ -1,10 +1,13 @@
 import Foundation
 import Logging
 import Testing
+import TribeBoardCloudFixtures
 import TribeBoardCloudKit
 import TribeBoardCloudKitEmulator
 import TribeBoardJoinKit
+import TribeBoardProjectFixtures
 import TribeBoardRemote
+import TribeBoardStoreFixtures
 import TribeBoardTestSupport
 @testable import TribeBoardDoctor
 

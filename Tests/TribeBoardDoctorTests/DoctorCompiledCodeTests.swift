@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TribeBoardProjectFixtures
 import TribeBoardTestSupport
 @testable import TribeBoardDoctor
 @testable import TribeBoardXcodeProject
@@ -141,22 +142,6 @@ struct DoctorCompiledCodeTests {
             #expect(failure.status == .failure && failure.locations == [SourceLocation(path: "Stay/iCloud/iCloudService.m", line: 641)], "\(failure)")
         }
     }
-
-    @Test func objectiveCConstantsAndDefinesAreFollowed() {
-        let source = """
-        #define kContainer @"iCloud.com.example.defined"
-        static NSString *const kOther = @"iCloud.com.example.constant";
-        // [CKContainer containerWithIdentifier:@"iCloud.com.example.commented"];
-        CKContainer *a = [CKContainer containerWithIdentifier:kContainer];
-        CKContainer *b = [CKContainer containerWithIdentifier:kOther];
-        CKContainer *c = [CKContainer defaultContainer];
-        """
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("objc-\(UUID().uuidString).m").path
-        #expect(FileManager.default.createFile(atPath: file, contents: Data(source.utf8)))
-        defer { try? FileManager.default.removeItem(atPath: file) }
-        let values = SwiftContainerLiterals.references(in: [file], display: { _ in "S.m" }).map(\.value)
-        #expect(values == [.literal("iCloud.com.example.defined"), .literal("iCloud.com.example.constant"), .defaultContainer], "\(values)")
-    }
 }
 
 extension DoctorCompiledCodeTests {
@@ -229,24 +214,5 @@ extension DoctorCompiledCodeTests {
         try wrong.edit("iOS/Info.plist", replacing: "<string>$(ICLOUD_CONTAINER_ID)</string>", with: "<string>iCloud.app.aidoku.Other</string>")
         let failed = try Self.check(Self.run(wrong.path, target: "Aidoku (iOS)"), "Aidoku (iOS)", .containerSwiftSources)
         #expect(failed.status == .failure && failed.found.contains("iCloud.app.aidoku.Other"), "\(failed.found)")
-    }
-}
-
-extension DoctorCompiledCodeTests {
-    /// By API, never by label: what each spelling names (a file scanned on its own).
-    @Test func onlyContainerAPIsNameContainers() {
-        let source = """
-        let drive = try await CloudDrive(storage: .iCloudContainer(containerIdentifier: "iCloud.com.example.Drive"))
-        let config = ModelConfiguration("iCloud.com.example.Name", cloudKitDatabase: sync ? .none : .private("iCloud.com.example.Else"))
-        let engine = CKSyncEngine(CKSyncEngine.Configuration(database: CKContainer(identifier: "iCloud.com.example.Engine").privateCloudDatabase,
-                                                             stateSerialization: nil, delegate: self))
-        let diagnostic = CloudKitDiagnostic(containerIdentifier: "iCloud.com.example.Field", isSignedIn: true)
-        """
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("api-\(UUID().uuidString).swift").path
-        #expect(FileManager.default.createFile(atPath: file, contents: Data(source.utf8)))
-        defer { try? FileManager.default.removeItem(atPath: file) }
-        let found = SwiftContainerLiterals.references(in: [file], display: { _ in "A.swift" })
-        #expect(found.map(\.value) == [.literal("iCloud.com.example.Else"), .literal("iCloud.com.example.Engine")], "\(found)")
-        #expect(found.map(\.call) == ["ModelConfiguration cloudKitDatabase: .private", "CKContainer(identifier:)"])
     }
 }

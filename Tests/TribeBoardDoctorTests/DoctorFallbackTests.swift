@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import TribeBoardProjectFixtures
+import TribeBoardStoreFixtures
 import TribeBoardTestSupport
 @testable import TribeBoardDoctor
 @testable import TribeBoardStore

@@ -1,4 +1,5 @@
 import Testing
+import TribeBoardProjectFixtures
 import TribeBoardTestSupport
 @testable import TribeBoardDoctor
 

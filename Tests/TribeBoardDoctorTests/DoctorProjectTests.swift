@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TribeBoardProjectFixtures
 import TribeBoardTestSupport
 @testable import TribeBoardCloudKit
 @testable import TribeBoardDoctor
@@ -104,51 +105,5 @@ struct DoctorProjectTests {
         #expect(checks.first?.status == .failure)
         #expect(checks.first?.found.contains("project.pbxproj:1") == true)
         #expect(throws: OpenStepPlistError.self) { try OpenStepPlist.parse(String(repeating: "(", count: 10_000)) }
-    }
-
-    @Test func theTokenizerKeepsLinesAcrossCommentsAndQuotedStrings() throws {
-        let root = try OpenStepPlist.parse("""
-            // !$*UTF8*$!
-            {
-            \t/* a comment
-            \t   over two lines */
-            \tname = "Tribe \\"Board\\"";
-            \tlist = (a, "b c", <0fbd77>,);
-            \tnested = { PRODUCT_BUNDLE_IDENTIFIER = net.dataenvy.TribeBoard; };
-            }
-            """)
-        #expect(root.entry("name")?.line == 5)
-        #expect(root["name"]?.string == "Tribe \"Board\"")
-        #expect(root["list"]?.array?.compactMap(\.string) == ["a", "b c", "<0fbd77>"])
-        #expect(root["nested"]?.entry("PRODUCT_BUNDLE_IDENTIFIER")?.line == 7)
-    }
-
-    @Test func swiftLiteralsOnlyInContainerPositionsOutsideComments() throws {
-        let folder = try TemporaryDirectory("doctor-literals")
-        try folder.write("A.swift", """
-            /* CKContainer(identifier: "iCloud.in.a.block.comment") /* nested */ still comment */
-            let a = "not \\("iCloud.interpolated")"
-            let b = ModelConfiguration(schema: schema,
-                                       cloudKitDatabase: .private("iCloud.net.dataenvy.TribeBoard"))
-            let c = CKContainer(identifier: "iCloud.com.tribeboard.TribeBoard") // "iCloud.trailing.comment"
-            let d = \"\"\"
-                "iCloud.inside.a.multiline.string"
-                \"\"\"
-            let e = "iCloud.net.dataenvy.TribeBoard.test"
-            let title = NSLocalizedString("iCloud.notAuthenticated.title", comment: "")
-            let f = CKContainer(identifier: "iCloud." + Bundle.main.bundleIdentifier!)
-            let g = CKContainer(identifier: "iCloud.\\(suffix)")
-            let h = NSPersistentCloudKitContainerOptions(containerIdentifier: Config.containerIdentifier)
-            let i = CKContainer.default()
-            """)
-        try folder.write("Config.swift", "enum Config {\n    static let containerIdentifier = \"iCloud.com.example.shared\"\n    static let prose = \"iCloud. Sync is off\"\n}\n")
-        let references = SwiftContainerLiterals.references(in: [folder.file("A.swift"), folder.file("Config.swift")],
-                                                           display: { ($0 as NSString).lastPathComponent })
-        #expect(references.map(\.value) == [
-            .literal("iCloud.net.dataenvy.TribeBoard"), .literal("iCloud.com.tribeboard.TribeBoard"),
-            .bundleIDSuffix(prefix: "iCloud."), .interpolated("iCloud.\\(…)"), .defaultContainer, .literal("iCloud.com.example.shared"),
-        ])
-        #expect(references.map(\.location.line) == [4, 5, 11, 12, 14, 2])
-        #expect(references.last?.call.contains("Config.containerIdentifier (A.swift:13)") == true)
     }
 }

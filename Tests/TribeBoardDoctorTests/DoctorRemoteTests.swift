@@ -1,7 +1,10 @@
 import Foundation
 import Logging
 import Testing
+import TribeBoardCloudFixtures
 import TribeBoardCloudKitEmulator
+import TribeBoardProjectFixtures
+import TribeBoardStoreFixtures
 import TribeBoardTestSupport
 @testable import TribeBoardCloudKit
 @testable import TribeBoardDoctor

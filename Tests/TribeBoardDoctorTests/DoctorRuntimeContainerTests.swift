@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TribeBoardProjectFixtures
 import TribeBoardTestSupport
 @testable import TribeBoardDoctor
 @testable import TribeBoardXcodeProject
@@ -76,20 +77,6 @@ struct DoctorRuntimeContainerTests {
                        with: "defaultProvenanceContainerIdentifier = \"iCloud.org.provenance-emu.fallback\"")
         let failed = try Shared.check(Shared.run(unset.path), "Provenance", .containerSwiftSources)
         #expect(failed.status == .failure && failed.found.contains("iCloud.org.provenance-emu.fallback"), "\(failed.found)")
-    }
-
-    /// The fallback as a literal on the lookup's line: `object(forInfoDictionaryKey:) as? String ?? "iCloud.…"`.
-    @Test func aLiteralFallbackOnTheLookupsLineIsTheContainerWhenTheKeyIsUnset() {
-        let source = """
-        let id = Bundle.main.object(forInfoDictionaryKey: "CloudKitContainerIdentifier") as? String ?? "iCloud.com.example.Fallback"
-        let container = CKContainer(identifier: id)
-        """
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("fallback-\(UUID().uuidString).swift").path
-        #expect(FileManager.default.createFile(atPath: file, contents: Data(source.utf8)))
-        defer { try? FileManager.default.removeItem(atPath: file) }
-        let found = SwiftContainerLiterals.references(in: [file], display: { _ in "A.swift" })
-        #expect(found.map(\.value) == [.infoPlist(key: "CloudKitContainerIdentifier", fallback: .literal("iCloud.com.example.Fallback"))],
-                "\(found)")
     }
 
     static let syncKit = "roots/mentrena-SyncKit"

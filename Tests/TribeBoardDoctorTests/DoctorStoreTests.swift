@@ -2,6 +2,8 @@ import Foundation
 import GRDB
 import Logging
 import Testing
+import TribeBoardProjectFixtures
+import TribeBoardStoreFixtures
 import TribeBoardTestSupport
 @testable import TribeBoardCloudKit
 @testable import TribeBoardDoctor

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TribeBoardProjectFixtures
 import TribeBoardTestSupport
 @testable import TribeBoardDoctor
 @testable import TribeBoardXcodeProject

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+import TribeBoardCloudFixtures
 import TribeBoardCloudKit
+import TribeBoardReportMirrors
 import TribeBoardTestSupport
 
 /// What `provision --sync` puts in CloudKit is what the app accepts: every record the emulator

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
+import TribeBoardCloudFixtures
 import TribeBoardCloudKitEmulator
 import TribeBoardCloudKit
+import TribeBoardReportMirrors
 import TribeBoardTestSupport
 
 /// `tribeboard audit` as an operator runs it: the real binary, a store, a snapshot or the emulator.

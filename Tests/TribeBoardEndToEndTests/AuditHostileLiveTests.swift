@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+import TribeBoardCloudFixtures
 import TribeBoardCloudKit
+import TribeBoardReportMirrors
 import TribeBoardTestSupport
 
 /// A live CloudKit record whose creation date no clock can hold, through the real binary.

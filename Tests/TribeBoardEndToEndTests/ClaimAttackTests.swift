@@ -1,8 +1,10 @@
 import Foundation
 import Testing
+import TribeBoardCloudFixtures
 import TribeBoardCloudKit
 import TribeBoardCloudKitEmulator
 import TribeBoardRemote
+import TribeBoardReportMirrors
 import TribeBoardTestSupport
 
 /// Code claims against someone with an iCloud account (docs/code-claims.md, "Against an

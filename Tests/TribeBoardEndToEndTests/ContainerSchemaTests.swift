@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TribeBoardReportMirrors
 import TribeBoardTestSupport
 
 /// What a real container answers about its schema, as Apple words it: a legacy type it never had

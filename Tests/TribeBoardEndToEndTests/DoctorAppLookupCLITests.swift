@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import TribeBoardProjectFixtures
+import TribeBoardReportMirrors
 import TribeBoardTestSupport
 
 /// `tribeboard doctor --project` on the app's own project (trimmed, tafmawere/TribeBoard `uix` 7eccb7f),

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
+import TribeBoardCloudFixtures
 import TribeBoardCloudKitEmulator
+import TribeBoardProjectFixtures
+import TribeBoardReportMirrors
+import TribeBoardStoreFixtures
 import TribeBoardTestSupport
 
 /// `tribeboard doctor` as support staff run it: the real binary, its exit status, its text and JSON.

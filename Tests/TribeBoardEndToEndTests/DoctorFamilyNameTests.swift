@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import TribeBoardCloudFixtures
+import TribeBoardReportMirrors
 import TribeBoardTestSupport
 
 /// `doctor family NAME`: support tickets name families, so a name finds them too, ignoring case

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
+import TribeBoardCloudFixtures
 import TribeBoardCloudKitEmulator
 import TribeBoardCloudKit
+import TribeBoardReportMirrors
 import TribeBoardTestSupport
 
 /// Issue 12's "Done when", the combinations EmulatedContainerTests does not cover on its own:

@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import TribeBoardCloudFixtures
+import TribeBoardReportMirrors
 import TribeBoardTestSupport
 #if canImport(FoundationNetworking)
 import FoundationNetworking

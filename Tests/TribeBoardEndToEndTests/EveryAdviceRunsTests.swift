@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TribeBoardCloudKit
 import TribeBoardDomain
+import TribeBoardProjectFixtures
 import TribeBoardTestSupport
 
 /// Every piece of advice in the catalogue, built for a real store (whose name starts with `-` and holds a

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TribeBoardCloudFixtures
 import TribeBoardCloudKit
 import TribeBoardRemote
 import TribeBoardTestSupport

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TribeBoardReportMirrors
 import TribeBoardTestSupport
 
 /// Files the toolkit did not create, planted where it writes: it neither follows nor truncates

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+import TribeBoardCloudFixtures
 import TribeBoardCloudKit
+import TribeBoardReportMirrors
 import TribeBoardTestSupport
 
 /// A store edited by hand (sqlite3, DB Browser) holds what SQLite allows, not what the toolkit

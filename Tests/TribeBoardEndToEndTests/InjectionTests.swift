@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TribeBoardCloudFixtures
 import TribeBoardTestSupport
 
 /// Text from outside that a spreadsheet would run as a formula, or a terminal as a command

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
+import TribeBoardCloudFixtures
 import TribeBoardCloudKitEmulator
 import TribeBoardCloudKit
+import TribeBoardReportMirrors
 import TribeBoardTestSupport
 
 /// Issue 26 point 6: the migration's dead ends, as an operator meets them with the real binary

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
+import TribeBoardCloudFixtures
 import TribeBoardCloudKitEmulator
 import TribeBoardCloudKit
+import TribeBoardReportMirrors
 import TribeBoardTestSupport
 
 /// `migrate` refuses what the app's rules refuse, gives codes outside the wire format or differing

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
+import TribeBoardCloudFixtures
 import TribeBoardCloudKit
 import TribeBoardCloudKitEmulator
+import TribeBoardReportMirrors
 import TribeBoardTestSupport
 
 /// Advice that used to be prose ("`tribeboard resync`", "`tribeboard remove ID --apply`") and

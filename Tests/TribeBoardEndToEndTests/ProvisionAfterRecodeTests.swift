@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TribeBoardReportMirrors
 import TribeBoardTestSupport
 
 /// A CSV that gave a family its code, run again after `recode` changed that code: the row is the

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TribeBoardReportMirrors
 import TribeBoardTestSupport
 
 /// `tribeboard provision` run as an operator runs it: the real binary, real files, real exit codes.

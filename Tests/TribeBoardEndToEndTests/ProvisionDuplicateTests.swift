@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TribeBoardReportMirrors
 import TribeBoardTestSupport
 
 /// Issue 26 point 2: a parent who fills in the school's form twice is warned about at provision

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TribeBoardReportMirrors
 import TribeBoardTestSupport
 
 /// Issue 26 point 8 (provision): a form's export provisions as it is, or with `--map` for the

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TribeBoardReportMirrors
 import TribeBoardTestSupport
 
 /// `tribeboard sheets` read back the way a printer's user would check it: the pages rendered to

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TribeBoardReportMirrors
 import TribeBoardTestSupport
 
 /// Printed text is never cut silently (issue 26.1): it is set smaller and wrapped onto the card's

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TribeBoardReportMirrors
 import TribeBoardTestSupport
 
 /// A name the app allows in a script no installed font covers (Toto, Unicode 14) prints as boxes

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TribeBoardReportMirrors
 import TribeBoardTestSupport
 
 /// Logos and what a card must survive, checked on the rendered pages (pdftoppm) rather than on

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+import TribeBoardCloudFixtures
 import TribeBoardCloudKit
+import TribeBoardReportMirrors
 import TribeBoardTestSupport
 
 /// A card printed from a manifest older than an audit repair would carry a code that now belongs

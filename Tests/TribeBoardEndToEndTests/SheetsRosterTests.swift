@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TribeBoardReportMirrors
 import TribeBoardTestSupport
 
 /// Every name the app allows prints whole (issue 37): a roster of 242 families whose names are as

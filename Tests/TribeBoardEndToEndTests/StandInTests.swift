@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+import TribeBoardCloudFixtures
 import TribeBoardCloudKit
+import TribeBoardReportMirrors
 import TribeBoardTestSupport
 
 /// The real binaries against the independent stand-in (Tests/StandIn), not the emulator: the

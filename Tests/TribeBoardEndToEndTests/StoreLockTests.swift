@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TribeBoardReportMirrors
 import TribeBoardTestSupport
 
 /// The store's two sidecar locks, seen from outside: `STORE.open-lock` serializes opening and

@@ -1,8 +1,10 @@
 import Foundation
 import Testing
+import TribeBoardCloudFixtures
 import TribeBoardCloudKit
 import TribeBoardCloudKitEmulator
 import TribeBoardRemote
+import TribeBoardReportMirrors
 import TribeBoardTestSupport
 
 /// The advice doctor and audit print for support cases, run as printed from the state that

@@ -1,9 +1,11 @@
 import Foundation
 import Testing
+import TribeBoardCloudFixtures
 import TribeBoardCloudKit
 import TribeBoardCloudKitEmulator
 import TribeBoardDomain
 import TribeBoardRemote
+import TribeBoardReportMirrors
 import TribeBoardTestSupport
 
 /// Support closes a case with one command, against the emulator as a person runs it: `remove`,

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TribeBoardCloudFixtures
 import TribeBoardTestSupport
 
 /// What a person reads on a terminal (script(1) gives the run one, stdout and stderr together):

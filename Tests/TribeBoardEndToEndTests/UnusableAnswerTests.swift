@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TribeBoardReportMirrors
 import TribeBoardTestSupport
 
 /// One bad server, one answer: every command that talks to CloudKit ends with the same documented

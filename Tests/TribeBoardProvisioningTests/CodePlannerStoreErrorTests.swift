@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import TribeBoardCloudFixtures
+import TribeBoardStoreFixtures
 import TribeBoardSupport
 import TribeBoardStore
 import TribeBoardTestSupport
@@ -22,12 +24,12 @@ import TribeBoardTestSupport
 
         // The next run draws the held code first: looking it up reads the damaged row.
         let source = ScriptedRandomSource([ScriptedRandomSource.code("HELD22"), ScriptedRandomSource.code("FRESH2")])
-        let remote = RemoteCodeCheck(client: try fixture.client(), logger: ProvisionWorkspace.quietLogger)
+        let remote = RemoteCodeCheck(client: try fixture.client(), logger: TestLogger.quiet)
         var request = ProvisionRequest(csvPath: try workspace.folder.write("more.csv", "external_id,family_name\nE1,New Family\n"),
                                        storePath: workspace.storePath, outputDirectory: workspace.outputPath)
         request.batchSize = 16
         request.codeLength = 6  // the scripted codes have six characters
-        let provisioner = Provisioner(request: request, logger: ProvisionWorkspace.quietLogger, randomSource: source, remote: remote)
+        let provisioner = Provisioner(request: request, logger: TestLogger.quiet, randomSource: source, remote: remote)
         let outcome = try await PipelineThread.run { () async throws -> StoreError? in
             do {
                 _ = try await provisioner.run()

@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import TribeBoardCloudFixtures
+import TribeBoardStoreFixtures
 import TribeBoardTestSupport
 import TribeBoardQR
 import TribeBoardDomain
@@ -9,24 +11,6 @@ import TribeBoardDomain
 struct ProvisionRerunQRTests {
     func pngs(_ workspace: AuditWorkspace, _ families: [(id: String, name: String, code: String)]) -> [String] {
         families.map { "\(workspace.provision.outputPath)/\(QRCodeFiles.relativePath(for: FamilyID(rawValue: $0.id)))" }
-    }
-
-    @Test("after an audit repair changed a code, the re-run rewrites that family's PNG (decoded by zbarimg)")
-    func rerunAfterRepair() async throws {
-        var workspace = try AuditWorkspace(families: 3)
-        let before = try workspace.families()
-        // An older CloudKit family holds family 2's code: the repair gives family 2 a new one.
-        try workspace.snapshot.append(SnapshotFixture.family(code: before[1].code, createdAt: Date(timeIntervalSince1970: 1_600_000_000)))
-        _ = try await workspace.audit { $0.repair = .apply(outputDirectory: workspace.provision.folder.file("repair")) }
-        let after = try workspace.families()
-        try #require(after[1].code != before[1].code, "the repair changed the code")
-        #expect(try QRReader.decode(pngs(workspace, after)) == before.map(\.code), "the old PNG is stale before the re-run")
-
-        let report = try workspace.provision.run(CSVFixtures.families(count: 3))
-        #expect(report.existing == 3)
-        #expect(report.qrCodesWritten == 1, "only the stale PNG is rewritten")
-        #expect(try QRReader.decode(pngs(workspace, after)) == after.map(\.code))
-        #expect(ProvisionWorkspace.permissions(of: pngs(workspace, after)[1]) == 0o600)
     }
 
     @Test("a re-run leaves correct PNGs untouched and replaces a damaged one")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TribeBoardStoreFixtures
 import TribeBoardTestSupport
 @testable import TribeBoardCSV
 @testable import TribeBoardProvisioning
@@ -15,7 +16,7 @@ struct ProvisionerInputErrorTests {
         var request = ProvisionRequest(csvPath: path, storePath: workspace.storePath, outputDirectory: workspace.outputPath)
         if let batchSize { request.batchSize = batchSize }
         do {
-            _ = try ProvisionWorkspace.waitFor { [request] () async throws(ProvisionError) in try await Provisioner(request: request, logger: ProvisionWorkspace.quietLogger).run() }
+            _ = try ProvisionWorkspace.waitFor { [request] () async throws(ProvisionError) in try await Provisioner(request: request, logger: TestLogger.quiet).run() }
             Issue.record("the run accepted the file")
             return (nil, workspace)
         } catch {

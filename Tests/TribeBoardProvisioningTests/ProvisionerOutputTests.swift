@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TribeBoardStoreFixtures
 import TribeBoardTestSupport
 @testable import TribeBoardProvisioning
 
@@ -97,12 +98,12 @@ struct ProvisionerOutputTests {
         var request = ProvisionRequest(csvPath: try workspace.folder.write("f.csv", "family_name\nAlpha\nBeta\n"),
                                        storePath: workspace.storePath, outputDirectory: workspace.outputPath)
         request.codeLength = 8
-        _ = try ProvisionWorkspace.waitFor { [request] () async throws(ProvisionError) in try await Provisioner(request: request, logger: ProvisionWorkspace.quietLogger).run() }
+        _ = try ProvisionWorkspace.waitFor { [request] () async throws(ProvisionError) in try await Provisioner(request: request, logger: TestLogger.quiet).run() }
         #expect(try workspace.manifest().map(\.code.count) == [8, 8])
 
         request.codeLength = 9
         do {
-            _ = try ProvisionWorkspace.waitFor { [request] () async throws(ProvisionError) in try await Provisioner(request: request, logger: ProvisionWorkspace.quietLogger).run() }
+            _ = try ProvisionWorkspace.waitFor { [request] () async throws(ProvisionError) in try await Provisioner(request: request, logger: TestLogger.quiet).run() }
             Issue.record("code length 9 was accepted")
         } catch {
             guard case .configuration = error else { Issue.record("unexpected \(error)"); return }

@@ -1,6 +1,8 @@
 import Foundation
 import Logging
 import Testing
+import TribeBoardCloudFixtures
+import TribeBoardStoreFixtures
 import TribeBoardSupport
 import TribeBoardCloudKitEmulator
 import TribeBoardTestSupport
@@ -23,7 +25,7 @@ struct ProvisionerRemoteCodeTests {
         let held = RecordMapping.family(id: "0190A1B2-C3D4-7E5F-8123-456789ABCDEF", name: "Remote", code: "HELD42",
                                         createdByUserId: "0190A1B2-C3D4-7E5F-8123-456789ABCDE0", createdAt: Date())
         await fixture.emulator.seed([held], container: CloudKitConfiguration.defaultContainer)
-        let check = RemoteCodeCheck(client: try fixture.client(), logger: ProvisionWorkspace.quietLogger)
+        let check = RemoteCodeCheck(client: try fixture.client(), logger: TestLogger.quiet)
         let codes = (0..<450).map { String(format: "Q%05d", $0) }
         #expect(await check.holders(of: codes) == [:])
         #expect(await check.holders(of: codes + ["HELD42"]) == ["HELD42": held.recordName])
@@ -40,12 +42,12 @@ struct ProvisionerRemoteCodeTests {
         await fixture.emulator.seed([taken], container: CloudKitConfiguration.defaultContainer)
         let source = ScriptedRandomSource([ScriptedRandomSource.code("REMATE"), ScriptedRandomSource.code("FRESH2")])
         let workspace = try ProvisionWorkspace()
-        let remote = RemoteCodeCheck(client: try fixture.client(), logger: ProvisionWorkspace.quietLogger)
+        let remote = RemoteCodeCheck(client: try fixture.client(), logger: TestLogger.quiet)
         let csv = try workspace.folder.write("families.csv", "external_id,family_name\nE1,Only Family\n")
         var request = ProvisionRequest(csvPath: csv, storePath: workspace.storePath, outputDirectory: workspace.outputPath)
         request.batchSize = 16
         request.codeLength = 6  // the scripted codes have six characters
-        let provisioner = Provisioner(request: request, logger: ProvisionWorkspace.quietLogger, randomSource: source, remote: remote)
+        let provisioner = Provisioner(request: request, logger: TestLogger.quiet, randomSource: source, remote: remote)
         // The provisioner blocks while it waits for the network: run it off the cooperative pool,
         // which serves the emulator.
         let report = try await PipelineThread.run { try await provisioner.run() }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TribeBoardDomain
+import TribeBoardStoreFixtures
 import TribeBoardTestSupport
 @testable import TribeBoardProvisioning
 

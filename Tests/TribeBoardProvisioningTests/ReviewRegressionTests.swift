@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TribeBoardStoreFixtures
 import TribeBoardTestSupport
 import TribeBoardCSV
 @testable import TribeBoardDomain

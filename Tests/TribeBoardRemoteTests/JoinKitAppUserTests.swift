@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Testing
+import TribeBoardCloudFixtures
 import TribeBoardCloudKit
 import TribeBoardCloudKitEmulator
 import TribeBoardJoinKit

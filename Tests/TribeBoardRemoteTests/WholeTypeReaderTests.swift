@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TribeBoardCloudKit
+import TribeBoardCloudFixtures
 import TribeBoardCloudKitEmulator
 import TribeBoardTestSupport
 @testable import TribeBoardRemote

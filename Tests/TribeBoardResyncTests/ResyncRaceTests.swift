@@ -3,6 +3,8 @@ import GRDB
 import Logging
 import Synchronization
 import Testing
+import TribeBoardCloudFixtures
+import TribeBoardStoreFixtures
 import TribeBoardSupport
 import TribeBoardTestSupport
 @testable import TribeBoardAudit
@@ -14,7 +16,7 @@ import TribeBoardTestSupport
 /// while its upload is on the wire, or the answer does not line up with the request.
 @Suite("Resync: races and answers that do not match")
 struct ResyncRaceTests {
-    static let logger = ProvisionWorkspace.quietLogger
+    static let logger = TestLogger.quiet
 
     /// Runs one resync of `store` against a scripted server, off the cooperative pool.
 

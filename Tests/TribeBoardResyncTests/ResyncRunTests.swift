@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TribeBoardCloudFixtures
 import TribeBoardSupport
 import TribeBoardTestSupport
 @testable import TribeBoardResync
@@ -18,7 +19,7 @@ struct ResyncRunTests {
         let (workspace, _) = try ResyncFixtures.threeFamilies()
         let held = try SyncLock(storePath: workspace.storePath)
         let run = ResyncRun(storePath: workspace.storePath, client: ResyncFixtures.client(Self.nowhere),
-                            logger: ProvisionWorkspace.quietLogger)
+                            logger: TestLogger.quiet)
         await #expect(throws: SyncLock.Failure.held(byPID: getpid())) {
             try await PipelineThread.run { try await run.run() }
         }
@@ -32,7 +33,7 @@ struct ResyncRunTests {
         let path = folder.file("notes.sqlite")
         try Data("not a database, someone's notes\n".utf8).write(to: URL(fileURLWithPath: path))
         let run = ResyncRun(storePath: path, client: ResyncFixtures.client(Self.nowhere),
-                            logger: ProvisionWorkspace.quietLogger)
+                            logger: TestLogger.quiet)
         await #expect {
             try await PipelineThread.run { try await run.run() }
         } throws: { error in

@@ -1,17 +1,18 @@
 import Foundation
 import GRDB
 import Testing
+import TribeBoardCloudFixtures
 import TribeBoardCloudKitEmulator
 import TribeBoardTestSupport
 @testable import TribeBoardCloudKit
-@testable import TribeBoardDoctor
 @testable import TribeBoardResync
 @testable import TribeBoardStore
 @testable import TribeBoardRemote
 
-/// The record mapping held against Templates/cloudkit-schema.ckdb, read by the emulator's own
+/// What resync uploads held against Templates/cloudkit-schema.ckdb, read by the emulator's own
 /// parser (written from Apple's schema language, not from the client): every field the toolkit
-/// writes is declared with the type it is sent as, and every query it makes has its index.
+/// writes is declared with the type it is sent as. (Every query's index: SchemaIndexTests,
+/// beside doctor's probes.)
 @Suite("Record mapping against the schema file")
 struct SchemaMappingTests {
     /// What resync uploads: one store row of every table it syncs, provisioned the ordinary way
@@ -27,13 +28,6 @@ struct SchemaMappingTests {
         }
     }
 
-    /// Every type and field the client queries: doctor's probes are the commands' queries
-    /// (legacy types are only read, from containers that still have them: not in the file).
-    static var queried: [(type: String, field: String, neededBy: String)] {
-        RemoteSchemaChecks.probes.filter { !$0.recordType.isLegacy }
-            .map { ($0.recordType.name, $0.codeFilter ? "code" : "___recordID", $0.neededBy) }
-    }
-
     /// What the schema lacks for the mapping; empty when the file holds everything.
     static func problems(_ schema: ContainerSchema, written: [CloudKitRecord]) -> [String] {
         var problems: [String] = []
@@ -47,9 +41,6 @@ struct SchemaMappingTests {
                 problems.append("\(typeName).\(name) is written as \(field.type ?? "?") but the schema has \(type.fields[name]?.type ?? "no such field")")
             }
         }
-        for query in queried where schema.types[query.type]?.fields[query.field]?.queryable != true {
-            problems.append("\(query.type).\(query.field) is queried (\(query.neededBy)) but not QUERYABLE")
-        }
         return problems
     }
 
@@ -57,7 +48,7 @@ struct SchemaMappingTests {
         try String(contentsOfFile: CloudKitEmulator.Options.templateSchemaPath, encoding: .utf8)
     }
 
-    @Test func theSchemaFileHoldsEveryWrittenFieldWithItsTypeAndEveryQueriedIndex() throws {
+    @Test func theSchemaFileHoldsEveryWrittenFieldWithItsType() throws {
         let written = try Self.writtenRecords()
         #expect(Set(written.map(\.recordType)) == [RecordMapping.familyType, RecordMapping.userProfileType, RecordMapping.membershipType])
         #expect(written.allSatisfy { ($0.fields ?? [:]).count >= 4 }, "every record carries its fields")
@@ -65,9 +56,9 @@ struct SchemaMappingTests {
         #expect(problems.isEmpty, "\(problems)")
     }
 
-    /// The check can fail: a copy of the file without any one written field, with another type,
-    /// or without a queried index, is caught and named.
-    @Test func aSchemaMissingAFieldATypeOrAnIndexIsCaught() throws {
+    /// The check can fail: a copy of the file without any one written field, or with another
+    /// type, is caught and named.
+    @Test func aSchemaMissingAFieldOrATypeIsCaught() throws {
         let written = try Self.writtenRecords()
         let text = try Self.template()
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -94,9 +85,6 @@ struct SchemaMappingTests {
             }
         }
         #expect(mutations >= 14, "4 Family, 4 UserProfile and 6 Membership fields")
-        let withoutCodeIndex = text.replacingOccurrences(of: "code            STRING QUERYABLE", with: "code            STRING")
-        #expect(withoutCodeIndex != text)
-        #expect(Self.problems(try SchemaParser.parse(withoutCodeIndex), written: written) == ["Family.code is queried (provision and resync (code check), doctor family) but not QUERYABLE"])
         let withoutMembership = text.replacingOccurrences(of: "RECORD TYPE Membership (", with: "RECORD TYPE Member (")
         #expect(Self.problems(try SchemaParser.parse(withoutMembership), written: written).contains("record type Membership is not in the schema"))
     }

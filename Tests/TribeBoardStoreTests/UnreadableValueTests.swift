@@ -2,7 +2,6 @@ import Foundation
 import GRDB
 import Testing
 import TribeBoardTestSupport
-@testable import TribeBoardResync
 @testable import TribeBoardStore
 
 /// A hand-edited value becomes `StoreError.unreadableValue` naming the table, the row and the

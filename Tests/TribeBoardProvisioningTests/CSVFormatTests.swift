@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TribeBoardStoreFixtures
 import TribeBoardTestSupport
 @testable import TribeBoardCSV
 

@@ -1,4 +1,5 @@
 import Foundation
+import TribeBoardTestSupport
 import TribeBoardCloudKit
 
 /// The app's rules read from the app's own source (Tests/Fixtures/app, SOURCE.md names the

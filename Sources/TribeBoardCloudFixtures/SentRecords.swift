@@ -1,4 +1,5 @@
 import Foundation
+import TribeBoardTestSupport
 import Synchronization
 
 /// Each record a records/modify carried, by name, as sent: so that a scripted lookup finds a record

@@ -1,4 +1,5 @@
 import Foundation
+import TribeBoardTestSupport
 import Logging
 import TribeBoardCloudKit
 
@@ -46,7 +47,7 @@ package final class StandInServer: Sendable {
         let process = try ProcessRunner.start("/usr/bin/env", ["python3"] + arguments)
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
-            let text = (try? String(contentsOfFile: process.output.stdoutPath, encoding: .utf8)) ?? ""
+            let text = (try? String(contentsOfFile: process.stdoutPath, encoding: .utf8)) ?? ""
             if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("listening ") }),
                let port = Int(line.dropFirst("listening ".count)) {
                 return StandInServer(process: process, port: port, keyID: keyID, keyFile: keyFile,

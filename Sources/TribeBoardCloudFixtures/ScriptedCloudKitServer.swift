@@ -2,6 +2,7 @@ import Dispatch
 import FlyingFox
 import FlyingSocks
 import Foundation
+import TribeBoardTestSupport
 import Synchronization
 import TribeBoardCloudKit
 import TribeBoardRemote

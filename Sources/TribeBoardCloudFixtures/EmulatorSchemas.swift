@@ -1,4 +1,5 @@
 import Foundation
+import TribeBoardTestSupport
 import TribeBoardCloudKitEmulator
 
 /// Emulators that behave like real containers, set up from the toolkit's schema file.

@@ -1,4 +1,5 @@
 import Foundation
+import TribeBoardTestSupport
 
 /// Copies of doctor's fixtures changed in one place, so each test shows one rule on a project
 /// otherwise known to be right. An edit whose text is not found throws: a variation that silently

@@ -1,4 +1,5 @@
 import Foundation
+import TribeBoardTestSupport
 
 /// Writes small Xcode projects for doctor's tests: targets of any product type, settings at
 /// target and project level (conditions allowed), xcconfig files as base configurations, and

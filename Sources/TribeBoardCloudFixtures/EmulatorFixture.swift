@@ -1,4 +1,5 @@
 import Foundation
+import TribeBoardTestSupport
 import Logging
 import TribeBoardCloudKitEmulator
 import TribeBoardCloudKit

@@ -1,9 +1,9 @@
 import Foundation
-import Logging
 import Synchronization
 import TribeBoardSupport
 import TribeBoardDomain
 import TribeBoardProvisioning
+import TribeBoardTestSupport
 
 /// A folder with a store, an output folder and CSV files, and in-process provision runs against them.
 package struct ProvisionWorkspace {
@@ -16,8 +16,6 @@ package struct ProvisionWorkspace {
         folder = try TemporaryDirectory("provision")
     }
 
-    package static let quietLogger = Logger(label: "tribeboard.tests") { _ in SwiftLogNoOpLogHandler() }
-
     @discardableResult
     package func run(_ csv: String, file: String = "families.csv", dryRun: Bool = false, batchSize: Int? = nil,
              source: any SecureRandomSource = SystemSecureRandomSource()) throws -> ProvisionReport {
@@ -26,7 +24,7 @@ package struct ProvisionWorkspace {
         // A scripted source scripts codes of six characters, as the tests that use one spell them.
         if !(source is SystemSecureRandomSource) { request.codeLength = 6 }
         if let batchSize { request.batchSize = batchSize }
-        let provisioner = Provisioner(request: request, logger: Self.quietLogger, randomSource: source)
+        let provisioner = Provisioner(request: request, logger: TestLogger.quiet, randomSource: source)
         return try Self.waitFor { () async throws(ProvisionError) in try await provisioner.run() }
     }
 

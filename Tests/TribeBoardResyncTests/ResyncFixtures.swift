@@ -1,10 +1,13 @@
 import Foundation
 import GRDB
 import Logging
+import TribeBoardCloudFixtures
 import TribeBoardCloudKit
 import TribeBoardResync
 import TribeBoardStore
+import TribeBoardStoreFixtures
 import TribeBoardSupport
+import TribeBoardTestSupport
 
 /// Stores to resync and a resync run in-process against a scripted server, as the command runs it.
 package enum ResyncFixtures {
@@ -37,7 +40,7 @@ package enum ResyncFixtures {
                                onProgress: @escaping @Sendable (WorkProgress) -> Void = { _ in }) async throws -> ResyncReport {
         let server = try await ScriptedCloudKitServer.start(script)
         defer { Task { await server.stop() } }
-        var run = ResyncRun(storePath: storePath, client: client(server.baseURL), logger: ProvisionWorkspace.quietLogger)
+        var run = ResyncRun(storePath: storePath, client: client(server.baseURL), logger: TestLogger.quiet)
         run.onProgress = onProgress
         return try await PipelineThread.run { try await run.run() }
     }
@@ -47,6 +50,6 @@ package enum ResyncFixtures {
         var configuration = CloudKitConfiguration()
         configuration.baseURL = baseURL
         return CloudKitClient(configuration: configuration, signer: nil, policy: EmulatorFixture.quickRetries,
-                              logger: ProvisionWorkspace.quietLogger)
+                              logger: TestLogger.quiet)
     }
 }

@@ -1,16 +1,11 @@
 import Foundation
 import GRDB
 import TribeBoardStore
+import TribeBoardProjectFixtures
+import TribeBoardTestSupport
 
-/// The doctor's fixtures: Xcode-like projects under `Tests/Fixtures/doctor`, and stores built
-/// through the store API plus SQL (a killed creation, a corrupted file).
-package enum DoctorFixtures {
-    /// `correct`, `wrong-identifier`, `mismatched-entitlements`, `missing-entitlements`.
-    package static func project(_ name: String) -> String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Tests/Fixtures/doctor/\(name)").path
-    }
-
+/// The doctor's stores, built through the store API plus SQL (a killed creation, a corrupted file).
+extension DoctorFixtures {
     /// What `killedCreationStore` put in the store, for assertions.
     package struct StuckStore: Sendable {
         package let path: String

@@ -1,4 +1,5 @@
 import Foundation
+import TribeBoardTestSupport
 import TribeBoardCloudKit
 import TribeBoardRemote
 import TribeBoardDomain

@@ -1,4 +1,5 @@
 import Foundation
+import TribeBoardTestSupport
 import TribeBoardCloudKitEmulator
 import TribeBoardCloudKit
 import TribeBoardRemote

@@ -1,0 +1,16 @@
+import Foundation
+import Testing
+@testable import TribeBoardDomain
+
+/// Dates as the store holds them: text with milliseconds, as every store since the first has.
+struct TimestampTests {
+    @Test func timestampsKeepMillisecondsAndRefuseProse() {
+        #expect(Timestamp(text: "2026-11-23T07:30:00.250Z")?.text == "2026-11-23T07:30:00.250Z")
+        #expect(Timestamp(text: "2026-11-23T07:30:00Z")?.text == "2026-11-23T07:30:00.000Z")
+        #expect(Timestamp(text: "yesterday") == nil)
+        #expect(Timestamp(Date(timeIntervalSince1970: 1.2345)) == Timestamp(Date(timeIntervalSince1970: 1.2346)))
+        // .123 is .12299999… as a Date: formatting its fraction would write .122.
+        #expect(Timestamp(text: "2026-11-23T07:30:12.123Z")?.text == "2026-11-23T07:30:12.123Z")
+        #expect(Timestamp(text: "1969-12-31T23:59:59.999Z")?.text == "1969-12-31T23:59:59.999Z")
+    }
+}
