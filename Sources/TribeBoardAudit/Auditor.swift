@@ -54,7 +54,7 @@ package struct Auditor: Sendable {
     /// beside them (a repair is never made from half the picture: it throws).
     package func runKeepingStoreFindings() async throws(AuditError) -> (report: AuditReport, remoteFailure: AuditError?) {
         let started = ContinuousClock.now
-        let store: TribeBoardStore
+        let store: ReadOnlyStore
         do {
             store = try TribeBoardStore.openReadOnly(at: request.storePath)
         } catch {
@@ -127,12 +127,11 @@ package struct Auditor: Sendable {
 
     /// Live audits: orphan and foreign claims among those the store remembers (`OrphanClaims`);
     /// an applied repair releases our orphans.
-    private func claimFindings(store: TribeBoardStore, builder: FindingBuilder) async throws -> [AuditFinding] {
+    private func claimFindings(store: ReadOnlyStore, builder: FindingBuilder) async throws -> [AuditFinding] {
         guard case .live(let client, _)? = request.remote else { return [] }
-        var release = false
-        if case .apply = request.repair { release = true }
-        let writable = release ? try TribeBoardStore.open(at: request.storePath) : store
-        return builder.orphanClaims(try await OrphanClaims(client: client, store: writable).run(release: release))
+        var releasing: TribeBoardStore?
+        if case .apply = request.repair { releasing = try TribeBoardStore.open(at: request.storePath) }
+        return builder.orphanClaims(try await OrphanClaims(client: client, store: store, releasing: releasing).run())
     }
 
     /// Uploaded families the remote read did not see, confirmed gone (none without a remote).
@@ -181,8 +180,8 @@ package struct Auditor: Sendable {
     private func markForReupload(_ ids: [String], in report: inout CodeRepairReport) throws(CodeRepairError) {
         guard !ids.isEmpty else { return }
         do {
-            let marked = try TribeBoardStore.open(at: request.storePath).markForReupload(familyIDs: ids)
-            report.reupload = marked
+            let marked = try TribeBoardStore.open(at: request.storePath).markForReupload(familyIDs: ids.map(FamilyID.init(rawValue:)))
+            report.reupload = marked.map(\.rawValue)
             report.applied = true
             logger.notice("marked for upload again", metadata: ["families": "\(marked.count)"])
         } catch {

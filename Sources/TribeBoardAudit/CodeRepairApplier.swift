@@ -88,15 +88,16 @@ struct CodeRepairApplier {
     /// codes and every code the audit saw. A read: other writers go on meanwhile.
     func choose(_ planned: [CodeRepairReport.Change], store: TribeBoardStore,
                 avoiding knownCodes: Set<String>) throws -> [CodeRepairReport.Change] {
-        let current = try store.currentCodes(of: planned.map(\.familyId))
+        let current = try store.currentCodes(of: planned.map { FamilyID(rawValue: $0.familyId) })
         var changes = planned
-        let unchanged = changes.indices.filter { current[changes[$0].familyId] == changes[$0].expectedCode }
+        let unchanged = changes.indices.filter { current[FamilyID(rawValue: changes[$0].familyId)] == changes[$0].expectedCode }
         let kept = Set(unchanged)
         for index in changes.indices where !kept.contains(index) {
-            changes[index].skipped = Self.skipReason(current[changes[index].familyId])
+            changes[index].skipped = Self.skipReason(current[FamilyID(rawValue: changes[index].familyId)])
         }
-        for (index, code) in zip(unchanged, try store.freeCodes(unchanged.count, avoiding: knownCodes)) {
-            changes[index].assignedCode = code
+        let codes = try store.freeCodes(unchanged.count, avoiding: knownCodes, generator: FamilyCodeGenerator())
+        for (index, code) in zip(unchanged, codes) {
+            changes[index].assignedCode = code.value
         }
         return changes
     }
@@ -108,8 +109,9 @@ struct CodeRepairApplier {
         let chosen = changes.indices.filter { changes[$0].assignedCode != nil }
         let outcomes = try store.changeCodes(chosen.compactMap { index in
             changes[index].assignedCode.map {
-                CodeChange(familyID: changes[index].familyId, expectedCode: changes[index].expectedCode, newCode: $0,
-                           keptBy: changes[index].keptBy, reason: changes[index].reason)
+                let keptBy = changes[index].keptBy
+                return CodeChange(familyID: FamilyID(rawValue: changes[index].familyId), expectedCode: changes[index].expectedCode,
+                                  newCode: $0, keptBy: keptBy.isEmpty ? nil : FamilyID(rawValue: keptBy), reason: changes[index].reason)
             }
         })
         for (index, outcome) in zip(chosen, outcomes) {

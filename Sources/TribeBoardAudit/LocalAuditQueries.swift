@@ -1,16 +1,17 @@
 import Foundation
+import TribeBoardDomain
 import TribeBoardStore
 
 /// What an audit reads from the local store, through the store's read API. Read-only: an audit
 /// never migrates or writes.
 struct LocalAuditQueries: Sendable {
-    let store: TribeBoardStore
+    let store: ReadOnlyStore
 
     /// Every family's id, code and whether it is marked uploaded, in one pass.
     func scanFamilies() throws -> LocalFamilyIndex {
         var index = LocalFamilyIndex(expectedCount: 0)
         try store.scanFamilyCodes(expected: { index = LocalFamilyIndex(expectedCount: $0) }) { id, code, uploaded in
-            index.add(id: id, code: code, uploaded: uploaded)
+            index.add(id: id.rawValue, code: code, uploaded: uploaded)
         }
         return index
     }
@@ -35,16 +36,16 @@ struct LocalAuditQueries: Sendable {
 
     /// Names and creation dates of the families a finding names.
     func details(of ids: [String]) throws -> [String: FamilyDetails] {
-        try store.familyDetails(of: ids)
+        Dictionary(uniqueKeysWithValues: try store.familyDetails(of: ids.map(FamilyID.init(rawValue:))).map { ($0.key.rawValue, $0.value) })
     }
 
     /// Codes each family had before a repair changed them: their CloudKit copies keep the old
     /// code until resync uploads the new one.
     func repairedCodes() throws -> [String: Set<String>] {
-        try store.replacedCodes()
+        Dictionary(uniqueKeysWithValues: try store.replacedCodes().map { ($0.key.rawValue, $0.value) })
     }
 
     private static func family(_ summary: FamilySummary) -> AuditFamily {
-        AuditFamily(id: summary.id, name: summary.name, location: .local, createdAt: summary.createdAt)
+        AuditFamily(id: summary.id.rawValue, name: summary.name, location: .local, createdAt: summary.createdAt)
     }
 }

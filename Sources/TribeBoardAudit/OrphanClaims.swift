@@ -18,9 +18,11 @@ struct OrphanClaims {
     }
 
     let client: CloudKitClient
-    let store: TribeBoardStore
+    let store: ReadOnlyStore
+    /// The store opened for writing when the repair applies: our orphans are released.
+    let releasing: TribeBoardStore?
 
-    func run(release: Bool) async throws -> Found {
+    func run() async throws -> Found {
         var found = Found()
         let claimer = CodeClaimer(client: client)
         var after = ""
@@ -28,27 +30,27 @@ struct OrphanClaims {
             let page = try store.rememberedClaims(after: after, limit: CloudKitClient.maxOperationsPerRequest)
             guard let last = page.last else { break }
             after = last.code
-            let claims = page.compactMap { try? CodeClaim(code: $0.code, familyID: $0.familyID) }
+            let claims = page.compactMap { try? CodeClaim(code: $0.code, familyID: $0.familyID.rawValue) }
             let answer = try await claimer.standing(claims)
             var ours: [TribeBoardStore.ClaimedCode] = []
             for (claim, remembered) in zip(claims, page) {
                 switch answer.outcomes[claim.recordName] {
-                case .held(.family(let id))? where id == remembered.familyID: ours.append(remembered)
+                case .held(.family(let id))? where id == remembered.familyID.rawValue: ours.append(remembered)
                 case .held(let holder)? where holder.isForeign: found.foreign.append((remembered, holder))
                 case .held?, .absent?, .failed?, nil: continue
                 }
             }
             let present = try store.presentFamilyIDs(ours.map(\.familyID))
-            let gone = try await absentFromCloudKit(ours.filter { !present.contains($0.familyID) }.map(\.familyID))
-            found.orphans += ours.filter { gone.contains($0.familyID) }
+            let gone = try await absentFromCloudKit(ours.filter { !present.contains($0.familyID) }.map(\.familyID.rawValue))
+            found.orphans += ours.filter { gone.contains($0.familyID.rawValue) }
         }
-        guard release, !found.orphans.isEmpty else { return found }
-        let released = try await claimer.release(found.orphans.compactMap { try? CodeClaim(code: $0.code, familyID: $0.familyID) })
+        guard let releasing, !found.orphans.isEmpty else { return found }
+        let released = try await claimer.release(found.orphans.compactMap { try? CodeClaim(code: $0.code, familyID: $0.familyID.rawValue) })
         let done = found.orphans.filter { orphan in
             guard let name = try? CodeClaim.recordName(forCode: orphan.code) else { return false }
             return released.outcomes[name] == .released
         }
-        try store.forgetClaims(done)
+        try releasing.forgetClaims(done)
         found.released = done.count
         return found
     }
@@ -77,14 +79,14 @@ extension FindingBuilder {
                                          action: found.released > 0 ? "released by this repair: the code is free again"
                                              : "`\(Advice.repairAll(store: request.storePath, remote: remoteFlags).command)` releases it "
                                                 + "(claims this key made only)",
-                                         families: [AuditFamily(id: orphan.familyID, location: .remote, recordType: CodeClaim.recordType)]))
+                                         families: [AuditFamily(id: orphan.familyID.rawValue, location: .remote, recordType: CodeClaim.recordType)]))
         }
         for (claim, holder) in found.foreign {
             let code = request.showCodes ? claim.code : FamilyCode.mask(claim.code)
             findings.append(AuditFinding(category: .foreignClaim, code: code,
                                          message: "this store claimed code \(code) for family \(claim.familyID); the claim's name is now held by \(holder.sentence)",
-                                         action: holder.advice(for: claim.familyID, store: request.storePath, remote: remoteFlags),
-                                         families: [AuditFamily(id: claim.familyID, location: .local)]))
+                                         action: holder.advice(for: claim.familyID.rawValue, store: request.storePath, remote: remoteFlags),
+                                         families: [AuditFamily(id: claim.familyID.rawValue, location: .local)]))
         }
         return findings
     }

@@ -22,14 +22,14 @@ package struct Recoder: Sendable {
     }
 
     package func run() async throws(RecodeError) -> RecodeReport {
-        let store: TribeBoardStore
+        let store: TribeBoardStore?
         let family: NamedFamily
         do {
             // Read-only first: a mistyped --store is "no such file", never a new empty store.
             let reading = try TribeBoardStore.openReadOnly(at: request.storePath)
             guard let found = try reading.namedFamily(request.family) else { throw RecodeError.noSuchFamily(request.family, store: request.storePath) }
             family = found
-            store = request.outputDirectory == nil ? reading : try TribeBoardStore.open(at: request.storePath)
+            store = request.outputDirectory == nil ? nil : try TribeBoardStore.open(at: request.storePath)
         } catch let error as RecodeError {
             throw error
         } catch {
@@ -37,21 +37,21 @@ package struct Recoder: Sendable {
         }
         let manifestPath = request.manifest ?? request.outputDirectory.map { OutputFolder(path: $0).manifestPath }
         let upload = Advice.resync(store: request.storePath, remote: request.adviceFlags).command
-        var report = RecodeReport(store: request.storePath, familyId: family.id, familyName: family.name, externalId: family.externalID,
+        var report = RecodeReport(store: request.storePath, familyId: family.id.rawValue, familyName: family.name, externalId: family.externalID,
                                   oldCode: request.display(family.code), manifest: manifestPath, uploadCommand: upload,
                                   warning: "the family's printed card (its old code and QR code) stops working once `\(upload)` uploads the new code: "
                                       + "reprint it before that, once the new code is made")
-        guard let outputDirectory = request.outputDirectory, let manifestPath else {
+        guard let outputDirectory = request.outputDirectory, let manifestPath, let store else {
             // A plan: the store still holds the old code, so a card printed now would show it.
-            report.applyCommand = Advice.recode(familyID: family.id, store: request.storePath, remote: request.adviceFlags).command
+            report.applyCommand = Advice.recode(familyID: family.id.rawValue, store: request.storePath, remote: request.adviceFlags).command
             return report
         }
         let newCode = try await chooseAndClaim(family, store: store, claimed: &report.claimed)
         try apply(family, newCode: newCode, store: store, outputDirectory: outputDirectory, manifestPath: manifestPath)
         report.applied = true
-        report.reprintCommand = Self.reprintCommand(store: request.storePath, familyID: family.id)
+        report.reprintCommand = Self.reprintCommand(store: request.storePath, familyID: family.id.rawValue)
         report.newCode = request.display(newCode)
-        report.qrFile = "\(outputDirectory)/\(QRCodeFiles.relativePath(for: FamilyID(rawValue: family.id)))"
+        report.qrFile = "\(outputDirectory)/\(QRCodeFiles.relativePath(for: family.id))"
         logger.notice("family recoded", metadata: ["family": "\(family.id)", "output": "\(outputDirectory)"])
         return report
     }
@@ -67,9 +67,9 @@ package struct Recoder: Sendable {
         var taken: Set<String> = [family.code]
         do {
             for _ in 0..<Self.claimRounds {
-                let code = try store.freeCode(avoiding: taken)
+                let code = try store.freeCode(avoiding: taken).value
                 guard let client = request.client else { return code }
-                let claim = try CodeClaim(code: code, familyID: family.id)
+                let claim = try CodeClaim(code: code, familyID: family.id.rawValue)
                 let answer = try await CodeClaimer(client: client).claim([claim])
                 switch answer.outcomes[claim.recordName] {
                 case .claimed?:
@@ -94,14 +94,14 @@ package struct Recoder: Sendable {
     private func apply(_ family: NamedFamily, newCode: String, store: TribeBoardStore, outputDirectory: String,
                        manifestPath: String) throws(RecodeError) {
         let folder = OutputFolder(path: outputDirectory)
-        let qrPath = "\(outputDirectory)/\(QRCodeFiles.relativePath(for: FamilyID(rawValue: family.id)))"
+        let qrPath = "\(outputDirectory)/\(QRCodeFiles.relativePath(for: family.id))"
         let stagedQR = "\(folder.qrDirectory)/.recode-\(family.id).png"
         let stagedManifest = RecodeManifest.stagingPath(for: manifestPath)
         do {
             _ = try folder.prepare()
             try AtomicFile.write(try QRCodePNGRenderer().png(for: newCode), to: stagedQR)
             let qrColumn = RecodeManifest.qrColumn(qrPath: qrPath, manifestPath: manifestPath, outputDirectory: outputDirectory)
-            let row = RecodeManifest.Row(externalID: family.externalID ?? "", familyID: family.id, familyName: family.name, code: newCode,
+            let row = RecodeManifest.Row(externalID: family.externalID ?? "", familyID: family.id.rawValue, familyName: family.name, code: newCode,
                                          qrFile: qrColumn)
             try AtomicFile.write(try RecodeManifest.updated(at: manifestPath, with: row), to: stagedManifest)
         } catch {
@@ -111,7 +111,7 @@ package struct Recoder: Sendable {
         }
         let outcome: CodeChangeOutcome?
         do {
-            outcome = try store.changeCodes([CodeChange(familyID: family.id, expectedCode: family.code, newCode: newCode, keptBy: "",
+            outcome = try store.changeCodes([CodeChange(familyID: family.id, expectedCode: family.code, newCode: newCode, keptBy: nil,
                                                         reason: "recode")]).first
         } catch {
             unlink(stagedQR)
@@ -121,11 +121,11 @@ package struct Recoder: Sendable {
         guard outcome == .changed else {
             unlink(stagedQR)
             unlink(stagedManifest)
-            throw .changedMeanwhile(familyID: family.id)
+            throw .changedMeanwhile(familyID: family.id.rawValue)
         }
-        guard rename(stagedQR, qrPath) == 0 else { throw .filesNotInPlace(familyID: family.id, store: request.storePath, cause: FileSystemError("rename into", path: qrPath)) }
+        guard rename(stagedQR, qrPath) == 0 else { throw .filesNotInPlace(familyID: family.id.rawValue, store: request.storePath, cause: FileSystemError("rename into", path: qrPath)) }
         guard rename(stagedManifest, manifestPath) == 0 else {
-            throw .filesNotInPlace(familyID: family.id, store: request.storePath, cause: FileSystemError("rename into", path: manifestPath))
+            throw .filesNotInPlace(familyID: family.id.rawValue, store: request.storePath, cause: FileSystemError("rename into", path: manifestPath))
         }
     }
 }

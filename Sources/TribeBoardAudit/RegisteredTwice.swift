@@ -30,7 +30,7 @@ extension LocalAuditQueries {
         }
         try store.forEachFamilyWithAdmin(oldestFirst: true) { family in
             chunk.append(.init(keys: NameFold.registrationKeys(name: family.name, adminName: family.adminName, adminHash: family.adminHash),
-                               holder: .init(familyID: family.familyID, line: nil, externalId: nil, name: family.name, importKey: family.importKey)))
+                               holder: .init(familyID: family.familyID.rawValue, line: nil, externalId: nil, name: family.name, importKey: family.importKey)))
             if chunk.count >= 4096 { try flush() }
         }
         try flush()

@@ -32,10 +32,10 @@ extension CodeRepairApplier {
                 guard let claim = claims[index] else { continue }
                 switch answer.outcomes[claim.recordName] {
                 case .claimed?:
-                    confirmed.append(.init(familyID: claim.familyID, code: claim.code))
+                    confirmed.append(.init(familyID: FamilyID(rawValue: claim.familyID), code: claim.code))
                 case .heldBy?:
                     taken.insert(claim.code)
-                    let fresh = try freeCode(in: store, avoiding: taken)
+                    let fresh = try store.freeCode(avoiding: taken).value
                     taken.insert(fresh)
                     changes[index].assignedCode = fresh
                     again.append(index)
@@ -57,8 +57,4 @@ extension CodeRepairApplier {
         return changes
     }
 
-    /// A code free in the store and outside `taken` (a read; blocks, as the applier's steps do).
-    private func freeCode(in store: TribeBoardStore, avoiding taken: Set<String>) throws -> String {
-        try store.freeCode(avoiding: taken)
-    }
 }

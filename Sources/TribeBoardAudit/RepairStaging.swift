@@ -69,11 +69,12 @@ struct RepairStaging {
     /// Each family whose current code a repair set (and nothing changed since), with that
     /// repair's row of `code_repairs` (the latest, if it was repaired more than once).
     private static func committedChanges(of ids: [String], store: TribeBoardStore) throws -> [CodeRepairReport.Change] {
-        try store.codeChangesInPlace(of: ids).map { recorded in
-            var change = CodeRepairReport.Change(familyId: recorded.familyID, familyName: recorded.familyName, oldCode: recorded.oldCode,
-                                                 keptBy: recorded.keptBy, reason: recorded.reason, expectedCode: recorded.oldCode)
+        try store.codeChangesInPlace(of: ids.map(FamilyID.init(rawValue:))).map { recorded in
+            var change = CodeRepairReport.Change(familyId: recorded.familyID.rawValue, familyName: recorded.familyName,
+                                                 oldCode: recorded.oldCode, keptBy: recorded.keptBy?.rawValue ?? "",
+                                                 reason: recorded.reason, expectedCode: recorded.oldCode)
             change.assignedCode = recorded.code
-            change.qrFile = QRCodeFiles.relativePath(for: FamilyID(rawValue: recorded.familyID))
+            change.qrFile = QRCodeFiles.relativePath(for: recorded.familyID)
             return change
         }
     }

@@ -67,7 +67,7 @@ package struct FamilyAdopter: Sendable {
     }
 
     package func run() async throws(CaseError) -> AdoptReport {
-        let store = try CaseStore.open(request.storePath, forWriting: request.apply)
+        let (store, writable) = try CaseStore.open(request.storePath, forWriting: request.apply)
         let found: NamedFamily?
         do throws(StoreError) {
             found = try store.namedFamily(request.family)
@@ -75,50 +75,50 @@ package struct FamilyAdopter: Sendable {
             throw .store(error)
         }
         guard let family = found else { throw .noSuchFamily(request.family, store: request.storePath) }
-        var report = AdoptReport(store: request.storePath, familyId: family.id, storeName: family.name,
+        var report = AdoptReport(store: request.storePath, familyId: family.id.rawValue, storeName: family.name,
                                  storeCode: request.display(family.code))
         var cloud = RemoteCase(client: request.client)
         let adopted: AdoptedFamily
         let familyRecord: CloudKitRecord?
         do throws(CloudKitError) {
-            familyRecord = try await cloud.records(named: [family.id])[family.id]
+            familyRecord = try await cloud.records(named: [family.id.rawValue])[family.id.rawValue]
         } catch {
             throw .remote(error)
         }
         guard let record = familyRecord, let code = record.string("code"), let name = record.string("name") else {
-            throw .notInCloudKit(family.id)
+            throw .notInCloudKit(family.id.rawValue)
         }
         do throws(CloudKitError) {
-            let memberships = (try await cloud.memberships(of: [family.id]))[family.id] ?? []
+            let memberships = (try await cloud.memberships(of: [family.id.rawValue]))[family.id.rawValue] ?? []
             let profiles = try await cloud.records(named: memberships.compactMap { RemoteCase.reference($0, "user") })
             let claimName = try? CodeClaim.recordName(forCode: code)
             let claim = try await cloud.records(named: claimName.map { [$0] } ?? [])
             adopted = AdoptedFamily(id: family.id, name: name, code: CodeClaim.normalise(code),
                                     memberships: memberships.compactMap { Self.move($0, familyID: family.id, profiles: profiles) },
-                                    claimed: claimName.flatMap { claim[$0] }.flatMap(CodeClaim.holder) == family.id)
+                                    claimed: claimName.flatMap { claim[$0] }.flatMap(CodeClaim.holder) == family.id.rawValue)
         } catch {
             throw .remote(error)
         }
         report.cloudKitName = adopted.name
         report.cloudKitCode = request.display(adopted.code)
         report.codeChanged = adopted.code != family.code
-        report.members = adopted.memberships.map { "\($0.role.rawValue) \($0.status.rawValue) \($0.profile?.displayName ?? $0.userID)" }
+        report.members = adopted.memberships.map { "\($0.role.rawValue) \($0.status.rawValue) \($0.profile?.displayName ?? $0.userID.rawValue)" }
         report.claimed = adopted.claimed
         report.requests = cloud.requests
         try await checkCreator(of: record, report: &report)
-        guard request.apply else {
-            report.applyCommand = Advice.adopt(store: request.storePath, familyID: family.id,
+        guard request.apply, let writable else {
+            report.applyCommand = Advice.adopt(store: request.storePath, familyID: family.id.rawValue,
                                                remote: request.client.configuration.adviceFlags, apply: true).command
             return report
         }
         do throws(StoreError) {
-            try store.adopt(adopted, previousCode: family.code)
+            try writable.adopt(adopted, previousCode: family.code)
         } catch {
             throw .store(error)
         }
         report.applied = true
         report.setAsideEnded = true
-        if report.codeChanged { report.reprintCommand = Advice.reprint(store: request.storePath, familyID: family.id).command }
+        if report.codeChanged { report.reprintCommand = Advice.reprint(store: request.storePath, familyID: family.id.rawValue).command }
         logger.notice("family adopted from CloudKit", metadata: ["family": "\(family.id)"])
         return report
     }
@@ -143,10 +143,10 @@ package struct FamilyAdopter: Sendable {
             + "CloudKit (ACCESS_DENIED) and only that creator, in the app, can change it"
     }
 
-    static func move(_ record: CloudKitRecord, familyID: String, profiles: [String: CloudKitRecord]) -> MemberMove? {
+    static func move(_ record: CloudKitRecord, familyID: FamilyID, profiles: [String: CloudKitRecord]) -> MemberMove? {
         guard let member = AppMember(membership: record, profiles: profiles) else { return nil }
         let joined = (record.fields?["joinedAt"]?.value.number).map { Date(timeIntervalSince1970: $0 / 1000) } ?? Date()
-        return MemberMove(membershipID: record.recordName, familyID: familyID, userID: member.member.userID,
+        return MemberMove(membershipID: MembershipID(rawValue: record.recordName), familyID: familyID, userID: member.member.userID,
                           role: MembershipRole(rawValue: member.member.role) ?? .adult,
                           status: MembershipStatus(rawValue: member.member.status) ?? .active, joinedAt: joined, profile: member.profile)
     }

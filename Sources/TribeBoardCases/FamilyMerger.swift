@@ -24,37 +24,37 @@ package struct FamilyMerger: Sendable {
     }
 
     package func run() async throws(CaseError) -> MergeReport {
-        let store = try CaseStore.open(request.storePath, forWriting: request.apply)
+        let (store, writable) = try CaseStore.open(request.storePath, forWriting: request.apply)
         var report = MergeReport(store: request.storePath, applied: request.apply)
         let (duplicate, kept) = try resolve(store, report: &report)
         guard let duplicate, let kept else { return report }
-        report.duplicateId = duplicate.id
+        report.duplicateId = duplicate.id.rawValue
         report.duplicateName = duplicate.name
         report.duplicateCode = request.display(duplicate.code)
-        report.keptId = kept.id
+        report.keptId = kept.id.rawValue
         report.keptName = kept.name
-        report.reprintCommand = Advice.reprint(store: request.storePath, familyID: kept.id).command
+        report.reprintCommand = Advice.reprint(store: request.storePath, familyID: kept.id.rawValue).command
         if (duplicate.uploaded || !duplicate.claimedCodes.isEmpty || kept.uploaded) && request.client == nil && request.apply {
-            throw .remoteNeeded(familyID: duplicate.uploaded ? duplicate.id : kept.id)
+            throw .remoteNeeded(familyID: (duplicate.uploaded ? duplicate.id : kept.id).rawValue)
         }
         var remote = request.client.map(RemoteCase.init)
         let joinedInApp = try await appMembers(of: duplicate, remote: &remote)
         let moves = plan(duplicate, into: kept, appMembers: joinedInApp, report: &report)
-        guard request.apply else { return report }
+        guard request.apply, let writable else { return report }
         do throws(StoreError) {
-            try store.beginRemovals([FamilyRemoval(familyID: duplicate.id, name: duplicate.name, code: duplicate.code, mergedInto: kept.id)])
-            _ = try store.addMovedMembers(moves)
+            try writable.beginRemovals([FamilyRemoval(familyID: duplicate.id, name: duplicate.name, code: duplicate.code, mergedInto: kept.id)])
+            _ = try writable.addMovedMembers(moves)
         } catch {
             throw .store(error)
         }
-        try await upload(movedTo: kept, from: duplicate, store: store, remote: &remote, report: &report)
-        var removal = RemoveRequest(storePath: request.storePath, families: [duplicate.id])
+        try await upload(movedTo: kept, from: duplicate, store: writable, remote: &remote, report: &report)
+        var removal = RemoveRequest(storePath: request.storePath, families: [duplicate.id.rawValue])
         removal.apply = true
         removal.force = true
         removal.client = request.client
         removal.showCodes = request.showCodes
         var remover = FamilyRemover(request: removal, logger: logger)
-        remover.mergedInto = kept.id
+        remover.mergedInto = kept.id.rawValue
         report.removal = try await remover.run()
         report.requests += (remote?.requests ?? 0) + (report.removal?.requests ?? 0)
         report.applied = true
@@ -62,22 +62,22 @@ package struct FamilyMerger: Sendable {
     }
 
     /// Both families; nil for the duplicate when an earlier run already merged it (reported).
-    private func resolve(_ store: TribeBoardStore, report: inout MergeReport) throws(CaseError) -> (CaseFamily?, CaseFamily?) {
+    private func resolve(_ store: any StoreReading, report: inout MergeReport) throws(CaseError) -> (CaseFamily?, CaseFamily?) {
         do {
             guard let keptFound = try store.namedFamily(request.kept) else { throw CaseError.noSuchFamily(request.kept, store: request.storePath) }
             guard let duplicateFound = try store.namedFamily(request.duplicate) else {
                 if let removal = try store.removal(matching: request.duplicate), removal.finishedAt != nil, removal.mergedInto == keptFound.id {
                     report.alreadyMerged = true
-                    report.duplicateId = removal.familyID
+                    report.duplicateId = removal.familyID.rawValue
                     report.duplicateName = removal.name
-                    report.keptId = keptFound.id
+                    report.keptId = keptFound.id.rawValue
                     report.keptName = keptFound.name
                     return (nil, nil)
                 }
                 throw CaseError.noSuchFamily(request.duplicate, store: request.storePath)
             }
-            if duplicateFound.id == keptFound.id { throw CaseError.sameFamily(keptFound.id) }
-            if try store.familyRemovals([keptFound.id])[keptFound.id] != nil { throw CaseError.keptFamilyLeaving(keptFound.id) }
+            if duplicateFound.id == keptFound.id { throw CaseError.sameFamily(keptFound.id.rawValue) }
+            if try store.familyRemovals([keptFound.id])[keptFound.id] != nil { throw CaseError.keptFamilyLeaving(keptFound.id.rawValue) }
             let families = try store.caseFamilies([duplicateFound.id, keptFound.id])
             guard families.count == 2 else { throw CaseError.noSuchFamily(request.duplicate, store: request.storePath) }
             return (families[0], families[1])
@@ -96,8 +96,8 @@ package struct FamilyMerger: Sendable {
         guard var cloud = remote, duplicate.uploaded else { return [] }
         defer { remote = cloud }
         do throws(CloudKitError) {
-            let known = Set(duplicate.members.map(\.membershipID))
-            let records = (try await cloud.memberships(of: [duplicate.id]))[duplicate.id, default: []].filter { !known.contains($0.recordName) }
+            let known = Set(duplicate.members.map(\.membershipID.rawValue))
+            let records = (try await cloud.memberships(of: [duplicate.id.rawValue]))[duplicate.id.rawValue, default: []].filter { !known.contains($0.recordName) }
             let users = records.compactMap { RemoteCase.reference($0, "user") }
             let profiles = try await cloud.records(named: users)
             return records.compactMap { AppMember(membership: $0, profiles: profiles) }
@@ -116,7 +116,7 @@ package struct FamilyMerger: Sendable {
             .map { ($0, nil, "store") }
         candidates += appMembers.map { ($0.member, $0.profile, "cloudkit") }
         for (member, profile, source) in candidates {
-            var entry = MergeReport.Member(userId: member.userID, displayName: member.displayName, role: member.role, from: source)
+            var entry = MergeReport.Member(userId: member.userID.rawValue, displayName: member.displayName, role: member.role, from: source)
             if present.contains(member.userID) {
                 entry.outcome = "already a member of the kept family"
             } else if member.role == MembershipRole.parentAdmin.rawValue, let keptAdmin, Self.samePerson(member, keptAdmin) {
@@ -125,7 +125,7 @@ package struct FamilyMerger: Sendable {
                 let role = member.role == MembershipRole.parentAdmin.rawValue && keptAdmin != nil
                     ? MembershipRole.adult : MembershipRole(rawValue: member.role) ?? .adult
                 let status = MembershipStatus(rawValue: member.status) ?? .active
-                moves.append(MemberMove(membershipID: membershipID, familyID: kept.id, userID: member.userID, role: role, status: status,
+                moves.append(MemberMove(membershipID: MembershipID(rawValue: membershipID), familyID: kept.id, userID: member.userID, role: role, status: status,
                                         joinedAt: Date(), profile: profile))
                 entry.outcome = "moved"
                 entry.role = role.rawValue
@@ -162,7 +162,7 @@ package struct FamilyMerger: Sendable {
             }
             let created = try await cloud.create(records)
             let done = created.filter { $0.value == .gone }.map(\.key)
-            try store.markMembershipsUploaded(done)
+            try store.markMembershipsUploaded(done.map(MembershipID.init(rawValue:)))
             report.membershipsUploaded += done.count
         } catch let error as CloudKitError {
             throw .remote(error)
@@ -184,10 +184,10 @@ struct AppMember {
         let record = profiles[user]
         let name = record?.string("displayName") ?? "?"
         let created = (record?.fields?["createdAt"]?.value.number).map { Date(timeIntervalSince1970: $0 / 1000) } ?? Date()
-        member = CaseMember(membershipID: membership.recordName, userID: user, displayName: name,
+        member = CaseMember(membershipID: MembershipID(rawValue: membership.recordName), userID: UserID(rawValue: user), displayName: name,
                             appleUserIdHash: record?.string("appleUserIdHash"), role: membership.string("role") ?? "adult",
                             status: membership.string("status") ?? "active", uploaded: true, profileUploaded: record != nil,
                             profileOnlyHere: false)
-        profile = record.map { ImportedProfile(id: user, displayName: name, appleUserIdHash: $0.string("appleUserIdHash"), createdAt: created) }
+        profile = record.map { ImportedProfile(id: UserID(rawValue: user), displayName: name, appleUserIdHash: $0.string("appleUserIdHash"), createdAt: created) }
     }
 }

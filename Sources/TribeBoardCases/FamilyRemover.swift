@@ -33,7 +33,7 @@ package struct FamilyRemover: Sendable {
     }
 
     package func run() async throws(CaseError) -> RemoveReport {
-        let store = try CaseStore.open(request.storePath, forWriting: request.apply)
+        let (store, writable) = try CaseStore.open(request.storePath, forWriting: request.apply)
         var report = RemoveReport(store: request.storePath, applied: request.apply, remote: request.client != nil)
         report.asked = request.families.count
         var remote = request.client.map(RemoteCase.init)
@@ -46,12 +46,12 @@ package struct FamilyRemover: Sendable {
             let joinedInApp = try await appMembers(of: resolved.map(\.1), remote: &remote)
             for (query, family) in resolved {
                 var entry = plan(family, query: query)
-                entry.members += joinedInApp[family.id] ?? []
-                let others = family.otherMembers.count + (joinedInApp[family.id]?.count ?? 0)
+                entry.members += joinedInApp[family.id.rawValue] ?? []
+                let others = family.otherMembers.count + (joinedInApp[family.id.rawValue]?.count ?? 0)
                 if others > 0 && !request.force {
                     entry.outcome = .refused
-                    entry.problem = CaseError.hasMembers(familyID: family.id, count: others, store: request.storePath).localizedDescription
-                    if request.families.count == 1 { throw .hasMembers(familyID: family.id, count: others, store: request.storePath) }
+                    entry.problem = CaseError.hasMembers(familyID: family.id.rawValue, count: others, store: request.storePath).localizedDescription
+                    if request.families.count == 1 { throw .hasMembers(familyID: family.id.rawValue, count: others, store: request.storePath) }
                     report.add(entry)
                     continue
                 }
@@ -60,15 +60,15 @@ package struct FamilyRemover: Sendable {
                     continue
                 }
                 if remote == nil && (family.uploaded || !family.claimedCodes.isEmpty) {
-                    if request.families.count == 1 { throw .remoteNeeded(familyID: family.id) }
+                    if request.families.count == 1 { throw .remoteNeeded(familyID: family.id.rawValue) }
                     entry.outcome = .unfinished
-                    entry.problem = CaseError.remoteNeeded(familyID: family.id).localizedDescription
+                    entry.problem = CaseError.remoteNeeded(familyID: family.id.rawValue).localizedDescription
                     report.add(entry)
                     continue
                 }
                 let cost = family.members.count + 2
                 if operations + cost > CloudKitClient.maxOperationsPerRequest && !batch.isEmpty {
-                    try await flush(&batch, store: store, remote: &remote, report: &report)
+                    try await flush(&batch, store: writable, remote: &remote, report: &report)
                     operations = 0
                 }
                 batch.append((family, entry))
@@ -77,7 +77,7 @@ package struct FamilyRemover: Sendable {
             done += chunk.count
             onProgress(WorkProgress(processed: done, total: request.families.count, since: started))
         }
-        try await flush(&batch, store: store, remote: &remote, report: &report)
+        try await flush(&batch, store: writable, remote: &remote, report: &report)
         onProgress(WorkProgress(processed: request.families.count, total: request.families.count, since: started))
         report.requests += remote?.requests ?? 0
         report.nextStep = nextStep(report)
@@ -99,18 +99,18 @@ package struct FamilyRemover: Sendable {
     }
 
     /// Each query's family, or its entry when the store no longer holds it (removed earlier, or unknown).
-    private func resolve(_ queries: [String], store: TribeBoardStore, report: inout RemoveReport) throws(CaseError) -> [(String, CaseFamily)] {
-        var resolved: [(String, String)] = []
+    private func resolve(_ queries: [String], store: any StoreReading, report: inout RemoveReport) throws(CaseError) -> [(String, CaseFamily)] {
+        var resolved: [(String, FamilyID)] = []
         do {
             for query in queries {
                 if let family = try store.namedFamily(query) {
                     resolved.append((query, family.id))
                 } else if let removal = try store.removal(matching: query), removal.finishedAt != nil {
                     var entry = RemovedFamily(query: query, outcome: .alreadyRemoved)
-                    entry.familyId = removal.familyID
+                    entry.familyId = removal.familyID.rawValue
                     entry.familyName = removal.name
                     entry.code = request.display(removal.code)
-                    entry.mergedInto = removal.mergedInto
+                    entry.mergedInto = removal.mergedInto?.rawValue
                     report.add(entry)
                 } else {
                     if queries.count == 1 && request.families.count == 1 { throw CaseError.noSuchFamily(query, store: request.storePath) }
@@ -136,14 +136,14 @@ package struct FamilyRemover: Sendable {
         defer { remote = cloud }
         let queried: [String: [CloudKitRecord]]
         do throws(CloudKitError) {
-            queried = try await cloud.memberships(of: uploaded.map(\.id))
+            queried = try await cloud.memberships(of: uploaded.map(\.id.rawValue))
         } catch {
             throw .remote(error)
         }
         var members: [String: [RemovedFamily.Member]] = [:]
         for family in uploaded {
-            let known = Set(family.members.map(\.membershipID))
-            members[family.id] = (queried[family.id] ?? []).filter { !known.contains($0.recordName) }.map { record in
+            let known = Set(family.members.map(\.membershipID.rawValue))
+            members[family.id.rawValue] = (queried[family.id.rawValue] ?? []).filter { !known.contains($0.recordName) }.map { record in
                 RemovedFamily.Member(membershipId: record.recordName, userId: RemoteCase.reference(record, "user") ?? "?",
                                      displayName: "(joined in the app)", role: record.string("role") ?? "?",
                                      status: record.string("status") ?? "?", profile: "kept")
@@ -154,26 +154,27 @@ package struct FamilyRemover: Sendable {
 
     private func plan(_ family: CaseFamily, query: String) -> RemovedFamily {
         var entry = RemovedFamily(query: query, outcome: request.apply ? .removed : .planned)
-        entry.familyId = family.id
+        entry.familyId = family.id.rawValue
         entry.familyName = family.name
         entry.code = request.display(family.code)
         entry.unfinishedCreation = family.halfMade
         entry.mergedInto = mergedInto
         entry.members = family.members.map { member in
-            RemovedFamily.Member(membershipId: member.membershipID, userId: member.userID, displayName: member.displayName,
+            RemovedFamily.Member(membershipId: member.membershipID.rawValue, userId: member.userID.rawValue, displayName: member.displayName,
                                  role: member.role, status: member.status,
                                  profile: member.profileOnlyHere && !member.profileUploaded ? "deleted" : "kept")
         }
         return entry
     }
 
-    /// Removes a batch: started in the store, out of CloudKit, out of the store.
-    private func flush(_ batch: inout [(CaseFamily, RemovedFamily)], store: TribeBoardStore, remote: inout RemoteCase?,
+    /// Removes a batch: started in the store, out of CloudKit, out of the store. Only --apply
+    /// batches families, and only --apply opens the store for writing.
+    private func flush(_ batch: inout [(CaseFamily, RemovedFamily)], store: TribeBoardStore?, remote: inout RemoteCase?,
                        report: inout RemoveReport) async throws(CaseError) {
-        guard !batch.isEmpty else { return }
+        guard !batch.isEmpty, let store else { return }
         defer { batch.removeAll(keepingCapacity: true) }
         do throws(StoreError) {
-            try store.beginRemovals(batch.map { FamilyRemoval(familyID: $0.0.id, name: $0.0.name, code: $0.0.code, mergedInto: mergedInto) })
+            try store.beginRemovals(batch.map { FamilyRemoval(familyID: $0.0.id, name: $0.0.name, code: $0.0.code, mergedInto: mergedInto.map(FamilyID.init(rawValue:))) })
         } catch {
             throw .store(error)
         }
@@ -201,21 +202,21 @@ package struct FamilyRemover: Sendable {
                                 report: inout RemoveReport) async throws(CloudKitError) {
         guard var cloud = remote else { return }
         defer { remote = cloud }
-        let ids = families.map(\.id)
-        let known = try await cloud.records(named: ids + families.flatMap { $0.members.map(\.membershipID) })
+        let ids = families.map(\.id.rawValue)
+        let known = try await cloud.records(named: ids + families.flatMap { $0.members.map(\.membershipID.rawValue) })
         let queried = try await cloud.memberships(of: ids)
         var memberships: [String: [CloudKitRecord]] = [:]
         for family in families {
-            var records = family.members.compactMap { known[$0.membershipID] }
-            for record in queried[family.id] ?? [] where !records.contains(where: { $0.recordName == record.recordName }) {
+            var records = family.members.compactMap { known[$0.membershipID.rawValue] }
+            for record in queried[family.id.rawValue] ?? [] where !records.contains(where: { $0.recordName == record.recordName }) {
                 records.append(record)
             }
-            memberships[family.id] = records
+            memberships[family.id.rawValue] = records
         }
-        let deletedMembers = try await cloud.delete(families.flatMap { memberships[$0.id] ?? [] })
+        let deletedMembers = try await cloud.delete(families.flatMap { memberships[$0.id.rawValue] ?? [] })
         var familyRecords: [CloudKitRecord] = []
         for (index, family) in families.enumerated() {
-            let records = memberships[family.id] ?? []
+            let records = memberships[family.id.rawValue] ?? []
             let failed = records.compactMap { record -> String? in
                 if case .failed(let reason, _)? = deletedMembers[record.recordName] { return "membership \(record.recordName): \(reason)" }
                 return nil
@@ -224,23 +225,23 @@ package struct FamilyRemover: Sendable {
             if let problem = failed.first {
                 entries[index].outcome = .unfinished
                 entries[index].problem = problem
-            } else if let record = known[family.id] {
+            } else if let record = known[family.id.rawValue] {
                 familyRecords.append(record)
             }
         }
         let deletedFamilies = try await cloud.delete(familyRecords)
         var claims: [(Int, CodeClaim)] = []
         for (index, family) in families.enumerated() where entries[index].outcome == .removed {
-            if case .failed(let reason, let refused)? = deletedFamilies[family.id] {
+            if case .failed(let reason, let refused)? = deletedFamilies[family.id.rawValue] {
                 entries[index].outcome = .unfinished
                 entries[index].anotherCreator = refused
                 entries[index].problem = "family record: \(reason)"
                 continue
             }
-            entries[index].remoteFamilyDeleted = deletedFamilies[family.id] != nil
+            entries[index].remoteFamilyDeleted = deletedFamilies[family.id.rawValue] != nil
             for code in Set(family.claimedCodes + [CodeClaim.normalise(family.code)]) {
                 do throws(CodeClaimError) {
-                    claims.append((index, try CodeClaim(code: code, familyID: family.id)))
+                    claims.append((index, try CodeClaim(code: code, familyID: family.id.rawValue)))
                 } catch {
                     entries[index].outcome = .unfinished
                     entries[index].problem = error.localizedDescription
@@ -266,12 +267,15 @@ package struct FamilyRemover: Sendable {
 }
 
 /// Opening the store for a case: read-only for a plan (a mistyped --store is "no such file",
-/// never a new empty store), for writing with --apply.
+/// never a new empty store), for writing with --apply: `writable` is nil for a plan, so a plan
+/// has no write to call.
 enum CaseStore {
-    static func open(_ path: String, forWriting: Bool) throws(CaseError) -> TribeBoardStore {
+    static func open(_ path: String, forWriting: Bool) throws(CaseError) -> (reading: any StoreReading, writable: TribeBoardStore?) {
         do throws(StoreError) {
             let reading = try TribeBoardStore.openReadOnly(at: path)
-            return forWriting ? try TribeBoardStore.open(at: path) : reading
+            guard forWriting else { return (reading, nil) }
+            let writable = try TribeBoardStore.open(at: path)
+            return (writable, writable)
         } catch {
             throw .store(error)
         }

@@ -10,7 +10,7 @@ struct CreationChecks {
     /// A family that failed this many upload attempts in a row has a problem, not bad luck.
     static let repeatedFailures = 3
 
-    let store: TribeBoardStore
+    let store: any StoreReading
     let staleAfter: TimeInterval
     let sampleSize: Int
     let now: Date
@@ -139,7 +139,7 @@ struct CreationChecks {
                                     + "again with admin_display_name (provision never changes a family it already holds)")
         check.count = count
         check.sample = orphans.sample.map {
-            item($0.id, $0.name, $0.code, detail: "created \($0.createdAt ?? "?"), \(AdminState.none.summary)")
+            item($0.id.rawValue, $0.name, $0.code, detail: "created \($0.createdAt ?? "?"), \(AdminState.none.summary)")
         }
         return check
     }
@@ -156,7 +156,7 @@ struct CreationChecks {
                                     + "activateInvitedAdmin); their profile and membership stay in this store until then")
         check.count = count
         check.sample = awaiting.sample.map {
-            item($0.id, $0.name, $0.code, detail: "created \($0.createdAt ?? "?"), \(AdminState.awaitingInvitedAdmin.summary)")
+            item($0.id.rawValue, $0.name, $0.code, detail: "created \($0.createdAt ?? "?"), \(AdminState.awaitingInvitedAdmin.summary)")
         }
         return check
     }

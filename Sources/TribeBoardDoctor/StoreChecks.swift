@@ -7,10 +7,10 @@ enum StoreState {
     /// No file; `folderWritable` tells whether provision could create one.
     case missing(folderWritable: Bool)
     case unusable(reason: String)
-    case readOnly(TribeBoardStore, reason: String)
-    case writable(TribeBoardStore)
+    case readOnly(ReadOnlyStore, reason: String)
+    case writable(ReadOnlyStore)
 
-    var store: TribeBoardStore? {
+    var store: ReadOnlyStore? {
         switch self {
         case .readOnly(let store, _), .writable(let store): return store
         case .missing, .unusable: return nil
@@ -42,7 +42,7 @@ struct StoreChecks {
                                     action: "run doctor as the store's owner, or fix its permissions (chmod 600, owned by the toolkit's user)")
             return ([check, permissionsCheck(), diskSpaceCheck()], .unusable(reason: "the store cannot be read"))
         }
-        let store: TribeBoardStore
+        let store: ReadOnlyStore
         do {
             store = try TribeBoardStore.openReadOnly(at: path)
         } catch {
@@ -70,7 +70,7 @@ struct StoreChecks {
         }
     }
 
-    private func integrityCheck(_ store: TribeBoardStore) -> DoctorCheck {
+    private func integrityCheck(_ store: ReadOnlyStore) -> DoctorCheck {
         let pragma = quickIntegrity ? "quick_check" : "integrity_check"
         let checked = "Integrity (PRAGMA \(pragma))"
         do {
@@ -85,7 +85,7 @@ struct StoreChecks {
         }
     }
 
-    private func migrationsCheck(_ store: TribeBoardStore) -> DoctorCheck {
+    private func migrationsCheck(_ store: ReadOnlyStore) -> DoctorCheck {
         let checked = "Migrations"
         do {
             let (known, applied) = try store.migrationState()
@@ -102,7 +102,7 @@ struct StoreChecks {
         }
     }
 
-    private func journalCheck(_ store: TribeBoardStore) -> DoctorCheck {
+    private func journalCheck(_ store: ReadOnlyStore) -> DoctorCheck {
         let checked = "Journal mode"
         let mode = (try? store.journalMode()) ?? nil
         guard let mode else {

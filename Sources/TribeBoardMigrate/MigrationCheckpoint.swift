@@ -30,7 +30,7 @@ struct MigrationCheckpoint {
 
     /// What earlier runs of the same migration recorded, by source name (a kind this toolkit does
     /// not know is left out).
-    func load() throws(StoreError) -> [String: Entry] {
+    static func load(from store: some StoreReading, runKey: String) throws(StoreError) -> [String: Entry] {
         try store.migrationCheckpoint(runKey: runKey).compactMapValues { entry in
             MigratedKind(rawValue: entry.kind).map {
                 Entry(sourceName: entry.sourceName, kind: $0, destinationName: entry.destinationName, newCode: entry.newCode,

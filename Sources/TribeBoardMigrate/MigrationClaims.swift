@@ -1,5 +1,6 @@
 import Foundation
 import TribeBoardCloudKit
+import TribeBoardDomain
 import TribeBoardStore
 import TribeBoardRemote
 
@@ -25,7 +26,7 @@ enum MigrationClaims {
         for (index, claim) in claims {
             switch answer.outcomes[claim.recordName] {
             case .claimed?:
-                confirmed.append(.init(familyID: claim.familyID, code: claim.code))
+                confirmed.append(.init(familyID: FamilyID(rawValue: claim.familyID), code: claim.code))
             case .heldBy(let holder)?:
                 items[index].outcome = .codeConflict
                 items[index].reason = "its code is claimed at the destination by \(holder.sentence)"

@@ -20,12 +20,12 @@ struct MigrationCodes {
     let request: MigrationRequest
     let destination: CloudKitClient
     /// Nil in a plan without a store: no local holder, and no new code is chosen.
-    let store: TribeBoardStore?
+    let store: (any StoreReading)?
     /// Families at the destination after this run, by code key: filled as families are decided.
     private var placed: [String: CodeHolder] = [:]
     private let generator: FamilyCodeGenerator
 
-    init(request: MigrationRequest, destination: CloudKitClient, store: TribeBoardStore?) throws {
+    init(request: MigrationRequest, destination: CloudKitClient, store: (any StoreReading)?) throws {
         self.request = request
         self.destination = destination
         self.store = store

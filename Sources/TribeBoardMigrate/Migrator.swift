@@ -27,10 +27,10 @@ package struct Migrator: Sendable {
     package func run() async throws(MigrationError) -> MigrationReport {
         var report = MigrationReport(request: request, endpoints: endpoints)
         do {
-            let store = try openStore()
-            let checkpoint = store.map { MigrationCheckpoint(store: $0, runKey: endpoints.runKey(request.mode)) }
+            let (store, writable) = try openStore()
+            let runKey = endpoints.runKey(request.mode)
             // A checkpoint that cannot be read stops the run (74): starting afresh would copy again.
-            let done = try checkpoint?.load() ?? [:]
+            let done = try store.map { store throws(StoreError) in try MigrationCheckpoint.load(from: store, runKey: runKey) } ?? [:]
             let types = request.sourceTypes
             progress(.reading, 0, types.count)
             let sources = try await MigrationTransfer.readAll(types: types, from: endpoints.source, mayBeAbsent: request.sourceTypesThatMayBeAbsent,
@@ -38,8 +38,9 @@ package struct Migrator: Sendable {
             logger.info("source read", metadata: ["records": "\(sources.count)"])
             var items = try await plan(sources, store: store, checkpoint: done)
             logger.info("planned", metadata: ["records": "\(items.count)"])
-            if request.apply, let store, let checkpoint {
-                try await MigrationApply(migrator: self, store: store, checkpoint: checkpoint).run(&items, report: &report)
+            if let writable {
+                let checkpoint = MigrationCheckpoint(store: writable, runKey: runKey)
+                try await MigrationApply(migrator: self, store: writable, checkpoint: checkpoint).run(&items, report: &report)
             }
             report.finish(items, request: request)
             return report
@@ -50,21 +51,25 @@ package struct Migrator: Sendable {
 
     /// A plan never creates or migrates a store: it reads one if there is one. An empty file
     /// (0 bytes, as `touch` leaves it) holds no store yet: planned as without one, as --apply
-    /// would make the store in it, rather than read as tables that are not there.
-    private func openStore() throws(StoreError) -> TribeBoardStore? {
+    /// would make the store in it, rather than read as tables that are not there. `writable` only
+    /// with --apply.
+    private func openStore() throws(StoreError) -> (reading: (any StoreReading)?, writable: TribeBoardStore?) {
         // Only provision creates a store: a mistyped --store must not become a new one that
         // learns the migrated families while the real store never does.
-        if request.apply { return try TribeBoardStore.open(at: request.storePath) }
-        guard FileManager.default.fileExists(atPath: request.storePath) else { return nil }
+        if request.apply {
+            let store = try TribeBoardStore.open(at: request.storePath)
+            return (store, store)
+        }
+        guard FileManager.default.fileExists(atPath: request.storePath) else { return (nil, nil) }
         let size = ((try? FileManager.default.attributesOfItem(atPath: request.storePath))?[.size] as? NSNumber)?.intValue
         if size == 0 {
             logger.notice("the store file is empty: nothing to read yet, planned as without a store", metadata: ["store": "\(request.storePath)"])
-            return nil
+            return (nil, nil)
         }
-        return try TribeBoardStore.openReadOnly(at: request.storePath)
+        return (try TribeBoardStore.openReadOnly(at: request.storePath), nil)
     }
 
-    func plan(_ sources: [CloudKitRecord], store: TribeBoardStore?, checkpoint: [String: MigrationCheckpoint.Entry]) async throws -> [MigrationItem] {
+    func plan(_ sources: [CloudKitRecord], store: (any StoreReading)?, checkpoint: [String: MigrationCheckpoint.Entry]) async throws -> [MigrationItem] {
         // Sources an earlier run copied (and perhaps deleted, or was killed deleting) are still
         // renamed in references: a kept membership pointing at a deleted family is in place.
         let translation = try MigrationTranslation(mode: request.mode, sourceNames: Set(sources.map(\.recordName)).union(checkpoint.keys))

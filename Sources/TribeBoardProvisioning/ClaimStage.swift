@@ -38,9 +38,9 @@ struct ClaimStage {
     func claim(_ batch: [ProvisionRowResult], tally: inout Tally) async throws -> [ProvisionRowResult] {
         var results = batch
         let candidates = results.indices.filter { results[$0].status != .failed && results[$0].familyId != nil && results[$0].code != nil }
-        var held = try store.claimedCodes(familyIDs: candidates.compactMap { results[$0].familyId?.rawValue })
+        var held = try store.claimedCodes(familyIDs: candidates.compactMap { results[$0].familyId })
         var waiting = candidates.filter { index in
-            guard let id = results[index].familyId?.rawValue, let code = results[index].code else { return false }
+            guard let id = results[index].familyId, let code = results[index].code else { return false }
             return !held.contains(.init(familyID: id, code: CodeClaim.normalise(code)))
         }
         for _ in 0..<Self.rounds where !waiting.isEmpty && remote.isAvailable {
@@ -67,7 +67,7 @@ struct ClaimStage {
             for index in waiting {
                 guard let claim = claims[index] else { continue }
                 switch answer.outcomes[claim.recordName] {
-                case .claimed?: confirmed.append(.init(familyID: claim.familyID, code: claim.code))
+                case .claimed?: confirmed.append(.init(familyID: FamilyID(rawValue: claim.familyID), code: claim.code))
                 case .heldBy(let holder)?: try settleTaken(&results[index], holder: holder, retry: &taken, index: index)
                 case .failed(let error)?:
                     logger.info("code claim refused for now", metadata: ["family": "\(claim.familyID)", "error": "\(error.serverErrorCode)"])
@@ -90,7 +90,7 @@ struct ClaimStage {
                      withholdUnclaimed: Bool) -> Int {
         var unclaimed = 0
         for index in indices where results[index].status != .failed {
-            guard let id = results[index].familyId?.rawValue, let code = results[index].code else { continue }
+            guard let id = results[index].familyId, let code = results[index].code else { continue }
             guard !held.contains(.init(familyID: id, code: CodeClaim.normalise(code))) else {
                 results[index].claim = .claimed
                 continue
@@ -109,7 +109,7 @@ struct ClaimStage {
     /// are printed as they are.
     static func markLocal(_ results: inout [ProvisionRowResult], store: TribeBoardStore) throws -> Int {
         let indices = results.indices.filter { results[$0].familyId != nil && results[$0].code != nil }
-        let held = try store.claimedCodes(familyIDs: indices.compactMap { results[$0].familyId?.rawValue })
+        let held = try store.claimedCodes(familyIDs: indices.compactMap { results[$0].familyId })
         return mark(&results, at: indices, held: held, withholdUnclaimed: false)
     }
 
@@ -123,14 +123,14 @@ struct ClaimStage {
         }
         if result.status == .created {
             let reason = "is already claimed in CloudKit by \(who)"
-            _ = try store.discardUnsentFamily(id: id, importKey: nil, line: result.line, reason: "code \(reason)")
+            _ = try store.discardUnsentFamily(id: FamilyID(rawValue: id), importKey: nil, line: result.line, reason: "code \(reason)")
             result = ProvisionRowResult(line: result.line, externalId: result.externalId, familyId: nil, familyName: result.familyName,
                                         code: nil, status: .failed, error: RowError(column: FamilyCSVColumn.code.rawValue, reason).localizedDescription, needsQRCode: false)
             return
         }
         let reason = "its code is claimed in CloudKit by \(who): set aside (`\(Advice.resyncList(store: store.path).command)`); "
             + holder.advice(for: id, store: store.path, remote: remote.adviceFlags)
-        guard try store.setAsideCodeConflict(familyID: id, holder: holder.familyID, reason: "\(who) holds this code's claim in CloudKit") else {
+        guard try store.setAsideCodeConflict(familyID: FamilyID(rawValue: id), holder: holder.familyID, reason: "\(who) holds this code's claim in CloudKit") else {
             // Another run removed the family meanwhile (its own claim was refused): nothing to set aside.
             result.status = .failed
             result.error = "its family was removed by another run meanwhile: its code is claimed in CloudKit by \(who)"
@@ -149,7 +149,7 @@ struct ClaimStage {
         var again: [Int] = []
         var avoid = Set<String>()
         for index in indices {
-            guard let id = results[index].familyId?.rawValue, let old = results[index].code else { continue }
+            guard let id = results[index].familyId, let old = results[index].code else { continue }
             avoid.insert(old)
             let fresh = try store.withFamilyLookups { lookups in
                 try generator.generateFree(avoiding: avoid, lookups: lookups, reservations: reservations)

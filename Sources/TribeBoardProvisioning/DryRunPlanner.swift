@@ -5,7 +5,7 @@ import TribeBoardDomain
 
 /// Answers, without writing, what a real run would do with each row.
 struct DryRunPlanner {
-    let store: TribeBoardStore?
+    let store: ReadOnlyStore?
     let reservations: RowTracker?
 
     func plan(_ entry: BatchEntry) throws -> ProvisionRowResult {
@@ -24,7 +24,7 @@ struct DryRunPlanner {
     private func plan(_ row: ValidatedRow, lookups: FamilyLookups?) throws -> ProvisionRowResult {
         if let lookups, let existing = try lookups.family(importKey: row.importKey) {
             let conflict = try PreassignedCode.conflict(row, existing: existing, lookups: lookups)
-            return ProvisionRowResult(line: row.line, externalId: row.externalId, familyId: FamilyID(rawValue: existing.id),
+            return ProvisionRowResult(line: row.line, externalId: row.externalId, familyId: existing.id,
                                       familyName: existing.name, code: existing.code,
                                       status: conflict == nil ? .existing : .failed,
                                       error: conflict?.localizedDescription, needsQRCode: false)

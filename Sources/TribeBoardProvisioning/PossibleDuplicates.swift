@@ -25,12 +25,12 @@ struct PossibleDuplicateCheck: Sendable {
     }
 
     /// The store's families with an admin, read once in one pass at the start of the run.
-    func load(from store: TribeBoardStore) throws(StoreError) {
+    func load(from store: some StoreReading) throws(StoreError) {
         var chunk: [(key: String, holder: NameAndAdminIndex.Holder)] = []
         chunk.reserveCapacity(Self.loadChunk)
         try store.forEachFamilyWithAdmin { family in
             let external = ImportKey.externalId(in: family.importKey)
-            let holder = NameAndAdminIndex.Holder(familyID: family.familyID, line: nil, externalId: external,
+            let holder = NameAndAdminIndex.Holder(familyID: family.familyID.rawValue, line: nil, externalId: external,
                                                   name: family.name, importKey: family.importKey)
             for key in Self.keys(name: family.name, adminName: family.adminName, adminHash: family.adminHash) {
                 chunk.append((key, holder))

@@ -13,14 +13,14 @@ struct ProvisioningWriter {
 
     func write(_ batch: [BatchEntry], planned: [Int: CodePlanner.Planned] = [:], to store: TribeBoardStore,
                at date: Date) throws(StoreError) -> [ProvisionRowResult] {
-        let timestamp = StoreTimestamp.format(date)
+        let timestamp = Timestamp(date)
         return try store.provisioningBatch(newID: { try ids.make() }) { transaction in
             try batch.map { try provision($0, planned: planned, transaction: transaction, timestamp: timestamp) }
         }
     }
 
     private func provision(_ entry: BatchEntry, planned: [Int: CodePlanner.Planned], transaction: ProvisioningBatch,
-                           timestamp: String) throws -> ProvisionRowResult {
+                           timestamp: Timestamp) throws -> ProvisionRowResult {
         switch entry {
         case .invalid(let line, let externalId, let name, let importKey, let error):
             try transaction.logFailure(importKey: importKey, line: line, reached: [.idle, .validating],
@@ -34,10 +34,10 @@ struct ProvisioningWriter {
                 if let conflict = try PreassignedCode.conflict(row, existing: existing, lookups: transaction.lookups) {
                     return failed(row, conflict.localizedDescription)
                 }
-                var result = ProvisionRowResult(line: row.line, externalId: row.externalId, familyId: FamilyID(rawValue: existing.id),
+                var result = ProvisionRowResult(line: row.line, externalId: row.externalId, familyId: existing.id,
                                                 familyName: existing.name, code: existing.code, status: .existing,
                                                 error: nil, needsQRCode: true)
-                result.checkExistingQRCode = qrFileExists(FamilyID(rawValue: existing.id))
+                result.checkExistingQRCode = qrFileExists(existing.id)
                 return result
             }
             do {
@@ -58,7 +58,7 @@ struct ProvisioningWriter {
     }
 
     private func create(_ row: ValidatedRow, planned: CodePlanner.Planned?, transaction: ProvisioningBatch,
-                        timestamp: String) throws -> ProvisionRowResult {
+                        timestamp: Timestamp) throws -> ProvisionRowResult {
         let chosen = try chooseCode(for: row, planned: planned, lookups: transaction.lookups)
         let (code, verified) = (chosen.code, chosen.verifiedRemotely)
         let verifiedAt = verified ? timestamp : nil
@@ -67,14 +67,16 @@ struct ProvisioningWriter {
             var creatorID = transaction.operatorID
             var profileID: UserID?
             if let admin = row.admin {
-                profileID = try transaction.findOrInsertProfile(admin, newID: UserID(rawValue: try ids.make()), at: timestamp)
+                profileID = try transaction.findOrInsert(UserProfile(id: UserID(rawValue: try ids.make()), displayName: admin.displayName,
+                                                                     appleUserIdHash: admin.appleUserIdHash, createdAt: timestamp))
                 creatorID = profileID ?? creatorID
             }
-            try transaction.insert(family: familyID, name: row.familyName, code: code, createdBy: creatorID,
-                                   importKey: row.importKey, line: row.line, verifiedAt: verifiedAt, at: timestamp)
+            try transaction.insert(Family(id: familyID, name: row.familyName, code: code.value, createdByUserID: creatorID,
+                                          createdAt: timestamp, importKey: row.importKey, sourceLine: row.line,
+                                          codeVerifiedRemotelyAt: verifiedAt))
             if let admin = row.admin, let profileID {
-                try transaction.insertAdminMembership(id: MembershipID(rawValue: try ids.make()), familyID: familyID, userID: profileID,
-                                                      status: admin.membershipStatus, at: timestamp)
+                try transaction.insert(Membership(id: MembershipID(rawValue: try ids.make()), familyID: familyID, userID: profileID,
+                                                  role: .parentAdmin, status: admin.membershipStatus, joinedAt: timestamp))
             }
             try transaction.logCompletedCreation(familyID: familyID, importKey: row.importKey, line: row.line, at: timestamp)
         }
@@ -101,7 +103,7 @@ struct ProvisioningWriter {
         return CodePlanner.Planned(code: try generator.generateFree(lookups: lookups, reservations: reservations), verifiedRemotely: false)
     }
 
-    private func logFailure(_ row: ValidatedRow, _ transaction: ProvisioningBatch, timestamp: String,
+    private func logFailure(_ row: ValidatedRow, _ transaction: ProvisioningBatch, timestamp: Timestamp,
                             reached: [FamilyCreationState], _ error: any Error) throws {
         try transaction.logFailure(importKey: row.importKey, line: row.line, reached: reached,
                                    failure: error.localizedDescription, at: timestamp)

@@ -24,11 +24,11 @@ extension Resyncer {
     func claimCodes(_ families: [DueFamily], bookkeeping: SyncBookkeeping,
                     report: inout ResyncReport) async throws -> Result<ClaimStep, CloudKitError> {
         var step = ClaimStep()
-        let held = try store.claimedCodes(familyIDs: families.map(\.read.id))
+        let held = try store.claimedCodes(familyIDs: families.map { FamilyID(rawValue: $0.read.id) })
         var claims: [(claim: CodeClaim, family: DueFamily)] = []
         for family in families {
             let id = family.read.id
-            let remembered = held.contains(.init(familyID: id, code: CodeClaim.normalise(family.family.code)))
+            let remembered = held.contains(.init(familyID: FamilyID(rawValue: id), code: CodeClaim.normalise(family.family.code)))
             guard !remembered || family.family.ckRecordID == nil else { continue }
             do throws(CodeClaimError) {
                 claims.append((try CodeClaim(code: family.family.code, familyID: id), family))
@@ -56,7 +56,7 @@ extension Resyncer {
                 ? answer.outcomes[claim.recordName] : Self.twinOutcome(answer.outcomes[claim.recordName], first: claims, of: claim)
             switch outcome {
             case .claimed?:
-                confirmed.append(.init(familyID: read.id, code: claim.code))
+                confirmed.append(.init(familyID: FamilyID(rawValue: read.id), code: claim.code))
             case .heldBy(let holder)?:
                 step.blocked.insert(read.id)
                 report.failed += 1
@@ -100,7 +100,7 @@ extension Resyncer {
             var claims: [(CodeClaim, TribeBoardStore.ClaimedCode)] = []
             for pair in given {
                 // A code the store holds cannot fail to hash; if libcrypto does, the claim stays for a later run.
-                guard let claim = try? CodeClaim(code: pair.code, familyID: pair.familyID) else { continue }
+                guard let claim = try? CodeClaim(code: pair.code, familyID: pair.familyID.rawValue) else { continue }
                 claims.append((claim, pair))
             }
             let answer: CodeClaimer.Answer<CodeClaimer.ReleaseOutcome>

@@ -1,5 +1,6 @@
 import Foundation
 import TribeBoardCloudKit
+import TribeBoardDomain
 import TribeBoardStore
 import TribeBoardRemote
 
@@ -40,7 +41,7 @@ package struct ResyncReport: Encodable, Sendable {
     /// uploaded, their log left as it was; the first 100 ids are listed. Support finishes or
     /// removes each (`tribeboard remove ID`).
     package var unfinishedCreations = 0
-    package var unfinishedCreationIds: [String] = []
+    package var unfinishedCreationIds: [FamilyID] = []
     /// Pending families and memberships kept out of CloudKit: those creations' and those of
     /// families `remove` or `merge` is removing.
     package var heldBack = 0

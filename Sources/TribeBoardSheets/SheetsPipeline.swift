@@ -52,7 +52,7 @@ package struct SheetsPipeline {
     /// against the store's (`ManifestCodeCheck`).
     package func print(manifest: String) throws(SheetError) -> SheetsReport {
         // The manifest does not carry the admin, and its codes may be older than the store's.
-        var store: TribeBoardStore?
+        var store: ReadOnlyStore?
         if FileManager.default.fileExists(atPath: storePath) {
             do {
                 store = try TribeBoardStore.openReadOnly(at: storePath)
@@ -141,7 +141,7 @@ package struct SheetsPipeline {
         return report
     }
 
-    private static func openStore(_ path: String) throws(InvitationReadError) -> TribeBoardStore {
+    private static func openStore(_ path: String) throws(InvitationReadError) -> ReadOnlyStore {
         do { return try TribeBoardStore.openReadOnly(at: path) } catch { throw .store(error) }
     }
 

@@ -20,16 +20,16 @@ package enum SharedCodeRule {
 
 /// One family's code change, as the audit's repair and `recode` make it.
 package struct CodeChange: Sendable, Equatable {
-    package let familyID: String
+    package let familyID: FamilyID
     /// The code the caller read: the change is made only if the family still holds it.
     package let expectedCode: String
     package let newCode: String
-    /// The family that keeps the old code (empty when none does: a chosen recode).
-    package let keptBy: String
+    /// The family that keeps the old code (nil when none does: a chosen recode).
+    package let keptBy: FamilyID?
     /// `duplicate-local`, `case-only-twins`… or `recode`.
     package let reason: String
 
-    package init(familyID: String, expectedCode: String, newCode: String, keptBy: String, reason: String) {
+    package init(familyID: FamilyID, expectedCode: String, newCode: String, keptBy: FamilyID?, reason: String) {
         self.familyID = familyID
         self.expectedCode = expectedCode
         self.newCode = newCode
@@ -49,7 +49,7 @@ package enum CodeChangeOutcome: Sendable, Equatable {
 
 /// A family as an operator names it: by record id, code or external id.
 package struct NamedFamily: Sendable, Equatable {
-    package let id: String
+    package let id: FamilyID
     package let name: String
     package let code: String
     package let externalID: String?
@@ -81,8 +81,10 @@ extension TribeBoardStore {
                         try db.execute(sql: "UPDATE families SET code = ?, needs_sync = 1, code_verified_remotely_at = NULL WHERE id = ?",
                                        arguments: [change.newCode, change.familyID])
                         try db.execute(sql: "DELETE FROM sync_state WHERE record_table = 'families' AND record_id = ?", arguments: [change.familyID])
+                        // code_repairs keeps '' for "kept by no family" (a chosen recode).
                         try db.execute(sql: "INSERT INTO code_repairs (family_id, old_code, new_code, kept_by, reason, at) VALUES (?, ?, ?, ?, ?, ?)",
-                                       arguments: [change.familyID, change.expectedCode, change.newCode, change.keptBy, change.reason, now])
+                                       arguments: [change.familyID, change.expectedCode, change.newCode, change.keptBy?.rawValue ?? "",
+                                                   change.reason, now])
                         outcomes.append(.changed)
                     }
                     return .commit
@@ -93,18 +95,27 @@ extension TribeBoardStore {
             throw .writing(error, store: path)
         }
     }
+}
 
+/// A code change as `code_repairs` recorded it, for a family that still holds the new code.
+package struct RecordedCodeChange: Sendable, Equatable {
+    package let familyID: FamilyID
+    package let familyName: String?
+    package let code: String
+    package let oldCode: String
+    package let keptBy: FamilyID?
+    package let reason: String
+}
+
+extension StoreReading {
     /// The family with this record id, code (as the app reads a typed code) or external id, in
     /// that order of preference: what `doctor family` and `recode` accept.
     package func namedFamily(_ query: String) throws(StoreError) -> NamedFamily? {
         let named = FamilyQuery(query)
         do {
-            return try writer.read { db in
-                let row = try Row.fetchOne(db, sql: """
-                    SELECT id, name, code, import_key, created_at FROM families WHERE id = ? OR code = ? OR import_key = ?
-                    ORDER BY id = ? DESC, code = ? DESC LIMIT 1
-                    """, arguments: [named.recordID, named.code, ImportKey.external(named.typed), named.recordID, named.code])
-                guard let row, let id = row.text("id"), let code = row.text("code") else { return nil }
+            return try reader.read { db in
+                let row = try named.family(db, columns: "f.id, f.name, f.code, f.import_key, f.created_at")
+                guard let row, let id: FamilyID = row.id("id"), let code = row.text("code") else { return nil }
                 let importKey = row.text("import_key")
                 return NamedFamily(id: id, name: row.shown("name"), code: code,
                                    externalID: ImportKey.externalId(in: importKey),
@@ -115,32 +126,11 @@ extension TribeBoardStore {
         }
     }
 
-    /// A new code by the store's free-code rule, outside `taken`.
-    package func freeCode(avoiding taken: Set<String>) throws -> String {
-        try freeCodes(1, avoiding: taken)[0]
-    }
-
-    /// `count` distinct new codes by the store's free-code rule, outside `taken` (one read).
-    package func freeCodes(_ count: Int, avoiding taken: Set<String>) throws -> [String] {
-        try writer.read { db in
-            let generator = try FamilyCodeGenerator()
-            let lookups = try FamilyLookups(db)
-            var avoided = taken
-            var codes: [String] = []
-            for _ in 0..<max(count, 0) {
-                let code = try generator.generateFree(avoiding: avoided, lookups: lookups).value
-                avoided.insert(code)
-                codes.append(code)
-            }
-            return codes
-        }
-    }
-
     /// Each of these families whose current code a code change set, with that change (the latest,
     /// if its code changed more than once): what an interrupted repair still has to put in place.
-    package func codeChangesInPlace(of ids: [String]) throws -> [RecordedCodeChange] {
-        try writer.read { db in
-            var changes: [String: RecordedCodeChange] = [:]
+    package func codeChangesInPlace(of ids: [FamilyID]) throws -> [RecordedCodeChange] {
+        try reader.read { db in
+            var changes: [FamilyID: RecordedCodeChange] = [:]
             for chunk in ids.chunked(500) {
                 for row in try Row.fetchAll(db, sql: """
                     SELECT f.id, f.name, f.code, r.old_code, r.kept_by, r.reason FROM families f
@@ -148,9 +138,10 @@ extension TribeBoardStore {
                     WHERE f.id IN \(SQLPlaceholders.list(chunk.count))
                     ORDER BY r.rowid
                     """, arguments: StatementArguments(Array(chunk))) {
-                    guard let id = row.text("id"), let code = row.text("code") else { continue }
+                    guard let id: FamilyID = row.id("id"), let code = row.text("code") else { continue }
+                    let keptBy: FamilyID? = row.text("kept_by").flatMap { $0.isEmpty ? nil : FamilyID(rawValue: $0) }
                     changes[id] = RecordedCodeChange(familyID: id, familyName: row.text("name"), code: code, oldCode: row.text("old_code") ?? "",
-                                                     keptBy: row.text("kept_by") ?? "", reason: row.text("reason") ?? "")
+                                                     keptBy: keptBy, reason: row.text("reason") ?? "")
                 }
             }
             return changes.values.sorted { $0.familyID < $1.familyID }
@@ -158,12 +149,14 @@ extension TribeBoardStore {
     }
 }
 
-/// A code change as `code_repairs` recorded it, for a family that still holds the new code.
-package struct RecordedCodeChange: Sendable, Equatable {
-    package let familyID: String
-    package let familyName: String?
-    package let code: String
-    package let oldCode: String
-    package let keptBy: String
-    package let reason: String
+extension FamilyQuery {
+    /// The family an operator names, by record id, code (as the app reads a typed code) or
+    /// external id, in that order of preference: the one rule `namedFamily` (recode, remove,
+    /// merge, adopt) and `familyHistory` (doctor family) share. `columns` of `families f`.
+    func family(_ db: Database, columns: String) throws -> Row? {
+        try Row.fetchOne(db, sql: """
+            SELECT \(columns) FROM families f WHERE f.id = ? OR f.code = ? OR f.import_key = ?
+            ORDER BY f.id = ? DESC, f.code = ? DESC LIMIT 1
+            """, arguments: [recordID, code, ImportKey.external(typed), recordID, code])
+    }
 }

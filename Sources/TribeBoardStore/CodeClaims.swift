@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TribeBoardDomain
 import TribeBoardSupport
 
 /// The store's record of the CloudKit code claims its families hold (table `code_claims`).
@@ -10,33 +11,12 @@ import TribeBoardSupport
 /// code is up.
 extension TribeBoardStore {
     package struct ClaimedCode: Hashable, Sendable {
-        package let familyID: String
+        package let familyID: FamilyID
         package let code: String
 
-        package init(familyID: String, code: String) {
+        package init(familyID: FamilyID, code: String) {
             self.familyID = familyID
             self.code = code
-        }
-    }
-
-    /// Of these families, the (family, code) pairs this store holds a claim for.
-    package func claimedCodes(familyIDs: [String]) throws(StoreError) -> Set<ClaimedCode> {
-        guard !familyIDs.isEmpty else { return [] }
-        do {
-            return try writer.read { db in
-                var claimed = Set<ClaimedCode>()
-                for chunk in familyIDs.chunked(500) {
-                    let rows = try Row.fetchAll(db, sql: "SELECT family_id, code FROM code_claims WHERE family_id IN \(SQLPlaceholders.list(chunk.count))",
-                                                arguments: StatementArguments(Array(chunk)))
-                    for row in rows {
-                        guard let family = row.text("family_id"), let code = row.text("code") else { continue }
-                        claimed.insert(ClaimedCode(familyID: family, code: code))
-                    }
-                }
-                return claimed
-            }
-        } catch {
-            throw .reading(error, store: path)
         }
     }
 
@@ -45,70 +25,23 @@ extension TribeBoardStore {
     /// have been refused).
     package func recordClaims(_ claims: [ClaimedCode], at now: Date = Date()) throws(StoreError) {
         guard !claims.isEmpty else { return }
-        let stamp = StoreTimestamp.format(now)
+        let stamp = Timestamp(now)
         do {
             try writer.write { db in
-                let statement = try db.cachedStatement(sql: """
-                    INSERT INTO code_claims (code, family_id, claimed_at) VALUES (?, ?, ?)
-                    ON CONFLICT (code) DO UPDATE SET family_id = excluded.family_id, claimed_at = excluded.claimed_at
-                    """)
-                for claim in claims { try statement.execute(arguments: [claim.code, claim.familyID, stamp]) }
+                for claim in claims { try Self.remember(claim, at: stamp, db) }
             }
         } catch {
             throw .writing(error, store: path)
         }
     }
 
-    /// Claims whose family holds another code now and whose new code is up (`needs_sync = 0`):
-    /// releasing earlier would let another store take the code while CloudKit's family still
-    /// shows it. A claim whose family is gone from the store is left alone (it may be an app
-    /// user's family now; the audit reports claims, it does not guess).
-    package func claimsToRelease(after: String, limit: Int) throws(StoreError) -> [ClaimedCode] {
-        do {
-            return try writer.read { db in
-                try Row.fetchAll(db, sql: """
-                    SELECT c.family_id, c.code FROM code_claims c JOIN families f ON f.id = c.family_id
-                    WHERE f.code != c.code AND f.needs_sync = 0 AND c.code > ? ORDER BY c.code LIMIT ?
-                    """, arguments: [after, limit]).compactMap { row in
-                    guard let family = row.text("family_id"), let code = row.text("code") else { return nil }
-                    return ClaimedCode(familyID: family, code: code)
-                }
-            }
-        } catch {
-            throw .reading(error, store: path)
-        }
-    }
-
-    /// The claims the store remembers, in code order after `after` (a page for the audit).
-    package func rememberedClaims(after: String, limit: Int) throws(StoreError) -> [ClaimedCode] {
-        do {
-            return try writer.read { db in
-                try Row.fetchAll(db, sql: "SELECT family_id, code FROM code_claims WHERE code > ? ORDER BY code LIMIT ?",
-                                 arguments: [after, limit]).compactMap { row in
-                    guard let family = row.text("family_id"), let code = row.text("code") else { return nil }
-                    return ClaimedCode(familyID: family, code: code)
-                }
-            }
-        } catch {
-            throw .reading(error, store: path)
-        }
-    }
-
-    /// Of these ids, those of families the store holds.
-    package func presentFamilyIDs(_ ids: [String]) throws(StoreError) -> Set<String> {
-        guard !ids.isEmpty else { return [] }
-        do {
-            return try writer.read { db in
-                var present = Set<String>()
-                for chunk in ids.chunked(500) {
-                    present.formUnion(try String.fetchAll(db, sql: "SELECT id FROM families WHERE id IN \(SQLPlaceholders.list(chunk.count))",
-                                                          arguments: StatementArguments(Array(chunk))))
-                }
-                return present
-            }
-        } catch {
-            throw .reading(error, store: path)
-        }
+    /// A code's row names the family that holds its claim now (the one upsert of `code_claims`:
+    /// recordClaims and adopt).
+    static func remember(_ claim: ClaimedCode, at time: Timestamp, _ db: Database) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO code_claims (code, family_id, claimed_at) VALUES (?, ?, ?)
+            ON CONFLICT (code) DO UPDATE SET family_id = excluded.family_id, claimed_at = excluded.claimed_at
+            """).execute(arguments: [claim.code, claim.familyID, time])
     }
 
     /// Forgets claims that were released (or found to be someone else's).
@@ -129,7 +62,7 @@ extension TribeBoardStore {
     /// Gives a family that never left the store (pending, no CloudKit record) a new code, when its
     /// code turned out to be claimed in CloudKit; false when the family changed or went up meanwhile.
     /// The unique index on `code` refuses a code another writer took meanwhile (thrown).
-    package func recodeUnsentFamily(id: String, from old: String, to new: String) throws(StoreError) -> Bool {
+    package func recodeUnsentFamily(id: FamilyID, from old: String, to new: String) throws(StoreError) -> Bool {
         do {
             return try writer.write { db in
                 try db.execute(sql: """
@@ -146,7 +79,7 @@ extension TribeBoardStore {
     /// Removes a family created by this run that must not exist (its preassigned code is claimed
     /// by another family in CloudKit), with its memberships and the profiles only it used, if it
     /// never left the store. The creation log keeps the failure. Returns whether it was removed.
-    package func discardUnsentFamily(id: String, importKey: String?, line: Int?, reason: String) throws(StoreError) -> Bool {
+    package func discardUnsentFamily(id: FamilyID, importKey: String?, line: Int?, reason: String) throws(StoreError) -> Bool {
         do {
             return try writer.write { db in
                 let users = try String.fetchAll(db, sql: "SELECT user_id FROM memberships WHERE family_id = ?", arguments: [id])
@@ -163,7 +96,7 @@ extension TribeBoardStore {
                 // A conflict another run set aside for it meanwhile would outlive the family.
                 try db.execute(sql: "DELETE FROM sync_state WHERE record_table = 'families' AND record_id = ?", arguments: [id])
                 try CreationLog.append(db, familyID: id, importKey: importKey, line: line, states: [], failure: reason,
-                                       at: StoreTimestamp.format(Date()))
+                                       at: Timestamp(Date()))
                 return true
             }
         } catch {
@@ -176,7 +109,7 @@ extension TribeBoardStore {
     /// not in the store (another run discarded it meanwhile): no row is left for a family that
     /// does not exist, checked in the same transaction as the insert.
     @discardableResult
-    package func setAsideCodeConflict(familyID: String, holder: String?, reason: String, at now: Date = Date()) throws(StoreError) -> Bool {
+    package func setAsideCodeConflict(familyID: FamilyID, holder: String?, reason: String, at now: Date = Date()) throws(StoreError) -> Bool {
         let stamp = StoreTimestamp.format(now)
         do {
             return try writer.write { db in
@@ -190,6 +123,81 @@ extension TribeBoardStore {
             }
         } catch {
             throw .writing(error, store: path)
+        }
+    }
+}
+
+extension StoreReading {
+    /// Of these families, the (family, code) pairs this store holds a claim for.
+    package func claimedCodes(familyIDs: [FamilyID]) throws(StoreError) -> Set<TribeBoardStore.ClaimedCode> {
+        guard !familyIDs.isEmpty else { return [] }
+        do {
+            return try reader.read { db in
+                var claimed = Set<TribeBoardStore.ClaimedCode>()
+                for chunk in familyIDs.chunked(500) {
+                    let rows = try Row.fetchAll(db, sql: "SELECT family_id, code FROM code_claims WHERE family_id IN \(SQLPlaceholders.list(chunk.count))",
+                                                arguments: StatementArguments(Array(chunk)))
+                    for row in rows {
+                        guard let family: FamilyID = row.id("family_id"), let code = row.text("code") else { continue }
+                        claimed.insert(TribeBoardStore.ClaimedCode(familyID: family, code: code))
+                    }
+                }
+                return claimed
+            }
+        } catch {
+            throw .reading(error, store: path)
+        }
+    }
+
+    /// Claims whose family holds another code now and whose new code is up (`needs_sync = 0`):
+    /// releasing earlier would let another store take the code while CloudKit's family still
+    /// shows it. A claim whose family is gone from the store is left alone (it may be an app
+    /// user's family now; the audit reports claims, it does not guess).
+    package func claimsToRelease(after: String, limit: Int) throws(StoreError) -> [TribeBoardStore.ClaimedCode] {
+        do {
+            return try reader.read { db in
+                try Row.fetchAll(db, sql: """
+                    SELECT c.family_id, c.code FROM code_claims c JOIN families f ON f.id = c.family_id
+                    WHERE f.code != c.code AND f.needs_sync = 0 AND c.code > ? ORDER BY c.code LIMIT ?
+                    """, arguments: [after, limit]).compactMap { row in
+                    guard let family: FamilyID = row.id("family_id"), let code = row.text("code") else { return nil }
+                    return TribeBoardStore.ClaimedCode(familyID: family, code: code)
+                }
+            }
+        } catch {
+            throw .reading(error, store: path)
+        }
+    }
+
+    /// The claims the store remembers, in code order after `after` (a page for the audit).
+    package func rememberedClaims(after: String, limit: Int) throws(StoreError) -> [TribeBoardStore.ClaimedCode] {
+        do {
+            return try reader.read { db in
+                try Row.fetchAll(db, sql: "SELECT family_id, code FROM code_claims WHERE code > ? ORDER BY code LIMIT ?",
+                                 arguments: [after, limit]).compactMap { row in
+                    guard let family: FamilyID = row.id("family_id"), let code = row.text("code") else { return nil }
+                    return TribeBoardStore.ClaimedCode(familyID: family, code: code)
+                }
+            }
+        } catch {
+            throw .reading(error, store: path)
+        }
+    }
+
+    /// Of these ids, those of families the store holds.
+    package func presentFamilyIDs(_ ids: [FamilyID]) throws(StoreError) -> Set<FamilyID> {
+        guard !ids.isEmpty else { return [] }
+        do {
+            return try reader.read { db in
+                var present = Set<FamilyID>()
+                for chunk in ids.chunked(500) {
+                    present.formUnion(try FamilyID.fetchAll(db, sql: "SELECT id FROM families WHERE id IN \(SQLPlaceholders.list(chunk.count))",
+                                                          arguments: StatementArguments(Array(chunk))))
+                }
+                return present
+            }
+        } catch {
+            throw .reading(error, store: path)
         }
     }
 }

@@ -33,10 +33,10 @@ package struct PendingFamily: Sendable, Equatable {
 }
 
 /// What `doctor`'s creation checks read: counts and the oldest few of each kind of trouble.
-extension TribeBoardStore {
+extension StoreReading {
     package func stalledCreations(limit: Int) throws -> Sampled<StalledCreation> {
         // A family support removed is closed: its log stays as history, not as a stalled creation.
-        let removed = try writer.read { db in try db.tableExists("family_removals") }
+        let removed = try reader.read { db in try db.tableExists("family_removals") }
             ? "AND NOT EXISTS (SELECT 1 FROM family_removals r WHERE r.family_id = l.family_id AND r.finished_at IS NOT NULL)" : ""
         let stalled = """
             SELECT l.family_id AS id, f.name AS name, f.code AS code, MAX(l.at) AS last_at,
@@ -46,7 +46,7 @@ extension TribeBoardStore {
             WHERE l.family_id IS NOT NULL \(removed)
             GROUP BY l.family_id HAVING SUM(l.state = 'completed') = 0
             """
-        return try writer.read { db in
+        return try reader.read { db in
             try Self.countAndSample(db, stalled, order: "last_at", limit: limit) {
                 StalledCreation(familyID: $0.shown("id"), name: $0.text("name"), code: $0.text("code"), lastAt: $0.text("last_at"),
                                 lastState: $0.text("last_state"), lastError: $0.text("last_error"))
@@ -63,7 +63,7 @@ extension TribeBoardStore {
             FROM sync_state s LEFT JOIN families f ON f.id = s.record_id
             WHERE s.record_table = 'families' AND (s.status != 'retrying' OR s.attempts >= \(minimumAttempts))
             """
-        return try writer.read { db in
+        return try reader.read { db in
             guard try db.tableExists("sync_state") else { return (Sampled(count: 0, sample: []), 0) }
             let families = try Self.countAndSample(db, failing, order: "last_at", limit: limit) {
                 FailingUpload(familyID: $0.shown("id"), name: $0.text("name"), code: $0.text("code"), status: $0.text("status"),
@@ -79,7 +79,7 @@ extension TribeBoardStore {
     /// ones waiting since before `cutoff`, and how many wait in all.
     package func pendingFamilies(staleBefore cutoff: Date, failingAfter minimumAttempts: Int,
                                  limit: Int) throws -> (stale: Sampled<PendingFamily>, total: Int) {
-        try writer.read { db in
+        try reader.read { db in
             let notFailing = try db.tableExists("sync_state") ? """
                 AND NOT EXISTS (SELECT 1 FROM sync_state s WHERE s.record_table = 'families' AND s.record_id = f.id
                                 AND (s.status != 'retrying' OR s.attempts >= \(minimumAttempts)))

@@ -1,9 +1,10 @@
 import Foundation
 import GRDB
+import TribeBoardDomain
 
 /// A family with one of its parent admins: what a name-and-admin duplicate check compares.
 package struct FamilyWithAdmin: Sendable, Equatable {
-    package let familyID: String
+    package let familyID: FamilyID
     package let name: String
     /// `ext:` + external id, or `row:` + content; nil for a family not made by provision.
     package let importKey: String?
@@ -12,6 +13,9 @@ package struct FamilyWithAdmin: Sendable, Equatable {
 }
 
 extension TribeBoardStore {
+}
+
+extension StoreReading {
     /// Every family with a parent admin, once per such admin, streamed in one read: an active
     /// one, or one invited without a hash who waits in the store to join (`AwaitingPerson`); an
     /// invited admin with a hash is no one's admin (the app and the join kit ignore it). Memory stays flat
@@ -20,7 +24,7 @@ extension TribeBoardStore {
     /// `oldestFirst`: by creation date, then id (who registered first keeps the family).
     package func forEachFamilyWithAdmin(oldestFirst: Bool = false, _ body: (FamilyWithAdmin) throws -> Void) throws(StoreError) {
         do {
-            try writer.read { db in
+            try reader.read { db in
                 // The bound fast path: this reads every family of the store, a million at most.
                 let statement = try BoundStatement(db, """
                     SELECT f.id, f.name, f.import_key, u.display_name, u.apple_user_id_hash
@@ -33,7 +37,7 @@ extension TribeBoardStore {
                     """)
                 try statement.forEachRow([]) { row in
                     guard let id = row.text(0), let name = row.text(1), let admin = row.text(3) else { return }
-                    try body(FamilyWithAdmin(familyID: id, name: name, importKey: row.text(2),
+                    try body(FamilyWithAdmin(familyID: FamilyID(rawValue: id), name: name, importKey: row.text(2),
                                              adminName: admin, adminHash: row.text(4)))
                 }
             }

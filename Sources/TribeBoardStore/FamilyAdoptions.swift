@@ -4,7 +4,7 @@ import TribeBoardDomain
 
 /// CloudKit's version of a family, as `adopt` takes it into the store.
 package struct AdoptedFamily: Sendable, Equatable {
-    package let id: String
+    package let id: FamilyID
     package let name: String
     package let code: String
     /// CloudKit's memberships of the family (each already there: stored as uploaded).
@@ -12,7 +12,7 @@ package struct AdoptedFamily: Sendable, Equatable {
     /// Whether CloudKit's claim of the code names this family (then the store remembers it).
     package let claimed: Bool
 
-    package init(id: String, name: String, code: String, memberships: [MemberMove], claimed: Bool) {
+    package init(id: FamilyID, name: String, code: String, memberships: [MemberMove], claimed: Bool) {
         (self.id, self.name, self.code, self.memberships, self.claimed) = (id, name, code, memberships, claimed)
     }
 }
@@ -24,7 +24,7 @@ extension TribeBoardStore {
     /// `code_repairs` row (reason `adopt`) records a code that changed. The unique index on `code`
     /// refuses a code another family of the store holds (thrown).
     package func adopt(_ family: AdoptedFamily, previousCode: String, at now: Date = Date()) throws(StoreError) {
-        let stamp = Timestamp(now).text
+        let stamp = Timestamp(now)
         do {
             try writer.write { db in
                 try db.execute(sql: """
@@ -37,29 +37,17 @@ extension TribeBoardStore {
                        OR (record_table = 'memberships' AND record_id IN (SELECT id FROM memberships WHERE family_id = ?))
                     """, arguments: [family.id, family.id])
                 try db.execute(sql: "DELETE FROM memberships WHERE family_id = ? AND id NOT IN \(SQLPlaceholders.list(kept.count))",
-                               arguments: StatementArguments([family.id] + kept))
+                               arguments: StatementArguments([family.id]) + StatementArguments(kept))
                 for move in family.memberships {
-                    if let profile = move.profile {
-                        try db.execute(sql: """
-                            INSERT INTO user_profiles (id, display_name, apple_user_id_hash, created_at, needs_sync, last_sync_date, ck_record_id)
-                            VALUES (?, ?, ?, ?, 0, ?, ?) ON CONFLICT (id) DO NOTHING
-                            """, arguments: [profile.id, profile.displayName, profile.appleUserIdHash, Timestamp(profile.createdAt).text,
-                                             stamp, profile.id])
-                    }
-                    try db.execute(sql: """
-                        INSERT INTO memberships (id, family_id, user_id, role, status, joined_at, needs_sync, last_sync_date, ck_record_id)
-                        VALUES (?, ?, ?, ?, ?, ?, 0, ?, ?)
+                    try move.profile?.record(uploadedAt: stamp).insertRow(db, "ON CONFLICT (id) DO NOTHING")
+                    var membership = move.record(uploadedAt: stamp)
+                    membership.familyID = family.id
+                    try membership.insertRow(db, """
                         ON CONFLICT (id) DO UPDATE SET role = excluded.role, status = excluded.status, needs_sync = 0,
                             last_sync_date = excluded.last_sync_date, ck_record_id = excluded.ck_record_id
-                        """, arguments: [move.membershipID, family.id, move.userID, move.role.rawValue, move.status.rawValue,
-                                         Timestamp(move.joinedAt).text, stamp, move.membershipID])
+                        """)
                 }
-                if family.claimed {
-                    try db.execute(sql: """
-                        INSERT INTO code_claims (code, family_id, claimed_at) VALUES (?, ?, ?)
-                        ON CONFLICT (code) DO UPDATE SET family_id = excluded.family_id, claimed_at = excluded.claimed_at
-                        """, arguments: [family.code, family.id, stamp])
-                }
+                if family.claimed { try Self.remember(ClaimedCode(familyID: family.id, code: family.code), at: stamp, db) }
                 if previousCode != family.code {
                     try db.execute(sql: "INSERT INTO code_repairs (family_id, old_code, new_code, kept_by, reason, at) VALUES (?, ?, ?, '', 'adopt', ?)",
                                    arguments: [family.id, previousCode, family.code, stamp])

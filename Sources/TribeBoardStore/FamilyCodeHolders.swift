@@ -11,18 +11,20 @@ extension TribeBoardStore {
         /// As the store has it (its timestamp text), nil when not text.
         package let createdAt: String?
     }
+}
 
+extension StoreReading {
     /// The families whose code `matches` (one pass over the table: the caller's comparison is not
     /// SQL's, which is exact). A hand-edited row without a text id or code holds nothing anyone
     /// can match and is passed over.
-    package func codeHolders(where matches: (String) -> Bool) throws(StoreError) -> [CodeHolder] {
+    package func codeHolders(where matches: (String) -> Bool) throws(StoreError) -> [TribeBoardStore.CodeHolder] {
         do {
-            return try writer.read { db in
-                var holders: [CodeHolder] = []
+            return try reader.read { db in
+                var holders: [TribeBoardStore.CodeHolder] = []
                 let rows = try Row.fetchCursor(db, sql: "SELECT id, code, created_at FROM families")
                 while let row = try rows.next() {
                     guard let id = row.text("id"), let code = row.text("code"), matches(code) else { continue }
-                    holders.append(CodeHolder(id: FamilyID(rawValue: id), code: code, createdAt: row.text("created_at")))
+                    holders.append(TribeBoardStore.CodeHolder(id: FamilyID(rawValue: id), code: code, createdAt: row.text("created_at")))
                 }
                 return holders
             }
@@ -31,12 +33,21 @@ extension TribeBoardStore {
         }
     }
 
-    /// `count` new codes, none held in the store nor among `taken`, nor equal to each other. The
+    /// A new code, held in the store by no family and not among `taken`.
+    package func freeCode(avoiding taken: Set<String>) throws -> FamilyCode {
+        guard let code = try freeCodes(1, avoiding: taken, generator: FamilyCodeGenerator()).first else {
+            throw StoreError.readFailed(reason: "no free code was generated")
+        }
+        return code
+    }
+
+    /// `count` new codes, none held in the store nor among `taken`, nor equal to each other: the
+    /// one free-code operation of the audit's repair, recode and migrate (one read). The
     /// generator's own failures (no free code, no randomness) are thrown as they are.
     package func freeCodes(_ count: Int, avoiding taken: Set<String>, generator: FamilyCodeGenerator) throws -> [FamilyCode] {
         guard count > 0 else { return [] }
         do {
-            return try writer.read { db in
+            return try reader.read { db in
                 let lookups = try FamilyLookups(db)
                 var avoid = taken
                 return try (0..<count).map { _ in

@@ -5,11 +5,11 @@ import TribeBoardSupport
 
 /// One family's row, as the store has it.
 package struct FamilyFacts: Sendable, Codable, Equatable {
-    package let id: String
+    package let id: FamilyID
     package let name: String
     package let code: String
     package let createdAt: String
-    package let createdByUserId: String
+    package let createdByUserId: UserID
     package let needsSync: Bool
     package let lastSyncDate: String?
     package let importKey: String?
@@ -51,7 +51,7 @@ package struct FamilyHistory: Sendable {
 
 /// A family as a name search lists it: enough to tell two Smiths apart on a support ticket.
 package struct FamilyNameMatch: Sendable, Codable, Equatable {
-    package let id: String
+    package let id: FamilyID
     package let name: String
     package let externalId: String?
     /// The display name of the family's parent_admin (active, or invited), if it has one.
@@ -61,20 +61,18 @@ package struct FamilyNameMatch: Sendable, Codable, Equatable {
     package let sync: String
 }
 
-extension TribeBoardStore {
-    /// By record id, code or external id (`ext:` import key), in that order of preference.
+extension StoreReading {
+    /// By record id, code or external id (`ext:` import key), in that order of preference
+    /// (`FamilyQuery.family`, the rule `namedFamily` follows too).
     package func familyHistory(matching query: String) throws -> FamilyHistory? {
         let named = FamilyQuery(query)
-        return try writer.read { db in
-            let row = try Row.fetchOne(db, sql: """
-                SELECT f.*, \(FamilyConditions.adminState("f")) AS admin_state,
-                       \(FamilyConditions.halfMade("f")) AS half_made
-                FROM families f WHERE id = ? OR code = ? OR import_key = ?
-                ORDER BY id = ? DESC, code = ? DESC LIMIT 1
-                """, arguments: [named.recordID, named.code, ImportKey.external(named.typed), named.recordID, named.code])
+        return try reader.read { db in
+            let row = try named.family(db, columns: """
+                f.*, \(FamilyConditions.adminState("f")) AS admin_state, \(FamilyConditions.halfMade("f")) AS half_made
+                """)
             guard let row else { return nil }
-            let family = FamilyFacts(id: row.text("id") ?? "?", name: row.text("name") ?? "?", code: row.text("code") ?? "?",
-                                     createdAt: row.text("created_at") ?? "?", createdByUserId: row.text("created_by_user_id") ?? "?",
+            let family = FamilyFacts(id: row.id("id") ?? "?", name: row.text("name") ?? "?", code: row.text("code") ?? "?",
+                                     createdAt: row.text("created_at") ?? "?", createdByUserId: row.id("created_by_user_id") ?? "?",
                                      needsSync: row.integer("needs_sync") != 0, lastSyncDate: row.text("last_sync_date"),
                                      importKey: row.text("import_key"), sourceLine: row.integer("source_line"),
                                      codeVerifiedRemotelyAt: row.hasColumn("code_verified_remotely_at") ? row.text("code_verified_remotely_at") : nil,
@@ -89,8 +87,8 @@ extension TribeBoardStore {
     /// their own name), in name order: the first `limit` described, and how many match in all.
     /// One pass over the table (the caller's fold is Foundation's, which SQLite's LIKE cannot do).
     package func familiesNamed(limit: Int, _ matches: (String) -> Bool) throws -> (matches: [FamilyNameMatch], total: Int) {
-        try writer.read { db in
-            var ids: [String] = []
+        try reader.read { db in
+            var ids: [FamilyID] = []
             var total = 0
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT f.id, f.name,
@@ -99,7 +97,7 @@ extension TribeBoardStore {
                 FROM families f ORDER BY f.name, f.id
                 """)
             while let row = try rows.next() {
-                guard let id = row.text("id"), let name = row.text("name") else { continue }
+                guard let id: FamilyID = row.id("id"), let name = row.text("name") else { continue }
                 let admins = (row.text("admins") ?? "").split(separator: "\u{1F}").map(String.init)
                 guard matches(name) || admins.contains(where: matches) else { continue }
                 total += 1
@@ -109,7 +107,7 @@ extension TribeBoardStore {
         }
     }
 
-    private static func nameMatch(_ id: String, _ db: Database) throws -> FamilyNameMatch {
+    private static func nameMatch(_ id: FamilyID, _ db: Database) throws -> FamilyNameMatch {
         let row = try Row.fetchOne(db, sql: """
             SELECT f.name, f.import_key, f.created_at, f.needs_sync, f.ck_record_id,
                    (SELECT u.display_name FROM memberships m JOIN user_profiles u ON u.id = m.user_id
@@ -124,12 +122,12 @@ extension TribeBoardStore {
                                admin: row?.text("admin"), createdAt: row?.text("created_at") ?? "?", sync: sync)
     }
 
-    private static func log(_ db: Database, _ familyID: String) throws -> [FamilyHistory.LogEntry] {
+    private static func log(_ db: Database, _ familyID: FamilyID) throws -> [FamilyHistory.LogEntry] {
         try Row.fetchAll(db, sql: "SELECT state, error, at FROM creation_log WHERE family_id = ? ORDER BY id", arguments: [familyID])
             .map { FamilyHistory.LogEntry(state: $0.text("state") ?? "?", error: $0.text("error"), at: $0.text("at") ?? "?") }
     }
 
-    private static func memberships(_ db: Database, _ familyID: String) throws -> [FamilyHistory.Membership] {
+    private static func memberships(_ db: Database, _ familyID: FamilyID) throws -> [FamilyHistory.Membership] {
         try Row.fetchAll(db, sql: """
             SELECT m.id, m.role, m.status, m.joined_at, m.needs_sync, COALESCE(u.display_name, m.user_id) AS user
             FROM memberships m LEFT JOIN user_profiles u ON u.id = m.user_id WHERE m.family_id = ? ORDER BY m.joined_at
@@ -140,7 +138,7 @@ extension TribeBoardStore {
     }
 
     /// The family's own bookkeeping and its memberships' (they wait for it).
-    private static func syncEntries(_ db: Database, _ familyID: String) throws -> [FamilyHistory.SyncEntry] {
+    private static func syncEntries(_ db: Database, _ familyID: FamilyID) throws -> [FamilyHistory.SyncEntry] {
         guard try db.tableExists("sync_state") else { return [] }
         return try Row.fetchAll(db, sql: """
             SELECT * FROM sync_state WHERE (record_table = 'families' AND record_id = ?)

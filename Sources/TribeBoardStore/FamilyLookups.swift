@@ -8,7 +8,7 @@ package enum StoreTimestamp {
 }
 
 package struct FoundFamily {
-    package let id: String
+    package let id: FamilyID
     package let name: String
     package let code: String
 }
@@ -30,8 +30,8 @@ package struct FamilyLookups {
 
     /// Whether `familyID` held `code` before a recode or a repair changed it: a CSV that still
     /// gives the old code describes the same family, re-coded since.
-    package func family(_ familyID: String, heldCode code: String) throws -> Bool {
-        try pastCode?.firstRow([.text(familyID), .text(code)], columns: 1) != nil
+    package func family(_ familyID: FamilyID, heldCode code: String) throws -> Bool {
+        try pastCode?.firstRow([.text(familyID.rawValue), .text(code)], columns: 1) != nil
     }
 
     package func family(importKey: String) throws -> FoundFamily? {
@@ -43,6 +43,6 @@ package struct FamilyLookups {
     }
 
     private func found(_ row: [String]?) -> FoundFamily? {
-        row.map { FoundFamily(id: $0[0], name: $0[1], code: $0[2]) }
+        row.map { FoundFamily(id: FamilyID(rawValue: $0[0]), name: $0[1], code: $0[2]) }
     }
 }

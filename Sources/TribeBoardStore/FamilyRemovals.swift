@@ -5,8 +5,8 @@ import TribeBoardSupport
 
 /// A member of a family support staff is removing or merging, as the store has it.
 package struct CaseMember: Sendable, Equatable {
-    package let membershipID: String
-    package let userID: String
+    package let membershipID: MembershipID
+    package let userID: UserID
     package let displayName: String
     package let appleUserIdHash: String?
     package let role: String
@@ -18,7 +18,7 @@ package struct CaseMember: Sendable, Equatable {
     /// No membership of another family uses the profile.
     package let profileOnlyHere: Bool
 
-    package init(membershipID: String, userID: String, displayName: String, appleUserIdHash: String?, role: String, status: String,
+    package init(membershipID: MembershipID, userID: UserID, displayName: String, appleUserIdHash: String?, role: String, status: String,
                  uploaded: Bool, profileUploaded: Bool, profileOnlyHere: Bool) {
         (self.membershipID, self.userID, self.displayName, self.appleUserIdHash, self.role, self.status)
             = (membershipID, userID, displayName, appleUserIdHash, role, status)
@@ -28,7 +28,7 @@ package struct CaseMember: Sendable, Equatable {
 
 /// One family as `remove`, `merge` and `adopt` read it: its row, its members, its claims.
 package struct CaseFamily: Sendable, Equatable {
-    package let id: String
+    package let id: FamilyID
     package let name: String
     package let code: String
     package let uploaded: Bool
@@ -49,14 +49,14 @@ package struct CaseFamily: Sendable, Equatable {
 /// A removal support staff started: written before anything is deleted, finished once the family
 /// left CloudKit and the store.
 package struct FamilyRemoval: Sendable, Equatable {
-    package let familyID: String
+    package let familyID: FamilyID
     package let name: String
     package let code: String
-    package let mergedInto: String?
+    package let mergedInto: FamilyID?
     package var startedAt: String = ""
     package var finishedAt: String?
 
-    package init(familyID: String, name: String, code: String, mergedInto: String?) {
+    package init(familyID: FamilyID, name: String, code: String, mergedInto: FamilyID?) {
         self.familyID = familyID
         self.name = name
         self.code = code
@@ -82,77 +82,6 @@ extension FamilyConditions {
 }
 
 extension TribeBoardStore {
-    /// The families of `ids` the store holds, in the order asked (ids it does not hold are left out).
-    package func caseFamilies(_ ids: [String]) throws(StoreError) -> [CaseFamily] {
-        guard !ids.isEmpty else { return [] }
-        do {
-            return try writer.read { db in
-                var found: [String: CaseFamily] = [:]
-                for chunk in ids.chunked(500) {
-                    let list = SQLPlaceholders.list(chunk.count)
-                    let arguments = StatementArguments(Array(chunk))
-                    var members: [String: [CaseMember]] = [:]
-                    for row in try Row.fetchAll(db, sql: """
-                        SELECT m.id, m.family_id, m.user_id, m.role, m.status, m.ck_record_id IS NOT NULL AS uploaded,
-                               u.display_name, u.apple_user_id_hash, u.ck_record_id IS NOT NULL AS profile_uploaded,
-                               NOT EXISTS (SELECT 1 FROM memberships o WHERE o.user_id = m.user_id AND o.family_id != m.family_id) AS only_here
-                        FROM memberships m LEFT JOIN user_profiles u ON u.id = m.user_id
-                        WHERE m.family_id IN \(list) ORDER BY m.id
-                        """, arguments: arguments) {
-                        guard let family = row.text("family_id"), let id = row.text("id"), let user = row.text("user_id") else { continue }
-                        members[family, default: []].append(CaseMember(
-                            membershipID: id, userID: user, displayName: row.shown("display_name"),
-                            appleUserIdHash: row.text("apple_user_id_hash"), role: row.shown("role"), status: row.shown("status"),
-                            uploaded: row.integer("uploaded") == 1, profileUploaded: row.integer("profile_uploaded") == 1,
-                            profileOnlyHere: row.integer("only_here") == 1))
-                    }
-                    var claims: [String: [String]] = [:]
-                    for row in try Row.fetchAll(db, sql: "SELECT family_id, code FROM code_claims WHERE family_id IN \(list) ORDER BY code",
-                                                arguments: arguments) {
-                        guard let family = row.text("family_id"), let code = row.text("code") else { continue }
-                        claims[family, default: []].append(code)
-                    }
-                    for row in try Row.fetchAll(db, sql: """
-                        SELECT f.id, f.name, f.code, f.ck_record_id IS NOT NULL AS uploaded, f.needs_sync,
-                               \(FamilyConditions.halfMade("f")) AS half_made
-                        FROM families f WHERE f.id IN \(list)
-                        """, arguments: arguments) {
-                        guard let id = row.text("id"), let code = row.text("code") else { continue }
-                        found[id] = CaseFamily(id: id, name: row.shown("name"), code: code, uploaded: row.integer("uploaded") == 1,
-                                               needsSync: row.integer("needs_sync") == 1, members: members[id] ?? [],
-                                               claimedCodes: claims[id] ?? [], halfMade: row.integer("half_made") == 1)
-                    }
-                }
-                return ids.compactMap { found[$0] }
-            }
-        } catch {
-            throw .reading(error, store: path)
-        }
-    }
-
-    /// The removals started for these families (finished or not), by family id.
-    package func familyRemovals(_ ids: [String]) throws(StoreError) -> [String: FamilyRemoval] {
-        guard !ids.isEmpty else { return [:] }
-        do {
-            return try writer.read { db in
-                var removals: [String: FamilyRemoval] = [:]
-                for chunk in ids.chunked(500) {
-                    for row in try Row.fetchAll(db, sql: "SELECT * FROM family_removals WHERE family_id IN \(SQLPlaceholders.list(chunk.count))",
-                                                arguments: StatementArguments(Array(chunk))) {
-                        guard let id = row.text("family_id") else { continue }
-                        var removal = FamilyRemoval(familyID: id, name: row.shown("name"), code: row.shown("code"),
-                                                    mergedInto: row.text("merged_into"))
-                        removal.startedAt = row.shown("started_at")
-                        removal.finishedAt = row.text("finished_at")
-                        removals[id] = removal
-                    }
-                }
-                return removals
-            }
-        } catch {
-            throw .reading(error, store: path)
-        }
-    }
 
     /// Records that these removals started, before anything is deleted: from now on resync leaves
     /// the families and their memberships alone. A removal already started is kept as it was.
@@ -178,14 +107,14 @@ extension TribeBoardStore {
     /// them: their memberships, sync bookkeeping and claim rows, and the profiles only they used
     /// that never went up (a profile in CloudKit is a person's, and stays). The creation log stays,
     /// and the removal is marked finished. Returns how many families were removed now.
-    package func finishRemovals(_ ids: [String], at now: Date = Date()) throws(StoreError) -> Int {
+    package func finishRemovals(_ ids: [FamilyID], at now: Date = Date()) throws(StoreError) -> Int {
         guard !ids.isEmpty else { return 0 }
         let stamp = StoreTimestamp.format(now)
         do {
             return try writer.write { db in
                 var removed = 0
                 for id in ids {
-                    let users = try String.fetchAll(db, sql: "SELECT user_id FROM memberships WHERE family_id = ?", arguments: [id])
+                    let users = try UserID.fetchAll(db, sql: "SELECT user_id FROM memberships WHERE family_id = ?", arguments: [id])
                     try db.execute(sql: """
                         DELETE FROM sync_state WHERE record_table = 'memberships'
                           AND record_id IN (SELECT id FROM memberships WHERE family_id = ?)
@@ -213,15 +142,94 @@ extension TribeBoardStore {
             throw .writing(error, store: path)
         }
     }
+}
+
+extension TribeBoardStore {
+}
+
+extension StoreReading {
+    /// The families of `ids` the store holds, in the order asked (ids it does not hold are left out).
+    package func caseFamilies(_ ids: [FamilyID]) throws(StoreError) -> [CaseFamily] {
+        guard !ids.isEmpty else { return [] }
+        do {
+            return try reader.read { db in
+                var found: [FamilyID: CaseFamily] = [:]
+                for chunk in ids.chunked(500) {
+                    let list = SQLPlaceholders.list(chunk.count)
+                    let arguments = StatementArguments(Array(chunk))
+                    var members: [FamilyID: [CaseMember]] = [:]
+                    for row in try Row.fetchAll(db, sql: """
+                        SELECT m.id, m.family_id, m.user_id, m.role, m.status, m.ck_record_id IS NOT NULL AS uploaded,
+                               u.display_name, u.apple_user_id_hash, u.ck_record_id IS NOT NULL AS profile_uploaded,
+                               NOT EXISTS (SELECT 1 FROM memberships o WHERE o.user_id = m.user_id AND o.family_id != m.family_id) AS only_here
+                        FROM memberships m LEFT JOIN user_profiles u ON u.id = m.user_id
+                        WHERE m.family_id IN \(list) ORDER BY m.id
+                        """, arguments: arguments) {
+                        guard let family: FamilyID = row.id("family_id"), let id: MembershipID = row.id("id"), let user: UserID = row.id("user_id") else {
+                            continue
+                        }
+                        members[family, default: []].append(CaseMember(
+                            membershipID: id, userID: user, displayName: row.shown("display_name"),
+                            appleUserIdHash: row.text("apple_user_id_hash"), role: row.shown("role"), status: row.shown("status"),
+                            uploaded: row.integer("uploaded") == 1, profileUploaded: row.integer("profile_uploaded") == 1,
+                            profileOnlyHere: row.integer("only_here") == 1))
+                    }
+                    var claims: [FamilyID: [String]] = [:]
+                    for row in try Row.fetchAll(db, sql: "SELECT family_id, code FROM code_claims WHERE family_id IN \(list) ORDER BY code",
+                                                arguments: arguments) {
+                        guard let family: FamilyID = row.id("family_id"), let code = row.text("code") else { continue }
+                        claims[family, default: []].append(code)
+                    }
+                    for row in try Row.fetchAll(db, sql: """
+                        SELECT f.id, f.name, f.code, f.ck_record_id IS NOT NULL AS uploaded, f.needs_sync,
+                               \(FamilyConditions.halfMade("f")) AS half_made
+                        FROM families f WHERE f.id IN \(list)
+                        """, arguments: arguments) {
+                        guard let id: FamilyID = row.id("id"), let code = row.text("code") else { continue }
+                        found[id] = CaseFamily(id: id, name: row.shown("name"), code: code, uploaded: row.integer("uploaded") == 1,
+                                               needsSync: row.integer("needs_sync") == 1, members: members[id] ?? [],
+                                               claimedCodes: claims[id] ?? [], halfMade: row.integer("half_made") == 1)
+                    }
+                }
+                return ids.compactMap { found[$0] }
+            }
+        } catch {
+            throw .reading(error, store: path)
+        }
+    }
+
+    /// The removals started for these families (finished or not), by family id.
+    package func familyRemovals(_ ids: [FamilyID]) throws(StoreError) -> [FamilyID: FamilyRemoval] {
+        guard !ids.isEmpty else { return [:] }
+        do {
+            return try reader.read { db in
+                var removals: [FamilyID: FamilyRemoval] = [:]
+                for chunk in ids.chunked(500) {
+                    for row in try Row.fetchAll(db, sql: "SELECT * FROM family_removals WHERE family_id IN \(SQLPlaceholders.list(chunk.count))",
+                                                arguments: StatementArguments(Array(chunk))) {
+                        guard let id: FamilyID = row.id("family_id") else { continue }
+                        var removal = FamilyRemoval(familyID: id, name: row.shown("name"), code: row.shown("code"),
+                                                    mergedInto: row.id("merged_into"))
+                        removal.startedAt = row.shown("started_at")
+                        removal.finishedAt = row.text("finished_at")
+                        removals[id] = removal
+                    }
+                }
+                return removals
+            }
+        } catch {
+            throw .reading(error, store: path)
+        }
+    }
 
     /// Creations that did not complete (`FamilyConditions.halfMade`) and are not being removed:
     /// how many, and the first `limit` by id.
-    package func halfMadeCreations(limit: Int) throws(StoreError) -> (count: Int, ids: [String]) {
+    package func halfMadeCreations(limit: Int) throws(StoreError) -> (count: Int, ids: [FamilyID]) {
         let condition = "\(FamilyConditions.halfMade("f")) AND NOT \(FamilyConditions.beingRemoved("f.id"))"
         do {
-            return try writer.read { db in
+            return try reader.read { db in
                 let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM families f WHERE \(condition)") ?? 0
-                let ids = try String.fetchAll(db, sql: "SELECT f.id FROM families f WHERE \(condition) ORDER BY f.id LIMIT ?",
+                let ids = try FamilyID.fetchAll(db, sql: "SELECT f.id FROM families f WHERE \(condition) ORDER BY f.id LIMIT ?",
                                               arguments: [max(limit, 0)])
                 return (count, ids)
             }
@@ -229,17 +237,15 @@ extension TribeBoardStore {
             throw .reading(error, store: path)
         }
     }
-}
 
-extension TribeBoardStore {
     /// The removal of the family this id or code named, once the family is gone from the store:
     /// how a rerun of `remove` or `merge` knows its work is done.
     package func removal(matching query: String) throws(StoreError) -> FamilyRemoval? {
         let named = FamilyQuery(query)
         do {
-            let id = try writer.read { db in
-                guard try db.tableExists("family_removals") else { return nil as String? }
-                return try String.fetchOne(db, sql: """
+            let id = try reader.read { db in
+                guard try db.tableExists("family_removals") else { return nil as FamilyID? }
+                return try FamilyID.fetchOne(db, sql: """
                     SELECT family_id FROM family_removals WHERE family_id = ? OR code = ? ORDER BY family_id = ? DESC, started_at DESC LIMIT 1
                     """, arguments: [named.recordID, named.code, named.recordID])
             }

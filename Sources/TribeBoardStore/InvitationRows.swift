@@ -33,11 +33,18 @@ extension TribeBoardStore {
         case importKey
     }
 
+    /// Names compared as people compare them, the same on every machine (no locale).
+    static let nameCollation = DatabaseCollation("tribeboard_name") { lhs, rhs in
+        lhs.compare(rhs, options: [.caseInsensitive, .diacriticInsensitive])
+    }
+}
+
+extension StoreReading {
     /// Calls `body` with each family through one cursor, so memory stays flat however many there
     /// are; `body` returns false to stop. A value of the wrong type (a hand edit) is an error naming
     /// the family, never a card printed with a name nobody wrote.
-    package func forEachInvitationRow(_ filter: InvitationFilter, order: InvitationRowOrder,
-                                      _ body: (InvitationRow) -> Bool) throws(StoreError) {
+    package func forEachInvitationRow(_ filter: TribeBoardStore.InvitationFilter, order: TribeBoardStore.InvitationRowOrder,
+                                      _ body: (TribeBoardStore.InvitationRow) -> Bool) throws(StoreError) {
         var bounds: [String] = []
         var arguments: [(any DatabaseValueConvertible)?] = []
         switch filter {
@@ -59,7 +66,7 @@ extension TribeBoardStore {
         let orderBy: String
         switch order {
         case .created: orderBy = "f.created_at, f.source_line, f.id"
-        case .name: orderBy = "f.name COLLATE \(Self.nameCollation.name), f.created_at, f.id"
+        case .name: orderBy = "f.name COLLATE \(TribeBoardStore.nameCollation.name), f.created_at, f.id"
         case .importKey: orderBy = "f.import_key, f.created_at, f.id"
         }
         let sql = """
@@ -71,13 +78,13 @@ extension TribeBoardStore {
             ORDER BY \(orderBy)
             """
         do {
-            try writer.read { db in
-                if order == .name { db.add(collation: Self.nameCollation) }
+            try reader.read { db in
+                if order == .name { db.add(collation: TribeBoardStore.nameCollation) }
                 let rows = try Row.fetchCursor(db, sql: sql, arguments: StatementArguments(arguments))
                 while let row = try rows.next() {
                     let importKey = try Self.invitationText(row, "import_key", optional: true)
                     if let keys, !keys.contains(importKey ?? "") { continue }
-                    let invitation = InvitationRow(familyID: FamilyID(rawValue: try Self.invitationText(row, "id") ?? ""),
+                    let invitation = TribeBoardStore.InvitationRow(familyID: FamilyID(rawValue: try Self.invitationText(row, "id") ?? ""),
                                                    familyName: try Self.invitationText(row, "name") ?? "",
                                                    code: try Self.invitationText(row, "code") ?? "",
                                                    adminName: try Self.invitationText(row, "admin_name", optional: true),
@@ -88,7 +95,7 @@ extension TribeBoardStore {
         } catch let error as StoreError {
             throw error
         } catch {
-            throw Self.classify(error, path: path)
+            throw TribeBoardStore.classify(error, path: path)
         }
     }
 
@@ -97,7 +104,7 @@ extension TribeBoardStore {
     /// is not in the store), and whether a repair replaced the manifest's code.
     package func manifestFamily(familyID: FamilyID, manifestCode: String) throws(StoreError) -> (admin: String?, code: String?, repaired: Bool) {
         do {
-            return try writer.read { db in
+            return try reader.read { db in
                 let admin = try String.fetchOne(db, sql: """
                     SELECT p.display_name FROM memberships m JOIN user_profiles p ON p.id = m.user_id
                     WHERE m.family_id = ? AND m.role = 'parent_admin' AND m.status IN ('active', 'invited')
@@ -110,13 +117,8 @@ extension TribeBoardStore {
                 return (admin, code, repaired)
             }
         } catch {
-            throw Self.classify(error, path: path)
+            throw TribeBoardStore.classify(error, path: path)
         }
-    }
-
-    /// Names compared as people compare them, the same on every machine (no locale).
-    static let nameCollation = DatabaseCollation("tribeboard_name") { lhs, rhs in
-        lhs.compare(rhs, options: [.caseInsensitive, .diacriticInsensitive])
     }
 
     /// A set of ids or codes as one JSON array argument: any number of them, in one statement.

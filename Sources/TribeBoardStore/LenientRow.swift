@@ -1,4 +1,5 @@
 import GRDB
+import TribeBoardDomain
 
 /// Column reads that never trap: GRDB's typed subscripts stop the process on a value of the wrong
 /// type, and doctor, audit and resync read stores that may have been edited by hand or damaged.
@@ -26,6 +27,9 @@ extension Row {
         case .blob, .null: return nil
         }
     }
+
+    /// A record id of the type the caller names, nil for a value that is not text.
+    package func id<ID: TypedRecordID>(_ column: String) -> ID? { text(column).map(ID.init(rawValue:)) }
 
     /// The text, or "?" for a value that is not text (a blob, NULL): shown, never acted on.
     package func shown(_ column: String) -> String { text(column) ?? "?" }

@@ -6,16 +6,16 @@ import TribeBoardDomain
 /// goes with the duplicate), and the person's profile when only CloudKit had it (an app user who
 /// joined the duplicate in the app).
 package struct MemberMove: Sendable, Equatable {
-    package let membershipID: String
-    package let familyID: String
-    package let userID: String
+    package let membershipID: MembershipID
+    package let familyID: FamilyID
+    package let userID: UserID
     package let role: MembershipRole
     package let status: MembershipStatus
     package let joinedAt: Date
     /// The profile as CloudKit holds it, to add when the store has none.
     package var profile: ImportedProfile?
 
-    package init(membershipID: String, familyID: String, userID: String, role: MembershipRole, status: MembershipStatus,
+    package init(membershipID: MembershipID, familyID: FamilyID, userID: UserID, role: MembershipRole, status: MembershipStatus,
                  joinedAt: Date, profile: ImportedProfile? = nil) {
         (self.membershipID, self.familyID, self.userID, self.role, self.status, self.joinedAt, self.profile)
             = (membershipID, familyID, userID, role, status, joinedAt, profile)
@@ -23,14 +23,30 @@ package struct MemberMove: Sendable, Equatable {
 }
 
 /// A user profile read from CloudKit: stored as uploaded (CloudKit already holds it).
+extension MemberMove {
+    /// The membership row: pending, or as CloudKit holds it (`uploadedAt`).
+    func record(uploadedAt: Timestamp?) -> Membership {
+        Membership(id: membershipID, familyID: familyID, userID: userID, role: role, status: status,
+                   joinedAt: Timestamp(joinedAt), uploadedAt: uploadedAt)
+    }
+}
+
 package struct ImportedProfile: Sendable, Equatable {
-    package let id: String
+    package let id: UserID
     package let displayName: String
     package let appleUserIdHash: String?
     package let createdAt: Date
 
-    package init(id: String, displayName: String, appleUserIdHash: String?, createdAt: Date) {
+    package init(id: UserID, displayName: String, appleUserIdHash: String?, createdAt: Date) {
         (self.id, self.displayName, self.appleUserIdHash, self.createdAt) = (id, displayName, appleUserIdHash, createdAt)
+    }
+}
+
+extension ImportedProfile {
+    /// The profile row, as uploaded (CloudKit holds it).
+    func record(uploadedAt: Timestamp) -> UserProfile {
+        UserProfile(id: id, displayName: displayName, appleUserIdHash: appleUserIdHash, createdAt: Timestamp(createdAt),
+                    uploadedAt: uploadedAt)
     }
 }
 
@@ -39,27 +55,18 @@ extension TribeBoardStore {
     /// gets them next). A person already active or invited there is not added twice; an active
     /// parent admin while the family has one is refused by the store's unique index (thrown).
     /// Returns the memberships added.
-    package func addMovedMembers(_ moves: [MemberMove], at now: Date = Date()) throws(StoreError) -> [String] {
+    package func addMovedMembers(_ moves: [MemberMove], at now: Date = Date()) throws(StoreError) -> [MembershipID] {
         guard !moves.isEmpty else { return [] }
         do {
             return try writer.write { db in
-                var added: [String] = []
+                var added: [MembershipID] = []
                 for move in moves {
-                    if let profile = move.profile {
-                        try db.execute(sql: """
-                            INSERT INTO user_profiles (id, display_name, apple_user_id_hash, created_at, needs_sync, last_sync_date, ck_record_id)
-                            VALUES (?, ?, ?, ?, 0, ?, ?) ON CONFLICT (id) DO NOTHING
-                            """, arguments: [profile.id, profile.displayName, profile.appleUserIdHash, Timestamp(profile.createdAt).text,
-                                             Timestamp(now).text, profile.id])
-                    }
+                    try move.profile?.record(uploadedAt: Timestamp(now)).insertRow(db, "ON CONFLICT (id) DO NOTHING")
                     let present = try Bool.fetchOne(db, sql: """
                         SELECT EXISTS (SELECT 1 FROM memberships WHERE family_id = ? AND user_id = ? AND status IN ('active', 'invited'))
                         """, arguments: [move.familyID, move.userID]) ?? false
                     guard !present else { continue }
-                    try db.execute(sql: """
-                        INSERT INTO memberships (id, family_id, user_id, role, status, joined_at, needs_sync) VALUES (?, ?, ?, ?, ?, ?, 1)
-                        """, arguments: [move.membershipID, move.familyID, move.userID, move.role.rawValue, move.status.rawValue,
-                                         Timestamp(move.joinedAt).text])
+                    try move.record(uploadedAt: nil).insertRow(db)
                     added.append(move.membershipID)
                 }
                 return added
@@ -70,25 +77,27 @@ extension TribeBoardStore {
     }
 
     /// Marks memberships uploaded that a merge created in CloudKit itself (still pending, unchanged).
-    package func markMembershipsUploaded(_ ids: [String], at now: Date = Date()) throws(StoreError) {
+    package func markMembershipsUploaded(_ ids: [MembershipID], at now: Date = Date()) throws(StoreError) {
         guard !ids.isEmpty else { return }
         do {
             try writer.write { db in
                 try db.execute(sql: """
                     UPDATE memberships SET needs_sync = 0, last_sync_date = ?, ck_record_id = id
                     WHERE needs_sync = 1 AND id IN \(SQLPlaceholders.list(ids.count))
-                    """, arguments: StatementArguments([Timestamp(now).text] + ids))
+                    """, arguments: StatementArguments([Timestamp(now)]) + StatementArguments(ids))
             }
         } catch {
             throw .writing(error, store: path)
         }
     }
+}
 
+extension StoreReading {
     /// A pending membership as its CloudKit record needs it: family, user, role, status, dates.
-    package func pendingMemberships(_ ids: [String]) throws(StoreError) -> [Membership] {
+    package func pendingMemberships(_ ids: [MembershipID]) throws(StoreError) -> [Membership] {
         guard !ids.isEmpty else { return [] }
         do {
-            return try writer.read { db in
+            return try reader.read { db in
                 try Membership.fetchAll(db, sql: "SELECT * FROM memberships WHERE needs_sync = 1 AND id IN \(SQLPlaceholders.list(ids.count))",
                                         arguments: StatementArguments(ids))
             }

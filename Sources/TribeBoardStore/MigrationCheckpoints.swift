@@ -33,46 +33,6 @@ extension TribeBoardStore {
         }
     }
 
-    /// What earlier runs with this key recorded, by source name. A plan reads an older store as it
-    /// is (read-only, never migrated): no checkpoint table yet is no entry. A row whose status is
-    /// not one of the three is left out; a value of the wrong type is an error naming the row.
-    package func migrationCheckpoint(runKey: String) throws(StoreError) -> [String: MigrationCheckpointEntry] {
-        do {
-            return try writer.read { db in
-                var entries: [String: MigrationCheckpointEntry] = [:]
-                guard try db.tableExists("migration_checkpoint") else { return entries }
-                let keptBy = try db.tableExists("code_repairs")
-                    ? "(SELECT r.kept_by FROM code_repairs r WHERE r.family_id = c.destination_name AND r.new_code = c.new_code ORDER BY r.id DESC LIMIT 1)"
-                    : "NULL"
-                let kept = try Self.hasKeptColumn(db) ? "c.kept" : "NULL"
-                for row in try Row.fetchAll(db, sql: """
-                    SELECT c.source_name, c.kind, c.destination_name, c.new_code, c.status, \(keptBy) AS kept_by,
-                        \(kept) AS kept
-                    FROM migration_checkpoint c WHERE c.run_key = ?
-                    """, arguments: [runKey]) {
-                    // Never a trapping subscript: a hand-edited value is an error naming the row.
-                    func text(_ column: String) throws -> String? {
-                        let value = row[column] as DatabaseValue
-                        if value.isNull { return nil }
-                        guard case .string(let text) = value.storage else {
-                            throw StoreError.unreadableValue(table: "migration_checkpoint", rowID: row.text("source_name") ?? "?", column: column,
-                                                             found: StoreError.describe(value, column: column))
-                        }
-                        return text
-                    }
-                    guard let kind = try text("kind"), let status = try text("status").flatMap(MigrationCheckpointEntry.Status.init(rawValue:)),
-                          let name = try text("source_name"), let destination = try text("destination_name") else { continue }
-                    entries[name] = MigrationCheckpointEntry(sourceName: name, kind: kind, destinationName: destination,
-                                                             newCode: try text("new_code"), status: status, keptBy: try text("kept_by"),
-                                                             kept: try text("kept"))
-                }
-                return entries
-            }
-        } catch {
-            throw .reading(error, store: path)
-        }
-    }
-
     /// Records entries (replacing what the same source had in this run).
     package func recordMigrationCheckpoint(_ entries: [MigrationCheckpointEntry], runKey: String) throws(StoreError) {
         guard !entries.isEmpty else { return }
@@ -98,13 +58,55 @@ extension TribeBoardStore {
                                               entry.status.rawValue, now, entry.kept])
         }
     }
+}
+
+extension StoreReading {
+    /// What earlier runs with this key recorded, by source name. A plan reads an older store as it
+    /// is (read-only, never migrated): no checkpoint table yet is no entry. A row whose status is
+    /// not one of the three is left out; a value of the wrong type is an error naming the row.
+    package func migrationCheckpoint(runKey: String) throws(StoreError) -> [String: TribeBoardStore.MigrationCheckpointEntry] {
+        do {
+            return try reader.read { db in
+                var entries: [String: TribeBoardStore.MigrationCheckpointEntry] = [:]
+                guard try db.tableExists("migration_checkpoint") else { return entries }
+                let keptBy = try db.tableExists("code_repairs")
+                    ? "(SELECT r.kept_by FROM code_repairs r WHERE r.family_id = c.destination_name AND r.new_code = c.new_code ORDER BY r.id DESC LIMIT 1)"
+                    : "NULL"
+                let kept = try Self.hasKeptColumn(db) ? "c.kept" : "NULL"
+                for row in try Row.fetchAll(db, sql: """
+                    SELECT c.source_name, c.kind, c.destination_name, c.new_code, c.status, \(keptBy) AS kept_by,
+                        \(kept) AS kept
+                    FROM migration_checkpoint c WHERE c.run_key = ?
+                    """, arguments: [runKey]) {
+                    // Never a trapping subscript: a hand-edited value is an error naming the row.
+                    func text(_ column: String) throws -> String? {
+                        let value = row[column] as DatabaseValue
+                        if value.isNull { return nil }
+                        guard case .string(let text) = value.storage else {
+                            throw StoreError.unreadableValue(table: "migration_checkpoint", rowID: row.text("source_name") ?? "?", column: column,
+                                                             found: StoreError.describe(value, column: column))
+                        }
+                        return text
+                    }
+                    guard let kind = try text("kind"), let status = try text("status").flatMap(TribeBoardStore.MigrationCheckpointEntry.Status.init(rawValue:)),
+                          let name = try text("source_name"), let destination = try text("destination_name") else { continue }
+                    entries[name] = TribeBoardStore.MigrationCheckpointEntry(sourceName: name, kind: kind, destinationName: destination,
+                                                             newCode: try text("new_code"), status: status, keptBy: try text("kept_by"),
+                                                             kept: try text("kept"))
+                }
+                return entries
+            }
+        } catch {
+            throw .reading(error, store: path)
+        }
+    }
 
     /// The legacy sources `migrate legacy-types --delete-source` kept on purpose and has not
     /// deleted since, by record name (a store older than the column, or than the checkpoint,
     /// has none). Record names are unique, so the run's sides are not compared.
     package func legacySourcesKept() throws(StoreError) -> Set<String> {
         do {
-            return try writer.read { db in
+            return try reader.read { db in
                 guard try db.tableExists("migration_checkpoint"), try Self.hasKeptColumn(db) else { return [] }
                 return Set(try String.fetchAll(db, sql: """
                     SELECT source_name FROM migration_checkpoint

@@ -5,7 +5,8 @@ import TribeBoardDomain
 /// Where provisioning writes: one batch of families in one IMMEDIATE transaction, which keeps
 /// concurrent runs serialized on SQLite's write lock, so that the import-key and code checks and
 /// the inserts that depend on them see the same data; a savepoint per family makes each family,
-/// its profile and membership all-or-nothing even when a later family of the batch fails. The
+/// its profile and membership all-or-nothing even when a later family of the batch fails. Rows
+/// go in as their typed records (`BoundInsertable`: every column, from the record). The
 /// statements are prepared once per batch and run through `BoundStatement`: a bulk run executes
 /// them about ten times per family, on the pipeline's critical path.
 package struct ProvisioningBatch {
@@ -35,19 +36,9 @@ package struct ProvisioningBatch {
         release = try BoundStatement(db, "RELEASE SAVEPOINT family")
         rollback = try BoundStatement(db, "ROLLBACK TRANSACTION TO SAVEPOINT family")
         profileByHash = try BoundStatement(db, "SELECT id FROM user_profiles WHERE apple_user_id_hash = ?", table: "user_profiles")
-        insertFamily = try BoundStatement(db, """
-            INSERT INTO families (id, name, code, created_by_user_id, created_at, needs_sync, import_key, source_line,
-                                  code_verified_remotely_at)
-            VALUES (?, ?, ?, ?, ?, 1, ?, ?, ?)
-            """)
-        insertProfile = try BoundStatement(db, """
-            INSERT INTO user_profiles (id, display_name, apple_user_id_hash, created_at, needs_sync)
-            VALUES (?, ?, ?, ?, 1)
-            """)
-        insertMembership = try BoundStatement(db, """
-            INSERT INTO memberships (id, family_id, user_id, role, status, joined_at, needs_sync)
-            VALUES (?, ?, ?, 'parent_admin', ?, ?, 1)
-            """)
+        insertFamily = try BoundStatement(db, Family.insertSQL())
+        insertProfile = try BoundStatement(db, UserProfile.insertSQL())
+        insertMembership = try BoundStatement(db, Membership.insertSQL())
         // One multi-row INSERT per creation instead of one statement per transition.
         let rows = Array(repeating: "(?, ?, ?, ?, ?, NULL, ?)", count: Self.completedStates.count).joined(separator: ", ")
         insertCompletedLog = try BoundStatement(db, """
@@ -68,38 +59,38 @@ package struct ProvisioningBatch {
         try release.execute([])
     }
 
-    package func insert(family id: FamilyID, name: String, code: FamilyCode, createdBy: UserID, importKey: String,
-                        line: Int, verifiedAt: String?, at timestamp: String) throws {
-        try insertFamily.execute([.text(id.rawValue), .text(name), .text(code.value), .text(createdBy.rawValue),
-                                  .text(timestamp), .text(importKey), .integer(line), .text(verifiedAt)])
+    package func insert(_ family: Family) throws {
+        try insertFamily.execute(family.boundValues)
     }
 
-    /// A signed-in admin (with a hash) is one profile however many families they administer;
-    /// an invited admin gets a profile of their own per family.
-    package func findOrInsertProfile(_ admin: AdminSpec, newID id: UserID, at timestamp: String) throws -> UserID {
-        if let hash = admin.appleUserIdHash, let existing = try profileByHash.firstRow([.text(hash)], columns: 1) {
+    /// A signed-in admin (with a hash) is one profile however many families they administer:
+    /// the stored one's id when there is one, else `profile` stored now. An invited admin gets a
+    /// profile of their own per family.
+    package func findOrInsert(_ profile: UserProfile) throws -> UserID {
+        if let hash = profile.appleUserIdHash, let existing = try profileByHash.firstRow([.text(hash)], columns: 1) {
             return UserID(rawValue: existing[0])
         }
-        try insertProfile.execute([.text(id.rawValue), .text(admin.displayName), .text(admin.appleUserIdHash), .text(timestamp)])
-        return id
+        try insertProfile.execute(profile.boundValues)
+        return profile.id
     }
 
-    package func insertAdminMembership(id: MembershipID, familyID: FamilyID, userID: UserID, status: MembershipStatus, at timestamp: String) throws {
-        try insertMembership.execute([.text(id.rawValue), .text(familyID.rawValue), .text(userID.rawValue), .text(status.rawValue), .text(timestamp)])
+    package func insert(_ membership: Membership) throws {
+        try insertMembership.execute(membership.boundValues)
     }
 
-    package func logCompletedCreation(familyID: FamilyID, importKey: String, line: Int, at timestamp: String) throws {
+    package func logCompletedCreation(familyID: FamilyID, importKey: String, line: Int, at time: Timestamp) throws {
         var values: [BindableValue] = []
         values.reserveCapacity(Self.completedStates.count * 6)
+        let at = BindableValue.text(time)
         for state in Self.completedStates {
-            values += [.text(familyID.rawValue), .text(importKey), .integer(line), .text(state.rawValue), .real(state.progress), .text(timestamp)]
+            values += [.text(familyID.rawValue), .text(importKey), .integer(line), .text(state.rawValue), .real(state.progress), at]
         }
         try insertCompletedLog.execute(values)
     }
 
     /// A row that did not become a family: the states it reached, then `failed` with why.
     package func logFailure(importKey: String?, line: Int, reached states: [FamilyCreationState], failure: String,
-                            at timestamp: String) throws {
+                            at timestamp: Timestamp) throws {
         try CreationLog.append(db, familyID: nil, importKey: importKey, line: line, states: states, failure: failure, at: timestamp)
     }
 
@@ -139,9 +130,11 @@ extension TribeBoardStore {
             throw .writing(error, store: path)
         }
     }
+}
 
+extension StoreReading {
     /// Families by import key and by code, in one read: what planning and a dry run ask.
     package func withFamilyLookups<T>(_ body: (FamilyLookups) throws -> T) throws -> T {
-        try writer.read { db in try body(try FamilyLookups(db)) }
+        try reader.read { db in try body(try FamilyLookups(db)) }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TribeBoardDomain
 
 extension TribeBoardStore {
     /// Marks families (by id) to be uploaded again, with their memberships and the profiles of
@@ -7,13 +8,13 @@ extension TribeBoardStore {
     /// uploaded but CloudKit no longer has (deleted in the Console). A record still there is found
     /// identical by the next upload, so a family named by mistake costs a lookup, nothing more.
     /// Returns the ids found.
-    package func markForReupload(familyIDs: [String]) throws(StoreError) -> [String] {
+    package func markForReupload(familyIDs: [FamilyID]) throws(StoreError) -> [FamilyID] {
         guard !familyIDs.isEmpty else { return [] }
         do {
             return try writer.write { db in
                 let list = SQLPlaceholders.list(familyIDs.count)
                 let arguments = StatementArguments(familyIDs)
-                let found = try String.fetchAll(db, sql: """
+                let found = try FamilyID.fetchAll(db, sql: """
                     UPDATE families SET needs_sync = 1, ck_record_id = NULL WHERE id IN \(list) RETURNING id
                     """, arguments: arguments)
                 guard !found.isEmpty else { return [] }

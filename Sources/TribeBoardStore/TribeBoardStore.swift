@@ -181,8 +181,9 @@ package struct TribeBoardStore: Sendable {
         return true
     }
 
-    /// Opens an existing store without writing to it (no migration, no WAL checkpoint).
-    package static func openReadOnly(at path: String) throws(StoreError) -> TribeBoardStore {
+    /// Opens an existing store without writing to it (no migration, no WAL checkpoint): a store
+    /// type without write operations.
+    package static func openReadOnly(at path: String) throws(StoreError) -> ReadOnlyStore {
         guard try regularFileSize(at: path) != nil else {
             throw .cannotOpen(path: path, reason: missingReason(path))
         }
@@ -199,7 +200,7 @@ package struct TribeBoardStore: Sendable {
                 // immutable (a URI filename: Debian's SQLite is built with SQLITE_USE_URI).
                 queue = try DatabaseQueue(path: immutableURI(path), configuration: configuration)
             }
-            let store = TribeBoardStore(path: path, writer: queue)
+            let store = ReadOnlyStore(path: path, connection: StoreConnection(reader: queue))
             try store.checkSchemaIsKnown()
             return store
         } catch let error as StoreError {
@@ -222,14 +223,16 @@ package struct TribeBoardStore: Sendable {
         }
         return "file:\(escaped)?immutable=1"
     }
+}
 
+extension StoreReading {
     /// Refuses another application's SQLite file (migrating it would add our tables to it) and a
     /// store migrated by a newer toolkit (writing to it could break rules we do not know).
-    private func checkSchemaIsKnown() throws(StoreError) {
+    func checkSchemaIsKnown() throws(StoreError) {
         let applied: Set<String>
         let tables: [String]
         do {
-            (applied, tables) = try writer.read { db in
+            (applied, tables) = try reader.read { db in
                 // No grdb_migrations yet (nor any table): a store another process is creating right
                 // now, seen by `identify` before this run waits for the open lock.
                 (try db.tableExists("grdb_migrations") ? try StoreSchema.migrator.appliedIdentifiers(db) : [],
@@ -240,7 +243,7 @@ package struct TribeBoardStore: Sendable {
                     """))
             }
         } catch {
-            throw Self.classify(error, path: path)
+            throw TribeBoardStore.classify(error, path: path)
         }
         if !tables.isEmpty && applied.isEmpty {
             throw .notAStore(path: path, reason: "it is an SQLite database of another application (tables \(tables.prefix(5).joined(separator: ", ")))")
@@ -249,7 +252,9 @@ package struct TribeBoardStore: Sendable {
         let unknown = applied.subtracting(known).sorted()
         if !unknown.isEmpty { throw .newerSchema(path: path, unknownMigrations: unknown) }
     }
+}
 
+extension TribeBoardStore {
     package static func classify(_ error: any Error, path: String) -> StoreError {
         if let error = error as? StoreError { return error }
         guard let databaseError = error as? DatabaseError else {
@@ -289,18 +294,20 @@ extension TribeBoardStore {
             self.memberships = memberships
         }
     }
+}
 
+extension StoreReading {
     /// Records waiting for `resync`, across the whole store.
-    package func pendingSyncCounts() throws(StoreError) -> PendingSyncCounts {
+    package func pendingSyncCounts() throws(StoreError) -> TribeBoardStore.PendingSyncCounts {
         do {
-            return try writer.read { db in
+            return try reader.read { db in
                 // Rows awaiting their person (an admin invited without a hash) are not waiting for resync.
                 func count(_ table: SyncTable) throws -> Int {
                     try Int.fetchOne(db, sql: """
                         SELECT COUNT(*) FROM \(table.rawValue) t WHERE t.needs_sync = 1 \(AwaitingPerson.excluded(table))
                         """) ?? 0
                 }
-                return PendingSyncCounts(families: try count(.families),
+                return TribeBoardStore.PendingSyncCounts(families: try count(.families),
                                          userProfiles: try count(.userProfiles),
                                          memberships: try count(.memberships))
             }

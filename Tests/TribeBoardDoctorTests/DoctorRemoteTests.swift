@@ -122,7 +122,7 @@ struct DoctorRemoteTests {
         request.requestTimeout = 60 // no test here waits on a silent server; 5 s ran out under load
 
         let healthy = await FamilyDoctor(request: request, query: stuck.healthyCode.lowercased(), logger: Self.logger).run()
-        #expect(healthy.family?.id == stuck.healthyID, "codes are looked up as typed, upper-cased")
+        #expect(healthy.family?.id.rawValue == stuck.healthyID, "codes are looked up as typed, upper-cased")
         let remote = try #require(healthy.findings.first { $0.id == .familyRemote })
         #expect(remote.status == .failure && remote.found.contains("FFFFFFFF-0000-7000-8000-000000000009"))
         #expect(healthy.timeline.contains { $0.source == "cloudkit" })

@@ -24,7 +24,7 @@ enum DoctorReportText {
     static func render(_ report: FamilyReport) -> String {
         var lines = ["TribeBoard doctor: family \(report.query) in \(report.store)"]
         if let family = report.family {
-            lines.append("  \(OutsideText.inline(family.name))  id \(OutsideText.inline(family.id))  code \(OutsideText.inline(family.code))"
+            lines.append("  \(OutsideText.inline(family.name))  id \(OutsideText.inline(family.id.rawValue))  code \(OutsideText.inline(family.code))"
                          + (family.importKey.map { "  import key \(OutsideText.inline($0))" } ?? "") + (family.sourceLine.map { "  line \($0)" } ?? ""))
         }
         if !report.nameMatches.isEmpty {

@@ -1,4 +1,5 @@
 import Foundation
+import TribeBoardDomain
 import TribeBoardStore
 
 /// `resync --reupload ID`: a family the store says is uploaded but CloudKit no longer has (deleted
@@ -9,7 +10,8 @@ extension ResyncCommand {
         let marked: [String]
         do {
             try TribeBoardStore.identify(at: global.store)
-            marked = try TribeBoardStore.open(at: global.store).markForReupload(familyIDs: reupload.map { $0.uppercased() })
+            marked = try TribeBoardStore.open(at: global.store)
+                .markForReupload(familyIDs: reupload.map { FamilyID(rawValue: $0.uppercased()) }).map(\.rawValue)
         } catch {
             throw context.fail(error, Self.exits)
         }

@@ -33,7 +33,7 @@ struct FamilyDiagnosis {
                                ? "the family and its admin exist: run `\(Advice.resync(store: store, remote: remote).command)` to finish its upload"
                                // Resync never uploads it: support closes it.
                                : "the creation stopped before its admin membership, and resync keeps it out of CloudKit: "
-                                 + "remove it with `\(Advice.remove(store: store, familyID: records.family.id, remote: remote).command)`, "
+                                 + "remove it with `\(Advice.remove(store: store, familyID: records.family.id.rawValue, remote: remote).command)`, "
                                  + "then provision its row again with its admin (admin_display_name)")
     }
 
@@ -56,7 +56,7 @@ struct FamilyDiagnosis {
                                found: admins.isEmpty ? "no active or invited parent_admin membership"
                                    : "no active parent_admin: \(names), which neither the app nor the join kit counts",
                                action: "invite a parent admin in the app, or remove the family "
-                                   + "(`\(Advice.remove(store: request.storePath, familyID: records.family.id, remote: request.remoteFlags).command)`) "
+                                   + "(`\(Advice.remove(store: request.storePath, familyID: records.family.id.rawValue, remote: request.remoteFlags).command)`) "
                                    + "and provision its row again with admin_display_name (provision never changes a family it already holds)")
         }
     }
@@ -68,21 +68,25 @@ struct FamilyDiagnosis {
             let conflict = entry.conflictWith.map { "; its code is held by CloudKit record \(OutsideText.inline($0))" } ?? ""
             let (store, remote) = (request.storePath, request.remoteFlags)
             let resync = Advice.resync(store: store, remote: remote).command
+            let action: String
+            if entry.status == "conflict" && entry.conflictWith == family.id.rawValue {
+                // A new code would not help: the record name is what CloudKit holds.
+                let adopt = Advice.adopt(store: store, familyID: family.id.rawValue, remote: remote, apply: false).command
+                action = "CloudKit holds another version under this family's own record name (see CloudKit's copy for who "
+                    + "wrote it): `\(adopt)` shows both versions, and with --apply takes CloudKit's into the store"
+            } else if entry.status == "conflict" {
+                action = "give the family a new code (its current one is taken in CloudKit): "
+                    + "`\(Advice.repairAll(store: store, remote: remote).command)`, then `\(resync)`"
+            } else if entry.status == "retrying" {
+                action = "fix the cause named in the error; `\(resync)` keeps trying "
+                    + "(`\(Advice.resyncList(store: store).command)` shows what waits)"
+            } else {
+                let release = Advice.resyncRelease(store: store, recordID: family.id.rawValue).command
+                action = "fix the cause named in the error, then `\(release)` gives it back to the next resync"
+            }
             return DoctorCheck(.familySync, .creations, .failure, checked: checked,
                                found: "\(entry.status) after \(entry.attempts) attempts: \(entry.lastError ?? "no error recorded")\(conflict)",
-                               action: entry.status == "conflict" && entry.conflictWith == family.id
-                                   // A new code would not help: the record name is what CloudKit holds.
-                                   ? "CloudKit holds another version under this family's own record name (see CloudKit's copy for who "
-                                     + "wrote it): `\(Advice.adopt(store: store, familyID: family.id, remote: remote, apply: false).command)` "
-                                     + "shows both versions, and with --apply takes CloudKit's into the store"
-                                   : entry.status == "conflict"
-                                   ? "give the family a new code (its current one is taken in CloudKit): "
-                                     + "`\(Advice.repairAll(store: store, remote: remote).command)`, then `\(resync)`"
-                                   : entry.status == "retrying"
-                                       ? "fix the cause named in the error; `\(resync)` keeps trying "
-                                         + "(`\(Advice.resyncList(store: store).command)` shows what waits)"
-                                       : "fix the cause named in the error, then "
-                                         + "`\(Advice.resyncRelease(store: store, recordID: family.id).command)` gives it back to the next resync")
+                               action: action)
         }
         guard family.needsSync else {
             return DoctorCheck(.familySync, .creations, .ok, checked: checked, found: "uploaded" + (family.lastSyncDate.map { " at \($0)" } ?? ""))
@@ -121,7 +125,7 @@ struct FamilyDiagnosis {
             return DoctorCheck(.familyRemote, .creations, .failure, checked: checked,
                                found: remote.detail + ", although the store marks it uploaded",
                                action: "check --container and --environment; to upload it again: "
-                                   + "`\(Advice.reupload(store: storePath, familyID: family.id).command)`, "
+                                   + "`\(Advice.reupload(store: storePath, familyID: family.id.rawValue).command)`, "
                                    + "then `\(Advice.resync(store: storePath, remote: remoteFlags).command)` "
                                    + "(`\(Advice.audit(store: storePath, remote: remoteFlags).command)` counts every such family)")
         case .found:
@@ -153,11 +157,11 @@ struct FamilyDiagnosis {
             return DoctorCheck(.familyRemote, .creations, .warning, checked: checked, found: "only in CloudKit: \(listed)",
                                action: "the family was created by the app and never reached this store; nothing to do unless it is expected here")
         }
-        if let own = remote.records.first(where: { $0.recordName == family.id }), let creator = own.creator,
+        if let own = remote.records.first(where: { $0.recordName == family.id.rawValue }), let creator = own.creator,
            let caller = remote.caller, creator != caller {
             return anotherCreatorFinding(own, creator: creator, caller: caller, family: family, store: storePath, remoteFlags: remoteFlags)
         }
-        let others = remote.records.filter { $0.recordName != family.id }
+        let others = remote.records.filter { $0.recordName != family.id.rawValue }
         if !others.isEmpty {
             return DoctorCheck(.familyRemote, .creations, .failure, checked: checked,
                                found: "the code \(family.code) is also held by \(others.map { "\(OutsideText.inline($0.recordType)) \(OutsideText.inline($0.recordName))" }.joined(separator: ", "))",
@@ -166,7 +170,7 @@ struct FamilyDiagnosis {
         if let own = remote.records.first, own.code != family.code {
             // This key's own record (a store restored from before an uploaded recode): CloudKit's is
             // what the app's members use; adopt takes it.
-            let adopt = { (apply: Bool) in Advice.adopt(store: storePath, familyID: family.id, remote: remoteFlags, apply: apply).command }
+            let adopt = { (apply: Bool) in Advice.adopt(store: storePath, familyID: family.id.rawValue, remote: remoteFlags, apply: apply).command }
             return DoctorCheck(.familyRemote, .creations, .failure, checked: checked,
                                found: "CloudKit has code \(own.code ?? "none"), the store \(family.code)",
                                action: "the app reads CloudKit's: `\(adopt(false))` shows both versions, `\(adopt(true))` takes "
@@ -180,7 +184,7 @@ struct FamilyDiagnosis {
     /// case; adopting CloudKit's version does (its plan names the creator before it takes it).
     private static func anotherCreatorFinding(_ own: RemoteFamilyRecord, creator: String, caller: String, family: FamilyFacts,
                                               store storePath: String, remoteFlags: [String]) -> DoctorCheck {
-        let adopt = { (apply: Bool) in Advice.adopt(store: storePath, familyID: family.id, remote: remoteFlags, apply: apply).command }
+        let adopt = { (apply: Bool) in Advice.adopt(store: storePath, familyID: family.id.rawValue, remote: remoteFlags, apply: apply).command }
         return DoctorCheck(.familyRecordCreator, .creations, .failure, checked: "Who wrote CloudKit's record under this family's name",
                            found: "\(OutsideText.inline(own.recordType)) \(OutsideText.inline(own.recordName)) (code \(own.code ?? "none"), "
                                + "name \(OutsideText.inline(own.name ?? "none"))) was written by another creator, \(OutsideText.inline(creator)); "
@@ -193,7 +197,7 @@ struct FamilyDiagnosis {
     /// (unknown dates last), then id; the store's family is given a new code only when it is newer.
     private static func sharedCodeAction(_ family: FamilyFacts, others: [RemoteFamilyRecord], store storePath: String,
                                          remoteFlags: [String]) -> String {
-        let holders = [(id: family.id, created: RecordMapping.date(fromStoreTimestamp: family.createdAt))]
+        let holders = [(id: family.id.rawValue, created: RecordMapping.date(fromStoreTimestamp: family.createdAt))]
             + others.map { (id: $0.recordName, created: $0.created.flatMap(RecordMapping.date(fromStoreTimestamp:))) }
         let oldest = holders.min { lhs, rhs in
             switch (lhs.created, rhs.created) {
@@ -203,12 +207,12 @@ struct FamilyDiagnosis {
             default: return lhs.id < rhs.id
             }
         }
-        let keeper = oldest?.id ?? family.id
-        guard keeper != family.id else {
+        let keeper = oldest?.id ?? family.id.rawValue
+        guard keeper != family.id.rawValue else {
             return SharedCodeRule.keeps(keeper) + " (this family): change the code of "
                 + others.map(\.recordName).joined(separator: ", ") + " in the app, or with `\(Advice.recode(familyID: "ID", store: nil, remote: remoteFlags).command)` where a store of this toolkit holds it"
         }
         return SharedCodeRule.keeps(keeper) + "; give this family a new code before anyone joins with it: "
-            + SharedCodeRule.recode(family.id, store: storePath, remote: remoteFlags)
+            + SharedCodeRule.recode(family.id.rawValue, store: storePath, remote: remoteFlags)
     }
 }

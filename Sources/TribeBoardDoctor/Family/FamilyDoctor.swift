@@ -65,7 +65,7 @@ package struct FamilyDoctor: Sendable {
             // Support tickets name families: by name too, when nothing else matched.
             let (matches, total) = try FamilyNameSearch.matches(query, in: store)
             if total == 1, let only = matches.first {
-                lookup.records = try FamilyRecords.find(only.id, in: store)
+                lookup.records = try FamilyRecords.find(only.id.rawValue, in: store)
                 return lookup
             }
             lookup.matches = matches
@@ -124,7 +124,7 @@ package struct FamilyDoctor: Sendable {
             return RemoteFamilyState(status: .unavailable, detail: problem)
         }
         let named = FamilyQuery(query)
-        let recordName = records?.family.id ?? (named.recordID.count == 36 ? named.recordID : nil)
+        let recordName = records?.family.id.rawValue ?? (named.recordID.count == 36 ? named.recordID : nil)
         let code = records?.family.code ?? FamilyCode.normalised(query)
         var remote = await RemoteFamilyLookup(client: client).lookup(recordName: recordName, code: code)
         if let code { remote.app = await AppCodeLookup.report(code, client: client) }

@@ -28,7 +28,7 @@ enum FamilyNameSearch {
     /// Whether `query` is long enough to search names with.
     static func searchable(_ query: String) -> Bool { fold(query).count >= shortestQuery }
 
-    static func matches(_ query: String, in store: TribeBoardStore) throws -> (matches: [FamilyNameMatch], total: Int) {
+    static func matches(_ query: String, in store: some StoreReading) throws -> (matches: [FamilyNameMatch], total: Int) {
         let wanted = fold(query)
         guard wanted.count >= shortestQuery else { return ([], 0) }
         return try store.familiesNamed(limit: listed) { fold($0).contains(wanted) }

@@ -23,7 +23,7 @@ struct FamilyRecords {
     let sync: [SyncEntry]
 
     /// By record id, code or external id (`ext:` import key), in that order of preference.
-    static func find(_ query: String, in store: TribeBoardStore) throws -> FamilyRecords? {
+    static func find(_ query: String, in store: some StoreReading) throws -> FamilyRecords? {
         try store.familyHistory(matching: query).map {
             FamilyRecords(family: $0.family, log: $0.log, memberships: $0.memberships, sync: $0.sync)
         }

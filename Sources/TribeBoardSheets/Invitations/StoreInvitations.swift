@@ -3,12 +3,12 @@ import TribeBoardCSV
 import TribeBoardDomain
 import TribeBoardStore
 
-extension TribeBoardStore {
+extension StoreReading {
     /// Calls `body` with each selected family in the order asked for, read through the store's
     /// one cursor (`forEachInvitationRow`), so that memory stays flat however many families there are.
     package func forEachInvitation(_ selection: InvitationSelection, order: InvitationOrder = .created,
                                    _ body: (Invitation) throws -> Void) throws(InvitationReadError) {
-        let filter: InvitationFilter
+        let filter: TribeBoardStore.InvitationFilter
         switch selection {
         case .all: filter = .all
         case .externalIds(let ids): filter = .importKeys(Set(ids.map(ImportKey.external)))
@@ -17,7 +17,7 @@ extension TribeBoardStore {
         case .familyIds(let ids): filter = .familyIDs(ids)
         case .codes(let codes): filter = .codes(codes)
         }
-        let rowOrder: InvitationRowOrder
+        let rowOrder: TribeBoardStore.InvitationRowOrder
         switch order {
         case .created: rowOrder = .created
         case .name: rowOrder = .name

@@ -14,7 +14,7 @@ struct UnclaimedCodes {
     /// The store read, for the advice (`resync` claims the codes).
     private let storePath: String
 
-    init(store: TribeBoardStore?, refuse: Bool) throws(InvitationReadError) {
+    init(store: (any StoreReading)?, refuse: Bool) throws(InvitationReadError) {
         storePath = store?.path ?? ""
         self.refuse = refuse
         guard let store else {
@@ -39,14 +39,14 @@ struct UnclaimedCodes {
     /// Whether `invitation` may be printed; an unclaimed one is counted instead.
     mutating func admits(_ invitation: Invitation) -> Bool {
         guard let claimed else { return true }
-        let id = invitation.familyId.rawValue
+        let id = invitation.familyId
         if claimed.contains(.init(familyID: id, code: FamilyCode.normalised(invitation.code) ?? invitation.code)) { return true }
         guard refuse else {
             printed += 1
             return true
         }
         count += 1
-        if ids.count < 20 { ids.append(id) }
+        if ids.count < 20 { ids.append(id.rawValue) }
         return false
     }
 

@@ -99,3 +99,84 @@ extension UploadedRecord {
 extension Family: UploadedRecord {}
 extension UserProfile: UploadedRecord {}
 extension Membership: UploadedRecord {}
+
+extension Family {
+    /// A family as the toolkit makes it: pending (`needs_sync = 1`) until resync uploads it.
+    package init(id: FamilyID, name: String, code: String, createdByUserID: UserID, createdAt: Timestamp,
+                 importKey: String?, sourceLine: Int?, codeVerifiedRemotelyAt: Timestamp?) {
+        self.init(id: id, name: name, code: code, createdByUserID: createdByUserID, createdAt: createdAt, needsSync: true,
+                  lastSyncDate: nil, ckRecordID: nil, importKey: importKey, sourceLine: sourceLine,
+                  codeVerifiedRemotelyAt: codeVerifiedRemotelyAt)
+    }
+}
+
+extension UserProfile {
+    /// A profile as the toolkit makes it (pending), or as CloudKit already holds it (`uploadedAt`:
+    /// stored as uploaded then, its record name its id).
+    package init(id: UserID, displayName: String, appleUserIdHash: String?, createdAt: Timestamp, uploadedAt: Timestamp? = nil) {
+        self.init(id: id, displayName: displayName, appleUserIdHash: appleUserIdHash, avatarURL: nil, createdAt: createdAt,
+                  needsSync: uploadedAt == nil, lastSyncDate: uploadedAt, ckRecordID: uploadedAt.map { _ in id.rawValue })
+    }
+}
+
+extension Membership {
+    /// A membership as the toolkit makes it (pending), or as CloudKit already holds it (`uploadedAt`).
+    package init(id: MembershipID, familyID: FamilyID, userID: UserID, role: MembershipRole, status: MembershipStatus,
+                 joinedAt: Timestamp, uploadedAt: Timestamp? = nil) {
+        self.init(id: id, familyID: familyID, userID: userID, role: role, status: status, joinedAt: joinedAt,
+                  lastRoleChangeAt: nil, needsSync: uploadedAt == nil, lastSyncDate: uploadedAt,
+                  ckRecordID: uploadedAt.map { _ in id.rawValue })
+    }
+}
+
+// Each column's value for an insert through the record (`BoundInsertable`): a new column does not
+// compile until its case is here.
+extension Family: BoundInsertable {
+    func bound(_ column: CodingKeys) -> BindableValue {
+        switch column {
+        case .id: return .text(id)
+        case .name: return .text(name)
+        case .code: return .text(code)
+        case .createdByUserID: return .text(createdByUserID)
+        case .createdAt: return .text(createdAt)
+        case .needsSync: return .flag(needsSync)
+        case .lastSyncDate: return .text(lastSyncDate)
+        case .ckRecordID: return .text(ckRecordID)
+        case .importKey: return .text(importKey)
+        case .sourceLine: return .integer(sourceLine)
+        case .codeVerifiedRemotelyAt: return .text(codeVerifiedRemotelyAt)
+        }
+    }
+}
+
+extension UserProfile: BoundInsertable {
+    func bound(_ column: CodingKeys) -> BindableValue {
+        switch column {
+        case .id: return .text(id)
+        case .displayName: return .text(displayName)
+        case .appleUserIdHash: return .text(appleUserIdHash)
+        case .avatarURL: return .text(avatarURL)
+        case .createdAt: return .text(createdAt)
+        case .needsSync: return .flag(needsSync)
+        case .lastSyncDate: return .text(lastSyncDate)
+        case .ckRecordID: return .text(ckRecordID)
+        }
+    }
+}
+
+extension Membership: BoundInsertable {
+    func bound(_ column: CodingKeys) -> BindableValue {
+        switch column {
+        case .id: return .text(id)
+        case .familyID: return .text(familyID)
+        case .userID: return .text(userID)
+        case .role: return .text(role.rawValue)
+        case .status: return .text(status.rawValue)
+        case .joinedAt: return .text(joinedAt)
+        case .lastRoleChangeAt: return .text(lastRoleChangeAt)
+        case .needsSync: return .flag(needsSync)
+        case .lastSyncDate: return .text(lastSyncDate)
+        case .ckRecordID: return .text(ckRecordID)
+        }
+    }
+}

@@ -66,23 +66,15 @@ extension SyncQueue {
                 """, arguments: [table.rawValue, id, verdict.status, attempts, verdict.error, timestamp,
                                  verdict.nextAttemptAt.map { Timestamp($0).text }, verdict.conflictWith])
             if table == .families {
-                try CreationLog.append(db, familyID: id, importKey: nil, line: nil, states: [.syncingToCloudKit],
-                                       failure: verdict.error, at: timestamp)
+                try CreationLog.append(db, familyID: FamilyID(rawValue: id), importKey: nil, line: nil, states: [.syncingToCloudKit],
+                                       failure: verdict.error, at: Timestamp(now))
             }
         }
     }
 
     /// Records set aside or waiting, with why.
     package func entries() throws -> [ResyncListEntry] {
-        try store.writer.read { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT * FROM sync_state ORDER BY status, record_table, record_id")
-            return try rows.map { row in
-                let entry = try SyncStateEntry.decoded(row, table: SyncStateEntry.databaseTableName, idColumn: "record_id")
-                return ResyncListEntry(table: entry.table.rawValue, id: entry.recordID, status: entry.status.rawValue, attempts: entry.attempts,
-                                       lastError: entry.lastError, lastAttemptAt: entry.lastAttemptAt?.text,
-                                       nextAttemptAt: entry.nextAttemptAt?.text, conflictWith: entry.conflictWith)
-            }
-        }
+        try store.syncEntries()
     }
 
     package func counts() throws -> SyncStateCounts {
@@ -129,9 +121,24 @@ extension TribeBoardStore {
             throw .writing(error, store: path)
         }
     }
+}
 
+extension StoreReading {
     /// Records waiting to retry, quarantined or in conflict, with why.
     package func syncEntries() throws(StoreError) -> [ResyncListEntry] {
-        do { return try SyncQueue(store: self).entries() } catch { throw .reading(error, store: path) }
+        do {
+            return try reader.read { db in
+                let rows = try Row.fetchAll(db, sql: "SELECT * FROM sync_state ORDER BY status, record_table, record_id")
+                return try rows.map { row in
+                    let entry = try SyncStateEntry.decoded(row, table: SyncStateEntry.databaseTableName, idColumn: "record_id")
+                    return ResyncListEntry(table: entry.table.rawValue, id: entry.recordID, status: entry.status.rawValue,
+                                           attempts: entry.attempts, lastError: entry.lastError,
+                                           lastAttemptAt: entry.lastAttemptAt?.text, nextAttemptAt: entry.nextAttemptAt?.text,
+                                           conflictWith: entry.conflictWith)
+                }
+            }
+        } catch {
+            throw .reading(error, store: path)
+        }
     }
 }

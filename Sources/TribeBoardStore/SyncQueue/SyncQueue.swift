@@ -76,7 +76,7 @@ package struct SyncQueue: Sendable {
 
     /// Pending records `heldBack` keeps out of CloudKit, and the creations that did not complete
     /// (how many, the first `limit` ids).
-    package func heldBackRecords(limit: Int) throws -> (records: Int, unfinished: Int, unfinishedIDs: [String]) {
+    package func heldBackRecords(limit: Int) throws -> (records: Int, unfinished: Int, unfinishedIDs: [FamilyID]) {
         let records = try store.writer.read { db in
             try [SyncTable.families, .memberships].reduce(0) { total, table in
                 let pending = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table.rawValue) t WHERE t.needs_sync = 1") ?? 0
@@ -117,8 +117,9 @@ package struct SyncQueue: Sendable {
                            arguments: StatementArguments([table.rawValue] + ids))
             if table == .families {
                 try CreationLog.append(db, ids.flatMap { id in
-                    [CreationLog.Entry(familyID: id, state: .syncingToCloudKit), CreationLog.Entry(familyID: id, state: .completed)]
-                }, at: stamp)
+                    [CreationLog.Entry(familyID: FamilyID(rawValue: id), state: .syncingToCloudKit),
+                     CreationLog.Entry(familyID: FamilyID(rawValue: id), state: .completed)]
+                }, at: Timestamp(now))
             }
             return ids
         }
