@@ -91,7 +91,7 @@ import TribeBoardTestSupport
         let noSnapshot = try ErrorDocument(try await run(["audit", "--store", "s.sqlite", "--remote-snapshot", "missing.jsonl", "--json"], in: directory))
         #expect(noSnapshot.exitStatus == 66 && noSnapshot.kind == "snapshot.cannotOpen" && noSnapshot.path == "missing.jsonl", "\(noSnapshot)")
         let noStore = try ErrorDocument(try await run(["audit", "--store", "missing.sqlite", "--local-only", "--json"], in: directory))
-        #expect(noStore.exitStatus == 74 && noStore.kind.hasPrefix("store.") && noStore.path == "missing.sqlite", "\(noStore)")
+        #expect(noStore.exitStatus == 74 && noStore.kind.hasPrefix("store.") && noStore.path == directory.file("missing.sqlite"), "\(noStore)")
         #expect(try await run(arguments + ["--apply"], in: directory).status == 64)
         #expect(try await run(arguments + ["--stale-after", "soon"], in: directory).status == 64)
     }

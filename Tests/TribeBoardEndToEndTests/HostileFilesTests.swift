@@ -28,7 +28,7 @@ import TribeBoardTestSupport
         #expect(result.status == 74, "\(result.stderr)")
         #expect(contents(target) == "precious\n")
         let error = try ErrorDocument(result)
-        #expect(error.kind == "file.failed" && error.path == "s.sqlite.provision-lock", "\(error)")
+        #expect(error.kind == "file.failed" && error.path == directory.file("s.sqlite.provision-lock"), "\(error)")
     }
 
     @Test func aPlantedResyncLockIsRefusedWith74AndItsTargetKept() throws {
@@ -47,7 +47,7 @@ import TribeBoardTestSupport
         #expect(result.status == 74, "\(result.stderr)")
         #expect(contents(target) == "precious\n")
         let error = try ErrorDocument(result)
-        #expect(error.kind == "lock.cannotOpen" && error.path == "s.sqlite.resync-lock", "\(error)")
+        #expect(error.kind == "lock.cannotOpen" && error.path == directory.file("s.sqlite.resync-lock"), "\(error)")
     }
 
     @Test func aQRFolderThatIsALinkIsRefusedAndTheOtherFolderUntouched() throws {
@@ -238,7 +238,7 @@ import TribeBoardTestSupport
                                            environment: ["TRIBEBOARD_BUSY_TIMEOUT": "1"])
         #expect(result.status == 74, "\(result.stderr)")
         let error = try ErrorDocument(result)
-        #expect(error.kind == "store.busy" && error.path == "s.sqlite", "\(error)")
+        #expect(error.kind == "store.busy" && error.path == directory.file("s.sqlite"), "\(error)")
         // Who holds it is what the operator acts on: the message names it.
         #expect(error.message.contains("a provision run holding"), "\(error.message)")
     }
@@ -290,7 +290,7 @@ import TribeBoardTestSupport
                                               in: directory.path)
         #expect(provision.status == 74, "\(provision.stderr)")
         let error = try ErrorDocument(provision)
-        #expect(error.kind == "store.cannotOpen" && error.path == "s.sqlite", "\(error)")
+        #expect(error.kind == "store.cannotOpen" && error.path == directory.file("s.sqlite"), "\(error)")
         #expect(error.message.contains("s.sqlite-shm is not writable by this user"), "the message names the file to fix: \(error.message)")
     }
 }

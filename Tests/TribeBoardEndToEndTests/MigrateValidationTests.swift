@@ -183,7 +183,7 @@ import TribeBoardTestSupport
         let refused = try await migrate(fixture, directory, ["--apply", "--out", "out", "--json"])
         #expect(refused.status == 74, "\(refused.stderr)")
         let error = try ErrorDocument(refused)
-        #expect(error.kind == "store.cannotOpen" && error.path == "s.sqlite", "\(refused.stderr)")
+        #expect(error.kind == "store.cannotOpen" && error.path == directory.file("s.sqlite"), "\(refused.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty, "no store, no lock, no --out")
         #expect(F.contents(await fixture.emulator.records(container: container)) == before, "nothing written to CloudKit")
         let printed = error.message.split(separator: "`").map(String.init)
