@@ -87,6 +87,13 @@ package struct FamilyRemover: Sendable {
     /// What finishes the case: a family record another creator wrote is never this key's to
     /// delete (a rerun would be refused again), and adopt takes it into the store instead.
     private func nextStep(_ report: RemoveReport) -> String? {
+        if report.heldByMembers > 0 {
+            let rest = report.unfinished > report.heldByMembers + report.notOurs
+            return "CloudKit refused to delete memberships of members who joined in the app (their records; only they can leave"
+                + " the family, in the app), so the family record stays and running remove again changes nothing: ask them to leave"
+                + " in the app, then run the same command again, or keep the family"
+                + (rest ? "; for the others, run the same command again: it finishes what was started" : "")
+        }
         if report.notOurs > 0 {
             let ids = report.families.filter(\.anotherCreator).compactMap(\.familyId)
             let adopt = Advice.adopt(store: request.storePath, familyID: ids.count == 1 ? ids[0] : "ID",
@@ -221,6 +228,10 @@ package struct FamilyRemover: Sendable {
                 if case .failed(let reason, _)? = deletedMembers[record.recordName] { return "membership \(record.recordName): \(reason)" }
                 return nil
             }
+            entries[index].membershipsNotOurs = records.filter { record in
+                if case .failed(_, true)? = deletedMembers[record.recordName] { return true }
+                return false
+            }.count
             entries[index].remoteMembershipsDeleted = records.count - failed.count
             if let problem = failed.first {
                 entries[index].outcome = .unfinished

@@ -70,6 +70,9 @@ package struct RemovedFamily: Encodable, Sendable, Equatable {
     package var mergedInto: String?
     /// CloudKit refused to delete its family record (ACCESS_DENIED): another creator's record.
     package var anotherCreator = false
+    /// Memberships CloudKit refused to delete because app users created them (they joined in the
+    /// app; only they can leave): the family record stays, so nothing points at a deleted family.
+    package var membershipsNotOurs = 0
 }
 
 /// The outcome of one `remove` (one family, or a `--from-file` list). JSON keys are a stable interface.
@@ -88,6 +91,8 @@ package struct RemoveReport: Encodable, Sendable {
     package var unfinished = 0
     /// Of `unfinished`, families whose CloudKit record another creator wrote: adopt, not a rerun.
     package var notOurs = 0
+    /// Families kept because members who joined in the app still belong (`membershipsNotOurs`).
+    package var heldByMembers = 0
     package var requests = 0
     /// The first `listedLimit` families (all of them for a single family).
     package var families: [RemovedFamily] = []
@@ -107,6 +112,7 @@ package struct RemoveReport: Encodable, Sendable {
         case .unfinished: unfinished += 1
         }
         if family.anotherCreator { notOurs += 1 }
+        if family.membershipsNotOurs > 0 { heldByMembers += 1 }
         if families.count < Self.listedLimit { families.append(family) }
     }
 

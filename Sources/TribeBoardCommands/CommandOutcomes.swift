@@ -122,12 +122,13 @@ extension ClaimBackfillReport.ExitKind: CommandOutcome {
 /// What a removal left: work CloudKit refused (run it again), families refused or not found.
 enum RemoveOutcome: CommandOutcome {
     /// `notOurs`: a family record another creator wrote; no later try deletes it (adopt does).
-    case unfinished, refused, notOurs
+    /// `heldByMembers`: memberships app users created; only their leaving ends it.
+    case unfinished, refused, notOurs, heldByMembers
 
     var status: ExitStatus {
         switch self {
         case .unfinished: return .remoteUnavailable
-        case .refused, .notOurs: return .partialFailure
+        case .refused, .notOurs, .heldByMembers: return .partialFailure
         }
     }
 }

@@ -13,6 +13,7 @@ package struct RemoveReportMirror: Decodable {
     package let notFound: Int
     package let unfinished: Int
     package let notOurs: Int
+    package let heldByMembers: Int
     package let requests: Int
     package let families: [Family]
     package let codes: String
@@ -30,6 +31,7 @@ package struct RemoveReportMirror: Decodable {
         package let claimsReleased: Int
         package var problem: String?
         package let anotherCreator: Bool
+        package let membershipsNotOurs: Int
         package var mergedInto: String?
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TribeBoardCloudKit
 import TribeBoardCloudKitEmulator
+import TribeBoardDomain
 import TribeBoardRemote
 import TribeBoardCloudFixtures
 import TribeBoardReportMirrors
@@ -138,6 +139,37 @@ import TribeBoardTestSupport
         #expect(try storeRow(setup)["code"] == "QQ33RR")
         let again = try await run(["resync", "--json"], setup)
         #expect(again.status == 0, "the case is closed: \(again.stdout) \(again.stderr)")
+    }
+
+    /// A member who joined in the app owns their profile and membership records: the toolkit's
+    /// key cannot delete them, so remove keeps the family record (nothing points at a deleted
+    /// family), ends 1 (not 75: a rerun alone changes nothing) and says to have them leave in the
+    /// app; once they have, the same command finishes.
+    @Test func aFamilyWithAMemberWhoJoinedInTheAppIsKeptUntilTheyLeave() async throws {
+        let setup = try await provisioned("advice-members-held")
+        defer { Task { await setup.fixture.emulator.stop() } }
+        #expect(try await run(["resync", "-q"], setup).status == 0)
+        let user = UserID(rawValue: "app-user-profile")
+        let profile = RecordMapping.userProfile(id: user, displayName: "Joined In App", appleUserIdHash: "hash", avatarUrl: nil,
+                                                createdAt: Date())
+        let member = RecordMapping.membership(id: MembershipID(rawValue: "joined-in-app"), familyID: FamilyID(rawValue: setup.family),
+                                              userID: user, role: .adult, status: .active, joinedAt: Date(), lastRoleChangeAt: nil)
+        let app = try setup.fixture.client(user: Self.appUser)
+        let joined = try await app.modify([CloudKitOperation(.create, profile), CloudKitOperation(.create, member)])
+        try #require(joined.allSatisfy { if case .record = $0 { return true } else { return false } }, "\(joined)")
+        let command = ["remove", setup.family, "--apply", "--force", "--json"]
+        let held = try await run(command, setup)
+        #expect(held.status == 1, "\(held.stdout) \(held.stderr)")
+        let report = try held.report(RemoveReportMirror.self)
+        #expect(report.heldByMembers == 1 && report.families.first?.membershipsNotOurs == 1, "\(held.stdout)")
+        #expect(report.nextStep?.contains("leave in the app, then run the same command again") == true, "\(report.nextStep ?? "")")
+        let names = { await setup.fixture.emulator.records(container: self.container).map(\.recordName) }
+        #expect(await names().contains(setup.family), "the family record stays while a membership points at it")
+        // The member leaves in the app (deletes their own membership); the same command finishes.
+        _ = try await app.modify([CloudKitOperation(.delete, member)])
+        let finished = try await run(command, setup)
+        #expect(finished.status == 0, "\(finished.stdout) \(finished.stderr)")
+        #expect(await !names().contains(setup.family))
     }
 
     /// A store restored from a backup made before an uploaded recode: the audit's code-differs

@@ -75,7 +75,9 @@ package struct RemoveCommand: PipelineCommand {
         progress.finish()
         withExtendedLifetime(lock) {}
         try context.emit(report, text: CaseReportText.render)
-        if report.unfinished > report.notOurs { throw RemoveOutcome.unfinished.exitCode }
+        // Only work a later try can finish is 75; what app users hold is not.
+        if report.unfinished > report.notOurs + report.heldByMembers { throw RemoveOutcome.unfinished.exitCode }
+        if report.heldByMembers > 0 { throw RemoveOutcome.heldByMembers.exitCode }
         if report.notOurs > 0 { throw RemoveOutcome.notOurs.exitCode }
         if report.incomplete { throw RemoveOutcome.refused.exitCode }
     }
