@@ -49,16 +49,12 @@ package struct Recoder: Sendable {
         let newCode = try await chooseAndClaim(family, store: store, claimed: &report.claimed)
         try apply(family, newCode: newCode, store: store, outputDirectory: outputDirectory, manifestPath: manifestPath)
         report.applied = true
-        report.reprintCommand = Self.reprintCommand(store: request.storePath, familyID: family.id.rawValue)
+        // From the store, which holds the new code (sheets takes `--family-id` from the store, not with `--manifest`).
+        report.reprintCommand = Advice.reprint(store: request.storePath, familyID: family.id.rawValue).command
         report.newCode = request.display(newCode)
         report.qrFile = "\(outputDirectory)/\(QRCodeFiles.relativePath(for: family.id))"
         logger.notice("family recoded", metadata: ["family": "\(family.id)", "output": "\(outputDirectory)"])
         return report
-    }
-
-    /// From the store, which holds the new code (sheets takes `--family-id` from the store, not with `--manifest`).
-    static func reprintCommand(store: String, familyID: String) -> String {
-        Advice.reprint(store: store, familyID: familyID).command
     }
 
     /// A free code, claimed for the family in CloudKit when the remote is live (a code another

@@ -52,9 +52,10 @@ enum ProvisionReportText {
     }
 
     private static func sheets(_ sheets: ProvisionReport.SheetsSummary) -> String {
-        let waiting = sheets.waitingForClaims.map {
-            "\($0) \($0 == 1 ? "family has" : "families have") no card yet: \($0 == 1 ? "its code is" : "their codes are") not claimed"
-                + " in CloudKit; run this command again once CloudKit answers to print \($0 == 1 ? "it" : "them")"
+        let waiting = sheets.waitingForClaims.map { count in
+            let (families, codes, them) = count == 1 ? ("family has", "its code is", "it") : ("families have", "their codes are", "them")
+            return "\(count) \(families) no card yet: \(codes) not claimed in CloudKit; run this command again once CloudKit answers"
+                + " to print \(them)"
         }
         if let error = sheets.error { return "Sheets:    not made: \(error)" }
         if sheets.invitations == 0, let waiting { return "Sheets:    not made: \(waiting)" }
