@@ -1,6 +1,7 @@
 import Foundation
 import TribeBoardDomain
 import TribeBoardCloudKit
+import TribeBoardRemote
 
 /// What happened (or, in a plan, would happen) to one source record.
 package enum MigrationOutcome: String, Sendable, Encodable, CaseIterable {
@@ -75,9 +76,9 @@ extension MigrationItem {
     /// earlier run re-coded it (with a store whose checkpoint is not this one). It is the same
     /// family; its code there stands, since choosing another would make a conflict of our own copy.
     mutating func adoptEarlierCode(from found: CloudKitRecord) -> Bool {
-        guard kind == .family, recode != nil, MigrationTranslation.differingFields(copy, found) == ["code"],
-              let code = found.string("code") else { return false }
-        copy.fields?["code"] = .string(code)
+        guard kind == .family, recode != nil, MigrationTranslation.differingFields(copy, found) == [FamilyField.code.rawValue],
+              let code = found.string(FamilyField.code) else { return false }
+        copy[field: FamilyField.code] = .string(code)
         recode?.newCode = code
         return true
     }
