@@ -16,7 +16,6 @@ package final class RemoteCodeCheck: Sendable {
     private let client: CloudKitClient
     private let logger: Logger
     private let tripped = Mutex<CloudKitError?>(nil)
-    private let verified = Atomic<Int>(0)
     /// Set once CloudKit said the container has no CKFamily: later batches do not ask again.
     private let noLegacyFamilies = Atomic<Bool>(false)
 
@@ -39,16 +38,13 @@ package final class RemoteCodeCheck: Sendable {
     /// The error that stopped remote checking, if one did.
     package var failure: CloudKitError? { tripped.withLock { $0 } }
     package var isAvailable: Bool { failure == nil }
-    var codesVerified: Int { verified.load(ordering: .relaxed) }
 
     /// Codes (of `codes`) that a remote family holds, with that record's name; nil when the remote
     /// could not be asked (then nothing is verified).
     package func holders(of codes: [String]) async -> [String: String]? {
         guard isAvailable, !codes.isEmpty else { return isAvailable ? [:] : nil }
         do throws(CloudKitError) {
-            let holders = try await askHolders(of: codes)
-            verified.add(codes.count, ordering: .relaxed)
-            return holders
+            return try await askHolders(of: codes)
         } catch {
             tripped.withLock { $0 = $0 ?? error }
             logger.warning("CloudKit cannot check codes; going on with local checks only, and the new families are marked as not remotely verified",
