@@ -110,11 +110,15 @@ package struct Migrator: Sendable {
     /// different one a conflict.
     private func compareWithDestination(_ items: inout [MigrationItem]) async throws(CloudKitError) {
         let pending = items.indices.filter { items[$0].outcome == .wouldCopy }
+        guard !pending.isEmpty else { return }
+        let caller = try await ClaimCaller.name(of: endpoints.destination)
         for chunk in pending.chunked(MigrationTransfer.groupSize) {
             let found = try await MigrationTransfer.lookup(chunk.map { items[$0].destinationName }, at: endpoints.destination)
             for index in chunk {
                 guard let record = found[items[index].destinationName] else { continue }
-                if MigrationTranslation.same(items[index].copy, record) || items[index].adoptEarlierCode(from: record) {
+                if let creator = MigrationItem.otherCreator(of: record, caller: caller) {
+                    items[index].heldByAnotherCreator(creator)
+                } else if MigrationTranslation.same(items[index].copy, record) || items[index].adoptEarlierCode(from: record) {
                     items[index].outcome = .identical
                 } else {
                     items[index].outcome = .conflict
