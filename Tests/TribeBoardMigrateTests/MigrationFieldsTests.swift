@@ -21,6 +21,19 @@ struct MigrationFieldsTests {
                                                role: .adult, status: .active, joinedAt: created, lastRoleChangeAt: created)),
     ]
 
+    /// The records above carry every field of their type's catalogue, so that a field the mapping
+    /// gains is checked here and stored (`MigratedFieldsStoredTests`) without another edit.
+    @Test func theRecordsCarryEveryFieldOfTheirCatalogue() {
+        for (kind, record) in Self.records {
+            let catalogue = switch kind {
+            case .family: FamilyField.allCases.map(\.rawValue)
+            case .userProfile: ProfileField.allCases.map(\.rawValue)
+            case .membership: MembershipField.allCases.map(\.rawValue)
+            }
+            #expect(Set((record.fields ?? [:]).keys) == Set(catalogue), "\(kind): give every field")
+        }
+    }
+
     @Test func aFieldOfTheWrongTypeIsAProblemNamingIt() {
         for (kind, record) in Self.records {
             #expect(MigrationValidation.problems(record, kind: kind) == [], "\(kind): the record as written is valid")
