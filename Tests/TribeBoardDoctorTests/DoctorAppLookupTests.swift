@@ -61,7 +61,7 @@ struct DoctorAppLookupTests {
         try workspace.run("family_name,admin_display_name\nKanu,Ada Kanu\n")
         let row = try #require(try workspace.inspector().rows("SELECT id, code FROM families").first)
         let (id, code) = (try #require(row["id"]), try #require(row["code"]))
-        let claim = try CodeClaim(code: code, familyID: id)
+        let claim = try CodeClaim(code: code, familyID: FamilyID(rawValue: id))
         _ = try await fixture.client().modify([.init(.create, claim.record)])
         let record = SnapshotFixture.family(id: id, code: "QQ22RR", name: "Kanu (app)")
         _ = try await fixture.client(user: appUser).modify([.init(.create, record)])

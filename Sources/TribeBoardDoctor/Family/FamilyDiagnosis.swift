@@ -147,14 +147,16 @@ struct FamilyDiagnosis {
         }
         let action: String
         if stop != "unavailable", stop != "invalidCode", let other = anotherCreatorsRecord(remote, familyID: familyID) {
-            let adopt = { (apply: Bool) in
-                Advice.adopt(store: store, familyID: other.record.recordName, remote: remoteFlags, apply: apply).command
-            }
+            let familyID = FamilyID(rawValue: other.record.recordName)
+            let plan: String = Advice.adopt(store: store, familyID: familyID, remote: remoteFlags, apply: false).command
+            let apply: String = Advice.adopt(store: store, familyID: familyID, remote: remoteFlags, apply: true).command
+            let creator: String = OutsideText.inline(other.creator)
+            let caller: String = OutsideText.inline(other.caller)
             action = "CloudKit's record under this family's own name was written by another creator, "
-                + "\(OutsideText.inline(other.creator)), not by this key (\(OutsideText.inline(other.caller))): the app follows "
-                + "a code's claim only to a family written by the claim's creator, so no claim or upload of this key makes "
-                + "the app find the store's version; `\(adopt(false))` shows both versions, then `\(adopt(true))` takes "
-                + "CloudKit's version, the one the app reads, into the store"
+                + "\(creator), not by this key (\(caller)): the app follows a code's claim only to a family "
+                + "written by the claim's creator, so no claim or upload of this key makes the app find the "
+                + "store's version; `\(plan)` shows both versions, then `\(apply)` takes CloudKit's version, "
+                + "the one the app reads, into the store"
         } else if stop == "noClaim" || stop == "familyGone" {
             action = "`\(Advice.resync(store: store, remote: remoteFlags).command)` claims the codes of families it uploads; "
                 + "`\(Advice.migrateClaims(store: store, remote: remoteFlags).command)` claims those of families already there"
