@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 TARGETS=${TARGETS:-40}
 FILES=${FILES:-24000}
 WORK=${WORK:-bench-out}/doctor
-BIN=.build/release
+BIN=${BIN:-.build/release}  # another build to compare: BIN=/path/to/its/release
 rm -rf "$WORK"
 mkdir -p "$WORK/Big.xcodeproj" "$WORK/App"
 

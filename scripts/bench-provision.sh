@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 ROWS=${ROWS:-100000}
 CLI_SAMPLE=${CLI_SAMPLE:-5000}
 WORK=${WORK:-bench-out}
-BIN=.build/release/tribeboard
+BIN=${BIN:-.build/release}/tribeboard  # another build to compare: BIN=/path/to/its/release
 
 # ext4 will not reuse an inode freed less than 60 s ago (360 s while its table block is dirty) and
 # scans past each one when it creates a file: right after deleting 100,000 PNGs, creating files costs
