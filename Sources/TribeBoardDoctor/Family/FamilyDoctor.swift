@@ -73,7 +73,7 @@ package struct FamilyDoctor: Sendable {
             if total > 1 {
                 lookup.findings.append(DoctorCheck(.familyFound, .creations, .warning, checked: "Family in the store",
                                                    found: "\(total) families have a name or an admin's name containing \"\(query)\" (listed under \"Families whose name contains\")",
-                                                   action: "run `\(Advice.doctorFamily(store: request.storePath, familyID: "ID", remote: request.remoteFlags).command)` "
+                                                   action: "run `\(Advice.doctorFamily(store: request.storePath, family: "ID", remote: request.remoteFlags).command)` "
                                                        + "with the id of the one the ticket is about"))
             } else if !FamilyNameSearch.searchable(query) {
                 lookup.findings.append(DoctorCheck(.familyFound, .creations, .failure, checked: "Family in the store",
@@ -96,7 +96,10 @@ package struct FamilyDoctor: Sendable {
         if let records { findings += FamilyDiagnosis(records: records, request: request).findings() }
         if remote.status != .notAsked { findings.append(FamilyDiagnosis.remoteFinding(remote, family: records?.family, store: request.storePath,
                                                                                          remoteFlags: request.remoteFlags)) }
-        if let app = remote.app { findings.append(FamilyDiagnosis.appLookupFinding(app, store: request.storePath, remoteFlags: request.remoteFlags)) }
+        if let app = remote.app {
+            findings.append(FamilyDiagnosis.appLookupFinding(app, remote: remote, familyID: records?.family.id.rawValue,
+                                                             store: request.storePath, remoteFlags: request.remoteFlags))
+        }
         var timeline = records?.events ?? []
         timeline += remote.records.map {
             TimelineEvent(at: $0.modified, source: "cloudkit",
