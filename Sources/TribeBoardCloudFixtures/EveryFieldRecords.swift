@@ -12,9 +12,10 @@ package enum EveryFieldRecords {
     package static let userID = UserID(rawValue: "F1E1D000-0000-4000-8000-000000000002")
     package static let membershipID = MembershipID(rawValue: "F1E1D000-0000-4000-8000-000000000003")
 
-    package static let family = RecordMapping.family(id: familyID, name: "Okafor", code: "QX7K2M", createdByUserId: userID,
-                                                     createdAt: created)
-    package static let profile = RecordMapping.userProfile(id: userID, displayName: "Ada", appleUserIdHash: "0123456789abcdef",
+    package static let family = RecordMapping.family(id: familyID, name: "Okafor", code: "QX7K2M",
+                                                     createdByUserId: userID, createdAt: created)
+    package static let profile = RecordMapping.userProfile(id: userID, displayName: "Ada",
+                                                           appleUserIdHash: "0123456789abcdef",
                                                            avatarUrl: "https://example.com/a.png", createdAt: created)
     package static let membership = RecordMapping.membership(id: membershipID, familyID: familyID, userID: userID,
                                                              role: .parentAdmin, status: .active, joinedAt: created,

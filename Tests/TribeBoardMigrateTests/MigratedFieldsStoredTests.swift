@@ -32,7 +32,8 @@ struct MigratedFieldsStoredTests {
         }
         let folder = try TemporaryDirectory("migrated-fields")
         let store = try TribeBoardStore.openOrCreate(at: folder.file("store.sqlite")).store
-        let learned = try store.learnMigratedRecords(MigrationStoreImport.records(items), checkpoint: [], runKey: "fields")
+        let records = MigrationStoreImport.records(items)
+        let learned = try store.learnMigratedRecords(records, checkpoint: [], runKey: "fields")
         #expect(learned.families == 1 && learned.userProfiles == 1 && learned.memberships == 1, "\(learned)")
         let inspector = try StoreInspector(path: folder.file("store.sqlite"))
         for (kind, record) in MigrationFieldsTests.records {
