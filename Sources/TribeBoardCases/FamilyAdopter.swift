@@ -107,7 +107,7 @@ package struct FamilyAdopter: Sendable {
         report.requests = cloud.requests
         try await checkCreator(of: record, report: &report)
         guard request.apply, let writable else {
-            report.applyCommand = Advice.adopt(store: request.storePath, familyID: family.id.rawValue,
+            report.applyCommand = Advice.adopt(store: request.storePath, familyID: family.id,
                                                remote: request.client.configuration.adviceFlags, apply: true).command
             return report
         }
@@ -118,7 +118,7 @@ package struct FamilyAdopter: Sendable {
         }
         report.applied = true
         report.setAsideEnded = true
-        if report.codeChanged { report.reprintCommand = Advice.reprint(store: request.storePath, familyID: family.id.rawValue).command }
+        if report.codeChanged { report.reprintCommand = Advice.reprint(store: request.storePath, familyID: family.id).command }
         logger.notice("family adopted from CloudKit", metadata: ["family": "\(family.id)"])
         return report
     }

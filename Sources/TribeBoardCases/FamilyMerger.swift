@@ -33,7 +33,7 @@ package struct FamilyMerger: Sendable {
         report.duplicateCode = request.display(duplicate.code)
         report.keptId = kept.id.rawValue
         report.keptName = kept.name
-        report.reprintCommand = Advice.reprint(store: request.storePath, familyID: kept.id.rawValue).command
+        report.reprintCommand = Advice.reprint(store: request.storePath, familyID: kept.id).command
         if (duplicate.uploaded || !duplicate.claimedCodes.isEmpty || kept.uploaded) && request.client == nil && request.apply {
             throw .remoteNeeded(familyID: (duplicate.uploaded ? duplicate.id : kept.id).rawValue)
         }

@@ -47,7 +47,7 @@ package struct ClaimBackfill: Sendable {
             let ordered = holders.sorted { MigrationCodes.older($0.created, $0.recordName, than: $1.created, $1.recordName) }
             guard let keeper = ordered.first else { continue }
             do throws(CodeClaimError) {
-                let claim = try CodeClaim(code: code, familyID: keeper.recordName)
+                let claim = try CodeClaim(code: code, familyID: FamilyID(rawValue: keeper.recordName))
                 keepers.append(claim)
                 groups[claim.recordName] = ordered
             } catch {
@@ -66,8 +66,8 @@ package struct ClaimBackfill: Sendable {
                 switch answer.outcomes[claim.recordName] {
                 case .claimed?: report.claimed += 1
                 case .heldBy(let holder)?: report.heldByOthers.append(held(claim, holder: holder, groups: groups))
-                case .failed(let error)?: report.failed.append(.init(family: claim.familyID, reason: "\(error.serverErrorCode) \(error.reason ?? "")"))
-                case nil: report.failed.append(.init(family: claim.familyID, reason: "no result for its claim"))
+                case .failed(let error)?: report.failed.append(.init(family: claim.familyID.rawValue, reason: "\(error.serverErrorCode) \(error.reason ?? "")"))
+                case nil: report.failed.append(.init(family: claim.familyID.rawValue, reason: "no result for its claim"))
                 }
             }
         } else {
@@ -77,10 +77,10 @@ package struct ClaimBackfill: Sendable {
             report.problem = answer.problem
             for claim in keepers {
                 switch answer.outcomes[claim.recordName] {
-                case .held(let holder)? where holder == .family(claim.familyID): report.claimed += 1
+                case .held(let holder)? where holder == .family(claim.familyID.rawValue): report.claimed += 1
                 case .held(let holder)?: report.heldByOthers.append(held(claim, holder: holder, groups: groups))
                 case .absent?: report.toClaim += 1
-                case .failed(let error)?: report.failed.append(.init(family: claim.familyID, reason: "\(error.serverErrorCode) \(error.reason ?? "")"))
+                case .failed(let error)?: report.failed.append(.init(family: claim.familyID.rawValue, reason: "\(error.serverErrorCode) \(error.reason ?? "")"))
                 case nil: continue
                 }
             }
@@ -103,7 +103,7 @@ package struct ClaimBackfill: Sendable {
         case .family: creator = nil
         case .foreign(_, let who), .squatter(_, let who): creator = who
         }
-        return .init(code: display(claim.code), oldest: claim.familyID, claimedBy: holder.familyID,
+        return .init(code: display(claim.code), oldest: claim.familyID.rawValue, claimedBy: holder.familyID,
                      holderHasTheCode: holder.familyID.map(sharing.contains) ?? false, holder: holder.kind, creator: creator)
     }
 

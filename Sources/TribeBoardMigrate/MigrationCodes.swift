@@ -112,7 +112,7 @@ struct MigrationCodes {
     static func repairAdvice(for holder: String, inStore: Bool, store: String, remote: [String]) -> String {
         let which = inStore ? "" : " (STORE: the store that provisioned it; it is not in this one)"
         let resync = Advice.resync(store: inStore ? store : "STORE", remote: remote).command
-        let recode = Advice.recode(familyID: holder, store: inStore ? store : nil, remote: remote).command
+        let recode = Advice.recode(familyID: FamilyID(rawValue: holder), store: inStore ? store : nil, remote: remote).command
         return "give \(holder) a new code: `\(recode)`\(which), "
             + "then `\(resync)` to upload it, then run this migration again "
             + "(or change its code in the app, then run the migration again)"
@@ -158,8 +158,8 @@ struct MigrationCodes {
         guard let store else { return [:] }
         var holders: [String: [CodeHolder]] = [:]
         for holder in try store.codeHolders(where: { keys.contains(FamilyCode.key($0)) }) {
-            let created = holder.createdAt.flatMap(RecordMapping.date(fromStoreTimestamp:))
-            holders[FamilyCode.key(holder.code), default: []].append(CodeHolder(id: holder.id.rawValue, createdAt: created, place: "local store"))
+            holders[FamilyCode.key(holder.code), default: []].append(
+                CodeHolder(id: holder.id.rawValue, createdAt: holder.createdAt?.date, place: "local store"))
         }
         return holders
     }

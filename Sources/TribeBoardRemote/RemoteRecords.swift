@@ -75,7 +75,9 @@ package enum RecordCreated: Sendable, Equatable {
         return nil
     }
 
-    package var date: Date? { milliseconds.map { Timestamp(milliseconds: $0).date } }
+    package var timestamp: Timestamp? { milliseconds.map(Timestamp.init(milliseconds:)) }
+
+    package var date: Date? { timestamp?.date }
 
     package var problem: String? {
         if case .invalid(let problem) = self { return problem }

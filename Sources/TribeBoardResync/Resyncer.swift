@@ -342,7 +342,7 @@ package struct Resyncer: Sendable {
             + " an app user's, or another container's developer; nothing was overwritten."
         // A family: releasing it would be refused again; adopt takes CloudKit's version.
         guard table != .families else {
-            return creatorOnly + " `\(Advice.adopt(store: store.path, familyID: recordID, remote: client.configuration.adviceFlags, apply: false).command)`"
+            return creatorOnly + " `\(Advice.adopt(store: store.path, familyID: FamilyID(rawValue: recordID), remote: client.configuration.adviceFlags, apply: false).command)`"
                 + " shows both versions and takes CloudKit's with --apply)"
         }
         return creatorOnly + " Decide which version is right, then `\(Advice.resyncRelease(store: store.path, recordID: recordID).command)` to try again)"

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Testing
+import TribeBoardDomain
 import TribeBoardCloudFixtures
 import TribeBoardCloudKit
 import TribeBoardCloudKitEmulator
@@ -37,10 +38,10 @@ struct DoctorAppLookupTests {
         #expect(app.admins.map(\.displayName) == ["Ada"])
         #expect(found.findings.first { $0.id == .familyAppLookup }?.status == .ok)
 
-        let orphan = try CodeClaim(code: "GON234", familyID: UUID().uuidString)
+        let orphan = try CodeClaim(code: "GON234", familyID: FamilyID(rawValue: UUID().uuidString))
         _ = try await fixture.client().modify([.init(.create, orphan.record)])
         let gone = await doctor("GON234", fixture, store: store)
-        #expect(gone.remote.app?.stoppedAt == "familyGone" && gone.remote.app?.claimFamily == orphan.familyID)
+        #expect(gone.remote.app?.stoppedAt == "familyGone" && gone.remote.app?.claimFamily == orphan.familyID.rawValue)
         #expect(gone.findings.first { $0.id == .familyAppLookup }?.status == .failure && !gone.passed)
 
         let unclaimed = await doctor("ZZZ999", fixture, store: store)
@@ -60,7 +61,7 @@ struct DoctorAppLookupTests {
         try workspace.run("family_name,admin_display_name\nKanu,Ada Kanu\n")
         let row = try #require(try workspace.inspector().rows("SELECT id, code FROM families").first)
         let (id, code) = (try #require(row["id"]), try #require(row["code"]))
-        let claim = try CodeClaim(code: code, familyID: id)
+        let claim = try CodeClaim(code: code, familyID: FamilyID(rawValue: id))
         _ = try await fixture.client().modify([.init(.create, claim.record)])
         let record = SnapshotFixture.family(id: id, code: "QQ22RR", name: "Kanu (app)")
         _ = try await fixture.client(user: appUser).modify([.init(.create, record)])

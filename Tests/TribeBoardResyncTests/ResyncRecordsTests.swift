@@ -13,18 +13,6 @@ import TribeBoardTestSupport
 /// What resync reads from the store and how it takes a container's answers: dates as the store
 /// writes them, rows edited by hand, a CONFLICT where an existing record was expected.
 struct ResyncRecordsTests {
-    /// Every writer of store dates goes through `Timestamp`: the formatter StoreTimestamp used to
-    /// call wrote 12:00:00.123 as .122 for some instants, and the CloudKit mapping read only
-    /// fractional text.
-    @Test func everyStoreDatePathAgreesWithTimestamp() throws {
-        for text in ["2026-11-23T07:30:12.123Z", "2026-01-01T00:00:00.001Z", "2026-11-23T07:30:00.999Z"] {
-            let date = try #require(Timestamp(text: text)).date
-            #expect(StoreTimestamp.format(date) == text)
-            #expect(RecordMapping.date(fromStoreTimestamp: text).map(StoreTimestamp.format) == text)
-        }
-        #expect(RecordMapping.date(fromStoreTimestamp: "2026-11-23T07:30:00Z").map(StoreTimestamp.format) == "2026-11-23T07:30:00.000Z")
-    }
-
     /// A code that is a non-UTF-8 blob used to stop resync with a trap; now that family alone is set
     /// aside with the reason, and the others go up.
     @Test func resyncSetsAHandEditedRowAsideAndUploadsTheRest() async throws {

@@ -31,7 +31,7 @@ enum DoctorReportText {
             lines.append("")
             lines.append("Families whose name contains \"\(report.query)\" (or whose admin's does): \(report.nameMatchesTotal)")
             for match in report.nameMatches {
-                lines.append("  \(match.id)  \(OutsideText.inline(match.name))  ext \(OutsideText.inline(match.externalId ?? "-"))  admin \(OutsideText.inline(match.admin ?? "-"))  created \(match.createdAt)  \(match.sync)")
+                lines.append("  \(match.id)  \(OutsideText.inline(match.name))  ext \(OutsideText.inline(match.externalId ?? "-"))  admin \(OutsideText.inline(match.admin ?? "-"))  created \(match.createdAt?.text ?? "?")  \(match.sync)")
             }
             if report.nameMatchesTotal > report.nameMatches.count {
                 lines.append("  … and \(report.nameMatchesTotal - report.nameMatches.count) more (type more of the name)")
@@ -41,7 +41,7 @@ enum DoctorReportText {
         lines.append("Timeline")
         if report.timeline.isEmpty { lines.append("  (nothing recorded)") }
         for event in report.timeline {
-            lines.append("  \((event.at ?? "(no date)").padding(toLength: 24, withPad: " ", startingAt: 0))  \(event.source.padding(toLength: 12, withPad: " ", startingAt: 0))  \(OutsideText.inline(event.what, limit: 1000))")
+            lines.append("  \((event.at?.text ?? "(no date)").padding(toLength: 24, withPad: " ", startingAt: 0))  \(event.source.padding(toLength: 12, withPad: " ", startingAt: 0))  \(OutsideText.inline(event.what, limit: 1000))")
         }
         if let app = report.remote.app { lines += render(app) }
         lines.append("")

@@ -73,7 +73,7 @@ package struct FamilyDoctor: Sendable {
             if total > 1 {
                 lookup.findings.append(DoctorCheck(.familyFound, .creations, .warning, checked: "Family in the store",
                                                    found: "\(total) families have a name or an admin's name containing \"\(query)\" (listed under \"Families whose name contains\")",
-                                                   action: "run `\(Advice.doctorFamily(store: request.storePath, familyID: "ID", remote: request.remoteFlags).command)` "
+                                                   action: "run `\(Advice.doctorFamily(store: request.storePath, family: "ID", remote: request.remoteFlags).command)` "
                                                        + "with the id of the one the ticket is about"))
             } else if !FamilyNameSearch.searchable(query) {
                 lookup.findings.append(DoctorCheck(.familyFound, .creations, .failure, checked: "Family in the store",
