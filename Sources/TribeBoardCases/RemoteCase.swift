@@ -26,7 +26,8 @@ struct RemoteCase: Sendable {
     mutating func memberships(of familyIDs: [String]) async throws(CloudKitError) -> [String: [CloudKitRecord]] {
         var byFamily: [String: [CloudKitRecord]] = [:]
         for chunk in familyIDs.chunked(CloudKitClient.maxOperationsPerRequest) {
-            let query = CloudKitQuery(recordType: RecordMapping.membershipType, filterBy: [.references(MembershipField.family.rawValue, in: Array(chunk))])
+            let query = CloudKitQuery(recordType: RecordMapping.membershipType,
+                                      filterBy: [.references(MembershipField.family.rawValue, in: Array(chunk))])
             var marker: String?
             var pages = ContinuationGuard(recordType: query.recordType)
             repeat {

@@ -52,7 +52,8 @@ struct MigrationCodes {
             let mine: Set<String> = [item.sourceName, item.destinationName]
             let created = MigrationStoreImport.createdAt(item)
             if item.outcome == .checkpointed {
-                placed[FamilyCode.key(item.copy.string(FamilyField.code) ?? code)] = CodeHolder(id: item.destinationName, createdAt: created, place: "destination")
+                placed[FamilyCode.key(item.copy.string(FamilyField.code) ?? code)] =
+                    CodeHolder(id: item.destinationName, createdAt: created, place: "destination")
                 continue
             }
             let holders = ((remote[key] ?? []) + (local[key] ?? []) + (placed[key].map { [$0] } ?? [])).filter { !mine.contains($0.id) }
@@ -65,7 +66,8 @@ struct MigrationCodes {
                 // Nobody can type it as it is: a new code whatever its age, like a conflict.
                 guard request.onCodeConflict == .repair else {
                     items[index].outcome = .codeConflict
-                    items[index].reason = "its code \(request.display(code)) is not in the wire format \(FamilyCode.wireFormatPattern); --on-code-conflict report: not migrated"
+                    items[index].reason = "its code \(request.display(code)) is not in the wire format "
+                        + "\(FamilyCode.wireFormatPattern); --on-code-conflict report: not migrated"
                     continue
                 }
                 items[index].recode = MigrationRecode(oldCode: code, newCode: "", keptBy: oldest?.id ?? "")

@@ -150,8 +150,13 @@ package struct Migrator: Sendable {
                 let type = sourceTypes[target] ?? found[target]?.recordType
                 guard MigratedKind(recordType: type) != field.kind else { continue }
                 items[index].outcome = .skipped
-                items[index].reason = type.map { "its \(field.name.rawValue) \(target) is a \($0.isEmpty ? "record without a type" : $0), not a \(field.kind.currentType)" }
-                    ?? "its \(field.name.rawValue) \(target) exists nowhere (not among the migrated records, not at the destination)"
+                let name = field.name.rawValue
+                if let type {
+                    let what = type.isEmpty ? "record without a type" : type
+                    items[index].reason = "its \(name) \(target) is a \(what), not a \(field.kind.currentType)"
+                } else {
+                    items[index].reason = "its \(name) \(target) exists nowhere (not among the migrated records, not at the destination)"
+                }
                 break
             }
         }

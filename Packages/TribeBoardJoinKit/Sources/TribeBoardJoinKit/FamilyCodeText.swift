@@ -68,7 +68,8 @@ public enum FamilyCodeTextError: Error, Equatable, Sendable, CustomStringConvert
     public var description: String {
         switch self {
         case .wrongLength(let length):
-            return "a family code has 6 to 8 characters, this one has \(length)"
+            let lengths = FamilyCodeText.allowedLengths
+            return "a family code has \(lengths.lowerBound) to \(lengths.upperBound) characters, this one has \(length)"
         case .invalidCharacter(let scalar):
             let hex = String(scalar.value, radix: 16, uppercase: true)
             let padded = String(repeating: "0", count: max(0, 4 - hex.count)) + hex
