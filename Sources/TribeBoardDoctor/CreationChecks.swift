@@ -62,7 +62,7 @@ struct CreationChecks {
                                     + "and provision its row again with its admin")
         check.count = count
         check.sample = stalled.sample.map { row in
-            let stop = "stopped at \(row.lastState ?? "?") (\(row.lastAt ?? "?"))"
+            let stop = "stopped at \(row.lastState ?? "?") (\(row.lastAt?.text ?? "?"))"
             let reason = row.lastError.map { ": \($0)" } ?? ""
             let missing = row.name == nil ? "; no family row was saved" : ""
             return item(row.familyID, row.name, row.code, detail: stop + reason + missing)
@@ -89,7 +89,7 @@ struct CreationChecks {
         if count == 0 && others > 0 { check.status = .warning }
         check.count = count
         check.sample = failing.sample.map { row in
-            var detail = "\(row.status ?? "?") after \(row.attempts) attempts, last \(row.lastAt ?? "?")"
+            var detail = "\(row.status ?? "?") after \(row.attempts) attempts, last \(row.lastAt?.text ?? "?")"
             if let other = row.conflictWith {
                 detail += other == row.familyID ? ", another version holds its record name" : ", code held by \(OutsideText.inline(other))"
             }
@@ -122,7 +122,7 @@ struct CreationChecks {
             check = DoctorCheck(.creationsPendingSync, .creations, .ok, checked: checked, found: "none waiting")
         }
         check.count = stale
-        check.sample = pending.sample.map { item($0.familyID, $0.name, $0.code, detail: "waiting since \($0.since ?? "?")") }
+        check.sample = pending.sample.map { item($0.familyID, $0.name, $0.code, detail: "waiting since \($0.since?.text ?? "?")") }
         return check
     }
 
