@@ -126,7 +126,7 @@ package struct FamilyMerger: Sendable {
                     ? MembershipRole.adult : MembershipRole(rawValue: member.role) ?? .adult
                 let status = MembershipStatus(rawValue: member.status) ?? .active
                 moves.append(MemberMove(membershipID: MembershipID(rawValue: membershipID), familyID: kept.id, userID: member.userID, role: role, status: status,
-                                        joinedAt: Date(), profile: profile))
+                                        joinedAt: Timestamp(Date()), profile: profile))
                 entry.outcome = "moved"
                 entry.role = role.rawValue
             } else {
@@ -188,6 +188,7 @@ struct AppMember {
                             appleUserIdHash: record?.string("appleUserIdHash"), role: membership.string("role") ?? "adult",
                             status: membership.string("status") ?? "active", uploaded: true, profileUploaded: record != nil,
                             profileOnlyHere: false)
-        profile = record.map { ImportedProfile(id: UserID(rawValue: user), displayName: name, appleUserIdHash: $0.string("appleUserIdHash"), createdAt: created) }
+        profile = record.map { ImportedProfile(id: UserID(rawValue: user), displayName: name, appleUserIdHash: $0.string("appleUserIdHash"),
+                                               createdAt: Timestamp(created)) }
     }
 }
