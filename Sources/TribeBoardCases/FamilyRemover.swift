@@ -151,9 +151,10 @@ package struct FamilyRemover: Sendable {
         for family in uploaded {
             let known = Set(family.members.map(\.membershipID.rawValue))
             members[family.id.rawValue] = (queried[family.id.rawValue] ?? []).filter { !known.contains($0.recordName) }.map { record in
-                RemovedFamily.Member(membershipId: record.recordName, userId: RemoteCase.reference(record, "user") ?? "?",
-                                     displayName: "(joined in the app)", role: record.string("role") ?? "?",
-                                     status: record.string("status") ?? "?", profile: "kept")
+                let joined = RemoteMembership(record)
+                return RemovedFamily.Member(membershipId: record.recordName, userId: joined.user ?? "?",
+                                            displayName: "(joined in the app)", role: joined.role ?? "?",
+                                            status: joined.status ?? "?", profile: "kept")
             }
         }
         return members

@@ -41,18 +41,18 @@ struct MigrationCodes {
             .map { (index: $0, created: MigrationStoreImport.createdAt(items[$0]), name: items[$0].sourceName) }
             .sorted { ($0.created, $0.name) < ($1.created, $1.name) }
             .map(\.index)
-        let keys = Set(order.compactMap { items[$0].source.string("code").map(FamilyCode.key) })
+        let keys = Set(order.compactMap { items[$0].source.string(FamilyField.code).map(FamilyCode.key) })
         let remote = try await remoteHolders()
         let local = try localHolders(of: keys)
         var needCodes: [Int] = []
         for index in order {
-            guard let code = items[index].source.string("code") else { continue }
+            guard let code = items[index].source.string(FamilyField.code) else { continue }
             let key = FamilyCode.key(code)
             let item = items[index]
             let mine: Set<String> = [item.sourceName, item.destinationName]
             let created = MigrationStoreImport.createdAt(item)
             if item.outcome == .checkpointed {
-                placed[FamilyCode.key(item.copy.string("code") ?? code)] = CodeHolder(id: item.destinationName, createdAt: created, place: "destination")
+                placed[FamilyCode.key(item.copy.string(FamilyField.code) ?? code)] = CodeHolder(id: item.destinationName, createdAt: created, place: "destination")
                 continue
             }
             let holders = ((remote[key] ?? []) + (local[key] ?? []) + (placed[key].map { [$0] } ?? [])).filter { !mine.contains($0.id) }
@@ -65,7 +65,7 @@ struct MigrationCodes {
                 // Nobody can type it as it is: a new code whatever its age, like a conflict.
                 guard request.onCodeConflict == .repair else {
                     items[index].outcome = .codeConflict
-                    items[index].reason = "its code \(request.display(code)) is not in the wire format ^[A-Z0-9]{6,8}$; --on-code-conflict report: not migrated"
+                    items[index].reason = "its code \(request.display(code)) is not in the wire format \(FamilyCode.wireFormatPattern); --on-code-conflict report: not migrated"
                     continue
                 }
                 items[index].recode = MigrationRecode(oldCode: code, newCode: "", keptBy: oldest?.id ?? "")
@@ -91,14 +91,14 @@ struct MigrationCodes {
                     continue
                 }
             }
-            if finalCode != code { items[index].copy.fields?["code"] = .string(finalCode) }
+            if finalCode != code { items[index].copy[field: FamilyField.code] = .string(finalCode) }
             placed[FamilyCode.key(finalCode)] = CodeHolder(id: item.destinationName, createdAt: created, place: "migrated")
         }
         let fresh = try freeCodes(needCodes.count, avoiding: keys.union(remote.keys).union(local.keys).union(placed.keys))
         for (index, newCode) in zip(needCodes, fresh) {
             items[index].recode?.newCode = newCode
             guard !newCode.isEmpty else { continue }
-            items[index].copy.fields?["code"] = .string(newCode)
+            items[index].copy[field: FamilyField.code] = .string(newCode)
             placed[newCode] = CodeHolder(id: items[index].destinationName, createdAt: MigrationStoreImport.createdAt(items[index]), place: "migrated")
         }
     }

@@ -16,7 +16,6 @@ package final class RemoteCodeCheck: Sendable {
     private let client: CloudKitClient
     private let logger: Logger
     private let tripped = Mutex<CloudKitError?>(nil)
-    private let verified = Atomic<Int>(0)
     /// Set once CloudKit said the container has no CKFamily: later batches do not ask again.
     private let noLegacyFamilies = Atomic<Bool>(false)
 
@@ -39,16 +38,13 @@ package final class RemoteCodeCheck: Sendable {
     /// The error that stopped remote checking, if one did.
     package var failure: CloudKitError? { tripped.withLock { $0 } }
     package var isAvailable: Bool { failure == nil }
-    var codesVerified: Int { verified.load(ordering: .relaxed) }
 
     /// Codes (of `codes`) that a remote family holds, with that record's name; nil when the remote
     /// could not be asked (then nothing is verified).
     package func holders(of codes: [String]) async -> [String: String]? {
         guard isAvailable, !codes.isEmpty else { return isAvailable ? [:] : nil }
         do throws(CloudKitError) {
-            let holders = try await askHolders(of: codes)
-            verified.add(codes.count, ordering: .relaxed)
-            return holders
+            return try await askHolders(of: codes)
         } catch {
             tripped.withLock { $0 = $0 ?? error }
             logger.warning("CloudKit cannot check codes; going on with local checks only, and the new families are marked as not remotely verified",
@@ -68,7 +64,7 @@ package final class RemoteCodeCheck: Sendable {
                 repeat {
                     let page: CloudKitQueryPage
                     do throws(CloudKitError) {
-                        page = try await client.query(CloudKitQuery(recordType: recordType, filterBy: [.isIn("code", Array(chunk))]),
+                        page = try await client.query(CloudKitQuery(recordType: recordType, filterBy: [.isIn(FamilyField.code.rawValue, Array(chunk))]),
                                                       continuationMarker: marker)
                     } catch where error.isMissingLegacyType {
                         // A container that never had CKFamily holds no legacy family: the type is
@@ -77,7 +73,7 @@ package final class RemoteCodeCheck: Sendable {
                         continue types
                     }
                     for case .record(let record) in page.records {
-                        if let code = record.string("code") { holders[code] = record.recordName }
+                        if let code = record.string(FamilyField.code) { holders[code] = record.recordName }
                     }
                     marker = try pages.next(after: page.continuationMarker)
                 } while marker != nil

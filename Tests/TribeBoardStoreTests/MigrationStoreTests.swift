@@ -5,7 +5,7 @@ import TribeBoardDomain
 import TribeBoardTestSupport
 @testable import TribeBoardStore
 
-/// The store's API for `migrate` (issue 24.2): a batch's records and its checkpoint in one
+/// The store's API for `migrate`: a batch's records and its checkpoint in one
 /// transaction, what the store already has left as it is, the checkpoint read back by run.
 @Suite struct MigrationStoreTests {
     let folder: TemporaryDirectory

@@ -137,17 +137,44 @@ struct FamilyDiagnosis {
     }
 
     /// What the app finds for the code through the join kit: a family it cannot find is a failure.
-    static func appLookupFinding(_ app: AppLookupReport, store: String, remoteFlags: [String]) -> DoctorCheck {
+    /// When another creator wrote the record under the family's own name (`family.recordCreator`),
+    /// no claim or upload of this key makes the app find the store's version: adopt ends the case.
+    static func appLookupFinding(_ app: AppLookupReport, remote: RemoteFamilyState, familyID: String?, store: String,
+                                 remoteFlags: [String]) -> DoctorCheck {
         let checked = "What the app finds for this code (the join kit's lookup)"
         guard let stop = app.stoppedAt else {
             return DoctorCheck(.familyAppLookup, .creations, .ok, checked: checked, found: app.detail)
         }
-        let action = stop == "noClaim" || stop == "familyGone"
-            ? "`\(Advice.resync(store: store, remote: remoteFlags).command)` claims the codes of families it uploads; "
+        let action: String
+        if stop != "unavailable", stop != "invalidCode", let other = anotherCreatorsRecord(remote, familyID: familyID) {
+            let familyID = FamilyID(rawValue: other.record.recordName)
+            let plan: String = Advice.adopt(store: store, familyID: familyID, remote: remoteFlags, apply: false).command
+            let apply: String = Advice.adopt(store: store, familyID: familyID, remote: remoteFlags, apply: true).command
+            let creator: String = OutsideText.inline(other.creator)
+            let caller: String = OutsideText.inline(other.caller)
+            action = "CloudKit's record under this family's own name was written by another creator, "
+                + "\(creator), not by this key (\(caller)): the app follows a code's claim only to a family "
+                + "written by the claim's creator, so no claim or upload of this key makes the app find the "
+                + "store's version; `\(plan)` shows both versions, then `\(apply)` takes CloudKit's version, "
+                + "the one the app reads, into the store"
+        } else if stop == "noClaim" || stop == "familyGone" {
+            action = "`\(Advice.resync(store: store, remote: remoteFlags).command)` claims the codes of families it uploads; "
                 + "`\(Advice.migrateClaims(store: store, remote: remoteFlags).command)` claims those of families already there"
-            : "see docs/code-claims.md (how the app finds a family) for this case"
+        } else {
+            action = "see docs/code-claims.md (how the app finds a family) for this case"
+        }
         return DoctorCheck(.familyAppLookup, .creations, stop == "unavailable" ? .warning : .failure, checked: checked,
                            found: app.detail, action: action)
+    }
+
+    /// CloudKit's record under the family's own name when another creator wrote it, with who wrote
+    /// it and who this key is: the one condition of `family.recordCreator` and of the app lookup's
+    /// advice, so the two findings never disagree.
+    static func anotherCreatorsRecord(_ remote: RemoteFamilyState, familyID: String?)
+        -> (record: RemoteFamilyRecord, creator: String, caller: String)? {
+        guard let familyID, let own = remote.records.first(where: { $0.recordName == familyID }),
+              let creator = own.creator, let caller = remote.caller, creator != caller else { return nil }
+        return (own, creator, caller)
     }
 
     private static func foundFinding(_ remote: RemoteFamilyState, family: FamilyFacts?, store storePath: String,
@@ -158,9 +185,9 @@ struct FamilyDiagnosis {
             return DoctorCheck(.familyRemote, .creations, .warning, checked: checked, found: "only in CloudKit: \(listed)",
                                action: "the family was created by the app and never reached this store; nothing to do unless it is expected here")
         }
-        if let own = remote.records.first(where: { $0.recordName == family.id.rawValue }), let creator = own.creator,
-           let caller = remote.caller, creator != caller {
-            return anotherCreatorFinding(own, creator: creator, caller: caller, family: family, store: storePath, remoteFlags: remoteFlags)
+        if let other = anotherCreatorsRecord(remote, familyID: family.id.rawValue) {
+            return anotherCreatorFinding(other.record, creator: other.creator, caller: other.caller, family: family,
+                                         store: storePath, remoteFlags: remoteFlags)
         }
         let others = remote.records.filter { $0.recordName != family.id.rawValue }
         if !others.isEmpty {

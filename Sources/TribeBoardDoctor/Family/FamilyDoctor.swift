@@ -96,7 +96,10 @@ package struct FamilyDoctor: Sendable {
         if let records { findings += FamilyDiagnosis(records: records, request: request).findings() }
         if remote.status != .notAsked { findings.append(FamilyDiagnosis.remoteFinding(remote, family: records?.family, store: request.storePath,
                                                                                          remoteFlags: request.remoteFlags)) }
-        if let app = remote.app { findings.append(FamilyDiagnosis.appLookupFinding(app, store: request.storePath, remoteFlags: request.remoteFlags)) }
+        if let app = remote.app {
+            findings.append(FamilyDiagnosis.appLookupFinding(app, remote: remote, familyID: records?.family.id.rawValue,
+                                                             store: request.storePath, remoteFlags: request.remoteFlags))
+        }
         var timeline = records?.events ?? []
         timeline += remote.records.map {
             TimelineEvent(at: $0.modified, source: "cloudkit",

@@ -49,7 +49,7 @@ struct RemoteFamilyLookup {
                 for recordType in [RecordMapping.familyType] + RecordMapping.legacyTypes.prefix(1) {
                     let page: CloudKitQueryPage
                     do throws(CloudKitError) {
-                        page = try await client.query(CloudKitQuery(recordType: recordType, filterBy: [.equals("code", code)]), resultsLimit: 10)
+                        page = try await client.query(CloudKitQuery(recordType: recordType, filterBy: [.equals(FamilyField.code.rawValue, code)]), resultsLimit: 10)
                     } catch where error.isMissingLegacyType {
                         continue
                     }
