@@ -194,7 +194,8 @@ struct FindingBuilder {
         let count = outcome.missing.count
         let shown = request.sampleLimit.map { Array(outcome.missing.prefix($0)) } ?? outcome.missing
         let sample = shown.map { id in
-            AuditFamily(id: id, name: details[id]?.name, location: .local, createdAt: details[id]?.createdAt?.text)
+            AuditFamily(id: id, name: details[id]?.name, location: .local,
+                        createdAt: details[id]?.createdAt?.text)
         }
         var message = "\(count) famil\(count == 1 ? "y" : "ies") the store marks uploaded "
             + (live ? "\(count == 1 ? "is" : "are") not in CloudKit (looked up by record name: deleted, e.g. in the CloudKit Console)"

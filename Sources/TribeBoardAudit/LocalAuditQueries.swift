@@ -46,6 +46,7 @@ struct LocalAuditQueries: Sendable {
     }
 
     private static func family(_ summary: FamilySummary) -> AuditFamily {
-        AuditFamily(id: summary.id.rawValue, name: summary.name, location: .local, createdAt: summary.createdAt?.text)
+        AuditFamily(id: summary.id.rawValue, name: summary.name, location: .local,
+                    createdAt: summary.createdAt?.text)
     }
 }

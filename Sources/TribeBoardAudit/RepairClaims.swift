@@ -23,7 +23,8 @@ extension CodeRepairApplier {
             var claims: [Int: CodeClaim] = [:]
             for index in waiting {
                 guard let code = changes[index].assignedCode else { continue }
-                claims[index] = try CodeClaim(code: code, familyID: FamilyID(rawValue: changes[index].familyId))
+                let family = FamilyID(rawValue: changes[index].familyId)
+                claims[index] = try CodeClaim(code: code, familyID: family)
             }
             let answer = try await claimer.claim(Array(claims.values))
             var confirmed: [TribeBoardStore.ClaimedCode] = []

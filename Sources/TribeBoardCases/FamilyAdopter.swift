@@ -148,6 +148,7 @@ package struct FamilyAdopter: Sendable {
         let joined = RemoteMembership(record).joinedAt ?? Date()
         return MemberMove(membershipID: MembershipID(rawValue: record.recordName), familyID: familyID, userID: member.member.userID,
                           role: MembershipRole(rawValue: member.member.role) ?? .adult,
-                          status: MembershipStatus(rawValue: member.member.status) ?? .active, joinedAt: joined, profile: member.profile)
+                          status: MembershipStatus(rawValue: member.member.status) ?? .active, joinedAt: Timestamp(joined),
+                          profile: member.profile)
     }
 }

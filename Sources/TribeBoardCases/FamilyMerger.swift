@@ -126,7 +126,7 @@ package struct FamilyMerger: Sendable {
                     ? MembershipRole.adult : MembershipRole(rawValue: member.role) ?? .adult
                 let status = MembershipStatus(rawValue: member.status) ?? .active
                 moves.append(MemberMove(membershipID: MembershipID(rawValue: membershipID), familyID: kept.id, userID: member.userID, role: role, status: status,
-                                        joinedAt: Date(), profile: profile))
+                                        joinedAt: Timestamp(Date()), profile: profile))
                 entry.outcome = "moved"
                 entry.role = role.rawValue
             } else {
@@ -191,7 +191,7 @@ struct AppMember {
                             profileOnlyHere: false)
         profile = remote.map {
             ImportedProfile(id: UserID(rawValue: user), displayName: name, appleUserIdHash: $0.appleUserIdHash,
-                            createdAt: $0.created.date ?? Date())
+                            createdAt: $0.created.timestamp ?? Timestamp(Date()))
         }
     }
 }

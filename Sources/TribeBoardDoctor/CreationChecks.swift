@@ -62,7 +62,7 @@ struct CreationChecks {
                                     + "and provision its row again with its admin")
         check.count = count
         check.sample = stalled.sample.map { row in
-            let stop = "stopped at \(row.lastState ?? "?") (\(row.lastAt ?? "?"))"
+            let stop = "stopped at \(row.lastState ?? "?") (\(row.lastAt?.text ?? "?"))"
             let reason = row.lastError.map { ": \($0)" } ?? ""
             let missing = row.name == nil ? "; no family row was saved" : ""
             return item(row.familyID, row.name, row.code, detail: stop + reason + missing)
@@ -89,9 +89,9 @@ struct CreationChecks {
         if count == 0 && others > 0 { check.status = .warning }
         check.count = count
         check.sample = failing.sample.map { row in
-            var detail = "\(row.status ?? "?") after \(row.attempts) attempts, last \(row.lastAt ?? "?")"
+            var detail = "\(row.status ?? "?") after \(row.attempts) attempts, last \(row.lastAt?.text ?? "?")"
             if let other = row.conflictWith {
-                detail += other == row.familyID ? ", another version holds its record name" : ", code held by \(OutsideText.inline(other))"
+                detail += other == row.familyID.rawValue ? ", another version holds its record name" : ", code held by \(OutsideText.inline(other))"
             }
             if let error = row.lastError { detail += ": \(error)" }
             return item(row.familyID, row.name, row.code, detail: detail)
@@ -122,7 +122,7 @@ struct CreationChecks {
             check = DoctorCheck(.creationsPendingSync, .creations, .ok, checked: checked, found: "none waiting")
         }
         check.count = stale
-        check.sample = pending.sample.map { item($0.familyID, $0.name, $0.code, detail: "waiting since \($0.since ?? "?")") }
+        check.sample = pending.sample.map { item($0.familyID, $0.name, $0.code, detail: "waiting since \($0.since?.text ?? "?")") }
         return check
     }
 
@@ -140,7 +140,7 @@ struct CreationChecks {
                                     + "again with admin_display_name (provision never changes a family it already holds)")
         check.count = count
         check.sample = orphans.sample.map {
-            item($0.id.rawValue, $0.name, $0.code, detail: "created \($0.createdAt?.text ?? "?"), \(AdminState.none.summary)")
+            item($0.id, $0.name, $0.code, detail: "created \($0.createdAt?.text ?? "?"), \(AdminState.none.summary)")
         }
         return check
     }
@@ -157,14 +157,14 @@ struct CreationChecks {
                                     + "activateInvitedAdmin); their profile and membership stay in this store until then")
         check.count = count
         check.sample = awaiting.sample.map {
-            item($0.id.rawValue, $0.name, $0.code, detail: "created \($0.createdAt?.text ?? "?"), \(AdminState.awaitingInvitedAdmin.summary)")
+            item($0.id, $0.name, $0.code, detail: "created \($0.createdAt?.text ?? "?"), \(AdminState.awaitingInvitedAdmin.summary)")
         }
         return check
     }
 
     /// Codes belong on stdout only: the log line masks them.
-    private func item(_ familyID: String, _ name: String?, _ code: String?, detail: String) -> DoctorFamilyItem {
-        let item = DoctorFamilyItem(familyID: familyID, name: name, code: code, detail: detail)
+    private func item(_ familyID: FamilyID, _ name: String?, _ code: String?, detail: String) -> DoctorFamilyItem {
+        let item = DoctorFamilyItem(familyID: familyID.rawValue, name: name, code: code, detail: detail)
         // Not the detail: an upload error may quote a code.
         logger.debug("family needs attention", metadata: ["family": "\(item.familyID)", "code": "\(FamilyCode.mask(item.code ?? ""))"])
         return item

@@ -93,7 +93,8 @@ package enum Advice: Sendable, Equatable {
     package var words: [String] {
         let opt = ShellWords.option
         switch self {
-        case .reupload(let store, let id): return ["tribeboard", "resync"] + opt("--store", store) + opt("--reupload", id.rawValue)
+        case .reupload(let store, let id):
+            return ["tribeboard", "resync"] + opt("--store", store) + opt("--reupload", id.rawValue)
         case .audit(let store, let remote): return ["tribeboard", "audit"] + opt("--store", store) + remote
         case .repairAll(let store, let remote):
             return ["tribeboard", "audit"] + opt("--store", store) + remote + ["--repair", "--apply", "--out", "DIR"]

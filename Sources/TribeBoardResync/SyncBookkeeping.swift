@@ -48,7 +48,7 @@ struct SyncBookkeeping {
                     return SyncVerdict(status: .quarantined, error: message + " (after \(attempts) attempts)")
                 }
                 let delay = backoff.delay(afterAttempts: attempts, retryAfter: retryAfter)
-                return SyncVerdict(status: .retrying, error: message, nextAttemptAt: now.addingTimeInterval(delay))
+                return SyncVerdict(status: .retrying, error: message, nextAttemptAt: Timestamp(now.addingTimeInterval(delay)))
             case .quarantine(let message):
                 return SyncVerdict(status: .quarantined, error: message)
             case .conflict(let other, let message):

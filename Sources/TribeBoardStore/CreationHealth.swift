@@ -4,33 +4,33 @@ import TribeBoardDomain
 
 /// A creation that never reached `completed` in the creation log.
 package struct StalledCreation: Sendable, Equatable {
-    package let familyID: String
+    package let familyID: FamilyID
     /// nil when no family row was saved.
     package let name: String?
     package let code: String?
-    package let lastAt: String?
+    package let lastAt: Timestamp?
     package let lastState: String?
     package let lastError: String?
 }
 
 /// A family whose uploads keep failing, or that resync set aside.
 package struct FailingUpload: Sendable, Equatable {
-    package let familyID: String
+    package let familyID: FamilyID
     package let name: String?
     package let code: String?
     package let status: String?
     package let attempts: Int
     package let lastError: String?
-    package let lastAt: String?
+    package let lastAt: Timestamp?
     package let conflictWith: String?
 }
 
 /// A family waiting for sync, and since when (its creation or its last code change).
 package struct PendingFamily: Sendable, Equatable {
-    package let familyID: String
+    package let familyID: FamilyID
     package let name: String?
     package let code: String?
-    package let since: String?
+    package let since: Timestamp?
 }
 
 /// What `doctor`'s creation checks read: counts and the oldest few of each kind of trouble.
@@ -49,7 +49,7 @@ extension StoreReading {
             """
         return try reader.read { db in
             try Self.countAndSample(db, stalled, order: "last_at", limit: limit) {
-                StalledCreation(familyID: $0.shown("id"), name: $0.text("name"), code: $0.text("code"), lastAt: $0.text("last_at"),
+                StalledCreation(familyID: FamilyID(rawValue: $0.shown("id")), name: $0.text("name"), code: $0.text("code"), lastAt: $0.timestamp("last_at"),
                                 lastState: $0.text("last_state"), lastError: $0.text("last_error"))
             }
         }
@@ -67,8 +67,8 @@ extension StoreReading {
         return try reader.read { db in
             guard try db.tableExists("sync_state") else { return (Sampled(count: 0, sample: []), 0) }
             let families = try Self.countAndSample(db, failing, order: "last_at", limit: limit) {
-                FailingUpload(familyID: $0.shown("id"), name: $0.text("name"), code: $0.text("code"), status: $0.text("status"),
-                              attempts: $0.integer("attempts") ?? 0, lastError: $0.text("last_error"), lastAt: $0.text("last_at"),
+                FailingUpload(familyID: FamilyID(rawValue: $0.shown("id")), name: $0.text("name"), code: $0.text("code"), status: $0.text("status"),
+                              attempts: $0.integer("attempts") ?? 0, lastError: $0.text("last_error"), lastAt: $0.timestamp("last_at"),
                               conflictWith: $0.text("conflict_with"))
             }
             let others = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM sync_state WHERE record_table != 'families' AND status != 'retrying'") ?? 0
@@ -88,7 +88,7 @@ extension StoreReading {
             let since = FamilyConditions.pendingSince("f", hasRepairTable: try db.tableExists("code_repairs"))
             let pending = "SELECT f.id AS id, f.name AS name, f.code AS code, \(since) AS since FROM families f WHERE f.needs_sync = 1 \(notFailing)"
             let stale = try Self.countAndSample(db, pending + " AND \(since) < '\(cutoff.text)'", order: "since", limit: limit) {
-                PendingFamily(familyID: $0.shown("id"), name: $0.text("name"), code: $0.text("code"), since: $0.text("since"))
+                PendingFamily(familyID: FamilyID(rawValue: $0.shown("id")), name: $0.text("name"), code: $0.text("code"), since: $0.timestamp("since"))
             }
             let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (\(pending))") ?? 0
             return (stale, total)

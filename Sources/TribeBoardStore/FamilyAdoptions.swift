@@ -23,8 +23,8 @@ extension TribeBoardStore {
     /// the store lacks are added), marked uploaded; its quarantine or conflict ends, and a
     /// `code_repairs` row (reason `adopt`) records a code that changed. The unique index on `code`
     /// refuses a code another family of the store holds (thrown).
-    package func adopt(_ family: AdoptedFamily, previousCode: String, at now: Date = Date()) throws(StoreError) {
-        let stamp = Timestamp(now)
+    package func adopt(_ family: AdoptedFamily, previousCode: String,
+                       at stamp: Timestamp = Timestamp(Date())) throws(StoreError) {
         do {
             try writer.write { db in
                 try db.execute(sql: """

@@ -11,12 +11,12 @@ package struct MemberMove: Sendable, Equatable {
     package let userID: UserID
     package let role: MembershipRole
     package let status: MembershipStatus
-    package let joinedAt: Date
+    package let joinedAt: Timestamp
     /// The profile as CloudKit holds it, to add when the store has none.
     package var profile: ImportedProfile?
 
     package init(membershipID: MembershipID, familyID: FamilyID, userID: UserID, role: MembershipRole, status: MembershipStatus,
-                 joinedAt: Date, profile: ImportedProfile? = nil) {
+                 joinedAt: Timestamp, profile: ImportedProfile? = nil) {
         (self.membershipID, self.familyID, self.userID, self.role, self.status, self.joinedAt, self.profile)
             = (membershipID, familyID, userID, role, status, joinedAt, profile)
     }
@@ -27,7 +27,7 @@ extension MemberMove {
     /// The membership row: pending, or as CloudKit holds it (`uploadedAt`).
     func record(uploadedAt: Timestamp?) -> Membership {
         Membership(id: membershipID, familyID: familyID, userID: userID, role: role, status: status,
-                   joinedAt: Timestamp(joinedAt), uploadedAt: uploadedAt)
+                   joinedAt: joinedAt, uploadedAt: uploadedAt)
     }
 }
 
@@ -35,9 +35,9 @@ package struct ImportedProfile: Sendable, Equatable {
     package let id: UserID
     package let displayName: String
     package let appleUserIdHash: String?
-    package let createdAt: Date
+    package let createdAt: Timestamp
 
-    package init(id: UserID, displayName: String, appleUserIdHash: String?, createdAt: Date) {
+    package init(id: UserID, displayName: String, appleUserIdHash: String?, createdAt: Timestamp) {
         (self.id, self.displayName, self.appleUserIdHash, self.createdAt) = (id, displayName, appleUserIdHash, createdAt)
     }
 }
@@ -45,7 +45,7 @@ package struct ImportedProfile: Sendable, Equatable {
 extension ImportedProfile {
     /// The profile row, as uploaded (CloudKit holds it).
     func record(uploadedAt: Timestamp) -> UserProfile {
-        UserProfile(id: id, displayName: displayName, appleUserIdHash: appleUserIdHash, createdAt: Timestamp(createdAt),
+        UserProfile(id: id, displayName: displayName, appleUserIdHash: appleUserIdHash, createdAt: createdAt,
                     uploadedAt: uploadedAt)
     }
 }
@@ -55,13 +55,14 @@ extension TribeBoardStore {
     /// gets them next). A person already active or invited there is not added twice; an active
     /// parent admin while the family has one is refused by the store's unique index (thrown).
     /// Returns the memberships added.
-    package func addMovedMembers(_ moves: [MemberMove], at now: Date = Date()) throws(StoreError) -> [MembershipID] {
+    package func addMovedMembers(_ moves: [MemberMove], at now: Timestamp = Timestamp(Date())) throws(StoreError)
+        -> [MembershipID] {
         guard !moves.isEmpty else { return [] }
         do {
             return try writer.write { db in
                 var added: [MembershipID] = []
                 for move in moves {
-                    try move.profile?.record(uploadedAt: Timestamp(now)).insertRow(db, "ON CONFLICT (id) DO NOTHING")
+                    try move.profile?.record(uploadedAt: now).insertRow(db, "ON CONFLICT (id) DO NOTHING")
                     let present = try Bool.fetchOne(db, sql: """
                         SELECT EXISTS (SELECT 1 FROM memberships WHERE family_id = ? AND user_id = ? AND status IN ('active', 'invited'))
                         """, arguments: [move.familyID, move.userID]) ?? false
@@ -77,14 +78,14 @@ extension TribeBoardStore {
     }
 
     /// Marks memberships uploaded that a merge created in CloudKit itself (still pending, unchanged).
-    package func markMembershipsUploaded(_ ids: [MembershipID], at now: Date = Date()) throws(StoreError) {
+    package func markMembershipsUploaded(_ ids: [MembershipID], at now: Timestamp = Timestamp(Date())) throws(StoreError) {
         guard !ids.isEmpty else { return }
         do {
             try writer.write { db in
                 try db.execute(sql: """
                     UPDATE memberships SET needs_sync = 0, last_sync_date = ?, ck_record_id = id
                     WHERE needs_sync = 1 AND id IN \(SQLPlaceholders.list(ids.count))
-                    """, arguments: StatementArguments([Timestamp(now)]) + StatementArguments(ids))
+                    """, arguments: StatementArguments([now]) + StatementArguments(ids))
             }
         } catch {
             throw .writing(error, store: path)

@@ -26,14 +26,14 @@ struct AppMemberTests {
 
     @Test func aProfileWithoutTheAppsDateTakesCloudKitsCreationTime() throws {
         let member = try #require(AppMember(membership: Self.membership, profiles: [Self.user: Self.profile(createdAt: nil)]))
-        #expect(member.profile?.createdAt == Date(timeIntervalSince1970: 1_700_000_000))
+        #expect(member.profile?.createdAt == Timestamp(milliseconds: 1_700_000_000_000))
         #expect(member.profile?.displayName == "Ada" && member.member.role == "adult")
     }
 
     @Test func anOutOfRangeDateIsNoDate() throws {
         let member = try #require(AppMember(membership: Self.membership, profiles: [Self.user: Self.profile(createdAt: 1e300)]))
         let created = try #require(member.profile?.createdAt)
-        #expect(abs(created.timeIntervalSinceNow) < 600, "not the year 10^290: \(created)")
+        #expect(abs(created.date.timeIntervalSinceNow) < 600, "not the year 10^290: \(created)")
     }
 
     /// Adopt's move of an app-joined membership: its `joinedAt` by the same decoder.
@@ -42,7 +42,7 @@ struct AppMemberTests {
         membership[field: MembershipField.joinedAt] = CloudKitRecord.Field(value: .number(1e300), type: "TIMESTAMP")
         let move = try #require(FamilyAdopter.move(membership, familyID: FamilyID(rawValue: UUID().uuidString),
                                                    profiles: [Self.user: Self.profile(createdAt: 1_764_000_000_000)]))
-        #expect(abs(move.joinedAt.timeIntervalSinceNow) < 600, "not the year 10^290: \(move.joinedAt)")
-        #expect(move.profile?.createdAt == Date(timeIntervalSince1970: 1_764_000_000))
+        #expect(abs(move.joinedAt.date.timeIntervalSinceNow) < 600, "not the year 10^290: \(move.joinedAt)")
+        #expect(move.profile?.createdAt == Timestamp(milliseconds: 1_764_000_000_000))
     }
 }

@@ -225,7 +225,8 @@ struct FamilyDiagnosis {
     /// (unknown dates last), then id; the store's family is given a new code only when it is newer.
     private static func sharedCodeAction(_ family: FamilyFacts, others: [RemoteFamilyRecord], store storePath: String,
                                          remoteFlags: [String]) -> String {
-        let holders = [(id: family.id.rawValue, created: family.createdAt)] + others.map { (id: $0.recordName, created: $0.created) }
+        let holders = [(id: family.id.rawValue, created: family.createdAt)]
+            + others.map { (id: $0.recordName, created: $0.created) }
         let oldest = holders.min { lhs, rhs in
             switch (lhs.created, rhs.created) {
             case let (left?, right?) where left != right: return left < right

@@ -65,7 +65,8 @@ struct RemoteFamilyLookup {
         let found = records.map { record in
             let family = RemoteFamily(record)
             return RemoteFamilyRecord(recordName: family.recordName, recordType: record.recordType ?? "?", code: family.code,
-                                      name: family.name, modified: record.modified?.timestamp.map(Timestamp.init(milliseconds:)),
+                                      name: family.name,
+                                      modified: record.modified?.timestamp.map(Timestamp.init(milliseconds:)),
                                       created: family.created.timestamp, creator: record.created?.userRecordName)
         }
         let container = "\(client.configuration.container) (\(client.configuration.environment.rawValue), \(client.configuration.database.rawValue))"

@@ -8,10 +8,10 @@ import TribeBoardDomain
 package struct SyncVerdict: Sendable {
     package var status: SyncStatus
     package var error: String
-    package var nextAttemptAt: Date?
+    package var nextAttemptAt: Timestamp?
     package var conflictWith: String?
 
-    package init(status: SyncStatus, error: String, nextAttemptAt: Date? = nil, conflictWith: String? = nil) {
+    package init(status: SyncStatus, error: String, nextAttemptAt: Timestamp? = nil, conflictWith: String? = nil) {
         self.status = status
         self.error = error
         self.nextAttemptAt = nextAttemptAt
@@ -26,8 +26,8 @@ package struct ResyncListEntry: Encodable, Sendable, Equatable {
     package let status: String
     package let attempts: Int
     package let lastError: String?
-    package let lastAttemptAt: String?
-    package let nextAttemptAt: String?
+    package let lastAttemptAt: Timestamp?
+    package let nextAttemptAt: Timestamp?
     package let conflictWith: String?
 }
 
@@ -64,7 +64,7 @@ extension SyncQueue {
                     last_error = excluded.last_error, last_attempt_at = excluded.last_attempt_at,
                     next_attempt_at = excluded.next_attempt_at, conflict_with = excluded.conflict_with
                 """, arguments: [table.rawValue, id, verdict.status, attempts, verdict.error, timestamp,
-                                 verdict.nextAttemptAt.map { Timestamp($0).text }, verdict.conflictWith])
+                                 verdict.nextAttemptAt, verdict.conflictWith])
             if table == .families {
                 try CreationLog.append(db, familyID: FamilyID(rawValue: id), importKey: nil, line: nil, states: [.syncingToCloudKit],
                                        failure: verdict.error, at: Timestamp(now))
@@ -136,7 +136,7 @@ extension StoreReading {
                     let entry = try SyncStateEntry.decoded(row, table: SyncStateEntry.databaseTableName, idColumn: "record_id")
                     return ResyncListEntry(table: entry.table.rawValue, id: entry.recordID, status: entry.status.rawValue,
                                            attempts: entry.attempts, lastError: entry.lastError,
-                                           lastAttemptAt: entry.lastAttemptAt?.text, nextAttemptAt: entry.nextAttemptAt?.text,
+                                           lastAttemptAt: entry.lastAttemptAt, nextAttemptAt: entry.nextAttemptAt,
                                            conflictWith: entry.conflictWith)
                 }
             }
