@@ -17,7 +17,8 @@ enum MigrationClaims {
         // named after the record legacy-types makes of them later.
         for index in items.indices where items[index].kind == .family && items[index].outcome == .wouldCopy
             && items[index].copy.recordType == RecordMapping.familyType {
-            guard let code = items[index].copy.string("code"), let claim = try? CodeClaim(code: code, familyID: items[index].destinationName) else { continue }
+            guard let code = items[index].copy.string("code"),
+                  let claim = try? CodeClaim(code: code, familyID: items[index].destinationName) else { continue }
             claims[index] = claim
         }
         guard !claims.isEmpty else { return 0 }

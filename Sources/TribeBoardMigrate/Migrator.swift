@@ -69,7 +69,8 @@ package struct Migrator: Sendable {
         return (try TribeBoardStore.openReadOnly(at: request.storePath), nil)
     }
 
-    func plan(_ sources: [CloudKitRecord], store: (any StoreReading)?, checkpoint: [String: MigrationCheckpoint.Entry]) async throws -> [MigrationItem] {
+    func plan(_ sources: [CloudKitRecord], store: (any StoreReading)?,
+              checkpoint: [String: MigrationCheckpoint.Entry]) async throws -> [MigrationItem] {
         // Sources an earlier run copied (and perhaps deleted, or was killed deleting) are still
         // renamed in references: a kept membership pointing at a deleted family is in place.
         let translation = try MigrationTranslation(mode: request.mode, sourceNames: Set(sources.map(\.recordName)).union(checkpoint.keys))
@@ -145,8 +146,9 @@ package struct Migrator: Sendable {
                 let type = sourceTypes[target] ?? found[target]?.recordType
                 guard MigratedKind(recordType: type) != field.kind else { continue }
                 items[index].outcome = .skipped
-                items[index].reason = type.map { "its \(field.name) \(target) is a \($0.isEmpty ? "record without a type" : $0), not a \(field.kind.currentType)" }
-                    ?? "its \(field.name) \(target) exists nowhere (not among the migrated records, not at the destination)"
+                items[index].reason = type.map {
+                    "its \(field.name) \(target) is a \($0.isEmpty ? "record without a type" : $0), not a \(field.kind.currentType)"
+                } ?? "its \(field.name) \(target) exists nowhere (not among the migrated records, not at the destination)"
                 break
             }
         }

@@ -16,7 +16,6 @@ package final class RemoteCodeCheck: Sendable {
     private let client: CloudKitClient
     private let logger: Logger
     private let tripped = Mutex<CloudKitError?>(nil)
-    private let verified = Atomic<Int>(0)
     /// Set once CloudKit said the container has no CKFamily: later batches do not ask again.
     private let noLegacyFamilies = Atomic<Bool>(false)
 
@@ -39,7 +38,6 @@ package final class RemoteCodeCheck: Sendable {
     /// The error that stopped remote checking, if one did.
     package var failure: CloudKitError? { tripped.withLock { $0 } }
     package var isAvailable: Bool { failure == nil }
-    var codesVerified: Int { verified.load(ordering: .relaxed) }
 
     /// Codes (of `codes`) that a remote family holds, with that record's name; nil when the remote
     /// could not be asked (then nothing is verified).
@@ -47,7 +45,6 @@ package final class RemoteCodeCheck: Sendable {
         guard isAvailable, !codes.isEmpty else { return isAvailable ? [:] : nil }
         do throws(CloudKitError) {
             let holders = try await askHolders(of: codes)
-            verified.add(codes.count, ordering: .relaxed)
             return holders
         } catch {
             tripped.withLock { $0 = $0 ?? error }

@@ -46,9 +46,6 @@ package struct TextCuts: Sendable, Encodable, Equatable {
     /// The causes of the listed cuts, each once.
     package var causes: Set<Cause> { Set(first.flatMap(\.causes.values)) }
 
-    /// Whether any listed cut is the template's.
-    package var templateCauses: Bool { causes.contains(.template) }
-
     /// "Dupont (F1): wording, title; …; and 12 more", for messages; the cause once, ahead, when
     /// every listed text has the same (a template too long for all 300 is said once, not 300
     /// times), else each text's after it ("wording (template), family_name (data)").
