@@ -280,7 +280,8 @@ package struct FamilyRemover: Sendable {
     }
 
     /// Deletes the family records; the code claims of the families now gone, to release.
-    private func deleteFamilies(_ familyRecords: [CloudKitRecord], of families: [CaseFamily], in cloud: inout RemoteCase,
+    private func deleteFamilies(_ familyRecords: [CloudKitRecord], of families: [CaseFamily],
+                                in cloud: inout RemoteCase,
                                 entries: inout [RemovedFamily]) async throws(CloudKitError) -> [(Int, CodeClaim)] {
         let deletedFamilies = try await cloud.delete(familyRecords)
         var claims: [(Int, CodeClaim)] = []

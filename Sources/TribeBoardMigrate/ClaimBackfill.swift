@@ -86,7 +86,8 @@ package struct ClaimBackfill: Sendable {
             case .claimed?: report.claimed += 1
             case .heldBy(let holder)?: report.heldByOthers.append(held(claim, holder: holder, groups: groups))
             case .failed(let error)?:
-                report.failed.append(.init(family: claim.familyID, reason: "\(error.serverErrorCode) \(error.reason ?? "")"))
+                let reason = "\(error.serverErrorCode) \(error.reason ?? "")"
+                report.failed.append(.init(family: claim.familyID, reason: reason))
             case nil: report.failed.append(.init(family: claim.familyID, reason: "no result for its claim"))
             }
         }
@@ -104,7 +105,8 @@ package struct ClaimBackfill: Sendable {
             case .held(let holder)?: report.heldByOthers.append(held(claim, holder: holder, groups: groups))
             case .absent?: report.toClaim += 1
             case .failed(let error)?:
-                report.failed.append(.init(family: claim.familyID, reason: "\(error.serverErrorCode) \(error.reason ?? "")"))
+                let reason = "\(error.serverErrorCode) \(error.reason ?? "")"
+                report.failed.append(.init(family: claim.familyID, reason: reason))
             case nil: continue
             }
         }

@@ -54,8 +54,8 @@ struct MigrationCodes {
             items[index].recode?.newCode = newCode
             guard !newCode.isEmpty else { continue }
             items[index].copy.fields?["code"] = .string(newCode)
-            placed[newCode] = CodeHolder(id: items[index].destinationName, createdAt: MigrationStoreImport.createdAt(items[index]),
-                                         place: "migrated")
+            placed[newCode] = CodeHolder(id: items[index].destinationName,
+                                         createdAt: MigrationStoreImport.createdAt(items[index]), place: "migrated")
         }
     }
 
@@ -73,8 +73,8 @@ struct MigrationCodes {
         let mine: Set<String> = [item.sourceName, item.destinationName]
         let created = MigrationStoreImport.createdAt(item)
         if item.outcome == .checkpointed {
-            placed[FamilyCode.key(item.copy.string("code") ?? code)] = CodeHolder(id: item.destinationName, createdAt: created,
-                                                                                  place: "destination")
+            let copied = FamilyCode.key(item.copy.string("code") ?? code)
+            placed[copied] = CodeHolder(id: item.destinationName, createdAt: created, place: "destination")
             return false
         }
         let others = ((holders.remote[key] ?? []) + (holders.local[key] ?? []) + (placed[key].map { [$0] } ?? []))
@@ -95,8 +95,8 @@ struct MigrationCodes {
             }
             item.outcome = .codeConflict
             let inStore = (holders.local[key] ?? []).contains { $0.id == oldest.id }
-            item.reason = "its code \(request.display(code)) is held by \(oldest.id) (\(oldest.place)), a newer family: "
-                + "by the audit's rule the older family keeps it; "
+            item.reason = "its code \(request.display(code)) is held by \(oldest.id) (\(oldest.place)), "
+                + "a newer family: by the audit's rule the older family keeps it; "
                 + Self.repairAdvice(for: oldest.id, inStore: inStore, store: request.storePath,
                                     remote: destination.configuration.adviceFlags)
             return false

@@ -44,8 +44,7 @@ package final class RemoteCodeCheck: Sendable {
     package func holders(of codes: [String]) async -> [String: String]? {
         guard isAvailable, !codes.isEmpty else { return isAvailable ? [:] : nil }
         do throws(CloudKitError) {
-            let holders = try await askHolders(of: codes)
-            return holders
+            return try await askHolders(of: codes)
         } catch {
             tripped.withLock { $0 = $0 ?? error }
             logger.warning("CloudKit cannot check codes; going on with local checks only, and the new families are marked as not remotely verified",

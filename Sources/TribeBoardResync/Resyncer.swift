@@ -176,7 +176,8 @@ package struct Resyncer: Sendable {
         var pending = page.pending
         var claimProblem: String?
         if table == .families {
-            switch try await checkAndClaimCodes(page.families, pending: &pending, bookkeeping: bookkeeping, report: &report) {
+            switch try await checkAndClaimCodes(page.families, pending: &pending, bookkeeping: bookkeeping,
+                                                report: &report) {
             case .failure(let error): return ResyncReport.Stop(error)
             case .success(let problem): claimProblem = problem
             }
@@ -227,7 +228,8 @@ package struct Resyncer: Sendable {
 
     /// A page of families: codes checked, then claimed; those in conflict or not claimed leave
     /// `pending`. Succeeds with what the claims' answer left unmatched, if anything.
-    private func checkAndClaimCodes(_ families: [DueFamily], pending: inout [Upload], bookkeeping: SyncBookkeeping,
+    private func checkAndClaimCodes(_ families: [DueFamily], pending: inout [Upload],
+                                    bookkeeping: SyncBookkeeping,
                                     report: inout ResyncReport) async throws -> Result<String?, CloudKitError> {
         switch try await checkCodes(families, bookkeeping: bookkeeping, report: &report) {
         case .failure(let error): return .failure(error)
@@ -245,9 +247,9 @@ package struct Resyncer: Sendable {
 
     /// Each create's answer: uploaded, to look up (its name exists), or settled as failed. A
     /// refusal of the whole run's configuration stops it.
-    private func sortAnswers(_ answered: MatchedResults, pending: [Upload], table: SyncTable, bookkeeping: SyncBookkeeping,
-                             at now: Date, synced: inout [PendingRow], existing: inout [Upload],
-                             report: inout ResyncReport) throws -> ResyncReport.Stop? {
+    private func sortAnswers(_ answered: MatchedResults, pending: [Upload], table: SyncTable,
+                             bookkeeping: SyncBookkeeping, at now: Date, synced: inout [PendingRow],
+                             existing: inout [Upload], report: inout ResyncReport) throws -> ResyncReport.Stop? {
         for upload in pending {
             let (record, read) = (upload.record, upload.read)
             switch answered.byName[record.recordName] {
@@ -280,8 +282,8 @@ package struct Resyncer: Sendable {
 
     /// Creates whose name exists, looked up: the same record (an earlier run's upload), ours to
     /// repair (`updates`), or a conflict. Succeeds with what the lookup left unmatched, if anything.
-    private func settleExisting(_ existing: [Upload], table: SyncTable, bookkeeping: SyncBookkeeping, at now: Date,
-                                synced: inout [PendingRow], updates: inout [Upload],
+    private func settleExisting(_ existing: [Upload], table: SyncTable, bookkeeping: SyncBookkeeping,
+                                at now: Date, synced: inout [PendingRow], updates: inout [Upload],
                                 report: inout ResyncReport) async throws -> Result<String?, CloudKitError> {
         let names = existing.map(\.record.recordName)
         let remote: [CloudKitRecordResult]

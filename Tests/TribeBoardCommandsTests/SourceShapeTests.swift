@@ -35,7 +35,8 @@ struct SourceShapeTests {
             SourceShape.functions(in: file.text).filter { $0.lines > Self.maxFunctionLines }
                 .map { "\(file.path):\($0.line) \($0.name) (\($0.lines) lines)" }
         }
-        #expect(long.isEmpty, "functions over \(Self.maxFunctionLines) lines (split them into named steps): \(long)")
+        #expect(long.isEmpty,
+                "functions over \(Self.maxFunctionLines) lines (split them into named steps): \(long)")
     }
 
     /// Braces in strings, interpolations and comments are not the function's; a requirement
@@ -93,7 +94,9 @@ enum SourceShape {
     static func functions(in text: String) -> [Function] {
         let code = blankingStringsAndComments(Array(text.unicodeScalars))
         var lineStarts = [0]
-        for (index, scalar) in code.enumerated() where scalar == "\n" { lineStarts.append(index + 1) }
+        for (index, scalar) in code.enumerated() where scalar == "\n" {
+            lineStarts.append(index + 1)
+        }
         func line(at offset: Int) -> Int {
             var low = 0
             var high = lineStarts.count - 1
@@ -133,8 +136,11 @@ enum SourceShape {
             let start = index
             while index < code.count, isIdentifier(code[index]) { index += 1 }
             let word = String(String.UnicodeScalarView(code[start..<index]))
-            guard declarationWords.contains(word), start == 0 || code[start - 1] != "." else { continue }
-            found.append((name: word == "func" ? nameAfter(index, in: code) : word, start: start, end: index))
+            guard declarationWords.contains(word), start == 0 || code[start - 1] != "." else {
+                continue
+            }
+            let name = word == "func" ? nameAfter(index, in: code) : word
+            found.append((name: name, start: start, end: index))
         }
         return found
     }
