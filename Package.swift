@@ -227,7 +227,7 @@ let package = Package(
         .testTarget(name: "TribeBoardDoctorTests", dependencies: ["TribeBoardCloudKit", "TribeBoardCloudKitEmulator", "TribeBoardDoctor", "TribeBoardDomain", "TribeBoardRemote", "TribeBoardStore", "TribeBoardXcodeProject",
                                                                  "TribeBoardTestSupport", "TribeBoardCloudFixtures", "TribeBoardProjectFixtures", "TribeBoardStoreFixtures",
                                                                  .product(name: "TribeBoardJoinKit", package: "TribeBoardJoinKit"), .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "TribeBoardMigrateTests", dependencies: ["TribeBoardCloudKit", "TribeBoardDomain", "TribeBoardMigrate", "TribeBoardRemote", "TribeBoardTestSupport", "TribeBoardCloudFixtures"]),
+        .testTarget(name: "TribeBoardMigrateTests", dependencies: ["TribeBoardCloudKit", "TribeBoardDomain", "TribeBoardMigrate", "TribeBoardRemote", "TribeBoardStore", "TribeBoardTestSupport", "TribeBoardCloudFixtures"]),
         // The emulator alone, over HTTP with raw JSON bodies and `openssl` signatures: no client types.
         .testTarget(
             name: "TribeBoardCloudKitEmulatorTests",

@@ -1,4 +1,5 @@
 import Foundation
+import TribeBoardDomain
 
 /// One problem an audit found, with the families involved and what to do about it.
 package struct AuditFinding: Encodable, Sendable, Equatable {
@@ -50,7 +51,7 @@ package struct AuditFinding: Encodable, Sendable, Equatable {
             case .duplicateRemote: return "same code on several CloudKit records"
             case .duplicateLocalRemote: return "same code on a local family and a different CloudKit family"
             case .caseOnlyTwins: return "codes that differ only in case or spaces"
-            case .invalidFormat: return "code breaks the format ^[A-Z0-9]{6,8}$"
+            case .invalidFormat: return "code breaks the format \(FamilyCode.wireFormatPattern)"
             case .unreadableSnapshotLine: return "snapshot line that is not a record"
             case .duplicateRecordName: return "record name read more than once"
             case .missingRemote: return "families marked uploaded but gone from CloudKit"

@@ -173,7 +173,7 @@ package struct Auditor: Sendable {
             guard !candidates.isEmpty else { return MissingRemoteCheck.Outcome() }
             let details = try queries.details(of: candidates)
             return MissingRemoteCheck.confirmFromSnapshot(candidates, snapshotWritten: MissingRemoteCheck.modificationDate(ofSnapshot: path)) {
-                details[$0]?.lastSyncDate.flatMap(RecordMapping.date(fromStoreTimestamp:))
+                details[$0]?.lastSyncDate?.date
             }
         }
     }

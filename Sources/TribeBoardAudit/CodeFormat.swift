@@ -17,7 +17,7 @@ enum CodeFormat {
         if !FamilyCode.allowedLengths.contains(trimmed.count) {
             problems.append("it has \(trimmed.count) characters instead of \(FamilyCode.allowedLengthsText)")
         }
-        return problems.isEmpty ? "it does not match ^[A-Z0-9]{6,8}$" : problems.joined(separator: ", ")
+        return problems.isEmpty ? "it does not match \(FamilyCode.wireFormatPattern)" : problems.joined(separator: ", ")
     }
 }
 

@@ -37,7 +37,7 @@ struct FindingBuilder {
         guard member.location != .remote, let found = details[member.id] else { return member }
         var filled = member
         filled.name = found.name
-        filled.createdAtMilliseconds = RecordMapping.date(fromStoreTimestamp: found.createdAt).map(RecordMapping.milliseconds)
+        filled.createdAtMilliseconds = found.createdAt?.milliseconds
         return filled
     }
 
@@ -157,7 +157,7 @@ struct FindingBuilder {
                      message: "family \(entry.id.string) has code \(request.display(localCode)) locally and "
                         + "\(request.display(entry.code)) in CloudKit, and no repair explains it",
                      action: "Find out which is right (`"
-                        + Advice.doctorFamily(store: request.storePath, familyID: entry.id.string, remote: remoteFlags).command
+                        + Advice.doctorFamily(store: request.storePath, family: entry.id.string, remote: remoteFlags).command
                         + "`); "
                          + "the app's members use the CloudKit one",
                      families: [AuditFamily(id: entry.id.string, name: entry.name, location: .both, code: request.display(entry.code),
@@ -170,7 +170,7 @@ struct FindingBuilder {
                         + "reads it as half created (its creation stopped half way, or it was provisioned "
                         + "without an admin)",
                      action: "Add its admin in the app, or see `"
-                        + Advice.doctorFamily(store: request.storePath, familyID: family.id, remote: remoteFlags).command
+                        + Advice.doctorFamily(store: request.storePath, family: family.id, remote: remoteFlags).command
                         + "`",
                      families: [family])
     }
@@ -180,10 +180,12 @@ struct FindingBuilder {
 
     func registeredTwice(_ pair: RegisteredTwice) -> AuditFinding {
         let (kept, duplicate) = (pair.kept.id, pair.duplicate.id)
+        let merge = Advice.merge(store: request.storePath, duplicate: FamilyID(rawValue: duplicate),
+                                 into: FamilyID(rawValue: kept), remote: remoteFlags).command
         return AuditFinding(category: .registeredTwice,
                             message: "family \(duplicate) has the name and admin of \(kept), created before it: one parent registered twice",
                             action: "Merge it into the older one (its members move, it is removed): "
-                                + "`\(Advice.merge(store: request.storePath, duplicate: duplicate, into: kept, remote: remoteFlags).command)`, "
+                                + "`\(merge)`, "
                                 + "then again with --apply",
                             families: [pair.kept, pair.duplicate])
     }
@@ -205,7 +207,7 @@ struct FindingBuilder {
         let count = outcome.missing.count
         let shown = request.sampleLimit.map { Array(outcome.missing.prefix($0)) } ?? outcome.missing
         let sample = shown.map { id in
-            AuditFamily(id: id, name: details[id]?.name, location: .local, createdAt: details[id]?.createdAt)
+            AuditFamily(id: id, name: details[id]?.name, location: .local, createdAt: details[id]?.createdAt?.text)
         }
         var message = "\(count) famil\(count == 1 ? "y" : "ies") the store marks uploaded "
             + (live ? "\(count == 1 ? "is" : "are") not in CloudKit (looked up by record name: deleted, "
@@ -227,7 +229,8 @@ struct FindingBuilder {
         let check = checkFirst ? "; if every family is missing, check --container and --environment first" : ""
         let resync = Advice.resync(store: store, remote: remote).command
         guard ids.count > 1 else {
-            let reupload = Advice.reupload(store: store, familyID: ids.first ?? "ID").command
+            let reupload = Advice.reupload(store: store, familyID: ids.first.map(FamilyID.init(rawValue:)) ?? "ID")
+                .command
             return "`\(reupload)` marks it for upload again (with its memberships and profiles), "
                 + "then `\(resync)` sends it\(check)"
         }
@@ -301,7 +304,7 @@ struct FindingBuilder {
     }
 
     static func timestamp(_ milliseconds: Int64) -> String {
-        StoreTimestamp.format(Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+        Timestamp(milliseconds: milliseconds).text
     }
 
     static func hours(_ interval: TimeInterval) -> String {

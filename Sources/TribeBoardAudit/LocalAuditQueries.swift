@@ -30,7 +30,7 @@ struct LocalAuditQueries: Sendable {
     /// Families waiting for sync since before `cutoff`: how many, and the oldest `limit` of them
     /// (all when nil).
     func stalePendingFamilies(before cutoff: Date, limit: Int?) throws -> (count: Int, sample: [AuditFamily]) {
-        let pending = try store.familiesPending(since: cutoff, limit: limit)
+        let pending = try store.familiesPending(since: Timestamp(cutoff), limit: limit)
         return (pending.count, pending.sample.map(Self.family))
     }
 
@@ -46,6 +46,6 @@ struct LocalAuditQueries: Sendable {
     }
 
     private static func family(_ summary: FamilySummary) -> AuditFamily {
-        AuditFamily(id: summary.id.rawValue, name: summary.name, location: .local, createdAt: summary.createdAt)
+        AuditFamily(id: summary.id.rawValue, name: summary.name, location: .local, createdAt: summary.createdAt?.text)
     }
 }

@@ -30,7 +30,7 @@ struct OrphanClaims {
             let page = try store.rememberedClaims(after: after, limit: CloudKitClient.maxOperationsPerRequest)
             guard let last = page.last else { break }
             after = last.code
-            let claims = page.compactMap { try? CodeClaim(code: $0.code, familyID: $0.familyID.rawValue) }
+            let claims = page.compactMap { try? CodeClaim(code: $0.code, familyID: $0.familyID) }
             let answer = try await claimer.standing(claims)
             var ours: [TribeBoardStore.ClaimedCode] = []
             for (claim, remembered) in zip(claims, page) {
@@ -45,7 +45,7 @@ struct OrphanClaims {
             found.orphans += ours.filter { gone.contains($0.familyID.rawValue) }
         }
         guard let releasing, !found.orphans.isEmpty else { return found }
-        let released = try await claimer.release(found.orphans.compactMap { try? CodeClaim(code: $0.code, familyID: $0.familyID.rawValue) })
+        let released = try await claimer.release(found.orphans.compactMap { try? CodeClaim(code: $0.code, familyID: $0.familyID) })
         let done = found.orphans.filter { orphan in
             guard let name = try? CodeClaim.recordName(forCode: orphan.code) else { return false }
             return released.outcomes[name] == .released
@@ -88,7 +88,7 @@ extension FindingBuilder {
             findings.append(AuditFinding(category: .foreignClaim, code: code,
                                          message: "this store claimed code \(code) for family \(claim.familyID); "
                                             + "the claim's name is now held by \(holder.sentence)",
-                                         action: holder.advice(for: claim.familyID.rawValue, store: request.storePath, remote: remoteFlags),
+                                         action: holder.advice(for: claim.familyID, store: request.storePath, remote: remoteFlags),
                                          families: [AuditFamily(id: claim.familyID.rawValue, location: .local)]))
         }
         return findings

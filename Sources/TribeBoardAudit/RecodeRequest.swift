@@ -41,9 +41,9 @@ package enum RecodeError: Error, LocalizedError {
     /// CloudKit refused the new code's claim, left it unanswered, or every code tried was taken.
     case claimNotConfirmed(reason: String)
     /// The family's code changed (or the new code was taken) between the read and the change.
-    case changedMeanwhile(familyID: String)
+    case changedMeanwhile(familyID: FamilyID)
     /// The store holds the new code but the QR code or the manifest is not in place.
-    case filesNotInPlace(familyID: String, store: String, cause: FileSystemError)
+    case filesNotInPlace(familyID: FamilyID, store: String, cause: FileSystemError)
 
     package var errorDescription: String? {
         switch self {

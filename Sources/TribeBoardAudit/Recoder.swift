@@ -46,14 +46,14 @@ package struct Recoder: Sendable {
                                       + "reprint it before that, once the new code is made")
         guard let outputDirectory = request.outputDirectory, let manifestPath, let store else {
             // A plan: the store still holds the old code, so a card printed now would show it.
-            report.applyCommand = Advice.recode(familyID: family.id.rawValue, store: request.storePath, remote: request.adviceFlags).command
+            report.applyCommand = Advice.recode(familyID: family.id, store: request.storePath, remote: request.adviceFlags).command
             return report
         }
         let newCode = try await chooseAndClaim(family, store: store, claimed: &report.claimed)
         try apply(family, newCode: newCode, store: store, outputDirectory: outputDirectory, manifestPath: manifestPath)
         report.applied = true
         // From the store, which holds the new code (sheets takes `--family-id` from the store, not with `--manifest`).
-        report.reprintCommand = Advice.reprint(store: request.storePath, familyID: family.id.rawValue).command
+        report.reprintCommand = Advice.reprint(store: request.storePath, familyID: family.id).command
         report.newCode = request.display(newCode)
         report.qrFile = "\(outputDirectory)/\(QRCodeFiles.relativePath(for: family.id))"
         logger.notice("family recoded", metadata: ["family": "\(family.id)", "output": "\(outputDirectory)"])
@@ -68,7 +68,7 @@ package struct Recoder: Sendable {
             for _ in 0..<Self.claimRounds {
                 let code = try store.freeCode(avoiding: taken).value
                 guard let client = request.client else { return code }
-                let claim = try CodeClaim(code: code, familyID: family.id.rawValue)
+                let claim = try CodeClaim(code: code, familyID: family.id)
                 let answer = try await CodeClaimer(client: client).claim([claim])
                 switch answer.outcomes[claim.recordName] {
                 case .claimed?:
@@ -120,14 +120,14 @@ package struct Recoder: Sendable {
         guard outcome == .changed else {
             unlink(stagedQR)
             unlink(stagedManifest)
-            throw .changedMeanwhile(familyID: family.id.rawValue)
+            throw .changedMeanwhile(familyID: family.id)
         }
         guard rename(stagedQR, qrPath) == 0 else {
-            throw .filesNotInPlace(familyID: family.id.rawValue, store: request.storePath,
+            throw .filesNotInPlace(familyID: family.id, store: request.storePath,
                                    cause: FileSystemError("rename into", path: qrPath))
         }
         guard rename(stagedManifest, manifestPath) == 0 else {
-            throw .filesNotInPlace(familyID: family.id.rawValue, store: request.storePath, cause: FileSystemError("rename into", path: manifestPath))
+            throw .filesNotInPlace(familyID: family.id, store: request.storePath, cause: FileSystemError("rename into", path: manifestPath))
         }
     }
 }

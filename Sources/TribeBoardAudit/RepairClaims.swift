@@ -23,7 +23,7 @@ extension CodeRepairApplier {
             var claims: [Int: CodeClaim] = [:]
             for index in waiting {
                 guard let code = changes[index].assignedCode else { continue }
-                claims[index] = try CodeClaim(code: code, familyID: changes[index].familyId)
+                claims[index] = try CodeClaim(code: code, familyID: FamilyID(rawValue: changes[index].familyId))
             }
             let answer = try await claimer.claim(Array(claims.values))
             var confirmed: [TribeBoardStore.ClaimedCode] = []
@@ -32,7 +32,7 @@ extension CodeRepairApplier {
                 guard let claim = claims[index] else { continue }
                 switch answer.outcomes[claim.recordName] {
                 case .claimed?:
-                    confirmed.append(.init(familyID: FamilyID(rawValue: claim.familyID), code: claim.code))
+                    confirmed.append(.init(familyID: claim.familyID, code: claim.code))
                 case .heldBy?:
                     taken.insert(claim.code)
                     let fresh = try store.freeCode(avoiding: taken).value

@@ -10,7 +10,7 @@ import TribeBoardSupport
 package enum CaseError: Error, LocalizedError {
     case noSuchFamily(String, store: String)
     /// Members other than the parent admin: `--force`, or `merge` them into the family that stays.
-    case hasMembers(familyID: String, count: Int, store: String)
+    case hasMembers(familyID: FamilyID, count: Int, store: String)
     case sameFamily(String)
     /// A merge into a family that is itself being removed or merged.
     case keptFamilyLeaving(String)

@@ -85,12 +85,12 @@ package struct FamilyAdopter: Sendable {
         } catch {
             throw .remote(error)
         }
-        guard let record = familyRecord, let code = record.string("code"), let name = record.string("name") else {
+        guard let record = familyRecord, let code = record.string(FamilyField.code), let name = record.string(FamilyField.name) else {
             throw .notInCloudKit(family.id.rawValue)
         }
         do throws(CloudKitError) {
             let memberships = (try await cloud.memberships(of: [family.id.rawValue]))[family.id.rawValue] ?? []
-            let profiles = try await cloud.records(named: memberships.compactMap { RemoteCase.reference($0, "user") })
+            let profiles = try await cloud.records(named: memberships.compactMap { RemoteMembership($0).user })
             let claimName = try? CodeClaim.recordName(forCode: code)
             let claim = try await cloud.records(named: claimName.map { [$0] } ?? [])
             adopted = AdoptedFamily(id: family.id, name: name, code: CodeClaim.normalise(code),
@@ -107,7 +107,7 @@ package struct FamilyAdopter: Sendable {
         report.requests = cloud.requests
         try await checkCreator(of: record, report: &report)
         guard request.apply, let writable else {
-            report.applyCommand = Advice.adopt(store: request.storePath, familyID: family.id.rawValue,
+            report.applyCommand = Advice.adopt(store: request.storePath, familyID: family.id,
                                                remote: request.client.configuration.adviceFlags, apply: true).command
             return report
         }
@@ -118,7 +118,7 @@ package struct FamilyAdopter: Sendable {
         }
         report.applied = true
         report.setAsideEnded = true
-        if report.codeChanged { report.reprintCommand = Advice.reprint(store: request.storePath, familyID: family.id.rawValue).command }
+        if report.codeChanged { report.reprintCommand = Advice.reprint(store: request.storePath, familyID: family.id).command }
         logger.notice("family adopted from CloudKit", metadata: ["family": "\(family.id)"])
         return report
     }
@@ -145,7 +145,7 @@ package struct FamilyAdopter: Sendable {
 
     static func move(_ record: CloudKitRecord, familyID: FamilyID, profiles: [String: CloudKitRecord]) -> MemberMove? {
         guard let member = AppMember(membership: record, profiles: profiles) else { return nil }
-        let joined = (record.fields?["joinedAt"]?.value.number).map { Date(timeIntervalSince1970: $0 / 1000) } ?? Date()
+        let joined = RemoteMembership(record).joinedAt ?? Date()
         return MemberMove(membershipID: MembershipID(rawValue: record.recordName), familyID: familyID, userID: member.member.userID,
                           role: MembershipRole(rawValue: member.member.role) ?? .adult,
                           status: MembershipStatus(rawValue: member.member.status) ?? .active, joinedAt: joined, profile: member.profile)

@@ -33,7 +33,7 @@ package struct FamilyMerger: Sendable {
         report.duplicateCode = request.display(duplicate.code)
         report.keptId = kept.id.rawValue
         report.keptName = kept.name
-        report.reprintCommand = Advice.reprint(store: request.storePath, familyID: kept.id.rawValue).command
+        report.reprintCommand = Advice.reprint(store: request.storePath, familyID: kept.id).command
         if (duplicate.uploaded || !duplicate.claimedCodes.isEmpty || kept.uploaded) && request.client == nil && request.apply {
             throw .remoteNeeded(familyID: (duplicate.uploaded ? duplicate.id : kept.id).rawValue)
         }
@@ -99,7 +99,7 @@ package struct FamilyMerger: Sendable {
             let known = Set(duplicate.members.map(\.membershipID.rawValue))
             let records = (try await cloud.memberships(of: [duplicate.id.rawValue]))[duplicate.id.rawValue, default: []]
                 .filter { !known.contains($0.recordName) }
-            let users = records.compactMap { RemoteCase.reference($0, "user") }
+            let users = records.compactMap { RemoteMembership($0).user }
             let profiles = try await cloud.records(named: users)
             return records.compactMap { AppMember(membership: $0, profiles: profiles) }
         } catch {
@@ -176,23 +176,24 @@ package struct FamilyMerger: Sendable {
     }
 }
 
-/// A member who joined in the app: CloudKit's membership and profile.
+/// A member who joined in the app: CloudKit's membership and profile, read by the Remote
+/// module's decoders (a profile's date: the app's `createdAt`, else CloudKit's creation time).
 struct AppMember {
     let member: CaseMember
     let profile: ImportedProfile?
 
-    init?(membership: CloudKitRecord, profiles: [String: CloudKitRecord]) {
-        guard let user = RemoteCase.reference(membership, "user") else { return nil }
-        let record = profiles[user]
-        let name = record?.string("displayName") ?? "?"
-        let created = (record?.fields?["createdAt"]?.value.number).map { Date(timeIntervalSince1970: $0 / 1000) } ?? Date()
-        member = CaseMember(membershipID: MembershipID(rawValue: membership.recordName), userID: UserID(rawValue: user), displayName: name,
-                            appleUserIdHash: record?.string("appleUserIdHash"), role: membership.string("role") ?? "adult",
-                            status: membership.string("status") ?? "active", uploaded: true, profileUploaded: record != nil,
+    init?(membership record: CloudKitRecord, profiles: [String: CloudKitRecord]) {
+        let membership = RemoteMembership(record)
+        guard let user = membership.user else { return nil }
+        let remote = profiles[user].map { RemoteProfile($0) }
+        let name = remote?.displayName ?? "?"
+        member = CaseMember(membershipID: MembershipID(rawValue: record.recordName), userID: UserID(rawValue: user),
+                            displayName: name, appleUserIdHash: remote?.appleUserIdHash, role: membership.role ?? "adult",
+                            status: membership.status ?? "active", uploaded: true, profileUploaded: remote != nil,
                             profileOnlyHere: false)
-        profile = record.map {
-            ImportedProfile(id: UserID(rawValue: user), displayName: name,
-                            appleUserIdHash: $0.string("appleUserIdHash"), createdAt: created)
+        profile = remote.map {
+            ImportedProfile(id: UserID(rawValue: user), displayName: name, appleUserIdHash: $0.appleUserIdHash,
+                            createdAt: $0.created.date ?? Date())
         }
     }
 }

@@ -50,8 +50,8 @@ package struct FamilyRemover: Sendable {
                 let others = family.otherMembers.count + (joinedInApp[family.id.rawValue]?.count ?? 0)
                 if others > 0 && !request.force {
                     entry.outcome = .refused
-                    entry.problem = CaseError.hasMembers(familyID: family.id.rawValue, count: others, store: request.storePath).localizedDescription
-                    if request.families.count == 1 { throw .hasMembers(familyID: family.id.rawValue, count: others, store: request.storePath) }
+                    entry.problem = CaseError.hasMembers(familyID: family.id, count: others, store: request.storePath).localizedDescription
+                    if request.families.count == 1 { throw .hasMembers(familyID: family.id, count: others, store: request.storePath) }
                     report.add(entry)
                     continue
                 }
@@ -96,7 +96,7 @@ package struct FamilyRemover: Sendable {
         }
         if report.notOurs > 0 {
             let ids = report.families.filter(\.anotherCreator).compactMap(\.familyId)
-            let adopt = Advice.adopt(store: request.storePath, familyID: ids.count == 1 ? ids[0] : "ID",
+            let adopt = Advice.adopt(store: request.storePath, familyID: ids.count == 1 ? FamilyID(rawValue: ids[0]) : "ID",
                                      remote: request.client?.configuration.adviceFlags ?? [], apply: true).command
             return "CloudKit refused to delete a family record another creator wrote (an app user's; only they may delete it), "
                 + "so running remove again changes nothing: take CloudKit's version into the store with `\(adopt)`"
@@ -151,9 +151,10 @@ package struct FamilyRemover: Sendable {
         for family in uploaded {
             let known = Set(family.members.map(\.membershipID.rawValue))
             members[family.id.rawValue] = (queried[family.id.rawValue] ?? []).filter { !known.contains($0.recordName) }.map { record in
-                RemovedFamily.Member(membershipId: record.recordName, userId: RemoteCase.reference(record, "user") ?? "?",
-                                     displayName: "(joined in the app)", role: record.string("role") ?? "?",
-                                     status: record.string("status") ?? "?", profile: "kept")
+                let joined = RemoteMembership(record)
+                return RemovedFamily.Member(membershipId: record.recordName, userId: joined.user ?? "?",
+                                            displayName: "(joined in the app)", role: joined.role ?? "?",
+                                            status: joined.status ?? "?", profile: "kept")
             }
         }
         return members
@@ -295,7 +296,7 @@ package struct FamilyRemover: Sendable {
             entries[index].remoteFamilyDeleted = deletedFamilies[family.id.rawValue] != nil
             for code in Set(family.claimedCodes + [CodeClaim.normalise(family.code)]) {
                 do throws(CodeClaimError) {
-                    claims.append((index, try CodeClaim(code: code, familyID: family.id.rawValue)))
+                    claims.append((index, try CodeClaim(code: code, familyID: family.id)))
                 } catch {
                     entries[index].outcome = .unfinished
                     entries[index].problem = error.localizedDescription

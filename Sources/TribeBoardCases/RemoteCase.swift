@@ -26,14 +26,15 @@ struct RemoteCase: Sendable {
     mutating func memberships(of familyIDs: [String]) async throws(CloudKitError) -> [String: [CloudKitRecord]] {
         var byFamily: [String: [CloudKitRecord]] = [:]
         for chunk in familyIDs.chunked(CloudKitClient.maxOperationsPerRequest) {
-            let query = CloudKitQuery(recordType: RecordMapping.membershipType, filterBy: [.references("family", in: Array(chunk))])
+            let query = CloudKitQuery(recordType: RecordMapping.membershipType,
+                                      filterBy: [.references(MembershipField.family.rawValue, in: Array(chunk))])
             var marker: String?
             var pages = ContinuationGuard(recordType: query.recordType)
             repeat {
                 requests += 1
                 let page = try await client.query(query, continuationMarker: marker)
                 for case .record(let record) in page.records {
-                    guard let family = Self.reference(record, "family") else { continue }
+                    guard let family = RemoteMembership(record).family else { continue }
                     byFamily[family, default: []].append(record)
                 }
                 marker = try pages.next(after: page.continuationMarker)
@@ -87,11 +88,5 @@ struct RemoteCase: Sendable {
             }
         }
         return outcomes
-    }
-
-    /// The record name a REFERENCE field holds.
-    static func reference(_ record: CloudKitRecord, _ field: String) -> String? {
-        guard case .object(let object)? = record.fields?[field]?.value, case .string(let name)? = object["recordName"] else { return nil }
-        return name
     }
 }

@@ -62,7 +62,7 @@ package final class ScriptedCloudKitServer: Sendable {
                 let names = (body["records"] as? [[String: Any]] ?? []).compactMap { $0["recordName"] as? String }
                 answer = ["records": script.lookupResults(names)]
             case "users/caller":
-                answer = ["userRecordName": "_scripted"]
+                answer = ["userRecordName": Self.caller]
             default:
                 answer = ["records": [[String: Any]]()]
             }
@@ -83,6 +83,8 @@ package final class ScriptedCloudKitServer: Sendable {
     }
 
     package static let claimsOperation = "records/modify claims"
+    /// Who users/caller says the client is: the creator of what it saved.
+    package static let caller = "_scripted"
 
     static func onlyClaims(_ body: [String: Any]) -> Bool {
         let operations = body["operations"] as? [[String: Any]] ?? []

@@ -3,7 +3,8 @@ import TribeBoardTestSupport
 import Synchronization
 
 /// Each record a records/modify carried, by name, as sent: so that a scripted lookup finds a record
-/// exactly as the client uploaded it (what CloudKit holds after a run killed before it marked it).
+/// exactly as the client uploaded it (what CloudKit holds after a run killed before it marked it),
+/// created by the caller that sent it, as CloudKit stamps every record it saves.
 package final class SentRecords: Sendable {
     private let byName = Mutex<[String: Data]>([:])
 
@@ -16,6 +17,9 @@ package final class SentRecords: Sendable {
 
     func remember(_ body: [String: Any]) {
         for case let record as [String: Any] in (body["operations"] as? [[String: Any]] ?? []).compactMap({ $0["record"] }) {
+            var record = record
+            record["created"] = ["timestamp": Int(Date().timeIntervalSince1970 * 1000),
+                                 "userRecordName": ScriptedCloudKitServer.caller]
             if let name = record["recordName"] as? String, let json = try? JSONSerialization.data(withJSONObject: record) {
                 byName.withLock { $0[name] = json }
             }

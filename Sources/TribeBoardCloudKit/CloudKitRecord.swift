@@ -1,4 +1,5 @@
 import Foundation
+import TribeBoardDomain
 
 /// A record dictionary in the Web Services format (also one line of a remote snapshot file).
 package struct CloudKitRecord: Codable, Sendable, Equatable {
@@ -48,9 +49,11 @@ package struct CloudKitRecord: Codable, Sendable, Equatable {
             self.userRecordName = userRecordName
         }
 
-        /// Milliseconds from year 1 to 9999: a server's 1e300 (or a string) is no date, and
-        /// makes this stamp's time unknown instead of failing the whole answer.
-        static let plausibleMilliseconds: ClosedRange<Double> = -62_135_596_800_000...253_402_300_799_000
+        /// Milliseconds from year 1 to the end of 9999 (the domain's bound, to its last
+        /// millisecond: the snapshot parser reads the same stamps): a server's 1e300 (or a string)
+        /// is no date, and makes this stamp's time unknown instead of failing the whole answer.
+        static let plausibleMilliseconds: ClosedRange<Double> =
+            -62_135_596_800_000...Double(Timestamp.supportedMilliseconds.upperBound)
 
         package init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)

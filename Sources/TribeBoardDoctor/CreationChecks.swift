@@ -57,7 +57,7 @@ struct CreationChecks {
                                 checked: "Creations that reached completed (creation_log)",
                                 found: count == 0 ? "every logged creation completed" : "\(Self.families(count)) stopped before completed",
                                 action: count == 0 ? nil
-                                    : "look at each with `\(Advice.doctorFamily(store: store.path, familyID: "ID", remote: remoteFlags).command)`; "
+                                    : "look at each with `\(Advice.doctorFamily(store: store.path, family: "ID", remote: remoteFlags).command)`; "
                                     + "one without its admin membership is never uploaded: remove it with "
                                     + "`\(Advice.remove(store: store.path, familyID: "ID", remote: remoteFlags).command)` "
                                     + "and provision its row again with its admin")
@@ -85,7 +85,7 @@ struct CreationChecks {
                                     : "`\(Advice.resyncList(store: store.path).command)` shows each error; a code conflict needs a new code "
                                     + "(`\(Advice.repairAll(store: store.path, remote: remoteFlags).command)`); one whose own record name "
                                     + "CloudKit holds (another version) is closed by adopt "
-                                    + "(`\(Advice.doctorFamily(store: store.path, familyID: "ID", remote: remoteFlags).command)` "
+                                    + "(`\(Advice.doctorFamily(store: store.path, family: "ID", remote: remoteFlags).command)` "
                                     + "says which); for the others fix the cause, "
                                     + "then `\(Advice.resyncRelease(store: store.path, recordID: "ID").command)`")
         if count == 0 && others > 0 { check.status = .warning }
@@ -103,7 +103,8 @@ struct CreationChecks {
 
     private func pendingCheck() throws -> DoctorCheck {
         // Families already reported as failing are not counted again here.
-        let (pending, total) = try store.pendingFamilies(staleBefore: now.addingTimeInterval(-staleAfter), failingAfter: Self.repeatedFailures,
+        let cutoff = Timestamp(now.addingTimeInterval(-staleAfter))
+        let (pending, total) = try store.pendingFamilies(staleBefore: cutoff, failingAfter: Self.repeatedFailures,
                                                          limit: sampleSize)
         let stale = pending.count
         let threshold = Self.describe(staleAfter)
@@ -141,7 +142,7 @@ struct CreationChecks {
                                     + "again with admin_display_name (provision never changes a family it already holds)")
         check.count = count
         check.sample = orphans.sample.map {
-            item($0.id.rawValue, $0.name, $0.code, detail: "created \($0.createdAt ?? "?"), \(AdminState.none.summary)")
+            item($0.id.rawValue, $0.name, $0.code, detail: "created \($0.createdAt?.text ?? "?"), \(AdminState.none.summary)")
         }
         return check
     }
@@ -158,7 +159,7 @@ struct CreationChecks {
                                     + "activateInvitedAdmin); their profile and membership stay in this store until then")
         check.count = count
         check.sample = awaiting.sample.map {
-            item($0.id.rawValue, $0.name, $0.code, detail: "created \($0.createdAt ?? "?"), \(AdminState.awaitingInvitedAdmin.summary)")
+            item($0.id.rawValue, $0.name, $0.code, detail: "created \($0.createdAt?.text ?? "?"), \(AdminState.awaitingInvitedAdmin.summary)")
         }
         return check
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import TribeBoardCloudKit
+import TribeBoardDomain
 import TribeBoardStore
 import TribeBoardSupport
 
@@ -47,7 +48,7 @@ package struct DoctorReport: Sendable, Codable {
     init(request: DoctorRequest, fallback: FallbackAssessment, checks: [DoctorCheck]) {
         store = request.storePath
         project = request.projectPath
-        checkedAt = StoreTimestamp.format(request.now)
+        checkedAt = Timestamp(request.now).text
         self.fallback = fallback
         self.checks = DoctorSection.allCases.flatMap { section in checks.filter { $0.section == section } }
         summary = DoctorSummary(checks)

@@ -6,10 +6,11 @@ import TribeBoardSupport
 /// operator's to choose; the end-to-end tests (`AdviceAsPrintedTests`) replace only those and run
 /// the rest. `remote`: the CloudKit flags of the run that advises (`CloudKitConfiguration.
 /// adviceFlags`), so a command that reaches CloudKit runs as printed in a shell without the
-/// TRIBEBOARD_CK_* variables.
+/// TRIBEBOARD_CK_* variables. A family is named by its typed id (`"ID"`: the placeholder), but
+/// where `doctor family` is advised, which also finds a family by code or name.
 package enum Advice: Sendable, Equatable {
     /// One family CloudKit lost: mark it for upload again (the store only).
-    case reupload(store: String, familyID: String)
+    case reupload(store: String, familyID: FamilyID)
     /// The whole store against CloudKit.
     case audit(store: String, remote: [String] = [])
     /// Several: the audit's repair marks them all.
@@ -22,25 +23,26 @@ package enum Advice: Sendable, Equatable {
     case resyncRelease(store: String, recordID: String)
     /// The container and environment read, against the app's entitlements.
     case doctorContainer(store: String, container: String?, environment: String?)
-    /// Everything the store and CloudKit know of one family (`ID`: one of a list).
-    case doctorFamily(store: String, familyID: String, remote: [String] = [])
+    /// Everything the store and CloudKit know of one family (`ID`: one of a list), named by its
+    /// id, code, external id or name.
+    case doctorFamily(store: String, family: String, remote: [String] = [])
     /// A family that must go (a creation that did not complete), from CloudKit and the store.
-    case remove(store: String, familyID: String, remote: [String] = [])
+    case remove(store: String, familyID: FamilyID, remote: [String] = [])
     /// A parent registered twice: the duplicate's members move to the kept family (a plan).
-    case merge(store: String, duplicate: String, into: String, remote: [String] = [])
+    case merge(store: String, duplicate: FamilyID, into: FamilyID, remote: [String] = [])
     /// A newer family holding an older one's code gets a new one (`STORE` when not this store).
-    case recode(familyID: String, store: String?, remote: [String] = [])
+    case recode(familyID: FamilyID, store: String?, remote: [String] = [])
     /// CloudKit's version of a family taken into the store (a record under its name that the
     /// store's version cannot be uploaded over): `apply` false shows both versions first.
-    case adopt(store: String, familyID: String, remote: [String] = [], apply: Bool)
+    case adopt(store: String, familyID: FamilyID, remote: [String] = [], apply: Bool)
     /// A recoded family's card, from the store.
-    case reprint(store: String, familyID: String)
+    case reprint(store: String, familyID: FamilyID)
     /// A family the operator knows by name (`NAME`) or code, found in the store and CloudKit.
     case findFamily(store: String, remote: [String] = [])
     /// The audit's repair as a plan: what it would change, nothing written.
     case repairPlan(store: String, remote: [String] = [])
     /// One family's new code as a plan (`recode` then makes it with `--apply`).
-    case recodePlan(familyID: String, store: String, remote: [String] = [])
+    case recodePlan(familyID: FamilyID, store: String, remote: [String] = [])
     /// A fresh snapshot of the container, audited in the same run (`FILE`: where it goes).
     case exportSnapshot(store: String, remote: [String] = [])
     /// The legacy CK* records copied to the app's types: a plan, the copy, or the copy and the
@@ -91,7 +93,7 @@ package enum Advice: Sendable, Equatable {
     package var words: [String] {
         let opt = ShellWords.option
         switch self {
-        case .reupload(let store, let id): return ["tribeboard", "resync"] + opt("--store", store) + opt("--reupload", id)
+        case .reupload(let store, let id): return ["tribeboard", "resync"] + opt("--store", store) + opt("--reupload", id.rawValue)
         case .audit(let store, let remote): return ["tribeboard", "audit"] + opt("--store", store) + remote
         case .repairAll(let store, let remote):
             return ["tribeboard", "audit"] + opt("--store", store) + remote + ["--repair", "--apply", "--out", "DIR"]
@@ -101,20 +103,22 @@ package enum Advice: Sendable, Equatable {
         case .doctorContainer(let store, let container, let environment):
             return ["tribeboard", "doctor"] + opt("--store", store) + (container.map { opt("--container", $0) } ?? [])
                 + (environment.map { opt("--environment", $0) } ?? []) + ["--project", "PATH"]
-        case .doctorFamily(let store, let id, let remote):
-            return Self.line(["tribeboard", "doctor", "family"], id, opt("--store", store) + remote)
-        case .remove(let store, let id, let remote): return Self.line(["tribeboard", "remove"], id, opt("--store", store) + remote + ["--apply"])
+        case .doctorFamily(let store, let family, let remote):
+            return Self.line(["tribeboard", "doctor", "family"], family, opt("--store", store) + remote)
+        case .remove(let store, let id, let remote):
+            return Self.line(["tribeboard", "remove"], id.rawValue, opt("--store", store) + remote + ["--apply"])
         case .merge(let store, let duplicate, let kept, let remote):
-            return Self.line(["tribeboard", "merge"], duplicate, opt("--into", kept) + opt("--store", store) + remote)
+            return Self.line(["tribeboard", "merge"], duplicate.rawValue, opt("--into", kept.rawValue) + opt("--store", store) + remote)
         case .recode(let id, let store, let remote):
-            return Self.line(["tribeboard", "recode"], id, opt("--store", store ?? "STORE") + remote + ["--apply", "--out", "DIR"])
+            return Self.line(["tribeboard", "recode"], id.rawValue, opt("--store", store ?? "STORE") + remote + ["--apply", "--out", "DIR"])
         case .adopt(let store, let id, let remote, let apply):
-            return Self.line(["tribeboard", "adopt"], id, opt("--store", store) + remote + (apply ? ["--apply"] : []))
+            return Self.line(["tribeboard", "adopt"], id.rawValue, opt("--store", store) + remote + (apply ? ["--apply"] : []))
         case .reprint(let store, let id):
-            return ["tribeboard", "sheets"] + opt("--store", store) + opt("--family-id", id) + opt("--out", "\(id).pdf")
+            return ["tribeboard", "sheets"] + opt("--store", store) + opt("--family-id", id.rawValue) + opt("--out", "\(id).pdf")
         case .findFamily(let store, let remote): return ["tribeboard", "doctor", "family", "NAME"] + opt("--store", store) + remote
         case .repairPlan(let store, let remote): return ["tribeboard", "audit"] + opt("--store", store) + remote + ["--repair"]
-        case .recodePlan(let id, let store, let remote): return Self.line(["tribeboard", "recode"], id, opt("--store", store) + remote)
+        case .recodePlan(let id, let store, let remote):
+            return Self.line(["tribeboard", "recode"], id.rawValue, opt("--store", store) + remote)
         case .exportSnapshot(let store, let remote):
             return ["tribeboard", "audit"] + opt("--store", store) + remote + ["--export-remote", "FILE"]
         case .migrateLegacy(let store, let remote, let step):

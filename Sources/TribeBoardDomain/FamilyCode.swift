@@ -16,6 +16,8 @@ package struct FamilyCode: Hashable, Sendable, CustomStringConvertible {
         let lengths = allowedLengths.map(String.init)
         return lengths.dropLast().joined(separator: ", ") + " or " + (lengths.last ?? "")
     }()
+    /// The wire format as a regular expression, for messages (`^[A-Z0-9]{6,8}$`).
+    package static let wireFormatPattern = "^[A-Z0-9]{\(allowedLengths.lowerBound),\(allowedLengths.upperBound)}$"
     /// What the toolkit generates: `A-Z0-9` without the look-alikes 0, O, 1 and I.
     /// 32 symbols, so one random byte's low 5 bits pick a symbol without bias.
     package static let generatedAlphabet = Array("ABCDEFGHJKLMNPQRSTUVWXYZ23456789".utf8)

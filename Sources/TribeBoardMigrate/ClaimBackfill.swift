@@ -61,7 +61,7 @@ package struct ClaimBackfill: Sendable {
             let ordered = holders.sorted { MigrationCodes.older($0.created, $0.recordName, than: $1.created, $1.recordName) }
             guard let keeper = ordered.first else { continue }
             do throws(CodeClaimError) {
-                let claim = try CodeClaim(code: code, familyID: keeper.recordName)
+                let claim = try CodeClaim(code: code, familyID: FamilyID(rawValue: keeper.recordName))
                 keepers.append(claim)
                 groups[claim.recordName] = ordered
             } catch {
@@ -87,8 +87,8 @@ package struct ClaimBackfill: Sendable {
             case .heldBy(let holder)?: report.heldByOthers.append(held(claim, holder: holder, groups: groups))
             case .failed(let error)?:
                 let reason = "\(error.serverErrorCode) \(error.reason ?? "")"
-                report.failed.append(.init(family: claim.familyID, reason: reason))
-            case nil: report.failed.append(.init(family: claim.familyID, reason: "no result for its claim"))
+                report.failed.append(.init(family: claim.familyID.rawValue, reason: reason))
+            case nil: report.failed.append(.init(family: claim.familyID.rawValue, reason: "no result for its claim"))
             }
         }
     }
@@ -101,12 +101,12 @@ package struct ClaimBackfill: Sendable {
         report.problem = answer.problem
         for claim in keepers {
             switch answer.outcomes[claim.recordName] {
-            case .held(let holder)? where holder == .family(claim.familyID): report.claimed += 1
+            case .held(let holder)? where holder == .family(claim.familyID.rawValue): report.claimed += 1
             case .held(let holder)?: report.heldByOthers.append(held(claim, holder: holder, groups: groups))
             case .absent?: report.toClaim += 1
             case .failed(let error)?:
                 let reason = "\(error.serverErrorCode) \(error.reason ?? "")"
-                report.failed.append(.init(family: claim.familyID, reason: reason))
+                report.failed.append(.init(family: claim.familyID.rawValue, reason: reason))
             case nil: continue
             }
         }
@@ -127,7 +127,7 @@ package struct ClaimBackfill: Sendable {
         case .family: creator = nil
         case .foreign(_, let who), .squatter(_, let who): creator = who
         }
-        return .init(code: display(claim.code), oldest: claim.familyID, claimedBy: holder.familyID,
+        return .init(code: display(claim.code), oldest: claim.familyID.rawValue, claimedBy: holder.familyID,
                      holderHasTheCode: holder.familyID.map(sharing.contains) ?? false, holder: holder.kind, creator: creator)
     }
 

@@ -17,8 +17,9 @@ enum MigrationClaims {
         // named after the record legacy-types makes of them later.
         for index in items.indices where items[index].kind == .family && items[index].outcome == .wouldCopy
             && items[index].copy.recordType == RecordMapping.familyType {
-            guard let code = items[index].copy.string("code"),
-                  let claim = try? CodeClaim(code: code, familyID: items[index].destinationName) else { continue }
+            guard let code = items[index].copy.string(FamilyField.code),
+                  let claim = try? CodeClaim(code: code, familyID: FamilyID(rawValue: items[index].destinationName))
+            else { continue }
             claims[index] = claim
         }
         guard !claims.isEmpty else { return 0 }
@@ -27,7 +28,7 @@ enum MigrationClaims {
         for (index, claim) in claims {
             switch answer.outcomes[claim.recordName] {
             case .claimed?:
-                confirmed.append(.init(familyID: FamilyID(rawValue: claim.familyID), code: claim.code))
+                confirmed.append(.init(familyID: claim.familyID, code: claim.code))
             case .heldBy(let holder)?:
                 items[index].outcome = .codeConflict
                 items[index].reason = "its code is claimed at the destination by \(holder.sentence)"

@@ -41,11 +41,11 @@ struct MigrationCodes {
             .map { (index: $0, created: MigrationStoreImport.createdAt(items[$0]), name: items[$0].sourceName) }
             .sorted { ($0.created, $0.name) < ($1.created, $1.name) }
             .map(\.index)
-        let keys = Set(order.compactMap { items[$0].source.string("code").map(FamilyCode.key) })
+        let keys = Set(order.compactMap { items[$0].source.string(FamilyField.code).map(FamilyCode.key) })
         let holders = Holders(remote: try await remoteHolders(), local: try localHolders(of: keys))
         var needCodes: [Int] = []
         for index in order {
-            guard let code = items[index].source.string("code") else { continue }
+            guard let code = items[index].source.string(FamilyField.code) else { continue }
             if decide(&items[index], code: code, holders: holders, checkpoint: checkpoint) { needCodes.append(index) }
         }
         let taken = keys.union(holders.remote.keys).union(holders.local.keys).union(placed.keys)
@@ -53,7 +53,7 @@ struct MigrationCodes {
         for (index, newCode) in zip(needCodes, fresh) {
             items[index].recode?.newCode = newCode
             guard !newCode.isEmpty else { continue }
-            items[index].copy.fields?["code"] = .string(newCode)
+            items[index].copy[field: FamilyField.code] = .string(newCode)
             placed[newCode] = CodeHolder(id: items[index].destinationName,
                                          createdAt: MigrationStoreImport.createdAt(items[index]), place: "migrated")
         }
@@ -73,7 +73,7 @@ struct MigrationCodes {
         let mine: Set<String> = [item.sourceName, item.destinationName]
         let created = MigrationStoreImport.createdAt(item)
         if item.outcome == .checkpointed {
-            let copied = FamilyCode.key(item.copy.string("code") ?? code)
+            let copied = FamilyCode.key(item.copy.string(FamilyField.code) ?? code)
             placed[copied] = CodeHolder(id: item.destinationName, createdAt: created, place: "destination")
             return false
         }
@@ -87,7 +87,7 @@ struct MigrationCodes {
         } else if !FamilyCode.isWireFormat(code) {
             // Nobody can type it as it is: a new code whatever its age, like a conflict.
             return needsNewCode(&item, code: code, keptBy: oldest?.id ?? "",
-                                conflict: "is not in the wire format ^[A-Z0-9]{6,8}$")
+                                conflict: "is not in the wire format \(FamilyCode.wireFormatPattern)")
         } else if let oldest {
             if Self.older(oldest.createdAt, oldest.id, than: created, item.destinationName) {
                 return needsNewCode(&item, code: code, keptBy: oldest.id,
@@ -101,7 +101,7 @@ struct MigrationCodes {
                                     remote: destination.configuration.adviceFlags)
             return false
         }
-        if finalCode != code { item.copy.fields?["code"] = .string(finalCode) }
+        if finalCode != code { item.copy[field: FamilyField.code] = .string(finalCode) }
         placed[FamilyCode.key(finalCode)] = CodeHolder(id: item.destinationName, createdAt: created, place: "migrated")
         return false
     }
@@ -125,7 +125,7 @@ struct MigrationCodes {
     static func repairAdvice(for holder: String, inStore: Bool, store: String, remote: [String]) -> String {
         let which = inStore ? "" : " (STORE: the store that provisioned it; it is not in this one)"
         let resync = Advice.resync(store: inStore ? store : "STORE", remote: remote).command
-        let recode = Advice.recode(familyID: holder, store: inStore ? store : nil, remote: remote).command
+        let recode = Advice.recode(familyID: FamilyID(rawValue: holder), store: inStore ? store : nil, remote: remote).command
         return "give \(holder) a new code: `\(recode)`\(which), "
             + "then `\(resync)` to upload it, then run this migration again "
             + "(or change its code in the app, then run the migration again)"
@@ -171,8 +171,8 @@ struct MigrationCodes {
         guard let store else { return [:] }
         var holders: [String: [CodeHolder]] = [:]
         for holder in try store.codeHolders(where: { keys.contains(FamilyCode.key($0)) }) {
-            let created = holder.createdAt.flatMap(RecordMapping.date(fromStoreTimestamp:))
-            holders[FamilyCode.key(holder.code), default: []].append(CodeHolder(id: holder.id.rawValue, createdAt: created, place: "local store"))
+            holders[FamilyCode.key(holder.code), default: []].append(
+                CodeHolder(id: holder.id.rawValue, createdAt: holder.createdAt?.date, place: "local store"))
         }
         return holders
     }

@@ -2,6 +2,7 @@ import Foundation
 import TribeBoardQR
 import TribeBoardSupport
 import TribeBoardDomain
+import TribeBoardRemote
 
 /// `DIR/new-codes.csv`: the new code of every re-coded family in full, for whoever tells the
 /// families (the terminal and the report mask them). Owner-only, written whole or not at all; a
@@ -17,7 +18,7 @@ enum MigrationCodesFile {
         var lines = [line(header)]
         for item in recoded {
             guard let recode = item.recode else { continue }
-            lines.append(line([item.destinationName, item.sourceName, item.copy.string("name") ?? "", recode.newCode, recode.keptBy,
+            lines.append(line([item.destinationName, item.sourceName, item.copy.string(FamilyField.name) ?? "", recode.newCode, recode.keptBy,
                                recode.reason, QRCodeFiles.relativePath(for: FamilyID(rawValue: item.destinationName))]))
         }
         let path = "\(directory)/\(name)"

@@ -1,6 +1,7 @@
 import Foundation
 import TribeBoardDomain
 import TribeBoardCloudKit
+import TribeBoardRemote
 
 /// What happened (or, in a plan, would happen) to one source record.
 package enum MigrationOutcome: String, Sendable, Encodable, CaseIterable {
@@ -71,13 +72,29 @@ struct MigrationItem: Sendable {
 }
 
 extension MigrationItem {
+    /// Who wrote the record found under the copy's name at the destination, when it was not this
+    /// key (`caller`, users/caller): anyone may create a record under a name they know, and only
+    /// its creator may change or delete it, so another creator's record is never this copy in
+    /// place, however alike (nor a source to delete for it). Nil for this key's own.
+    static func otherCreator(of found: CloudKitRecord, caller: String) -> String? {
+        let creator = found.created?.userRecordName
+        return creator == caller ? nil : creator ?? "a creator CloudKit does not name"
+    }
+
+    /// A conflict with a record another creator wrote under the copy's name.
+    mutating func heldByAnotherCreator(_ creator: String) {
+        outcome = .conflict
+        reason = "a record another creator (\(creator)) wrote holds \(destinationName) at the destination: this key may "
+            + "neither change nor delete it, so it is not this copy, and it is never overwritten"
+    }
+
     /// The destination's copy differs only in the code of a family this run would re-code: an
     /// earlier run re-coded it (with a store whose checkpoint is not this one). It is the same
     /// family; its code there stands, since choosing another would make a conflict of our own copy.
     mutating func adoptEarlierCode(from found: CloudKitRecord) -> Bool {
-        guard kind == .family, recode != nil, MigrationTranslation.differingFields(copy, found) == ["code"],
-              let code = found.string("code") else { return false }
-        copy.fields?["code"] = .string(code)
+        guard kind == .family, recode != nil, MigrationTranslation.differingFields(copy, found) == [FamilyField.code.rawValue],
+              let code = found.string(FamilyField.code) else { return false }
+        copy[field: FamilyField.code] = .string(code)
         recode?.newCode = code
         return true
     }

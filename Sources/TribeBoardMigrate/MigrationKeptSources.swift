@@ -1,4 +1,5 @@
 import Foundation
+import TribeBoardRemote
 
 /// The legacy records `--delete-source` leaves where they are: those `--keep-source` names (a
 /// record the migration cannot copy, such as an invalid one an app user still owns), and the
@@ -12,7 +13,7 @@ enum MigrationKeptSources {
         var kept: [String: String] = [:]
         for name in named where known.contains(name) { kept[name] = "--keep-source" }
         for item in items where item.kind == .membership && named.contains(item.sourceName) {
-            for field in ["family", "user"] {
+            for field in [MembershipField.family, .user] {
                 guard let target = item.source.reference(field), known.contains(target), kept[target] == nil else { continue }
                 kept[target] = "referenced by the kept membership \(item.sourceName) (deleting it would delete the membership too)"
             }
@@ -41,7 +42,7 @@ enum MigrationKeptSources {
         let known = Set(items.map(\.sourceName))
         var reasons: [String: String] = [:]
         for item in items where item.kind == .membership && !item.deleted {
-            for field in ["family", "user"] {
+            for field in [MembershipField.family, .user] {
                 guard let target = item.source.reference(field), known.contains(target) else { continue }
                 reasons[target] = reasons[target] ?? "referenced by the membership \(item.sourceName), which stays "
                     + "(deleting it would leave the membership pointing at nothing)"

@@ -45,8 +45,8 @@ package enum MigrationStoreImport {
             TribeBoardStore.MigratedCodeChange(oldCode: $0.oldCode, newCode: $0.newCode, keptBy: $0.keptBy, reason: $0.reason)
         }
         return .family(id: FamilyID(rawValue: family.recordName), name: name, code: code,
-                       createdByUserID: family.createdByUserId ?? "", createdAt: family.created.date ?? Date(),
-                       codeChange: change)
+                       createdByUserID: UserID(rawValue: family.createdByUserId ?? ""),
+                       createdAt: family.created.timestamp ?? Timestamp(Date()), codeChange: change)
     }
 
     private static func profile(_ item: MigrationItem) -> TribeBoardStore.MigratedRecord? {
@@ -54,7 +54,7 @@ package enum MigrationStoreImport {
         guard let displayName = profile.displayName else { return nil }
         return .userProfile(id: UserID(rawValue: profile.recordName), displayName: displayName,
                             appleUserIdHash: profile.appleUserIdHash, avatarURL: profile.avatarUrl,
-                            createdAt: profile.created.date ?? Date())
+                            createdAt: profile.created.timestamp ?? Timestamp(Date()))
     }
 
     private static func membership(_ item: MigrationItem) -> TribeBoardStore.MigratedRecord? {
@@ -62,7 +62,7 @@ package enum MigrationStoreImport {
         guard let family = membership.family, let user = membership.user else { return nil }
         return .membership(id: MembershipID(rawValue: membership.recordName), family: FamilyID(rawValue: family),
                            user: UserID(rawValue: user), role: membership.role ?? MembershipRole.kid.rawValue,
-                           status: membership.status ?? "", joinedAt: membership.joinedAt ?? createdAt(item),
-                           lastRoleChangeAt: membership.lastRoleChangeAt)
+                           status: membership.status ?? "", joinedAt: Timestamp(membership.joinedAt ?? createdAt(item)),
+                           lastRoleChangeAt: membership.lastRoleChangeAt.map { Timestamp($0) })
     }
 }

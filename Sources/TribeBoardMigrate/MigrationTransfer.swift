@@ -101,8 +101,12 @@ enum MigrationTransfer {
             }
         }
         let found = try await lookup(existing.map { items[$0].destinationName }, at: client)
+        let caller = existing.isEmpty ? "" : try await ClaimCaller.name(of: client)
         for index in existing {
             if let record = found[items[index].destinationName],
+               let creator = MigrationItem.otherCreator(of: record, caller: caller) {
+                items[index].heldByAnotherCreator(creator)
+            } else if let record = found[items[index].destinationName],
                MigrationTranslation.same(items[index].copy, record) || items[index].adoptEarlierCode(from: record) {
                 items[index].outcome = .identical
             } else {

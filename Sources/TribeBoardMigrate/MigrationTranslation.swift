@@ -41,7 +41,7 @@ struct MigrationTranslation: Sendable {
             target["recordName"] = .string(destinationName(of: referenced))
             fields[name] = CloudKitRecord.Field(value: .object(target), type: field.type)
         }
-        if let code { fields["code"] = .string(code) }
+        if let code { fields[FamilyField.code.rawValue] = .string(code) }
         return CloudKitRecord(recordName: destinationName(of: record.recordName), recordType: destinationType(of: record, kind: kind),
                               fields: fields)
     }

@@ -3,6 +3,7 @@ import Logging
 import TribeBoardCloudKit
 import TribeBoardStore
 import TribeBoardSupport
+import TribeBoardRemote
 
 /// `migrate`: reads the source, plans each record (copy, already there, conflict, code conflict,
 /// skipped), and with `--apply` copies, teaches the store, verifies and (on request) deletes the
@@ -84,8 +85,8 @@ package struct Migrator: Sendable {
             guard let entry = checkpoint[items[index].sourceName], entry.status != .pending else { continue }
             items[index].outcome = .checkpointed
             items[index].deleted = entry.status == .deleted
-            if let code = entry.newCode, let old = items[index].source.string("code") {
-                items[index].copy.fields?["code"] = .string(code)
+            if let code = entry.newCode, let old = items[index].source.string(FamilyField.code) {
+                items[index].copy[field: FamilyField.code] = .string(code)
                 items[index].recode = MigrationRecode(oldCode: old, newCode: code, keptBy: entry.keptBy ?? "")
             }
         }
@@ -110,11 +111,15 @@ package struct Migrator: Sendable {
     /// different one a conflict.
     private func compareWithDestination(_ items: inout [MigrationItem]) async throws(CloudKitError) {
         let pending = items.indices.filter { items[$0].outcome == .wouldCopy }
+        guard !pending.isEmpty else { return }
+        let caller = try await ClaimCaller.name(of: endpoints.destination)
         for chunk in pending.chunked(MigrationTransfer.groupSize) {
             let found = try await MigrationTransfer.lookup(chunk.map { items[$0].destinationName }, at: endpoints.destination)
             for index in chunk {
                 guard let record = found[items[index].destinationName] else { continue }
-                if MigrationTranslation.same(items[index].copy, record) || items[index].adoptEarlierCode(from: record) {
+                if let creator = MigrationItem.otherCreator(of: record, caller: caller) {
+                    items[index].heldByAnotherCreator(creator)
+                } else if MigrationTranslation.same(items[index].copy, record) || items[index].adoptEarlierCode(from: record) {
                     items[index].outcome = .identical
                 } else {
                     items[index].outcome = .conflict
@@ -131,7 +136,7 @@ package struct Migrator: Sendable {
     private func skipUnresolvedReferences(_ items: inout [MigrationItem]) async throws(CloudKitError) {
         var sourceTypes: [String: String] = [:]
         for item in items { sourceTypes[item.sourceName] = item.source.recordType ?? "" }
-        let fields: [(name: String, kind: MigratedKind)] = [("family", .family), ("user", .userProfile)]
+        let fields: [(name: MembershipField, kind: MigratedKind)] = [(.family, .family), (.user, .userProfile)]
         let memberships = items.indices.filter { items[$0].kind == .membership && items[$0].outcome == .wouldCopy }
         var outside = Set<String>()
         for index in memberships {
@@ -147,8 +152,9 @@ package struct Migrator: Sendable {
                 guard MigratedKind(recordType: type) != field.kind else { continue }
                 items[index].outcome = .skipped
                 items[index].reason = type.map {
-                    "its \(field.name) \(target) is a \($0.isEmpty ? "record without a type" : $0), not a \(field.kind.currentType)"
-                } ?? "its \(field.name) \(target) exists nowhere (not among the migrated records, not at the destination)"
+                    "its \(field.name.rawValue) \(target) is a \($0.isEmpty ? "record without a type" : $0), "
+                        + "not a \(field.kind.currentType)"
+                } ?? "its \(field.name.rawValue) \(target) exists nowhere (not among the migrated records, not at the destination)"
                 break
             }
         }
@@ -160,11 +166,11 @@ package struct Migrator: Sendable {
         var bySource: [String: MigrationOutcome] = [:]
         for item in items { bySource[item.sourceName] = item.outcome }
         for index in items.indices where items[index].kind == .membership && items[index].outcome == .wouldCopy {
-            for field in ["family", "user"] {
+            for field in [MembershipField.family, .user] {
                 guard let target = items[index].source.reference(field),
                       let outcome = bySource[target], !(outcome.isInPlace || outcome == .wouldCopy) else { continue }
                 items[index].outcome = .skipped
-                items[index].reason = "its \(field) \(target) was not migrated (\(outcome.rawValue))"
+                items[index].reason = "its \(field.rawValue) \(target) was not migrated (\(outcome.rawValue))"
                 break
             }
         }

@@ -46,7 +46,7 @@ struct ClaimStage {
         for _ in 0..<Self.rounds where !waiting.isEmpty && remote.isAvailable {
             var claims: [Int: CodeClaim] = [:]
             for index in waiting {
-                guard let id = results[index].familyId?.rawValue, let code = results[index].code,
+                guard let id = results[index].familyId, let code = results[index].code,
                       let claim = try? CodeClaim(code: code, familyID: id) else { continue }
                 claims[index] = claim
             }
@@ -67,7 +67,7 @@ struct ClaimStage {
             for index in waiting {
                 guard let claim = claims[index] else { continue }
                 switch answer.outcomes[claim.recordName] {
-                case .claimed?: confirmed.append(.init(familyID: FamilyID(rawValue: claim.familyID), code: claim.code))
+                case .claimed?: confirmed.append(.init(familyID: claim.familyID, code: claim.code))
                 case .heldBy(let holder)?: try settleTaken(&results[index], holder: holder, retry: &taken, index: index)
                 case .failed(let error)?:
                     logger.info("code claim refused for now", metadata: ["family": "\(claim.familyID)", "error": "\(error.serverErrorCode)"])
@@ -115,7 +115,7 @@ struct ClaimStage {
 
     /// A code another family holds: what becomes of the row (see the type's comment).
     private func settleTaken(_ result: inout ProvisionRowResult, holder: ClaimHolder, retry: inout [Int], index: Int) throws {
-        guard let id = result.familyId?.rawValue, let code = result.code else { return }
+        guard let id = result.familyId, let code = result.code else { return }
         let who = holder.sentence
         if result.status == .created && !result.codePreassigned {
             retry.append(index)
@@ -123,7 +123,7 @@ struct ClaimStage {
         }
         if result.status == .created {
             let reason = "is already claimed in CloudKit by \(who)"
-            _ = try store.discardUnsentFamily(id: FamilyID(rawValue: id), importKey: nil, line: result.line, reason: "code \(reason)")
+            _ = try store.discardUnsentFamily(id: id, importKey: nil, line: result.line, reason: "code \(reason)")
             let error = RowError(column: FamilyCSVColumn.code.rawValue, reason).localizedDescription
             result = ProvisionRowResult(line: result.line, externalId: result.externalId, familyId: nil,
                                         familyName: result.familyName, code: nil, status: .failed, error: error,
@@ -132,7 +132,7 @@ struct ClaimStage {
         }
         let reason = "its code is claimed in CloudKit by \(who): set aside (`\(Advice.resyncList(store: store.path).command)`); "
             + holder.advice(for: id, store: store.path, remote: remote.adviceFlags)
-        guard try store.setAsideCodeConflict(familyID: FamilyID(rawValue: id), holder: holder.familyID,
+        guard try store.setAsideCodeConflict(familyID: id, holder: holder.familyID,
                                              reason: "\(who) holds this code's claim in CloudKit") else {
             // Another run removed the family meanwhile (its own claim was refused): nothing to set aside.
             result.status = .failed

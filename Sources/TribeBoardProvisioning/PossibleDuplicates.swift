@@ -63,7 +63,7 @@ struct PossibleDuplicateCheck: Sendable {
                 line: row.line, externalId: row.externalId, familyName: row.familyName, skipped: skip,
                 matches: .init(source: holder.familyID == nil ? "file" : "store", familyId: holder.familyID,
                                line: holder.line, externalId: holder.externalId, familyName: holder.name),
-                look: Advice.doctorFamily(store: storePath, familyID: holder.name).command)
+                look: Advice.doctorFamily(store: storePath, family: holder.name).command)
             row.possibleDuplicate = duplicate
             batch[position] = .valid(row)
         }

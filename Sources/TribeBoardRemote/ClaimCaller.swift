@@ -1,8 +1,9 @@
 import Synchronization
 import TribeBoardCloudKit
 
-/// Who our claims are made by: users/caller's `userRecordName` for a configuration, asked once
-/// per run (a process) and remembered, so that a claim's creator can be compared with it.
+/// Who our claims and records are made by: users/caller's `userRecordName` for a configuration,
+/// asked once per run (a process) and remembered, so that a claim's or a record's creator can be
+/// compared with it.
 package enum ClaimCaller {
     private static let known = Mutex<[(CloudKitConfiguration, String)]>([])
 

@@ -16,9 +16,9 @@ package enum ClaimHolder: Sendable, Equatable, Hashable {
     case squatter(recordType: String?, creator: String?)
 
     /// Reads a record found under a claim's name: nil when it is ours (`familyID`'s, by `caller`).
-    package static func of(_ record: CloudKitRecord, familyID: String, caller: String) -> ClaimHolder? {
+    package static func of(_ record: CloudKitRecord, familyID: FamilyID, caller: String) -> ClaimHolder? {
         let holder = reading(record, caller: caller)
-        return holder == .family(familyID) ? nil : holder
+        return holder == .family(familyID.rawValue) ? nil : holder
     }
 
     /// Reads a record found under a claim's name, whoever's it is (`.family` only when our
@@ -71,7 +71,7 @@ package enum ClaimHolder: Sendable, Equatable, Hashable {
 
     /// What an operator can do about it, for the family `familyID` of `store` that wanted the
     /// code, with the advising run's remote (`adviceFlags`).
-    package func advice(for familyID: String, store: String, remote: [String]) -> String {
+    package func advice(for familyID: FamilyID, store: String, remote: [String]) -> String {
         // recode clears the family's conflict: the next resync claims and uploads the new code.
         let recode = "`\(Advice.recode(familyID: familyID, store: store, remote: remote).command)`, "
             + "then `\(Advice.resync(store: store, remote: remote).command)`"

@@ -24,10 +24,10 @@ package struct CodeClaim: Sendable, Equatable {
 
     /// The normalised code.
     package let code: String
-    package let familyID: String
+    package let familyID: FamilyID
     package let recordName: String
 
-    package init(code: String, familyID: String) throws(CodeClaimError) {
+    package init(code: String, familyID: FamilyID) throws(CodeClaimError) {
         let normalised = Self.normalise(code)
         self.code = normalised
         self.familyID = familyID
@@ -51,7 +51,7 @@ package struct CodeClaim: Sendable, Equatable {
 
     /// The record to create.
     package var record: CloudKitRecord {
-        CloudKitRecord(recordName: recordName, recordType: Self.recordType, fields: [Self.familyField: .string(familyID)])
+        CloudKitRecord(recordName: recordName, recordType: Self.recordType, fields: [Self.familyField: .string(familyID.rawValue)])
     }
 
     /// The family a claim record names; nil when the record holds no usable name.

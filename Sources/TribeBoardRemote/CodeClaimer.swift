@@ -1,5 +1,6 @@
 import Foundation
 import TribeBoardCloudKit
+import TribeBoardDomain
 import TribeBoardSupport
 
 /// Creates, reads and releases code claims (`CodeClaim`) in the public database's default zone:
@@ -119,7 +120,7 @@ package struct CodeClaimer: Sendable {
         for (claim, error) in refused {
             switch found[claim.recordName] {
             case nil: continue
-            case .held(let holder)?: answer.outcomes[claim.recordName] = holder == .family(claim.familyID) ? .claimed : .heldBy(holder)
+            case .held(let holder)?: answer.outcomes[claim.recordName] = holder == .family(claim.familyID.rawValue) ? .claimed : .heldBy(holder)
             case .absent?:
                 // Nothing under the name: refused for what every claim would be (the type's roles),
                 // or released between our create and this lookup, and a create again takes it.
@@ -203,7 +204,7 @@ package struct CodeClaimer: Sendable {
 
     /// Releases the claim of `code` if it is ours for `familyID` (the family is deleted, or gave
     /// the code up); a claim of anyone else stays, and says whose it is.
-    package func release(familyID: String, code: String) async throws(CloudKitError) -> ReleaseOutcome {
+    package func release(familyID: FamilyID, code: String) async throws(CloudKitError) -> ReleaseOutcome {
         let claim: CodeClaim
         do throws(CodeClaimError) {
             claim = try CodeClaim(code: code, familyID: familyID)

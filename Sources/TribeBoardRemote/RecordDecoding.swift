@@ -87,7 +87,7 @@ package struct WebServicesJoinDatabase: JoinDatabase {
 
     package func memberships(ofFamily familyName: String) async throws -> [JoinRecord] {
         let query = CloudKitQuery(recordType: RecordType.membership.name,
-                                  filterBy: [.references("family", familyName)])
+                                  filterBy: [.references(MembershipField.family.rawValue, familyName)])
         var records: [JoinRecord] = []
         try await client.queryAll(query) { page in
             for case .record(let record) in page { records.append(RecordDecoding.joinRecord(record)) }

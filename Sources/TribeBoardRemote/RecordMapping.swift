@@ -53,9 +53,4 @@ package enum RecordMapping {
     package static func milliseconds(_ date: Date) -> Int64 {
         Timestamp(date).milliseconds
     }
-
-    /// The store's date text (`2026-11-21T22:27:49.123Z`, see `Timestamp`) as a date.
-    package static func date(fromStoreTimestamp text: String) -> Date? {
-        Timestamp(text: text)?.date
-    }
 }

@@ -64,8 +64,9 @@ package final class RemoteCodeCheck: Sendable {
                 repeat {
                     let page: CloudKitQueryPage
                     do throws(CloudKitError) {
-                        page = try await client.query(CloudKitQuery(recordType: recordType, filterBy: [.isIn("code", Array(chunk))]),
-                                                      continuationMarker: marker)
+                        let query = CloudKitQuery(recordType: recordType,
+                                                  filterBy: [.isIn(FamilyField.code.rawValue, Array(chunk))])
+                        page = try await client.query(query, continuationMarker: marker)
                     } catch where error.isMissingLegacyType {
                         // A container that never had CKFamily holds no legacy family: the type is
                         // not asked again, for the next 200 codes nor the next batch.
@@ -73,7 +74,7 @@ package final class RemoteCodeCheck: Sendable {
                         continue types
                     }
                     for case .record(let record) in page.records {
-                        if let code = record.string("code") { holders[code] = record.recordName }
+                        if let code = record.string(FamilyField.code) { holders[code] = record.recordName }
                     }
                     marker = try pages.next(after: page.continuationMarker)
                 } while marker != nil

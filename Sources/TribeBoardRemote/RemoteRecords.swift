@@ -22,6 +22,20 @@ package enum MembershipField: String, CaseIterable, Sendable {
     case role, status, joinedAt, lastRoleChangeAt, family, user
 }
 
+/// A record's fields named by their catalogue (`FamilyField.code`, `MembershipField.user`…), so
+/// that no module spells a field's name again (`RecordFieldNamesSourceTests`).
+extension CloudKitRecord {
+    package subscript<Name: RawRepresentable<String>>(field name: Name) -> Field? {
+        get { fields?[name.rawValue] }
+        set { fields?[name.rawValue] = newValue }
+    }
+
+    package func string<Name: RawRepresentable<String>>(_ name: Name) -> String? { string(name.rawValue) }
+
+    /// A REFERENCE field's record name.
+    package func reference<Name: RawRepresentable<String>>(_ name: Name) -> String? { reference(name.rawValue) }
+}
+
 /// When a record was created, as the toolkit reads it: the app's `createdAt`, else CloudKit's own
 /// creation stamp. When the app's field is there but unusable the date is unknown, never the
 /// server's (another date). A date outside `Timestamp.supportedMilliseconds` is no date.
@@ -61,7 +75,9 @@ package enum RecordCreated: Sendable, Equatable {
         return nil
     }
 
-    package var date: Date? { milliseconds.map { Timestamp(milliseconds: $0).date } }
+    package var timestamp: Timestamp? { milliseconds.map(Timestamp.init(milliseconds:)) }
+
+    package var date: Date? { timestamp?.date }
 
     package var problem: String? {
         if case .invalid(let problem) = self { return problem }

@@ -5,7 +5,7 @@ import TribeBoardCloudKit
 /// the code probe before it splits a family type by code.
 package struct SchemaProbe: Sendable, Equatable {
     /// The field codes are filtered on: `code IN [...]` for the code check, prefixes for reads.
-    package static let codeField = "code"
+    package static let codeField = FamilyField.code.rawValue
 
     package let recordType: RecordType
     /// True: filtered on `code` (needs `code` QUERYABLE). False: unfiltered, which needs

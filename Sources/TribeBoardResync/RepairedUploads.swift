@@ -9,10 +9,10 @@ import TribeBoardRemote
 /// (with its change tag, so a concurrent edit in the app wins and is retried later).
 extension Resyncer {
     static func repairUpdate(_ ours: CloudKitRecord, theirs: CloudKitRecord, repaired: [String: Set<String>]) -> CloudKitRecord? {
-        guard ours.recordType == RecordMapping.familyType, let remoteCode = theirs.string("code"),
+        guard ours.recordType == RecordMapping.familyType, let remoteCode = theirs.string(FamilyField.code),
               repaired[ours.recordName]?.contains(remoteCode) == true else { return nil }
         var withoutCode = ours
-        withoutCode.fields?["code"] = theirs.fields?["code"]
+        withoutCode[field: FamilyField.code] = theirs[field: FamilyField.code]
         guard PendingRecords.sameContent(withoutCode, theirs) else { return nil }
         var update = ours
         update.recordChangeTag = theirs.recordChangeTag

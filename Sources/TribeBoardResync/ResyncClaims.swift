@@ -27,13 +27,13 @@ extension Resyncer {
         let held = try store.claimedCodes(familyIDs: families.map { FamilyID(rawValue: $0.read.id) })
         var claims: [(claim: CodeClaim, family: DueFamily)] = []
         for family in families {
-            let id = family.read.id
-            let remembered = held.contains(.init(familyID: FamilyID(rawValue: id), code: CodeClaim.normalise(family.family.code)))
+            let id = FamilyID(rawValue: family.read.id)
+            let remembered = held.contains(.init(familyID: id, code: CodeClaim.normalise(family.family.code)))
             guard !remembered || family.family.ckRecordID == nil else { continue }
             do throws(CodeClaimError) {
                 claims.append((try CodeClaim(code: family.family.code, familyID: id), family))
             } catch {
-                step.blocked.insert(id)
+                step.blocked.insert(id.rawValue)
                 try bookkeeping.record(.retry(error: error.localizedDescription, backoff: backoff), row: family.read, at: Date())
                 report.failed += 1
             }
@@ -52,15 +52,15 @@ extension Resyncer {
         for (claim, family) in claims {
             let read = family.read
             // The claimer sends the first claim of a name; a twin's outcome is for the first one.
-            let outcome = claims.first { $0.claim.recordName == claim.recordName }?.claim.familyID == read.id
+            let outcome = claims.first { $0.claim.recordName == claim.recordName }?.claim.familyID.rawValue == read.id
                 ? answer.outcomes[claim.recordName] : Self.twinOutcome(answer.outcomes[claim.recordName], first: claims, of: claim)
             switch outcome {
             case .claimed?:
-                confirmed.append(.init(familyID: FamilyID(rawValue: read.id), code: claim.code))
+                confirmed.append(.init(familyID: claim.familyID, code: claim.code))
             case .heldBy(let holder)?:
                 step.blocked.insert(read.id)
                 report.failed += 1
-                let advice = holder.advice(for: read.id, store: store.path, remote: client.configuration.adviceFlags)
+                let advice = holder.advice(for: FamilyID(rawValue: read.id), store: store.path, remote: client.configuration.adviceFlags)
                 try bookkeeping.record(.conflict(with: holder.familyID ?? "",
                                                  error: "\(holder.sentence) holds this code's claim in CloudKit "
                                                     + "(\(CodeClaim.recordType) \(claim.recordName)); \(advice)"),
@@ -77,7 +77,7 @@ extension Resyncer {
                 step.blocked.insert(read.id)
             }
         }
-        try store.recordClaims(confirmed, at: now)
+        try store.recordClaims(confirmed, at: Timestamp(now))
         report.codesClaimed += confirmed.count
         return .success(step)
     }
@@ -87,7 +87,7 @@ extension Resyncer {
     static func twinOutcome(_ outcome: CodeClaimer.Outcome?, first claims: [(claim: CodeClaim, family: DueFamily)],
                             of claim: CodeClaim) -> CodeClaimer.Outcome? {
         guard case .claimed? = outcome, let first = claims.first(where: { $0.claim.recordName == claim.recordName }) else { return outcome }
-        return .heldBy(.family(first.claim.familyID))
+        return .heldBy(.family(first.claim.familyID.rawValue))
     }
 
     /// Releases the claims of codes this store's families gave up (an audit repair gave one a new
@@ -102,7 +102,7 @@ extension Resyncer {
             var claims: [(CodeClaim, TribeBoardStore.ClaimedCode)] = []
             for pair in given {
                 // A code the store holds cannot fail to hash; if libcrypto does, the claim stays for a later run.
-                guard let claim = try? CodeClaim(code: pair.code, familyID: pair.familyID.rawValue) else { continue }
+                guard let claim = try? CodeClaim(code: pair.code, familyID: pair.familyID) else { continue }
                 claims.append((claim, pair))
             }
             let answer: CodeClaimer.Answer<CodeClaimer.ReleaseOutcome>

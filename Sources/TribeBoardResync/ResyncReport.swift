@@ -52,7 +52,7 @@ package struct ResyncReport: Encodable, Sendable {
     /// The records set aside (quarantined or in conflict), with why: the first 100.
     package var setAside: [ResyncListEntry] = []
     static let listedSetAsideLimit = 100
-    var lastSuccess: String?
+    var lastSuccess: Timestamp?
     package var durationSeconds = 0.0
     package var stop: Stop?
     /// Why `--metrics-file` could not be written (the run then ends 74 unless it already ended worse).
@@ -166,8 +166,9 @@ package struct ResyncReport: Encodable, Sendable {
         gauge("conflict_records", "Families not uploaded because their code is taken in CloudKit.", [("", Double(conflicts))])
         gauge("last_run_timestamp_seconds", "When the last run ended.", [("", now.timeIntervalSince1970.rounded())])
         gauge("last_run_exit_status", "Exit status of the last run.", [("", Double(exitStatus))])
-        if let lastSuccess, let date = RecordMapping.date(fromStoreTimestamp: lastSuccess) {
-            gauge("last_success_timestamp_seconds", "When a run last left nothing pending.", [("", date.timeIntervalSince1970.rounded())])
+        if let lastSuccess {
+            gauge("last_success_timestamp_seconds", "When a run last left nothing pending.",
+                  [("", lastSuccess.date.timeIntervalSince1970.rounded())])
         }
         return lines.joined(separator: "\n") + "\n"
     }

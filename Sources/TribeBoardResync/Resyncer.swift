@@ -9,8 +9,10 @@ import TribeBoardRemote
 /// Uploads every record waiting for sync: families, then user profiles, then memberships
 /// (references need their targets), 200 per request, every per-record result read.
 ///
-/// - Idempotent: a create answered EXISTS for a record identical to ours is a success (the upload
-///   happened, the local mark did not, e.g. after a kill -9).
+/// - Idempotent: a create answered EXISTS for a record identical to ours that this key created is a
+///   success (the upload happened, the local mark did not, e.g. after a kill -9). Another
+///   creator's identical record is not ours (only its creator may change or delete it, and the app
+///   follows our claim only to a family we wrote): a name conflict, as a different record is.
 /// - A family goes up only once CloudKit holds its code's claim for it (`CodeClaim`); a code
 ///   another family claimed, or (checked first, for families a claim-unaware app wrote) another
 ///   remote record holds, is a conflict: the family is not uploaded and nothing remote is overwritten.
@@ -293,6 +295,14 @@ package struct Resyncer: Sendable {
             return .failure(error)
         }
         let found = MatchedResults(asked: names, results: remote, operation: "records/lookup")
+        // Who this key is, to tell its own earlier upload from another creator's copy
+        // (Apple: compare `created.userRecordName` with users/caller); asked once per run.
+        let caller: String
+        do throws(CloudKitError) {
+            caller = try await ClaimCaller.name(of: client)
+        } catch {
+            return .failure(error)
+        }
         let repaired = table == .families ? try bookkeeping.queue.repairedCodes(familyIDs: names) : [:]
         for upload in existing {
             let (ours, read) = (upload.record, upload.read)
@@ -300,7 +310,8 @@ package struct Resyncer: Sendable {
             if let refusal = upload.refusal, case .failure = theirs {
                 try settle(refusal, row: read, bookkeeping: bookkeeping, at: now)
                 report.failed += 1
-            } else if case .record(let remoteRecord) = theirs, PendingRecords.sameContent(ours, remoteRecord) {
+            } else if case .record(let remoteRecord) = theirs, PendingRecords.sameContent(ours, remoteRecord),
+                      remoteRecord.created?.userRecordName == caller {
                 synced.append(read)
             } else if case .record(let remoteRecord) = theirs,
                       let update = Self.repairUpdate(ours, theirs: remoteRecord, repaired: repaired) {
@@ -370,8 +381,8 @@ package struct Resyncer: Sendable {
             + " an app user's, or another container's developer; nothing was overwritten."
         // A family: releasing it would be refused again; adopt takes CloudKit's version.
         guard table != .families else {
-            let adopt = Advice.adopt(store: store.path, familyID: recordID, remote: client.configuration.adviceFlags,
-                                     apply: false).command
+            let adopt = Advice.adopt(store: store.path, familyID: FamilyID(rawValue: recordID),
+                                     remote: client.configuration.adviceFlags, apply: false).command
             return creatorOnly + " `\(adopt)`"
                 + " shows both versions and takes CloudKit's with --apply)"
         }

@@ -134,7 +134,7 @@ package struct SheetVerifier {
         for line in html.split(separator: "\n") {
             if line.contains("<page ") { page += 1; continue }
             guard line.contains("<word "), let text = between(line, ">", "</word>") else { continue }
-            guard (6...8).contains(text.count), text.unicodeScalars.allSatisfy(FamilyCode.isWireCharacter) else { continue }
+            guard FamilyCode.isWireFormat(String(text)) else { continue }
             guard let x0 = attribute(line, "xMin"), let y0 = attribute(line, "yMin"),
                   let x1 = attribute(line, "xMax"), let y1 = attribute(line, "yMax") else { continue }
             let box = Box(x0: x0, y0: y0, x1: x1, y1: y1, text: String(text))

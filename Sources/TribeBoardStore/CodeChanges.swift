@@ -11,7 +11,7 @@ package enum SharedCodeRule {
     package static func keeps(_ keeper: String) -> String { "\(keeper) (oldest) keeps the code" }
 
     /// The commands that give one family of this store a new code: the plan, then the change.
-    package static func recode(_ familyID: String, store: String, remote: [String]) -> String {
+    package static func recode(_ familyID: FamilyID, store: String, remote: [String]) -> String {
         "`\(Advice.recodePlan(familyID: familyID, store: store, remote: remote).command)` shows the change, "
             + "`\(Advice.recode(familyID: familyID, store: store, remote: remote).command)` makes it "
             + "(new QR code, its printed card stops working once uploaded)"
@@ -53,7 +53,8 @@ package struct NamedFamily: Sendable, Equatable {
     package let name: String
     package let code: String
     package let externalID: String?
-    package let createdAt: String
+    /// nil when the column holds no date (a hand edit).
+    package let createdAt: Timestamp?
 }
 
 extension TribeBoardStore {
@@ -62,9 +63,9 @@ extension TribeBoardStore {
     /// `code_repairs` row (so resync updates the CloudKit record that still shows the old code and
     /// then releases the old code's claim). One IMMEDIATE transaction for all `changes`; each is
     /// re-checked inside it (the family still holds `expectedCode`, the new code is still free).
-    package func changeCodes(_ changes: [CodeChange], at date: Date = Date()) throws(StoreError) -> [CodeChangeOutcome] {
+    package func changeCodes(_ changes: [CodeChange], at now: Timestamp = Timestamp(Date())) throws(StoreError)
+        -> [CodeChangeOutcome] {
         guard !changes.isEmpty else { return [] }
-        let now = StoreTimestamp.format(date)
         do {
             return try writer.writeWithoutTransaction { db in
                 var outcomes: [CodeChangeOutcome] = []
@@ -119,7 +120,7 @@ extension StoreReading {
                 let importKey = row.text("import_key")
                 return NamedFamily(id: id, name: row.shown("name"), code: code,
                                    externalID: ImportKey.externalId(in: importKey),
-                                   createdAt: row.shown("created_at"))
+                                   createdAt: row.timestamp("created_at"))
             }
         } catch {
             throw .reading(error, store: path)

@@ -23,12 +23,11 @@ extension TribeBoardStore {
     /// Remembers claims CloudKit confirmed. A code's row names the family that holds it now: a
     /// row left by a family that gave the code up is replaced (its claim was gone, or ours would
     /// have been refused).
-    package func recordClaims(_ claims: [ClaimedCode], at now: Date = Date()) throws(StoreError) {
+    package func recordClaims(_ claims: [ClaimedCode], at now: Timestamp = Timestamp(Date())) throws(StoreError) {
         guard !claims.isEmpty else { return }
-        let stamp = Timestamp(now)
         do {
             try writer.write { db in
-                for claim in claims { try Self.remember(claim, at: stamp, db) }
+                for claim in claims { try Self.remember(claim, at: now, db) }
             }
         } catch {
             throw .writing(error, store: path)
@@ -109,8 +108,8 @@ extension TribeBoardStore {
     /// not in the store (another run discarded it meanwhile): no row is left for a family that
     /// does not exist, checked in the same transaction as the insert.
     @discardableResult
-    package func setAsideCodeConflict(familyID: FamilyID, holder: String?, reason: String, at now: Date = Date()) throws(StoreError) -> Bool {
-        let stamp = StoreTimestamp.format(now)
+    package func setAsideCodeConflict(familyID: FamilyID, holder: String?, reason: String,
+                                      at now: Timestamp = Timestamp(Date())) throws(StoreError) -> Bool {
         do {
             return try writer.write { db in
                 try db.execute(sql: """
@@ -118,7 +117,7 @@ extension TribeBoardStore {
                     SELECT 'families', ?, 'conflict', 1, ?, ?, NULL, ? WHERE EXISTS (SELECT 1 FROM families WHERE id = ?)
                     ON CONFLICT (record_table, record_id) DO UPDATE SET status = 'conflict', last_error = excluded.last_error,
                         last_attempt_at = excluded.last_attempt_at, next_attempt_at = NULL, conflict_with = excluded.conflict_with
-                    """, arguments: [familyID, OutsideText.bounded(reason), stamp, OutsideText.bounded(holder ?? "", limit: 300), familyID])
+                    """, arguments: [familyID, OutsideText.bounded(reason), now, OutsideText.bounded(holder ?? "", limit: 300), familyID])
                 return db.changesCount == 1
             }
         } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TribeBoardDomain
 
 /// A creation that never reached `completed` in the creation log.
 package struct StalledCreation: Sendable, Equatable {
@@ -77,7 +78,7 @@ extension StoreReading {
 
     /// Families waiting for sync (those failing as `failingUploads` counts them left out): the
     /// ones waiting since before `cutoff`, and how many wait in all.
-    package func pendingFamilies(staleBefore cutoff: Date, failingAfter minimumAttempts: Int,
+    package func pendingFamilies(staleBefore cutoff: Timestamp, failingAfter minimumAttempts: Int,
                                  limit: Int) throws -> (stale: Sampled<PendingFamily>, total: Int) {
         try reader.read { db in
             let notFailing = try db.tableExists("sync_state") ? """
@@ -86,7 +87,7 @@ extension StoreReading {
                 """ : ""
             let since = FamilyConditions.pendingSince("f", hasRepairTable: try db.tableExists("code_repairs"))
             let pending = "SELECT f.id AS id, f.name AS name, f.code AS code, \(since) AS since FROM families f WHERE f.needs_sync = 1 \(notFailing)"
-            let stale = try Self.countAndSample(db, pending + " AND \(since) < '\(StoreTimestamp.format(cutoff))'", order: "since", limit: limit) {
+            let stale = try Self.countAndSample(db, pending + " AND \(since) < '\(cutoff.text)'", order: "since", limit: limit) {
                 PendingFamily(familyID: $0.shown("id"), name: $0.text("name"), code: $0.text("code"), since: $0.text("since"))
             }
             let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (\(pending))") ?? 0

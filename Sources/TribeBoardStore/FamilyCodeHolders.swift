@@ -8,8 +8,8 @@ extension TribeBoardStore {
     package struct CodeHolder: Sendable, Equatable {
         package let id: FamilyID
         package let code: String
-        /// As the store has it (its timestamp text), nil when not text.
-        package let createdAt: String?
+        /// nil when the column holds no date (a hand edit).
+        package let createdAt: Timestamp?
     }
 }
 
@@ -24,7 +24,8 @@ extension StoreReading {
                 let rows = try Row.fetchCursor(db, sql: "SELECT id, code, created_at FROM families")
                 while let row = try rows.next() {
                     guard let id = row.text("id"), let code = row.text("code"), matches(code) else { continue }
-                    holders.append(TribeBoardStore.CodeHolder(id: FamilyID(rawValue: id), code: code, createdAt: row.text("created_at")))
+                    holders.append(TribeBoardStore.CodeHolder(id: FamilyID(rawValue: id), code: code,
+                                                              createdAt: row.timestamp("created_at")))
                 }
                 return holders
             }

@@ -8,15 +8,16 @@ package struct FamilySummary: Sendable, Equatable {
     package let id: FamilyID
     package let name: String
     package let code: String?
-    package let createdAt: String?
+    package let createdAt: Timestamp?
 }
 
 /// A family's name and dates, for the few families an audit finding names.
 package struct FamilyDetails: Sendable, Equatable {
     package let name: String
-    package let createdAt: String
-    /// When resync last uploaded it (nil: never).
-    package let lastSyncDate: String?
+    /// nil when the column holds no date (a hand edit).
+    package let createdAt: Timestamp?
+    /// When resync last uploaded it (nil: never, or no date).
+    package let lastSyncDate: Timestamp?
 }
 
 /// How many, and the first of them.
@@ -48,8 +49,9 @@ extension StoreReading {
                                                 + "WHERE id IN \(SQLPlaceholders.list(chunk.count))",
                                             arguments: StatementArguments(Array(chunk)))
                 for row in rows {
-                    details[FamilyID(rawValue: row.shown("id"))] = FamilyDetails(name: row.shown("name"), createdAt: row.shown("created_at"),
-                                                             lastSyncDate: row.text("last_sync_date"))
+                    details[FamilyID(rawValue: row.shown("id"))] = FamilyDetails(
+                        name: row.shown("name"), createdAt: row.timestamp("created_at"),
+                        lastSyncDate: row.timestamp("last_sync_date"))
                 }
             }
         }
@@ -108,20 +110,20 @@ extension StoreReading {
 
     /// Families waiting for sync since before `cutoff` (since creation or their last code
     /// change), oldest first; all of them when `limit` is nil.
-    package func familiesPending(since cutoff: Date, limit: Int?) throws -> Sampled<FamilySummary> {
+    package func familiesPending(since cutoff: Timestamp, limit: Int?) throws -> Sampled<FamilySummary> {
         try reader.read { db in
             let since = FamilyConditions.pendingSince("f", hasRepairTable: try db.tableExists("code_repairs"))
             let stale = "SELECT f.id, f.name, f.code, f.created_at, \(since) AS pending_since FROM families f WHERE f.needs_sync = 1"
-            let cutoffText = StoreTimestamp.format(cutoff)
-            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (\(stale)) WHERE pending_since < ?", arguments: [cutoffText]) ?? 0
+            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (\(stale)) WHERE pending_since < ?", arguments: [cutoff]) ?? 0
             let limitClause = limit.map { " LIMIT \(max($0, 0))" } ?? ""
             let sample = try Row.fetchAll(db, sql: "SELECT * FROM (\(stale)) WHERE pending_since < ? ORDER BY pending_since, id\(limitClause)",
-                                          arguments: [cutoffText]).map(Self.summary)
+                                          arguments: [cutoff]).map(Self.summary)
             return Sampled(count: count, sample: sample)
         }
     }
 
     static func summary(_ row: Row) -> FamilySummary {
-        FamilySummary(id: FamilyID(rawValue: row.shown("id")), name: row.shown("name"), code: row.text("code"), createdAt: row.text("created_at"))
+        FamilySummary(id: FamilyID(rawValue: row.shown("id")), name: row.shown("name"), code: row.text("code"),
+                      createdAt: row.timestamp("created_at"))
     }
 }

@@ -3,18 +3,18 @@ import GRDB
 import TribeBoardDomain
 import TribeBoardSupport
 
-/// One family's row, as the store has it.
+/// One family's row, as the store has it. A date is nil when its column holds none (a hand edit).
 package struct FamilyFacts: Sendable, Codable, Equatable {
     package let id: FamilyID
     package let name: String
     package let code: String
-    package let createdAt: String
+    package let createdAt: Timestamp?
     package let createdByUserId: UserID
     package let needsSync: Bool
-    package let lastSyncDate: String?
+    package let lastSyncDate: Timestamp?
     package let importKey: String?
     package let sourceLine: Int?
-    package let codeVerifiedRemotelyAt: String?
+    package let codeVerifiedRemotelyAt: Timestamp?
     /// Its admin as the app judges it (`FamilyConditions.adminState`).
     package let adminState: AdminState
     /// A creation that did not complete, which resync keeps out of CloudKit (`FamilyConditions.halfMade`).
@@ -22,14 +22,14 @@ package struct FamilyFacts: Sendable, Codable, Equatable {
 }
 
 /// Everything the store holds about one family, read in one transaction: what `doctor family`
-/// shows as a timeline.
+/// shows as a timeline (a date nil when its column holds none).
 package struct FamilyHistory: Sendable {
-    package struct LogEntry: Sendable { package let state: String; package let error: String?; package let at: String }
+    package struct LogEntry: Sendable { package let state: String; package let error: String?; package let at: Timestamp? }
     package struct Membership: Sendable {
         package let id: String
         package let role: String
         package let status: String
-        package let joinedAt: String
+        package let joinedAt: Timestamp?
         package let user: String
         package let needsSync: Bool
     }
@@ -39,7 +39,7 @@ package struct FamilyHistory: Sendable {
         package let status: String
         package let attempts: Int
         package let lastError: String?
-        package let lastAttemptAt: String?
+        package let lastAttemptAt: Timestamp?
         package let conflictWith: String?
     }
 
@@ -56,7 +56,8 @@ package struct FamilyNameMatch: Sendable, Codable, Equatable {
     package let externalId: String?
     /// The display name of the family's parent_admin (active, or invited), if it has one.
     package let admin: String?
-    package let createdAt: String
+    /// nil when the column holds no date (a hand edit).
+    package let createdAt: Timestamp?
     /// `uploaded`, `pending`, or the sync_state status (`retrying`, `quarantined`, `conflict`).
     package let sync: String
 }
@@ -72,10 +73,10 @@ extension StoreReading {
                 """)
             guard let row else { return nil }
             let family = FamilyFacts(id: row.id("id") ?? "?", name: row.text("name") ?? "?", code: row.text("code") ?? "?",
-                                     createdAt: row.text("created_at") ?? "?", createdByUserId: row.id("created_by_user_id") ?? "?",
-                                     needsSync: row.integer("needs_sync") != 0, lastSyncDate: row.text("last_sync_date"),
+                                     createdAt: row.timestamp("created_at"), createdByUserId: row.id("created_by_user_id") ?? "?",
+                                     needsSync: row.integer("needs_sync") != 0, lastSyncDate: row.timestamp("last_sync_date"),
                                      importKey: row.text("import_key"), sourceLine: row.integer("source_line"),
-                                     codeVerifiedRemotelyAt: row.hasColumn("code_verified_remotely_at") ? row.text("code_verified_remotely_at") : nil,
+                                     codeVerifiedRemotelyAt: row.timestamp("code_verified_remotely_at"),
                                      adminState: row.text("admin_state").flatMap(AdminState.init(rawValue:)) ?? .none,
                                      halfMade: row.integer("half_made") == 1)
             return FamilyHistory(family: family, log: try Self.log(db, family.id), memberships: try Self.memberships(db, family.id),
@@ -120,12 +121,12 @@ extension StoreReading {
         let sync = row?.text("sync_status") ?? (row?.integer("needs_sync") == 0 ? "uploaded" : "pending")
         return FamilyNameMatch(id: id, name: row?.text("name") ?? "?",
                                externalId: ImportKey.externalId(in: importKey),
-                               admin: row?.text("admin"), createdAt: row?.text("created_at") ?? "?", sync: sync)
+                               admin: row?.text("admin"), createdAt: row?.timestamp("created_at"), sync: sync)
     }
 
     private static func log(_ db: Database, _ familyID: FamilyID) throws -> [FamilyHistory.LogEntry] {
         try Row.fetchAll(db, sql: "SELECT state, error, at FROM creation_log WHERE family_id = ? ORDER BY id", arguments: [familyID])
-            .map { FamilyHistory.LogEntry(state: $0.text("state") ?? "?", error: $0.text("error"), at: $0.text("at") ?? "?") }
+            .map { FamilyHistory.LogEntry(state: $0.text("state") ?? "?", error: $0.text("error"), at: $0.timestamp("at")) }
     }
 
     private static func memberships(_ db: Database, _ familyID: FamilyID) throws -> [FamilyHistory.Membership] {
@@ -134,7 +135,7 @@ extension StoreReading {
             FROM memberships m LEFT JOIN user_profiles u ON u.id = m.user_id WHERE m.family_id = ? ORDER BY m.joined_at
             """, arguments: [familyID]).map {
             FamilyHistory.Membership(id: $0.text("id") ?? "?", role: $0.text("role") ?? "?", status: $0.text("status") ?? "?",
-                                     joinedAt: $0.text("joined_at") ?? "?", user: $0.text("user") ?? "?", needsSync: $0.integer("needs_sync") == 1)
+                                     joinedAt: $0.timestamp("joined_at"), user: $0.text("user") ?? "?", needsSync: $0.integer("needs_sync") == 1)
         }
     }
 
@@ -148,7 +149,7 @@ extension StoreReading {
             """, arguments: [familyID, familyID]).map {
             FamilyHistory.SyncEntry(table: $0.text("record_table") ?? "?", id: $0.text("record_id") ?? "?",
                                     status: $0.text("status") ?? "?", attempts: $0.integer("attempts") ?? 0,
-                                    lastError: $0.text("last_error"), lastAttemptAt: $0.text("last_attempt_at"),
+                                    lastError: $0.text("last_error"), lastAttemptAt: $0.timestamp("last_attempt_at"),
                                     conflictWith: $0.text("conflict_with"))
         }
     }

@@ -2,11 +2,6 @@ import Foundation
 import GRDB
 import TribeBoardDomain
 
-/// Dates as the store keeps them: `Timestamp`'s text (ISO 8601 UTC with milliseconds, sortable).
-package enum StoreTimestamp {
-    package static func format(_ date: Date) -> String { Timestamp(date).text }
-}
-
 package struct FoundFamily {
     package let id: FamilyID
     package let name: String

@@ -85,9 +85,8 @@ extension TribeBoardStore {
 
     /// Records that these removals started, before anything is deleted: from now on resync leaves
     /// the families and their memberships alone. A removal already started is kept as it was.
-    package func beginRemovals(_ removals: [FamilyRemoval], at now: Date = Date()) throws(StoreError) {
+    package func beginRemovals(_ removals: [FamilyRemoval], at now: Timestamp = Timestamp(Date())) throws(StoreError) {
         guard !removals.isEmpty else { return }
-        let stamp = StoreTimestamp.format(now)
         do {
             try writer.write { db in
                 let statement = try db.cachedStatement(sql: """
@@ -95,7 +94,7 @@ extension TribeBoardStore {
                     ON CONFLICT (family_id) DO NOTHING
                     """)
                 for removal in removals {
-                    try statement.execute(arguments: [removal.familyID, removal.name, removal.code, removal.mergedInto, stamp])
+                    try statement.execute(arguments: [removal.familyID, removal.name, removal.code, removal.mergedInto, now])
                 }
             }
         } catch {
@@ -107,9 +106,8 @@ extension TribeBoardStore {
     /// them: their memberships, sync bookkeeping and claim rows, and the profiles only they used
     /// that never went up (a profile in CloudKit is a person's, and stays). The creation log stays,
     /// and the removal is marked finished. Returns how many families were removed now.
-    package func finishRemovals(_ ids: [FamilyID], at now: Date = Date()) throws(StoreError) -> Int {
+    package func finishRemovals(_ ids: [FamilyID], at now: Timestamp = Timestamp(Date())) throws(StoreError) -> Int {
         guard !ids.isEmpty else { return 0 }
-        let stamp = StoreTimestamp.format(now)
         do {
             return try writer.write { db in
                 var removed = 0
@@ -134,7 +132,7 @@ extension TribeBoardStore {
                         }
                     }
                     try db.execute(sql: "UPDATE family_removals SET finished_at = ? WHERE family_id = ? AND finished_at IS NULL",
-                                   arguments: [stamp, id])
+                                   arguments: [now, id])
                 }
                 return removed
             }

@@ -28,6 +28,10 @@ extension Row {
         }
     }
 
+    /// The store's date text as a `Timestamp`; nil for a value that is no such date (a hand edit),
+    /// which a report shows as unknown.
+    package func timestamp(_ column: String) -> Timestamp? { text(column).flatMap(Timestamp.init(text:)) }
+
     /// A record id of the type the caller names, nil for a value that is not text.
     package func id<ID: TypedRecordID>(_ column: String) -> ID? { text(column).map(ID.init(rawValue:)) }
 

@@ -24,10 +24,14 @@ extension TribeBoardStore {
     }
 
     package enum MigratedRecord: Sendable {
-        case family(id: FamilyID, name: String, code: String, createdByUserID: String, createdAt: Date, codeChange: MigratedCodeChange?)
-        case userProfile(id: UserID, displayName: String, appleUserIdHash: String?, avatarURL: String?, createdAt: Date)
-        /// `role` as the record has it: one the store's CHECK refuses leaves the row out.
-        case membership(id: MembershipID, family: FamilyID, user: UserID, role: String, status: String, joinedAt: Date, lastRoleChangeAt: Date?)
+        case family(id: FamilyID, name: String, code: String, createdByUserID: UserID, createdAt: Timestamp,
+                    codeChange: MigratedCodeChange?)
+        case userProfile(id: UserID, displayName: String, appleUserIdHash: String?, avatarURL: String?,
+                         createdAt: Timestamp)
+        /// `role` and `status` as the record has them: one the store does not know (its CHECK)
+        /// leaves the row out.
+        case membership(id: MembershipID, family: FamilyID, user: UserID, role: String, status: String,
+                        joinedAt: Timestamp, lastRoleChangeAt: Timestamp?)
     }
 
     /// How many rows of each kind the store gained.
@@ -40,58 +44,77 @@ extension TribeBoardStore {
     /// Learns a batch of migrated records and records the run's checkpoint for it, in one
     /// transaction: a run killed after it finds both, or neither.
     package func learnMigratedRecords(_ records: [MigratedRecord], checkpoint: [MigrationCheckpointEntry],
-                                      runKey: String, at now: Date = Date()) throws(StoreError) -> LearnedCounts {
+                                      runKey: String, at now: Timestamp = Timestamp(Date())) throws(StoreError)
+        -> LearnedCounts {
         do {
             return try writer.write { db in
-                let learned = try Self.learn(records, at: StoreTimestamp.format(now), in: db)
-                try Self.recordCheckpoint(checkpoint, runKey: runKey, in: db)
+                let learned = try MigratedInserts(db).learn(records, at: now)
+                try Self.recordCheckpoint(checkpoint, runKey: runKey, at: now, in: db)
                 return learned
             }
         } catch {
             throw .writing(error, store: path)
         }
     }
+}
 
-    private static func learn(_ records: [MigratedRecord], at now: String, in db: Database) throws -> LearnedCounts {
-        var learned = LearnedCounts()
+/// A batch's records inserted as the typed records (`BoundInsertable`: every column, from the
+/// record), through statements prepared once per batch: a migration learns up to hundreds of
+/// thousands of rows.
+private struct MigratedInserts {
+    let db: Database
+    let insertFamily: BoundStatement
+    let insertProfile: BoundStatement
+    /// Bound after the membership's own columns: its family's id, then its profile's.
+    let insertMembership: BoundStatement
+    let findCodeChange: BoundStatement
+
+    init(_ db: Database) throws {
+        self.db = db
+        insertFamily = try BoundStatement(db, Family.insertOrIgnoreSQL())
+        insertProfile = try BoundStatement(db, UserProfile.insertOrIgnoreSQL())
+        // A family or profile the store does not have is not referenced.
+        insertMembership = try BoundStatement(db, Membership.insertOrIgnoreSQL(onlyIf: """
+            EXISTS (SELECT 1 FROM families WHERE id = ?) AND EXISTS (SELECT 1 FROM user_profiles WHERE id = ?)
+            """))
+        findCodeChange = try BoundStatement(db, """
+            SELECT family_id FROM code_repairs WHERE family_id = ? AND old_code = ? AND new_code = ?
+            """, table: "code_repairs")
+    }
+
+    func learn(_ records: [TribeBoardStore.MigratedRecord], at now: Timestamp) throws -> TribeBoardStore.LearnedCounts {
+        var learned = TribeBoardStore.LearnedCounts()
         for record in records {
             switch record {
             case .family(let id, let name, let code, let createdBy, let createdAt, let change):
-                try db.cachedStatement(sql: """
-                    INSERT OR IGNORE INTO families (id, name, code, created_by_user_id, created_at, needs_sync, last_sync_date,
-                                                    ck_record_id, code_verified_remotely_at)
-                    VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?)
-                    """).execute(arguments: [id.rawValue, name, code, createdBy, StoreTimestamp.format(createdAt), now, id.rawValue, now])
+                let family = Family(id: id, name: name, code: code, createdByUserID: createdBy, createdAt: createdAt,
+                                    needsSync: false, lastSyncDate: now, ckRecordID: id.rawValue, importKey: nil,
+                                    sourceLine: nil, codeVerifiedRemotelyAt: now)
+                try insertFamily.execute(family.boundValues)
                 learned.families += db.changesCount
-                if let change, try !hasCodeChange(change, family: id, db) {
-                    try db.execute(sql: "INSERT INTO code_repairs (family_id, old_code, new_code, kept_by, reason, at) VALUES (?, ?, ?, ?, ?, ?)",
-                                   arguments: [id.rawValue, change.oldCode, change.newCode, change.keptBy, change.reason, now])
-                }
+                if let change { try remember(change, of: id, at: now) }
             case .userProfile(let id, let displayName, let hash, let avatar, let createdAt):
-                try db.cachedStatement(sql: """
-                    INSERT OR IGNORE INTO user_profiles (id, display_name, apple_user_id_hash, avatar_url, created_at, needs_sync,
-                                                         last_sync_date, ck_record_id)
-                    VALUES (?, ?, ?, ?, ?, 0, ?, ?)
-                    """).execute(arguments: [id.rawValue, displayName, hash, avatar, StoreTimestamp.format(createdAt), now, id.rawValue])
+                let profile = UserProfile(id: id, displayName: displayName, appleUserIdHash: hash, avatarURL: avatar,
+                                          createdAt: createdAt, needsSync: false, lastSyncDate: now, ckRecordID: id.rawValue)
+                try insertProfile.execute(profile.boundValues)
                 learned.userProfiles += db.changesCount
             case .membership(let id, let family, let user, let role, let status, let joinedAt, let roleChanged):
-                // CHECK constraints (an unknown role) and the one-active-admin index ignore the row;
-                // a family or profile the store does not have is not referenced.
-                try db.cachedStatement(sql: """
-                    INSERT OR IGNORE INTO memberships (id, family_id, user_id, role, status, joined_at, last_role_change_at, needs_sync,
-                                                       last_sync_date, ck_record_id)
-                    SELECT ?, ?, ?, ?, ?, ?, ?, 0, ?, ?
-                    WHERE EXISTS (SELECT 1 FROM families WHERE id = ?) AND EXISTS (SELECT 1 FROM user_profiles WHERE id = ?)
-                    """).execute(arguments: [id.rawValue, family.rawValue, user.rawValue, role, status, StoreTimestamp.format(joinedAt),
-                                             roleChanged.map(StoreTimestamp.format), now, id.rawValue, family.rawValue, user.rawValue])
+                // A second active admin (the one-active-admin index) is ignored by the insert.
+                guard let role = MembershipRole(rawValue: role), let status = MembershipStatus(rawValue: status) else { continue }
+                let membership = Membership(id: id, familyID: family, userID: user, role: role, status: status,
+                                            joinedAt: joinedAt, lastRoleChangeAt: roleChanged, needsSync: false,
+                                            lastSyncDate: now, ckRecordID: id.rawValue)
+                try insertMembership.execute(membership.boundValues + [.text(family), .text(user)])
                 learned.memberships += db.changesCount
             }
         }
         return learned
     }
 
-    private static func hasCodeChange(_ change: MigratedCodeChange, family: FamilyID, _ db: Database) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM code_repairs WHERE family_id = ? AND old_code = ? AND new_code = ?)",
-                          arguments: [family.rawValue, change.oldCode, change.newCode]) ?? false
+    private func remember(_ change: TribeBoardStore.MigratedCodeChange, of family: FamilyID, at now: Timestamp) throws {
+        let values: [BindableValue] = [.text(family), .text(change.oldCode), .text(change.newCode)]
+        guard try findCodeChange.firstRow(values, columns: 1) == nil else { return }
+        try db.execute(sql: "INSERT INTO code_repairs (family_id, old_code, new_code, kept_by, reason, at) VALUES (?, ?, ?, ?, ?, ?)",
+                       arguments: [family, change.oldCode, change.newCode, change.keptBy, change.reason, now])
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TribeBoardDomain
 
 /// The store's record of migration runs (table `migration_checkpoint`): for each source record of
 /// a run, `pending` before its batch goes to CloudKit (with the new code chosen for a re-coded
@@ -37,15 +38,15 @@ extension TribeBoardStore {
     package func recordMigrationCheckpoint(_ entries: [MigrationCheckpointEntry], runKey: String) throws(StoreError) {
         guard !entries.isEmpty else { return }
         do {
-            try writer.write { db in try Self.recordCheckpoint(entries, runKey: runKey, in: db) }
+            try writer.write { db in try Self.recordCheckpoint(entries, runKey: runKey, at: Timestamp(Date()), in: db) }
         } catch {
             throw .writing(error, store: path)
         }
     }
 
     /// Inside the caller's transaction (the batch's records are learned in the same one).
-    static func recordCheckpoint(_ entries: [MigrationCheckpointEntry], runKey: String, in db: Database) throws {
-        let now = StoreTimestamp.format(Date())
+    static func recordCheckpoint(_ entries: [MigrationCheckpointEntry], runKey: String, at now: Timestamp,
+                                 in db: Database) throws {
         let statement = try db.cachedStatement(sql: """
             INSERT INTO migration_checkpoint (run_key, source_name, kind, destination_name, new_code, status, at, kept)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?)

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import TribeBoardStore
 import TribeBoardProjectFixtures
+import TribeBoardDomain
 import TribeBoardTestSupport
 
 /// The doctor's stores, built through the store API plus SQL (a killed creation, a corrupted file).
@@ -33,8 +34,8 @@ extension DoctorFixtures {
                                  quarantinedID: "0192F0A0-0000-7000-8000-000000000003",
                                  quarantineError: "CloudKit answered QUOTA_EXCEEDED (HTTP 413): quota",
                                  healthyID: "0192F0A0-0000-7000-8000-000000000004", healthyCode: "HLT234")
-        let recent = StoreTimestamp.format(now.addingTimeInterval(-600))
-        let old = StoreTimestamp.format(now.addingTimeInterval(-3 * 86_400))
+        let recent = Timestamp(now.addingTimeInterval(-600))
+        let old = Timestamp(now.addingTimeInterval(-3 * 86_400))
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
             try db.execute(sql: "INSERT INTO user_profiles (id, display_name, created_at) VALUES (?, 'Ada', ?)", arguments: [admin, old])

@@ -96,7 +96,7 @@ struct CloudKitConfigurationTests {
         #expect(URLCredentials.masked("http://host/path@x") == "http://host/path@x", "an @ after the host is not a credential")
     }
 
-    /// Issue 27's bounded reads: a config path that is a device, a pipe or a huge file is refused
+    /// Bounded reads: a config path that is a device, a pipe or a huge file is refused
     /// at once, naming why, instead of reading for ever.
     @Test func aConfigFileThatIsNotASmallRegularFileIsRefused() throws {
         let folder = try TemporaryDirectory("ck-config")

@@ -67,7 +67,7 @@ struct AdviceSourceTests {
     /// positional one goes after `--`.
     @Test func valuesThatLookLikeOptionsStayValues() {
         #expect(Advice.resync(store: "-s.sqlite").words == ["tribeboard", "resync", "--store=-s.sqlite"])
-        #expect(Advice.doctorFamily(store: "s", familyID: "-Smith").words == ["tribeboard", "doctor", "family", "--store", "s", "--", "-Smith"])
-        #expect(Advice.doctorFamily(store: "s", familyID: "Smith").words == ["tribeboard", "doctor", "family", "Smith", "--store", "s"])
+        #expect(Advice.doctorFamily(store: "s", family: "-Smith").words == ["tribeboard", "doctor", "family", "--store", "s", "--", "-Smith"])
+        #expect(Advice.doctorFamily(store: "s", family: "Smith").words == ["tribeboard", "doctor", "family", "Smith", "--store", "s"])
     }
 }

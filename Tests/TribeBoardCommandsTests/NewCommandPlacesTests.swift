@@ -31,6 +31,17 @@ struct NewCommandPlacesTests {
         }
     }
 
+    /// The other way round: every command the README's table lists is registered, so that a
+    /// command written and documented but left out of `subcommands` (no `--help` entry, no
+    /// did-you-mean, nothing to run) fails here.
+    @Test func everyCommandTheReadmeListsIsRegistered() throws {
+        let prefix = "| [`tribeboard "
+        let listed = try Self.lines("README.md").filter { $0.hasPrefix(prefix) }
+            .compactMap { $0.dropFirst(prefix.count).split(separator: "`").first.map(String.init) }
+        #expect(listed.count >= 10)
+        #expect(Set(listed) == Set(Self.names), "listed, not registered: \(Set(listed).subtracting(Self.names).sorted())")
+    }
+
     /// docs/errors.md opens with a link to each command's exit statuses.
     @Test func theErrorsPageLinksEveryCommandsExitStatuses() throws {
         let page = try Self.text("docs/errors.md")

@@ -19,7 +19,7 @@ struct DoctorCompiledCodeTests {
         try #require(checks.first { $0.target == target && $0.id == id }, "\(target ?? "-") \(id): \(checks)")
     }
 
-    // MARK: issue 33: where the app looks codes up
+    // MARK: where the app looks codes up
 
     @Test func theAppsOwnProjectFailsForTheDatabaseGapWithFileAndLine() throws {
         let lookup = try Self.check(Self.run(Self.fixture("tafmawere-TribeBoard")), nil, .containerFamilyLookup)
@@ -57,7 +57,7 @@ struct DoctorCompiledCodeTests {
                 "a project without TribeBoard's families gets no family-lookup line")
     }
 
-    // MARK: issue 38 class 1: a container named as a default parameter value
+    // MARK: a container named as a default parameter value
 
     @Test func aDefaultParameterValueIsTheContainerTheCodeUses() throws {
         let service = "TribeBoard/Services/CloudKitService.swift"
@@ -159,7 +159,7 @@ extension DoctorCompiledCodeTests {
 }
 
 extension DoctorCompiledCodeTests {
-    /// Issue 38 class 1: the container is named in a ternary in a framework of a sibling project.
+    /// The container is named in a ternary in a framework of a sibling project.
     @Test func aTernaryInASiblingProjectsFrameworkIsTheAppsContainer() throws {
         let project = Self.fixture("fer0n-Unwatched") + "/Unwatched"
         let code = try Self.check(Self.run(project), "Unwatched", .containerSwiftSources)
@@ -199,7 +199,7 @@ extension DoctorCompiledCodeTests {
 }
 
 extension DoctorCompiledCodeTests {
-    /// Issue 38 class 5: the container read from the Info.plist at run time is looked up there
+    /// The container read from the Info.plist at run time is looked up there
     /// (`$(ICLOUD_CONTAINER_ID)`, set in the xcconfig), not left "without CloudKit code".
     @Test func aContainerFromTheInfoPlistIsCheckedThroughItsVariable() throws {
         let code = try Self.check(Self.run(Self.fixture("Aidoku-Aidoku"), target: "Aidoku (iOS)"), "Aidoku (iOS)", .containerSwiftSources)

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Testing
+import TribeBoardDomain
 import TribeBoardStoreFixtures
 import TribeBoardTestSupport
 @testable import TribeBoardCloudKit
@@ -14,12 +15,12 @@ struct DoctorFamilyTimelineTests {
 
     @Test func theTimelineIsInTimeOrderWhateverWroteTheTimes() {
         let events = [
-            TimelineEvent(at: "2026-11-26T10:57:35.941Z", source: "creation_log", what: "941"),
-            TimelineEvent(at: "2026-11-26T10:57:35.938Z", source: "families", what: "938"),
-            TimelineEvent(at: "2026-11-26T10:57:35Z", source: "cloudkit", what: "whole second"),
-            TimelineEvent(at: "2026-11-26T11:57:35.500+01:00", source: "cloudkit", what: "offset"),
+            TimelineEvent(at: Timestamp(text: "2026-11-26T10:57:35.941Z"), source: "creation_log", what: "941"),
+            TimelineEvent(at: Timestamp(text: "2026-11-26T10:57:35.938Z"), source: "families", what: "938"),
+            TimelineEvent(at: Timestamp(text: "2026-11-26T10:57:35Z"), source: "cloudkit", what: "whole second"),
+            TimelineEvent(at: Timestamp(text: "2026-11-26T11:57:35.500+01:00"), source: "cloudkit", what: "offset"),
             TimelineEvent(at: nil, source: "sync_state", what: "never attempted"),
-            TimelineEvent(at: "2026-11-26T10:57:35.938Z", source: "memberships", what: "938 too"),
+            TimelineEvent(at: Timestamp(text: "2026-11-26T10:57:35.938Z"), source: "memberships", what: "938 too"),
         ]
         #expect(TimelineEvent.chronological(events).map(\.what)
                 == ["never attempted", "whole second", "offset", "938", "938 too", "941"])

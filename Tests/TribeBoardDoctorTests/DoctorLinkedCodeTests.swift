@@ -5,8 +5,8 @@ import TribeBoardTestSupport
 @testable import TribeBoardDoctor
 @testable import TribeBoardXcodeProject
 
-/// Code a target runs that is not in its own sources (issue 25, class 1, and the regression of a
-/// container named with no `icloud-container-identifiers` at all): local packages, frameworks of
+/// Code a target runs that is not in its own sources (and a container named with no
+/// `icloud-container-identifiers` at all): local packages, frameworks of
 /// sub-projects and sibling projects, files another folder's exception set adds. Each test is one
 /// change to `Tests/Fixtures/doctor/correct` (given a Sources phase, so that only its own file is its code)
 /// or to a trimmed real project.

@@ -8,7 +8,7 @@ import TribeBoardTestSupport
 import Glibc
 #endif
 
-/// Projects as people hand them over (issue 25 classes 2 and 4 to 8, issue 27 items 2 and 17):
+/// Projects as people hand them over:
 /// every way of naming a container, links, half-committed generated projects, merge conflicts,
 /// Windows line endings, a FIFO. Each is one change to `Tests/Fixtures/doctor/correct`.
 @Suite("Doctor: project shapes and spellings")
@@ -99,7 +99,7 @@ struct DoctorProjectShapesTests {
         #expect(check.action?.hasPrefix("resolve the merge conflict") == true)
     }
 
-    /// Issue 27 item 17: a FIFO where project.pbxproj goes is named, and never opened for a blocking read.
+    /// A FIFO where project.pbxproj goes is named, and never opened for a blocking read.
     @Test func aFIFOAsTheProjectFileIsNamedWithoutHanging() async throws {
         let variant = try DoctorVariant("correct")
         try FileManager.default.removeItem(atPath: variant.file(Self.pbxproj))
@@ -120,7 +120,7 @@ struct DoctorProjectShapesTests {
         if writer >= 0 { close(writer) }
     }
 
-    /// Issue 27 item 2: an xcconfig saved with CRLF line endings still gives the bundle id.
+    /// An xcconfig saved with CRLF line endings still gives the bundle id.
     @Test func aCRLFXcconfigIsReadLineByLine() throws {
         let folder = try TemporaryDirectory("doctor-crlf")
         try DoctorXcodeTests.put(folder, "App.xcconfig", "// Saved on Windows\r\nPRODUCT_BUNDLE_IDENTIFIER = com.example.Renamed\r\nCODE_SIGN_ENTITLEMENTS = App/App.entitlements\r\n")

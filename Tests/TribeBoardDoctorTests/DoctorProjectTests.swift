@@ -39,7 +39,7 @@ struct DoctorProjectTests {
         #expect(check.locations == [SourceLocation(path: "TribeBoard/CloudKitService.swift", line: 6)])
     }
 
-    /// Changed with issue 13: a container not named after the bundle id is information (Apple
+    /// A container not named after the bundle id is information (Apple
     /// allows it); what fails is the toolkit writing to a container the app does not list.
     @Test func aContainerNotNamedAfterTheBundleIDIsInformationButTheToolkitMustUseAListedOne() throws {
         let checks = checks("mismatched-entitlements")
@@ -59,7 +59,7 @@ struct DoctorProjectTests {
         #expect(check.status == .failure)
         #expect(check.found.contains("TribeBoard/TribeBoard.entitlements, named by CODE_SIGN_ENTITLEMENTS at TribeBoard.xcodeproj/project.pbxproj:80"))
         #expect(check.found.contains("the file does not exist"))
-        // Issue 25, class 4: the target has no CloudKit code, so this is a build problem (the path), not iCloud advice.
+        // The target has no CloudKit code, so this is a build problem (the path), not iCloud advice.
         #expect(check.target == "TribeBoard")
         #expect(check.action?.contains("CODE_SIGN_ENTITLEMENTS name the file") == true && check.action?.contains("iCloud") == false, "\(check.action ?? "")")
         #expect(check.found.contains("a build problem"))

@@ -206,14 +206,14 @@ struct DoctorRealProjectTests {
         #expect(check.action?.contains("or name one they list: iCloud.com.aguilarcarboni.storage:") == true)
     }
 
-    /// Issue 25 class 2: HardPhaseTracker passes its container as its own `iCloudContainerId:` argument.
+    /// HardPhaseTracker passes its container as its own `iCloudContainerId:` argument.
     @Test func aContainerPassedAsTheAppsOwnArgumentIsRead() throws {
         let check = try #require(Self.run("GordonBeeming-HardPhaseTracker").first { $0.id == .containerSwiftSources })
         #expect(check.status == .ok)
         #expect(check.found.contains("iCloud.com.gordonbeeming.HardPhaseTracker (HardPhaseTracker/App/HardPhaseTrackerApp.swift:34, ModelConfiguration cloudKitDatabase: .private via iCloudContainerId (HardPhaseTracker/Shared/SwiftData/AppModelContainerProvider.swift:136))"), "\(check.found)")
     }
 
-    /// Issue 25 class 1 on a real project: WWDC's app owns one synchronized folder; the Helpers folder's
+    /// On a real project: WWDC's app owns one synchronized folder; the Helpers folder's
     /// exception set adds LiveObserver.swift to it, whose CKContainer.default() is the app's code.
     @Test func filesAnExceptionSetAddsAreReadOnWWDC() throws {
         let check = try #require(Self.run("insidegui-WWDC").first { $0.id == .containerSwiftSources })
@@ -221,7 +221,7 @@ struct DoctorRealProjectTests {
         #expect(check.locations.contains(SourceLocation(path: "WWDC/Helpers/LiveObserver.swift", line: 171)), "\(check.locations)")
     }
 
-    /// Issue 25 class 8 on real projects: SDKROOT auto is never an SDK; an iCloud Documents container is
+    /// On real projects: SDKROOT auto is never an SDK; an iCloud Documents container is
     /// never offered to the toolkit.
     @Test func sdkrootAutoAndDocumentsContainersReadAsWhatTheyAre() throws {
         let yattee = Self.run("yattee-yattee", target: "Yattee")
@@ -241,7 +241,7 @@ struct DoctorRealProjectTests {
         #expect(xcodegen.action == "run `xcodegen generate`, then pass --project the folder again")
         let tuist = try #require(Self.run("marriagav-taskchamp").first)
         #expect(tuist.found.hasSuffix("holds Project.swift but no generated .xcodeproj: run `tuist generate` there first"))
-        // The regression of issue 25: a Tuist 4 root (no Project.swift there) was "no project in the folder".
+        // A Tuist 4 root (no Project.swift there) was "no project in the folder".
         let tuist4 = try #require(Self.run("nikolouzos-VentureLens").first)
         #expect(tuist4.found.hasSuffix("holds Workspace.swift but no generated .xcodeproj: run `tuist generate` there first"), "\(tuist4.found)")
         #expect(tuist4.action == "run `tuist generate`, then pass --project the folder again")

@@ -5,7 +5,7 @@ import TribeBoardTestSupport
 @testable import TribeBoardDoctor
 @testable import TribeBoardXcodeProject
 
-/// Issue 13: the project read the way Xcode reads it, each CloudKit target judged on its own.
+/// The project read the way Xcode reads it, each CloudKit target judged on its own.
 /// Each test builds the smallest project that shows one rule.
 @Suite("Doctor: Xcode projects as Xcode reads them")
 struct DoctorXcodeTests {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TribeBoardJoinKit
 import TribeBoardTestSupport
@@ -62,6 +63,17 @@ struct FamilyCodeRulesTests {
         }
         #expect(FamilyCode.allowedLengths == FamilyCodeText.allowedLengths)
         #expect(FamilyCode.allowedLengthsList == "6, 7 or 8" && FamilyCode.allowedLengthsText == "6 to 8")
+    }
+
+    /// The pattern messages print is the rule checked: each sample matches it exactly when it is
+    /// in wire format.
+    @Test func thePrintedPatternIsTheWireFormat() throws {
+        #expect(FamilyCode.wireFormatPattern == "^[A-Z0-9]{6,8}$")
+        let pattern = try NSRegularExpression(pattern: FamilyCode.wireFormatPattern)
+        for sample in Self.samples {
+            let matches = pattern.firstMatch(in: sample, range: NSRange(sample.startIndex..., in: sample)) != nil
+            #expect(matches == FamilyCode.isWireFormat(sample), "\(sample)")
+        }
     }
 
     /// Codes a person takes for the same have one key: the code the app finds for them.

@@ -4,6 +4,7 @@ import TribeBoardCloudFixtures
 import TribeBoardCloudKitEmulator
 import TribeBoardCloudKit
 import TribeBoardStore
+import TribeBoardDomain
 import TribeBoardTestSupport
 import TribeBoardRemote
 
@@ -145,7 +146,7 @@ import TribeBoardRemote
         #expect(try report(recent).missing == nil)
 
         // One of the two was uploaded two hours before: that one is counted, with its command.
-        let twoHoursAgo = StoreTimestamp.format(Date().addingTimeInterval(-7200))
+        let twoHoursAgo = Timestamp(Date().addingTimeInterval(-7200)).text
         let edit = try ProcessRunner.run("/usr/bin/sqlite3", [directory.file("s.sqlite"),
                                                               "UPDATE families SET last_sync_date = '\(twoHoursAgo)' WHERE id = '\(ids[0])'"])
         try #require(edit.status == 0, "\(edit.stderr)")

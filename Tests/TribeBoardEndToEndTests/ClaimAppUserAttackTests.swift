@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Testing
+import TribeBoardDomain
 import TribeBoardCloudFixtures
 import TribeBoardCloudKit
 import TribeBoardRemote
@@ -58,7 +59,7 @@ import TribeBoardTestSupport
     /// What the attacker's app creates: a claim under `code`'s name naming `family`, or a record
     /// of another type under it.
     func plant(_ client: CloudKitClient, code: String, family: String, type: String = CodeClaim.recordType) async throws {
-        var record = try CodeClaim(code: code, familyID: family).record
+        var record = try CodeClaim(code: code, familyID: FamilyID(rawValue: family)).record
         record.recordType = type
         let results = try await client.modify([CloudKitOperation(.create, record)])
         for case .failure(let error) in results { Issue.record("the attacker's create was refused: \(error)") }

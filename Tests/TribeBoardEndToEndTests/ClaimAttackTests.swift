@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TribeBoardDomain
 import TribeBoardCloudFixtures
 import TribeBoardCloudKit
 import TribeBoardCloudKitEmulator
@@ -22,7 +23,7 @@ import TribeBoardTestSupport
 
     /// A record under a claim's name, as the attacker's app created it.
     static func planted(code: String, type: String = CodeClaim.recordType, family: String) throws -> CloudKitRecord {
-        var record = try CodeClaim(code: code, familyID: family).record
+        var record = try CodeClaim(code: code, familyID: FamilyID(rawValue: family)).record
         record.recordType = type
         record.created = .init(timestamp: 1_700_000_000_000, userRecordName: attacker)
         return record

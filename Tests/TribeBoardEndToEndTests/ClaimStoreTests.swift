@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TribeBoardDomain
 import TribeBoardCloudFixtures
 import TribeBoardCloudKit
 import TribeBoardCloudKitEmulator
@@ -73,7 +74,7 @@ import TribeBoardTestSupport
         defer { Task { await fixture.emulator.stop() } }
         let count = 100
         let codes = (0..<count).map { String(format: "G%05d", $0) }
-        await fixture.emulator.seed(try codes.map { try CodeClaim(code: $0, familyID: "ELSEWHERE-\($0)").record }, container: container)
+        await fixture.emulator.seed(try codes.map { try CodeClaim(code: $0, familyID: FamilyID(rawValue: "ELSEWHERE-\($0)")).record }, container: container)
         let directory = try TemporaryDirectory("claims-ghosts")
         try directory.write("in.csv", (["family_name,admin_display_name,code"] + codes.map { "F \($0),Admin \($0),\($0)" }).joined(separator: "\n") + "\n")
         async let first = run(directory, fixture.remoteArguments, ["provision", "in.csv", "--out", "out1", "-q"])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TribeBoardDomain
 import TribeBoardCloudFixtures
 import TribeBoardCloudKitEmulator
 import TribeBoardCloudKit
@@ -131,7 +132,7 @@ import TribeBoardRemote
             records.append(family)
         }
         // One code already claimed by its newest holder (a claim-aware store wrote it): left as it is.
-        records.append(try CodeClaim(code: "D00004", familyID: F.uuid(29, 1)).record)
+        records.append(try CodeClaim(code: "D00004", familyID: FamilyID(rawValue: F.uuid(29, 1))).record)
         await fixture.emulator.seed(records, container: container)
         let directory = try TemporaryDirectory("backfill")
         func backfill(_ extra: [String]) async throws -> (Int32, ClaimBackfillMirror) {

@@ -7,7 +7,7 @@ import TribeBoardReportMirrors
 import TribeBoardTestSupport
 import TribeBoardRemote
 
-/// Issue 23's matrix: every command that reaches CloudKit against every shape a real container
+/// Every command that reaches CloudKit against every shape a real container
 /// has, run as a cron job runs it (`-q --json`). Each cell checks the exit status, that the reason
 /// for a non-zero one is on stderr although quiet, and after each shape that no family was lost
 /// or uploaded twice. 75 appears only for the one shape that passes by waiting. (`sheets` reads no

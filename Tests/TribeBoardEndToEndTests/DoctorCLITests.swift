@@ -63,7 +63,7 @@ import TribeBoardTestSupport
     @Test func everyFixtureNamesItsProblemAndNoneCrashes() throws {
         let directory = try TemporaryDirectory("doctor-cli-fixtures")
         let store = try provisionedStore(in: directory)
-        // Issue 13: a failure names the target and the container the entitlements list (never iCloud.<bundle id> as a rule).
+        // A failure names the target and the container the entitlements list (never iCloud.<bundle id> as a rule).
         for (fixture, named) in ["wrong-identifier": "[FAIL] TribeBoard: Container identifiers in Swift and Objective-C sources", "mismatched-entitlements": "(from the default)"] {
             let result = try ProcessRunner.run(tribeboard, ["doctor", "--store", store, "--project", DoctorFixtures.project(fixture)])
             #expect(result.status == 1, "\(fixture): \(result.stderr)")
@@ -129,7 +129,7 @@ import TribeBoardTestSupport
         }
     }
 
-    /// Issue 29: a password in --ck-base-url is never echoed, by doctor or by migrate --json.
+    /// A password in --ck-base-url is never echoed, by doctor or by migrate --json.
     @Test func credentialsInTheBaseURLAreMaskedInWhatIsPrinted() async throws {
         let fixture = try await EmulatorFixture.start()
         defer { Task { await fixture.emulator.stop() } }

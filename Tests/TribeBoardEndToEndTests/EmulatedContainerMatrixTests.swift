@@ -6,7 +6,7 @@ import TribeBoardCloudKit
 import TribeBoardReportMirrors
 import TribeBoardTestSupport
 
-/// Issue 12's "Done when", the combinations EmulatedContainerTests does not cover on its own:
+/// The combinations EmulatedContainerTests does not cover on its own:
 /// each emulator mode against each of provision --sync, resync, the live audit and doctor, with
 /// the exit status, the fix named (JSON fields where there are some), nothing lost and nothing
 /// uploaded twice.

@@ -7,7 +7,7 @@ import TribeBoardReportMirrors
 import TribeBoardTestSupport
 import TribeBoardRemote
 
-/// Issue 12's "Done when": the commands against the emulator behaving as a real container in
+/// The commands against the emulator behaving as a real container in
 /// each mode end with the documented status and a message naming the fix, nothing lost and
 /// nothing uploaded twice. Store rows are read with sqlite3, not the toolkit.
 @Suite(.serialized, .timeLimit(.minutes(3)))

@@ -17,16 +17,16 @@ import TribeBoardTestSupport
     /// An example of each kind for this store: the switch has no default, so a new kind of advice
     /// does not compile until it is run here.
     static func example(_ kind: Advice.Kind, remote: [String], families: [String]) -> Advice {
-        let (first, second, third) = (families[0], families[1], families[2])
+        let (first, second, third) = (FamilyID(rawValue: families[0]), FamilyID(rawValue: families[1]), FamilyID(rawValue: families[2]))
         switch kind {
         case .reupload: return .reupload(store: store, familyID: first)
         case .audit: return .audit(store: store, remote: remote)
         case .repairAll: return .repairAll(store: store, remote: remote)
         case .resync: return .resync(store: store, remote: remote)
         case .resyncList: return .resyncList(store: store)
-        case .resyncRelease: return .resyncRelease(store: store, recordID: first)
+        case .resyncRelease: return .resyncRelease(store: store, recordID: first.rawValue)
         case .doctorContainer: return .doctorContainer(store: store, container: CloudKitConfiguration.defaultContainer, environment: "development")
-        case .doctorFamily: return .doctorFamily(store: store, familyID: first, remote: remote)
+        case .doctorFamily: return .doctorFamily(store: store, family: first.rawValue, remote: remote)
         case .remove: return .remove(store: store, familyID: third, remote: remote)
         case .merge: return .merge(store: store, duplicate: second, into: first, remote: remote)
         case .recode: return .recode(familyID: first, store: store, remote: remote)

@@ -157,6 +157,33 @@ import TribeBoardTestSupport
         #expect(Set(codes).count == codes.count, "no duplicate code: \(codes)")
     }
 
+    /// The very copy a migration would write, already at the destination but written by another
+    /// creator (an app user who read the public source and got there first): not this copy in
+    /// place (its creator alone may change or delete it), so a conflict naming that creator, in
+    /// the plan and in the run, and never overwritten.
+    @Test func anIdenticalRecordAnotherCreatorWroteAtTheDestinationIsAConflict() async throws {
+        let source = try await EmulatorFixture.start()
+        let destination = try await EmulatorFixture.start()
+        defer { Task { await source.emulator.stop(); await destination.emulator.stop() } }
+        let id = "A0000000-0000-4000-8000-000000000007"
+        let family = F.family(id, code: "OWNED7", createdAt: 1_700_000_000_000)
+        await source.emulator.seed([family], container: Self.wrongContainer)
+        var planted = family
+        planted.created = CloudKitRecord.Stamp(timestamp: 1_700_000_000_000, userRecordName: "_app_user_9")
+        await destination.emulator.seed([planted], container: container)
+        let directory = try TemporaryDirectory("migrate-planted")
+        try await NewStore.create(in: directory)
+        for extra in [["--json"], ["--apply", "--out", "out", "--json"]] {
+            let result = try await migrate(source, destination, directory, extra)
+            #expect(result.status == 1, "\(extra): \(result.stdout) \(result.stderr)")
+            let entry = try F.json(result).entries.first { $0.sourceName == id }
+            #expect(entry?.outcome == "conflict", "\(extra): \(result.stdout)")
+            #expect(entry?.reason?.contains("_app_user_9") == true, "names the creator: \(entry?.reason ?? "")")
+        }
+        let held = await destination.emulator.records(container: container).first { $0.recordName == id }
+        #expect(held?.created?.userRecordName == "_app_user_9", "never overwritten")
+    }
+
     @Test func theSourceMustBeAnotherContainer() async throws {
         let fixture = try await EmulatorFixture.start()
         defer { Task { await fixture.emulator.stop() } }

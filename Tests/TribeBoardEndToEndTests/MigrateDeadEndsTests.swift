@@ -6,7 +6,7 @@ import TribeBoardCloudKit
 import TribeBoardReportMirrors
 import TribeBoardTestSupport
 
-/// Issue 26 point 6: the migration's dead ends, as an operator meets them with the real binary
+/// The migration's dead ends, as an operator meets them with the real binary
 /// against the emulator. Every way out is a command, in order; nothing is silent.
 @Suite struct MigrateDeadEndsTests {
     let tribeboard = ProcessRunner.executable("tribeboard")

@@ -196,7 +196,7 @@ import TribeBoardTestSupport
         #expect(try F.sqlite(directory.file("s.sqlite"), "SELECT count(*) FROM families") == ["1"], "the store learned the family")
     }
 
-    /// Issue 29: an empty (0-byte) store file holds no store yet: a plan reads nothing from it
+    /// An empty (0-byte) store file holds no store yet: a plan reads nothing from it
     /// (not "cannot write: no such table"), and --apply makes the store in it.
     @Test func anEmptyStoreFileIsPlannedAsNoStoreYet() async throws {
         let fixture = try await EmulatorFixture.start()
@@ -213,7 +213,7 @@ import TribeBoardTestSupport
         #expect(try F.sqlite(directory.file("s.sqlite"), "SELECT count(*) FROM families") == ["1"], "the store learned the family")
     }
 
-    /// Issue 27 item 17, issue 29 item 4: a store a newer toolkit migrated is named as such, not
+    /// A store a newer toolkit migrated is named as such, not
     /// sent round again with "run it again to resume from the checkpoint"; nothing is copied.
     @Test(arguments: [false, true])
     func aStoreFromANewerToolkitSaysSo(apply: Bool) async throws {

@@ -3,7 +3,7 @@ import Testing
 import TribeBoardReportMirrors
 import TribeBoardTestSupport
 
-/// Issue 26 point 2: a parent who fills in the school's form twice is warned about at provision
+/// A parent who fills in the school's form twice is warned about at provision
 /// time, named with both rows and the command to look, whether the first registration is earlier
 /// in the same file or already in the store.
 @Suite struct ProvisionDuplicateTests {

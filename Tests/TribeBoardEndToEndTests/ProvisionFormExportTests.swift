@@ -3,7 +3,7 @@ import Testing
 import TribeBoardReportMirrors
 import TribeBoardTestSupport
 
-/// Issue 26 point 8 (provision): a form's export provisions as it is, or with `--map` for the
+/// A form's export provisions as it is, or with `--map` for the
 /// headers only a person can match; the manifest comes back in the dialect the office's
 /// spreadsheet saved the input in (French Excel: `;` and a UTF-8 byte order mark).
 @Suite struct ProvisionFormExportTests {

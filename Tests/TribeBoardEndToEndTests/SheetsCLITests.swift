@@ -102,7 +102,7 @@ import TribeBoardTestSupport
     }
 
     /// An office adds a column to the manifest in its spreadsheet (a class): the template may name
-    /// it (issue 26.8). A name neither a field nor a column is refused, every one named; the store
+    /// it. A name neither a field nor a column is refused, every one named; the store
     /// has no such columns.
     @Test func aManifestsExtraColumnsAreTemplatePlaceholders() throws {
         let directory = try TemporaryDirectory("sheets-columns")

@@ -3,7 +3,7 @@ import Testing
 import TribeBoardReportMirrors
 import TribeBoardTestSupport
 
-/// Printed text is never cut silently (issue 26.1): it is set smaller and wrapped onto the card's
+/// Printed text is never cut silently: it is set smaller and wrapped onto the card's
 /// free space, and what still does not fit stops the run before anything is written, unless
 /// `--allow-cut`. Read back with pdftotext, one card's rectangle at a time.
 @Suite struct SheetsFittingTests {

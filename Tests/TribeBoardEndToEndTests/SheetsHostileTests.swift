@@ -134,7 +134,7 @@ import TribeBoardTestSupport
         #expect(text.contains("A {code} B {\(families[0].code)} C"), "\(text)")
     }
 
-    /// A template saved by Notepad or Excel starts with a UTF-8 byte order mark (issue 27.14):
+    /// A template saved by Notepad or Excel starts with a UTF-8 byte order mark:
     /// invisible, it is not part of the first setting's name.
     @Test func aTemplateWithAByteOrderMarkIsRead() throws {
         let directory = try TemporaryDirectory("sheets-template-bom")
@@ -147,7 +147,7 @@ import TribeBoardTestSupport
         #expect(text.contains("École des Tilleuls") && text.contains("Code famille") && text.contains("Code : \(families[0].code)"), "\(text)")
     }
 
-    /// Thousands of combining marks on one letter (issue 27.12) made pango's time grow with the
+    /// Thousands of combining marks on one letter made pango's time grow with the
     /// square of the run on every card (8,000: 0.4 s a card): past Unicode's stream-safe 30 the
     /// template is refused at once, naming the line; 30 are still printed.
     @Test func aTemplateWithARunOfThousandsOfMarksIsRefusedAtOnce() throws {

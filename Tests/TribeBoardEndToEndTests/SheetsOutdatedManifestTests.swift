@@ -6,7 +6,7 @@ import TribeBoardReportMirrors
 import TribeBoardTestSupport
 
 /// A card printed from a manifest older than an audit repair would carry a code that now belongs
-/// to another family in CloudKit (issue 29.1). Driven as an operator does it (provision, resync,
+/// to another family in CloudKit. Driven as an operator does it (provision, resync,
 /// the repair, resync, then sheets from the old manifest) and read back from the PDF: the text
 /// with pdftotext, the QR code with zbarimg.
 @Suite struct SheetsOutdatedManifestTests {

@@ -3,7 +3,7 @@ import Testing
 import TribeBoardReportMirrors
 import TribeBoardTestSupport
 
-/// Every name the app allows prints whole (issue 37): a roster of 242 families whose names are as
+/// Every name the app allows prints whole: a roster of 242 families whose names are as
 /// long as the app's rules allow (family names of 50 characters, admins of 30) in eleven scripts,
 /// printed as cards with the built-in template, as cards with a four-paragraph template and a
 /// logo, and as letters. Each run ends 0 without `--allow-cut`, nothing is cut, and every card's QR code

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TribeBoardTestSupport
 
-/// Reprinting some families' cards, in an order an office files them (issue 26.8): selected by
+/// Reprinting some families' cards, in an order an office files them: selected by
 /// family id or by code, sorted by name the way people sort names (accents and case aside), and
 /// the admin's line in the template's language. Read back with zbarimg and pdftotext.
 @Suite struct SheetsSelectionTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 import TribeBoardTestSupport
 
-/// Issue 26 point 8 (sheets): a template with several mistakes is refused once, naming every one
+/// A template with several mistakes is refused once, naming every one
 /// with its line (and column where one character is the problem), in text and in --json; still 65.
 @Suite struct SheetsTemplateErrorsTests {
     let tribeboard = ProcessRunner.executable("tribeboard")

@@ -303,7 +303,7 @@ import TribeBoardTestSupport
         let requests = await requestsSoFar(clean.fixture.emulator) - before
         let report = try adopted.report(AdoptReportMirror.self)
         #expect(report.applied && report.setAsideEnded && report.cloudKitName == "Quarantined (app)", "\(adopted.stdout)")
-        #expect(report.reprintCommand == Advice.reprint(store: clean.directory.file("s.sqlite"), familyID: family).command)
+        #expect(report.reprintCommand == Advice.reprint(store: clean.directory.file("s.sqlite"), familyID: FamilyID(rawValue: family)).command)
         try await expectAdopted(family, code: remoteCode, clean, "clean run")
 
         for request in 1...requests {

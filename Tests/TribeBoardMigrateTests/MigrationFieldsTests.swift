@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TribeBoardCloudFixtures
 import TribeBoardCloudKit
 import TribeBoardDomain
 @testable import TribeBoardMigrate
@@ -8,18 +9,24 @@ import TribeBoardDomain
 /// Every field of every record type is checked before a record is copied: a field the mapping
 /// writes but `MigrationValidation` forgets would be copied whatever it holds.
 struct MigrationFieldsTests {
-    static let created = Date(timeIntervalSince1970: 1_764_000_000.123)
-    static let family = FamilyID(rawValue: UUID().uuidString)
-    static let user = UserID(rawValue: UUID().uuidString)
-
     /// Each kind's record as the mapping writes it, with every optional field given.
     static let records: [(MigratedKind, CloudKitRecord)] = [
-        (.family, RecordMapping.family(id: family, name: "Okafor", code: "QX7K2M", createdByUserId: user, createdAt: created)),
-        (.userProfile, RecordMapping.userProfile(id: user, displayName: "Ada", appleUserIdHash: "0123456789abcdef",
-                                                 avatarUrl: "https://example.com/a.png", createdAt: created)),
-        (.membership, RecordMapping.membership(id: MembershipID(rawValue: UUID().uuidString), familyID: family, userID: user,
-                                               role: .adult, status: .active, joinedAt: created, lastRoleChangeAt: created)),
+        (.family, EveryFieldRecords.family), (.userProfile, EveryFieldRecords.profile),
+        (.membership, EveryFieldRecords.membership),
     ]
+
+    /// The records above carry every field of their type's catalogue, so that a field the mapping
+    /// gains is checked here and stored (`MigratedFieldsStoredTests`) without another edit.
+    @Test func theRecordsCarryEveryFieldOfTheirCatalogue() {
+        for (kind, record) in Self.records {
+            let catalogue = switch kind {
+            case .family: FamilyField.allCases.map(\.rawValue)
+            case .userProfile: ProfileField.allCases.map(\.rawValue)
+            case .membership: MembershipField.allCases.map(\.rawValue)
+            }
+            #expect(Set((record.fields ?? [:]).keys) == Set(catalogue), "\(kind): give every field")
+        }
+    }
 
     @Test func aFieldOfTheWrongTypeIsAProblemNamingIt() {
         for (kind, record) in Self.records {

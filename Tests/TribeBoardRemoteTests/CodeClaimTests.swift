@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TribeBoardDomain
 import TribeBoardCloudFixtures
 import TribeBoardCloudKitEmulator
 import TribeBoardTestSupport
@@ -30,7 +31,7 @@ struct CodeClaimUnitTests {
             for index in 0..<20 {
                 group.addTask {
                     let family = "FAMILY-\(index)"
-                    let claim = try? CodeClaim(code: "RACE42", familyID: family)
+                    let claim = try? CodeClaim(code: "RACE42", familyID: FamilyID(rawValue: family))
                     guard let claim, let answer = try? await CodeClaimer(client: client).claim([claim]) else { return (family, nil) }
                     return (family, answer.outcomes[claim.recordName])
                 }
@@ -45,7 +46,7 @@ struct CodeClaimUnitTests {
         #expect(outcomes.filter { $0.key != winner }.allSatisfy { $0.value == .heldBy(.family(winner)) }, "the others are told who holds it")
         #expect(await fixture.emulator.claims(container: CloudKitConfiguration.defaultContainer) == [try CodeClaim.recordName(forCode: "RACE42"): winner])
         // Claimed again by its holder (a rerun after a kill): still its own, nothing created.
-        let again = try await CodeClaimer(client: client).claim([try CodeClaim(code: "RACE42", familyID: winner)])
+        let again = try await CodeClaimer(client: client).claim([try CodeClaim(code: "RACE42", familyID: FamilyID(rawValue: winner))])
         #expect(again.outcomes.values.first == .claimed)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Testing
+import TribeBoardDomain
 import TribeBoardCloudFixtures
 import TribeBoardCloudKit
 import TribeBoardCloudKitEmulator
@@ -53,7 +54,7 @@ import TribeBoardTestSupport
         var written: [String] = []
         // The operator provisions a family whose admin was invited without a hash.
         let family = FamilyRecord(id: UUID(), name: "Okafor", code: "OKA234", createdByUserId: UUID(), createdAt: Date())
-        let claim = try CodeClaim(code: family.code, familyID: family.id.uuidString)
+        let claim = try CodeClaim(code: family.code, familyID: FamilyID(rawValue: family.id.uuidString))
         let results = try await backend.operatorClient.modify([.init(.create, claim.record),
                                                                 .init(.create, RecordDecoding.cloudKitRecord(family.record))])
         #expect(results.allSatisfy { if case .record = $0 { return true }; return false }, "\(results)")
@@ -86,7 +87,7 @@ import TribeBoardTestSupport
                     dee.profile.id.uuidString, dee.membership.id.uuidString]
 
         // Eve claims a free code for the operator's family: not followed.
-        let foreign = try CodeClaim(code: "EVE234", familyID: family.id.uuidString)
+        let foreign = try CodeClaim(code: "EVE234", familyID: FamilyID(rawValue: family.id.uuidString))
         _ = try await backend.user("_eve").modify([.init(.create, foreign.record)])
         let lookup = try await CodeLookup.run("EVE234", in: WebServicesJoinDatabase(client: try backend.user("_ann")))
         guard case .foreignClaim(let by, _)? = lookup.stop else {

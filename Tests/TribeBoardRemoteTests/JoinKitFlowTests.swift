@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TribeBoardDomain
 import TribeBoardCloudFixtures
 import TribeBoardCloudKit
 import TribeBoardCloudKitEmulator
@@ -36,7 +37,7 @@ import TribeBoardTestSupport
     /// A family as `provision` leaves it for an admin invited without a hash: claim and family, no admin.
     func provisioned(_ fixture: EmulatorFixture, code: String) async throws -> FamilyRecord {
         let family = FamilyRecord(id: UUID(), name: "Okafor", code: code, createdByUserId: UUID(), createdAt: Date())
-        let claim = try CodeClaim(code: code, familyID: family.id.uuidString)
+        let claim = try CodeClaim(code: code, familyID: FamilyID(rawValue: family.id.uuidString))
         _ = try await fixture.client().modify([.init(.create, claim.record), .init(.create, RecordDecoding.cloudKitRecord(family.record))])
         return family
     }
@@ -98,7 +99,7 @@ import TribeBoardTestSupport
         let (fixture, kit) = try await start()
         defer { Task { await fixture.emulator.stop() } }
         let family = try await provisioned(fixture, code: "OWN234")
-        var foreign = try CodeClaim(code: "EVE234", familyID: family.id.uuidString).record
+        var foreign = try CodeClaim(code: "EVE234", familyID: FamilyID(rawValue: family.id.uuidString)).record
         foreign.created = CloudKitRecord.Stamp(timestamp: 0, userRecordName: "_eve")
         await fixture.emulator.seed([foreign], container: container)
         await #expect(throws: JoinKitError.self) { try await kit.findFamily(code: "EVE234") }
@@ -113,9 +114,9 @@ import TribeBoardTestSupport
     @Test func aClaimWhoseFamilyIsGoneSaysSo() async throws {
         let (fixture, kit) = try await start()
         defer { Task { await fixture.emulator.stop() } }
-        let orphan = try CodeClaim(code: "GON234", familyID: UUID().uuidString)
+        let orphan = try CodeClaim(code: "GON234", familyID: FamilyID(rawValue: UUID().uuidString))
         _ = try await fixture.client().modify([.init(.create, orphan.record)])
         let lookup = try await CodeLookup.run("GON234", in: kit.database)
-        #expect(lookup.stop == .familyGone(familyName: orphan.familyID))
+        #expect(lookup.stop == .familyGone(familyName: orphan.familyID.rawValue))
     }
 }

@@ -10,17 +10,10 @@ import TribeBoardTestSupport
 /// the app's own field constants, what `RecordMapping` writes and what the decoders read back:
 /// a field added in one of these places and not the others fails here, by name.
 struct RecordFieldsTests {
-    static let created = Date(timeIntervalSince1970: 1_764_000_000.123)
-    static let id = FamilyID(rawValue: UUID().uuidString)
-    static let user = UserID(rawValue: UUID().uuidString)
-
     /// Every record type as the mapping writes it with every optional field given.
-    static let family = RecordMapping.family(id: id, name: "Okafor", code: "QX7K2M", createdByUserId: user, createdAt: created)
-    static let profile = RecordMapping.userProfile(id: user, displayName: "Ada", appleUserIdHash: "0123456789abcdef",
-                                                   avatarUrl: "https://example.com/a.png", createdAt: created)
-    static let membership = RecordMapping.membership(id: MembershipID(rawValue: UUID().uuidString), familyID: id, userID: user,
-                                                     role: .parentAdmin, status: .active, joinedAt: created,
-                                                     lastRoleChangeAt: created)
+    static let family = EveryFieldRecords.family
+    static let profile = EveryFieldRecords.profile
+    static let membership = EveryFieldRecords.membership
 
     /// The app's `CKFieldName` constants of one record type (`familyName = "name"` → `name`).
     static func appFields(prefix: String) throws -> Set<String> {

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Logging
 import Testing
+import TribeBoardDomain
 import TribeBoardTestSupport
 @testable import TribeBoardCloudKit
 @testable import TribeBoardResync
@@ -59,7 +60,7 @@ struct ResyncBookkeepingTests {
             try bookkeeping.record(resyncer.outcome(for: error(code)), row: read(.memberships, "M1"), at: start)
             let entry = try #require(try store.syncEntries().first)
             #expect(entry.status == "retrying" && entry.attempts == attempt)
-            let next = try #require(entry.nextAttemptAt.flatMap(RecordMapping.date(fromStoreTimestamp:)))
+            let next = try #require(entry.nextAttemptAt.flatMap(Timestamp.init(text:))).date
             waits.append(next.timeIntervalSince(start))
         }
         #expect(waits[1] > waits[0], "the wait grows: \(waits)")
@@ -78,7 +79,7 @@ struct ResyncBookkeepingTests {
             try bookkeeping.record(resyncer.outcome(for: error(code)), row: read(.memberships, "M1"), at: start)
             let entry = try #require(try store.syncEntries().first)
             #expect(entry.status == "retrying" && entry.attempts == attempt, "attempt \(attempt): \(entry.status)")
-            let next = try #require(entry.nextAttemptAt.flatMap(RecordMapping.date(fromStoreTimestamp:)))
+            let next = try #require(entry.nextAttemptAt.flatMap(Timestamp.init(text:))).date
             waits.append(next.timeIntervalSince(start))
         }
         #expect(waits[1] > waits[0], "the wait grows: \(waits)")

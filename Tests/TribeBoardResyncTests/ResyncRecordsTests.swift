@@ -2,26 +2,17 @@ import Foundation
 import GRDB
 import Testing
 import TribeBoardCloudFixtures
+import TribeBoardCloudKit
 import TribeBoardDomain
+import TribeBoardSupport
 import TribeBoardTestSupport
 @testable import TribeBoardRemote
+@testable import TribeBoardResync
 @testable import TribeBoardStore
 
 /// What resync reads from the store and how it takes a container's answers: dates as the store
 /// writes them, rows edited by hand, a CONFLICT where an existing record was expected.
 struct ResyncRecordsTests {
-    /// Every writer of store dates goes through `Timestamp`: the formatter StoreTimestamp used to
-    /// call wrote 12:00:00.123 as .122 for some instants, and the CloudKit mapping read only
-    /// fractional text.
-    @Test func everyStoreDatePathAgreesWithTimestamp() throws {
-        for text in ["2026-11-23T07:30:12.123Z", "2026-01-01T00:00:00.001Z", "2026-11-23T07:30:00.999Z"] {
-            let date = try #require(Timestamp(text: text)).date
-            #expect(StoreTimestamp.format(date) == text)
-            #expect(RecordMapping.date(fromStoreTimestamp: text).map(StoreTimestamp.format) == text)
-        }
-        #expect(RecordMapping.date(fromStoreTimestamp: "2026-11-23T07:30:00Z").map(StoreTimestamp.format) == "2026-11-23T07:30:00.000Z")
-    }
-
     /// A code that is a non-UTF-8 blob used to stop resync with a trap; now that family alone is set
     /// aside with the reason, and the others go up.
     @Test func resyncSetsAHandEditedRowAsideAndUploadsTheRest() async throws {
@@ -46,5 +37,29 @@ struct ResyncRecordsTests {
         #expect(try workspace.inspector().count("SELECT COUNT(*) FROM families WHERE needs_sync = 1") == 0)
         #expect(try workspace.inspector().count("SELECT COUNT(*) FROM sync_state") == 0)
         #expect(ids.count == 3)
+    }
+
+    /// A record under a family's own name with the very content resync would upload is an
+    /// earlier run's upload only when this key created it (Apple: compare `created.userRecordName`
+    /// with users/caller before treating a record as your own; only its creator may change or
+    /// delete it, and the app follows this key's claim only to a family this key wrote). An app
+    /// user's copy is a name conflict, which adopt closes, never marked uploaded.
+    @Test func anIdenticalRecordAnotherCreatorWroteIsNotThisKeysUpload() async throws {
+        let appUser = "_app_user_1"
+        let fixture = try await EmulatorFixture.start(users: [appUser])
+        defer { Task { await fixture.emulator.stop() } }
+        let (workspace, ids) = try ResyncFixtures.threeFamilies()
+        let row = try #require(try DatabaseQueue(path: workspace.storePath).read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM families WHERE id = ?", arguments: [ids[0]])
+        })
+        let record = try StoreRecord.decoded(.families, row: row).get().appRecord.get()
+        let written = try await fixture.client(user: appUser).modify([CloudKitOperation(.create, record)])
+        guard case .record? = written.first else { Issue.record("the app user's create: \(written)"); return }
+
+        let run = ResyncRun(storePath: workspace.storePath, client: try fixture.client(), logger: TestLogger.quiet)
+        let report = try await PipelineThread.run { try await run.run() }
+        #expect(try workspace.inspector().strings("SELECT id FROM families WHERE needs_sync = 1") == [ids[0]])
+        #expect(try workspace.inspector().strings("SELECT record_id FROM sync_state WHERE status = 'conflict'") == [ids[0]])
+        #expect(report.nameConflicts == 1 && report.synced >= 2, "\(report.stoppedBy ?? "")")
     }
 }

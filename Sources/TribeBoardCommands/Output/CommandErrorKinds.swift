@@ -91,9 +91,9 @@ extension RecodeError: DocumentedError {
         case .codeGeneration(let error): return error.errorDetail
         case .remote(let error): return error.errorDetail
         case .claim, .claimNotConfirmed: return ErrorDetail(kind: .recodeClaimNotConfirmed)
-        case .changedMeanwhile(let id): return ErrorDetail(kind: .recodeChangedMeanwhile).with { $0.recordId = id }
+        case .changedMeanwhile(let id): return ErrorDetail(kind: .recodeChangedMeanwhile).with { $0.recordId = id.rawValue }
         case .filesNotInPlace(let id, _, let cause):
-            return ErrorDetail(kind: .recodeFilesNotInPlace).with { $0.recordId = id; $0.path = cause.path }
+            return ErrorDetail(kind: .recodeFilesNotInPlace).with { $0.recordId = id.rawValue; $0.path = cause.path }
         }
     }
 }
@@ -239,7 +239,7 @@ extension CaseError: DocumentedError {
     var errorDetail: ErrorDetail {
         switch self {
         case .noSuchFamily: return ErrorDetail(kind: .caseNoSuchFamily)
-        case .hasMembers(let id, _, _): return ErrorDetail(kind: .caseHasMembers).with { $0.recordId = id }
+        case .hasMembers(let id, _, _): return ErrorDetail(kind: .caseHasMembers).with { $0.recordId = id.rawValue }
         case .sameFamily(let id): return ErrorDetail(kind: .caseSameFamily).with { $0.recordId = id }
         case .keptFamilyLeaving(let id): return ErrorDetail(kind: .caseKeptFamilyLeaving).with { $0.recordId = id }
         case .remoteNeeded(let id): return ErrorDetail(kind: .remoteNotConfigured).with { $0.recordId = id }

@@ -35,7 +35,7 @@ enum DoctorReportText {
             for match in report.nameMatches {
                 lines.append("  \(match.id)  \(OutsideText.inline(match.name))  "
                     + "ext \(OutsideText.inline(match.externalId ?? "-"))  admin \(OutsideText.inline(match.admin ?? "-"))  "
-                    + "created \(match.createdAt)  \(match.sync)")
+                    + "created \(match.createdAt?.text ?? "?")  \(match.sync)")
             }
             if report.nameMatchesTotal > report.nameMatches.count {
                 lines.append("  … and \(report.nameMatchesTotal - report.nameMatches.count) more (type more of the name)")
@@ -45,7 +45,7 @@ enum DoctorReportText {
         lines.append("Timeline")
         if report.timeline.isEmpty { lines.append("  (nothing recorded)") }
         for event in report.timeline {
-            let at = (event.at ?? "(no date)").padding(toLength: 24, withPad: " ", startingAt: 0)
+            let at = (event.at?.text ?? "(no date)").padding(toLength: 24, withPad: " ", startingAt: 0)
             let source = event.source.padding(toLength: 12, withPad: " ", startingAt: 0)
             lines.append("  \(at)  \(source)  \(OutsideText.inline(event.what, limit: 1000))")
         }

@@ -33,7 +33,7 @@ enum ResyncReportText {
         if report.unfinishedCreations > 0 {
             lines.append("Creations that did not complete, not uploaded: \(report.unfinishedCreations) (finish each with its admin, or "
                          + "`\(Advice.remove(store: store, familyID: "ID", remote: remote).command)`; "
-                         + "`\(Advice.doctorFamily(store: store, familyID: "ID", remote: remote).command)` shows where it stopped)")
+                         + "`\(Advice.doctorFamily(store: store, family: "ID", remote: remote).command)` shows where it stopped)")
             for id in report.unfinishedCreationIds { lines.append("  unfinished  families  \(id)") }
         }
         if report.heldBack > 0 { lines.append("Records kept out of CloudKit (unfinished creations, families being removed): \(report.heldBack)") }

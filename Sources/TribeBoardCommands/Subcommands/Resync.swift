@@ -140,7 +140,7 @@ package struct ResyncCommand: PipelineCommand {
         context.stopped(because: (setAside > 0 ? ["\(setAside) records set aside for a person: \(listCommand)"] : [])
             + (report.unfinishedCreations > 0
                 ? ["\(report.unfinishedCreations) creations that did not complete are kept out of CloudKit: "
-                    + Advice.doctorFamily(store: global.store, familyID: "ID", remote: client.configuration.adviceFlags).command] : []))
+                    + Advice.doctorFamily(store: global.store, family: "ID", remote: client.configuration.adviceFlags).command] : []))
         throw status.exitCode
     }
 

@@ -49,8 +49,8 @@ enum AppCodeLookup {
         let database = WebServicesJoinDatabase(client: client)
         let lookup = try await CodeLookup.run(typed, in: database)
         var report = AppLookupReport(code: lookup.code, claimRecordName: lookup.claimName, claimRecordType: lookup.claim?.type,
-                                     claimCreator: lookup.claim?.creator, claimFamily: lookup.claim?.string("family"),
-                                     familyID: lookup.familyRecord?.name, familyName: lookup.familyRecord?.string("name"),
+                                     claimCreator: lookup.claim?.creator, claimFamily: lookup.claim?.string(CodeClaim.familyField),
+                                     familyID: lookup.familyRecord?.name, familyName: lookup.familyRecord?.string(FamilyField.name.rawValue),
                                      familyCreator: lookup.familyRecord?.creator, detail: "")
         if let stop = lookup.stop {
             (report.stoppedAt, report.detail) = describe(stop, lookup: lookup)

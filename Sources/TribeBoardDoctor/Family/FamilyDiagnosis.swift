@@ -28,12 +28,12 @@ struct FamilyDiagnosis {
         let error = records.log.last { $0.error != nil }?.error.map { ": \($0)" } ?? ""
         let (store, remote) = (request.storePath, request.remoteFlags)
         return DoctorCheck(.familyCreation, .creations, .failure, checked: checked,
-                           found: "stopped at \(last.state) (\(last.at))\(error)",
+                           found: "stopped at \(last.state) (\(last.at?.text ?? "?"))\(error)",
                            action: !isUnfinishedCreation
                                ? "the family and its admin exist: run `\(Advice.resync(store: store, remote: remote).command)` to finish its upload"
                                // Resync never uploads it: support closes it.
                                : "the creation stopped before its admin membership, and resync keeps it out of CloudKit: "
-                                 + "remove it with `\(Advice.remove(store: store, familyID: records.family.id.rawValue, remote: remote).command)`, "
+                                 + "remove it with `\(Advice.remove(store: store, familyID: records.family.id, remote: remote).command)`, "
                                  + "then provision its row again with its admin (admin_display_name)")
     }
 
@@ -57,7 +57,7 @@ struct FamilyDiagnosis {
                                    : "no active parent_admin: \(names), which neither the app nor the join kit counts",
                                action: "invite a parent admin in the app, or remove the family "
                                    + "(`"
-                                   + Advice.remove(store: request.storePath, familyID: records.family.id.rawValue,
+                                   + Advice.remove(store: request.storePath, familyID: records.family.id,
                                                    remote: request.remoteFlags).command
                                    + "`) "
                                    + "and provision its row again with admin_display_name (provision never changes a family it already holds)")
@@ -74,7 +74,7 @@ struct FamilyDiagnosis {
             let action: String
             if entry.status == "conflict" && entry.conflictWith == family.id.rawValue {
                 // A new code would not help: the record name is what CloudKit holds.
-                let adopt = Advice.adopt(store: store, familyID: family.id.rawValue, remote: remote, apply: false).command
+                let adopt = Advice.adopt(store: store, familyID: family.id, remote: remote, apply: false).command
                 action = "CloudKit holds another version under this family's own record name (see CloudKit's copy for who "
                     + "wrote it): `\(adopt)` shows both versions, and with --apply takes CloudKit's into the store"
             } else if entry.status == "conflict" {
@@ -94,13 +94,14 @@ struct FamilyDiagnosis {
         guard family.needsSync else {
             return DoctorCheck(.familySync, .creations, .ok, checked: checked, found: "uploaded" + (family.lastSyncDate.map { " at \($0)" } ?? ""))
         }
-        let since = family.lastSyncDate ?? family.createdAt
+        let sinceDate = family.lastSyncDate ?? family.createdAt
+        let since = sinceDate?.text ?? "?"
         if isUnfinishedCreation {
             return DoctorCheck(.familySync, .creations, .warning, checked: checked,
                                found: "pending since \(since), kept out of CloudKit: its creation did not complete",
                                action: "close its creation (above); resync never uploads it as it is")
         }
-        let stale = RecordMapping.date(fromStoreTimestamp: since).map { request.now.timeIntervalSince($0) > request.staleAfter } ?? false
+        let stale = sinceDate.map { request.now.timeIntervalSince($0.date) > request.staleAfter } ?? false
         return DoctorCheck(.familySync, .creations, stale ? .failure : .warning, checked: checked,
                            found: "waiting for sync since \(since)" + (stale ? ", longer than \(CreationChecks.describe(request.staleAfter))" : ""),
                            action: "run `\(Advice.resync(store: request.storePath, remote: request.remoteFlags).command)` with a remote configured")
@@ -129,7 +130,7 @@ struct FamilyDiagnosis {
             return DoctorCheck(.familyRemote, .creations, .failure, checked: checked,
                                found: remote.detail + ", although the store marks it uploaded",
                                action: "check --container and --environment; to upload it again: "
-                                   + "`\(Advice.reupload(store: storePath, familyID: family.id.rawValue).command)`, "
+                                   + "`\(Advice.reupload(store: storePath, familyID: family.id).command)`, "
                                    + "then `\(Advice.resync(store: storePath, remote: remoteFlags).command)` "
                                    + "(`\(Advice.audit(store: storePath, remote: remoteFlags).command)` counts every such family)")
         case .found:
@@ -140,17 +141,44 @@ struct FamilyDiagnosis {
     }
 
     /// What the app finds for the code through the join kit: a family it cannot find is a failure.
-    static func appLookupFinding(_ app: AppLookupReport, store: String, remoteFlags: [String]) -> DoctorCheck {
+    /// When another creator wrote the record under the family's own name (`family.recordCreator`),
+    /// no claim or upload of this key makes the app find the store's version: adopt ends the case.
+    static func appLookupFinding(_ app: AppLookupReport, remote: RemoteFamilyState, familyID: String?, store: String,
+                                 remoteFlags: [String]) -> DoctorCheck {
         let checked = "What the app finds for this code (the join kit's lookup)"
         guard let stop = app.stoppedAt else {
             return DoctorCheck(.familyAppLookup, .creations, .ok, checked: checked, found: app.detail)
         }
-        let action = stop == "noClaim" || stop == "familyGone"
-            ? "`\(Advice.resync(store: store, remote: remoteFlags).command)` claims the codes of families it uploads; "
+        let action: String
+        if stop != "unavailable", stop != "invalidCode", let other = anotherCreatorsRecord(remote, familyID: familyID) {
+            let familyID = FamilyID(rawValue: other.record.recordName)
+            let plan: String = Advice.adopt(store: store, familyID: familyID, remote: remoteFlags, apply: false).command
+            let apply: String = Advice.adopt(store: store, familyID: familyID, remote: remoteFlags, apply: true).command
+            let creator: String = OutsideText.inline(other.creator)
+            let caller: String = OutsideText.inline(other.caller)
+            action = "CloudKit's record under this family's own name was written by another creator, "
+                + "\(creator), not by this key (\(caller)): the app follows a code's claim only to a family "
+                + "written by the claim's creator, so no claim or upload of this key makes the app find the "
+                + "store's version; `\(plan)` shows both versions, then `\(apply)` takes CloudKit's version, "
+                + "the one the app reads, into the store"
+        } else if stop == "noClaim" || stop == "familyGone" {
+            action = "`\(Advice.resync(store: store, remote: remoteFlags).command)` claims the codes of families it uploads; "
                 + "`\(Advice.migrateClaims(store: store, remote: remoteFlags).command)` claims those of families already there"
-            : "see docs/code-claims.md (how the app finds a family) for this case"
+        } else {
+            action = "see docs/code-claims.md (how the app finds a family) for this case"
+        }
         return DoctorCheck(.familyAppLookup, .creations, stop == "unavailable" ? .warning : .failure, checked: checked,
                            found: app.detail, action: action)
+    }
+
+    /// CloudKit's record under the family's own name when another creator wrote it, with who wrote
+    /// it and who this key is: the one condition of `family.recordCreator` and of the app lookup's
+    /// advice, so the two findings never disagree.
+    static func anotherCreatorsRecord(_ remote: RemoteFamilyState, familyID: String?)
+        -> (record: RemoteFamilyRecord, creator: String, caller: String)? {
+        guard let familyID, let own = remote.records.first(where: { $0.recordName == familyID }),
+              let creator = own.creator, let caller = remote.caller, creator != caller else { return nil }
+        return (own, creator, caller)
     }
 
     private static func foundFinding(_ remote: RemoteFamilyState, family: FamilyFacts?, store storePath: String,
@@ -161,9 +189,9 @@ struct FamilyDiagnosis {
             return DoctorCheck(.familyRemote, .creations, .warning, checked: checked, found: "only in CloudKit: \(listed)",
                                action: "the family was created by the app and never reached this store; nothing to do unless it is expected here")
         }
-        if let own = remote.records.first(where: { $0.recordName == family.id.rawValue }), let creator = own.creator,
-           let caller = remote.caller, creator != caller {
-            return anotherCreatorFinding(own, creator: creator, caller: caller, family: family, store: storePath, remoteFlags: remoteFlags)
+        if let other = anotherCreatorsRecord(remote, familyID: family.id.rawValue) {
+            return anotherCreatorFinding(other.record, creator: other.creator, caller: other.caller, family: family,
+                                         store: storePath, remoteFlags: remoteFlags)
         }
         let others = remote.records.filter { $0.recordName != family.id.rawValue }
         if !others.isEmpty {
@@ -175,7 +203,7 @@ struct FamilyDiagnosis {
         if let own = remote.records.first, own.code != family.code {
             // This key's own record (a store restored from before an uploaded recode): CloudKit's is
             // what the app's members use; adopt takes it.
-            let adopt = { (apply: Bool) in Advice.adopt(store: storePath, familyID: family.id.rawValue, remote: remoteFlags, apply: apply).command }
+            let adopt = { (apply: Bool) in Advice.adopt(store: storePath, familyID: family.id, remote: remoteFlags, apply: apply).command }
             return DoctorCheck(.familyRemote, .creations, .failure, checked: checked,
                                found: "CloudKit has code \(own.code ?? "none"), the store \(family.code)",
                                action: "the app reads CloudKit's: `\(adopt(false))` shows both versions, `\(adopt(true))` takes "
@@ -189,7 +217,7 @@ struct FamilyDiagnosis {
     /// case; adopting CloudKit's version does (its plan names the creator before it takes it).
     private static func anotherCreatorFinding(_ own: RemoteFamilyRecord, creator: String, caller: String, family: FamilyFacts,
                                               store storePath: String, remoteFlags: [String]) -> DoctorCheck {
-        let adopt = { (apply: Bool) in Advice.adopt(store: storePath, familyID: family.id.rawValue, remote: remoteFlags, apply: apply).command }
+        let adopt = { (apply: Bool) in Advice.adopt(store: storePath, familyID: family.id, remote: remoteFlags, apply: apply).command }
         return DoctorCheck(.familyRecordCreator, .creations, .failure, checked: "Who wrote CloudKit's record under this family's name",
                            found: "\(OutsideText.inline(own.recordType)) \(OutsideText.inline(own.recordName)) (code \(own.code ?? "none"), "
                                + "name \(OutsideText.inline(own.name ?? "none"))) was written by another creator, \(OutsideText.inline(creator)); "
@@ -202,8 +230,7 @@ struct FamilyDiagnosis {
     /// (unknown dates last), then id; the store's family is given a new code only when it is newer.
     private static func sharedCodeAction(_ family: FamilyFacts, others: [RemoteFamilyRecord], store storePath: String,
                                          remoteFlags: [String]) -> String {
-        let holders = [(id: family.id.rawValue, created: RecordMapping.date(fromStoreTimestamp: family.createdAt))]
-            + others.map { (id: $0.recordName, created: $0.created.flatMap(RecordMapping.date(fromStoreTimestamp:))) }
+        let holders = [(id: family.id.rawValue, created: family.createdAt)] + others.map { (id: $0.recordName, created: $0.created) }
         let oldest = holders.min { lhs, rhs in
             switch (lhs.created, rhs.created) {
             case let (left?, right?) where left != right: return left < right
@@ -220,6 +247,6 @@ struct FamilyDiagnosis {
                 + " in the app, or with `\(recode)` where a store of this toolkit holds it"
         }
         return SharedCodeRule.keeps(keeper) + "; give this family a new code before anyone joins with it: "
-            + SharedCodeRule.recode(family.id.rawValue, store: storePath, remote: remoteFlags)
+            + SharedCodeRule.recode(family.id, store: storePath, remote: remoteFlags)
     }
 }

@@ -75,7 +75,7 @@ package struct FamilyDoctor: Sendable {
                                                    found: "\(total) families have a name or an admin's name "
                                                     + "containing \"\(query)\" (listed under \"Families whose name contains\")",
                                                    action: "run `"
-                                                    + Advice.doctorFamily(store: request.storePath, familyID: "ID",
+                                                    + Advice.doctorFamily(store: request.storePath, family: "ID",
                                                                           remote: request.remoteFlags).command
                                                     + "` "
                                                        + "with the id of the one the ticket is about"))
@@ -105,7 +105,10 @@ package struct FamilyDoctor: Sendable {
         if let records { findings += FamilyDiagnosis(records: records, request: request).findings() }
         if remote.status != .notAsked { findings.append(FamilyDiagnosis.remoteFinding(remote, family: records?.family, store: request.storePath,
                                                                                          remoteFlags: request.remoteFlags)) }
-        if let app = remote.app { findings.append(FamilyDiagnosis.appLookupFinding(app, store: request.storePath, remoteFlags: request.remoteFlags)) }
+        if let app = remote.app {
+            findings.append(FamilyDiagnosis.appLookupFinding(app, remote: remote, familyID: records?.family.id.rawValue,
+                                                             store: request.storePath, remoteFlags: request.remoteFlags))
+        }
         var timeline = records?.events ?? []
         timeline += remote.records.map {
             TimelineEvent(at: $0.modified, source: "cloudkit",

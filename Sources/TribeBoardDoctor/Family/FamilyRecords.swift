@@ -5,7 +5,8 @@ import TribeBoardSupport
 
 /// One thing that happened to the family, from the store or from CloudKit.
 package struct TimelineEvent: Sendable, Codable, Equatable {
-    package let at: String?
+    /// nil when the store's column holds no date (a hand edit) or CloudKit gave none.
+    package let at: Timestamp?
     /// `families`, `creation_log`, `memberships`, `sync_state` or `cloudkit`.
     package let source: String
     package let what: String
@@ -31,7 +32,7 @@ struct FamilyRecords {
 
     var familySync: SyncEntry? { sync.first { $0.table == "families" } }
 
-    /// The store's events in time order (ISO 8601 text sorts as time).
+    /// The store's events in time order.
     var events: [TimelineEvent] {
         var events = [TimelineEvent(at: family.createdAt, source: "families", what: "family \"\(family.name)\" created with code \(family.code)")]
         events += log.map { TimelineEvent(at: $0.at, source: "creation_log", what: $0.state + ($0.error.map { ": \($0)" } ?? "")) }
@@ -49,11 +50,10 @@ struct FamilyRecords {
 }
 
 extension TimelineEvent {
-    /// The one order of a timeline, whatever wrote each time: by the moment it names (parsed, so a
-    /// time without milliseconds or with an offset sorts with the others, not as text), ties and
-    /// times that do not read as a date first, in the order given.
+    /// The one order of a timeline, whatever wrote each time: by the moment it names, ties and
+    /// events without a date first, in the order given.
     static func chronological(_ events: [TimelineEvent]) -> [TimelineEvent] {
-        let moments = events.map { $0.at.flatMap(Timestamp.init(text:))?.milliseconds ?? Int64.min }
+        let moments = events.map { $0.at?.milliseconds ?? Int64.min }
         return events.indices.sorted { (moments[$0], $0) < (moments[$1], $1) }.map { events[$0] }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import TribeBoardCloudKit
+import TribeBoardDomain
 import TribeBoardStore
 import TribeBoardRemote
 
@@ -27,9 +28,9 @@ package struct RemoteFamilyRecord: Sendable, Codable, Equatable {
     package let recordType: String
     package let code: String?
     package let name: String?
-    package let modified: String?
+    package let modified: Timestamp?
     /// The app's `createdAt` (else CloudKit's creation time): who is the oldest holder of a code.
-    package var created: String?
+    package var created: Timestamp?
     /// Who wrote it (`created.userRecordName`), when CloudKit says.
     package var creator: String?
 }
@@ -48,7 +49,9 @@ struct RemoteFamilyLookup {
                 for recordType in [RecordMapping.familyType] + RecordMapping.legacyTypes.prefix(1) {
                     let page: CloudKitQueryPage
                     do throws(CloudKitError) {
-                        page = try await client.query(CloudKitQuery(recordType: recordType, filterBy: [.equals("code", code)]), resultsLimit: 10)
+                        let query = CloudKitQuery(recordType: recordType,
+                                                  filterBy: [.equals(FamilyField.code.rawValue, code)])
+                        page = try await client.query(query, resultsLimit: 10)
                     } catch where error.isMissingLegacyType {
                         continue
                     }
@@ -63,8 +66,8 @@ struct RemoteFamilyLookup {
         let found = records.map { record in
             let family = RemoteFamily(record)
             return RemoteFamilyRecord(recordName: family.recordName, recordType: record.recordType ?? "?", code: family.code,
-                                      name: family.name, modified: record.modified?.timestamp.map(Self.format),
-                                      created: family.created.milliseconds.map(Self.format), creator: record.created?.userRecordName)
+                                      name: family.name, modified: record.modified?.timestamp.map(Timestamp.init(milliseconds:)),
+                                      created: family.created.timestamp, creator: record.created?.userRecordName)
         }
         let container = "\(client.configuration.container) (\(client.configuration.environment.rawValue), \(client.configuration.database.rawValue))"
         guard !found.isEmpty else { return RemoteFamilyState(status: .missing, detail: "no record with this name or code in \(container)") }
@@ -74,9 +77,5 @@ struct RemoteFamilyLookup {
             state.caller = try? await client.caller().userRecordName
         }
         return state
-    }
-
-    private static func format(_ milliseconds: Int64) -> String {
-        StoreTimestamp.format(Date(timeIntervalSince1970: Double(milliseconds) / 1000))
     }
 }

@@ -1,4 +1,4 @@
-/// A manifest's codes checked against the store (issue 29.1): an audit repair or a migration
+/// A manifest's codes checked against the store: an audit repair or a migration
 /// gives a family a new code after its manifest was written, and its old code may by then
 /// belong to another family in CloudKit, so a card printed from the old manifest would join the
 /// wrong family. With `--store` given, the store's current code is printed and the manifest is

@@ -15,10 +15,21 @@ protocol BoundInsertable {
 extension BoundInsertable {
     /// `INSERT INTO table (every column) VALUES (?, …)`, then `suffix` (an ON CONFLICT clause).
     static func insertSQL(_ suffix: String = "") -> String {
-        let columns = CodingKeys.allCases.map(\.stringValue)
-        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-        let insert = "INSERT INTO \(databaseTableName) (\(columns.joined(separator: ", "))) VALUES (\(placeholders))"
+        let insert = "INSERT INTO \(databaseTableName) (\(columnList)) VALUES (\(placeholders))"
         return suffix.isEmpty ? insert : insert + " " + suffix
+    }
+
+    /// `INSERT OR IGNORE` of every column: a row a uniqueness or CHECK constraint refuses is left
+    /// out rather than failing the statement, and so is one for which `condition` does not hold
+    /// (its `?` are bound after the record's values).
+    static func insertOrIgnoreSQL(onlyIf condition: String? = nil) -> String {
+        let rows = condition.map { "SELECT \(placeholders) WHERE \($0)" } ?? "VALUES (\(placeholders))"
+        return "INSERT OR IGNORE INTO \(databaseTableName) (\(columnList)) \(rows)"
+    }
+
+    private static var columnList: String { CodingKeys.allCases.map(\.stringValue).joined(separator: ", ") }
+    private static var placeholders: String {
+        Array(repeating: "?", count: CodingKeys.allCases.count).joined(separator: ", ")
     }
 
     /// The values of every column, in `insertSQL`'s order.

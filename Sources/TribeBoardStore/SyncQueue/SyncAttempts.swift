@@ -92,9 +92,12 @@ extension SyncQueue {
         }
     }
 
-    /// When a resync last left nothing pending (the store's text), if one ever did.
-    package func lastSuccess() throws -> String? {
-        try store.writer.read { db in try String.fetchOne(db, sql: "SELECT value FROM toolkit_meta WHERE key = 'resync_last_success'") }
+    /// When a resync last left nothing pending, if one ever did (and the value is a date).
+    package func lastSuccess() throws -> Timestamp? {
+        try store.writer.read { db in
+            try String.fetchOne(db, sql: "SELECT value FROM toolkit_meta WHERE key = 'resync_last_success'")
+                .flatMap(Timestamp.init(text:))
+        }
     }
 
     package func setLastSuccess(_ now: Date) throws {
