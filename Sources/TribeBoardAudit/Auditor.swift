@@ -68,52 +68,15 @@ package struct Auditor: Sendable {
         if case .snapshot? = remoteFailure, let remoteFailure { throw remoteFailure }
         // A read that failed part way is no picture of the remote: the store is audited alone.
         let remote = remoteFailure == nil ? read : RemoteFamilyIndex(sampleLimit: request.sampleLimit, expectedRecords: 0)
-        let local = localScan.index
         var report = AuditReport(store: request.storePath,
                                  uploadCommand: Advice.resync(store: request.storePath, remote: request.adviceFlags).command)
         report.remoteNotRead = remoteFailure?.localizedDescription
-        report.scanned.localFamilies = local.codes.entries.count
+        report.scanned.localFamilies = localScan.index.codes.entries.count
         report.scanned.remoteRecords = remote.recordCounts
         report.scanned.remote = describeRemote()
         do {
-            let check = CodeCrossCheck(local: local, remote: remote, repaired: try queries.repairedCodes())
-            let findings = FindingBuilder(request: request, queries: queries)
-            let groups = try findings.named(check.duplicateGroups())
-            for group in groups { report.add(findings.duplicate(group)) }
-            for member in try findings.named(check.formatViolations()) { report.add(findings.formatViolation(member)) }
-            for line in remote.malformed { report.add(findings.malformed(line, total: remote.malformedCount)) }
-            for record in remote.withoutCode { report.add(findings.withoutCode(record)) }
-            for finding in findings.repeatedNames(remote) { report.add(finding) }
-            for record in remote.invalidValues { report.add(findings.invalidValue(record, total: remote.invalidValueCount)) }
-            if remote.nameless > 0 { report.add(findings.nameless(count: remote.nameless)) }
-            let copies = check.remoteCopies(sampleLimit: request.sampleLimit)
-            report.awaitingResync = copies.awaitingResync
-            for (entry, localCode) in copies.differs { report.add(findings.codeDiffers(entry, localCode: localCode)) }
-            let missing = remoteFailure == nil ? try await missingFamilies(local: local, remote: remote, queries: queries)
-                : MissingRemoteCheck.Outcome()
-            if missing.unconfirmed > 0 {
-                logger.notice("families marked uploaded but not in the remote read, not confirmed gone (uploaded too recently, or not looked up)",
-                              metadata: ["families": "\(missing.unconfirmed)"])
-            }
-            if !missing.missing.isEmpty {
-                let shown = request.sampleLimit.map { Array(missing.missing.prefix($0)) } ?? missing.missing
-                let remoteEmpty = (remote.recordCounts[RecordMapping.familyType] ?? 0) == 0
-                    && RecordMapping.legacyTypes.allSatisfy { (remote.recordCounts[$0] ?? 0) == 0 }
-                report.add(findings.missingRemote(missing, details: try queries.details(of: shown), live: request.isLive,
-                                                  remoteEmpty: remoteEmpty))
-            }
-            for family in localScan.withoutAdmin { report.add(findings.noParentAdmin(family)) }
-            report.awaitingInvitedAdmin = localScan.awaitingInvitedAdmin
-            for pair in localScan.registeredTwice { report.add(findings.registeredTwice(pair)) }
-            let stale = localScan.stale
-            if stale.count > 0 { report.add(findings.stalePending(stale.sample, count: stale.count)) }
-            if copies.remoteOnlyCount > 0 { report.add(findings.remoteOnly(copies.remoteOnly, count: copies.remoteOnlyCount)) }
-            let kept = try store.legacySourcesKept()
-            report.legacyKept = remote.legacyNames.values.reduce(0) { $0 + $1.count { kept.contains($0.string) } }
-            for finding in findings.legacy(remote, migrated: check.migratedLegacyCounts(excluding: kept), kept: kept) { report.add(finding) }
-            for finding in try await claimFindings(store: store, builder: findings) { report.add(finding) }
-            report.sortFindings()
-            report.repair = try await repair(groups, reupload: missing.missing, local: local, remote: remote)
+            try await addFindings(to: &report, localScan: localScan, remote: remote, remoteRead: remoteFailure == nil,
+                                  store: store, queries: queries)
         } catch let error as CodeRepairError {
             throw .repair(error)
         } catch let error as CloudKitError {
@@ -123,6 +86,67 @@ package struct Auditor: Sendable {
         }
         report.durationSeconds = (ContinuousClock.now - started).seconds
         return (report, remoteFailure)
+    }
+
+    /// Every check's findings, sorted, and the repair when one was asked for. `remoteRead`: the
+    /// remote was read whole (families missing from it are looked for only then).
+    private func addFindings(to report: inout AuditReport, localScan: LocalScan, remote: RemoteFamilyIndex,
+                             remoteRead: Bool, store: ReadOnlyStore, queries: LocalAuditQueries) async throws {
+        let local = localScan.index
+        let check = CodeCrossCheck(local: local, remote: remote, repaired: try queries.repairedCodes())
+        let findings = FindingBuilder(request: request, queries: queries)
+        let groups = try findings.named(check.duplicateGroups())
+        for group in groups { report.add(findings.duplicate(group)) }
+        for member in try findings.named(check.formatViolations()) { report.add(findings.formatViolation(member)) }
+        addRemoteRecordFindings(remote, findings: findings, to: &report)
+        let copies = check.remoteCopies(sampleLimit: request.sampleLimit)
+        report.awaitingResync = copies.awaitingResync
+        for (entry, localCode) in copies.differs { report.add(findings.codeDiffers(entry, localCode: localCode)) }
+        let missing = remoteRead ? try await missingFamilies(local: local, remote: remote, queries: queries)
+            : MissingRemoteCheck.Outcome()
+        try addMissingFindings(missing, remote: remote, findings: findings, queries: queries, to: &report)
+        for family in localScan.withoutAdmin { report.add(findings.noParentAdmin(family)) }
+        report.awaitingInvitedAdmin = localScan.awaitingInvitedAdmin
+        for pair in localScan.registeredTwice { report.add(findings.registeredTwice(pair)) }
+        let stale = localScan.stale
+        if stale.count > 0 { report.add(findings.stalePending(stale.sample, count: stale.count)) }
+        if copies.remoteOnlyCount > 0 { report.add(findings.remoteOnly(copies.remoteOnly, count: copies.remoteOnlyCount)) }
+        let kept = try store.legacySourcesKept()
+        report.legacyKept = remote.legacyNames.values.reduce(0) { $0 + $1.count { kept.contains($0.string) } }
+        for finding in findings.legacy(remote, migrated: check.migratedLegacyCounts(excluding: kept), kept: kept) {
+            report.add(finding)
+        }
+        for finding in try await claimFindings(store: store, builder: findings) { report.add(finding) }
+        report.sortFindings()
+        report.repair = try await repair(groups, reupload: missing.missing, local: local, remote: remote)
+    }
+
+    /// What the remote read itself shows: lines and records that cannot be used, names repeated.
+    private func addRemoteRecordFindings(_ remote: RemoteFamilyIndex, findings: FindingBuilder,
+                                         to report: inout AuditReport) {
+        for line in remote.malformed { report.add(findings.malformed(line, total: remote.malformedCount)) }
+        for record in remote.withoutCode { report.add(findings.withoutCode(record)) }
+        for finding in findings.repeatedNames(remote) { report.add(finding) }
+        for record in remote.invalidValues { report.add(findings.invalidValue(record, total: remote.invalidValueCount)) }
+        if remote.nameless > 0 { report.add(findings.nameless(count: remote.nameless)) }
+    }
+
+    /// Families the store marks uploaded that the remote does not hold.
+    private func addMissingFindings(_ missing: MissingRemoteCheck.Outcome, remote: RemoteFamilyIndex,
+                                    findings: FindingBuilder, queries: LocalAuditQueries,
+                                    to report: inout AuditReport) throws {
+        if missing.unconfirmed > 0 {
+            logger.notice("""
+                families marked uploaded but not in the remote read, not confirmed gone (uploaded too \
+                recently, or not looked up)
+                """, metadata: ["families": "\(missing.unconfirmed)"])
+        }
+        guard !missing.missing.isEmpty else { return }
+        let shown = request.sampleLimit.map { Array(missing.missing.prefix($0)) } ?? missing.missing
+        let remoteEmpty = (remote.recordCounts[RecordMapping.familyType] ?? 0) == 0
+            && RecordMapping.legacyTypes.allSatisfy { (remote.recordCounts[$0] ?? 0) == 0 }
+        report.add(findings.missingRemote(missing, details: try queries.details(of: shown), live: request.isLive,
+                                          remoteEmpty: remoteEmpty))
     }
 
     /// Live audits: orphan and foreign claims among those the store remembers (`OrphanClaims`);

@@ -29,7 +29,8 @@ struct CodeRepairApplier {
     let logger: Logger
 
     /// `client`: the live remote, whose claims the new codes take first (nil: resync claims them).
-    func apply(_ plan: CodeRepairReport, avoiding knownCodes: Set<String>, client: CloudKitClient? = nil) async throws(CodeRepairError) -> CodeRepairReport {
+    func apply(_ plan: CodeRepairReport, avoiding knownCodes: Set<String>,
+               client: CloudKitClient? = nil) async throws(CodeRepairError) -> CodeRepairReport {
         var report = plan
         report.outputDirectory = outputDirectory
         // With nothing to change, a folder an interrupted repair used is still finished.
@@ -80,7 +81,8 @@ struct CodeRepairApplier {
         }
         report.applied = true
         report.manifest = "\(outputDirectory)/\(Self.manifestName)"
-        logger.notice("repair applied", metadata: ["families": "\(report.changes.filter { $0.newCode != nil }.count)", "output": "\(outputDirectory)"])
+        let changed = report.changes.filter { $0.newCode != nil }.count
+        logger.notice("repair applied", metadata: ["families": "\(changed)", "output": "\(outputDirectory)"])
         return report
     }
 

@@ -54,7 +54,9 @@ struct FindingBuilder {
         let count = ordered.count
         let message: String
         switch category {
-        case .caseOnlyTwins: message = "\(count) families have codes that differ only in case or spaces; the join screen upper-cases what people type, so they reach the same code"
+        case .caseOnlyTwins:
+            message = "\(count) families have codes that differ only in case or spaces; the join screen "
+                + "upper-cases what people type, so they reach the same code"
         case .duplicateLocal: message = "\(count) local families share one code"
         case .duplicateRemote: message = "\(count) CloudKit family records share one code"
         default: message = "a local family and a different CloudKit family share one code (\(count) families)"
@@ -129,7 +131,9 @@ struct FindingBuilder {
     }
 
     func invalidValue(_ record: RemoteRecordSummary, total: Int) -> AuditFinding {
-        var message = "CloudKit \(record.recordType) record \(record.recordName): \(record.invalidValue ?? "a value is unusable"); its creation date is treated as unknown, so it is never the oldest of a duplicate group"
+        var message = "CloudKit \(record.recordType) record \(record.recordName): "
+            + "\(record.invalidValue ?? "a value is unusable"); its creation date is treated as unknown, "
+            + "so it is never the oldest of a duplicate group"
         if total > RemoteFamilyIndex.malformedListLimit {
             message += " (\(total) such records, the first \(RemoteFamilyIndex.malformedListLimit) listed)"
         }
@@ -142,23 +146,32 @@ struct FindingBuilder {
     /// Records with an empty name, live or in a snapshot alike: one finding with their count.
     func nameless(count: Int) -> AuditFinding {
         AuditFinding(category: .invalidValue,
-                     message: "\(count) CloudKit record\(count == 1 ? " has" : "s have") an empty record name: such a record can be neither named nor changed, and was left out of the other checks",
+                     message: "\(count) CloudKit record\(count == 1 ? " has" : "s have") an empty record name: "
+                        + "such a record can be neither named nor changed, and was left out of the other checks",
                      action: "Find it in the CloudKit Dashboard (or the snapshot) and delete it; whatever wrote it writes broken records",
                      families: [])
     }
 
     func codeDiffers(_ entry: RemoteFamilyIndex.Entry, localCode: String) -> AuditFinding {
         AuditFinding(category: .codeDiffers, code: request.display(localCode),
-                     message: "family \(entry.id.string) has code \(request.display(localCode)) locally and \(request.display(entry.code)) in CloudKit, and no repair explains it",
-                     action: "Find out which is right (`\(Advice.doctorFamily(store: request.storePath, family: entry.id.string, remote: remoteFlags).command)`); "
+                     message: "family \(entry.id.string) has code \(request.display(localCode)) locally and "
+                        + "\(request.display(entry.code)) in CloudKit, and no repair explains it",
+                     action: "Find out which is right (`"
+                        + Advice.doctorFamily(store: request.storePath, family: entry.id.string, remote: remoteFlags).command
+                        + "`); "
                          + "the app's members use the CloudKit one",
                      families: [AuditFamily(id: entry.id.string, name: entry.name, location: .both, code: request.display(entry.code),
                                             recordType: entry.recordType, snapshotLine: entry.line > 0 ? Int(entry.line) : nil)])
     }
 
     func noParentAdmin(_ family: AuditFamily) -> AuditFinding {
-        AuditFinding(category: .noParentAdmin, message: "family \(family.id) has no parent admin, active or invited and awaiting: the app reads it as half created (its creation stopped half way, or it was provisioned without an admin)",
-                     action: "Add its admin in the app, or see `\(Advice.doctorFamily(store: request.storePath, family: family.id, remote: remoteFlags).command)`",
+        AuditFinding(category: .noParentAdmin,
+                     message: "family \(family.id) has no parent admin, active or invited and awaiting: the app "
+                        + "reads it as half created (its creation stopped half way, or it was provisioned "
+                        + "without an admin)",
+                     action: "Add its admin in the app, or see `"
+                        + Advice.doctorFamily(store: request.storePath, family: family.id, remote: remoteFlags).command
+                        + "`",
                      families: [family])
     }
 
@@ -198,10 +211,13 @@ struct FindingBuilder {
                         createdAt: details[id]?.createdAt?.text)
         }
         var message = "\(count) famil\(count == 1 ? "y" : "ies") the store marks uploaded "
-            + (live ? "\(count == 1 ? "is" : "are") not in CloudKit (looked up by record name: deleted, e.g. in the CloudKit Console)"
-                : "\(count == 1 ? "is" : "are") not in the snapshot, though uploaded over \(Int(MissingRemoteCheck.snapshotMargin / 60)) min before it was written")
+            + (live ? "\(count == 1 ? "is" : "are") not in CloudKit (looked up by record name: deleted, "
+                    + "e.g. in the CloudKit Console)"
+                : "\(count == 1 ? "is" : "are") not in the snapshot, though uploaded over "
+                    + "\(Int(MissingRemoteCheck.snapshotMargin / 60)) min before it was written")
         if outcome.unconfirmed > 0 {
-            message += "; \(outcome.unconfirmed) more not in the read could not be confirmed gone (uploaded too recently, or not looked up) and are not counted"
+            message += "; \(outcome.unconfirmed) more not in the read could not be confirmed gone "
+                + "(uploaded too recently, or not looked up) and are not counted"
         }
         let action = remoteEmpty ? wrongRemoteAction(outcome.missing)
             : Self.reuploadAction(outcome.missing, store: request.storePath, remote: remoteFlags)
@@ -214,9 +230,15 @@ struct FindingBuilder {
         let check = checkFirst ? "; if every family is missing, check --container and --environment first" : ""
         let resync = Advice.resync(store: store, remote: remote).command
         guard ids.count > 1 else {
-            return "`\(Advice.reupload(store: store, familyID: ids.first.map(FamilyID.init(rawValue:)) ?? "ID").command)` marks it for upload again (with its memberships and profiles), then `\(resync)` sends it\(check)"
+            let reupload = Advice.reupload(store: store, familyID: ids.first.map(FamilyID.init(rawValue:)) ?? "ID")
+                .command
+            return "`\(reupload)` marks it for upload again (with its memberships and profiles), "
+                + "then `\(resync)` sends it\(check)"
         }
-        return "`\(Advice.repairAll(store: store, remote: remote).command)` marks all \(ids.count) for upload again (with their memberships and profiles; `\(Advice.reupload(store: store, familyID: "ID").command)` does one), then `\(resync)` sends them\(check)"
+        let repairAll = Advice.repairAll(store: store, remote: remote).command
+        let reuploadOne = Advice.reupload(store: store, familyID: "ID").command
+        return "`\(repairAll)` marks all \(ids.count) for upload again (with their memberships and profiles; "
+            + "`\(reuploadOne)` does one), then `\(resync)` sends them\(check)"
     }
 
     /// The read found no family at all: uploading everything again into the container read

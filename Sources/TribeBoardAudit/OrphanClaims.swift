@@ -75,7 +75,9 @@ extension FindingBuilder {
         for orphan in found.orphans {
             let code = request.showCodes ? orphan.code : FamilyCode.mask(orphan.code)
             findings.append(AuditFinding(category: .orphanClaim, code: code,
-                                         message: "the claim of code \(code) names family \(orphan.familyID), which is neither in this store nor in CloudKit: the code is held for nobody, and a join with it finds no family",
+                                         message: "the claim of code \(code) names family \(orphan.familyID), "
+                                            + "which is neither in this store nor in CloudKit: the code is held "
+                                            + "for nobody, and a join with it finds no family",
                                          action: found.released > 0 ? "released by this repair: the code is free again"
                                              : "`\(Advice.repairAll(store: request.storePath, remote: remoteFlags).command)` releases it "
                                                 + "(claims this key made only)",
@@ -84,7 +86,8 @@ extension FindingBuilder {
         for (claim, holder) in found.foreign {
             let code = request.showCodes ? claim.code : FamilyCode.mask(claim.code)
             findings.append(AuditFinding(category: .foreignClaim, code: code,
-                                         message: "this store claimed code \(code) for family \(claim.familyID); the claim's name is now held by \(holder.sentence)",
+                                         message: "this store claimed code \(code) for family \(claim.familyID); "
+                                            + "the claim's name is now held by \(holder.sentence)",
                                          action: holder.advice(for: claim.familyID, store: request.storePath, remote: remoteFlags),
                                          families: [AuditFamily(id: claim.familyID.rawValue, location: .local)]))
         }

@@ -27,7 +27,9 @@ package struct Recoder: Sendable {
         do {
             // Read-only first: a mistyped --store is "no such file", never a new empty store.
             let reading = try TribeBoardStore.openReadOnly(at: request.storePath)
-            guard let found = try reading.namedFamily(request.family) else { throw RecodeError.noSuchFamily(request.family, store: request.storePath) }
+            guard let found = try reading.namedFamily(request.family) else {
+                throw RecodeError.noSuchFamily(request.family, store: request.storePath)
+            }
             family = found
             store = request.outputDirectory == nil ? nil : try TribeBoardStore.open(at: request.storePath)
         } catch let error as RecodeError {
@@ -39,7 +41,8 @@ package struct Recoder: Sendable {
         let upload = Advice.resync(store: request.storePath, remote: request.adviceFlags).command
         var report = RecodeReport(store: request.storePath, familyId: family.id.rawValue, familyName: family.name, externalId: family.externalID,
                                   oldCode: request.display(family.code), manifest: manifestPath, uploadCommand: upload,
-                                  warning: "the family's printed card (its old code and QR code) stops working once `\(upload)` uploads the new code: "
+                                  warning: "the family's printed card (its old code and QR code) stops working "
+                                    + "once `\(upload)` uploads the new code: "
                                       + "reprint it before that, once the new code is made")
         guard let outputDirectory = request.outputDirectory, let manifestPath, let store else {
             // A plan: the store still holds the old code, so a card printed now would show it.
@@ -119,7 +122,10 @@ package struct Recoder: Sendable {
             unlink(stagedManifest)
             throw .changedMeanwhile(familyID: family.id)
         }
-        guard rename(stagedQR, qrPath) == 0 else { throw .filesNotInPlace(familyID: family.id, store: request.storePath, cause: FileSystemError("rename into", path: qrPath)) }
+        guard rename(stagedQR, qrPath) == 0 else {
+            throw .filesNotInPlace(familyID: family.id, store: request.storePath,
+                                   cause: FileSystemError("rename into", path: qrPath))
+        }
         guard rename(stagedManifest, manifestPath) == 0 else {
             throw .filesNotInPlace(familyID: family.id, store: request.storePath, cause: FileSystemError("rename into", path: manifestPath))
         }

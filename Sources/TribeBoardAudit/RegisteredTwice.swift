@@ -29,8 +29,11 @@ extension LocalAuditQueries {
             chunk.removeAll(keepingCapacity: true)
         }
         try store.forEachFamilyWithAdmin(oldestFirst: true) { family in
-            chunk.append(.init(keys: NameFold.registrationKeys(name: family.name, adminName: family.adminName, adminHash: family.adminHash),
-                               holder: .init(familyID: family.familyID.rawValue, line: nil, externalId: nil, name: family.name, importKey: family.importKey)))
+            let keys = NameFold.registrationKeys(name: family.name, adminName: family.adminName,
+                                                 adminHash: family.adminHash)
+            chunk.append(.init(keys: keys,
+                               holder: .init(familyID: family.familyID.rawValue, line: nil, externalId: nil,
+                                             name: family.name, importKey: family.importKey)))
             if chunk.count >= 4096 { try flush() }
         }
         try flush()

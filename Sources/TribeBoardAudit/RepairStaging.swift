@@ -57,7 +57,8 @@ struct RepairStaging {
                 let renderer = try QRCodePNGRenderer()
                 for change in committed {
                     guard let code = change.assignedCode else { continue }
-                    try AtomicFile.write(try renderer.png(for: code), to: "\(folder.path)/\(QRCodeFiles.relativePath(for: FamilyID(rawValue: change.familyId)))")
+                    let file = QRCodeFiles.relativePath(for: FamilyID(rawValue: change.familyId))
+                    try AtomicFile.write(try renderer.png(for: code), to: "\(folder.path)/\(file)")
                 }
             }
             recovery.changes += committed.filter { change in !recovery.changes.contains { $0.familyId == change.familyId } }

@@ -17,11 +17,13 @@ package enum SnapshotError: Error, Equatable, LocalizedError {
         case .readFailed(let path, let reason): return "cannot read the remote snapshot \(path): \(reason)"
         case .parserUnavailable: return "cannot start the JSON parser (out of memory)"
         case .lineTooLong(let path, let line):
-            return "line \(line) of the remote snapshot \(path) is longer than \(SnapshotReader.maxLineBytes >> 20) MB (a CloudKit record is at most 1 MB): not a snapshot the toolkit wrote"
+            return "line \(line) of the remote snapshot \(path) is longer than \(SnapshotReader.maxLineBytes >> 20) MB "
+                + "(a CloudKit record is at most 1 MB): not a snapshot the toolkit wrote"
         case .tooManyLines(let path):
             return "the remote snapshot \(path) has more than \(SnapshotReader.maxLines) lines, more than the audit reads in one run"
         case .notASnapshot(let path, let line):
-            return "the remote snapshot \(path) is not JSON Lines of CloudKit records: \(SnapshotReader.maxUnreadableLines) of its first \(line) lines are not records"
+            return "the remote snapshot \(path) is not JSON Lines of CloudKit records: "
+                + "\(SnapshotReader.maxUnreadableLines) of its first \(line) lines are not records"
         }
     }
 }

@@ -29,7 +29,9 @@ package enum CSVImportError: Error, Equatable, LocalizedError {
         case .empty: return "the file is empty; it needs a header row with at least family_name"
         case .missingColumnInHeader(let name, let header, let delimiter):
             let shown = header.prefix(8).map { "\"\($0)\"" }.joined(separator: ", ")
-            return "the header has no \(name) column: read with \(delimiter) as the delimiter, it holds \(header.count) column\(header.count == 1 ? "" : "s") (\(shown)\(header.count > 8 ? ", …" : ""))"
+            let more = header.count > 8 ? ", …" : ""
+            return "the header has no \(name) column: read with \(delimiter) as the delimiter, it holds "
+                + "\(header.count) column\(header.count == 1 ? "" : "s") (\(shown)\(more))"
         case .utf16: return "the file is UTF-16 (as Excel's \"Unicode Text\" saves it); save it as \"CSV UTF-8\" and run again"
         case .utf32: return "the file is UTF-32; save it as \"CSV UTF-8\" and run again"
         case .duplicateColumn(let name): return "the header names \(name) more than once"

@@ -131,13 +131,16 @@ package struct CSVPreScan: Sendable {
             case (.start, 0x22): state = .quoted; quoteLine = line
             case (.start, format.delimiter), (.unquoted, format.delimiter), (.quoteInQuoted, format.delimiter): state = .start; field += 1
             case (.start, _): state = .unquoted
-            case (.unquoted, 0x22): malformed(reason: "a quote inside a field that does not start with one; quote the whole field and double the quote (\"\")")
+            case (.unquoted, 0x22):
+                malformed(reason: "a quote inside a field that does not start with one; quote the whole field "
+                    + "and double the quote (\"\")")
             case (.unquoted, _): return
             case (.quoted, 0x22): state = .quoteInQuoted
             case (.quoted, _): return
             case (.quoteInQuoted, 0x22): state = .quoted
             case (.quoteInQuoted, _):
-                malformed(reason: "\(Self.describe(byte)) after the closing quote; a quoted field ends at a \(format.delimiterName) or the end of the line")
+                malformed(reason: "\(Self.describe(byte)) after the closing quote; a quoted field ends at a "
+                    + "\(format.delimiterName) or the end of the line")
                 state = .skippingLine
             }
         }

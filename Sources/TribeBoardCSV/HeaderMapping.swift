@@ -182,10 +182,12 @@ package enum HeaderMappingProblem: Error, Equatable, LocalizedError {
         case .unknownColumn(let argument, let column):
             return "--map \"\(argument)\": \"\(column)\" is not a column provision reads (\(columns))"
         case .headerNotInFile(let header, let headers):
-            return "--map names the header \"\(header)\", which the file does not have (its header: \(headers.map { "\"\($0)\"" }.joined(separator: ", ")))"
+            let names = headers.map { "\"\($0)\"" }.joined(separator: ", ")
+            return "--map names the header \"\(header)\", which the file does not have (its header: \(names))"
         case .columnTwice(let column, let headers):
             let named = headers.map { "\"\($0)\"" }.joined(separator: " and ")
-            return "--map gives \(column) twice (\(named)): one --map a column; to join the cells of both (first and last name) write --map \"\(headers.joined(separator: "+"))=\(column)\""
+            return "--map gives \(column) twice (\(named)): one --map a column; to join the cells of both "
+                + "(first and last name) write --map \"\(headers.joined(separator: "+"))=\(column)\""
         case .headerTwice(let header, let columns):
             return "--map reads \"\(header)\" for both \(columns.joined(separator: " and ")): a header feeds one column"
         case .ambiguous(let column, let headers):

@@ -37,7 +37,8 @@ package enum CaseError: Error, LocalizedError {
         case .sameFamily(let id): return "family \(id) cannot be merged into itself"
         case .keptFamilyLeaving(let id): return "family \(id), which would be kept, is being removed or merged itself: finish that first"
         case .remoteNeeded(let id):
-            return "family \(id) went up to CloudKit (or holds a code claim there): configure the remote (--config or --key-id/--key-file) so that it leaves CloudKit too"
+            return "family \(id) went up to CloudKit (or holds a code claim there): configure the remote "
+                + "(--config or --key-id/--key-file) so that it leaves CloudKit too"
         case .notInCloudKit(let id): return "CloudKit holds no Family record \(id): nothing to adopt"
         case .store(let error): return error.localizedDescription
         case .remote(let error): return "CloudKit: \(error.localizedDescription); run the same command again to finish"

@@ -97,7 +97,8 @@ package struct FamilyMerger: Sendable {
         defer { remote = cloud }
         do throws(CloudKitError) {
             let known = Set(duplicate.members.map(\.membershipID.rawValue))
-            let records = (try await cloud.memberships(of: [duplicate.id.rawValue]))[duplicate.id.rawValue, default: []].filter { !known.contains($0.recordName) }
+            let records = (try await cloud.memberships(of: [duplicate.id.rawValue]))[duplicate.id.rawValue, default: []]
+                .filter { !known.contains($0.recordName) }
             let users = records.compactMap { RemoteMembership($0).user }
             let profiles = try await cloud.records(named: users)
             return records.compactMap { AppMember(membership: $0, profiles: profiles) }
@@ -125,7 +126,8 @@ package struct FamilyMerger: Sendable {
                 let role = member.role == MembershipRole.parentAdmin.rawValue && keptAdmin != nil
                     ? MembershipRole.adult : MembershipRole(rawValue: member.role) ?? .adult
                 let status = MembershipStatus(rawValue: member.status) ?? .active
-                moves.append(MemberMove(membershipID: MembershipID(rawValue: membershipID), familyID: kept.id, userID: member.userID, role: role, status: status,
+                moves.append(MemberMove(membershipID: MembershipID(rawValue: membershipID), familyID: kept.id,
+                                        userID: member.userID, role: role, status: status,
                                         joinedAt: Timestamp(Date()), profile: profile))
                 entry.outcome = "moved"
                 entry.role = role.rawValue

@@ -182,7 +182,10 @@ package struct FamilyRemover: Sendable {
         guard !batch.isEmpty, let store else { return }
         defer { batch.removeAll(keepingCapacity: true) }
         do throws(StoreError) {
-            try store.beginRemovals(batch.map { FamilyRemoval(familyID: $0.0.id, name: $0.0.name, code: $0.0.code, mergedInto: mergedInto.map(FamilyID.init(rawValue:))) })
+            try store.beginRemovals(batch.map {
+                FamilyRemoval(familyID: $0.0.id, name: $0.0.name, code: $0.0.code,
+                              mergedInto: mergedInto.map(FamilyID.init(rawValue:)))
+            })
         } catch {
             throw .store(error)
         }
@@ -210,6 +213,31 @@ package struct FamilyRemover: Sendable {
                                 report: inout RemoveReport) async throws(CloudKitError) {
         guard var cloud = remote else { return }
         defer { remote = cloud }
+        let (known, memberships) = try await remoteMemberships(of: families, in: &cloud)
+        let familyRecords = try await deleteMemberships(memberships, of: families, known: known, in: &cloud,
+                                                        entries: &entries)
+        let claims = try await deleteFamilies(familyRecords, of: families, in: &cloud, entries: &entries)
+        guard !claims.isEmpty else { return }
+        let answer = try await CodeClaimer(client: cloud.client).release(claims.map(\.1))
+        report.requests += answer.requests
+        for (index, claim) in claims {
+            switch answer.outcomes[claim.recordName] {
+            case .released?: entries[index].claimsReleased += 1
+            case .notOurs?: entries[index].claimsNotOurs += 1
+            case .failed(let error)?:
+                entries[index].outcome = .unfinished
+                entries[index].problem = "code claim: \(error.serverErrorCode)"
+            case nil:
+                entries[index].outcome = .unfinished
+                entries[index].problem = "code claim: \(answer.problem ?? "no answer")"
+            }
+        }
+    }
+
+    /// The families' and memberships' records CloudKit holds by name, and each family's
+    /// memberships: the store's, and those a query finds (joined in the app).
+    private func remoteMemberships(of families: [CaseFamily], in cloud: inout RemoteCase)
+        async throws(CloudKitError) -> (known: [String: CloudKitRecord], memberships: [String: [CloudKitRecord]]) {
         let ids = families.map(\.id.rawValue)
         let known = try await cloud.records(named: ids + families.flatMap { $0.members.map(\.membershipID.rawValue) })
         let queried = try await cloud.memberships(of: ids)
@@ -221,6 +249,14 @@ package struct FamilyRemover: Sendable {
             }
             memberships[family.id.rawValue] = records
         }
+        return (known, memberships)
+    }
+
+    /// Deletes the memberships; a family whose memberships all went returns its record to delete,
+    /// the others are unfinished.
+    private func deleteMemberships(_ memberships: [String: [CloudKitRecord]], of families: [CaseFamily],
+                                   known: [String: CloudKitRecord], in cloud: inout RemoteCase,
+                                   entries: inout [RemovedFamily]) async throws(CloudKitError) -> [CloudKitRecord] {
         let deletedMembers = try await cloud.delete(families.flatMap { memberships[$0.id.rawValue] ?? [] })
         var familyRecords: [CloudKitRecord] = []
         for (index, family) in families.enumerated() {
@@ -241,6 +277,13 @@ package struct FamilyRemover: Sendable {
                 familyRecords.append(record)
             }
         }
+        return familyRecords
+    }
+
+    /// Deletes the family records; the code claims of the families now gone, to release.
+    private func deleteFamilies(_ familyRecords: [CloudKitRecord], of families: [CaseFamily],
+                                in cloud: inout RemoteCase,
+                                entries: inout [RemovedFamily]) async throws(CloudKitError) -> [(Int, CodeClaim)] {
         let deletedFamilies = try await cloud.delete(familyRecords)
         var claims: [(Int, CodeClaim)] = []
         for (index, family) in families.enumerated() where entries[index].outcome == .removed {
@@ -260,21 +303,7 @@ package struct FamilyRemover: Sendable {
                 }
             }
         }
-        guard !claims.isEmpty else { return }
-        let answer = try await CodeClaimer(client: cloud.client).release(claims.map(\.1))
-        report.requests += answer.requests
-        for (index, claim) in claims {
-            switch answer.outcomes[claim.recordName] {
-            case .released?: entries[index].claimsReleased += 1
-            case .notOurs?: entries[index].claimsNotOurs += 1
-            case .failed(let error)?:
-                entries[index].outcome = .unfinished
-                entries[index].problem = "code claim: \(error.serverErrorCode)"
-            case nil:
-                entries[index].outcome = .unfinished
-                entries[index].problem = "code claim: \(answer.problem ?? "no answer")"
-            }
-        }
+        return claims
     }
 }
 

@@ -56,7 +56,9 @@ package struct MergeReport: Encodable, Sendable {
     /// The duplicate's removal (with --apply).
     package var removal: RemoveReport?
     /// What becomes of the duplicate's printed code.
-    package var duplicateCodeFate = "released: the duplicate's printed card finds no family (the app finds a family by the code its Family record holds, and only the duplicate's held it); give its members the kept family's card"
+    package var duplicateCodeFate = "released: the duplicate's printed card finds no family (the app finds a "
+        + "family by the code its Family record holds, and only the duplicate's held it); give its members "
+        + "the kept family's card"
     /// The command that prints the kept family's card.
     package var reprintCommand = ""
 

@@ -16,7 +16,8 @@ extension CloudKitEmulator {
     /// The code claims: claim record name -> the family it names.
     package func claims(container: String, environment: String = "development", zone: String = "_defaultZone") async -> [String: String] {
         var claims: [String: String] = [:]
-        for record in await storedRecords(container: container, environment: environment, zone: zone) where record.recordType == CodeClaim.recordType {
+        let records = await storedRecords(container: container, environment: environment, zone: zone)
+        for record in records where record.recordType == CodeClaim.recordType {
             claims[record.recordName] = CodeClaim.holder(in: Self.clientRecord(record)) ?? ""
         }
         return claims

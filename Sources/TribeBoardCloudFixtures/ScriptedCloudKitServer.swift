@@ -88,7 +88,9 @@ package final class ScriptedCloudKitServer: Sendable {
 
     static func onlyClaims(_ body: [String: Any]) -> Bool {
         let operations = body["operations"] as? [[String: Any]] ?? []
-        return !operations.isEmpty && operations.allSatisfy { (($0["record"] as? [String: Any])?["recordType"] as? String) == RecordType.familyCodeClaim.name }
+        return !operations.isEmpty && operations.allSatisfy {
+            (($0["record"] as? [String: Any])?["recordType"] as? String) == RecordType.familyCodeClaim.name
+        }
     }
 
     /// What CloudKit answers for a saved record: the record with a change tag.

@@ -12,7 +12,8 @@ package struct SnapshotFixture {
 
     package static func family(id: String = UUID().uuidString, code: String, name: String = "Remote Family",
                               createdAt: Date = Date(), type: String = RecordMapping.familyType) -> CloudKitRecord {
-        var record = RecordMapping.family(id: FamilyID(rawValue: id), name: name, code: code, createdByUserId: UserID(rawValue: UUID().uuidString), createdAt: createdAt)
+        var record = RecordMapping.family(id: FamilyID(rawValue: id), name: name, code: code,
+                                          createdByUserId: UserID(rawValue: UUID().uuidString), createdAt: createdAt)
         record.recordType = type
         return record
     }

@@ -79,7 +79,8 @@ package final class CloudKitClient: Sendable {
     private var secondsLeft: Double? { runDeadline.map { (($0 - ContinuousClock.now).seconds) } }
 
     /// Builds the signer from the configured key file. Nil signer means the remote is not configured.
-    package convenience init(configuration: CloudKitConfiguration, policy: RetryPolicy = RetryPolicy(), logger: Logger) throws(CloudKitConfigurationError) {
+    package convenience init(configuration: CloudKitConfiguration, policy: RetryPolicy = RetryPolicy(),
+                             logger: Logger) throws(CloudKitConfigurationError) {
         var signer: CloudKitSigner?
         if configuration.database == .public, configuration.appUser == nil, let keyID = configuration.keyID,
            let keyFile = configuration.keyFile {
@@ -230,6 +231,30 @@ package final class CloudKitClient: Sendable {
     /// One request, no retry. `dateHeader` receives the response's Date header (doctor's clock check).
     func attempt<Response: Decodable & Sendable>(_ operation: String, method: String, body: [UInt8],
                                                  dateHeader: (String?) -> Void = { _ in }) async throws(CloudKitError) -> Response {
+        let request = try signedRequest(operation, method: method, body: body)
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await perform(request)
+        } catch let error as CloudKitError {
+            throw error
+        } catch {
+            throw .network(reason: masked(Self.describe(error)))
+        }
+        let http = response as? HTTPURLResponse
+        let status = http?.statusCode ?? 0
+        dateHeader(http?.value(forHTTPHeaderField: "Date"))
+        guard status == 200 else { throw failure(status: status, data: data, response: http) }
+        do {
+            return try JSONDecoder().decode(Response.self, from: data)
+        } catch {
+            throw .unexpectedResponse(httpStatus: status, detail: "\(error)".prefix(200).description)
+        }
+    }
+
+    /// The request for `operation`, signed with the server-to-server key unless an app user's
+    /// tokens go with it.
+    private func signedRequest(_ operation: String, method: String, body: [UInt8]) throws(CloudKitError) -> URLRequest {
         let subpath = configuration.subpath(operation)
         // An app user's tokens go in the query string; the subpath (what a signature covers) stays bare.
         let query = configuration.appUser.map { "?" + $0.queryString } ?? ""
@@ -244,53 +269,46 @@ package final class CloudKitClient: Sendable {
         }
         if configuration.appUser == nil, let signer {
             do {
-                for (name, value) in try signer.headers(body: body, subpath: subpath) { request.setValue(value, forHTTPHeaderField: name) }
+                for (name, value) in try signer.headers(body: body, subpath: subpath) {
+                    request.setValue(value, forHTTPHeaderField: name)
+                }
             } catch {
                 throw .service(code: .authenticationFailed, httpStatus: 0, reason: error.localizedDescription, retryAfter: nil)
             }
         }
-        let data: Data
-        let response: URLResponse
-        do {
-            (data, response) = try await perform(request)
-        } catch let error as CloudKitError {
-            throw error
-        } catch {
-            throw .network(reason: masked(Self.describe(error)))
-        }
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        dateHeader((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Date"))
-        if status == 200 {
-            do {
-                return try JSONDecoder().decode(Response.self, from: data)
-            } catch {
-                throw .unexpectedResponse(httpStatus: status, detail: "\(error)".prefix(200).description)
-            }
-        }
+        return request
+    }
+
+    /// What an answer other than 200 means: CloudKit's error body when there is one, else the
+    /// HTTP status.
+    private func failure(status: Int, data: Data, response: HTTPURLResponse?) -> CloudKitError {
         // Throttling may come with only an HTTP Retry-After header (seconds or an HTTP date).
-        let headerRetryAfter = Self.retryAfter(header: (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Retry-After"))
+        let headerRetryAfter = Self.retryAfter(header: response?.value(forHTTPHeaderField: "Retry-After"))
         if let envelope = try? JSONDecoder().decode(CloudKitErrorEnvelope.self, from: data) {
             if envelope.serverErrorCode == CloudKitServerErrorCode.badRequest.rawValue, let reason = envelope.reason,
                let problem = CloudKitError.schemaProblem(in: reason) {
-                let error = CloudKitError.schema(problem, reason: reason)
                 // Said once per type: readers of legacy types meet it on every page of every run.
                 if case .missingType(let type) = problem, missingTypesNoted.first(type) {
-                    logger.info("the container has no record type \(type): no records of it to read", metadata: ["recordType": "\(type)"])
+                    logger.info("the container has no record type \(type): no records of it to read",
+                                metadata: ["recordType": "\(type)"])
                 }
-                throw error
+                return .schema(problem, reason: reason)
             }
-            throw .service(code: CloudKitServerErrorCode(rawValue: envelope.serverErrorCode), httpStatus: status,
-                           reason: masked(envelope.reason ?? "no reason given"), retryAfter: envelope.retryAfter ?? headerRetryAfter)
+            return .service(code: CloudKitServerErrorCode(rawValue: envelope.serverErrorCode), httpStatus: status,
+                            reason: masked(envelope.reason ?? "no reason given"),
+                            retryAfter: envelope.retryAfter ?? headerRetryAfter)
         }
         if status == 429 || status == 503 {
-            throw .service(code: status == 429 ? .throttled : .tryAgainLater, httpStatus: status,
-                           reason: "HTTP \(status) without a CloudKit error body", retryAfter: headerRetryAfter)
+            return .service(code: status == 429 ? .throttled : .tryAgainLater, httpStatus: status,
+                            reason: "HTTP \(status) without a CloudKit error body", retryAfter: headerRetryAfter)
         }
         if (300..<400).contains(status) {
-            let location = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Location") ?? "nowhere"
-            throw .unexpectedResponse(httpStatus: status, detail: "the server redirected to \(URLComponents(string: location)?.host ?? location); redirects are not followed (the request's signed headers would go with it): check --ck-base-url")
+            let location = response?.value(forHTTPHeaderField: "Location") ?? "nowhere"
+            return .unexpectedResponse(httpStatus: status, detail: "the server redirected to "
+                + "\(URLComponents(string: location)?.host ?? location); redirects are not followed "
+                + "(the request's signed headers would go with it): check --ck-base-url")
         }
-        throw .unexpectedResponse(httpStatus: status, detail: masked(String(decoding: data.prefix(200), as: UTF8.self)))
+        return .unexpectedResponse(httpStatus: status, detail: masked(String(decoding: data.prefix(200), as: UTF8.self)))
     }
 
     /// Text from the network or a server, an app user's tokens masked (it may quote the URL).

@@ -83,7 +83,8 @@ package struct CloudKitConfiguration: Sendable, Equatable {
         package init() {}
     }
 
-    package static func resolve(_ flags: Overrides, environment variables: [String: String]) throws(CloudKitConfigurationError) -> CloudKitConfiguration {
+    package static func resolve(_ flags: Overrides, environment variables: [String: String])
+        throws(CloudKitConfigurationError) -> CloudKitConfiguration {
         var settings: [String: String] = [:]
         if let path = flags.configFile ?? variables["TRIBEBOARD_CK_CONFIG"] {
             settings = try ConfigFile.read(path)
@@ -119,8 +120,9 @@ package struct CloudKitConfiguration: Sendable, Equatable {
         if let value = settings["database"] {
             guard let database = Database(rawValue: value) else {
                 throw .invalid(setting: "database", value: value,
-                               expected: "public: a server-to-server key reaches only the public database, and users' private databases "
-                                   + "(where SwiftData's own mirror lives) are out of an operator's reach (docs/cloudkit.md: Where provisioned families live)")
+                               expected: "public: a server-to-server key reaches only the public database, "
+                                   + "and users' private databases (where SwiftData's own mirror lives) are out "
+                                   + "of an operator's reach (docs/cloudkit.md: Where provisioned families live)")
             }
             configuration.database = database
         }
@@ -151,7 +153,8 @@ package enum ConfigFile {
                 throw .configFile(path: path, line: nil, reason: "is not a regular file (a folder, a pipe or a device)")
             }
             guard info.st_size <= maxBytes else {
-                throw .configFile(path: path, line: nil, reason: "is \(info.st_size) bytes, more than the \(maxBytes / 1024) KiB a configuration file may hold")
+                throw .configFile(path: path, line: nil, reason: "is \(info.st_size) bytes, more than the "
+                    + "\(maxBytes / 1024) KiB a configuration file may hold")
             }
         }
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -175,7 +178,8 @@ package enum ConfigFile {
                                       + "the toolkit works on the public database with a server-to-server key (key_id, key_file)")
             }
             guard knownKeys.contains(key) else {
-                throw .configFile(path: path, line: index + 1, reason: "unknown setting \"\(key)\" (known: \(knownKeys.sorted().joined(separator: ", ")))")
+                let known = knownKeys.sorted().joined(separator: ", ")
+                throw .configFile(path: path, line: index + 1, reason: "unknown setting \"\(key)\" (known: \(known))")
             }
             settings[key] = value
         }

@@ -21,7 +21,8 @@ package enum CloudKitConfigurationError: Error, Equatable, LocalizedError {
         case .keyFilePermissions(let path, let mode):
             return "the private key file \(path) can be read by other users (mode \(String(mode, radix: 8))); run `chmod 600 \(path)`"
         case .invalidKey(let reason):
-            return "the private key cannot sign CloudKit requests: \(reason); create one with `openssl ecparam -name prime256v1 -genkey -noout -out eckey.pem`"
+            return "the private key cannot sign CloudKit requests: \(reason); create one with "
+                + "`openssl ecparam -name prime256v1 -genkey -noout -out eckey.pem`"
         case .configFile(let path, let line?, let reason):
             return "\(path):\(line): \(reason)"
         case .configFile(let path, nil, let reason):

@@ -203,7 +203,8 @@ package enum CloudKitError: Error, Sendable, Equatable, LocalizedError {
         case .network(let reason):
             return "CloudKit is unreachable (network: \(reason)); the work stays pending and can be retried"
         case .service(let code, let status, let reason, let retryAfter):
-            return "CloudKit answered \(code) (HTTP \(status)): \(reason)" + (RetryPolicy.usable(retryAfter, upTo: 86_400).map { "; retry after \(Int($0)) s" } ?? "") + advice(code)
+            let retry = RetryPolicy.usable(retryAfter, upTo: 86_400).map { "; retry after \(Int($0)) s" } ?? ""
+            return "CloudKit answered \(code) (HTTP \(status)): \(reason)" + retry + advice(code)
         case .unexpectedResponse(let status, let detail):
             return "CloudKit answered HTTP \(status) with an unreadable body: \(detail)"
         case .gaveUp(let attempts, let last):
@@ -211,8 +212,10 @@ package enum CloudKitError: Error, Sendable, Equatable, LocalizedError {
         case .outOfTime:
             return "the run's time (--max-duration) was up before CloudKit answered; the rest waits for the next run"
         case .schema(.missingType(let type), let reason):
-            return "the container has no record type \(type) in this environment (CloudKit: \(reason)); import the toolkit's schema: "
-                + "`xcrun cktool import-schema --team-id TEAM --container-id CONTAINER --environment development --file Templates/cloudkit-schema.ckdb`, "
+            return "the container has no record type \(type) in this environment (CloudKit: \(reason)); "
+                + "import the toolkit's schema: "
+                + "`xcrun cktool import-schema --team-id TEAM --container-id CONTAINER "
+                + "--environment development --file Templates/cloudkit-schema.ckdb`, "
                 + "then deploy it to production in the CloudKit Console (Schema > Deploy Schema Changes)"
         case .schema(.notQueryable(let field, let recordType), let reason):
             let type = recordType ?? "the record type"
@@ -228,7 +231,8 @@ package enum CloudKitError: Error, Sendable, Equatable, LocalizedError {
                 + "then deploy it to production (Schema > Deploy Schema Changes)"
         case .schema(.missingField(let field, let type), let reason):
             return "\(type) has no field \(field) in this environment (CloudKit: \(reason)); import Templates/cloudkit-schema.ckdb: "
-                + "`xcrun cktool import-schema --team-id TEAM --container-id CONTAINER --environment development --file Templates/cloudkit-schema.ckdb` "
+                + "`xcrun cktool import-schema --team-id TEAM --container-id CONTAINER "
+                + "--environment development --file Templates/cloudkit-schema.ckdb` "
                 + "(or add the field and its QUERYABLE index in the CloudKit Console, Schema > Record Types > \(type)), "
                 + "then deploy it to production (Schema > Deploy Schema Changes)"
         case .responseTooLarge(let limit):
@@ -242,11 +246,15 @@ package enum CloudKitError: Error, Sendable, Equatable, LocalizedError {
 
     private func advice(_ code: CloudKitServerErrorCode) -> String {
         switch code {
-        case .authenticationFailed: return " (check the key id, that the key file is the one registered in the CloudKit Dashboard, and the machine's clock)"
+        case .authenticationFailed:
+            return " (check the key id, that the key file is the one registered in the CloudKit Dashboard, "
+                + "and the machine's clock)"
         case .authenticationRequired: return " (this database needs a user's API token and web auth token)"
         case .accessDenied: return " (the schema's security roles do not allow this write)"
         case .zoneNotFound: return " (the zone does not exist in this container and environment)"
-        case .quotaExceeded: return " (the container's quota is used up: raise it or delete records in the CloudKit Console; waiting does not free it)"
+        case .quotaExceeded:
+            return " (the container's quota is used up: raise it or delete records in the CloudKit Console; "
+                + "waiting does not free it)"
         case .badRequest: return " (CloudKit refuses this request as it is: a retry would send the same)"
         default: return ""
         }

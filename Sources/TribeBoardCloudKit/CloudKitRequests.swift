@@ -17,10 +17,6 @@ package struct CloudKitFilter: Codable, Sendable, Equatable {
         Self(fieldName: field, comparator: "EQUALS", fieldValue: .string(value))
     }
 
-    static func notEquals(_ field: String, _ value: String) -> Self {
-        Self(fieldName: field, comparator: "NOT_EQUALS", fieldValue: .string(value))
-    }
-
     /// A TIMESTAMP field (a system one such as `___createTime` included) after `milliseconds`.
     package static func after(_ field: String, milliseconds: Int64) -> Self {
         Self(fieldName: field, comparator: "GREATER_THAN", fieldValue: .timestamp(milliseconds: milliseconds))

@@ -20,7 +20,9 @@ package struct CloudKitSigner: Sendable, CustomStringConvertible {
             throw .keyFileUnreadable(path: keyFile, reason: String(cString: strerror(errno)))
         }
         guard info.st_mode & S_IFMT == S_IFREG else {
-            throw .keyFileUnreadable(path: keyFile, reason: info.st_mode & S_IFMT == S_IFDIR ? "it is a folder; give the key file's path" : "it is not a regular file")
+            let reason = info.st_mode & S_IFMT == S_IFDIR
+                ? "it is a folder; give the key file's path" : "it is not a regular file"
+            throw .keyFileUnreadable(path: keyFile, reason: reason)
         }
         let mode = info.st_mode & 0o777
         guard mode & 0o077 == 0 else { throw .keyFilePermissions(path: keyFile, mode: mode) }

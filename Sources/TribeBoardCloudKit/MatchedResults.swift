@@ -34,7 +34,8 @@ package struct MatchedResults: Sendable {
         if !unasked.isEmpty { parts.append("a result for \(Self.list(unasked)), not in the request") }
         if unnamed > 0 { parts.append("\(unnamed) result\(unnamed == 1 ? "" : "s") without a record name") }
         guard !parts.isEmpty else { return }
-        problem = "\(operation) answered \(results.count) result\(results.count == 1 ? "" : "s") for \(names.count) record\(names.count == 1 ? "" : "s"): "
+        problem = "\(operation) answered \(results.count) result\(results.count == 1 ? "" : "s") "
+            + "for \(names.count) record\(names.count == 1 ? "" : "s"): "
             + parts.joined(separator: "; ") + "; those records stay pending"
     }
 

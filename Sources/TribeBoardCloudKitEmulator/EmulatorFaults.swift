@@ -78,7 +78,9 @@ public struct EmulatorFaults: Sendable, Equatable {
             case "500-bare": faults.bareInternalError = fraction
             case "drop": faults.dropConnection = fraction
             case "quota": faults.quotaExceeded = fraction
-            default: throw EmulatorError.badOption("unknown fault \"\(kind)\" (known: 503, 503-bare, 429, record-429, 500, 500-bare, drop, quota, latency, retry-after, seed, down)")
+            default:
+                throw EmulatorError.badOption("unknown fault \"\(kind)\" (known: 503, 503-bare, 429, record-429, "
+                    + "500, 500-bare, drop, quota, latency, retry-after, seed, down)")
             }
         }
         guard faults.total <= 1 else { throw EmulatorError.badOption("fault fractions add up to more than 1") }

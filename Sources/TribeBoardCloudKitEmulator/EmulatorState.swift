@@ -96,7 +96,9 @@ actor EmulatorState {
         let body: Data
         do { body = try await request.bodyData } catch { return .ready(Self.error(.badRequest, "unreadable body")) }
         guard body.count <= Self.maxRequestBytes else { return .ready(Self.error(.badRequest, Self.tooLarge(body.count))) }
-        guard ["development", "production"].contains(environment) else { return .ready(Self.error(.badRequest, "unknown environment \(environment)")) }
+        guard ["development", "production"].contains(environment) else {
+            return .ready(Self.error(.badRequest, "unknown environment \(environment)"))
+        }
         let now = Date().addingTimeInterval(clockOffset)
         let who: String
         do throws(Refusal) {
@@ -177,7 +179,8 @@ actor EmulatorState {
                 var saved = try database.modify(modify, at: place, policy: policy, caller: caller).makeIterator()
                 persistIfDue()
                 let results = zip(all, throttled).map { operation, isThrottled in
-                    isThrottled ? .error(RecordErrorBody(recordName: operation.record.recordName, reason: "injected: too many requests for this record",
+                    isThrottled ? .error(RecordErrorBody(recordName: operation.record.recordName,
+                                                         reason: "injected: too many requests for this record",
                                                          serverErrorCode: .throttled, retryAfter: faults.throttleRetryAfter, uuid: UUID().uuidString))
                                 : saved.next() ?? .error(RecordErrorBody(recordName: operation.record.recordName, reason: "no answer",
                                                                           serverErrorCode: .internalError, uuid: UUID().uuidString))
@@ -268,7 +271,8 @@ actor EmulatorState {
     /// Apple's error dictionary, `uuid` included, with the status its code is sent with.
     static func error(_ code: ServerErrorCode, _ reason: String, retryAfter: Double? = nil,
                       headers: [HTTPHeader: String] = [:]) -> HTTPResponse {
-        let body = (try? JSONEncoder().encode(ErrorBody(uuid: UUID().uuidString, serverErrorCode: code, reason: reason, retryAfter: retryAfter))) ?? Data()
+        let error = ErrorBody(uuid: UUID().uuidString, serverErrorCode: code, reason: reason, retryAfter: retryAfter)
+        let body = (try? JSONEncoder().encode(error)) ?? Data()
         var all = headers
         all[.contentType] = "application/json"
         return HTTPResponse(statusCode: HTTPStatusCode(code.httpStatus, phrase: code.rawValue), headers: all, body: body)

@@ -70,7 +70,8 @@ extension EmulatorDatabase {
         }
         let narrowing = Narrowing(filters)
         if let sorts = request.query.sortBy, !sorts.isEmpty {
-            let names = narrowing.map { index.names(of: typeName, $0) } ?? Array(index.names[typeName]?.values(after: nil) ?? SortedList().values(after: nil))
+            let names = narrowing.map { index.names(of: typeName, $0) }
+                ?? Array(index.names[typeName]?.values(after: nil) ?? SortedList().values(after: nil))
             return try Self.sortedPage(names.compactMap { records[$0] }.filter(wanted), by: sorts, limit: limit,
                                        marker: request.continuationMarker)
         }
@@ -79,26 +80,38 @@ extension EmulatorDatabase {
         // of query) is refused, never read as "from the start": a client that garbled one would
         // otherwise page through the same records for ever.
         let after = try request.continuationMarker.map(Self.cursor)
-        let entries: AnySequence<(name: String, cursor: Cursor)>
+        let entries = try Self.entries(of: typeName, narrowing, after: after, records, index)
+        return Self.page(of: entries, records, wanted: wanted, limit: limit)
+    }
+
+    /// The index entries a query without `sortBy` reads, in order, from where its marker stands.
+    private static func entries(of typeName: String, _ narrowing: Narrowing?, after: Cursor?,
+                                _ records: [String: WireRecord], _ index: ZoneIndex)
+        throws(Refusal) -> AnySequence<(name: String, cursor: Cursor)> {
         switch (narrowing, after) {
         case (.range(let field, let range)?, .key?), (.range(let field, let range)?, nil):
             let from: IndexKey? = if case .key(let key)? = after { key } else { nil }
-            entries = AnySequence(index.keys(of: typeName, field: field, in: range, after: from).lazy.map { ($0.name, .key($0)) })
+            return AnySequence(index.keys(of: typeName, field: field, in: range, after: from).lazy.map { ($0.name, .key($0)) })
         case (.outside(let field, let gaps)?, .key?), (.outside(let field, let gaps)?, nil):
             let from: IndexKey? = if case .key(let key)? = after { key } else { nil }
             let indexed = index.keys(of: typeName, field: field, outside: gaps, after: from).lazy
                 .map { (name: $0.name, cursor: Cursor.key($0)) }
-            entries = AnySequence([AnySequence(indexed), Self.lacking(field, of: typeName, records, index, after: nil)].joined())
+            return AnySequence([AnySequence(indexed), lacking(field, of: typeName, records, index, after: nil)].joined())
         case (.outside(let field, _)?, .name(let from)?):
-            entries = Self.lacking(field, of: typeName, records, index, after: from)
+            return lacking(field, of: typeName, records, index, after: from)
         case (.anyOf?, .name?), (.anyOf?, nil), (nil, .name?), (nil, nil):
             let from: String? = if case .name(let name)? = after { name } else { nil }
             let names = narrowing.map { AnySequence(index.names(of: typeName, $0).filter { name in from.map { name > $0 } ?? true }.sorted()) }
                 ?? AnySequence(index.names[typeName]?.values(after: from) ?? SortedList().values(after: nil))
-            entries = AnySequence(names.lazy.map { ($0, .name($0)) })
+            return AnySequence(names.lazy.map { ($0, .name($0)) })
         default:
-            throw Self.unknownMarker
+            throw unknownMarker
         }
+    }
+
+    /// The first `limit` wanted records of `entries`, and a marker when one more exists.
+    private static func page(of entries: AnySequence<(name: String, cursor: Cursor)>, _ records: [String: WireRecord],
+                             wanted: (WireRecord) -> Bool, limit: Int) -> QueryPage {
         var page = QueryPage(records: [])
         var last: Cursor?
         for (name, cursor) in entries {

@@ -16,7 +16,8 @@ enum NumericOption {
     static func check(_ value: Double, _ option: String, in range: ClosedRange<Double>, unit: String = "") throws {
         guard value.isFinite, range.contains(value) else {
             let suffix = unit.isEmpty ? "" : " \(unit)"
-            throw ValidationError("\(option) must be between \(range.lowerBound.formatted()) and \(range.upperBound.formatted())\(suffix) (got \(value)).")
+            let bounds = "between \(range.lowerBound.formatted()) and \(range.upperBound.formatted())\(suffix)"
+            throw ValidationError("\(option) must be \(bounds) (got \(value)).")
         }
     }
 }

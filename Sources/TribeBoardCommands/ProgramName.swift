@@ -33,7 +33,8 @@ extension AsyncParsableCommand {
             // A clean exit (--help, --version, --generate-completion-script bash) is no unknown
             // subcommand, whatever word follows its option.
             if exitCode(for: error) != .success, let unknown = UnknownSubcommand.find(in: arguments, of: Self.self) {
-                if arguments.prefix(while: { $0 != "--" }).contains("--json"), let json = try? CommandContext.json(ErrorDocument(unknown, status: .usage)) {
+                if arguments.prefix(while: { $0 != "--" }).contains("--json"),
+                   let json = try? CommandContext.json(ErrorDocument(unknown, status: .usage)) {
                     Terminal.writeOutput(json)
                 }
                 finish(ValidationError(unknown.message))

@@ -6,7 +6,8 @@ import TribeBoardCloudKit
 /// The CloudKit options every command that talks to the remote takes. Flags win over
 /// `TRIBEBOARD_CK_*` variables, which win over the config file.
 package struct RemoteOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("CloudKit container (env TRIBEBOARD_CK_CONTAINER; default \(CloudKitConfiguration.defaultContainer)).", valueName: "id"))
+    @Option(help: ArgumentHelp("CloudKit container (env TRIBEBOARD_CK_CONTAINER; "
+                                + "default \(CloudKitConfiguration.defaultContainer)).", valueName: "id"))
     var container: String?
 
     @Option(help: ArgumentHelp("development or production (env TRIBEBOARD_CK_ENVIRONMENT).", valueName: "name"))
@@ -21,10 +22,14 @@ package struct RemoteOptions: ParsableArguments {
     @Option(help: ArgumentHelp("PEM private key, mode 600 (env TRIBEBOARD_CK_KEY_FILE).", valueName: "file"))
     var keyFile: String?
 
-    @Option(name: .customLong("ck-base-url"), help: ArgumentHelp("Web Services base URL, e.g. an emulator's (env TRIBEBOARD_CK_BASE_URL).", valueName: "url"))
+    @Option(name: .customLong("ck-base-url"),
+            help: ArgumentHelp("Web Services base URL, e.g. an emulator's (env TRIBEBOARD_CK_BASE_URL).",
+                               valueName: "url"))
     var baseURL: String?
 
-    @Option(name: .customLong("ck-config"), help: ArgumentHelp("A key = value settings file (env TRIBEBOARD_CK_CONFIG; see Templates/cloudkit.conf).", valueName: "file"))
+    @Option(name: .customLong("ck-config"),
+            help: ArgumentHelp("A key = value settings file (env TRIBEBOARD_CK_CONFIG; see Templates/cloudkit.conf).",
+                               valueName: "file"))
     var configFile: String?
 
     package init() {}

@@ -49,8 +49,11 @@ struct ClaimSchemaCheck {
         let production = client.configuration.environment == .production
         let names = indexes.map { "`\($0)`" }.joined(separator: ", ")
         return DoctorCheck(Self.id, .remote, production ? .failure : .warning, checked: checked,
-                           found: "claims can be listed by a query (QUERYABLE: \(names)): whoever can query can list them, and the codes behind their names",
-                           action: "remove the QUERYABLE index\(indexes.count == 1 ? "" : "es") \(names) from \(CodeClaim.recordType) in the CloudKit Console (Schema > Indexes)\(production ? " and deploy" : ""); the toolkit reads claims by name only")
+                           found: "claims can be listed by a query (QUERYABLE: \(names)): whoever can query "
+                            + "can list them, and the codes behind their names",
+                           action: "remove the QUERYABLE index\(indexes.count == 1 ? "" : "es") \(names) "
+                            + "from \(CodeClaim.recordType) in the CloudKit Console (Schema > Indexes)"
+                            + "\(production ? " and deploy" : ""); the toolkit reads claims by name only")
     }
 
     private func verdict(_ error: CloudKitError, checked: String) -> DoctorCheck {
@@ -58,11 +61,15 @@ struct ClaimSchemaCheck {
         if case .schema(.missingType, _) = error {
             guard client.configuration.environment == .production else {
                 return DoctorCheck(Self.id, .remote, .warning, checked: checked,
-                                   found: "no \(CodeClaim.recordType) type yet: development creates it on the first claim, with default security roles",
-                                   action: "import Templates/cloudkit-schema.ckdb so the type has the roles the app needs (`_icloud` reads and creates)")
+                                   found: "no \(CodeClaim.recordType) type yet: development creates it "
+                                    + "on the first claim, with default security roles",
+                                   action: "import Templates/cloudkit-schema.ckdb so the type has the roles "
+                                    + "the app needs (`_icloud` reads and creates)")
             }
             return DoctorCheck(Self.id, .remote, .failure, checked: checked, found: text,
-                               action: "deploy \(CodeClaim.recordType) to production (import Templates/cloudkit-schema.ckdb into development, then Schema > Deploy Schema Changes): without it no family can go up")
+                               action: "deploy \(CodeClaim.recordType) to production (import "
+                                + "Templates/cloudkit-schema.ckdb into development, then Schema > Deploy Schema "
+                                + "Changes): without it no family can go up")
         }
         if error.category == .configuration {
             return DoctorCheck(Self.id, .remote, .failure, checked: checked, found: text, action: "the found text names the fix")

@@ -78,8 +78,10 @@ struct ContainerChecks {
         let listed = chosen.filter(\.isRelevant).flatMap(\.cloudKitContainers)
         let used = chosen.filter(\.isRelevant).map { SourceChecks(facts: $0).containersUsed() }
         checks.append(toolkitCheck(listed: listed.isEmpty ? nil : Array(Set(listed)).sorted(),
-                                   why: projects.isEmpty ? "no project was read" : "the project's entitlements list no CloudKit container doctor can resolve",
-                                   usedByCode: used.contains { $0 == nil } ? nil : used.compactMap { $0 }.reduce(into: Set()) { $0.formUnion($1) }))
+                                   why: projects.isEmpty ? "no project was read"
+                                    : "the project's entitlements list no CloudKit container doctor can resolve",
+                                   usedByCode: used.contains { $0 == nil } ? nil
+                                    : used.compactMap { $0 }.reduce(into: Set()) { $0.formUnion($1) }))
         if let lookup = FamilyLookupCheck.check(chosen) { checks.append(lookup) }
         return checks
     }

@@ -45,7 +45,8 @@ struct CreationChecks {
         do {
             return try body()
         } catch {
-            return DoctorCheck(id, .creations, .failure, checked: id.rawValue, found: "cannot be read: \(error.readableDescription)", action: "see the store checks")
+            return DoctorCheck(id, .creations, .failure, checked: id.rawValue,
+                               found: "cannot be read: \(error.readableDescription)", action: "see the store checks")
         }
     }
 
@@ -84,7 +85,8 @@ struct CreationChecks {
                                     : "`\(Advice.resyncList(store: store.path).command)` shows each error; a code conflict needs a new code "
                                     + "(`\(Advice.repairAll(store: store.path, remote: remoteFlags).command)`); one whose own record name "
                                     + "CloudKit holds (another version) is closed by adopt "
-                                    + "(`\(Advice.doctorFamily(store: store.path, family: "ID", remote: remoteFlags).command)` says which); for the others fix the cause, "
+                                    + "(`\(Advice.doctorFamily(store: store.path, family: "ID", remote: remoteFlags).command)` "
+                                    + "says which); for the others fix the cause, "
                                     + "then `\(Advice.resyncRelease(store: store.path, recordID: "ID").command)`")
         if count == 0 && others > 0 { check.status = .warning }
         check.count = count

@@ -41,7 +41,8 @@ enum FallbackChain {
         case (.inMemory, _):
             (status, action) = (.failure, "fix or replace the store (see the store checks) before any provision run")
         }
-        let check = DoctorCheck(.fallbackMode, .fallback, status, checked: "How the toolkit would run now (CloudKit, local-only, read-only, in memory)",
+        let check = DoctorCheck(.fallbackMode, .fallback, status,
+                                checked: "How the toolkit would run now (CloudKit, local-only, read-only, in memory)",
                                 found: "\(assessment.mode.rawValue): \(assessment.explanation)", action: action)
         return (assessment, check)
     }
@@ -50,7 +51,8 @@ enum FallbackChain {
         switch store {
         case .unusable(let reason):
             return FallbackAssessment(mode: .inMemory, reason: .storeUnusable,
-                                      explanation: "\(reason); like the app's last resort, only an in-memory store would remain and nothing would be kept")
+                                      explanation: "\(reason); like the app's last resort, only an in-memory "
+                                        + "store would remain and nothing would be kept")
         case .missing(let folderWritable) where !folderWritable:
             return FallbackAssessment(mode: .inMemory, reason: .storeUnusable,
                                       explanation: "the store does not exist and its folder is not writable: nothing would be kept")
@@ -71,7 +73,8 @@ enum FallbackChain {
                                       explanation: "no key configured: codes are checked locally, records wait for sync" + newStore)
         case .unreachable(let why), .busy(let why):
             return FallbackAssessment(mode: .localOnly, reason: .remoteDown,
-                                      explanation: "CloudKit cannot be used now (\(why)): codes are checked locally, records wait for sync" + newStore)
+                                      explanation: "CloudKit cannot be used now (\(why)): codes are checked "
+                                        + "locally, records wait for sync" + newStore)
         case .rejected(let why):
             return FallbackAssessment(mode: .localOnly, reason: .authFailure,
                                       explanation: "CloudKit refuses the configuration (\(why)): remote commands exit 78" + newStore)

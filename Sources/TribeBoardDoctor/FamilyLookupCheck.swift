@@ -16,7 +16,8 @@ struct FamilyLookupCheck {
         guard scan.applies else { return nil }
         if let kit = scan.kitImports.first {
             return DoctorCheck(.containerFamilyLookup, .container, .ok, checked: checked,
-                               found: "the app finds families through the join kit (\(kit.location): import TribeBoardJoinKit), in the public database the toolkit writes",
+                               found: "the app finds families through the join kit (\(kit.location): "
+                                + "import TribeBoardJoinKit), in the public database the toolkit writes",
                                locations: [kit.location])
         }
         let lookupFiles = Set(scan.lookups.map(\.location.path))
@@ -40,8 +41,13 @@ struct FamilyLookupCheck {
         }
         let reads = privateUses.prefix(6).map { "\($0.what) (\($0.location))" }.joined(separator: ", ")
         return DoctorCheck(.containerFamilyLookup, .container, .failure, checked: checked,
-                           found: "\(lookups), in each user's private database: \(reads). The toolkit writes families to the public database's _defaultZone, so every provisioned code answers \"family not found\" (and a joiner's private database never holds another person's family)",
-                           action: "adopt the join kit: add the package Packages/TribeBoardJoinKit (library TribeBoardJoinKit) to the app, `import TribeBoardJoinKit`, and replace the private-database lookup with its lookup by code, as \(guide) shows",
+                           found: "\(lookups), in each user's private database: \(reads). The toolkit writes "
+                            + "families to the public database's _defaultZone, so every provisioned code answers "
+                            + "\"family not found\" (and a joiner's private database never holds another "
+                            + "person's family)",
+                           action: "adopt the join kit: add the package Packages/TribeBoardJoinKit (library "
+                            + "TribeBoardJoinKit) to the app, `import TribeBoardJoinKit`, and replace the "
+                            + "private-database lookup with its lookup by code, as \(guide) shows",
                            locations: TargetChecks.unique(scan.lookups.map(\.location) + privateUses.map(\.location)))
     }
 }

@@ -39,8 +39,10 @@ struct RemoteChecks {
         let environment = environmentCheck(configuration)
         guard configuration.isConfigured else {
             let check = DoctorCheck(.remoteConfiguration, .remote, .warning, checked: "CloudKit settings",
-                                    found: "no remote configured: codes are checked in the local store only and records wait for resync",
-                                    action: "set --key-id and --key-file (or TRIBEBOARD_CK_KEY_ID and TRIBEBOARD_CK_KEY_FILE) to a server-to-server key")
+                                    found: "no remote configured: codes are checked in the local store only "
+                                        + "and records wait for resync",
+                                    action: "set --key-id and --key-file (or TRIBEBOARD_CK_KEY_ID and "
+                                        + "TRIBEBOARD_CK_KEY_FILE) to a server-to-server key")
             return ([check, environment], .notConfigured, nil)
         }
         var checks = [DoctorCheck(.remoteConfiguration, .remote, .ok, checked: "CloudKit settings",
@@ -62,10 +64,12 @@ struct RemoteChecks {
     }
 
     private func environmentCheck(_ configuration: CloudKitConfiguration) -> DoctorCheck {
-        let service = configuration.baseURL == CloudKitConfiguration.defaultBaseURL ? "Apple's service" : "\(configuration.displayBaseURL) (not Apple's service: an emulator?)"
+        let service = configuration.baseURL == CloudKitConfiguration.defaultBaseURL
+            ? "Apple's service" : "\(configuration.displayBaseURL) (not Apple's service: an emulator?)"
         let note = configuration.environment == .development ? "; the App Store build of the app reads production" : ""
         return DoctorCheck(.remoteEnvironment, .remote, .ok, checked: "Container, environment and database in use",
-                           found: "\(configuration.container), \(configuration.environment.rawValue), \(configuration.database.rawValue) database, \(service)\(note)")
+                           found: "\(configuration.container), \(configuration.environment.rawValue), "
+                            + "\(configuration.database.rawValue) database, \(service)\(note)")
     }
 
     /// The signer refuses a key others can read; doctor says so before anything is sent.
@@ -92,7 +96,8 @@ struct RemoteChecks {
         switch probe.result {
         case .success(let caller):
             return ([reachable(milliseconds),
-                     DoctorCheck(.remoteKey, .remote, .ok, checked: "Key accepted (users/caller)", found: "accepted, caller \(caller.userRecordName)"),
+                     DoctorCheck(.remoteKey, .remote, .ok, checked: "Key accepted (users/caller)",
+                                 found: "accepted, caller \(caller.userRecordName)"),
                      clockCheck(probe, rejected: false)], .accepted)
         case .failure(let error) where error.category == .network:
             let check = DoctorCheck(.remoteReachable, .remote, .warning, checked: "CloudKit reachable", found: error.localizedDescription,
@@ -109,8 +114,12 @@ struct RemoteChecks {
                                     found: "not checked, the service is busy: \(error.localizedDescription)", action: "run doctor again later")
             return ([reachable(milliseconds), check, clockCheck(probe, rejected: false)], .busy(error.localizedDescription))
         case .failure(let error):
-            var action = "register this key's public half in the CloudKit Dashboard for this container and environment, and check --key-id"
-            if let skew = probe.clockSkew, abs(skew) > skewWarning { action = "set the machine's clock (NTP): it is \(Int(skew.rounded())) s from the server's, then run doctor again" }
+            var action = "register this key's public half in the CloudKit Dashboard for this container "
+                + "and environment, and check --key-id"
+            if let skew = probe.clockSkew, abs(skew) > skewWarning {
+                action = "set the machine's clock (NTP): it is \(Int(skew.rounded())) s from the server's, "
+                    + "then run doctor again"
+            }
             let check = DoctorCheck(.remoteKey, .remote, .failure, checked: "Key accepted (users/caller)",
                                     found: "rejected: \(error.localizedDescription)", action: action)
             return ([reachable(milliseconds), check, clockCheck(probe, rejected: true)], .rejected(error.localizedDescription))
@@ -128,7 +137,8 @@ struct RemoteChecks {
             return DoctorCheck(.remoteClock, .remote, .warning, checked: checked, found: "the server sent no Date header: not measured")
         }
         let seconds = Int(skew.rounded())
-        let found = abs(skew) < 1.5 ? "within a second" : "the server's clock is \(abs(seconds)) s \(seconds > 0 ? "ahead of" : "behind") this machine's"
+        let found = abs(skew) < 1.5 ? "within a second"
+            : "the server's clock is \(abs(seconds)) s \(seconds > 0 ? "ahead of" : "behind") this machine's"
         if abs(skew) > skewFailure {
             return DoctorCheck(.remoteClock, .remote, .failure, checked: checked, found: found + ": signed requests are refused",
                                action: "synchronise this machine's clock (timedatectl set-ntp true)")

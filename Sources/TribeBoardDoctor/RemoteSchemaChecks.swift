@@ -23,7 +23,8 @@ struct RemoteSchemaChecks {
         Probe(id: .remoteSchemaCKFamilyRecordID, recordType: .legacyFamily, codeFilter: false, neededBy: "the live audit, migrate"),
         Probe(id: .remoteSchemaCKUserProfileRecordID, recordType: .legacyUserProfile, codeFilter: false, neededBy: "the live audit, migrate"),
         Probe(id: .remoteSchemaCKMembershipRecordID, recordType: .legacyMembership, codeFilter: false, neededBy: "the live audit, migrate"),
-        Probe(id: .remoteSchemaCKFamilyCode, recordType: .legacyFamily, codeFilter: true, neededBy: "provision and resync (code check against legacy families)"),
+        Probe(id: .remoteSchemaCKFamilyCode, recordType: .legacyFamily, codeFilter: true,
+              neededBy: "provision and resync (code check against legacy families)"),
     ]
 
     let client: CloudKitClient

@@ -97,7 +97,8 @@ struct SourceChecks {
                 return nil
             } ?? describe(reference.value)
             findings.fail(reference.value == .defaultContainer
-                ? "\(place) uses the default container, but the entitlements of \(facts.target.name) list none in \(missingIn.joined(separator: ", "))"
+                ? "\(place) uses the default container, but the entitlements of \(facts.target.name) "
+                    + "list none in \(missingIn.joined(separator: ", "))"
                 : "\(name) (\(place)) is not in the entitlements of \(facts.target.name): \(missingIn.joined(separator: "; "))",
                 at: reference.location)
         } else if !uses.isEmpty {
@@ -126,7 +127,8 @@ struct SourceChecks {
         }
         if findings.found.isEmpty {
             return DoctorCheck(.containerSwiftSources, .container, .ok, checked: Self.checked,
-                               found: "no container named in the target's code: SwiftData and CKContainer.default() use the entitlements' first container")
+                               found: "no container named in the target's code: SwiftData and "
+                                + "CKContainer.default() use the entitlements' first container")
         }
         return DoctorCheck(.containerSwiftSources, .container, .ok, checked: Self.checked, found: findings.found.joined(separator: "; "),
                            locations: facts.references.map(\.location))
@@ -181,9 +183,11 @@ struct SourceChecks {
                 // Not set at all: the code's own fallback is the container (`?? "iCloud.…"`).
                 if found == nil, case .literal(let text)? = fallback { return .value(text) }
                 if case .severalKeys(let keys) = found {
-                    return .warning("the container is read at run time from the first key of the Info.plist dictionary \(key), which lists \(keys.joined(separator: ", ")) in no fixed order: cannot verify")
+                    return .warning("the container is read at run time from the first key of the Info.plist "
+                        + "dictionary \(key), which lists \(keys.joined(separator: ", ")) in no fixed order: cannot verify")
                 }
-                return .warning("the container is read at run time from the Info.plist key \(key), which \(build.label)'s Info.plist does not set: cannot verify")
+                return .warning("the container is read at run time from the Info.plist key \(key), "
+                    + "which \(build.label)'s Info.plist does not set: cannot verify")
             }
             guard setting.isResolved, setting.value.hasPrefix("iCloud.") else {
                 let why = setting.isResolved ? "is \"\(setting.value)\", not a container" : TargetFacts.describe(setting.unresolved)
@@ -215,7 +219,8 @@ struct BackgroundModes {
         var locations: [SourceLocation] = []
         for build in facts.builds where build.variant.context.sdk == "iphoneos" && build.usesCloudKitService {
             let settings = build.variant.settings
-            if let setting = settings.resolved("INFOPLIST_KEY_UIBackgroundModes"), setting.value.split(separator: " ").contains(Substring(Self.mode)) {
+            if let setting = settings.resolved("INFOPLIST_KEY_UIBackgroundModes"),
+               setting.value.split(separator: " ").contains(Substring(Self.mode)) {
                 declared.append("\(build.label): INFOPLIST_KEY_UIBackgroundModes\(setting.location.map { " (\($0))" } ?? "")")
                 if let location = setting.location { locations.append(location) }
                 continue
@@ -235,14 +240,20 @@ struct BackgroundModes {
                     missing.append(build.label)
                 }
             } catch {
-                unreadable.append("\(build.label): cannot read the Info.plist \(facts.relative(written))\(setting.location.map { " (INFOPLIST_FILE at \($0))" } ?? ""): \(error.localizedDescription)")
+                let at = setting.location.map { " (INFOPLIST_FILE at \($0))" } ?? ""
+                unreadable.append("\(build.label): cannot read the Info.plist \(facts.relative(written))\(at): "
+                    + error.localizedDescription)
             }
         }
         let checked = "Background mode \(Self.mode) (INFOPLIST_KEY_UIBackgroundModes or Info.plist UIBackgroundModes)"
         var result: DoctorCheck
         if !unreadable.isEmpty || !missing.isEmpty {
-            let notDeclared = missing.isEmpty ? [] : ["not declared in \(missing.joined(separator: ", ")): CloudKit pushes do not wake the app, sync waits for the next launch"]
-            result = DoctorCheck(.containerBackgroundModes, .container, .warning, checked: checked, found: (unreadable + notDeclared).joined(separator: "\n"),
+            let notDeclared = missing.isEmpty ? [] : [
+                "not declared in \(missing.joined(separator: ", ")): CloudKit pushes do not wake the app, "
+                    + "sync waits for the next launch",
+            ]
+            result = DoctorCheck(.containerBackgroundModes, .container, .warning, checked: checked,
+                                 found: (unreadable + notDeclared).joined(separator: "\n"),
                                  action: unreadable.isEmpty ? "tick Remote notifications under Signing & Capabilities > Background Modes"
                                                             : "make the Info.plist readable (or fix INFOPLIST_FILE), then run doctor again",
                                  locations: locations)

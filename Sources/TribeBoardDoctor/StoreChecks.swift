@@ -33,7 +33,8 @@ struct StoreChecks {
         guard FileManager.default.fileExists(atPath: path) else {
             let folderWritable = access(folder, W_OK) == 0
             let check = DoctorCheck(.storeFile, .store, .failure, checked: "Store file", found: "\(path) does not exist",
-                                    action: "point --store (or TRIBEBOARD_STORE) at the store; `\(TribeBoardStore.createCommand(path))` creates an empty one"
+                                    action: "point --store (or TRIBEBOARD_STORE) at the store; "
+                                        + "`\(TribeBoardStore.createCommand(path))` creates an empty one"
                                         + (folderWritable ? "" : " (the folder \(folder) must exist and be writable)"))
             return ([check, diskSpaceCheck()], .missing(folderWritable: folderWritable))
         }

@@ -38,7 +38,10 @@ struct TargetChecks {
         let unresolved = facts.builds.compactMap(\.bundleID).flatMap(\.unresolved)
         let places = Dictionary(grouping: facts.builds.filter { $0.bundleID?.isResolved == true }) { $0.bundleID?.value ?? "" }
             .sorted { $0.key < $1.key }
-            .map { value, builds in "\(value) (\(builds.map(\.label).joined(separator: ", "))\(builds.first?.bundleID?.location.map { ", \($0)" } ?? ""))" }
+            .map { value, builds -> String in
+                let location = builds.first?.bundleID?.location.map { ", \($0)" } ?? ""
+                return "\(value) (\(builds.map(\.label).joined(separator: ", "))\(location))"
+            }
         let locations = facts.builds.compactMap { $0.bundleID?.location }
         if !missing.isEmpty {
             return check(.containerBundleID, .failure, checked, "no PRODUCT_BUNDLE_IDENTIFIER in \(missing.joined(separator: ", "))",
@@ -75,7 +78,8 @@ struct TargetChecks {
                 continue
             }
             if !setting.isResolved {
-                warnings.append("\(build.label): \(TargetFacts.describe(setting.unresolved)); Xcode reads it as empty, giving \(facts.relative(build.entitlementsPath ?? setting.value))")
+                warnings.append("\(build.label): \(TargetFacts.describe(setting.unresolved)); "
+                    + "Xcode reads it as empty, giving \(facts.relative(build.entitlementsPath ?? setting.value))")
             }
             let named = setting.location.map { ", named by CODE_SIGN_ENTITLEMENTS at \($0)" } ?? ""
             let shown = facts.relative(build.entitlementsPath ?? setting.value)
@@ -86,7 +90,10 @@ struct TargetChecks {
                 warnings.append("\(shown)\(named): \(Self.shortReason(error)), but the path depends on a variable doctor cannot resolve")
             case .failure(let error)?: failures.append("\(shown)\(named): \(Self.shortReason(error))")
             case .success(let file)?:
-                if build.caseDiffers { warnings.append("\(shown) is written \(setting.value): found only ignoring case, a case-sensitive volume would fail") }
+                if build.caseDiffers {
+                    warnings.append("\(shown) is written \(setting.value): found only ignoring case, "
+                        + "a case-sensitive volume would fail")
+                }
                 let iCloud = build.hasICloud ? "" : " (no iCloud entitlement)"
                 found.append("\(build.label): \(facts.relative(file.path))\(iCloud)")
             case nil: break
@@ -96,7 +103,8 @@ struct TargetChecks {
             let unreadable = facts.hasUnreadableEntitlements
             return check(.containerEntitlements, .failure, checked, (failures + warnings).joined(separator: "\n"),
                          action: unreadable ? Self.unreadableAction
-                            : "add the iCloud capability with CloudKit to this target in Xcode (Signing & Capabilities), which writes the file and the setting",
+                             : "add the iCloud capability with CloudKit to this target in Xcode "
+                                + "(Signing & Capabilities), which writes the file and the setting",
                          locations: locations)
         }
         let foundText = Self.merge(found)
@@ -108,7 +116,8 @@ struct TargetChecks {
         return check(.containerEntitlements, .ok, checked, foundText, locations: Self.unique(locations))
     }
 
-    static let unreadableAction = "make CODE_SIGN_ENTITLEMENTS name the file as it is in the repository (usually the path is wrong), or restore the file: Xcode cannot build the target either"
+    static let unreadableAction = "make CODE_SIGN_ENTITLEMENTS name the file as it is in the repository "
+        + "(usually the path is wrong), or restore the file: Xcode cannot build the target either"
 
     /// A target that is no CloudKit target but names an entitlements file that cannot be read:
     /// a build problem, named as such, with no iCloud advice.
@@ -118,10 +127,13 @@ struct TargetChecks {
             guard case .failure(let error)? = build.entitlements else { continue }
             let named = build.entitlementsSetting?.location
             if let named { locations.append(named) }
-            found.append("\(build.label): \(facts.relative(build.entitlementsPath ?? "")), named by CODE_SIGN_ENTITLEMENTS\(named.map { " at \($0)" } ?? ""): \(Self.shortReason(error))")
+            let at = named.map { " at \($0)" } ?? ""
+            found.append("\(build.label): \(facts.relative(build.entitlementsPath ?? "")), "
+                + "named by CODE_SIGN_ENTITLEMENTS\(at): \(Self.shortReason(error))")
         }
         return check(.containerEntitlements, .failure, "Entitlements file (CODE_SIGN_ENTITLEMENTS)",
-                     Self.merge(found).ifEmpty(found.joined(separator: "\n")) + "\n(the target has no CloudKit code: this is a build problem, not an iCloud one)",
+                     Self.merge(found).ifEmpty(found.joined(separator: "\n"))
+                        + "\n(the target has no CloudKit code: this is a build problem, not an iCloud one)",
                      action: Self.unreadableAction, locations: Self.unique(locations))
     }
 
@@ -183,7 +195,8 @@ struct TargetChecks {
         }
         if !missing.isEmpty {
             // An empty list is no variable to set: the advice is the capability itself.
-            return check(.containerEntitlementContainers, .warning, checked, [Self.merge(missing), found].filter { !$0.isEmpty }.joined(separator: "\n"),
+            return check(.containerEntitlementContainers, .warning, checked,
+                         [Self.merge(missing), found].filter { !$0.isEmpty }.joined(separator: "\n"),
                          action: "choose the container under Signing & Capabilities > iCloud > Containers: until one is listed, "
                              + "SwiftData's .automatic and CKContainer.default() sync nothing",
                          locations: locations)
@@ -197,14 +210,20 @@ struct TargetChecks {
         guard !without.isEmpty else { return check(.containerICloudServices, .ok, checked, "CloudKit is listed") }
         let found = without.map { "\($0.label): \($0.services.joined(separator: ", ").ifEmpty("none"))" }
         guard facts.usesCloudKitInCode else {
-            return check(.containerICloudServices, .ok, checked, "CloudKit is not listed (\(found.joined(separator: "; "))), and the code does not use it")
+            return check(.containerICloudServices, .ok, checked,
+                         "CloudKit is not listed (\(found.joined(separator: "; "))), and the code does not use it")
         }
         // Without iCloud at all, only the target's own code surely runs; shared code may not.
         let breaks = facts.hasICloud || facts.references.contains(where: facts.isOwnCode)
         return check(.containerICloudServices, breaks ? .failure : .warning, checked,
-                     "CloudKit is not listed in " + found.joined(separator: "; ") + (breaks ? "" : " (the CloudKit code is shared code that may not run here)"),
+                     "CloudKit is not listed in " + found.joined(separator: "; ")
+                        + (breaks ? "" : " (the CloudKit code is shared code that may not run here)"),
                      action: "tick CloudKit under Signing & Capabilities > iCloud > Services",
-                     locations: without.compactMap { $0.file.map { SourceLocation(path: facts.relative($0.path), line: $0.line(ofKey: TargetFacts.servicesKey)) } })
+                     locations: without.compactMap { build in
+                         build.file.map {
+                             SourceLocation(path: facts.relative($0.path), line: $0.line(ofKey: TargetFacts.servicesKey))
+                         }
+                     })
     }
 
     private func apsCheck() -> DoctorCheck {
@@ -221,7 +240,8 @@ struct TargetChecks {
                 found.append("\(build.label): \(key) \(value)")
             } else {
                 let iOSKeyOnMac = native && file.string("aps-environment") != nil ? " (aps-environment is the iOS key)" : ""
-                missing.append("\(build.label): \(key) \(value.map { "\"\($0)\" is not development or production" } ?? "missing")\(iOSKeyOnMac) in \(facts.relative(file.path))")
+                let problem = value.map { "\"\($0)\" is not development or production" } ?? "missing"
+                missing.append("\(build.label): \(key) \(problem)\(iOSKeyOnMac) in \(facts.relative(file.path))")
                 locations.append(SourceLocation(path: facts.relative(file.path), line: file.line(ofKey: key)))
             }
         }

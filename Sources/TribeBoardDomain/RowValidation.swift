@@ -34,7 +34,8 @@ package enum FieldRules {
             // One-character names (王, 김, 박) are common: the app's rule stands, and the usual way
             // out is said, with the name quoted so the row can be found.
             if name.count == 1 {
-                throw RowError(column: column, "\"\(name)\" has 1 character; the app needs 2 to 50: add its romanised form beside it, as is usual (\"王 Wang\", \"김 Kim\")")
+                throw RowError(column: column, "\"\(name)\" has 1 character; the app needs 2 to 50: add its "
+                    + "romanised form beside it, as is usual (\"王 Wang\", \"김 Kim\")")
             }
             throw RowError(column: column, "must have 2 to 50 characters, has \(name.count)")
         }
@@ -56,7 +57,8 @@ package enum FieldRules {
             throw RowError(column: column, "is made of \(scalars) Unicode scalars (combining marks included); at most \(maximumScalars) are accepted")
         }
         if let stacked = name.first(where: { $0.unicodeScalars.count > maximumScalarsPerCharacter }) {
-            throw RowError(column: column, "has a character made of \(stacked.unicodeScalars.count) scalars (stacked combining marks); at most \(maximumScalarsPerCharacter) are accepted")
+            throw RowError(column: column, "has a character made of \(stacked.unicodeScalars.count) scalars "
+                + "(stacked combining marks); at most \(maximumScalarsPerCharacter) are accepted")
         }
     }
 

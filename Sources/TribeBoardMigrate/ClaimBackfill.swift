@@ -28,9 +28,23 @@ package struct ClaimBackfill: Sendable {
         // Each family as its name, code and date as its page arrives, not the whole record.
         let families = try await MigrationTransfer.readAll(types: [RecordMapping.familyType], from: client) { record in
             let family = RemoteFamily(record)
-            return Holder(recordName: family.recordName, code: family.code.map(CodeClaim.normalise) ?? "", created: family.created.date)
+            return Holder(recordName: family.recordName, code: family.code.map(CodeClaim.normalise) ?? "",
+                          created: family.created.date)
         }
         report.familiesRead = families.count
+        let (keepers, groups) = try keeperClaims(of: families, report: &report)
+        if apply {
+            try await claim(keepers, groups: groups, report: &report)
+        } else {
+            try await plan(keepers, groups: groups, report: &report)
+        }
+        return report
+    }
+
+    /// Each code's claim, named after its oldest family (as the audit orders), and the families
+    /// sharing each claim's code, oldest first.
+    private func keeperClaims(of families: [Holder], report: inout ClaimBackfillReport)
+        throws(CloudKitError) -> (keepers: [CodeClaim], groups: [String: [Holder]]) {
         var byCode: [String: [Holder]] = [:]
         for family in families {
             guard !family.code.isEmpty else {
@@ -54,38 +68,48 @@ package struct ClaimBackfill: Sendable {
                 throw .unexpectedResponse(httpStatus: 0, detail: error.localizedDescription)
             }
             if ordered.count > 1 {
-                report.duplicates.append(.init(code: display(code), keptBy: keeper.recordName, others: ordered.dropFirst().map(\.recordName)))
+                report.duplicates.append(.init(code: display(code), keptBy: keeper.recordName,
+                                               others: ordered.dropFirst().map(\.recordName)))
             }
         }
-        let claimer = CodeClaimer(client: client)
-        if apply {
-            let answer = try await claimer.claim(keepers)
-            report.requests += answer.requests
-            report.problem = answer.problem
-            for claim in keepers {
-                switch answer.outcomes[claim.recordName] {
-                case .claimed?: report.claimed += 1
-                case .heldBy(let holder)?: report.heldByOthers.append(held(claim, holder: holder, groups: groups))
-                case .failed(let error)?: report.failed.append(.init(family: claim.familyID.rawValue, reason: "\(error.serverErrorCode) \(error.reason ?? "")"))
-                case nil: report.failed.append(.init(family: claim.familyID.rawValue, reason: "no result for its claim"))
-                }
-            }
-        } else {
-            // A plan reads the claims that exist (a lookup per 200 codes) and creates none.
-            let answer = try await claimer.standing(keepers)
-            report.requests += answer.requests
-            report.problem = answer.problem
-            for claim in keepers {
-                switch answer.outcomes[claim.recordName] {
-                case .held(let holder)? where holder == .family(claim.familyID.rawValue): report.claimed += 1
-                case .held(let holder)?: report.heldByOthers.append(held(claim, holder: holder, groups: groups))
-                case .absent?: report.toClaim += 1
-                case .failed(let error)?: report.failed.append(.init(family: claim.familyID.rawValue, reason: "\(error.serverErrorCode) \(error.reason ?? "")"))
-                case nil: continue
-                }
+        return (keepers, groups)
+    }
+
+    /// --apply: the claims created (or found already the keeper's).
+    private func claim(_ keepers: [CodeClaim], groups: [String: [Holder]],
+                       report: inout ClaimBackfillReport) async throws(CloudKitError) {
+        let answer = try await CodeClaimer(client: client).claim(keepers)
+        report.requests += answer.requests
+        report.problem = answer.problem
+        for claim in keepers {
+            switch answer.outcomes[claim.recordName] {
+            case .claimed?: report.claimed += 1
+            case .heldBy(let holder)?: report.heldByOthers.append(held(claim, holder: holder, groups: groups))
+            case .failed(let error)?:
+                let reason = "\(error.serverErrorCode) \(error.reason ?? "")"
+                report.failed.append(.init(family: claim.familyID.rawValue, reason: reason))
+            case nil: report.failed.append(.init(family: claim.familyID.rawValue, reason: "no result for its claim"))
             }
         }
-        return report
+    }
+
+    /// A plan reads the claims that exist (a lookup per 200 codes) and creates none.
+    private func plan(_ keepers: [CodeClaim], groups: [String: [Holder]],
+                      report: inout ClaimBackfillReport) async throws(CloudKitError) {
+        let answer = try await CodeClaimer(client: client).standing(keepers)
+        report.requests += answer.requests
+        report.problem = answer.problem
+        for claim in keepers {
+            switch answer.outcomes[claim.recordName] {
+            case .held(let holder)? where holder == .family(claim.familyID.rawValue): report.claimed += 1
+            case .held(let holder)?: report.heldByOthers.append(held(claim, holder: holder, groups: groups))
+            case .absent?: report.toClaim += 1
+            case .failed(let error)?:
+                let reason = "\(error.serverErrorCode) \(error.reason ?? "")"
+                report.failed.append(.init(family: claim.familyID.rawValue, reason: reason))
+            case nil: continue
+            }
+        }
     }
 
     /// What the backfill keeps of a family: enough to order its code's holders.

@@ -61,7 +61,8 @@ struct MigrationApply {
                 for (position, index) in toCreate.enumerated() { records[index] = created[position] }
                 let placed = records.filter(\.outcome.isInPlace)
                 // One transaction: a run killed after it finds the rows and the checkpoint, or neither.
-                report.store.add(try store.learnMigratedRecords(MigrationStoreImport.records(placed), checkpoint: placed.map { entry($0, .copied).stored },
+                let stored = placed.map { entry($0, .copied).stored }
+                report.store.add(try store.learnMigratedRecords(MigrationStoreImport.records(placed), checkpoint: stored,
                                                                 runKey: checkpoint.runKey))
                 for (position, index) in chunk.enumerated() { items[index] = records[position] }
                 done += toCreate.count
@@ -93,7 +94,8 @@ struct MigrationApply {
         let renderer = try QRCodePNGRenderer()
         for item in recoded {
             guard let code = item.recode?.newCode, !code.isEmpty else { continue }
-            try AtomicFile.write(try renderer.png(for: code), to: "\(directory)/\(QRCodeFiles.relativePath(for: FamilyID(rawValue: item.destinationName)))")
+            let file = QRCodeFiles.relativePath(for: FamilyID(rawValue: item.destinationName))
+            try AtomicFile.write(try renderer.png(for: code), to: "\(directory)/\(file)")
         }
     }
 
@@ -115,7 +117,8 @@ struct MigrationApply {
                     verification.mismatched += 1
                     items[index].outcome = .mismatch
                     items[index].reason = found[items[index].destinationName].map {
-                        "the destination's copy differs from the source in " + MigrationTranslation.differingFields(items[index].copy, $0).joined(separator: ", ")
+                        "the destination's copy differs from the source in "
+                            + MigrationTranslation.differingFields(items[index].copy, $0).joined(separator: ", ")
                     } ?? "the copy is missing at the destination"
                 }
             }
@@ -136,7 +139,8 @@ struct MigrationApply {
         }
         for index in items.indices { items[index].kept = keep.kept[items[index].sourceName] }
         if let problem = items.first(where: { $0.outcome.isProblem && $0.kept == nil }) {
-            report.deletionRefused = "nothing deleted: not every record is in place and verified (\(problem.sourceName): \(problem.outcome.rawValue)); "
+            report.deletionRefused = "nothing deleted: not every record is in place and verified "
+                + "(\(problem.sourceName): \(problem.outcome.rawValue)); "
                 + MigrationKeptSources.advice(for: problem)
             return
         }
@@ -147,8 +151,10 @@ struct MigrationApply {
             known.contains(record.recordName) ? nil : record
         }
         if let first = added.first {
-            report.deletionRefused = "nothing deleted: \(added.count) legacy record\(added.count == 1 ? " was" : "s were") added after this run read the source "
-                + "(\(first.recordName), \(first.recordType ?? "no type")); run the migration again to copy \(added.count == 1 ? "it" : "them") first"
+            report.deletionRefused = "nothing deleted: \(added.count) legacy record\(added.count == 1 ? " was" : "s were") "
+                + "added after this run read the source "
+                + "(\(first.recordName), \(first.recordType ?? "no type")); run the migration again to copy "
+                + "\(added.count == 1 ? "it" : "them") first"
             return
         }
         // Kept on purpose, before anything is deleted: the audit stops asking about these.

@@ -42,67 +42,80 @@ struct MigrationCodes {
             .sorted { ($0.created, $0.name) < ($1.created, $1.name) }
             .map(\.index)
         let keys = Set(order.compactMap { items[$0].source.string(FamilyField.code).map(FamilyCode.key) })
-        let remote = try await remoteHolders()
-        let local = try localHolders(of: keys)
+        let holders = Holders(remote: try await remoteHolders(), local: try localHolders(of: keys))
         var needCodes: [Int] = []
         for index in order {
             guard let code = items[index].source.string(FamilyField.code) else { continue }
-            let key = FamilyCode.key(code)
-            let item = items[index]
-            let mine: Set<String> = [item.sourceName, item.destinationName]
-            let created = MigrationStoreImport.createdAt(item)
-            if item.outcome == .checkpointed {
-                placed[FamilyCode.key(item.copy.string(FamilyField.code) ?? code)] =
-                    CodeHolder(id: item.destinationName, createdAt: created, place: "destination")
-                continue
-            }
-            let holders = ((remote[key] ?? []) + (local[key] ?? []) + (placed[key].map { [$0] } ?? [])).filter { !mine.contains($0.id) }
-            let oldest = holders.min { Self.older($0.createdAt, $0.id, than: $1.createdAt, $1.id) }
-            var finalCode = code
-            if let chosen = checkpoint[item.sourceName]?.newCode {
-                finalCode = chosen
-                items[index].recode = MigrationRecode(oldCode: code, newCode: chosen, keptBy: oldest?.id ?? "")
-            } else if !FamilyCode.isWireFormat(code) {
-                // Nobody can type it as it is: a new code whatever its age, like a conflict.
-                guard request.onCodeConflict == .repair else {
-                    items[index].outcome = .codeConflict
-                    items[index].reason = "its code \(request.display(code)) is not in the wire format "
-                        + "\(FamilyCode.wireFormatPattern); --on-code-conflict report: not migrated"
-                    continue
-                }
-                items[index].recode = MigrationRecode(oldCode: code, newCode: "", keptBy: oldest?.id ?? "")
-                needCodes.append(index)
-                continue
-            } else if let oldest {
-                if Self.older(oldest.createdAt, oldest.id, than: created, item.destinationName) {
-                    guard request.onCodeConflict == .repair else {
-                        items[index].outcome = .codeConflict
-                        items[index].reason = "its code \(request.display(code)) is held by the older family \(oldest.id) (\(oldest.place)); --on-code-conflict report: not migrated"
-                        continue
-                    }
-                    // Chosen below for all such families at once.
-                    items[index].recode = MigrationRecode(oldCode: code, newCode: "", keptBy: oldest.id)
-                    needCodes.append(index)
-                    continue
-                } else {
-                    items[index].outcome = .codeConflict
-                    let inStore = (local[key] ?? []).contains { $0.id == oldest.id }
-                    items[index].reason = "its code \(request.display(code)) is held by \(oldest.id) (\(oldest.place)), a newer family: by the audit's rule the older family keeps it; "
-                        + Self.repairAdvice(for: oldest.id, inStore: inStore, store: request.storePath,
-                                            remote: destination.configuration.adviceFlags)
-                    continue
-                }
-            }
-            if finalCode != code { items[index].copy[field: FamilyField.code] = .string(finalCode) }
-            placed[FamilyCode.key(finalCode)] = CodeHolder(id: item.destinationName, createdAt: created, place: "migrated")
+            if decide(&items[index], code: code, holders: holders, checkpoint: checkpoint) { needCodes.append(index) }
         }
-        let fresh = try freeCodes(needCodes.count, avoiding: keys.union(remote.keys).union(local.keys).union(placed.keys))
+        let taken = keys.union(holders.remote.keys).union(holders.local.keys).union(placed.keys)
+        let fresh = try freeCodes(needCodes.count, avoiding: taken)
         for (index, newCode) in zip(needCodes, fresh) {
             items[index].recode?.newCode = newCode
             guard !newCode.isEmpty else { continue }
             items[index].copy[field: FamilyField.code] = .string(newCode)
-            placed[newCode] = CodeHolder(id: items[index].destinationName, createdAt: MigrationStoreImport.createdAt(items[index]), place: "migrated")
+            placed[newCode] = CodeHolder(id: items[index].destinationName,
+                                         createdAt: MigrationStoreImport.createdAt(items[index]), place: "migrated")
         }
+    }
+
+    /// The families holding codes outside this run: at the destination, and in the store.
+    private struct Holders {
+        let remote: [String: [CodeHolder]]
+        let local: [String: [CodeHolder]]
+    }
+
+    /// One family's code: kept, the one an earlier run chose, or to be given a new one (true:
+    /// chosen for all such families at once, after the others); or not migrated, with why.
+    private mutating func decide(_ item: inout MigrationItem, code: String, holders: Holders,
+                                 checkpoint: [String: MigrationCheckpoint.Entry]) -> Bool {
+        let key = FamilyCode.key(code)
+        let mine: Set<String> = [item.sourceName, item.destinationName]
+        let created = MigrationStoreImport.createdAt(item)
+        if item.outcome == .checkpointed {
+            let copied = FamilyCode.key(item.copy.string(FamilyField.code) ?? code)
+            placed[copied] = CodeHolder(id: item.destinationName, createdAt: created, place: "destination")
+            return false
+        }
+        let others = ((holders.remote[key] ?? []) + (holders.local[key] ?? []) + (placed[key].map { [$0] } ?? []))
+            .filter { !mine.contains($0.id) }
+        let oldest = others.min { Self.older($0.createdAt, $0.id, than: $1.createdAt, $1.id) }
+        var finalCode = code
+        if let chosen = checkpoint[item.sourceName]?.newCode {
+            finalCode = chosen
+            item.recode = MigrationRecode(oldCode: code, newCode: chosen, keptBy: oldest?.id ?? "")
+        } else if !FamilyCode.isWireFormat(code) {
+            // Nobody can type it as it is: a new code whatever its age, like a conflict.
+            return needsNewCode(&item, code: code, keptBy: oldest?.id ?? "",
+                                conflict: "is not in the wire format \(FamilyCode.wireFormatPattern)")
+        } else if let oldest {
+            if Self.older(oldest.createdAt, oldest.id, than: created, item.destinationName) {
+                return needsNewCode(&item, code: code, keptBy: oldest.id,
+                                    conflict: "is held by the older family \(oldest.id) (\(oldest.place))")
+            }
+            item.outcome = .codeConflict
+            let inStore = (holders.local[key] ?? []).contains { $0.id == oldest.id }
+            item.reason = "its code \(request.display(code)) is held by \(oldest.id) (\(oldest.place)), "
+                + "a newer family: by the audit's rule the older family keeps it; "
+                + Self.repairAdvice(for: oldest.id, inStore: inStore, store: request.storePath,
+                                    remote: destination.configuration.adviceFlags)
+            return false
+        }
+        if finalCode != code { item.copy[field: FamilyField.code] = .string(finalCode) }
+        placed[FamilyCode.key(finalCode)] = CodeHolder(id: item.destinationName, createdAt: created, place: "migrated")
+        return false
+    }
+
+    /// A family that cannot keep its code: to be given a new one, or with `--on-code-conflict
+    /// report`, not migrated.
+    private func needsNewCode(_ item: inout MigrationItem, code: String, keptBy: String, conflict: String) -> Bool {
+        guard request.onCodeConflict == .repair else {
+            item.outcome = .codeConflict
+            item.reason = "its code \(request.display(code)) \(conflict); --on-code-conflict report: not migrated"
+            return false
+        }
+        item.recode = MigrationRecode(oldCode: code, newCode: "", keptBy: keptBy)
+        return true
     }
 
     /// The way out of a code conflict the older migrated family wins against a newer holder:

@@ -51,7 +51,9 @@ package struct ClaimBackfillInterruption: Error, LocalizedError, Sendable {
 
     package var errorDescription: String? {
         applying
-            ? "interrupted (Ctrl-C) during the code-claims backfill: the claims created so far stay, each naming the oldest family with its code; run the same command again to finish (it changes nothing that is in place)"
+            ? "interrupted (Ctrl-C) during the code-claims backfill: the claims created so far stay, each naming "
+                + "the oldest family with its code; run the same command again to finish (it changes nothing "
+                + "that is in place)"
             : "interrupted (Ctrl-C) during the code-claims plan: nothing was written; run the same command again"
     }
 }

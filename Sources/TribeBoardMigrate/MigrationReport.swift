@@ -106,12 +106,16 @@ package struct MigrationReport: Encodable, Sendable {
         var counts = Dictionary(uniqueKeysWithValues: MigrationOutcome.allCases.map { ($0.rawValue, 0) })
         entries = items.map { item in
             counts[item.outcome.rawValue, default: 0] += 1
-            let recode = item.recode.map { MigrationRecode(oldCode: request.display($0.oldCode), newCode: request.display($0.newCode), keptBy: $0.keptBy,
-                                                         reason: $0.reason) }
+            let recode = item.recode.map {
+                MigrationRecode(oldCode: request.display($0.oldCode), newCode: request.display($0.newCode),
+                                keptBy: $0.keptBy, reason: $0.reason)
+            }
+            let qrFile = item.recode != nil && item.outcome.isInPlace && request.apply
+                ? QRCodeFiles.relativePath(for: FamilyID(rawValue: item.destinationName)) : nil
             return Entry(kind: item.kind, sourceName: item.sourceName, sourceType: item.source.recordType ?? "",
                          destinationName: item.destinationName, destinationType: item.copy.recordType ?? "", outcome: item.outcome,
                          reason: item.reason, recode: recode,
-                         qrFile: item.recode != nil && item.outcome.isInPlace && request.apply ? QRCodeFiles.relativePath(for: FamilyID(rawValue: item.destinationName)) : nil,
+                         qrFile: qrFile,
                          sourceDeleted: item.deleted, sourceKept: item.kept)
         }
         self.counts = counts

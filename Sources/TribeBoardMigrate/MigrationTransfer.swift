@@ -51,7 +51,8 @@ enum MigrationTransfer {
             case .failure(let error) where error.code == .notFound:
                 continue
             case .failure(let error):
-                throw .service(code: error.code, httpStatus: 200, reason: "records/lookup of \(error.recordName ?? "a record"): \(error.reason ?? "no reason")",
+                throw .service(code: error.code, httpStatus: 200,
+                               reason: "records/lookup of \(error.recordName ?? "a record"): \(error.reason ?? "no reason")",
                                retryAfter: error.retryAfter)
             }
         }
@@ -61,7 +62,8 @@ enum MigrationTransfer {
     /// One result per operation, by record name (by position for an entry that names none).
     static func modify(_ operations: [CloudKitOperation], at client: CloudKitClient) async throws(CloudKitError) -> [String: CloudKitRecordResult] {
         guard !operations.isEmpty else { return [:] }
-        let results = try await inParallel(operations.chunked(CloudKitClient.maxOperationsPerRequest).map(Array.init)) { chunk throws(CloudKitError) in
+        let chunks = operations.chunked(CloudKitClient.maxOperationsPerRequest).map(Array.init)
+        let results = try await inParallel(chunks) { chunk throws(CloudKitError) in
             try await client.modify(chunk)
         }
         var byName: [String: CloudKitRecordResult] = [:]
@@ -110,7 +112,9 @@ enum MigrationTransfer {
             } else {
                 items[index].outcome = .conflict
                 items[index].reason = "another record holds \(items[index].destinationName) at the destination"
-                    + (found[items[index].destinationName].map { " (differs in \(MigrationTranslation.differingFields(items[index].copy, $0).joined(separator: ", ")))" } ?? "")
+                    + (found[items[index].destinationName].map {
+                        " (differs in \(MigrationTranslation.differingFields(items[index].copy, $0).joined(separator: ", ")))"
+                    } ?? "")
                     + "; it was not overwritten"
             }
         }
@@ -131,7 +135,8 @@ enum MigrationTransfer {
             case .record?: items[index].deleted = true
             case .failure(let error)? where error.code == .notFound: items[index].deleted = true
             case .failure(let error)? where error.code == .conflict:
-                items[index].reason = "the legacy record was not deleted: it changed after this run read it (its edit is kept); run the migration again"
+                items[index].reason = "the legacy record was not deleted: it changed after this run read it "
+                    + "(its edit is kept); run the migration again"
             case .failure(let error)?: items[index].reason = "the legacy record was not deleted: \(error.serverErrorCode) \(error.reason ?? "")"
             case nil where items[index].source.recordChangeTag == nil:
                 items[index].reason = "the legacy record was not deleted: it was read without a change tag, so a change since cannot be ruled out"

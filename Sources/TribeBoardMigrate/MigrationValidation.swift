@@ -32,19 +32,42 @@ enum MigrationValidation {
         case .family:
             check(FamilyField.name) { text($0) { _ = try FieldRules.familyName($0, column: "") } }
             check(FamilyField.code) { text($0, quote: false) { _ in } }
-            check(FamilyField.createdByUserId) { text($0) { if UUID(uuidString: $0.trimmingCharacters(in: .whitespaces)) == nil { throw RowError(column: nil, "is not a UUID") } } }
+            check(FamilyField.createdByUserId) {
+                text($0) {
+                    if UUID(uuidString: $0.trimmingCharacters(in: .whitespaces)) == nil {
+                        throw RowError(column: nil, "is not a UUID")
+                    }
+                }
+            }
             check(FamilyField.createdAt, timestamp)
         case .userProfile:
             check(ProfileField.displayName) { text($0) { _ = try FieldRules.displayName($0, column: "") } }
             // What the app's validators accepted (10 characters or more), not provision's strict
             // SHA-256 rule: a profile the app wrote must not be lost to a migration.
-            check(ProfileField.appleUserIdHash, { text($0) { if $0.trimmingCharacters(in: .whitespaces).count < 10 { throw RowError(column: nil, "is shorter than the 10 characters the app accepts") } } },
-                  optional: true)
+            check(ProfileField.appleUserIdHash, {
+                text($0) {
+                    if $0.trimmingCharacters(in: .whitespaces).count < 10 {
+                        throw RowError(column: nil, "is shorter than the 10 characters the app accepts")
+                    }
+                }
+            }, optional: true)
             check(ProfileField.avatarUrl, { text($0) { if URL(string: $0) == nil { throw RowError(column: nil, "is not a URL") } } }, optional: true)
             check(ProfileField.createdAt, timestamp)
         case .membership:
-            check(MembershipField.role) { text($0) { if MembershipRole(rawValue: $0) == nil { throw RowError(column: nil, "is not one of \(MembershipRole.allCases.map(\.rawValue).joined(separator: ", "))") } } }
-            check(MembershipField.status) { text($0) { if MembershipStatus(rawValue: $0) == nil { throw RowError(column: nil, "is not one of \(MembershipStatus.allCases.map(\.rawValue).joined(separator: ", "))") } } }
+            check(MembershipField.role) {
+                text($0) {
+                    if MembershipRole(rawValue: $0) == nil {
+                        throw RowError(column: nil, "is not one of \(MembershipRole.allCases.map(\.rawValue).joined(separator: ", "))")
+                    }
+                }
+            }
+            check(MembershipField.status) {
+                text($0) {
+                    if MembershipStatus(rawValue: $0) == nil {
+                        throw RowError(column: nil, "is not one of \(MembershipStatus.allCases.map(\.rawValue).joined(separator: ", "))")
+                    }
+                }
+            }
             check(MembershipField.joinedAt, timestamp)
             check(MembershipField.lastRoleChangeAt, timestamp, optional: true)
             check(MembershipField.family, reference)

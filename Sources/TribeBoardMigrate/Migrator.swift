@@ -70,7 +70,8 @@ package struct Migrator: Sendable {
         return (try TribeBoardStore.openReadOnly(at: request.storePath), nil)
     }
 
-    func plan(_ sources: [CloudKitRecord], store: (any StoreReading)?, checkpoint: [String: MigrationCheckpoint.Entry]) async throws -> [MigrationItem] {
+    func plan(_ sources: [CloudKitRecord], store: (any StoreReading)?,
+              checkpoint: [String: MigrationCheckpoint.Entry]) async throws -> [MigrationItem] {
         // Sources an earlier run copied (and perhaps deleted, or was killed deleting) are still
         // renamed in references: a kept membership pointing at a deleted family is in place.
         let translation = try MigrationTranslation(mode: request.mode, sourceNames: Set(sources.map(\.recordName)).union(checkpoint.keys))

@@ -41,6 +41,13 @@ package struct DoctorProjectBuilder {
     /// Writes `NAME.xcodeproj/project.pbxproj` into `folder`; returns the folder's path.
     @discardableResult
     package func write(in folder: TemporaryDirectory, name: String = "App") throws -> String {
+        try FileManager.default.createDirectory(atPath: folder.file("\(name).xcodeproj"), withIntermediateDirectories: true)
+        try folder.write("\(name).xcodeproj/project.pbxproj", pbxproj())
+        return folder.path
+    }
+
+    /// The project file's text: the targets, their build phases and both configurations' settings.
+    func pbxproj() -> String {
         var counter = 0
         func id() -> String {
             counter += 1
@@ -59,8 +66,10 @@ package struct DoctorProjectBuilder {
             let ids = [("Debug", base.merging(debug) { $1 }), ("Release", base.merging(release) { $1 })].map { name, settings in
                 let configuration = id()
                 let baseReference = xcconfig.map { "baseConfigurationReference = \(reference($0)); " } ?? ""
-                let body = settings.sorted { $0.key < $1.key }.map { "\(Self.quote($0.key)) = \(Self.quote($0.value));" }.joined(separator: "\n\t\t\t\t")
-                objects.append("\(configuration) = {\n\t\t\tisa = XCBuildConfiguration;\n\t\t\t\(baseReference)buildSettings = {\n\t\t\t\t\(body)\n\t\t\t};\n\t\t\tname = \(name);\n\t\t};")
+                let body = settings.sorted { $0.key < $1.key }
+                    .map { "\(Self.quote($0.key)) = \(Self.quote($0.value));" }.joined(separator: "\n\t\t\t\t")
+                objects.append("\(configuration) = {\n\t\t\tisa = XCBuildConfiguration;\n\t\t\t\(baseReference)"
+                    + "buildSettings = {\n\t\t\t\t\(body)\n\t\t\t};\n\t\t\tname = \(name);\n\t\t};")
                 return configuration
             }
             let list = id()
@@ -84,17 +93,17 @@ package struct DoctorProjectBuilder {
             let targetID = id()
             targetIDs.append(targetID)
             objects.append("""
-                \(targetID) = {isa = PBXNativeTarget; buildConfigurationList = \(list); buildPhases = (\(phases)); name = \(Self.quote(target.name)); \
+                \(targetID) = {isa = PBXNativeTarget; buildConfigurationList = \(list); \
+                buildPhases = (\(phases)); name = \(Self.quote(target.name)); \
                 productType = \(Self.quote(target.productType)); };
                 """)
         }
         let projectList = configurationList(projectSettings, debug: [:], release: [:], xcconfig: projectXCConfig)
-        objects.append("P00000000000000000000001 = {isa = PBXProject; buildConfigurationList = \(projectList); targets = (\(targetIDs.map { $0 + ", " }.joined())); };")
-        let text = "// !$*UTF8*$!\n{\n\tarchiveVersion = 1;\n\tobjectVersion = 56;\n\tobjects = {\n\t\t" + objects.joined(separator: "\n\t\t")
-            + "\n\t};\n\trootObject = P00000000000000000000001;\n}\n"
-        try FileManager.default.createDirectory(atPath: folder.file("\(name).xcodeproj"), withIntermediateDirectories: true)
-        try folder.write("\(name).xcodeproj/project.pbxproj", text)
-        return folder.path
+        let targetList = targetIDs.map { $0 + ", " }.joined()
+        objects.append("P00000000000000000000001 = {isa = PBXProject; buildConfigurationList = \(projectList); "
+            + "targets = (\(targetList)); };")
+        return "// !$*UTF8*$!\n{\n\tarchiveVersion = 1;\n\tobjectVersion = 56;\n\tobjects = {\n\t\t"
+            + objects.joined(separator: "\n\t\t") + "\n\t};\n\trootObject = P00000000000000000000001;\n}\n"
     }
 
     static func quote(_ text: String) -> String {

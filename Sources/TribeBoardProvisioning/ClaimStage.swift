@@ -124,13 +124,16 @@ struct ClaimStage {
         if result.status == .created {
             let reason = "is already claimed in CloudKit by \(who)"
             _ = try store.discardUnsentFamily(id: id, importKey: nil, line: result.line, reason: "code \(reason)")
-            result = ProvisionRowResult(line: result.line, externalId: result.externalId, familyId: nil, familyName: result.familyName,
-                                        code: nil, status: .failed, error: RowError(column: FamilyCSVColumn.code.rawValue, reason).localizedDescription, needsQRCode: false)
+            let error = RowError(column: FamilyCSVColumn.code.rawValue, reason).localizedDescription
+            result = ProvisionRowResult(line: result.line, externalId: result.externalId, familyId: nil,
+                                        familyName: result.familyName, code: nil, status: .failed, error: error,
+                                        needsQRCode: false)
             return
         }
         let reason = "its code is claimed in CloudKit by \(who): set aside (`\(Advice.resyncList(store: store.path).command)`); "
             + holder.advice(for: id, store: store.path, remote: remote.adviceFlags)
-        guard try store.setAsideCodeConflict(familyID: id, holder: holder.familyID, reason: "\(who) holds this code's claim in CloudKit") else {
+        guard try store.setAsideCodeConflict(familyID: id, holder: holder.familyID,
+                                             reason: "\(who) holds this code's claim in CloudKit") else {
             // Another run removed the family meanwhile (its own claim was refused): nothing to set aside.
             result.status = .failed
             result.error = "its family was removed by another run meanwhile: its code is claimed in CloudKit by \(who)"

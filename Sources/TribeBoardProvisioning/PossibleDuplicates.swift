@@ -75,7 +75,10 @@ extension ProvisionRowResult {
     static func skipped(_ row: ValidatedRow) -> ProvisionRowResult {
         var result = ProvisionRowResult(line: row.line, externalId: row.externalId, familyId: nil, familyName: row.familyName,
                                         code: nil, status: .skipped,
-                                        error: row.possibleDuplicate.map { "possible duplicate of \($0.matchDescription) (same name and admin); skipped (--skip-possible-duplicates)" },
+                                        error: row.possibleDuplicate.map {
+                                            "possible duplicate of \($0.matchDescription) (same name and admin); "
+                                                + "skipped (--skip-possible-duplicates)"
+                                        },
                                         needsQRCode: false)
         result.possibleDuplicate = row.possibleDuplicate
         return result

@@ -112,26 +112,12 @@ package struct Provisioner: Sendable {
                            sink: inout RunSink) async throws {
         // The reader goes to the prefetch thread below: what is needed of it is read first.
         let reservations = reader.columns.contains(.code) ? tracker : nil
-        let (store, created) = try TribeBoardStore.openOrCreate(at: request.storePath)
-        sink.report.storeCreated = created
-        if created { logger.notice("created the store", metadata: ["store": "\(request.storePath)"]) }
-        try duplicates?.load(from: store)
-        let marker = try StoreActivityMarker(storePath: request.storePath)
+        let store = try openStore(duplicates: duplicates, sink: &sink)
+        let marker = try markActivity(sink: &sink)
         // The marker tells other runs this one is writing: optimized builds may release a value
         // after its last use, so its lifetime is pinned to the end of the run, however it ends.
         defer { withExtendedLifetime(marker) {} }
-        if let pid = marker.otherRunPID {
-            sink.report.otherRunDetected = true
-            logger.notice("another provision run is writing to this store; both go on, coordinated by the store's transactions, and rows the other run created first are reported as existing",
-                          metadata: ["pid": "\(pid)"])
-        }
-        let folder = OutputFolder(path: request.outputDirectory)
-        let preparation = try folder.prepare()
-        logPreparation(preparation, folder: folder)
-        sink.report.outputDirectory = folder.path
-        sink.report.qrDirectory = folder.qrDirectory
-        sink.report.manifest = folder.manifestPath
-
+        let folder = try prepareOutput(sink: &sink)
         let manifest = try ManifestWriter(path: folder.manifestPath, dialect: dialect)
         sink.report.manifestFormat = dialect
         let writer = ProvisioningWriter(generator: generator,
@@ -145,13 +131,16 @@ package struct Provisioner: Sendable {
         var tally = ClaimStage.Tally()
         logger.debug("store and output folder ready", metadata: ["elapsed": "\(sink.elapsed)"])
         let rows = sink.rows
-        let batches = BatchPrefetcher(reader: reader) { reader in try nextBatch(from: reader, tracker: tracker, duplicates: duplicates, rows: rows) }
+        let batches = BatchPrefetcher(reader: reader) { reader in
+            try nextBatch(from: reader, tracker: tracker, duplicates: duplicates, rows: rows)
+        }
         do {
             while var batch = try await batches.next() {
                 // Without a remote, planning would only repeat the lookups the transaction makes.
                 let planned = remote == nil ? [:] : try await planner.plan(&batch, store: store)
                 var results = try writer.write(batch, planned: planned, to: store, at: Date())
-                // Claimed before anything printable is written: a QR code never shows a code another family holds.
+                // Claimed before anything printable is written: a QR code never shows a code
+                // another family holds.
                 if let claims {
                     results = try await claims.claim(results, tally: &tally)
                 } else {
@@ -170,21 +159,65 @@ package struct Provisioner: Sendable {
             throw error
         }
         store.checkpoint()
+        try finishReport(tally, claimedInCloudKit: claims != nil, store: store, sink: &sink)
+        logger.debug("store checkpointed", metadata: ["elapsed": "\(sink.elapsed)"])
+    }
+
+    /// The store, created when there is none, with the families the duplicate check compares.
+    private func openStore(duplicates: PossibleDuplicateCheck?, sink: inout RunSink) throws -> TribeBoardStore {
+        let (store, created) = try TribeBoardStore.openOrCreate(at: request.storePath)
+        sink.report.storeCreated = created
+        if created { logger.notice("created the store", metadata: ["store": "\(request.storePath)"]) }
+        try duplicates?.load(from: store)
+        return store
+    }
+
+    /// Tells other runs this one is writing to the store, and says so when another one is.
+    private func markActivity(sink: inout RunSink) throws -> StoreActivityMarker {
+        let marker = try StoreActivityMarker(storePath: request.storePath)
+        if let pid = marker.otherRunPID {
+            sink.report.otherRunDetected = true
+            logger.notice("""
+                another provision run is writing to this store; both go on, coordinated by the store's \
+                transactions, and rows the other run created first are reported as existing
+                """, metadata: ["pid": "\(pid)"])
+        }
+        return marker
+    }
+
+    /// The output folder made (or checked) and named in the report.
+    private func prepareOutput(sink: inout RunSink) throws -> OutputFolder {
+        let folder = OutputFolder(path: request.outputDirectory)
+        let preparation = try folder.prepare()
+        logPreparation(preparation, folder: folder)
+        sink.report.outputDirectory = folder.path
+        sink.report.qrDirectory = folder.qrDirectory
+        sink.report.manifest = folder.manifestPath
+        return folder
+    }
+
+    /// The claims' tally, what is left unclaimed and why, and what waits for sync.
+    private func finishReport(_ tally: ClaimStage.Tally, claimedInCloudKit: Bool, store: TribeBoardStore,
+                              sink: inout RunSink) throws {
         sink.report.codesClaimed = tally.claimed
         sink.report.codesRecoded = tally.recoded
         sink.report.codesUnclaimed = tally.unclaimed
-        if sink.report.codesUnclaimed > 0, claims == nil {
-            logger.notice("codes not claimed in CloudKit yet (manifest: claim = unclaimed): resync claims them before their families go up; a code found taken then sets its family aside, and a card printed with it would not work",
-                          metadata: ["families": "\(sink.report.codesUnclaimed)", "why": "no remote configured"])
+        if sink.report.codesUnclaimed > 0, !claimedInCloudKit {
+            logger.notice("""
+                codes not claimed in CloudKit yet (manifest: claim = unclaimed): resync claims them \
+                before their families go up; a code found taken then sets its family aside, and a card \
+                printed with it would not work
+                """, metadata: ["families": "\(sink.report.codesUnclaimed)", "why": "no remote configured"])
         } else if sink.report.codesUnclaimed > 0 {
-            logger.warning("codes CloudKit did not let this run claim: no QR code nor manifest code was written for them; run provision again once CloudKit answers (resync also claims them)",
-                           metadata: ["families": "\(sink.report.codesUnclaimed)"])
+            logger.warning("""
+                codes CloudKit did not let this run claim: no QR code nor manifest code was written for \
+                them; run provision again once CloudKit answers (resync also claims them)
+                """, metadata: ["families": "\(sink.report.codesUnclaimed)"])
         }
         sink.report.pendingSync = try store.pendingSyncCounts()
         if let remote {
             sink.report.remote = ProvisionReport.RemoteSummary(failure: remote.failure)
         }
-        logger.debug("store checkpointed", metadata: ["elapsed": "\(sink.elapsed)"])
     }
 
     /// Validates everything and reads the store if there is one; writes nothing at all.
@@ -245,13 +278,20 @@ package struct Provisioner: Sendable {
 
     private func logPreparation(_ preparation: OutputFolder.Preparation, folder: OutputFolder) {
         if preparation.tightenedQRDirectory {
-            logger.warning("restricted the QR folder to its owner (mode 0700): family codes are secrets", metadata: ["folder": "\(folder.qrDirectory)"])
+            logger.warning("restricted the QR folder to its owner (mode 0700): family codes are secrets",
+                           metadata: ["folder": "\(folder.qrDirectory)"])
         }
         if preparation.outputIsWorldWritable {
-            logger.warning("other users can create and rename files in the output folder; keep QR codes in a folder only you can write to", metadata: ["folder": "\(folder.path)"])
+            logger.warning("""
+                other users can create and rename files in the output folder; keep QR codes in a folder \
+                only you can write to
+                """, metadata: ["folder": "\(folder.path)"])
         }
         if preparation.outputIsWorldReadable {
-            logger.warning("the output folder can be listed by other users; the QR folder and manifest inside it are owner-only", metadata: ["folder": "\(folder.path)"])
+            logger.warning("""
+                the output folder can be listed by other users; the QR folder and manifest inside it are \
+                owner-only
+                """, metadata: ["folder": "\(folder.path)"])
         }
         if preparation.removedTemporaryFiles > 0 {
             logger.info("removed temporary files left by an interrupted run", metadata: ["count": "\(preparation.removedTemporaryFiles)"])

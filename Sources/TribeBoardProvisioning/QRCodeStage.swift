@@ -47,7 +47,8 @@ final class QRCodeStage: Sendable {
             failedWrites.add(1, ordering: .relaxed)
             results.withLock { results in
                 results[index].status = .failed
-                results[index].error = "family \(familyID) was created but its QR code could not be written (\(error.localizedDescription)); run the same command again to write it"
+                results[index].error = "family \(familyID) was created but its QR code could not be written "
+                    + "(\(error.localizedDescription)); run the same command again to write it"
             }
         }
     }

@@ -49,7 +49,12 @@ struct RunSink {
     private func warnIfPossibleDuplicate(_ row: ProvisionRowResult) {
         guard let duplicate = row.possibleDuplicate, row.status == .created || row.status == .skipped else { return }
         if report.possibleDuplicateCount <= Provisioner.loggedFailureLimit {
-            logger.warning("\(duplicate.skipped ? "skipped a possible duplicate" : "possible duplicate (created anyway)"): line \(duplicate.line)\(duplicate.externalId.map { " (external_id \($0))" } ?? "") has the name and admin of \(duplicate.matchDescription); look: \(duplicate.look)")
+            let what = duplicate.skipped ? "skipped a possible duplicate" : "possible duplicate (created anyway)"
+            let externalID = duplicate.externalId.map { " (external_id \($0))" } ?? ""
+            logger.warning("""
+                \(what): line \(duplicate.line)\(externalID) has the name and admin of \
+                \(duplicate.matchDescription); look: \(duplicate.look)
+                """)
         } else if report.possibleDuplicateCount == Provisioner.loggedFailureLimit + 1 {
             logger.warning("further possible duplicates are listed in --json only (possibleDuplicates)")
         }

@@ -48,7 +48,8 @@ package struct OutputFolder: Sendable {
     private func makeDirectory(_ directory: String) throws(FileSystemError) {
         var link = stat()
         if lstat(directory, &link) == 0, link.st_mode & S_IFMT == S_IFLNK {
-            throw FileSystemError("use", path: directory, reason: "it is a symbolic link, which the toolkit does not follow; give the real folder's path")
+            throw FileSystemError("use", path: directory, reason: "it is a symbolic link, which the toolkit "
+                + "does not follow; give the real folder's path")
         }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {

@@ -64,7 +64,8 @@ package final class RemoteCodeCheck: Sendable {
                 repeat {
                     let page: CloudKitQueryPage
                     do throws(CloudKitError) {
-                        let query = CloudKitQuery(recordType: recordType, filterBy: [.isIn(FamilyField.code.rawValue, Array(chunk))])
+                        let query = CloudKitQuery(recordType: recordType,
+                                                  filterBy: [.isIn(FamilyField.code.rawValue, Array(chunk))])
                         page = try await client.query(query, continuationMarker: marker)
                     } catch where error.isMissingLegacyType {
                         // A container that never had CKFamily holds no legacy family: the type is

@@ -60,8 +60,10 @@ extension Resyncer {
             case .heldBy(let holder)?:
                 step.blocked.insert(read.id)
                 report.failed += 1
+                let advice = holder.advice(for: FamilyID(rawValue: read.id), store: store.path, remote: client.configuration.adviceFlags)
                 try bookkeeping.record(.conflict(with: holder.familyID ?? "",
-                                                 error: "\(holder.sentence) holds this code's claim in CloudKit (\(CodeClaim.recordType) \(claim.recordName)); \(holder.advice(for: FamilyID(rawValue: read.id), store: store.path, remote: client.configuration.adviceFlags))"),
+                                                 error: "\(holder.sentence) holds this code's claim in CloudKit "
+                                                    + "(\(CodeClaim.recordType) \(claim.recordName)); \(advice)"),
                                        row: read, at: now)
                 logger.warning("code claimed by someone else: not uploaded",
                                metadata: ["family": "\(read.id)", "code": "\(FamilyCode.mask(claim.code))",

@@ -112,8 +112,9 @@ package struct ResyncReport: Encodable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case command, synced, failed, requests, codesClaimed, claimsReleased, pendingBefore, pending, waiting, quarantined, conflicts, nameConflicts, blocked,
-             unfinishedCreations, unfinishedCreationIds, heldBack, awaitingInvitedAdmin, setAside, lastSuccess, durationSeconds, stoppedBy, stopKind, stopRetryAfter, exitKind, metricsFileError
+        case command, synced, failed, requests, codesClaimed, claimsReleased, pendingBefore, pending, waiting, quarantined,
+             conflicts, nameConflicts, blocked, unfinishedCreations, unfinishedCreationIds, heldBack, awaitingInvitedAdmin,
+             setAside, lastSuccess, durationSeconds, stoppedBy, stopKind, stopRetryAfter, exitKind, metricsFileError
     }
 
     package func encode(to encoder: any Encoder) throws {

@@ -157,8 +157,8 @@ package struct Resyncer: Sendable {
             case .failure(let error):
                 // A row the store cannot give back as a record (a damaged date, an unknown role)
                 // is set aside with the column at fault instead of being skipped, and pending, forever.
-                try bookkeeping.record(.quarantine(error: "the local row cannot be read as a \(table.rawValue) record: \(error.localizedDescription)"),
-                                       row: due.row, at: Date())
+                let reason = "the local row cannot be read as a \(table.rawValue) record: \(error.localizedDescription)"
+                try bookkeeping.record(.quarantine(error: reason), row: due.row, at: Date())
                 report.failed += 1
             }
         }
@@ -176,20 +176,12 @@ package struct Resyncer: Sendable {
     private func upload(_ page: Page, table: SyncTable, bookkeeping: SyncBookkeeping,
                         report: inout ResyncReport) async throws -> ResyncReport.Stop? {
         var pending = page.pending
-        let families = page.families
         var claimProblem: String?
         if table == .families {
-            switch try await checkCodes(families, bookkeeping: bookkeeping, report: &report) {
+            switch try await checkAndClaimCodes(page.families, pending: &pending, bookkeeping: bookkeeping,
+                                                report: &report) {
             case .failure(let error): return ResyncReport.Stop(error)
-            case .success(let conflicted): pending.removeAll { conflicted.contains($0.record.recordName) }
-            }
-            // The claim is what makes the code the family's: checked by record name, current and atomic.
-            let unconflicted = families.filter { family in pending.contains { $0.read.id == family.read.id } }
-            switch try await claimCodes(unconflicted, bookkeeping: bookkeeping, report: &report) {
-            case .failure(let error): return ResyncReport.Stop(error)
-            case .success(let step):
-                pending.removeAll { step.blocked.contains($0.record.recordName) }
-                claimProblem = step.problem
+            case .success(let problem): claimProblem = problem
             }
         }
         guard !pending.isEmpty else { return claimProblem.map { .unmatchedAnswer($0) } }
@@ -205,6 +197,61 @@ package struct Resyncer: Sendable {
         var existing: [Upload] = []
         var updates: [Upload] = []
         let now = Date()
+        if let stop = try sortAnswers(answered, pending: pending, table: table, bookkeeping: bookkeeping, at: now,
+                                      synced: &synced, existing: &existing, report: &report) {
+            return stop
+        }
+        var problem = claimProblem ?? answered.problem
+        if !existing.isEmpty {
+            report.requests += 1
+            switch try await settleExisting(existing, table: table, bookkeeping: bookkeeping, at: now,
+                                            synced: &synced, updates: &updates, report: &report) {
+            case .failure(let error): return ResyncReport.Stop(error)
+            case .success(let lookupProblem): problem = problem ?? lookupProblem
+            }
+        }
+        if !updates.isEmpty {
+            report.requests += 1
+            switch try await uploadRepairs(updates, bookkeeping: bookkeeping, report: &report) {
+            case .failure(let error): return ResyncReport.Stop(error)
+            case .success(let done):
+                synced += done.synced
+                problem = problem ?? done.problem
+            }
+        }
+        let marked = try bookkeeping.queue.markSynced(synced, at: now)
+        if marked.count < synced.count {
+            logger.notice("records changed locally while they were uploaded: they stay pending",
+                          metadata: ["count": "\(synced.count - marked.count)"])
+        }
+        report.synced += marked.count
+        return problem.map { .unmatchedAnswer($0) }
+    }
+
+    /// A page of families: codes checked, then claimed; those in conflict or not claimed leave
+    /// `pending`. Succeeds with what the claims' answer left unmatched, if anything.
+    private func checkAndClaimCodes(_ families: [DueFamily], pending: inout [Upload],
+                                    bookkeeping: SyncBookkeeping,
+                                    report: inout ResyncReport) async throws -> Result<String?, CloudKitError> {
+        switch try await checkCodes(families, bookkeeping: bookkeeping, report: &report) {
+        case .failure(let error): return .failure(error)
+        case .success(let conflicted): pending.removeAll { conflicted.contains($0.record.recordName) }
+        }
+        // The claim is what makes the code the family's: checked by record name, current and atomic.
+        let unconflicted = families.filter { family in pending.contains { $0.read.id == family.read.id } }
+        switch try await claimCodes(unconflicted, bookkeeping: bookkeeping, report: &report) {
+        case .failure(let error): return .failure(error)
+        case .success(let step):
+            pending.removeAll { step.blocked.contains($0.record.recordName) }
+            return .success(step.problem)
+        }
+    }
+
+    /// Each create's answer: uploaded, to look up (its name exists), or settled as failed. A
+    /// refusal of the whole run's configuration stops it.
+    private func sortAnswers(_ answered: MatchedResults, pending: [Upload], table: SyncTable,
+                             bookkeeping: SyncBookkeeping, at now: Date, synced: inout [PendingRow],
+                             existing: inout [Upload], report: inout ResyncReport) throws -> ResyncReport.Stop? {
         for upload in pending {
             let (record, read) = (upload.record, upload.read)
             switch answered.byName[record.recordName] {
@@ -213,7 +260,8 @@ package struct Resyncer: Sendable {
             // A create answered EXISTS, or CONFLICT (how native CloudKit reports "record to insert
             // already exists"; Web Services does not document which it sends): look it up and
             // compare, identical means an earlier run uploaded it before it was stopped.
-            case .failure(let error)? where error.code == .exists || error.code == .conflict: existing.append(Upload(record: record, read: read))
+            case .failure(let error)? where error.code == .exists || error.code == .conflict:
+                existing.append(Upload(record: record, read: read))
             // A family's create refused for this record: another creator's record may hold its
             // name (an app user's): looked up like EXISTS, so that it is named as that.
             case .failure(let error)? where table == .families && Self.refusedForThisRecord(error):
@@ -231,61 +279,51 @@ package struct Resyncer: Sendable {
                 report.failed += 1
             }
         }
-        var problem = claimProblem ?? answered.problem
-        if !existing.isEmpty {
-            report.requests += 1
-            let names = existing.map(\.record.recordName)
-            let remote: [CloudKitRecordResult]
-            do throws(CloudKitError) {
-                remote = try await client.lookup(recordNames: names)
-            } catch {
-                return ResyncReport.Stop(error)
-            }
-            let found = MatchedResults(asked: names, results: remote, operation: "records/lookup")
-            problem = problem ?? found.problem
-            // Who this key is, to tell its own earlier upload from another creator's copy
-            // (Apple: compare `created.userRecordName` with users/caller); asked once per run.
-            let caller: String
-            do throws(CloudKitError) {
-                caller = try await ClaimCaller.name(of: client)
-            } catch {
-                return ResyncReport.Stop(error)
-            }
-            let repaired = table == .families ? try bookkeeping.queue.repairedCodes(familyIDs: names) : [:]
-            for upload in existing {
-                let (ours, read) = (upload.record, upload.read)
-                guard let theirs = found.byName[ours.recordName] else { continue }
-                if let refusal = upload.refusal, case .failure = theirs {
-                    try settle(refusal, row: read, bookkeeping: bookkeeping, at: now)
-                    report.failed += 1
-                } else if case .record(let remoteRecord) = theirs, PendingRecords.sameContent(ours, remoteRecord),
-                          remoteRecord.created?.userRecordName == caller {
-                    synced.append(read)
-                } else if case .record(let remoteRecord) = theirs, let update = Self.repairUpdate(ours, theirs: remoteRecord, repaired: repaired) {
-                    updates.append(Upload(record: update, read: read))
-                } else {
-                    // Conflicting with its own name: the distinct kind (`ResyncListEntry.nameTaken`)
-                    // that adopt closes, not a code another family holds.
-                    try bookkeeping.record(.conflict(with: ours.recordName, error: Self.nameTaken(theirs)), row: read, at: now)
-                    report.failed += 1
-                }
+        return nil
+    }
+
+    /// Creates whose name exists, looked up: the same record (an earlier run's upload), ours to
+    /// repair (`updates`), or a conflict. Succeeds with what the lookup left unmatched, if anything.
+    private func settleExisting(_ existing: [Upload], table: SyncTable, bookkeeping: SyncBookkeeping,
+                                at now: Date, synced: inout [PendingRow], updates: inout [Upload],
+                                report: inout ResyncReport) async throws -> Result<String?, CloudKitError> {
+        let names = existing.map(\.record.recordName)
+        let remote: [CloudKitRecordResult]
+        do throws(CloudKitError) {
+            remote = try await client.lookup(recordNames: names)
+        } catch {
+            return .failure(error)
+        }
+        let found = MatchedResults(asked: names, results: remote, operation: "records/lookup")
+        // Who this key is, to tell its own earlier upload from another creator's copy
+        // (Apple: compare `created.userRecordName` with users/caller); asked once per run.
+        let caller: String
+        do throws(CloudKitError) {
+            caller = try await ClaimCaller.name(of: client)
+        } catch {
+            return .failure(error)
+        }
+        let repaired = table == .families ? try bookkeeping.queue.repairedCodes(familyIDs: names) : [:]
+        for upload in existing {
+            let (ours, read) = (upload.record, upload.read)
+            guard let theirs = found.byName[ours.recordName] else { continue }
+            if let refusal = upload.refusal, case .failure = theirs {
+                try settle(refusal, row: read, bookkeeping: bookkeeping, at: now)
+                report.failed += 1
+            } else if case .record(let remoteRecord) = theirs, PendingRecords.sameContent(ours, remoteRecord),
+                      remoteRecord.created?.userRecordName == caller {
+                synced.append(read)
+            } else if case .record(let remoteRecord) = theirs,
+                      let update = Self.repairUpdate(ours, theirs: remoteRecord, repaired: repaired) {
+                updates.append(Upload(record: update, read: read))
+            } else {
+                // Conflicting with its own name: the distinct kind (`ResyncListEntry.nameTaken`)
+                // that adopt closes, not a code another family holds.
+                try bookkeeping.record(.conflict(with: ours.recordName, error: Self.nameTaken(theirs)), row: read, at: now)
+                report.failed += 1
             }
         }
-        if !updates.isEmpty {
-            report.requests += 1
-            switch try await uploadRepairs(updates, bookkeeping: bookkeeping, report: &report) {
-            case .failure(let error): return ResyncReport.Stop(error)
-            case .success(let done):
-                synced += done.synced
-                problem = problem ?? done.problem
-            }
-        }
-        let marked = try bookkeeping.queue.markSynced(synced, at: now)
-        if marked.count < synced.count {
-            logger.notice("records changed locally while they were uploaded: they stay pending", metadata: ["count": "\(synced.count - marked.count)"])
-        }
-        report.synced += marked.count
-        return problem.map { .unmatchedAnswer($0) }
+        return .success(found.problem)
     }
 
     /// Codes never checked remotely are looked up first. Returns the families set aside as conflicts.
@@ -309,7 +347,8 @@ package struct Resyncer: Sendable {
                 conflicted.insert(read.id)
                 report.failed += 1
                 try bookkeeping.record(.conflict(with: holder, error: "family \(holder) in CloudKit already has this code"), row: read, at: Date())
-                logger.warning("code conflict: not uploaded", metadata: ["family": "\(read.id)", "code": "\(FamilyCode.mask(code))", "remote": "\(holder)"])
+                logger.warning("code conflict: not uploaded",
+                               metadata: ["family": "\(read.id)", "code": "\(FamilyCode.mask(code))", "remote": "\(holder)"])
             } else {
                 verified.append(read)
             }
@@ -342,10 +381,13 @@ package struct Resyncer: Sendable {
             + " an app user's, or another container's developer; nothing was overwritten."
         // A family: releasing it would be refused again; adopt takes CloudKit's version.
         guard table != .families else {
-            return creatorOnly + " `\(Advice.adopt(store: store.path, familyID: FamilyID(rawValue: recordID), remote: client.configuration.adviceFlags, apply: false).command)`"
+            let adopt = Advice.adopt(store: store.path, familyID: FamilyID(rawValue: recordID),
+                                     remote: client.configuration.adviceFlags, apply: false).command
+            return creatorOnly + " `\(adopt)`"
                 + " shows both versions and takes CloudKit's with --apply)"
         }
-        return creatorOnly + " Decide which version is right, then `\(Advice.resyncRelease(store: store.path, recordID: recordID).command)` to try again)"
+        let release = Advice.resyncRelease(store: store.path, recordID: recordID).command
+        return creatorOnly + " Decide which version is right, then `\(release)` to try again)"
     }
 
     /// Why a record under our name is not ours to overwrite, naming who wrote it when CloudKit says.
@@ -367,7 +409,8 @@ package struct Resyncer: Sendable {
     func settle(_ error: CloudKitRecordError, row: PendingRow, bookkeeping: SyncBookkeeping, at now: Date) throws {
         let outcome = outcome(for: error, table: row.table)
         if case .quarantine(let message) = outcome, error.code == .accessDenied {
-            logger.warning("record quarantined: CloudKit refused the write", metadata: ["table": "\(row.table.rawValue)", "id": "\(row.id)", "error": "\(message)"])
+            logger.warning("record quarantined: CloudKit refused the write",
+                           metadata: ["table": "\(row.table.rawValue)", "id": "\(row.id)", "error": "\(message)"])
         }
         try bookkeeping.record(outcome, row: row, at: now)
     }

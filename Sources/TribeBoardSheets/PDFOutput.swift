@@ -84,7 +84,8 @@ final class PDFOutput {
         let parent = (path as NSString).deletingLastPathComponent
         let folder = parent.isEmpty ? "." : parent
         if lstat(folder, &status) == 0, (status.st_mode & S_IFMT) == S_IFLNK {
-            throw .cannotCreate(path: path, reason: "its folder \(folder) is a symbolic link, which the toolkit does not follow; give the real folder's path")
+            throw .cannotCreate(path: path, reason: "its folder \(folder) is a symbolic link, which the "
+                + "toolkit does not follow; give the real folder's path")
         }
         guard lstat(path, &status) == 0 else { return }
         switch status.st_mode & S_IFMT {

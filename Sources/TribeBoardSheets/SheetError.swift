@@ -43,14 +43,20 @@ package enum SheetError: Error, LocalizedError {
         case .invalidCode(let id, let name, let reason):
             return "the code of \(name) (\(id)) cannot be printed: \(reason); nothing was written (audit the store, or fix the manifest)"
         case .verifyUnavailable(let tool, let package):
-            return "--verify reads the PDF with pdftoppm, pdftotext and zbarimg, independent of what wrote it; \(tool) is not installed (apt-get install \(package)); nothing was checked"
+            return "--verify reads the PDF with pdftoppm, pdftotext and zbarimg, independent of what wrote it; "
+                + "\(tool) is not installed (apt-get install \(package)); nothing was checked"
         case .verify(let reason): return "--verify could not check the PDF: \(reason)"
         case .verifyFailed(let report):
             let named = report.failures.map { (failure) -> String in
                 let card = failure.familyName.map { "\($0) (\(failure.familyId ?? ""))" } ?? "a card"
                 return "page \(failure.page), \(card): \(failure.problem.sentence)"
             }.joined(separator: "; ")
-            return "\(report.pdf) fails its check: \(report.failed) of \(report.cards) cards on \(report.pages) pages\(report.cards == 0 ? " (no QR code found)" : ""): \(named)\(report.failed > report.failures.count ? "; and \(report.failed - report.failures.count) more" : ""). Do not send it to print; make it again with sheets --out"
+            let noQR = report.cards == 0 ? " (no QR code found)" : ""
+            let more = report.failed > report.failures.count
+                ? "; and \(report.failed - report.failures.count) more" : ""
+            return "\(report.pdf) fails its check: \(report.failed) of \(report.cards) cards on "
+                + "\(report.pages) pages\(noQR): \(named)\(more). Do not send it to print; "
+                + "make it again with sheets --out"
         case .nothingSelected: return "no family matches: nothing to print, no PDF written"
         case .unmatched(let ids, let codes):
             let what = ids.isEmpty ? "\(codes) of the codes asked for (\(codes == 1 ? "it is" : "they are") not shown: codes are secrets)"
@@ -68,7 +74,9 @@ package enum SheetError: Error, LocalizedError {
                 + "print from the store without --manifest"
         case .textDoesNotFit(let cuts, let layout, let preview):
             let unit = layout == .cards ? "card" : "letter"
-            let smallest = layout == .cards ? "\(Int(SheetRenderer.cardFloor)) pt, 4 cards a page" : "\(Int(SheetRenderer.letterFloor)) pt, titles \(Int(SheetRenderer.titleFloor)) pt"
+            let smallest = layout == .cards
+                ? "\(Int(SheetRenderer.cardFloor)) pt, 4 cards a page"
+                : "\(Int(SheetRenderer.letterFloor)) pt, titles \(Int(SheetRenderer.titleFloor)) pt"
             let template = "Shorten the template's text\(layout == .cards ? " (or use --layout letters)" : "")"
             let data = layout == .cards ? "the names are longer than the cards hold: use --layout letters for them"
                 : "the names are longer than a letter holds"

@@ -1,5 +1,6 @@
 /// Faces chosen for what they must show. Family names: Noto Sans, with fontconfig falling back to
-/// the Noto face of each script (Arabic, Hebrew, Devanagari, Thai) and to Noto Sans CJK. Codes: DejaVu Sans Mono Bold, whose 0 is slashed and whose 1, I, 8, B, 5, S, 2 and Z
+/// the Noto face of each script (Arabic, Hebrew, Devanagari, Thai) and to Noto Sans CJK. Codes:
+/// DejaVu Sans Mono Bold, whose 0 is slashed and whose 1, I, 8, B, 5, S, 2 and Z
 /// all differ, so a code typed from paper is typed right even with the app's older codes.
 enum SheetFonts {
     /// Listed rather than left to fontconfig, which would take DejaVu Sans for Arabic and Hebrew.

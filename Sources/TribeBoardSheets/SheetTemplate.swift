@@ -254,7 +254,8 @@ package struct SheetTemplate: Sendable, Equatable {
             let blank = rest.prefix { $0.trimmingCharacters(in: .whitespaces).isEmpty }.count
             let wording = rest.joined(separator: "\n").trimmingCharacters(in: .whitespacesAndNewlines)
             let indent = rest.dropFirst(blank).first.map { $0.prefix { $0 == " " || $0 == "\t" }.count } ?? 0
-            template.body = TemplateText.parse(wording, firstLine: separator + 1 + blank, firstColumn: indent + 1, unknown: &unknown, problems: &problems)
+            template.body = TemplateText.parse(wording, firstLine: separator + 1 + blank, firstColumn: indent + 1,
+                                               unknown: &unknown, problems: &problems)
         } else {
             problems.append(.syntax(line: number, "no \"---\" line between the settings and the wording"))
         }
@@ -262,7 +263,9 @@ package struct SheetTemplate: Sendable, Equatable {
         if let logo = template.logoPath, !logo.lowercased().hasSuffix(".png"), !logo.lowercased().hasSuffix(".svg") {
             problems.append(.logo(path: logo, reason: "a logo is a .png or an .svg file"))
         }
-        template.problems = problems.enumerated().sorted { (Self.line(of: $0.element) ?? .max, $0.offset) < (Self.line(of: $1.element) ?? .max, $1.offset) }.map(\.element)
+        template.problems = problems.enumerated()
+            .sorted { (Self.line(of: $0.element) ?? .max, $0.offset) < (Self.line(of: $1.element) ?? .max, $1.offset) }
+            .map(\.element)
         return template
     }
 
@@ -284,7 +287,8 @@ package struct SheetTemplate: Sendable, Equatable {
         code_label: Family code
         admin_label: Administrator
         ---
-        Install TribeBoard, choose “Join a family” and scan this QR code, or type the code {code}. Keep it private: whoever holds the code can ask to join {family_name}.
+        Install TribeBoard, choose “Join a family” and scan this QR code, or type the code {code}. \
+        Keep it private: whoever holds the code can ask to join {family_name}.
         """
 
     package static func builtIn() -> SheetTemplate {

@@ -71,8 +71,12 @@ package struct SheetVerifier {
     /// Checks every card of `pdf`; `family` names the family holding a code (nil: none).
     package func verify(_ pdf: String, family: (String) -> (id: String, name: String)?) throws(SheetError) -> Report {
         var report = Report(pdf: pdf)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tribeboard-verify-\(UUID().uuidString)").path
-        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700]) } catch {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("tribeboard-verify-\(UUID().uuidString)").path
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
             throw .verify(reason: "cannot make a temporary folder: \(error.localizedDescription)")
         }
         defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -131,7 +135,8 @@ package struct SheetVerifier {
             if line.contains("<page ") { page += 1; continue }
             guard line.contains("<word "), let text = between(line, ">", "</word>") else { continue }
             guard FamilyCode.isWireFormat(String(text)) else { continue }
-            guard let x0 = attribute(line, "xMin"), let y0 = attribute(line, "yMin"), let x1 = attribute(line, "xMax"), let y1 = attribute(line, "yMax") else { continue }
+            guard let x0 = attribute(line, "xMin"), let y0 = attribute(line, "yMin"),
+                  let x1 = attribute(line, "xMax"), let y1 = attribute(line, "yMax") else { continue }
             let box = Box(x0: x0, y0: y0, x1: x1, y1: y1, text: String(text))
             // A code is also in the wording ("or type the code …"): the card's own is the
             // tallest, the one set large beside (or under) its QR code.

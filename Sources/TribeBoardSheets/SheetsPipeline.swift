@@ -80,10 +80,16 @@ package struct SheetsPipeline {
             }
         }
         if check.outdated > 0 {
-            repeated.warning("the manifest \(manifest) is older than the store: \(check.outdated) families have a new code since (\(check.summary)); printed with the store's codes")
+            repeated.warning("""
+                the manifest \(manifest) is older than the store: \(check.outdated) families have a new \
+                code since (\(check.summary)); printed with the store's codes
+                """)
         }
         if check.notInStore > 0 {
-            logger.warning("\(check.notInStore) families of \(manifest) are not in the store \(storePath): printed with the manifest's codes, unchecked")
+            logger.warning("""
+                \(check.notInStore) families of \(manifest) are not in the store \(storePath): \
+                printed with the manifest's codes, unchecked
+                """)
         }
         report.unclaimedPrinted = unclaimed.printed
         return report
@@ -171,7 +177,10 @@ package struct SheetsPipeline {
             repeated.warning("printed cut (--allow-cut): text that does not fit on \(renderer.cuts.invitations) invitations (the report names them)")
         }
         if !renderer.missingCharacters.isEmpty {
-            repeated.warning("\(renderer.missingCharacters.invitations) invitations have characters no installed font has, printed as boxes: \(renderer.missingCharacters.summary)")
+            repeated.warning("""
+                \(renderer.missingCharacters.invitations) invitations have characters no installed font \
+                has, printed as boxes: \(renderer.missingCharacters.summary)
+                """)
         }
         var report = SheetsReport(output: request.out, preview: request.preview, source: source, layout: request.layout, paper: request.paper,
                                   template: request.template ?? "built-in", invitations: renderer.invitations, pages: renderer.pages,

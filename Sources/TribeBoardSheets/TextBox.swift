@@ -7,7 +7,7 @@ import CCairoPango
 /// PDF's) and shown on the targets given per call: the PDF's page, the preview's image, both, or
 /// none when a run only measures.
 final class TextBox {
-    private static let scale = 1024.0  // PANGO_SCALE
+    static let scale = 1024.0  // PANGO_SCALE
     /// One layout per region a block flows through (the column beside the QR, then below it), so
     /// that a block that fits at full size is drawn from the layouts that measured it.
     private var layouts: [OpaquePointer] = []
@@ -64,10 +64,10 @@ final class TextBox {
     }
 
     /// The font's size in points: a block shrinks from it in steps of half a point.
-    private var points: Double
+    var points: Double
     /// The step the last block that had to shrink was set at: the next family's wording differs
     /// only in its placeholders, so the search starts there (two or three layouts, not eight).
-    private var lastStep = 1
+    var lastStep = 1
 
     deinit { for layout in layouts { g_object_unref(UnsafeMutableRawPointer(layout)) } }
 
@@ -90,61 +90,6 @@ final class TextBox {
         let context = pango_layout_get_context(layout)
         pango_context_set_language(context, language.map { pango_language_from_string($0) } ?? pango_language_get_default())
         pango_layout_context_changed(layout)
-    }
-
-    /// The most characters that can fit in `regions` at `points`: every character is at least
-    /// 0.2 em wide and every line at least 1 em high. A longer text cannot fit, so pango never
-    /// sees more than this (a 60 KB wording or 30,000 lines cost what a card can show).
-    static func capacity(of regions: [PageRect], points: Double) -> Int {
-        let area = regions.reduce(0.0) { $0 + max($1.width, 0) * max($1.height, 0) }
-        let perCharacter = max(points * points * 0.2, 1)
-        return Int(min(area / perCharacter, 1_000_000)) + 1
-    }
-
-    /// Runs of more than `longRun` characters with no break opportunity (one unbroken word of
-    /// thousands of letters, a long web address) get a zero-width space every `piece` letters:
-    /// pango breaks such a word by trying each position, which costs the square of its length;
-    /// a word this long is wider than any card or letter, so it is broken within itself anyway,
-    /// and pieces this short fill each line (a break only every 64 letters left short lines).
-    static let longRun = 64
-    static let piece = 16
-
-    /// Whether pango finds break opportunities at or around `scalar` by itself: spaces, hyphens,
-    /// and the scripts it breaks between letters or by dictionary (Thai, Lao, Khmer, Myanmar; CJK).
-    private static func breaks(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x2D, 0x200B, 0x0E00...0x0EFF, 0x1000...0x109F, 0x1780...0x17FF, 0x2E80...: return true
-        default: return scalar.properties.isWhitespace
-        }
-    }
-
-    static func breakingLongRuns(_ text: String) -> String {
-        // Most texts have no such run: they are returned as they are, after one pass.
-        var run = 0, longest = 0
-        for scalar in text.unicodeScalars {
-            run = breaks(scalar) ? 0 : run + 1
-            longest = max(longest, run)
-        }
-        guard longest > longRun else { return text }
-        // Counted in characters (a letter and its marks, an emoji sequence): never split.
-        var result = "", word: [Character] = []
-        func flush() {
-            for (index, character) in word.enumerated() {
-                if word.count > longRun, index > 0, index % piece == 0 { result.append("\u{200B}") }
-                result.append(character)
-            }
-            word.removeAll(keepingCapacity: true)
-        }
-        for character in text {
-            if character.unicodeScalars.contains(where: breaks) {
-                flush()
-                result.append(character)
-            } else {
-                word.append(character)
-            }
-        }
-        flush()
-        return result
     }
 
     private func layout(_ index: Int) -> OpaquePointer {
@@ -228,101 +173,10 @@ final class TextBox {
         draw(Array(regions.filter { $0.width > 1 && $0.height > 1 }.prefix(count)), scale: scale, gray: gray, on: targets)
     }
 
-    /// pango's mark on a glyph no face of the list (nor any fontconfig falls back to) has: the
-    /// glyph is then the character's code point, drawn as a box with its number.
-    private static let unknownGlyph: UInt32 = 0x1000_0000
-
-    /// The characters of `layouts` drawn as such boxes, each once, in order.
-    static func missing(in layouts: some Sequence<OpaquePointer>) -> [Unicode.Scalar] {
-        var found: [Unicode.Scalar] = []
-        for layout in layouts where pango_layout_get_unknown_glyphs_count(layout) > 0 {
-            guard let iterator = pango_layout_get_iter(layout) else { continue }
-            defer { pango_layout_iter_free(iterator) }
-            repeat {
-                guard let run = pango_layout_iter_get_run_readonly(iterator), let glyphs = run.pointee.glyphs else { continue }
-                for index in 0..<Int(max(glyphs.pointee.num_glyphs, 0)) {
-                    let glyph = glyphs.pointee.glyphs[index].glyph
-                    guard glyph & unknownGlyph != 0, let scalar = Unicode.Scalar(glyph & ~unknownGlyph), !found.contains(scalar) else { continue }
-                    found.append(scalar)
-                }
-            } while pango_layout_iter_next_run(iterator) != 0
-        }
-        return found
-    }
-
-    /// How `block` laid a text out: in `first` or in the regions, how many of them it uses, at
-    /// what scale, whether it was cut, the height used in the last.
-    private struct Laid {
-        var inFirst = false
-        let count: Int
-        let scale: Double
-        var cut = false
-        let height: Double
-    }
-
-    /// What `block` does the first time it sees a text in a space; nil when a text too long for
-    /// the space is known to be cut without laying it out (only measuring: no targets).
-    private func layOut(_ text: String, first: [PageRect]?, regions: [PageRect], minimumScale: Double,
-                        alignment: Alignment, measuring: Bool = false) -> Laid? {
-        // At the floor, the regions hold at most this many characters: a longer text is cut
-        // whatever its words, and only what could show is laid out.
-        let capacity = Self.capacity(of: regions, points: points * minimumScale)
-        let bounded = text.prefix(capacity)
-        let overflows = bounded.endIndex < text.endIndex
-        if overflows && measuring { return nil }
-        let bytes = Array(Self.breakingLongRuns(String(bounded)).utf8)
-        let usable = regions.filter { $0.width > 1 && $0.height > 1 }
-        if overflows { return cutBlock(bytes, regions: usable, minimumScale: minimumScale, alignment: alignment) }
-        if let first = first?.filter({ $0.width > 1 && $0.height > 1 }), !first.isEmpty {
-            let flowed = flow(bytes, first, scale: 1, alignment: alignment, cutting: false)
-            if flowed.fits { return Laid(inFirst: true, count: flowed.count, scale: 1, height: flowed.height) }
-        }
-        guard !usable.isEmpty else { return Laid(count: 0, scale: 1, cut: true, height: 0) }
-        // Most wordings fit at full size: only those that do not pay for the search.
-        let full = flow(bytes, usable, scale: 1, alignment: alignment, cutting: false)
-        if full.fits { return Laid(count: full.count, scale: 1, height: full.height) }
-        // Half-point steps down to the floor (step 0 is full size, the last the floor itself).
-        let floorPoints = points * minimumScale
-        let steps = max(Int(((points - floorPoints) / 0.5).rounded(.up)), 1)
-        let scaleAt = { (step: Int) in step >= steps ? minimumScale : (self.points - 0.5 * Double(step)) / self.points }
-        let fits = { (step: Int) in self.flow(bytes, usable, scale: scaleAt(step), alignment: alignment, cutting: false) }
-        // The search starts where the last one ended (the next family's wording differs only in
-        // its placeholders), and goes up while a larger size fits, or down until one does.
-        var step = min(max(lastStep, 1), steps)
-        var flowed = fits(step)
-        var laidOut = step
-        if flowed.fits {
-            while step > 1 {
-                let larger = fits(step - 1)
-                laidOut = step - 1
-                guard larger.fits else { break }
-                (step, flowed) = (step - 1, larger)
-            }
-        } else {
-            while !flowed.fits && step < steps {
-                step += 1
-                flowed = fits(step)
-                laidOut = step
-            }
-        }
-        // The layouts hold the last flow tried: the chosen one is laid out again if that was not it.
-        if laidOut != step { flowed = fits(step) }
-        lastStep = step
-        if !flowed.fits { return cutBlock(bytes, regions: usable, minimumScale: minimumScale, alignment: alignment) }
-        return Laid(count: flowed.count, scale: scaleAt(step), height: flowed.height)
-    }
-
-    /// What fits at the floor, ending in "…": a fit that says it was cut.
-    private func cutBlock(_ bytes: [UInt8], regions: [PageRect], minimumScale: Double, alignment: Alignment) -> Laid {
-        guard !regions.isEmpty else { return Laid(count: 0, scale: minimumScale, cut: true, height: 0) }
-        let cut = flow(bytes, regions, scale: minimumScale, alignment: alignment, cutting: true)
-        return Laid(count: cut.count, scale: minimumScale, cut: true, height: cut.height)
-    }
-
     /// Lays `bytes` out region by region at `scale`, each region's layout left holding only the
     /// lines that fit in it: the regions used, the height used in the last, and whether the text
     /// ended within them. `cutting` ends the last region's text in "…" when it does not.
-    private func flow(_ bytes: [UInt8], _ regions: [PageRect], scale: Double, alignment: Alignment,
+    func flow(_ bytes: [UInt8], _ regions: [PageRect], scale: Double, alignment: Alignment,
                       cutting: Bool) -> (count: Int, height: Double, fits: Bool) {
         var start = 0
         for (index, region) in regions.enumerated() {
@@ -360,43 +214,6 @@ final class TextBox {
         pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_NONE)
         pango_layout_set_alignment(layout, alignment == .center ? PANGO_ALIGN_CENTER : PANGO_ALIGN_LEFT)
         return layout
-    }
-
-    /// The bytes in `range` (UTF-8 split only where pango's lines start) as the layout's text.
-    private static func setText(_ layout: OpaquePointer, _ bytes: [UInt8], _ range: Range<Int>) {
-        bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress, !range.isEmpty else { pango_layout_set_text(layout, "", 0); return }
-            base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { pango_layout_set_text(layout, $0 + range.lowerBound, Int32(clamping: range.count)) }
-        }
-    }
-
-    /// Where the first line that does not end within `limit` (layout units of points) starts, as
-    /// a byte of the layout's text (nil when all do), and the height of the lines that do.
-    private static func lines(_ layout: OpaquePointer, within limit: Double) -> (rest: Int32?, height: Double) {
-        guard let iterator = pango_layout_get_iter(layout) else { return (0, 0) }
-        defer { pango_layout_iter_free(iterator) }
-        var bottom: Int32 = 0
-        repeat {
-            var top: Int32 = 0, end: Int32 = 0
-            pango_layout_iter_get_line_yrange(iterator, &top, &end)
-            if Double(end) / scale > limit + 0.01 {
-                return (pango_layout_iter_get_line_readonly(iterator).map { $0.pointee.start_index } ?? 0, Double(bottom) / scale)
-            }
-            bottom = end
-        } while pango_layout_iter_next_line(iterator) != 0
-        return (nil, Double(bottom) / scale)
-    }
-
-    /// The number of lines that start before byte `end` of the layout's text.
-    private static func lineCount(_ layout: OpaquePointer, before end: Int32) -> Int {
-        guard let iterator = pango_layout_get_iter(layout) else { return 0 }
-        defer { pango_layout_iter_free(iterator) }
-        var count = 0
-        repeat {
-            guard let line = pango_layout_iter_get_line_readonly(iterator), line.pointee.start_index < end else { break }
-            count += 1
-        } while pango_layout_iter_next_line(iterator) != 0
-        return count
     }
 
     private func draw(_ regions: [PageRect], scale: Double, gray: Double, on targets: [OpaquePointer]) {

@@ -134,7 +134,8 @@ extension StoreReading {
             return try reader.read { db in
                 var claimed = Set<TribeBoardStore.ClaimedCode>()
                 for chunk in familyIDs.chunked(500) {
-                    let rows = try Row.fetchAll(db, sql: "SELECT family_id, code FROM code_claims WHERE family_id IN \(SQLPlaceholders.list(chunk.count))",
+                    let rows = try Row.fetchAll(db, sql: "SELECT family_id, code FROM code_claims "
+                                                    + "WHERE family_id IN \(SQLPlaceholders.list(chunk.count))",
                                                 arguments: StatementArguments(Array(chunk)))
                     for row in rows {
                         guard let family: FamilyID = row.id("family_id"), let code = row.text("code") else { continue }

@@ -49,7 +49,8 @@ extension TribeBoardStore {
                 }
                 if family.claimed { try Self.remember(ClaimedCode(familyID: family.id, code: family.code), at: stamp, db) }
                 if previousCode != family.code {
-                    try db.execute(sql: "INSERT INTO code_repairs (family_id, old_code, new_code, kept_by, reason, at) VALUES (?, ?, ?, '', 'adopt', ?)",
+                    try db.execute(sql: "INSERT INTO code_repairs (family_id, old_code, new_code, kept_by, reason, at) "
+                                    + "VALUES (?, ?, ?, '', 'adopt', ?)",
                                    arguments: [family.id, previousCode, family.code, stamp])
                 }
             }

@@ -45,7 +45,8 @@ extension StoreReading {
         var details: [FamilyID: FamilyDetails] = [:]
         try reader.read { db in
             for chunk in ids.chunked(500) {
-                let rows = try Row.fetchAll(db, sql: "SELECT id, name, created_at, last_sync_date FROM families WHERE id IN \(SQLPlaceholders.list(chunk.count))",
+                let rows = try Row.fetchAll(db, sql: "SELECT id, name, created_at, last_sync_date FROM families "
+                                                + "WHERE id IN \(SQLPlaceholders.list(chunk.count))",
                                             arguments: StatementArguments(Array(chunk)))
                 for row in rows {
                     details[FamilyID(rawValue: row.shown("id"))] = FamilyDetails(

@@ -112,7 +112,8 @@ extension StoreReading {
         let row = try Row.fetchOne(db, sql: """
             SELECT f.name, f.import_key, f.created_at, f.needs_sync, f.ck_record_id,
                    (SELECT u.display_name FROM memberships m JOIN user_profiles u ON u.id = m.user_id
-                    WHERE m.family_id = f.id AND m.role = 'parent_admin' AND m.status != 'removed' ORDER BY m.status = 'active' DESC LIMIT 1) AS admin,
+                    WHERE m.family_id = f.id AND m.role = 'parent_admin' AND m.status != 'removed'
+                    ORDER BY m.status = 'active' DESC LIMIT 1) AS admin,
                    (SELECT s.status FROM sync_state s WHERE s.record_table = 'families' AND s.record_id = f.id) AS sync_status
             FROM families f WHERE f.id = ?
             """, arguments: [id])
@@ -146,8 +147,9 @@ extension StoreReading {
                OR (record_table = 'memberships' AND record_id IN (SELECT id FROM memberships WHERE family_id = ?))
             ORDER BY last_attempt_at
             """, arguments: [familyID, familyID]).map {
-            FamilyHistory.SyncEntry(table: $0.text("record_table") ?? "?", id: $0.text("record_id") ?? "?", status: $0.text("status") ?? "?",
-                                    attempts: $0.integer("attempts") ?? 0, lastError: $0.text("last_error"), lastAttemptAt: $0.timestamp("last_attempt_at"),
+            FamilyHistory.SyncEntry(table: $0.text("record_table") ?? "?", id: $0.text("record_id") ?? "?",
+                                    status: $0.text("status") ?? "?", attempts: $0.integer("attempts") ?? 0,
+                                    lastError: $0.text("last_error"), lastAttemptAt: $0.timestamp("last_attempt_at"),
                                     conflictWith: $0.text("conflict_with"))
         }
     }

@@ -163,7 +163,8 @@ extension StoreReading {
                         FROM memberships m LEFT JOIN user_profiles u ON u.id = m.user_id
                         WHERE m.family_id IN \(list) ORDER BY m.id
                         """, arguments: arguments) {
-                        guard let family: FamilyID = row.id("family_id"), let id: MembershipID = row.id("id"), let user: UserID = row.id("user_id") else {
+                        guard let family: FamilyID = row.id("family_id"), let id: MembershipID = row.id("id"),
+                              let user: UserID = row.id("user_id") else {
                             continue
                         }
                         members[family, default: []].append(CaseMember(

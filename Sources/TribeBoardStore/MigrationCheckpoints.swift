@@ -71,7 +71,8 @@ extension StoreReading {
                 var entries: [String: TribeBoardStore.MigrationCheckpointEntry] = [:]
                 guard try db.tableExists("migration_checkpoint") else { return entries }
                 let keptBy = try db.tableExists("code_repairs")
-                    ? "(SELECT r.kept_by FROM code_repairs r WHERE r.family_id = c.destination_name AND r.new_code = c.new_code ORDER BY r.id DESC LIMIT 1)"
+                    ? "(SELECT r.kept_by FROM code_repairs r WHERE r.family_id = c.destination_name "
+                        + "AND r.new_code = c.new_code ORDER BY r.id DESC LIMIT 1)"
                     : "NULL"
                 let kept = try Self.hasKeptColumn(db) ? "c.kept" : "NULL"
                 for row in try Row.fetchAll(db, sql: """
@@ -89,7 +90,8 @@ extension StoreReading {
                         }
                         return text
                     }
-                    guard let kind = try text("kind"), let status = try text("status").flatMap(TribeBoardStore.MigrationCheckpointEntry.Status.init(rawValue:)),
+                    guard let kind = try text("kind"),
+                          let status = try text("status").flatMap(TribeBoardStore.MigrationCheckpointEntry.Status.init(rawValue:)),
                           let name = try text("source_name"), let destination = try text("destination_name") else { continue }
                     entries[name] = TribeBoardStore.MigrationCheckpointEntry(sourceName: name, kind: kind, destinationName: destination,
                                                              newCode: try text("new_code"), status: status, keptBy: try text("kept_by"),

@@ -20,7 +20,8 @@ extension TribeBoardStore {
                 guard !found.isEmpty else { return [] }
                 let families = SQLPlaceholders.list(found.count)
                 let ids = StatementArguments(found)
-                try db.execute(sql: "UPDATE user_profiles SET needs_sync = 1 WHERE id IN (SELECT user_id FROM memberships WHERE family_id IN \(families))",
+                try db.execute(sql: "UPDATE user_profiles SET needs_sync = 1 "
+                                + "WHERE id IN (SELECT user_id FROM memberships WHERE family_id IN \(families))",
                                arguments: ids)
                 try db.execute(sql: """
                     DELETE FROM sync_state WHERE record_id IN (SELECT id FROM memberships WHERE family_id IN \(families))

@@ -64,7 +64,8 @@ package enum StoreFiles {
     package static func writeProblem(path: String) -> String? {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         if onReadOnlyFileSystem(path) {
-            return "\(folder) is on a read-only file system (a backup or snapshot?): commands that only read the store work; provision, resync and repairs need a writable copy"
+            return "\(folder) is on a read-only file system (a backup or snapshot?): commands that only read the "
+                + "store work; provision, resync and repairs need a writable copy"
         }
         for file in [path, path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: file) {
             guard access(file, W_OK) != 0 else { continue }

@@ -48,13 +48,20 @@ package enum StoreError: Error, Equatable, LocalizedError {
         case .unreadableValue(let table, "?", let column, let found):
             // The row's own id is what is damaged: sqlite3 finds it by its type.
             let key = Self.keyColumn(of: table)
-            return "cannot read the store: a row of \(table) has \(found) in \(column), which the store's format does not allow; find it with sqlite3 (`SELECT rowid, typeof(\(key)) FROM \(table) WHERE typeof(\(key)) != 'text' OR instr(\(key), char(0)) > 0`) and correct it, or restore a backup"
+            let query = "SELECT rowid, typeof(\(key)) FROM \(table) WHERE typeof(\(key)) != 'text' "
+                + "OR instr(\(key), char(0)) > 0"
+            return "cannot read the store: a row of \(table) has \(found) in \(column), which the store's format "
+                + "does not allow; find it with sqlite3 (`\(query)`) and correct it, or restore a backup"
         case .unreadableValue(let table, let rowID, let column, let found):
-            return "cannot read the store: \(table) row \(rowID) has \(found) in \(column), which the store's format does not allow; correct it with sqlite3 (`SELECT * FROM \(table) WHERE \(Self.keyColumn(of: table)) = '\(rowID.replacingOccurrences(of: "'", with: "''"))'`) or restore a backup"
+            let name = rowID.replacingOccurrences(of: "'", with: "''")
+            let query = "SELECT * FROM \(table) WHERE \(Self.keyColumn(of: table)) = '\(name)'"
+            return "cannot read the store: \(table) row \(rowID) has \(found) in \(column), which the store's format "
+                + "does not allow; correct it with sqlite3 (`\(query)`) or restore a backup"
         case .busy(let path, let holders):
             let who = holders.isEmpty ? "no provision or resync run of this toolkit holds it (sqlite3 or another program may)"
                 : holders.joined(separator: "; ")
-            return "the store \(path) is busy: another process kept it locked for writing longer than this run waits (\(Int(StoreHolders.busyTimeout)) s); \(who). Run again when it has finished"
+            return "the store \(path) is busy: another process kept it locked for writing longer than this run "
+                + "waits (\(Int(StoreHolders.busyTimeout)) s); \(who). Run again when it has finished"
         }
     }
 }
@@ -246,7 +253,8 @@ extension StoreReading {
             throw TribeBoardStore.classify(error, path: path)
         }
         if !tables.isEmpty && applied.isEmpty {
-            throw .notAStore(path: path, reason: "it is an SQLite database of another application (tables \(tables.prefix(5).joined(separator: ", ")))")
+            let names = tables.prefix(5).joined(separator: ", ")
+            throw .notAStore(path: path, reason: "it is an SQLite database of another application (tables \(names))")
         }
         let known = Set(StoreSchema.migrator.migrations)
         let unknown = applied.subtracting(known).sorted()

@@ -16,7 +16,8 @@ package struct AuditWorkspace {
 
     /// Families by name (CSVFixtures names them "Family B", "Family C"...), oldest first.
     package func families() throws -> [(id: String, name: String, code: String)] {
-        try provision.inspector().rows("SELECT id, name, code FROM families ORDER BY source_line").map { ($0["id"] ?? "", $0["name"] ?? "", $0["code"] ?? "") }
+        try provision.inspector().rows("SELECT id, name, code FROM families ORDER BY source_line")
+            .map { ($0["id"] ?? "", $0["name"] ?? "", $0["code"] ?? "") }
     }
 
     /// Writes to the store as a hand edit or an older build would, bypassing the toolkit.

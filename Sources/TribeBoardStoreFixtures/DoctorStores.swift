@@ -29,10 +29,11 @@ extension DoctorFixtures {
     package static func killedCreationStore(in folder: TemporaryDirectory, now: Date = Date()) throws -> StuckStore {
         let path = folder.file("stuck.sqlite")
         _ = try TribeBoardStore.openOrCreate(at: path).store
-        let fixture = StuckStore(path: path, killedID: "0192F0A0-0000-7000-8000-000000000001", killedCode: "KLD234",
-                                 staleID: "0192F0A0-0000-7000-8000-000000000002", quarantinedID: "0192F0A0-0000-7000-8000-000000000003",
-                                 quarantineError: "CloudKit answered QUOTA_EXCEEDED (HTTP 413): quota", healthyID: "0192F0A0-0000-7000-8000-000000000004",
-                                 healthyCode: "HLT234")
+        let fixture = StuckStore(path: path, killedID: "0192F0A0-0000-7000-8000-000000000001",
+                                 killedCode: "KLD234", staleID: "0192F0A0-0000-7000-8000-000000000002",
+                                 quarantinedID: "0192F0A0-0000-7000-8000-000000000003",
+                                 quarantineError: "CloudKit answered QUOTA_EXCEEDED (HTTP 413): quota",
+                                 healthyID: "0192F0A0-0000-7000-8000-000000000004", healthyCode: "HLT234")
         let recent = Timestamp(now.addingTimeInterval(-600))
         let old = Timestamp(now.addingTimeInterval(-3 * 86_400))
         let queue = try DatabaseQueue(path: path)
@@ -46,7 +47,8 @@ extension DoctorFixtures {
                 let states = id == fixture.killedID ? ["idle", "validating", "generatingCode", "creatingLocally"]
                                                     : ["idle", "validating", "generatingCode", "creatingLocally", "completed"]
                 for state in states {
-                    try db.execute(sql: "INSERT INTO creation_log (family_id, state, progress, at) VALUES (?, ?, 0, ?)", arguments: [id, state, created])
+                    try db.execute(sql: "INSERT INTO creation_log (family_id, state, progress, at) VALUES (?, ?, 0, ?)",
+                                   arguments: [id, state, created])
                 }
                 guard id != fixture.killedID else { continue }
                 try db.execute(sql: """

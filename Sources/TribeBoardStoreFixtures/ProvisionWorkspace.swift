@@ -47,7 +47,9 @@ package struct ProvisionWorkspace {
 
     /// A provision run waited for from synchronous test code (fixtures of other suites): the run
     /// awaits on a `PipelineThread` of its own, as the command's does; only the test blocks.
-    package static func waitFor<Value: Sendable>(_ body: @escaping @Sendable () async throws(ProvisionError) -> Value) throws(ProvisionError) -> Value {
+    package static func waitFor<Value: Sendable>(
+        _ body: @escaping @Sendable () async throws(ProvisionError) -> Value
+    ) throws(ProvisionError) -> Value {
         let done = DispatchSemaphore(value: 0)
         let outcome = Mutex<Result<Value, ProvisionError>?>(nil)
         _ = PipelineThread.startAsync(name: "tests.provision") {

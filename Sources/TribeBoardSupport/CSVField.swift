@@ -16,7 +16,10 @@ package enum CSVField {
         case 0x3D, 0x2B, 0x2D, 0x40, 0x09, 0x0D: neutralized = "'" + field
         default: neutralized = field
         }
-        guard neutralized.utf8.contains(where: { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D || $0 == delimiter }) else { return neutralized }
+        let needsQuotes = neutralized.utf8.contains {
+            $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D || $0 == delimiter
+        }
+        guard needsQuotes else { return neutralized }
         return "\"" + neutralized.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }

@@ -51,7 +51,9 @@ enum ContainerPatterns {
 
     /// The code before an Info.plist key: `Bundle.main.object(forInfoDictionaryKey: "KEY")`,
     /// `Bundle.main.infoDictionary?["KEY"]`, `[[NSBundle mainBundle] objectForInfoDictionaryKey:@"KEY"]`.
-    static let infoPlistLookup = #"(?:Bundle\s*\.\s*main\s*\.\s*(?:object\s*\(\s*forInfoDictionaryKey\s*:|infoDictionary\s*[?!]?\s*\[)|\[\s*\[\s*NSBundle\s+mainBundle\s*\]\s*objectForInfoDictionaryKey\s*:\s*@?)\s*$"#
+    static let infoPlistLookup = #"(?:Bundle\s*\.\s*main\s*\.\s*"#
+        + #"(?:object\s*\(\s*forInfoDictionaryKey\s*:|infoDictionary\s*[?!]?\s*\[)"#
+        + #"|\[\s*\[\s*NSBundle\s+mainBundle\s*\]\s*objectForInfoDictionaryKey\s*:\s*@?)\s*$"#
     /// A binding of what follows: `let NAME = ` (with `guard`/`if`), `NAME: String = `, before the lookup.
     static let infoPlistBinding = #"(?:let|var)\s+([A-Za-z_][A-Za-z0-9_]*)\s*(?::[^=\n]*)?=\s*(?:\(\s*)?$"#
 

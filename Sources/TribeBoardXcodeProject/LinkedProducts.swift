@@ -18,7 +18,9 @@ extension PBXObjects {
     func linkedProducts(of target: OpenStepValue) -> [String] {
         var linked: [String] = []
         for phaseID in target["buildPhases"]?.array?.compactMap(\.string) ?? [] {
-            guard let phase = byID[phaseID], ["PBXFrameworksBuildPhase", "PBXCopyFilesBuildPhase"].contains(phase["isa"]?.string ?? "") else { continue }
+            guard let phase = byID[phaseID],
+                  ["PBXFrameworksBuildPhase", "PBXCopyFilesBuildPhase"].contains(phase["isa"]?.string ?? "")
+            else { continue }
             for buildFileID in phase["files"]?.array?.compactMap(\.string) ?? [] {
                 guard let reference = byID[buildFileID]?["fileRef"]?.string.flatMap({ byID[$0] }),
                       let path = reference["path"]?.string ?? reference["name"]?.string else { continue }

@@ -24,7 +24,8 @@ package struct ProjectLocation: Sendable, Equatable {
         }
         if path.hasSuffix(".xcworkspace") {
             let root = (path as NSString).deletingLastPathComponent
-            return ProjectLocation(root: root, bundles: try workspaceProjects(path), notes: notes + ["followed the workspace \((path as NSString).lastPathComponent)"])
+            return ProjectLocation(root: root, bundles: try workspaceProjects(path),
+                                   notes: notes + ["followed the workspace \((path as NSString).lastPathComponent)"])
         }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -77,7 +78,10 @@ package struct ProjectLocation: Sendable, Equatable {
             guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { break }
             current = URL(fileURLWithPath: FilePaths.join((current as NSString).deletingLastPathComponent, target)).standardizedFileURL.path
         }
-        if current != bundle { notes.append("\((bundle as NSString).lastPathComponent) is a link to \(relative(current, to: (bundle as NSString).deletingLastPathComponent)): read there") }
+        if current != bundle {
+            let shown = relative(current, to: (bundle as NSString).deletingLastPathComponent)
+            notes.append("\((bundle as NSString).lastPathComponent) is a link to \(shown): read there")
+        }
         return current
     }
 

@@ -129,7 +129,8 @@ package enum SwiftContainerLiterals {
         let persistent = matches(#"[cC]ontainerIdentifier"#, text) ? [] : ContainerPatterns.persistentDefaults
         for (pattern, call) in ContainerPatterns.defaults + persistent {
             for (offset, _) in captures(pattern, text, group: 0) {
-                result.direct.append(ContainerReference(value: .defaultContainer, call: call, location: SourceLocation(path: path, line: lineOf(offset))))
+                let location = SourceLocation(path: path, line: lineOf(offset))
+                result.direct.append(ContainerReference(value: .defaultContainer, call: call, location: location))
             }
         }
         for (pattern, call) in ContainerPatterns.positions {

@@ -56,7 +56,9 @@ enum XCConfigFile {
         contents.files.append(standardized)
         let folder = (standardized as NSString).deletingLastPathComponent
         // Any line break: "\r\n" (a file saved on Windows) is one Character, so a split on "\n" kept it one line.
-        for (index, rawLine) in String(decoding: data, as: UTF8.self).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+        let lines = String(decoding: data, as: UTF8.self)
+            .split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        for (index, rawLine) in lines.enumerated() {
             let line = stripComment(rawLine).trimmingCharacters(in: .whitespacesAndNewlines)
             let location = SourceLocation(path: display(standardized), line: index + 1)
             if line.hasPrefix("#include") {

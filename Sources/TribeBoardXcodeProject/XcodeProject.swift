@@ -20,7 +20,8 @@ package enum XcodeProjectError: Error, Equatable, LocalizedError {
         case .notGenerated(let path, let manifest, let command):
             return "\(path) holds \(manifest) but no generated .xcodeproj: run `\(command)` there first"
         case .partlyGenerated(let path, let bundle, let manifest, let command):
-            return "\(path) holds \(manifest), and \(bundle) holds no project.pbxproj (only part of the generated project is committed): run `\(command)` there first"
+            return "\(path) holds \(manifest), and \(bundle) holds no project.pbxproj (only part of the "
+                + "generated project is committed): run `\(command)` there first"
         case .conflicted(let path, let line):
             return "\(path) holds merge-conflict markers from line \(line) on: Xcode cannot open it either"
         case .severalProjects(let path, let projects):

@@ -26,7 +26,8 @@ struct EmulatorCommand: AsyncParsableCommand {
             records with --seed FILE, whose created.userRecordName names the user). Each key acts as its own \
             developer (_developer_ID). App users: --user _app_user_1=TOKEN signs a user in; a request whose URL \
             carries ?ckAPIToken=ANY&ckWebAuthToken=TOKEN (percent-encoded) acts as that user, unsigned.
-            Faults, as fractions of requests: --faults 503=0.1,503-bare=0.1,429=0.05,record-429=0.1,500=0.05,500-bare=0.01,drop=0.05,latency=20ms,retry-after=1,seed=7 \
+            Faults, as fractions of requests: --faults \
+            503=0.1,503-bare=0.1,429=0.05,record-429=0.1,500=0.05,500-bare=0.01,drop=0.05,latency=20ms,retry-after=1,seed=7 \
             (503 and 429 carry a Retry-After header; 503-bare is that header with no body; record-429 throttles single \
             records of a records/modify with their own retryAfter; 500 is INTERNAL_ERROR with retryAfter, 500-bare \
             without it, which Apple calls nonrecoverable); \
@@ -108,7 +109,9 @@ struct EmulatorCommand: AsyncParsableCommand {
         do {
             options.port = port
             options.dataFile = data
-            guard maxClockSkew.isFinite, (0...86_400).contains(maxClockSkew) else { throw EmulatorError.badOption("--max-clock-skew takes 0 to 86400 seconds") }
+            guard maxClockSkew.isFinite, (0...86_400).contains(maxClockSkew) else {
+                throw EmulatorError.badOption("--max-clock-skew takes 0 to 86400 seconds")
+            }
             options.maxClockSkew = maxClockSkew
             options.faults = try EmulatorFaults.parse(faults)
             options.conflictOnRepeatedCreate = conflictOnRepeatedCreate

@@ -56,7 +56,8 @@ enum SchemaRules {
             default: expected = field.type
             }
             if let sent = filter.fieldValue.type, sent != expected {
-                throw Refusal(.badRequest, "Field '\(filter.fieldName)' is of type \(field.type); a \(filter.comparator) filter takes a \(expected) value, not \(sent)")
+                throw Refusal(.badRequest, "Field '\(filter.fieldName)' is of type \(field.type); "
+                    + "a \(filter.comparator) filter takes a \(expected) value, not \(sent)")
             }
         }
         for sort in query.sortBy ?? [] where type.fields[sort.fieldName]?.sortable != true {

@@ -18,11 +18,13 @@ enum AuditReportText {
         for severity in [AuditFinding.Severity.error, .warning] {
             for category in AuditFinding.Category.allCases where category.severity == severity {
                 guard let count = report.counts[category.rawValue], count > 0 else { continue }
-                lines.append("  \(severity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)) \(String(count).leftPadded(8))  \(category.title)")
+                let label = severity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
+                lines.append("  \(label) \(String(count).leftPadded(8))  \(category.title)")
             }
         }
         if report.awaitingResync > 0 {
-            lines.append("  \(report.awaitingResync) CloudKit copies still hold a code a repair replaced; `\(report.uploadCommand)` uploads the new codes")
+            lines.append("  \(report.awaitingResync) CloudKit copies still hold a code a repair replaced; "
+                + "`\(report.uploadCommand)` uploads the new codes")
         }
         if report.awaitingInvitedAdmin > 0 {
             lines.append("  \(AuditReportText.awaitingAdmin(report.awaitingInvitedAdmin, of: report.scanned.localFamilies))")
@@ -86,7 +88,9 @@ enum AuditReportText {
             lines.append("Repair (proposed; add --apply --out DIR to do it): " + proposed.joined(separator: "; "))
         }
         for change in repair.changes {
-            var line = "  \(change.familyId)  \"\(OutsideText.inline(change.familyName ?? ""))\"  \(OutsideText.inline(change.oldCode)) -> \(change.newCode ?? "new code")  (\(change.keptBy) keeps the code)"
+            let name = OutsideText.inline(change.familyName ?? "")
+            let codes = "\(OutsideText.inline(change.oldCode)) -> \(change.newCode ?? "new code")"
+            var line = "  \(change.familyId)  \"\(name)\"  \(codes)  (\(change.keptBy) keeps the code)"
             if let skipped = change.skipped { line += "  skipped: \(skipped)" }
             lines.append(line)
         }
@@ -97,7 +101,9 @@ enum AuditReportText {
         if !repair.manual.isEmpty {
             lines.append("  In CloudKit only, to change in the app (the toolkit never writes CloudKit directly):")
             for fix in repair.manual {
-                lines.append("  \(OutsideText.inline(fix.recordName))  \"\(OutsideText.inline(fix.name ?? ""))\"  \(OutsideText.inline(fix.code))  (\(fix.keptBy) keeps the code)")
+                let name = OutsideText.inline(fix.name ?? "")
+                lines.append("  \(OutsideText.inline(fix.recordName))  \"\(name)\"  \(OutsideText.inline(fix.code))  "
+                    + "(\(fix.keptBy) keeps the code)")
             }
         }
         return lines.joined(separator: "\n")

@@ -13,7 +13,10 @@ enum CaseReportText {
                      + (report.unfinished > 0 ? "; unfinished: \(report.unfinished)" : "")
                      + (report.applied && report.remote ? " (\(report.requests) CloudKit requests)" : ""))
         for family in report.families { lines += describe(family) }
-        if report.families.count < report.asked { lines.append("  … \(report.asked - report.families.count) more (--json lists the first \(report.families.count))") }
+        if report.families.count < report.asked {
+            let more = report.asked - report.families.count
+            lines.append("  … \(more) more (--json lists the first \(report.families.count))")
+        }
         lines.append("Codes: \(report.codes)")
         if !report.remote { lines.append("CloudKit: not configured; only families that never went up can be removed") }
         if !report.applied && report.planned > 0 { lines.append("Nothing changed: add --apply to remove") }
@@ -32,7 +35,9 @@ enum CaseReportText {
             lines.append("      \(member.role) \(member.status)  \(member.displayName)  membership \(member.membershipId); profile \(member.profile)")
         }
         if family.claimsReleased + family.claimsNotOurs + family.remoteMembershipsDeleted > 0 || family.remoteFamilyDeleted {
-            lines.append("      CloudKit: \(family.remoteMembershipsDeleted) memberships, \(family.remoteFamilyDeleted ? "the family record" : "no family record"), \(family.claimsReleased) claims released"
+            let record = family.remoteFamilyDeleted ? "the family record" : "no family record"
+            lines.append("      CloudKit: \(family.remoteMembershipsDeleted) memberships, \(record), "
+                         + "\(family.claimsReleased) claims released"
                          + (family.claimsNotOurs > 0 ? ", \(family.claimsNotOurs) held by another family (left)" : ""))
         }
         if let problem = family.problem { lines.append("      \(problem)") }
@@ -45,9 +50,12 @@ extension CaseReportText {
         if report.alreadyMerged {
             return "Already merged: \(report.duplicateId) (\(report.duplicateName)) into \(report.keptId) (\(report.keptName)); nothing left to do\n"
         }
-        var lines = ["\(report.applied ? "Merged" : "Would merge") \(report.duplicateId) (\(report.duplicateName), \(report.duplicateCode)) into \(report.keptId) (\(report.keptName))"]
+        let verb = report.applied ? "Merged" : "Would merge"
+        var lines = ["\(verb) \(report.duplicateId) (\(report.duplicateName), \(report.duplicateCode)) "
+            + "into \(report.keptId) (\(report.keptName))"]
         for member in report.members {
-            lines.append("  \(member.outcome)  \(member.displayName)  \(member.role)  (\(member.from == "cloudkit" ? "joined in the app" : "in the store"))")
+            let from = member.from == "cloudkit" ? "joined in the app" : "in the store"
+            lines.append("  \(member.outcome)  \(member.displayName)  \(member.role)  (\(from))")
         }
         if report.membershipsUploaded > 0 { lines.append("New memberships created in CloudKit: \(report.membershipsUploaded)") }
         if let removal = report.removal { lines += removal.families.flatMap(describe) }

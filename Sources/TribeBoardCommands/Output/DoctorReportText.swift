@@ -24,14 +24,18 @@ enum DoctorReportText {
     static func render(_ report: FamilyReport) -> String {
         var lines = ["TribeBoard doctor: family \(report.query) in \(report.store)"]
         if let family = report.family {
-            lines.append("  \(OutsideText.inline(family.name))  id \(OutsideText.inline(family.id.rawValue))  code \(OutsideText.inline(family.code))"
-                         + (family.importKey.map { "  import key \(OutsideText.inline($0))" } ?? "") + (family.sourceLine.map { "  line \($0)" } ?? ""))
+            let importKey = family.importKey.map { "  import key \(OutsideText.inline($0))" } ?? ""
+            lines.append("  \(OutsideText.inline(family.name))  id \(OutsideText.inline(family.id.rawValue))  "
+                         + "code \(OutsideText.inline(family.code))"
+                         + importKey + (family.sourceLine.map { "  line \($0)" } ?? ""))
         }
         if !report.nameMatches.isEmpty {
             lines.append("")
             lines.append("Families whose name contains \"\(report.query)\" (or whose admin's does): \(report.nameMatchesTotal)")
             for match in report.nameMatches {
-                lines.append("  \(match.id)  \(OutsideText.inline(match.name))  ext \(OutsideText.inline(match.externalId ?? "-"))  admin \(OutsideText.inline(match.admin ?? "-"))  created \(match.createdAt?.text ?? "?")  \(match.sync)")
+                lines.append("  \(match.id)  \(OutsideText.inline(match.name))  "
+                    + "ext \(OutsideText.inline(match.externalId ?? "-"))  admin \(OutsideText.inline(match.admin ?? "-"))  "
+                    + "created \(match.createdAt?.text ?? "?")  \(match.sync)")
             }
             if report.nameMatchesTotal > report.nameMatches.count {
                 lines.append("  … and \(report.nameMatchesTotal - report.nameMatches.count) more (type more of the name)")
@@ -41,7 +45,9 @@ enum DoctorReportText {
         lines.append("Timeline")
         if report.timeline.isEmpty { lines.append("  (nothing recorded)") }
         for event in report.timeline {
-            lines.append("  \((event.at?.text ?? "(no date)").padding(toLength: 24, withPad: " ", startingAt: 0))  \(event.source.padding(toLength: 12, withPad: " ", startingAt: 0))  \(OutsideText.inline(event.what, limit: 1000))")
+            let at = (event.at?.text ?? "(no date)").padding(toLength: 24, withPad: " ", startingAt: 0)
+            let source = event.source.padding(toLength: 12, withPad: " ", startingAt: 0)
+            lines.append("  \(at)  \(source)  \(OutsideText.inline(event.what, limit: 1000))")
         }
         if let app = report.remote.app { lines += render(app) }
         lines.append("")

@@ -4,14 +4,16 @@ import TribeBoardMigrate
 enum MigrateReportText {
     static func render(_ report: MigrationReport) -> String {
         let side = { (side: MigrationReport.Side) in "\(side.container) (\(side.environment), \(side.database))" }
-        var lines = ["Migrate \(report.mode.rawValue) (\(report.applied ? "applied" : "plan")): \(side(report.source)) -> \(side(report.destination))"]
+        let state = report.applied ? "applied" : "plan"
+        var lines = ["Migrate \(report.mode.rawValue) (\(state)): \(side(report.source)) -> \(side(report.destination))"]
         lines.append(MigrationOutcome.allCases.map { "\($0.rawValue) \(report.counts[$0.rawValue] ?? 0)" }.joined(separator: ", "))
         if report.recoded > 0 {
             lines.append("Families given a new code (an older family holds theirs, or it is not in the wire format): \(report.recoded)"
                          + (report.applied ? report.outputDirectory.map { " (QR codes in \($0)/qr)" } ?? "" : ""))
         }
         if report.applied {
-            lines.append("Store learned: \(report.store.families) families, \(report.store.userProfiles) profiles, \(report.store.memberships) memberships")
+            lines.append("Store learned: \(report.store.families) families, \(report.store.userProfiles) profiles, "
+                + "\(report.store.memberships) memberships")
         }
         if let verification = report.verification {
             let counts = verification.counts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value.source) -> \($0.value.destination)" }
@@ -30,7 +32,8 @@ enum MigrateReportText {
         if !problems.isEmpty {
             lines.append("Not migrated, and why:")
             for entry in problems.prefix(200) {
-                lines.append("  \(entry.outcome.rawValue)  \(entry.kind.rawValue)  \(entry.sourceName) -> \(entry.destinationName): \(entry.reason ?? "")")
+                lines.append("  \(entry.outcome.rawValue)  \(entry.kind.rawValue)  "
+                    + "\(entry.sourceName) -> \(entry.destinationName): \(entry.reason ?? "")")
             }
             if problems.count > 200 { lines.append("  … and \(problems.count - 200) more (--json or --csv lists every record)") }
         }
@@ -41,7 +44,8 @@ enum MigrateReportText {
                 guard let recode = entry.recode else { continue }
                 let new = recode.newCode.isEmpty ? "(chosen with --apply)" : recode.newCode
                 // Kept by another family, or re-coded for a code the join screen cannot reach.
-                let why = recode.keptBy.isEmpty ? "  (\(recode.reason == "migrate-invalid-code" ? "the old code breaks the format" : recode.reason))" : "  kept by \(recode.keptBy)"
+                let reason = recode.reason == "migrate-invalid-code" ? "the old code breaks the format" : recode.reason
+                let why = recode.keptBy.isEmpty ? "  (\(reason))" : "  kept by \(recode.keptBy)"
                 lines.append("  \(entry.destinationName)  \(recode.oldCode) -> \(new)\(why)" + (entry.qrFile.map { "  \($0)" } ?? ""))
             }
         }

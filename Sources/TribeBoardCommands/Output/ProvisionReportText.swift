@@ -106,7 +106,8 @@ enum ProvisionReportText {
         }
         if report.failuresNotListed > 0 {
             lines.append("  … and \(report.failuresNotListed) more, "
-                         + (report.dryRun ? "not listed (a dry run writes no manifest; a real run lists every one in it)" : "all listed in the manifest"))
+                         + (report.dryRun ? "not listed (a dry run writes no manifest; a real run lists every one in it)"
+                            : "all listed in the manifest"))
         }
         return lines
     }

@@ -8,11 +8,15 @@ enum ResyncReportText {
     /// `remote` (the run's `adviceFlags`): what the advice names, so that it runs as printed.
     static func render(_ report: ResyncReport, store: String, remote: [String], stopShownApart: Bool = false) -> String {
         let list = "`\(Advice.resyncList(store: store).command)`"
-        var lines = ["Resync: \(report.synced) records uploaded in \(report.requests) requests (\(String(format: "%.1f", report.durationSeconds)) s); \(report.failed) failed"]
+        let seconds = String(format: "%.1f", report.durationSeconds)
+        var lines = ["Resync: \(report.synced) records uploaded in \(report.requests) requests (\(seconds) s); "
+            + "\(report.failed) failed"]
         if report.codesClaimed + report.claimsReleased > 0 {
-            lines.append("Codes claimed in CloudKit: \(report.codesClaimed)" + (report.claimsReleased > 0 ? "; claims given up and released: \(report.claimsReleased)" : ""))
+            let released = report.claimsReleased > 0 ? "; claims given up and released: \(report.claimsReleased)" : ""
+            lines.append("Codes claimed in CloudKit: \(report.codesClaimed)" + released)
         }
-        lines.append("Still pending: \(report.pending.total) (\(report.pending.families) families, \(report.pending.userProfiles) profiles, \(report.pending.memberships) memberships)")
+        lines.append("Still pending: \(report.pending.total) (\(report.pending.families) families, "
+            + "\(report.pending.userProfiles) profiles, \(report.pending.memberships) memberships)")
         if report.waiting > 0 { lines.append("Waiting to retry: \(report.waiting)") }
         if report.quarantined > 0 { lines.append("Quarantined after a permanent error: \(report.quarantined) (\(list))") }
         let codeConflicts = report.conflicts - report.nameConflicts
@@ -45,7 +49,8 @@ enum ResyncReportText {
     }
 
     static func render(_ listing: ResyncListing) -> String {
-        var lines = ["Pending: \(listing.pending.total) (\(listing.pending.families) families, \(listing.pending.userProfiles) profiles, \(listing.pending.memberships) memberships)"]
+        var lines = ["Pending: \(listing.pending.total) (\(listing.pending.families) families, "
+            + "\(listing.pending.userProfiles) profiles, \(listing.pending.memberships) memberships)"]
         for entry in listing.entries {
             var line = "\(entry.status)  \(entry.table)  \(OutsideText.inline(entry.id))  attempts \(entry.attempts)"
             if let next = entry.nextAttemptAt { line += "  next \(next)" }

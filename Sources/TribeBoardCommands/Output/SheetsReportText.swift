@@ -32,7 +32,8 @@ enum SheetsReportText {
             lines.append(TerminalText.count(report.tallerPages, "page", "pages") + " of taller cards (3 or 2 rows), for their text to fit whole")
         }
         if report.shrunk > 0 {
-            lines.append(TerminalText.count(report.shrunk, one, many) + " \(report.shrunk == 1 ? "has its" : "have their") title or wording in smaller type, to fit")
+            let has = report.shrunk == 1 ? "has its" : "have their"
+            lines.append(TerminalText.count(report.shrunk, one, many) + " \(has) title or wording in smaller type, to fit")
         }
         if !report.cuts.isEmpty {
             lines.append(TerminalText.count(report.cuts.invitations, one, many) + " printed with text cut (--allow-cut): \(report.cuts.summary)")
@@ -45,7 +46,8 @@ enum SheetsReportText {
             lines.append(TerminalText.count(report.unclaimedPrinted, one, many) + " with codes not claimed in CloudKit yet (no remote configured,"
                 + " or --include-unclaimed): until `resync` with a remote claims them, another device could take them")
         }
-        lines.append("mode 600: the \(report.output == nil ? "preview shows" : "PDF holds") families' codes; keep it private and delete it once printed")
+        let holds = report.output == nil ? "preview shows" : "PDF holds"
+        lines.append("mode 600: the \(holds) families' codes; keep it private and delete it once printed")
         return lines.joined(separator: "\n") + "\n"
     }
 }

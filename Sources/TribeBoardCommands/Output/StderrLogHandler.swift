@@ -27,7 +27,9 @@ struct StderrLogHandler: LogHandler {
         event.metadata?.forEach { fields[$0.key] = $0.value }
         let details = fields.sorted { $0.key < $1.key }.map { "\($0.key)=\(OutsideText.inline("\($0.value)", limit: 2000))" }.joined(separator: " ")
         Terminal.clearProgressLine()
-        Terminal.writeError(Self.prefix(event.level, colour: useColour) + "\(OutsideText.inline("\(event.message)", limit: 2000))\(details.isEmpty ? "" : " " + details)\n")
+        let message = OutsideText.inline("\(event.message)", limit: 2000)
+        Terminal.writeError(Self.prefix(event.level, colour: useColour)
+                            + "\(message)\(details.isEmpty ? "" : " " + details)\n")
     }
 
     /// The one prefix of every diagnostic, whatever the executable or link name it ran as:

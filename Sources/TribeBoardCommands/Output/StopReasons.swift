@@ -26,7 +26,8 @@ enum StopReasons {
             if let next = remote.next { reasons.append("next: \(next)") }
         }
         if report.failed > 0 {
-            reasons.append(TerminalText.count(report.failed, "row", "rows") + " failed" + (report.failures.first.map { ", the first on line \($0.line): \($0.error)" } ?? ""))
+            let first = report.failures.first.map { ", the first on line \($0.line): \($0.error)" } ?? ""
+            reasons.append(TerminalText.count(report.failed, "row", "rows") + " failed" + first)
         }
         if report.skipped > 0 { reasons.append("\(report.skipped) rows skipped as possible duplicates (--skip-possible-duplicates)") }
         return reasons

@@ -72,11 +72,16 @@ package struct AuditCommand: PipelineCommand {
     package func validate() throws {
         if csv && global.json { throw ValidationError("--csv and --json contradict each other; pick one.") }
         if apply && !repair { throw ValidationError("--apply needs --repair.") }
-        if apply && (out ?? "").isEmpty { throw ValidationError("--repair --apply needs --out DIR for the new QR codes and repairs.csv.") }
-        if remoteSnapshot != nil && exportRemote != nil { throw ValidationError("--remote-snapshot and --export-remote contradict each other; pick one.") }
-        if localOnly && (remoteSnapshot != nil || exportRemote != nil) { throw ValidationError("--local-only reads no remote; drop it or the snapshot option.") }
+        if apply && (out ?? "").isEmpty {
+            throw ValidationError("--repair --apply needs --out DIR for the new QR codes and repairs.csv.")
+        }
+        if remoteSnapshot != nil && exportRemote != nil {
+            throw ValidationError("--remote-snapshot and --export-remote contradict each other; pick one.")
+        }
+        if localOnly && (remoteSnapshot != nil || exportRemote != nil) {
+            throw ValidationError("--local-only reads no remote; drop it or the snapshot option.")
+        }
     }
-
 
     /// The audit reads SQLite and snapshot files, which blocks: it runs on a thread of its own
     /// (`PipelineThread`), awaiting CloudKit's pages there.

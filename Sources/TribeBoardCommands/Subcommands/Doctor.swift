@@ -24,7 +24,8 @@ package struct DoctorCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The app's Xcode project: the folder holding the .xcodeproj, or the .xcodeproj.", valueName: "path"))
     package var project: String?
 
-    @Option(help: ArgumentHelp("Check only this Xcode target (an app, extension, watch app or App Clip); default: every target using iCloud or CloudKit.",
+    @Option(help: ArgumentHelp("Check only this Xcode target (an app, extension, watch app or App Clip); "
+                                + "default: every target using iCloud or CloudKit.",
                                valueName: "name"))
     package var target: String?
 

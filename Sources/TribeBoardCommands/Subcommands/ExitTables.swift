@@ -18,7 +18,8 @@ extension ProvisionCommand: DeclaresExits {
             .dataError: "the file is not readable CSV or lacks family_name", .noInput: "the file cannot be opened",
             .cannotCreate: "--sheets: the PDF cannot be created there (the families are provisioned)",
             .ioError: "the store or output folder cannot be opened or written",
-            .remoteUnavailable: "CloudKit was unavailable or throttled (local work done; codes left unclaimed are not printed, records wait for resync)",
+            .remoteUnavailable: "CloudKit was unavailable or throttled (local work done; codes left unclaimed "
+                + "are not printed, records wait for resync)",
             .remoteConfiguration: "CloudKit refused the configuration",
         ])
 }
@@ -30,7 +31,8 @@ extension ResyncCommand: DeclaresExits {
         outcomes: ResyncOutcome.self,
         meanings: [
             .success: "nothing left pending",
-            .partialFailure: "some records are quarantined or in conflict (see --list; --release ID once dealt with), or a creation that did not complete is kept out of CloudKit",
+            .partialFailure: "some records are quarantined or in conflict (see --list; --release ID once dealt "
+                + "with), or a creation that did not complete is kept out of CloudKit",
             .usage: "bad usage (also --release or --reupload naming what is not set aside or not in the store)",
             .lockHeld: "another resync holds the store's lock", .ioError: "the store (or --metrics-file) cannot be opened or written",
             .remoteUnavailable: "CloudKit was unavailable or throttled, or --max-duration passed, and records remain pending (try later)",
@@ -47,7 +49,8 @@ extension AuditCommand: DeclaresExits {
             .success: "nothing reaches --fail-on", .partialFailure: "something does", .usage: "bad usage",
             .dataError: "the snapshot is past its bounds (docs/guarantees.md: \"Bounds on what is read\")",
             .noInput: "the snapshot cannot be opened",
-            .ioError: "the store cannot be opened, or a repair cannot be written (nothing changed, unless it says the store was changed: then run it again to finish)",
+            .ioError: "the store cannot be opened, or a repair cannot be written (nothing changed, unless it "
+                + "says the store was changed: then run it again to finish)",
             .remoteUnavailable: "CloudKit was unavailable", .remoteConfiguration: "CloudKit refused the configuration",
         ])
 }
@@ -57,7 +60,8 @@ extension DoctorCommand: DeclaresExits {
         errors: [], outcomes: FindingsOutcome.self,
         meanings: [
             .success: "no check failed",
-            .partialFailure: "some check failed (with --fail-on warning, also a warning: CloudKit unreachable, a stale clock, families waiting for sync)",
+            .partialFailure: "some check failed (with --fail-on warning, also a warning: CloudKit unreachable, "
+                + "a stale clock, families waiting for sync)",
             .usage: "bad usage",
         ])
 }
@@ -106,7 +110,9 @@ extension SheetsCommand: DeclaresExits {
         outcomes: NoOutcome.self,
         meanings: [
             .success: "written", .usage: "bad usage",
-            .dataError: "a template, logo or manifest that cannot be used (an unknown placeholder, not UTF-8, a code not in the app's format, codes older than the default store's), text that does not fit, or no family matches",
+            .dataError: "a template, logo or manifest that cannot be used (an unknown placeholder, not UTF-8, "
+                + "a code not in the app's format, codes older than the default store's), text that does not "
+                + "fit, or no family matches",
             .noInput: "the manifest, template, logo or import file cannot be opened",
             .cannotCreate: "the PDF cannot be created there (a symbolic link, someone else's or a read-only file, no such folder)",
             .ioError: "the store cannot be read or the PDF or preview cannot be written (disk full)",
@@ -123,7 +129,8 @@ extension RecodeCommand: DeclaresExits {
         meanings: [
             .success: "done (or shown, without --apply)", .usage: "bad usage, or no such family",
             .ioError: "the store or a file cannot be written (nothing changed, unless it says the store changed)",
-            .remoteUnavailable: "CloudKit was unavailable or did not confirm the new code's claim, or the family changed meanwhile (nothing changed: run it again)",
+            .remoteUnavailable: "CloudKit was unavailable or did not confirm the new code's claim, or the family "
+                + "changed meanwhile (nothing changed: run it again)",
             .remoteConfiguration: "CloudKit refused the configuration",
         ])
 }

@@ -28,11 +28,13 @@ struct MigrateOptions: ParsableArguments {
     @Flag(help: "Write: copy the records, teach the store, verify. Without it, a plan.")
     var apply = false
 
-    @Option(help: ArgumentHelp("A family whose code an older family holds at the destination, or that is not in the wire format: repair (a new code) or report (listed, not migrated).",
+    @Option(help: ArgumentHelp("A family whose code an older family holds at the destination, or that is not "
+                                + "in the wire format: repair (a new code) or report (listed, not migrated).",
                                valueName: "policy"))
     var onCodeConflict: CodeConflictPolicy = .repair
 
-    @Option(help: ArgumentHelp("With --apply: folder for the QR codes of re-coded families (qr/FAMILY_ID.png) and their new codes in full (new-codes.csv), owner-only.", valueName: "dir"))
+    @Option(help: ArgumentHelp("With --apply: folder for the QR codes of re-coded families (qr/FAMILY_ID.png) "
+                                + "and their new codes in full (new-codes.csv), owner-only.", valueName: "dir"))
     var out: String?
 
     @Flag(help: "Print the report as CSV, one row per source record.")
@@ -135,7 +137,8 @@ struct MigrateContainerCommand: PipelineCommand {
     @Option(help: ArgumentHelp("The source's environment, development or production (default: the destination's).", valueName: "name"))
     var fromEnvironment: String?
 
-    @Option(name: .customLong("from-ck-base-url"), help: ArgumentHelp("The source's Web Services base URL (default: the destination's).", valueName: "url"))
+    @Option(name: .customLong("from-ck-base-url"),
+            help: ArgumentHelp("The source's Web Services base URL (default: the destination's).", valueName: "url"))
     var fromBaseURL: String?
 
     package init() {}

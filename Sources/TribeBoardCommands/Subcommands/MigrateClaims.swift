@@ -58,21 +58,28 @@ enum ClaimBackfillText {
     /// that provisioned them gives them new codes.
     static func render(_ report: ClaimBackfillReport, remote: [String]) -> String {
         let repair = Advice.repairAll(store: "STORE", remote: remote).command
-        var lines = ["Code claims (\(report.applied ? "applied" : "plan")): \(report.familiesRead) families, \(report.codes) codes; "
-                     + (report.applied ? "\(report.claimed) claimed by their oldest family" : "\(report.claimed) claimed already, \(report.toClaim) to claim (--apply)")]
+        let state = report.applied ? "applied" : "plan"
+        let claimed = report.applied ? "\(report.claimed) claimed by their oldest family"
+            : "\(report.claimed) claimed already, \(report.toClaim) to claim (--apply)"
+        var lines = ["Code claims (\(state)): \(report.familiesRead) families, \(report.codes) codes; " + claimed]
         if !report.duplicates.isEmpty {
-            lines.append("Codes held by several families (the oldest keeps it; give the others a new code with `\(repair)`, then `\(Advice.resync(store: "STORE", remote: remote).command)` to upload it): \(report.duplicates.count)")
+            let resync = Advice.resync(store: "STORE", remote: remote).command
+            lines.append("Codes held by several families (the oldest keeps it; give the others a new code with "
+                + "`\(repair)`, then `\(resync)` to upload it): \(report.duplicates.count)")
             for duplicate in report.duplicates.prefix(listed) {
                 lines.append("  \(duplicate.code)  kept by \(duplicate.keptBy); also \(duplicate.others.joined(separator: ", "))")
             }
             if report.duplicates.count > listed { lines.append("  … and \(report.duplicates.count - listed) more (--json lists them all)") }
         }
         if !report.heldByOthers.isEmpty {
-            lines.append("Claims that are not the oldest family's (another family's, or not made by this key; left as they are): \(report.heldByOthers.count)")
+            lines.append("Claims that are not the oldest family's (another family's, or not made by this key; "
+                + "left as they are): \(report.heldByOthers.count)")
             for held in report.heldByOthers.prefix(listed) {
                 let where_ = held.holder != "family"
-                    ? "not this key's claim (\(held.holder), made by \(held.creator ?? "an unknown creator")): only its creator can change or delete it; give the family a new code with `\(repair)`"
-                    : held.holderHasTheCode ? "a newer family with this code" : "a family not in the container (a store that claimed it has not uploaded it yet, or gave it up)"
+                    ? "not this key's claim (\(held.holder), made by \(held.creator ?? "an unknown creator")): "
+                        + "only its creator can change or delete it; give the family a new code with `\(repair)`"
+                    : held.holderHasTheCode ? "a newer family with this code"
+                    : "a family not in the container (a store that claimed it has not uploaded it yet, or gave it up)"
                 lines.append("  \(held.code)  oldest \(held.oldest); claimed by \(held.claimedBy ?? "no family"): \(where_)")
             }
             if report.heldByOthers.count > listed { lines.append("  … and \(report.heldByOthers.count - listed) more (--json lists them all)") }

@@ -46,19 +46,27 @@ package struct ProvisionCommand: PipelineCommand {
     @Flag(name: .long, help: "Validate every row and check it against the store; write nothing.")
     package var dryRun = false
 
-    @Option(name: .customLong("map"), help: ArgumentHelp("A header of the file and the column it feeds, e.g. \"Nom de famille=family_name\" (repeatable); headers such as \"Family name\" match without it.", valueName: "header=column"))
+    @Option(name: .customLong("map"),
+            help: ArgumentHelp("A header of the file and the column it feeds, e.g. \"Nom de famille=family_name\" "
+                                + "(repeatable); headers such as \"Family name\" match without it.",
+                               valueName: "header=column"))
     package var map: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("How manifest.csv is written: input (the input's delimiter and byte order mark), comma, semicolon, tab, excel (commas, BOM), excel-eu (semicolons, BOM).", valueName: "format"))
+    @Option(name: .long,
+            help: ArgumentHelp("How manifest.csv is written: input (the input's delimiter and byte order mark), "
+                                + "comma, semicolon, tab, excel (commas, BOM), excel-eu (semicolons, BOM).",
+                               valueName: "format"))
     package var manifestFormat: ManifestFormat = .input
 
-    @Flag(name: .long, help: "Leave out new families with the name and admin of another (in the store or earlier in the file); default: create them with a warning.")
+    @Flag(name: .long, help: ArgumentHelp("Leave out new families with the name and admin of another (in the store "
+                                          + "or earlier in the file); default: create them with a warning."))
     package var skipPossibleDuplicates = false
 
     @Flag(name: .long, help: "Upload the records waiting for sync right after creating them (default: leave them for `resync`).")
     package var sync = false
 
-    @Option(name: .long, help: ArgumentHelp("Also print the invitations: cards on A4, from the manifest (see `tribeboard sheets`).", valueName: "file.pdf"))
+    @Option(name: .long, help: ArgumentHelp("Also print the invitations: cards on A4, from the manifest (see `tribeboard sheets`).",
+                                            valueName: "file.pdf"))
     package var sheets: String?
 
     @OptionGroup(title: "CloudKit") package var remoteOptions: RemoteOptions
@@ -83,28 +91,10 @@ package struct ProvisionCommand: PipelineCommand {
     /// The provisioning pipeline (CSV, SQLite, PNG files) blocks: it runs on a thread of its own (`PipelineThread`).
     package func runPipeline() async throws {
         let context = CommandContext(options: global, label: "tribeboard.provision")
-        var request = ProvisionRequest(csvPath: csv, storePath: global.store, outputDirectory: out)
-        request.codeLength = codeLength
-        request.qrScale = qrScale
-        request.dryRun = dryRun
-        if context.summaryOnTerminal { request.loggedFailures = 0 }
-        request.skipPossibleDuplicates = skipPossibleDuplicates
-        request.manifestFormat = manifestFormat
-        do { request.headerMapping = try HeaderMapping(arguments: map) } catch { throw context.fail(error, Self.exits) }
+        let request = try provisionRequest(context: context)
         let progress = ProgressDisplay(quiet: global.quiet || global.json && !Terminal.isTerminal(.standardError),
                                        logger: context.logger)
-        let client: CloudKitClient?
-        do {
-            client = try remoteOptions.client(policy: Self.remotePolicy, logger: context.logger)
-        } catch {
-            throw context.fail(error, Self.exits)
-        }
-        if sync && client == nil {
-            throw context.fail(CommandError.remoteNeeded(by: .sync), Self.exits)
-        }
-        if client == nil && !dryRun {
-            context.logger.info("no remote configured: codes are checked in the local store only, records wait for resync")
-        }
+        let client = try remoteClient(context: context)
         // Its one warning (CloudKit stopped) is the summary's "CloudKit could not be used" line.
         let remote = client.map { RemoteCodeCheck(client: $0, logger: context.loggerRepeatedBySummary()) }
         let provisioner = Provisioner(request: request, logger: context.logger, remote: dryRun ? nil : remote,
@@ -112,17 +102,12 @@ package struct ProvisionCommand: PipelineCommand {
         var report: ProvisionReport
         do {
             report = try await provisioner.run()
+            if sync, !dryRun, let client, remote?.isAvailable == true {
+                try await upload(with: client, into: &report, logger: context)
+            }
         } catch {
             progress.finish()
             throw context.fail(error, Self.exits)
-        }
-        if sync, !dryRun, let client, remote?.isAvailable == true {
-            do {
-                try await upload(with: client, into: &report, logger: context)
-            } catch {
-                progress.finish()
-                throw context.fail(error, Self.exits)
-            }
         }
         progress.finish()
         if report.remote?.unavailable != nil, report.remote?.next == nil, let client {
@@ -142,6 +127,36 @@ package struct ProvisionCommand: PipelineCommand {
             context.stopped(because: StopReasons.of(report))
             throw outcome.exitCode
         }
+    }
+
+    /// The run as the options ask for it.
+    private func provisionRequest(context: CommandContext) throws -> ProvisionRequest {
+        var request = ProvisionRequest(csvPath: csv, storePath: global.store, outputDirectory: out)
+        request.codeLength = codeLength
+        request.qrScale = qrScale
+        request.dryRun = dryRun
+        if context.summaryOnTerminal { request.loggedFailures = 0 }
+        request.skipPossibleDuplicates = skipPossibleDuplicates
+        request.manifestFormat = manifestFormat
+        do { request.headerMapping = try HeaderMapping(arguments: map) } catch { throw context.fail(error, Self.exits) }
+        return request
+    }
+
+    /// The CloudKit client the options configure, nil for none (which --sync cannot do without).
+    private func remoteClient(context: CommandContext) throws -> CloudKitClient? {
+        let client: CloudKitClient?
+        do {
+            client = try remoteOptions.client(policy: Self.remotePolicy, logger: context.logger)
+        } catch {
+            throw context.fail(error, Self.exits)
+        }
+        if sync && client == nil {
+            throw context.fail(CommandError.remoteNeeded(by: .sync), Self.exits)
+        }
+        if client == nil && !dryRun {
+            context.logger.info("no remote configured: codes are checked in the local store only, records wait for resync")
+        }
+        return client
     }
 
     /// --sheets: the manifest's cards; the status of a failure, which is also in the report.

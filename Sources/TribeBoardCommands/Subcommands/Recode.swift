@@ -27,7 +27,8 @@ package struct RecodeCommand: PipelineCommand {
     @Flag(help: "Make the change (without it, only show it).")
     package var apply = false
 
-    @Option(help: ArgumentHelp("With --apply: folder for qr/FAMILY_ID.png (created owner-only) and, without --manifest, manifest.csv.", valueName: "dir"))
+    @Option(help: ArgumentHelp("With --apply: folder for qr/FAMILY_ID.png (created owner-only) and, without "
+                                + "--manifest, manifest.csv.", valueName: "dir"))
     package var out: String?
 
     @Option(help: ArgumentHelp("The manifest to update in its own dialect (default: DIR/manifest.csv, written if absent).", valueName: "file"))
@@ -42,9 +43,13 @@ package struct RecodeCommand: PipelineCommand {
     package init() {}
 
     package func validate() throws {
-        if family.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("give a family's record id, code or external id.") }
+        if family.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("give a family's record id, code or external id.")
+        }
         if apply && (out ?? "").isEmpty { throw ValidationError("--apply needs --out DIR for the new QR code.") }
-        if !apply && (out != nil || manifest != nil) { throw ValidationError("--out and --manifest need --apply; without it recode only shows the change.") }
+        if !apply && (out != nil || manifest != nil) {
+            throw ValidationError("--out and --manifest need --apply; without it recode only shows the change.")
+        }
     }
 
     package func runPipeline() async throws {

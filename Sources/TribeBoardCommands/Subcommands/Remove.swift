@@ -45,7 +45,9 @@ package struct RemoveCommand: PipelineCommand {
 
     package func validate() throws {
         if (family == nil) == (fromFile == nil) { throw ValidationError("give one FAMILY, or --from-file FILE.") }
-        if let family, family.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("give a family's record id, code or external id.") }
+        if let family, family.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw ValidationError("give a family's record id, code or external id.")
+        }
     }
 
     package func runPipeline() async throws {

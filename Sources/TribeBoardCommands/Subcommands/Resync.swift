@@ -27,8 +27,10 @@ package struct ResyncCommand: PipelineCommand {
     /// A day: a cron job that may run longer than that is not bounded in any useful sense.
     static let maxDurationRange = 1...86_400
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Pages of 200 records sent side by side (1 to 8; default 4). More helps a far container; 1 sends one request at a time.",
-                                                        valueName: "pages"))
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Pages of 200 records sent side by side (1 to 8; default 4). More helps a far "
+                                + "container; 1 sends one request at a time.",
+                               valueName: "pages"))
     package var concurrency: Int = CloudKitClient.maxConcurrentRequests
 
     static let concurrencyRange = 1...8
@@ -40,7 +42,9 @@ package struct ResyncCommand: PipelineCommand {
                                valueName: "record-id"))
     package var release: [String] = []
 
-    @Option(help: ArgumentHelp("Upload this family again with its memberships, though the store says it is uploaded (CloudKit lost it: deleted in the Console), at the next run (repeatable); upload nothing.",
+    @Option(help: ArgumentHelp("Upload this family again with its memberships, though the store says it is "
+                                + "uploaded (CloudKit lost it: deleted in the Console), at the next run "
+                                + "(repeatable); upload nothing.",
                                valueName: "family-id"))
     package var reupload: [String] = []
 
@@ -126,7 +130,10 @@ package struct ResyncCommand: PipelineCommand {
         if let block { context.report(block) }
         let status = outcome.status
         if global.json || global.verbose || status != .success || Terminal.isTerminal(.standardOutput) && !global.quiet {
-            try context.emit(report) { ResyncReportText.render($0, store: global.store, remote: client.configuration.adviceFlags, stopShownApart: block != nil) }
+            try context.emit(report) {
+                ResyncReportText.render($0, store: global.store, remote: client.configuration.adviceFlags,
+                                        stopShownApart: block != nil)
+            }
         }
         guard status != .success else { return }
         let setAside = report.quarantined + report.conflicts + report.blocked

@@ -20,7 +20,9 @@ extension ResyncCommand {
         try context.emit(result) { report in
             guard !report.marked.isEmpty else { return "" }
             let families = report.marked.count == 1 ? "1 family" : "\(report.marked.count) families"
-            return "Marked \(families), with \(report.marked.count == 1 ? "its" : "their") memberships and profiles, for upload: the next resync sends them.\n"
+            let their = report.marked.count == 1 ? "its" : "their"
+            return "Marked \(families), with \(their) memberships and profiles, for upload: "
+                + "the next resync sends them.\n"
         }
         if !result.unknown.isEmpty {
             throw context.fail(CommandError.noSuchFamily(result.unknown, store: global.store), Self.exits)

@@ -37,7 +37,9 @@ package struct SheetsCommand: PipelineCommand {
     @Option(help: ArgumentHelp("Also (or, without --out, only) draw the first page as a PNG, to check a template.", valueName: "file.png"))
     package var preview: String?
 
-    @Option(help: ArgumentHelp("Check a finished PDF (each QR code decoded and compared with the code printed beside it and with the store's or --manifest's families); with --out naming the same file, once it is made.", valueName: "file.pdf"))
+    @Option(help: ArgumentHelp("Check a finished PDF (each QR code decoded and compared with the code printed "
+                                + "beside it and with the store's or --manifest's families); with --out naming "
+                                + "the same file, once it is made.", valueName: "file.pdf"))
     var verify: String?
 
     @Flag(help: "Print text that does not fit even in the smallest type cut (\"…\"), counted in the report, instead of refusing.")
@@ -58,7 +60,9 @@ package struct SheetsCommand: PipelineCommand {
     @Option(help: ArgumentHelp("Only the families provisioned from this CSV file.", valueName: "file.csv"))
     var fromImport: String?
 
-    @Option(name: .customLong("map"), help: ArgumentHelp("With --from-import: the --map given to provision for that file (repeatable).", valueName: "header=column"))
+    @Option(name: .customLong("map"),
+            help: ArgumentHelp("With --from-import: the --map given to provision for that file (repeatable).",
+                               valueName: "header=column"))
     var map: [String] = []
 
     @Option(name: .customLong("family-id"), help: ArgumentHelp("Only this family, by record id (repeatable).", valueName: "id"))

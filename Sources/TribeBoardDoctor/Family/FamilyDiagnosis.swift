@@ -56,7 +56,10 @@ struct FamilyDiagnosis {
                                found: admins.isEmpty ? "no active or invited parent_admin membership"
                                    : "no active parent_admin: \(names), which neither the app nor the join kit counts",
                                action: "invite a parent admin in the app, or remove the family "
-                                   + "(`\(Advice.remove(store: request.storePath, familyID: records.family.id, remote: request.remoteFlags).command)`) "
+                                   + "(`"
+                                   + Advice.remove(store: request.storePath, familyID: records.family.id,
+                                                   remote: request.remoteFlags).command
+                                   + "`) "
                                    + "and provision its row again with admin_display_name (provision never changes a family it already holds)")
         }
     }
@@ -114,7 +117,8 @@ struct FamilyDiagnosis {
                                action: "pass --key-id and --key-file to compare with CloudKit")
         case .unavailable:
             return DoctorCheck(.familyRemote, .creations, .warning, checked: checked, found: "not consulted: \(remote.detail)",
-                               action: "run `\(Advice.doctor(store: storePath, remote: remoteFlags).command)` for the remote's health, then try again")
+                               action: "run `\(Advice.doctor(store: storePath, remote: remoteFlags).command)` "
+                                + "for the remote's health, then try again")
         case .missing:
             guard let family else {
                 return DoctorCheck(.familyRemote, .creations, .failure, checked: checked, found: remote.detail,
@@ -191,8 +195,9 @@ struct FamilyDiagnosis {
         }
         let others = remote.records.filter { $0.recordName != family.id.rawValue }
         if !others.isEmpty {
+            let holders = others.map { "\(OutsideText.inline($0.recordType)) \(OutsideText.inline($0.recordName))" }
             return DoctorCheck(.familyRemote, .creations, .failure, checked: checked,
-                               found: "the code \(family.code) is also held by \(others.map { "\(OutsideText.inline($0.recordType)) \(OutsideText.inline($0.recordName))" }.joined(separator: ", "))",
+                               found: "the code \(family.code) is also held by \(holders.joined(separator: ", "))",
                                action: sharedCodeAction(family, others: others, store: storePath, remoteFlags: remoteFlags))
         }
         if let own = remote.records.first, own.code != family.code {
@@ -237,8 +242,10 @@ struct FamilyDiagnosis {
         }
         let keeper = oldest?.id ?? family.id.rawValue
         guard keeper != family.id.rawValue else {
+            let recode = Advice.recode(familyID: "ID", store: nil, remote: remoteFlags).command
             return SharedCodeRule.keeps(keeper) + " (this family): change the code of "
-                + others.map(\.recordName).joined(separator: ", ") + " in the app, or with `\(Advice.recode(familyID: "ID", store: nil, remote: remoteFlags).command)` where a store of this toolkit holds it"
+                + others.map(\.recordName).joined(separator: ", ")
+                + " in the app, or with `\(recode)` where a store of this toolkit holds it"
         }
         return SharedCodeRule.keeps(keeper) + "; give this family a new code before anyone joins with it: "
             + SharedCodeRule.recode(family.id, store: storePath, remote: remoteFlags)

@@ -72,20 +72,29 @@ package struct FamilyDoctor: Sendable {
             lookup.total = total
             if total > 1 {
                 lookup.findings.append(DoctorCheck(.familyFound, .creations, .warning, checked: "Family in the store",
-                                                   found: "\(total) families have a name or an admin's name containing \"\(query)\" (listed under \"Families whose name contains\")",
-                                                   action: "run `\(Advice.doctorFamily(store: request.storePath, family: "ID", remote: request.remoteFlags).command)` "
+                                                   found: "\(total) families have a name or an admin's name "
+                                                    + "containing \"\(query)\" (listed under \"Families whose name contains\")",
+                                                   action: "run `"
+                                                    + Advice.doctorFamily(store: request.storePath, family: "ID",
+                                                                          remote: request.remoteFlags).command
+                                                    + "` "
                                                        + "with the id of the one the ticket is about"))
             } else if !FamilyNameSearch.searchable(query) {
                 lookup.findings.append(DoctorCheck(.familyFound, .creations, .failure, checked: "Family in the store",
-                                                   found: "no family with id, code or external id \(OutsideText.inline(query)); names are searched with at least \(FamilyNameSearch.shortestQuery) letters or digits",
+                                                   found: "no family with id, code or external id \(OutsideText.inline(query)); "
+                                                    + "names are searched with at least \(FamilyNameSearch.shortestQuery) "
+                                                    + "letters or digits",
                                                    action: "type more of the family's or the admin's name, or give its id, code or external id"))
             } else {
                 lookup.findings.append(DoctorCheck(.familyFound, .creations, .failure, checked: "Family in the store",
-                                                   found: "no family with id, code, external id, or a name or admin's name containing \(query) in \(request.storePath)",
-                                                   action: "check the code (codes are 6 to 8 of A-Z and 0-9), the name's spelling or the store path; see CloudKit below"))
+                                                   found: "no family with id, code, external id, or a name or admin's "
+                                                    + "name containing \(query) in \(request.storePath)",
+                                                   action: "check the code (codes are 6 to 8 of A-Z and 0-9), the "
+                                                    + "name's spelling or the store path; see CloudKit below"))
             }
         } catch {
-            lookup.findings.append(DoctorCheck(.familyFound, .creations, .failure, checked: "Family in the store", found: "\(error.localizedDescription)",
+            lookup.findings.append(DoctorCheck(.familyFound, .creations, .failure, checked: "Family in the store",
+                                               found: "\(error.localizedDescription)",
                                                action: "run `\(Advice.doctor(store: request.storePath).command)` for the store's health"))
         }
         return lookup

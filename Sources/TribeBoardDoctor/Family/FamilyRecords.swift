@@ -37,7 +37,8 @@ struct FamilyRecords {
         var events = [TimelineEvent(at: family.createdAt, source: "families", what: "family \"\(family.name)\" created with code \(family.code)")]
         events += log.map { TimelineEvent(at: $0.at, source: "creation_log", what: $0.state + ($0.error.map { ": \($0)" } ?? "")) }
         events += memberships.map {
-            TimelineEvent(at: $0.joinedAt, source: "memberships", what: "\($0.user) joined as \($0.role) (\($0.status))\($0.needsSync ? ", waiting for sync" : "")")
+            TimelineEvent(at: $0.joinedAt, source: "memberships",
+                          what: "\($0.user) joined as \($0.role) (\($0.status))\($0.needsSync ? ", waiting for sync" : "")")
         }
         events += sync.map {
             TimelineEvent(at: $0.lastAttemptAt, source: "sync_state",

@@ -49,7 +49,8 @@ struct RemoteFamilyLookup {
                 for recordType in [RecordMapping.familyType] + RecordMapping.legacyTypes.prefix(1) {
                     let page: CloudKitQueryPage
                     do throws(CloudKitError) {
-                        let query = CloudKitQuery(recordType: recordType, filterBy: [.equals(FamilyField.code.rawValue, code)])
+                        let query = CloudKitQuery(recordType: recordType,
+                                                  filterBy: [.equals(FamilyField.code.rawValue, code)])
                         page = try await client.query(query, resultsLimit: 10)
                     } catch where error.isMissingLegacyType {
                         continue

@@ -53,7 +53,10 @@ package struct ManifestCodeCheck: Sendable, Encodable, Equatable {
 
     /// "Family B (F2, given a new code by audit --repair or recode); …; and 3 more", for messages.
     package var summary: String {
-        let named = first.map { "\($0.familyName) (\($0.familyId)\($0.repaired ? ", given a new code by audit --repair or recode" : ""))" }.joined(separator: "; ")
+        let named = first.map { family -> String in
+            let repaired = family.repaired ? ", given a new code by audit --repair or recode" : ""
+            return "\(family.familyName) (\(family.familyId)\(repaired))"
+        }.joined(separator: "; ")
         return outdated > first.count ? "\(named); and \(outdated - first.count) more" : named
     }
 }

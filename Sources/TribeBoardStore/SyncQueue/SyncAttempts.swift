@@ -102,7 +102,8 @@ extension SyncQueue {
 
     package func setLastSuccess(_ now: Date) throws {
         try store.writer.write { db in
-            try db.execute(sql: "INSERT INTO toolkit_meta (key, value) VALUES ('resync_last_success', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            try db.execute(sql: "INSERT INTO toolkit_meta (key, value) VALUES ('resync_last_success', ?) "
+                            + "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                            arguments: [Timestamp(now).text])
         }
     }

@@ -142,7 +142,9 @@ package struct SyncQueue: Sendable {
         return try store.writer.read { db in
             guard try db.tableExists("code_repairs") else { return [:] }
             var codes: [String: Set<String>] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT family_id, old_code FROM code_repairs WHERE family_id IN \(SQLPlaceholders.list(familyIDs.count))",
+            let sql = "SELECT family_id, old_code FROM code_repairs "
+                + "WHERE family_id IN \(SQLPlaceholders.list(familyIDs.count))"
+            for row in try Row.fetchAll(db, sql: sql,
                                         arguments: StatementArguments(familyIDs)) {
                 guard let family = row.text("family_id"), let old = row.text("old_code") else { continue }
                 codes[family, default: []].insert(old)
