@@ -49,7 +49,8 @@ extension StoreReading {
             """
         return try reader.read { db in
             try Self.countAndSample(db, stalled, order: "last_at", limit: limit) {
-                StalledCreation(familyID: FamilyID(rawValue: $0.shown("id")), name: $0.text("name"), code: $0.text("code"), lastAt: $0.timestamp("last_at"),
+                StalledCreation(familyID: FamilyID(rawValue: $0.shown("id")), name: $0.text("name"),
+                                code: $0.text("code"), lastAt: $0.timestamp("last_at"),
                                 lastState: $0.text("last_state"), lastError: $0.text("last_error"))
             }
         }
@@ -88,7 +89,8 @@ extension StoreReading {
             let since = FamilyConditions.pendingSince("f", hasRepairTable: try db.tableExists("code_repairs"))
             let pending = "SELECT f.id AS id, f.name AS name, f.code AS code, \(since) AS since FROM families f WHERE f.needs_sync = 1 \(notFailing)"
             let stale = try Self.countAndSample(db, pending + " AND \(since) < '\(cutoff.text)'", order: "since", limit: limit) {
-                PendingFamily(familyID: FamilyID(rawValue: $0.shown("id")), name: $0.text("name"), code: $0.text("code"), since: $0.timestamp("since"))
+                PendingFamily(familyID: FamilyID(rawValue: $0.shown("id")), name: $0.text("name"),
+                              code: $0.text("code"), since: $0.timestamp("since"))
             }
             let total = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM (\(pending))") ?? 0
             return (stale, total)
