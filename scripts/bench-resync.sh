@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 ROWS=${ROWS:-100000}
 WORK=${WORK:-bench-out}/resync
 BIN=${BIN:-.build/release}  # another build to compare: BIN=/path/to/its/release
+EMULATOR_BIN=${EMULATOR_BIN:-$BIN}  # another emulator with this client: EMULATOR_BIN=/path/to/its/release
 PORT=${PORT:-18787}
 
 OLD=""
@@ -20,7 +21,7 @@ awk -v rows="$ROWS" 'BEGIN { print "external_id,family_name"; for (i = 1; i <= r
 openssl ecparam -name prime256v1 -genkey -noout -out "$WORK/key.pem" 2>/dev/null
 chmod 600 "$WORK/key.pem"
 openssl ec -in "$WORK/key.pem" -pubout -out "$WORK/key.pub.pem" 2>/dev/null
-"$BIN/tribeboard-cloudkit-emulator" --port "$PORT" --key bench="$WORK/key.pub.pem" 2> "$WORK/emulator.log" &
+"$EMULATOR_BIN/tribeboard-cloudkit-emulator" --port "$PORT" --key bench="$WORK/key.pub.pem" 2> "$WORK/emulator.log" &
 EMULATOR=$!
 sleep 1
 
