@@ -48,3 +48,15 @@ package enum CaseError: Error, LocalizedError {
         }
     }
 }
+
+extension CaseError {
+    /// What stopped a case while it read the store: its own errors as they are, the store's as
+    /// `store`, anything else as a failed read.
+    static func reading(_ error: any Error) -> CaseError {
+        switch error {
+        case let error as CaseError: return error
+        case let error as StoreError: return .store(error)
+        default: return .store(.readFailed(reason: "\(error)"))
+        }
+    }
+}

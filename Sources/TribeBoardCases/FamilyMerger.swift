@@ -81,12 +81,8 @@ package struct FamilyMerger: Sendable {
             let families = try store.caseFamilies([duplicateFound.id, keptFound.id])
             guard families.count == 2 else { throw CaseError.noSuchFamily(request.duplicate, store: request.storePath) }
             return (families[0], families[1])
-        } catch let error as CaseError {
-            throw error
-        } catch let error as StoreError {
-            throw .store(error)
         } catch {
-            throw .store(.readFailed(reason: "\(error)"))
+            throw .reading(error)
         }
     }
 

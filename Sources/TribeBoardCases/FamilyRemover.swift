@@ -126,12 +126,8 @@ package struct FamilyRemover: Sendable {
             }
             let families = Dictionary(try store.caseFamilies(resolved.map(\.1)).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
             return resolved.compactMap { query, id in families[id].map { (query, $0) } }
-        } catch let error as CaseError {
-            throw error
-        } catch let error as StoreError {
-            throw .store(error)
         } catch {
-            throw .store(.readFailed(reason: "\(error)"))
+            throw .reading(error)
         }
     }
 

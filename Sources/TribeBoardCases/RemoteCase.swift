@@ -15,7 +15,7 @@ struct RemoteCase: Sendable {
     /// The records of these names CloudKit holds (a name it does not hold is left out).
     mutating func records(named names: [String]) async throws(CloudKitError) -> [String: CloudKitRecord] {
         guard !names.isEmpty else { return [:] }
-        requests += (names.count + CloudKitClient.maxOperationsPerRequest - 1) / CloudKitClient.maxOperationsPerRequest
+        requests += Self.requests(for: names.count)
         var found: [String: CloudKitRecord] = [:]
         for case .record(let record) in try await client.lookup(recordNames: names) { found[record.recordName] = record }
         return found
@@ -53,40 +53,51 @@ struct RemoteCase: Sendable {
 
     /// Deletes these records as read (with their change tags); gone ones count as deleted.
     mutating func delete(_ records: [CloudKitRecord]) async throws(CloudKitError) -> [String: Deletion] {
-        guard !records.isEmpty else { return [:] }
-        requests += (records.count + CloudKitClient.maxOperationsPerRequest - 1) / CloudKitClient.maxOperationsPerRequest
-        let results = try await client.modify(records.map { CloudKitOperation(.delete, $0) })
-        let matched = MatchedResults(asked: records.map(\.recordName), results: results, operation: "records/modify (removals)")
-        var outcomes: [String: Deletion] = [:]
-        for record in records {
-            switch matched.byName[record.recordName] {
-            case .record?: outcomes[record.recordName] = .gone
-            case .failure(let error)? where error.code == .notFound: outcomes[record.recordName] = .gone
-            case .failure(let error)? where error.code == .accessDenied:
-                outcomes[record.recordName] = .failed("\(error.serverErrorCode)\(error.reason.map { ": \($0)" } ?? "")", refusedByRoles: true)
-            case .failure(let error)?: outcomes[record.recordName] = .failed("\(error.serverErrorCode)\(error.reason.map { ": \($0)" } ?? "")")
-            case nil: outcomes[record.recordName] = .failed(matched.problem ?? "no answer for this record")
+        try await modify(records, .delete, operation: "records/modify (removals)") { error in
+            switch error.code {
+            case .notFound: return .gone
+            case .accessDenied: return .failed(Self.reason(error), refusedByRoles: true)
+            default: return .failed(Self.reason(error))
             }
         }
-        return outcomes
     }
 
     /// Creates these records; one CloudKit already holds under its name counts as created (an
     /// earlier run created it, then was stopped before the store knew).
     mutating func create(_ records: [CloudKitRecord]) async throws(CloudKitError) -> [String: Deletion] {
+        try await modify(records, .create, operation: "records/modify (moved members)") { error in
+            error.code == .exists || error.code == .conflict ? .gone : .failed(Self.reason(error))
+        }
+    }
+
+    /// One modify of these records, each record's answer settled by `settle` when it failed.
+    private mutating func modify(
+        _ records: [CloudKitRecord], _ kind: CloudKitOperation.Kind, operation: String,
+        settle: (CloudKitRecordError) -> Deletion
+    ) async throws(CloudKitError) -> [String: Deletion] {
         guard !records.isEmpty else { return [:] }
-        requests += (records.count + CloudKitClient.maxOperationsPerRequest - 1) / CloudKitClient.maxOperationsPerRequest
-        let results = try await client.modify(records.map { CloudKitOperation(.create, $0) })
-        let matched = MatchedResults(asked: records.map(\.recordName), results: results, operation: "records/modify (moved members)")
+        requests += Self.requests(for: records.count)
+        let results = try await client.modify(records.map { CloudKitOperation(kind, $0) })
+        let names = records.map(\.recordName)
+        let matched = MatchedResults(asked: names, results: results, operation: operation)
         var outcomes: [String: Deletion] = [:]
-        for record in records {
-            switch matched.byName[record.recordName] {
-            case .record?: outcomes[record.recordName] = .gone
-            case .failure(let error)? where error.code == .exists || error.code == .conflict: outcomes[record.recordName] = .gone
-            case .failure(let error)?: outcomes[record.recordName] = .failed("\(error.serverErrorCode)\(error.reason.map { ": \($0)" } ?? "")")
-            case nil: outcomes[record.recordName] = .failed(matched.problem ?? "no answer for this record")
+        for name in names {
+            switch matched.byName[name] {
+            case .record?: outcomes[name] = .gone
+            case .failure(let error)?: outcomes[name] = settle(error)
+            case nil: outcomes[name] = .failed(matched.problem ?? "no answer for this record")
             }
         }
         return outcomes
+    }
+
+    /// The requests `count` records take, at the client's most operations a request.
+    private static func requests(for count: Int) -> Int {
+        (count + CloudKitClient.maxOperationsPerRequest - 1) / CloudKitClient.maxOperationsPerRequest
+    }
+
+    /// A record's failure as a report says it: the server's code, then its reason when it gave one.
+    private static func reason(_ error: CloudKitRecordError) -> String {
+        "\(error.serverErrorCode)\(error.reason.map { ": \($0)" } ?? "")"
     }
 }

@@ -30,8 +30,13 @@ public struct EmulatorFaults: Sendable, Equatable {
 
     public init() {}
 
-    public var total: Double {
-        unavailable + bareUnavailable + throttled + internalError + bareInternalError + dropConnection + quotaExceeded
+    public var total: Double { requestFaults.reduce(0) { $0 + $1.fraction } }
+
+    /// The faults that answer a whole request, each with its fraction, in the order a draw meets them.
+    var requestFaults: [(fault: InjectedFault, fraction: Double)] {
+        [(.unavailable, unavailable), (.bareUnavailable, bareUnavailable), (.throttled, throttled),
+         (.internalError, internalError), (.bareInternalError, bareInternalError),
+         (.drop, dropConnection), (.quotaExceeded, quotaExceeded)]
     }
 
     /// Parses `kind=fraction` lists such as `503=0.1,503-bare=0.1,429=0.1,500=0.05,drop=0.05,latency=20ms`,
@@ -115,20 +120,11 @@ final class FaultDice: Sendable {
 
     func roll(_ faults: EmulatorFaults) -> InjectedFault {
         let draw = next()
-        var threshold = faults.unavailable
-        if draw < threshold { return .unavailable }
-        threshold += faults.bareUnavailable
-        if draw < threshold { return .bareUnavailable }
-        threshold += faults.throttled
-        if draw < threshold { return .throttled }
-        threshold += faults.internalError
-        if draw < threshold { return .internalError }
-        threshold += faults.bareInternalError
-        if draw < threshold { return .bareInternalError }
-        threshold += faults.dropConnection
-        if draw < threshold { return .drop }
-        threshold += faults.quotaExceeded
-        if draw < threshold { return .quotaExceeded }
+        var threshold = 0.0
+        for (fault, fraction) in faults.requestFaults {
+            threshold += fraction
+            if draw < threshold { return fault }
+        }
         return .none
     }
 
