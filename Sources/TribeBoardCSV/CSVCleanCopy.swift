@@ -10,11 +10,18 @@ final class CSVCleanCopy {
     var path: String { "/proc/self/fd/\(descriptor)" }
 
     /// `droppingFirstLine`: an Excel `sep=` line goes, so that CSV.swift reads the header first.
-    init(of source: String, blanking records: [CSVMalformedRecord], droppingFirstLine: Bool = false) throws(CSVImportError) {
-        guard let input = FileHandle(forReadingAtPath: source) else { throw .cannotOpen(path: source, reason: "cannot read it again") }
+    init(of source: String, blanking records: [CSVMalformedRecord], droppingFirstLine: Bool = false)
+        throws(CSVImportError)
+    {
+        guard let input = FileHandle(forReadingAtPath: source) else {
+            throw .cannotOpen(path: source, reason: "cannot read it again")
+        }
         defer { try? input.close() }
         descriptor = tb_open_unnamed_file(NSTemporaryDirectory(), 0o600)
-        guard descriptor >= 0 else { throw .workingCopy(folder: NSTemporaryDirectory(), reason: String(cString: strerror(errno))) }
+        guard descriptor >= 0 else {
+            throw .workingCopy(
+                folder: NSTemporaryDirectory(), reason: String(cString: strerror(errno)))
+        }
         var blanker = LineBlanker(records: records[...], dropsFirstLine: droppingFirstLine)
         var output: [UInt8] = []
         output.reserveCapacity(1 << 16)
@@ -35,8 +42,13 @@ final class CSVCleanCopy {
     private func write(_ bytes: inout [UInt8]) throws(CSVImportError) {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-            guard written > 0 else { throw .unreadable(reason: "cannot write the working copy: \(String(cString: strerror(errno)))") }
+            let written = bytes[offset...].withUnsafeBytes {
+                Glibc.write(descriptor, $0.baseAddress, $0.count)
+            }
+            guard written > 0 else {
+                throw .unreadable(
+                    reason: "cannot write the working copy: \(String(cString: strerror(errno)))")
+            }
             offset += written
         }
         bytes.removeAll(keepingCapacity: true)

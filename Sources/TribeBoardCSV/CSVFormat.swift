@@ -29,14 +29,21 @@ package struct CSVFormat: Sendable, Equatable {
         if let wide = wideEncoding(bytes) { throw wide }
         let firstLine = bytes.prefix { $0 != 0x0A && $0 != 0x0D }
         // Excel's hint line: `sep=;` (any one ASCII punctuation or a tab after the `=`).
-        if firstLine.count == 5, Array(firstLine.prefix(4)).map({ $0 | 0x20 }) == Array("sep=".utf8),
-           let separator = firstLine.last, separator == 0x09 || (0x21...0x7E).contains(separator), separator != 0x22 {
+        if firstLine.count == 5,
+            Array(firstLine.prefix(4)).map({ $0 | 0x20 }) == Array("sep=".utf8),
+            let separator = firstLine.last, separator == 0x09 || (0x21...0x7E).contains(separator),
+            separator != 0x22
+        {
             return CSVFormat(delimiter: separator, headerLine: 2)
         }
         var counts: [UInt8: Int] = [0x2C: 0, 0x3B: 0, 0x09: 0]
         var quoted = false
         for byte in firstLine {
-            if byte == 0x22 { quoted.toggle() } else if !quoted, counts[byte] != nil { counts[byte, default: 0] += 1 }
+            if byte == 0x22 {
+                quoted.toggle()
+            } else if !quoted, counts[byte] != nil {
+                counts[byte, default: 0] += 1
+            }
         }
         let best = counts.max { $0.value < $1.value || ($0.value == $1.value && $0.key != 0x2C) }
         guard let best, best.value > (counts[0x2C] ?? 0) else { return .standard }
@@ -47,7 +54,11 @@ package struct CSVFormat: Sendable, Equatable {
     /// first) or, without one, by the zero bytes beside ASCII characters: one in two for UTF-16,
     /// three in four for UTF-32. A file of nothing but zeros is neither (it is not text at all).
     private static func wideEncoding(_ bytes: ArraySlice<UInt8>) -> CSVImportError? {
-        if bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00]) || bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF]) { return .utf32 }
+        if bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00])
+            || bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF])
+        {
+            return .utf32
+        }
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) { return .utf16 }
         let sample = Array(bytes.prefix(64))
         guard sample.count >= 8 else { return nil }

@@ -16,7 +16,8 @@ package enum CSVImportError: Error, Equatable, LocalizedError {
     /// missing, full or not writable): the machine's fault, not the file's.
     case workingCopy(folder: String, reason: String)
     case malformedHeader(CSVMalformedRecord)
-    /// Over `CSVSource.maxBytes`: an endless FIFO or /dev/zero ends here instead of filling the disk.
+    /// Over `CSVSource.maxBytes`: an endless FIFO or /dev/zero ends here instead of filling the
+    /// disk.
     case tooLarge(path: String)
     /// `--map` names a header the file lacks, or two headers match one column: bad usage (64).
     case headerMapping(HeaderMappingProblem)
@@ -24,8 +25,10 @@ package enum CSVImportError: Error, Equatable, LocalizedError {
     package var errorDescription: String? {
         switch self {
         case .cannotOpen(let path, let reason): return "cannot open \(path): \(reason)"
-        case .invalidUTF8(let line): return "line \(line) is not valid UTF-8; save the file as UTF-8"
-        case .unterminatedQuote(let line): return "the quoted field that starts on line \(line) is never closed"
+        case .invalidUTF8(let line):
+            return "line \(line) is not valid UTF-8; save the file as UTF-8"
+        case .unterminatedQuote(let line):
+            return "the quoted field that starts on line \(line) is never closed"
         case .empty: return "the file is empty; it needs a header row with at least family_name"
         case .missingColumnInHeader(let name, let header, let delimiter):
             let shown = header.prefix(8).map { "\"\($0)\"" }.joined(separator: ", ")
@@ -40,7 +43,9 @@ package enum CSVImportError: Error, Equatable, LocalizedError {
             return "cannot make a working copy of the CSV in \(folder) (TMPDIR): \(reason); set TMPDIR to a writable folder"
         case .tooLarge(let path): return "\(path) is larger than \(CSVSource.maxBytes >> 20) MB, more than one run reads; split it into several files"
         case .headerMapping(let problem): return problem.localizedDescription
-        case .malformedHeader(let record): return "the header row (line 1, field \(record.field)) is not valid CSV: \(record.reason)"
+        case .malformedHeader(let record):
+            return
+                "the header row (line 1, field \(record.field)) is not valid CSV: \(record.reason)"
         }
     }
 }

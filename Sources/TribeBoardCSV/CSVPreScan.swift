@@ -17,13 +17,20 @@ package struct CSVPreScan: Sendable {
     /// Each line's row as a spreadsheet numbers it (notes with line breaks make them differ).
     package var rows = SpreadsheetRows()
 
-    package static func scan(path: String, limit: Int = CSVSource.maxBytes) throws(CSVImportError) -> CSVPreScan {
+    package static func scan(path: String, limit: Int = CSVSource.maxBytes) throws(CSVImportError)
+        -> CSVPreScan
+    {
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+            isDirectory.boolValue
+        {
             throw .cannotOpen(path: path, reason: "it is a folder, not a file")
         }
         guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw .cannotOpen(path: path, reason: FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file")
+            throw .cannotOpen(
+                path: path,
+                reason: FileManager.default.fileExists(atPath: path)
+                    ? "permission denied" : "no such file")
         }
         defer { try? handle.close() }
         var scanner: Scanner?
@@ -51,9 +58,11 @@ package struct CSVPreScan: Sendable {
         }
         guard var scanner else { throw .empty }
         let records = try scanner.finish()
-        var preScan = CSVPreScan(dataRecords: records, malformedRecords: scanner.malformed, format: scanner.format)
+        var preScan = CSVPreScan(
+            dataRecords: records, malformedRecords: scanner.malformed, format: scanner.format)
         preScan.byteOrderMark = byteOrderMark
-        preScan.rows = SpreadsheetRows(multiLine: scanner.multiLine, headerLine: scanner.format.headerLine)
+        preScan.rows = SpreadsheetRows(
+            multiLine: scanner.multiLine, headerLine: scanner.format.headerLine)
         return preScan
     }
 
@@ -83,7 +92,8 @@ package struct CSVPreScan: Sendable {
         var utf8NextRange: ClosedRange<UInt8> = 0x80...0xBF
         var previousWasCR = false
         var sawAnyByte = false
-        /// For each record of more than one line: the line after it and the lines it spans less one.
+        /// For each record of more than one line: the line after it and the lines it spans less
+        /// one.
         var multiLine: [(next: Int, extra: Int)] = []
 
         mutating func consume(_ bytes: UnsafeRawBufferPointer) throws(CSVImportError) {
@@ -100,7 +110,9 @@ package struct CSVPreScan: Sendable {
                 }
                 step(byte)
                 // A row of bare separators (`,,` as spreadsheets export empty rows) has no content.
-                if byte != 0x20 && byte != 0x09 && byte != format.delimiter && byte != 0x22 { recordHasContent = true }
+                if byte != 0x20 && byte != 0x09 && byte != format.delimiter && byte != 0x22 {
+                    recordHasContent = true
+                }
             }
         }
 
@@ -129,7 +141,9 @@ package struct CSVPreScan: Sendable {
             switch (state, byte) {
             case (.skippingLine, _): return
             case (.start, 0x22): state = .quoted; quoteLine = line
-            case (.start, format.delimiter), (.unquoted, format.delimiter), (.quoteInQuoted, format.delimiter): state = .start; field += 1
+            case (.start, format.delimiter), (.unquoted, format.delimiter),
+                (.quoteInQuoted, format.delimiter):
+                state = .start; field += 1
             case (.start, _): state = .unquoted
             case (.unquoted, 0x22):
                 malformed(reason: "a quote inside a field that does not start with one; quote the whole field "
@@ -139,8 +153,10 @@ package struct CSVPreScan: Sendable {
             case (.quoted, _): return
             case (.quoteInQuoted, 0x22): state = .quoted
             case (.quoteInQuoted, _):
-                malformed(reason: "\(Self.describe(byte)) after the closing quote; a quoted field ends at a "
-                    + "\(format.delimiterName) or the end of the line")
+                malformed(
+                    reason:
+                        "\(Self.describe(byte)) after the closing quote; a quoted field ends at a "
+                        + "\(format.delimiterName) or the end of the line")
                 state = .skippingLine
             }
         }
@@ -160,7 +176,10 @@ package struct CSVPreScan: Sendable {
 
         private mutating func endRecord() {
             if let problem {
-                malformed.append(CSVMalformedRecord(line: recordLine, lastLine: line - 1, field: problem.field, reason: problem.reason))
+                malformed.append(
+                    CSVMalformedRecord(
+                        line: recordLine, lastLine: line - 1, field: problem.field,
+                        reason: problem.reason))
                 recordHasContent = true
             }
             if recordHasContent { records += 1 }
@@ -177,7 +196,9 @@ package struct CSVPreScan: Sendable {
             if state == .quoted { throw .unterminatedQuote(line: quoteLine) }
             line += 1  // the last line has no line break: end its record as if it had
             endRecord()
-            if let header = malformed.first, header.line == format.headerLine { throw .malformedHeader(header) }
+            if let header = malformed.first, header.line == format.headerLine {
+                throw .malformedHeader(header)
+            }
             // The header, and Excel's `sep=` line before it.
             guard sawAnyByte, records >= format.headerLine else { throw .empty }
             return records - format.headerLine
@@ -199,7 +220,8 @@ package struct CSVMalformedRecord: Sendable, Equatable {
 /// line 353 is row 309 once 44 line breaks inside fields came before it. The header is row 1
 /// (Excel's `sep=` line before it is not shown).
 package struct SpreadsheetRows: Sendable, Equatable {
-    /// The first line after each record of several lines, and the line breaks inside fields up to it.
+    /// The first line after each record of several lines, and the line breaks inside fields up to
+    /// it.
     private var starts: [Int] = []
     private var breaks: [Int] = []
     private var headerLine = 1

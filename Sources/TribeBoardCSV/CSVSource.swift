@@ -7,8 +7,8 @@ import Foundation
 /// read once into an unnamed owner-only file (O_TMPFILE, gone when the run ends, however it
 /// ends), and that copy is read back through /proc.
 ///
-/// Bounded (docs/guarantees.md, "Bounds on what is read"): at most `maxBytes`, also for a regular file (the
-/// pre-scan counts), so that /dev/zero or an endless FIFO ends with `csv.tooLarge`.
+/// Bounded (docs/guarantees.md, "Bounds on what is read"): at most `maxBytes`, also for a regular
+/// file (the pre-scan counts), so that /dev/zero or an endless FIFO ends with `csv.tooLarge`.
 package final class CSVSource {
     /// 256 MB: about 2.8 million rows of a typical import (100,000 rows are 9 MB).
     package static let maxBytes = 256 << 20
@@ -27,7 +27,9 @@ package final class CSVSource {
         } else {
             var status = stat()
             guard stat(argument, &status) == 0 else {
-                throw .cannotOpen(path: argument, reason: errno == ENOENT ? "no such file" : String(cString: strerror(errno)))
+                throw .cannotOpen(
+                    path: argument,
+                    reason: errno == ENOENT ? "no such file" : String(cString: strerror(errno)))
             }
             switch status.st_mode & S_IFMT {
             case S_IFREG:
@@ -38,13 +40,16 @@ package final class CSVSource {
                 throw .cannotOpen(path: argument, reason: "it is a folder, not a file")
             default:
                 input = open(argument, O_RDONLY | O_CLOEXEC)
-                guard input >= 0 else { throw .cannotOpen(path: argument, reason: String(cString: strerror(errno))) }
+                guard input >= 0 else {
+                    throw .cannotOpen(path: argument, reason: String(cString: strerror(errno)))
+                }
             }
         }
         defer { if input != STDIN_FILENO { close(input) } }
         let descriptor = tb_open_unnamed_file(NSTemporaryDirectory(), 0o600)
         guard descriptor >= 0 else {
-            throw .workingCopy(folder: NSTemporaryDirectory(), reason: String(cString: strerror(errno)))
+            throw .workingCopy(
+                folder: NSTemporaryDirectory(), reason: String(cString: strerror(errno)))
         }
         copy = descriptor
         path = "/proc/self/fd/\(descriptor)"
@@ -53,7 +58,9 @@ package final class CSVSource {
 
     deinit { if let copy { close(copy) } }
 
-    private static func copyAll(from input: Int32, to output: Int32, name: String, limit: Int) throws(CSVImportError) {
+    private static func copyAll(from input: Int32, to output: Int32, name: String, limit: Int)
+        throws(CSVImportError)
+    {
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var total = 0
         while true {
@@ -67,8 +74,13 @@ package final class CSVSource {
             guard total <= limit else { throw .tooLarge(path: name) }
             var offset = 0
             while offset < count {
-                let written = buffer.withUnsafeBytes { write(output, $0.baseAddress.map { $0 + offset }, count - offset) }
-                guard written > 0 else { throw .unreadable(reason: "keeping a copy of \(name): \(String(cString: strerror(errno)))") }
+                let written = buffer.withUnsafeBytes {
+                    write(output, $0.baseAddress.map { $0 + offset }, count - offset)
+                }
+                guard written > 0 else {
+                    throw .unreadable(
+                        reason: "keeping a copy of \(name): \(String(cString: strerror(errno)))")
+                }
                 offset += written
             }
         }

@@ -22,8 +22,11 @@ package struct FamilyCSVRecord: Sendable, Equatable {
     /// Set when the record breaks the quoting rules: its fields were not read.
     package let malformed: RowError?
 
-    package init(line: Int, fields: [FamilyCSVColumn: String], fieldCountMismatch: (found: Int, expected: Int)? = nil,
-                malformed: RowError? = nil) {
+    package init(
+        line: Int, fields: [FamilyCSVColumn: String],
+        fieldCountMismatch: (found: Int, expected: Int)? = nil,
+        malformed: RowError? = nil
+    ) {
         self.line = line
         self.fields = fields
         self.fieldCountMismatch = fieldCountMismatch
@@ -32,7 +35,8 @@ package struct FamilyCSVRecord: Sendable, Equatable {
 
     package static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.line == rhs.line && lhs.fields == rhs.fields
-            && lhs.fieldCountMismatch?.found == rhs.fieldCountMismatch?.found && lhs.malformed == rhs.malformed
+            && lhs.fieldCountMismatch?.found == rhs.fieldCountMismatch?.found
+            && lhs.malformed == rhs.malformed
     }
 }
 
@@ -58,10 +62,15 @@ package final class FamilyCSVReader {
     /// Reads `path`; `malformed` (from `CSVPreScan`) are the records CSV.swift must not see: the
     /// reader parses a copy with their lines blanked and hands each over, in its place, as a
     /// record that fails.
-    package init(path: String, malformed: [CSVMalformedRecord] = [], format: CSVFormat = .standard,
-                 mapping: HeaderMapping = HeaderMapping()) throws(CSVImportError) {
-        let cleanCopy = malformed.isEmpty && format.headerLine == 1 ? nil
-            : try CSVCleanCopy(of: path, blanking: malformed, droppingFirstLine: format.headerLine == 2)
+    package init(
+        path: String, malformed: [CSVMalformedRecord] = [], format: CSVFormat = .standard,
+        mapping: HeaderMapping = HeaderMapping()
+    ) throws(CSVImportError) {
+        let cleanCopy =
+            malformed.isEmpty && format.headerLine == 1
+            ? nil
+            : try CSVCleanCopy(
+                of: path, blanking: malformed, droppingFirstLine: format.headerLine == 2)
         guard let stream = InputStream(fileAtPath: cleanCopy?.path ?? path) else {
             throw .cannotOpen(path: path, reason: "no such file")
         }
@@ -69,7 +78,8 @@ package final class FamilyCSVReader {
         self.malformed = malformed[...]
         self.stream = stream
         do {
-            reader = try CSVReader(stream: stream, hasHeaderRow: true, delimiter: Unicode.Scalar(format.delimiter))
+            reader = try CSVReader(
+                stream: stream, hasHeaderRow: true, delimiter: Unicode.Scalar(format.delimiter))
         } catch CSVError.cannotReadHeaderRow {
             throw .empty
         } catch {
@@ -79,9 +89,12 @@ package final class FamilyCSVReader {
         let sources = try mapping.resolve(header)
         let index = sources.map { ($0.field, $0.positions) }
         let fed = Set(sources.flatMap(\.positions))
-        let unknown = header.indices.filter { !fed.contains($0) && !header[$0].trimmed.isEmpty }.map { header[$0] }
+        let unknown = header.indices.filter { !fed.contains($0) && !header[$0].trimmed.isEmpty }.map
+        { header[$0] }
         guard index.contains(where: { $0.0 == .familyName }) else {
-            throw .missingColumnInHeader(FamilyCSVColumn.familyName.rawValue, header: header, delimiter: format.delimiterName)
+            throw .missingColumnInHeader(
+                FamilyCSVColumn.familyName.rawValue, header: header, delimiter: format.delimiterName
+            )
         }
         columnIndex = index
         columnSources = sources
@@ -105,8 +118,10 @@ package final class FamilyCSVReader {
         if let bad = malformed.first, bad.line < parsed?.line ?? Int.max {
             malformed = malformed.dropFirst()
             heldBack = parsed
-            let column = bad.field <= header.count ? header[bad.field - 1].trimmed : "field \(bad.field)"
-            return FamilyCSVRecord(line: bad.line, fields: [:], malformed: RowError(column: column, bad.reason))
+            let column =
+                bad.field <= header.count ? header[bad.field - 1].trimmed : "field \(bad.field)"
+            return FamilyCSVRecord(
+                line: bad.line, fields: [:], malformed: RowError(column: column, bad.reason))
         }
         return parsed
     }
@@ -121,10 +136,13 @@ package final class FamilyCSVReader {
                 let cells = positions.filter { $0 < values.count }.map { values[$0] }
                 guard !cells.isEmpty else { continue }
                 // A join ("First name+Last name"): the cells that hold something, one space apart.
-                let value = cells.count == 1 ? cells[0] : cells.map(\.trimmed).filter { !$0.isEmpty }.joined(separator: " ")
+                let value =
+                    cells.count == 1
+                    ? cells[0] : cells.map(\.trimmed).filter { !$0.isEmpty }.joined(separator: " ")
                 fields[column] = Self.normalized(value)
             }
-            let mismatch = values.count == headerWidth ? nil : (found: values.count, expected: headerWidth)
+            let mismatch =
+                values.count == headerWidth ? nil : (found: values.count, expected: headerWidth)
             return FamilyCSVRecord(line: line, fields: fields, fieldCountMismatch: mismatch)
         }
         // CSV.swift reports a normal end of file on Linux as cannotReadFile: only a stream that is

@@ -16,30 +16,37 @@ package struct HeaderMapping: Sendable, Equatable {
     /// `"First name+Last name=admin_display_name"` joins two headers' cells with a space.
     package init(arguments: [String]) throws(HeaderMappingProblem) {
         for argument in arguments {
-            guard let equals = argument.lastIndex(of: "=") else { throw .malformed(argument: argument) }
+            guard let equals = argument.lastIndex(of: "=") else {
+                throw .malformed(argument: argument)
+            }
             let header = argument[..<equals].trimmingCharacters(in: .whitespaces)
             let field = String(argument[argument.index(after: equals)...])
             guard !header.isEmpty else { throw .malformed(argument: argument) }
-            guard let column = Self.column(tolerant: field) else { throw .unknownColumn(argument: argument, column: field) }
+            guard let column = Self.column(tolerant: field) else {
+                throw .unknownColumn(argument: argument, column: field)
+            }
             if let earlier = explicit.first(where: { $0.column == column }) {
                 throw .columnTwice(column: column.rawValue, headers: [earlier.header, header])
             }
             if let earlier = explicit.first(where: { Self.key($0.header) == Self.key(header) }) {
-                throw .headerTwice(header: header, columns: [earlier.column.rawValue, column.rawValue])
+                throw .headerTwice(
+                    header: header, columns: [earlier.column.rawValue, column.rawValue])
             }
             explicit.append((header, column))
         }
     }
 
     package static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.explicit.map(\.header) == rhs.explicit.map(\.header) && lhs.explicit.map(\.column) == rhs.explicit.map(\.column)
+        lhs.explicit.map(\.header) == rhs.explicit.map(\.header)
+            && lhs.explicit.map(\.column) == rhs.explicit.map(\.column)
     }
 
     /// "Family name", "FAMILY-NAME", "Family name:"… compared as one word list: folded, with
     /// whatever is not a letter or digit (spaces, underscores, hyphens, a question's `:` or `?`)
     /// separating words.
     static func key(_ header: String) -> String {
-        NameFold.fold(header).split(whereSeparator: { !$0.isLetter && !$0.isNumber }).joined(separator: "_")
+        NameFold.fold(header).split(whereSeparator: { !$0.isLetter && !$0.isNumber }).joined(
+            separator: "_")
     }
 
     static func column(tolerant header: String) -> FamilyCSVColumn? {
@@ -56,16 +63,21 @@ package struct HeaderMapping: Sendable, Equatable {
         for (name, column) in explicit {
             let positions = try Self.positions(of: name, in: header, column: column)
             let shown = positions.map { header[$0] }.joined(separator: " + ")
-            sources.append(ColumnSource(header: shown, field: column, positions: positions, matched: .map))
+            sources.append(
+                ColumnSource(header: shown, field: column, positions: positions, matched: .map))
             taken.formUnion(positions)
         }
         var matched: [FamilyCSVColumn: [ColumnSource]] = [:]
         for (position, rawName) in header.enumerated() where !taken.contains(position) {
             let name = rawName.trimmed.lowercased()
             if let column = FamilyCSVColumn(rawValue: name) {
-                matched[column, default: []].append(ColumnSource(header: rawName, field: column, position: position, matched: .exact))
+                matched[column, default: []].append(
+                    ColumnSource(
+                        header: rawName, field: column, position: position, matched: .exact))
             } else if let column = Self.column(tolerant: rawName) {
-                matched[column, default: []].append(ColumnSource(header: rawName, field: column, position: position, matched: .tolerant))
+                matched[column, default: []].append(
+                    ColumnSource(
+                        header: rawName, field: column, position: position, matched: .tolerant))
             }
         }
         for column in FamilyCSVColumn.allCases {
@@ -73,8 +85,11 @@ package struct HeaderMapping: Sendable, Equatable {
             // A column --map fed already: other headers for it are left unread (unknown).
             if sources.contains(where: { $0.field == column }) { continue }
             if found.count > 1 {
-                if found.filter({ $0.matched == .exact }).count > 1 { throw .duplicateColumn(column.rawValue) }
-                throw .headerMapping(.ambiguous(column: column.rawValue, headers: found.map(\.header)))
+                if found.filter({ $0.matched == .exact }).count > 1 {
+                    throw .duplicateColumn(column.rawValue)
+                }
+                throw .headerMapping(
+                    .ambiguous(column: column.rawValue, headers: found.map(\.header)))
             }
             sources.append(found.removeFirst())
         }
@@ -83,11 +98,18 @@ package struct HeaderMapping: Sendable, Equatable {
 
     /// The file's header that `name` names, or, when the file has no such header and `name` is
     /// "A+B", each of A and B in turn: their cells are joined with a space (first and last name).
-    private static func positions(of name: String, in header: [String], column: FamilyCSVColumn) throws(CSVImportError) -> [Int] {
+    private static func positions(of name: String, in header: [String], column: FamilyCSVColumn)
+        throws(CSVImportError) -> [Int]
+    {
         func find(_ name: String) throws(CSVImportError) -> Int? {
             let positions = header.indices.filter { header[$0].trimmed == name }
-            let found = positions.isEmpty ? header.indices.filter { key(header[$0]) == key(name) } : positions
-            guard found.count <= 1 else { throw .headerMapping(.ambiguous(column: column.rawValue, headers: found.map { header[$0] })) }
+            let found =
+                positions.isEmpty
+                ? header.indices.filter { key(header[$0]) == key(name) } : positions
+            guard found.count <= 1 else {
+                throw .headerMapping(
+                    .ambiguous(column: column.rawValue, headers: found.map { header[$0] }))
+            }
             return found.first
         }
         if let whole = try find(name) { return [whole] }
@@ -96,7 +118,8 @@ package struct HeaderMapping: Sendable, Equatable {
         if parts.count > 1, !parts.contains(where: \.isEmpty) {
             for part in parts {
                 guard let position = try find(part) else {
-                    throw .headerMapping(.headerNotInFile(header: part, headers: Array(header.prefix(12))))
+                    throw .headerMapping(
+                        .headerNotInFile(header: part, headers: Array(header.prefix(12))))
                 }
                 positions.append(position)
             }
@@ -115,15 +138,25 @@ extension HeaderMapping {
         let headers = unread.map(\.trimmed).filter { !$0.isEmpty }
         guard !headers.isEmpty else { return "add an external_id column to tell such rows apart" }
         // A person's e-mail first, then an id or reference, a phone number, the form's time stamp.
-        let likely = [["mail", "email", "courriel", "correo"], ["id", "ref", "reference", "number", "numero"],
-                      ["phone", "telephone", "tel", "mobile", "portable"], ["timestamp", "horodateur", "horodatage", "date"]]
+        let likely = [
+            ["mail", "email", "courriel", "correo"], ["id", "ref", "reference", "number", "numero"],
+            ["phone", "telephone", "tel", "mobile", "portable"],
+            ["timestamp", "horodateur", "horodatage", "date"]
+        ]
         let words = headers.map { key($0).split(separator: "_").map(String.init) }
         func matches(_ index: Int, _ group: [String]) -> Bool {
-            words[index].contains { word in group.contains { word == $0 || $0.count > 3 && word.hasPrefix($0) } }
+            words[index].contains { word in
+                group.contains { word == $0 || $0.count > 3 && word.hasPrefix($0) }
+            }
         }
-        let chosen = likely.lazy.compactMap { group in headers.indices.first { matches($0, group) } }.first ?? 0
-        let shown = headers.prefix(4).map { "\"\($0)\"" }.joined(separator: ", ") + (headers.count > 4 ? " and \(headers.count - 4) more" : "")
-        return "the columns \(shown) were not read; if they tell such rows apart, read one as the external id: "
+        let chosen =
+            likely.lazy.compactMap { group in headers.indices.first { matches($0, group) } }.first
+            ?? 0
+        let shown =
+            headers.prefix(4).map { "\"\($0)\"" }.joined(separator: ", ")
+            + (headers.count > 4 ? " and \(headers.count - 4) more" : "")
+        return
+            "the columns \(shown) were not read; if they tell such rows apart, read one as the external id: "
             + "--map \(ShellWords.quoted(headers[chosen] + "=external_id"))"
     }
 }
@@ -145,7 +178,9 @@ package struct ColumnSource: Encodable, Sendable, Equatable {
     }
 
     init(header: String, field: FamilyCSVColumn, positions: [Int], matched: Match) {
-        (self.header, self.field, self.positions, self.matched) = (header, field, positions, matched)
+        (self.header, self.field, self.positions, self.matched) = (
+            header, field, positions, matched
+        )
     }
 
     private enum CodingKeys: String, CodingKey { case header, field, matched }
@@ -180,7 +215,8 @@ package enum HeaderMappingProblem: Error, Equatable, LocalizedError {
         case .malformed(let argument):
             return "--map \"\(argument)\": write it as \"HEADER=column\", e.g. --map \"Nom de famille=family_name\""
         case .unknownColumn(let argument, let column):
-            return "--map \"\(argument)\": \"\(column)\" is not a column provision reads (\(columns))"
+            return
+                "--map \"\(argument)\": \"\(column)\" is not a column provision reads (\(columns))"
         case .headerNotInFile(let header, let headers):
             let names = headers.map { "\"\($0)\"" }.joined(separator: ", ")
             return "--map names the header \"\(header)\", which the file does not have (its header: \(names))"

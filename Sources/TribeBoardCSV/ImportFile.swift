@@ -15,7 +15,9 @@ package struct ImportFile {
 
     /// A reader from the first record (each call reads the file again).
     package func reader() throws(CSVImportError) -> FamilyCSVReader {
-        try FamilyCSVReader(path: source.path, malformed: preScan.malformedRecords, format: preScan.format, mapping: mapping)
+        try FamilyCSVReader(
+            path: source.path, malformed: preScan.malformedRecords, format: preScan.format,
+            mapping: mapping)
     }
 
     /// Every row's import key, valid or not (a row that failed at provision made no family, but

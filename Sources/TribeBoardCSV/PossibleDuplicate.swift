@@ -13,7 +13,10 @@ package struct PossibleDuplicate: Encodable, Sendable, Equatable {
     /// The command that shows both families side by side.
     package let look: String
 
-    package init(line: Int, externalId: String?, familyName: String, skipped: Bool, matches: Match, look: String) {
+    package init(
+        line: Int, externalId: String?, familyName: String, skipped: Bool, matches: Match,
+        look: String
+    ) {
         self.line = line
         self.externalId = externalId
         self.familyName = familyName
@@ -30,7 +33,9 @@ package struct PossibleDuplicate: Encodable, Sendable, Equatable {
         package let externalId: String?
         package let familyName: String
 
-        package init(source: String, familyId: String?, line: Int?, externalId: String?, familyName: String) {
+        package init(
+            source: String, familyId: String?, line: Int?, externalId: String?, familyName: String
+        ) {
             self.source = source
             self.familyId = familyId
             self.line = line
@@ -41,7 +46,10 @@ package struct PossibleDuplicate: Encodable, Sendable, Equatable {
 
     /// "line 3 (ext F-1)" or "family 1F2E… (ext F-1)": what a warning names.
     package var matchDescription: String {
-        let what = matches.source == "file" ? "line \(matches.line ?? 0) of this file" : "family \(matches.familyId ?? "?") in the store"
+        let what =
+            matches.source == "file"
+            ? "line \(matches.line ?? 0) of this file"
+            : "family \(matches.familyId ?? "?") in the store"
         return what + (matches.externalId.map { " (external_id \($0))" } ?? "")
     }
 }

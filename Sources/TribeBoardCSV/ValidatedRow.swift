@@ -4,7 +4,8 @@ import TribeBoardDomain
 /// A CSV row that passed validation, ready to be written.
 package struct ValidatedRow: Sendable, Equatable {
     package let line: Int
-    /// What makes a re-run recognise the row: `ext:` + external id, or `row:` + its normalized content.
+    /// What makes a re-run recognise the row: `ext:` + external id, or `row:` + its normalized
+    /// content.
     package let importKey: String
     package let externalId: String?
     package let familyName: String
@@ -19,5 +20,6 @@ package struct ValidatedRow: Sendable, Equatable {
 /// One row of input on its way through a batch: valid, or already failed.
 package enum BatchEntry: Sendable {
     case valid(ValidatedRow)
-    case invalid(line: Int, externalId: String?, familyName: String, importKey: String?, error: RowError)
+    case invalid(
+        line: Int, externalId: String?, familyName: String, importKey: String?, error: RowError)
 }

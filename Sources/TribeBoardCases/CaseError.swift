@@ -39,12 +39,17 @@ package enum CaseError: Error, LocalizedError {
         case .remoteNeeded(let id):
             return "family \(id) went up to CloudKit (or holds a code claim there): configure the remote "
                 + "(--config or --key-id/--key-file) so that it leaves CloudKit too"
-        case .notInCloudKit(let id): return "CloudKit holds no Family record \(id): nothing to adopt"
+        case .notInCloudKit(let id):
+            return "CloudKit holds no Family record \(id): nothing to adopt"
         case .store(let error): return error.localizedDescription
-        case .remote(let error): return "CloudKit: \(error.localizedDescription); run the same command again to finish"
+        case .remote(let error):
+            return "CloudKit: \(error.localizedDescription); run the same command again to finish"
         case .claim(let error): return error.localizedDescription
-        case .list(let error): return "cannot read the list of families: \(error.localizedDescription)"
-        case .listTooLarge(let path, let limit): return "\(path) is larger than \(limit) bytes: a list of family ids, codes or names is far smaller"
+        case .list(let error):
+            return "cannot read the list of families: \(error.localizedDescription)"
+        case .listTooLarge(let path, let limit):
+            return
+                "\(path) is larger than \(limit) bytes: a list of family ids, codes or names is far smaller"
         }
     }
 }

@@ -10,10 +10,17 @@ package enum FamilyList {
         var status = stat()
         guard lstat(path, &status) == 0 else { throw .list(FileSystemError("open", path: path)) }
         guard status.st_mode & S_IFMT == S_IFREG else {
-            throw .list(FileSystemError("open", path: path, reason: "not a regular file (a symbolic link, a folder or a device)"))
+            throw .list(
+                FileSystemError(
+                    "open", path: path,
+                    reason: "not a regular file (a symbolic link, a folder or a device)"))
         }
-        guard status.st_size <= Int64(maxBytes) else { throw .listTooLarge(path: path, limit: maxBytes) }
-        guard let data = FileManager.default.contents(atPath: path) else { throw .list(FileSystemError("read", path: path)) }
+        guard status.st_size <= Int64(maxBytes) else {
+            throw .listTooLarge(path: path, limit: maxBytes)
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .list(FileSystemError("read", path: path))
+        }
         return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }

@@ -34,7 +34,9 @@ package struct FamilyMerger: Sendable {
         report.keptId = kept.id.rawValue
         report.keptName = kept.name
         report.reprintCommand = Advice.reprint(store: request.storePath, familyID: kept.id).command
-        if (duplicate.uploaded || !duplicate.claimedCodes.isEmpty || kept.uploaded) && request.client == nil && request.apply {
+        if (duplicate.uploaded || !duplicate.claimedCodes.isEmpty || kept.uploaded)
+            && request.client == nil && request.apply
+        {
             throw .remoteNeeded(familyID: (duplicate.uploaded ? duplicate.id : kept.id).rawValue)
         }
         var remote = request.client.map(RemoteCase.init)
@@ -42,12 +44,17 @@ package struct FamilyMerger: Sendable {
         let moves = plan(duplicate, into: kept, appMembers: joinedInApp, report: &report)
         guard request.apply, let writable else { return report }
         do throws(StoreError) {
-            try writable.beginRemovals([FamilyRemoval(familyID: duplicate.id, name: duplicate.name, code: duplicate.code, mergedInto: kept.id)])
+            try writable.beginRemovals([
+                FamilyRemoval(
+                    familyID: duplicate.id, name: duplicate.name, code: duplicate.code,
+                    mergedInto: kept.id)
+            ])
             _ = try writable.addMovedMembers(moves)
         } catch {
             throw .store(error)
         }
-        try await upload(movedTo: kept, from: duplicate, store: writable, remote: &remote, report: &report)
+        try await upload(
+            movedTo: kept, from: duplicate, store: writable, remote: &remote, report: &report)
         var removal = RemoveRequest(storePath: request.storePath, families: [duplicate.id.rawValue])
         removal.apply = true
         removal.force = true
@@ -62,11 +69,17 @@ package struct FamilyMerger: Sendable {
     }
 
     /// Both families; nil for the duplicate when an earlier run already merged it (reported).
-    private func resolve(_ store: any StoreReading, report: inout MergeReport) throws(CaseError) -> (CaseFamily?, CaseFamily?) {
+    private func resolve(_ store: any StoreReading, report: inout MergeReport) throws(CaseError)
+        -> (CaseFamily?, CaseFamily?)
+    {
         do {
-            guard let keptFound = try store.namedFamily(request.kept) else { throw CaseError.noSuchFamily(request.kept, store: request.storePath) }
+            guard let keptFound = try store.namedFamily(request.kept) else {
+                throw CaseError.noSuchFamily(request.kept, store: request.storePath)
+            }
             guard let duplicateFound = try store.namedFamily(request.duplicate) else {
-                if let removal = try store.removal(matching: request.duplicate), removal.finishedAt != nil, removal.mergedInto == keptFound.id {
+                if let removal = try store.removal(matching: request.duplicate),
+                    removal.finishedAt != nil, removal.mergedInto == keptFound.id
+                {
                     report.alreadyMerged = true
                     report.duplicateId = removal.familyID.rawValue
                     report.duplicateName = removal.name
@@ -76,10 +89,16 @@ package struct FamilyMerger: Sendable {
                 }
                 throw CaseError.noSuchFamily(request.duplicate, store: request.storePath)
             }
-            if duplicateFound.id == keptFound.id { throw CaseError.sameFamily(keptFound.id.rawValue) }
-            if try store.familyRemovals([keptFound.id])[keptFound.id] != nil { throw CaseError.keptFamilyLeaving(keptFound.id.rawValue) }
+            if duplicateFound.id == keptFound.id {
+                throw CaseError.sameFamily(keptFound.id.rawValue)
+            }
+            if try store.familyRemovals([keptFound.id])[keptFound.id] != nil {
+                throw CaseError.keptFamilyLeaving(keptFound.id.rawValue)
+            }
             let families = try store.caseFamilies([duplicateFound.id, keptFound.id])
-            guard families.count == 2 else { throw CaseError.noSuchFamily(request.duplicate, store: request.storePath) }
+            guard families.count == 2 else {
+                throw CaseError.noSuchFamily(request.duplicate, store: request.storePath)
+            }
             return (families[0], families[1])
         } catch {
             throw .reading(error)
@@ -88,13 +107,17 @@ package struct FamilyMerger: Sendable {
 
     /// The duplicate's members who joined it in the app: `Membership` records in CloudKit the
     /// store does not hold, with their profiles as CloudKit has them.
-    private func appMembers(of duplicate: CaseFamily, remote: inout RemoteCase?) async throws(CaseError) -> [AppMember] {
+    private func appMembers(of duplicate: CaseFamily, remote: inout RemoteCase?)
+        async throws(CaseError) -> [AppMember]
+    {
         guard var cloud = remote, duplicate.uploaded else { return [] }
         defer { remote = cloud }
         do throws(CloudKitError) {
             let known = Set(duplicate.members.map(\.membershipID.rawValue))
-            let records = (try await cloud.memberships(of: [duplicate.id.rawValue]))[duplicate.id.rawValue, default: []]
-                .filter { !known.contains($0.recordName) }
+            let records = (try await cloud.memberships(of: [duplicate.id.rawValue]))[
+                duplicate.id.rawValue, default: []
+            ]
+            .filter { !known.contains($0.recordName) }
             let users = records.compactMap { RemoteMembership($0).user }
             let profiles = try await cloud.records(named: users)
             return records.compactMap { AppMember(membership: $0, profiles: profiles) }
@@ -106,17 +129,22 @@ package struct FamilyMerger: Sendable {
     /// The members to add to the kept family, and the report's account of every member.
     private func plan(_ duplicate: CaseFamily, into kept: CaseFamily, appMembers: [AppMember], report: inout MergeReport) -> [MemberMove] {
         let keptAdmin = kept.admin
-        let present = Set(kept.members.filter { $0.status != MembershipStatus.removed.rawValue }.map(\.userID))
+        let present = Set(
+            kept.members.filter { $0.status != MembershipStatus.removed.rawValue }.map(\.userID))
         var moves: [MemberMove] = []
         let ids = RecordIDGenerator(source: SystemSecureRandomSource())
         var candidates: [(CaseMember, ImportedProfile?, String)] = duplicate.members.filter { $0.status != MembershipStatus.removed.rawValue }
             .map { ($0, nil, "store") }
         candidates += appMembers.map { ($0.member, $0.profile, "cloudkit") }
         for (member, profile, source) in candidates {
-            var entry = MergeReport.Member(userId: member.userID.rawValue, displayName: member.displayName, role: member.role, from: source)
+            var entry = MergeReport.Member(
+                userId: member.userID.rawValue, displayName: member.displayName, role: member.role,
+                from: source)
             if present.contains(member.userID) {
                 entry.outcome = "already a member of the kept family"
-            } else if member.role == MembershipRole.parentAdmin.rawValue, let keptAdmin, Self.samePerson(member, keptAdmin) {
+            } else if member.role == MembershipRole.parentAdmin.rawValue, let keptAdmin,
+                Self.samePerson(member, keptAdmin)
+            {
                 entry.outcome = "the kept family's admin, registered twice"
             } else if let membershipID = try? ids.make() {
                 let role = member.role == MembershipRole.parentAdmin.rawValue && keptAdmin != nil
@@ -145,13 +173,17 @@ package struct FamilyMerger: Sendable {
     /// Creates in CloudKit the kept family's memberships for the duplicate's members that are
     /// still pending (this run's and a killed run's), when their family and profile are there;
     /// the others wait for resync.
-    private func upload(movedTo kept: CaseFamily, from duplicate: CaseFamily, store: TribeBoardStore, remote: inout RemoteCase?,
-                        report: inout MergeReport) async throws(CaseError) {
+    private func upload(
+        movedTo kept: CaseFamily, from duplicate: CaseFamily, store: TribeBoardStore,
+        remote: inout RemoteCase?,
+        report: inout MergeReport
+    ) async throws(CaseError) {
         guard var cloud = remote, kept.uploaded else { return }
         defer { remote = cloud }
         do {
             let refreshed = try store.caseFamilies([kept.id]).first
-            let pending = (refreshed?.members ?? []).filter { !$0.uploaded && $0.profileUploaded }.map(\.membershipID)
+            let pending = (refreshed?.members ?? []).filter { !$0.uploaded && $0.profileUploaded }
+                .map(\.membershipID)
             let memberships = try store.pendingMemberships(pending)
             let records = memberships.map { membership in
                 RecordMapping.membership(id: membership.id, familyID: membership.familyID, userID: membership.userID, role: membership.role,
@@ -183,10 +215,12 @@ struct AppMember {
         guard let user = membership.user else { return nil }
         let remote = profiles[user].map { RemoteProfile($0) }
         let name = remote?.displayName ?? "?"
-        member = CaseMember(membershipID: MembershipID(rawValue: record.recordName), userID: UserID(rawValue: user),
-                            displayName: name, appleUserIdHash: remote?.appleUserIdHash, role: membership.role ?? "adult",
-                            status: membership.status ?? "active", uploaded: true, profileUploaded: remote != nil,
-                            profileOnlyHere: false)
+        member = CaseMember(
+            membershipID: MembershipID(rawValue: record.recordName), userID: UserID(rawValue: user),
+            displayName: name, appleUserIdHash: remote?.appleUserIdHash,
+            role: membership.role ?? "adult",
+            status: membership.status ?? "active", uploaded: true, profileUploaded: remote != nil,
+            profileOnlyHere: false)
         profile = remote.map {
             ImportedProfile(id: UserID(rawValue: user), displayName: name, appleUserIdHash: $0.appleUserIdHash,
                             createdAt: $0.created.timestamp ?? Timestamp(Date()))

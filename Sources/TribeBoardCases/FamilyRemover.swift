@@ -34,7 +34,8 @@ package struct FamilyRemover: Sendable {
 
     package func run() async throws(CaseError) -> RemoveReport {
         let (store, writable) = try CaseStore.open(request.storePath, forWriting: request.apply)
-        var report = RemoveReport(store: request.storePath, applied: request.apply, remote: request.client != nil)
+        var report = RemoveReport(
+            store: request.storePath, applied: request.apply, remote: request.client != nil)
         report.asked = request.families.count
         var remote = request.client.map(RemoteCase.init)
         var batch: [(CaseFamily, RemovedFamily)] = []
@@ -47,7 +48,8 @@ package struct FamilyRemover: Sendable {
             for (query, family) in resolved {
                 var entry = plan(family, query: query)
                 entry.members += joinedInApp[family.id.rawValue] ?? []
-                let others = family.otherMembers.count + (joinedInApp[family.id.rawValue]?.count ?? 0)
+                let others =
+                    family.otherMembers.count + (joinedInApp[family.id.rawValue]?.count ?? 0)
                 if others > 0 && !request.force {
                     entry.outcome = .refused
                     entry.problem = CaseError.hasMembers(familyID: family.id, count: others, store: request.storePath).localizedDescription
@@ -62,7 +64,8 @@ package struct FamilyRemover: Sendable {
                 if remote == nil && (family.uploaded || !family.claimedCodes.isEmpty) {
                     if request.families.count == 1 { throw .remoteNeeded(familyID: family.id.rawValue) }
                     entry.outcome = .unfinished
-                    entry.problem = CaseError.remoteNeeded(familyID: family.id.rawValue).localizedDescription
+                    entry.problem =
+                        CaseError.remoteNeeded(familyID: family.id.rawValue).localizedDescription
                     report.add(entry)
                     continue
                 }
@@ -92,27 +95,41 @@ package struct FamilyRemover: Sendable {
             return "CloudKit refused to delete memberships of members who joined in the app (their records; only they can leave"
                 + " the family, in the app), so the family record stays and running remove again changes nothing: ask them to leave"
                 + " in the app, then run the same command again, or keep the family"
-                + (rest ? "; for the others, run the same command again: it finishes what was started" : "")
+                + (rest
+                    ? "; for the others, run the same command again: it finishes what was started"
+                    : "")
         }
         if report.notOurs > 0 {
             let ids = report.families.filter(\.anotherCreator).compactMap(\.familyId)
-            let adopt = Advice.adopt(store: request.storePath, familyID: ids.count == 1 ? FamilyID(rawValue: ids[0]) : "ID",
-                                     remote: request.client?.configuration.adviceFlags ?? [], apply: true).command
-            return "CloudKit refused to delete a family record another creator wrote (an app user's; only they may delete it), "
+            let adopt = Advice.adopt(
+                store: request.storePath,
+                familyID: ids.count == 1 ? FamilyID(rawValue: ids[0]) : "ID",
+                remote: request.client?.configuration.adviceFlags ?? [], apply: true
+            ).command
+            return
+                "CloudKit refused to delete a family record another creator wrote (an app user's; only they may delete it), "
                 + "so running remove again changes nothing: take CloudKit's version into the store with `\(adopt)`"
-                + (report.unfinished > report.notOurs ? "; for the others, run the same command again: it finishes what was started" : "")
+                + (report.unfinished > report.notOurs
+                    ? "; for the others, run the same command again: it finishes what was started"
+                    : "")
         }
-        return report.unfinished > 0 ? "run the same command again: it finishes what was started" : nil
+        return report.unfinished > 0
+            ? "run the same command again: it finishes what was started" : nil
     }
 
-    /// Each query's family, or its entry when the store no longer holds it (removed earlier, or unknown).
-    private func resolve(_ queries: [String], store: any StoreReading, report: inout RemoveReport) throws(CaseError) -> [(String, CaseFamily)] {
+    /// Each query's family, or its entry when the store no longer holds it (removed earlier, or
+    /// unknown).
+    private func resolve(_ queries: [String], store: any StoreReading, report: inout RemoveReport)
+        throws(CaseError) -> [(String, CaseFamily)]
+    {
         var resolved: [(String, FamilyID)] = []
         do {
             for query in queries {
                 if let family = try store.namedFamily(query) {
                     resolved.append((query, family.id))
-                } else if let removal = try store.removal(matching: query), removal.finishedAt != nil {
+                } else if let removal = try store.removal(matching: query),
+                    removal.finishedAt != nil
+                {
                     var entry = RemovedFamily(query: query, outcome: .alreadyRemoved)
                     entry.familyId = removal.familyID.rawValue
                     entry.familyName = removal.name
@@ -120,11 +137,15 @@ package struct FamilyRemover: Sendable {
                     entry.mergedInto = removal.mergedInto?.rawValue
                     report.add(entry)
                 } else {
-                    if queries.count == 1 && request.families.count == 1 { throw CaseError.noSuchFamily(query, store: request.storePath) }
+                    if queries.count == 1 && request.families.count == 1 {
+                        throw CaseError.noSuchFamily(query, store: request.storePath)
+                    }
                     report.add(RemovedFamily(query: query, outcome: .notFound))
                 }
             }
-            let families = Dictionary(try store.caseFamilies(resolved.map(\.1)).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            let families = Dictionary(
+                try store.caseFamilies(resolved.map(\.1)).map { ($0.id, $0) },
+                uniquingKeysWith: { first, _ in first })
             return resolved.compactMap { query, id in families[id].map { (query, $0) } }
         } catch {
             throw .reading(error)
@@ -133,7 +154,9 @@ package struct FamilyRemover: Sendable {
 
     /// Members who joined these families in the app (CloudKit's memberships the store does not
     /// hold): they count as members besides the admin, and their profiles are theirs (kept).
-    private func appMembers(of families: [CaseFamily], remote: inout RemoteCase?) async throws(CaseError) -> [String: [RemovedFamily.Member]] {
+    private func appMembers(of families: [CaseFamily], remote: inout RemoteCase?)
+        async throws(CaseError) -> [String: [RemovedFamily.Member]]
+    {
         let uploaded = families.filter(\.uploaded)
         guard var cloud = remote, !uploaded.isEmpty else { return [:] }
         defer { remote = cloud }
@@ -146,11 +169,14 @@ package struct FamilyRemover: Sendable {
         var members: [String: [RemovedFamily.Member]] = [:]
         for family in uploaded {
             let known = Set(family.members.map(\.membershipID.rawValue))
-            members[family.id.rawValue] = (queried[family.id.rawValue] ?? []).filter { !known.contains($0.recordName) }.map { record in
+            members[family.id.rawValue] = (queried[family.id.rawValue] ?? []).filter {
+                !known.contains($0.recordName)
+            }.map { record in
                 let joined = RemoteMembership(record)
-                return RemovedFamily.Member(membershipId: record.recordName, userId: joined.user ?? "?",
-                                            displayName: "(joined in the app)", role: joined.role ?? "?",
-                                            status: joined.status ?? "?", profile: "kept")
+                return RemovedFamily.Member(
+                    membershipId: record.recordName, userId: joined.user ?? "?",
+                    displayName: "(joined in the app)", role: joined.role ?? "?",
+                    status: joined.status ?? "?", profile: "kept")
             }
         }
         return members
@@ -164,17 +190,22 @@ package struct FamilyRemover: Sendable {
         entry.unfinishedCreation = family.halfMade
         entry.mergedInto = mergedInto
         entry.members = family.members.map { member in
-            RemovedFamily.Member(membershipId: member.membershipID.rawValue, userId: member.userID.rawValue, displayName: member.displayName,
-                                 role: member.role, status: member.status,
-                                 profile: member.profileOnlyHere && !member.profileUploaded ? "deleted" : "kept")
+            RemovedFamily.Member(
+                membershipId: member.membershipID.rawValue, userId: member.userID.rawValue,
+                displayName: member.displayName,
+                role: member.role, status: member.status,
+                profile: member.profileOnlyHere && !member.profileUploaded ? "deleted" : "kept")
         }
         return entry
     }
 
     /// Removes a batch: started in the store, out of CloudKit, out of the store. Only --apply
     /// batches families, and only --apply opens the store for writing.
-    private func flush(_ batch: inout [(CaseFamily, RemovedFamily)], store: TribeBoardStore?, remote: inout RemoteCase?,
-                       report: inout RemoveReport) async throws(CaseError) {
+    private func flush(
+        _ batch: inout [(CaseFamily, RemovedFamily)], store: TribeBoardStore?,
+        remote: inout RemoteCase?,
+        report: inout RemoveReport
+    ) async throws(CaseError) {
         guard !batch.isEmpty, let store else { return }
         defer { batch.removeAll(keepingCapacity: true) }
         do throws(StoreError) {
@@ -188,7 +219,8 @@ package struct FamilyRemover: Sendable {
         var entries = batch.map(\.1)
         if remote != nil {
             do throws(CloudKitError) {
-                try await removeRemotely(batch.map(\.0), entries: &entries, remote: &remote, report: &report)
+                try await removeRemotely(
+                    batch.map(\.0), entries: &entries, remote: &remote, report: &report)
             } catch {
                 throw .remote(error)
             }
@@ -200,19 +232,27 @@ package struct FamilyRemover: Sendable {
             throw .store(error)
         }
         for entry in entries {
-            logger.notice("family removal", metadata: ["family": "\(entry.familyId ?? "?")", "outcome": "\(entry.outcome.rawValue)"])
+            logger.notice(
+                "family removal",
+                metadata: [
+                    "family": "\(entry.familyId ?? "?")", "outcome": "\(entry.outcome.rawValue)"
+                ])
             report.add(entry)
         }
     }
 
-    private func removeRemotely(_ families: [CaseFamily], entries: inout [RemovedFamily], remote: inout RemoteCase?,
-                                report: inout RemoveReport) async throws(CloudKitError) {
+    private func removeRemotely(
+        _ families: [CaseFamily], entries: inout [RemovedFamily], remote: inout RemoteCase?,
+        report: inout RemoveReport
+    ) async throws(CloudKitError) {
         guard var cloud = remote else { return }
         defer { remote = cloud }
         let (known, memberships) = try await remoteMemberships(of: families, in: &cloud)
-        let familyRecords = try await deleteMemberships(memberships, of: families, known: known, in: &cloud,
-                                                        entries: &entries)
-        let claims = try await deleteFamilies(familyRecords, of: families, in: &cloud, entries: &entries)
+        let familyRecords = try await deleteMemberships(
+            memberships, of: families, known: known, in: &cloud,
+            entries: &entries)
+        let claims = try await deleteFamilies(
+            familyRecords, of: families, in: &cloud, entries: &entries)
         guard !claims.isEmpty else { return }
         let answer = try await CodeClaimer(client: cloud.client).release(claims.map(\.1))
         report.requests += answer.requests
@@ -233,14 +273,19 @@ package struct FamilyRemover: Sendable {
     /// The families' and memberships' records CloudKit holds by name, and each family's
     /// memberships: the store's, and those a query finds (joined in the app).
     private func remoteMemberships(of families: [CaseFamily], in cloud: inout RemoteCase)
-        async throws(CloudKitError) -> (known: [String: CloudKitRecord], memberships: [String: [CloudKitRecord]]) {
+        async throws(CloudKitError) -> (
+            known: [String: CloudKitRecord], memberships: [String: [CloudKitRecord]]
+        )
+    {
         let ids = families.map(\.id.rawValue)
-        let known = try await cloud.records(named: ids + families.flatMap { $0.members.map(\.membershipID.rawValue) })
+        let known = try await cloud.records(
+            named: ids + families.flatMap { $0.members.map(\.membershipID.rawValue) })
         let queried = try await cloud.memberships(of: ids)
         var memberships: [String: [CloudKitRecord]] = [:]
         for family in families {
             var records = family.members.compactMap { known[$0.membershipID.rawValue] }
-            for record in queried[family.id.rawValue] ?? [] where !records.contains(where: { $0.recordName == record.recordName }) {
+            for record in queried[family.id.rawValue] ?? []
+            where !records.contains(where: { $0.recordName == record.recordName }) {
                 records.append(record)
             }
             memberships[family.id.rawValue] = records
@@ -250,15 +295,20 @@ package struct FamilyRemover: Sendable {
 
     /// Deletes the memberships; a family whose memberships all went returns its record to delete,
     /// the others are unfinished.
-    private func deleteMemberships(_ memberships: [String: [CloudKitRecord]], of families: [CaseFamily],
-                                   known: [String: CloudKitRecord], in cloud: inout RemoteCase,
-                                   entries: inout [RemovedFamily]) async throws(CloudKitError) -> [CloudKitRecord] {
-        let deletedMembers = try await cloud.delete(families.flatMap { memberships[$0.id.rawValue] ?? [] })
+    private func deleteMemberships(
+        _ memberships: [String: [CloudKitRecord]], of families: [CaseFamily],
+        known: [String: CloudKitRecord], in cloud: inout RemoteCase,
+        entries: inout [RemovedFamily]
+    ) async throws(CloudKitError) -> [CloudKitRecord] {
+        let deletedMembers = try await cloud.delete(
+            families.flatMap { memberships[$0.id.rawValue] ?? [] })
         var familyRecords: [CloudKitRecord] = []
         for (index, family) in families.enumerated() {
             let records = memberships[family.id.rawValue] ?? []
             let failed = records.compactMap { record -> String? in
-                if case .failed(let reason, _)? = deletedMembers[record.recordName] { return "membership \(record.recordName): \(reason)" }
+                if case .failed(let reason, _)? = deletedMembers[record.recordName] {
+                    return "membership \(record.recordName): \(reason)"
+                }
                 return nil
             }
             entries[index].membershipsNotOurs = records.filter { record in
@@ -277,9 +327,11 @@ package struct FamilyRemover: Sendable {
     }
 
     /// Deletes the family records; the code claims of the families now gone, to release.
-    private func deleteFamilies(_ familyRecords: [CloudKitRecord], of families: [CaseFamily],
-                                in cloud: inout RemoteCase,
-                                entries: inout [RemovedFamily]) async throws(CloudKitError) -> [(Int, CodeClaim)] {
+    private func deleteFamilies(
+        _ familyRecords: [CloudKitRecord], of families: [CaseFamily],
+        in cloud: inout RemoteCase,
+        entries: inout [RemovedFamily]
+    ) async throws(CloudKitError) -> [(Int, CodeClaim)] {
         let deletedFamilies = try await cloud.delete(familyRecords)
         var claims: [(Int, CodeClaim)] = []
         for (index, family) in families.enumerated() where entries[index].outcome == .removed {
@@ -307,7 +359,9 @@ package struct FamilyRemover: Sendable {
 /// never a new empty store), for writing with --apply: `writable` is nil for a plan, so a plan
 /// has no write to call.
 enum CaseStore {
-    static func open(_ path: String, forWriting: Bool) throws(CaseError) -> (reading: any StoreReading, writable: TribeBoardStore?) {
+    static func open(_ path: String, forWriting: Bool) throws(CaseError) -> (
+        reading: any StoreReading, writable: TribeBoardStore?
+    ) {
         do throws(StoreError) {
             let reading = try TribeBoardStore.openReadOnly(at: path)
             guard forWriting else { return (reading, nil) }

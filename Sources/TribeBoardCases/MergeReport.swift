@@ -34,7 +34,9 @@ package struct MergeReport: Encodable, Sendable {
         package var outcome = "planned"
 
         init(userId: String, displayName: String, role: String, from: String) {
-            (self.userId, self.displayName, self.role, self.from) = (userId, displayName, role, from)
+            (self.userId, self.displayName, self.role, self.from) = (
+                userId, displayName, role, from
+            )
         }
     }
 
@@ -50,13 +52,15 @@ package struct MergeReport: Encodable, Sendable {
     package var keptId = ""
     package var keptName = ""
     package var members: [Member] = []
-    /// The kept family's new memberships created in CloudKit by this run (the rest wait for resync).
+    /// The kept family's new memberships created in CloudKit by this run (the rest wait for
+    /// resync).
     package var membershipsUploaded = 0
     package var requests = 0
     /// The duplicate's removal (with --apply).
     package var removal: RemoveReport?
     /// What becomes of the duplicate's printed code.
-    package var duplicateCodeFate = "released: the duplicate's printed card finds no family (the app finds a "
+    package var duplicateCodeFate =
+        "released: the duplicate's printed card finds no family (the app finds a "
         + "family by the code its Family record holds, and only the duplicate's held it); give its members "
         + "the kept family's card"
     /// The command that prints the kept family's card.

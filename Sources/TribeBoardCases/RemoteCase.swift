@@ -13,21 +13,28 @@ struct RemoteCase: Sendable {
     init(client: CloudKitClient) { self.client = client }
 
     /// The records of these names CloudKit holds (a name it does not hold is left out).
-    mutating func records(named names: [String]) async throws(CloudKitError) -> [String: CloudKitRecord] {
+    mutating func records(named names: [String]) async throws(CloudKitError) -> [String:
+        CloudKitRecord]
+    {
         guard !names.isEmpty else { return [:] }
         requests += Self.requests(for: names.count)
         var found: [String: CloudKitRecord] = [:]
-        for case .record(let record) in try await client.lookup(recordNames: names) { found[record.recordName] = record }
+        for case .record(let record) in try await client.lookup(recordNames: names) {
+            found[record.recordName] = record
+        }
         return found
     }
 
     /// The `Membership` records that name one of these families, by family: the query finds the
     /// ones the store never knew (app users who joined), page by page.
-    mutating func memberships(of familyIDs: [String]) async throws(CloudKitError) -> [String: [CloudKitRecord]] {
+    mutating func memberships(of familyIDs: [String]) async throws(CloudKitError) -> [String:
+        [CloudKitRecord]]
+    {
         var byFamily: [String: [CloudKitRecord]] = [:]
         for chunk in familyIDs.chunked(CloudKitClient.maxOperationsPerRequest) {
-            let query = CloudKitQuery(recordType: RecordMapping.membershipType,
-                                      filterBy: [.references(MembershipField.family.rawValue, in: Array(chunk))])
+            let query = CloudKitQuery(
+                recordType: RecordMapping.membershipType,
+                filterBy: [.references(MembershipField.family.rawValue, in: Array(chunk))])
             var marker: String?
             var pages = ContinuationGuard(recordType: query.recordType)
             repeat {
@@ -52,7 +59,9 @@ struct RemoteCase: Sendable {
     }
 
     /// Deletes these records as read (with their change tags); gone ones count as deleted.
-    mutating func delete(_ records: [CloudKitRecord]) async throws(CloudKitError) -> [String: Deletion] {
+    mutating func delete(_ records: [CloudKitRecord]) async throws(CloudKitError) -> [String:
+        Deletion]
+    {
         try await modify(records, .delete, operation: "records/modify (removals)") { error in
             switch error.code {
             case .notFound: return .gone
@@ -64,7 +73,9 @@ struct RemoteCase: Sendable {
 
     /// Creates these records; one CloudKit already holds under its name counts as created (an
     /// earlier run created it, then was stopped before the store knew).
-    mutating func create(_ records: [CloudKitRecord]) async throws(CloudKitError) -> [String: Deletion] {
+    mutating func create(_ records: [CloudKitRecord]) async throws(CloudKitError) -> [String:
+        Deletion]
+    {
         try await modify(records, .create, operation: "records/modify (moved members)") { error in
             error.code == .exists || error.code == .conflict ? .gone : .failed(Self.reason(error))
         }
@@ -93,7 +104,8 @@ struct RemoteCase: Sendable {
 
     /// The requests `count` records take, at the client's most operations a request.
     private static func requests(for count: Int) -> Int {
-        (count + CloudKitClient.maxOperationsPerRequest - 1) / CloudKitClient.maxOperationsPerRequest
+        (count + CloudKitClient.maxOperationsPerRequest - 1)
+            / CloudKitClient.maxOperationsPerRequest
     }
 
     /// A record's failure as a report says it: the server's code, then its reason when it gave one.

@@ -75,7 +75,8 @@ package struct RemovedFamily: Encodable, Sendable, Equatable {
     package var membershipsNotOurs = 0
 }
 
-/// The outcome of one `remove` (one family, or a `--from-file` list). JSON keys are a stable interface.
+/// The outcome of one `remove` (one family, or a `--from-file` list). JSON keys are a stable
+/// interface.
 package struct RemoveReport: Encodable, Sendable {
     package var command = "remove"
     package var store: String

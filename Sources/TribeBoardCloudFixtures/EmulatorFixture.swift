@@ -18,7 +18,8 @@ package struct EmulatorFixture: Sendable {
     package static let apiToken = "fixture-api-token"
 
     /// An emulator with a key and, for each of `users` (record names such as `_app_user_1`), a
-    /// signed-in app user whose web auth token holds `+`, `/` and `=` (the client must encode them).
+    /// signed-in app user whose web auth token holds `+`, `/` and `=` (the client must encode
+    /// them).
     package static func start(_ options: CloudKitEmulator.Options = CloudKitEmulator.Options(),
                               users: [String]) async throws -> EmulatorFixture {
         var fixture = try await start(options)
@@ -33,12 +34,21 @@ package struct EmulatorFixture: Sendable {
         userTokens[user] = token
     }
 
-    package static func start(_ options: CloudKitEmulator.Options = CloudKitEmulator.Options()) async throws -> EmulatorFixture {
+    package static func start(_ options: CloudKitEmulator.Options = CloudKitEmulator.Options())
+        async throws -> EmulatorFixture
+    {
         let folder = try TemporaryDirectory("emulator")
         let keyFile = folder.file("eckey.pem")
-        let made = try ProcessRunner.run("/usr/bin/openssl", ["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", keyFile])
+        let made = try ProcessRunner.run(
+            "/usr/bin/openssl",
+            ["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", keyFile])
         guard made.status == 0, let pem = FileManager.default.contents(atPath: keyFile) else {
-            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "openssl could not make a key (make deps): \(made.stderr)"])
+            throw CocoaError(
+                .fileReadUnknown,
+                userInfo: [
+                    NSLocalizedDescriptionKey:
+                        "openssl could not make a key (make deps): \(made.stderr)"
+                ])
         }
         chmod(keyFile, 0o600)
         let emulator = try await CloudKitEmulator.start(options)
@@ -46,7 +56,9 @@ package struct EmulatorFixture: Sendable {
         if let publicKey = CloudKitSignatureVerifier.publicKeyPEM(ofPrivateKey: Array(pem)) {
             await emulator.registerKey(id: keyID, publicKeyPEM: publicKey)
         }
-        return EmulatorFixture(emulator: emulator, keyID: keyID, privateKeyPEM: Array(pem), folder: folder, keyFile: keyFile)
+        return EmulatorFixture(
+            emulator: emulator, keyID: keyID, privateKeyPEM: Array(pem), folder: folder,
+            keyFile: keyFile)
     }
 
     package var configuration: CloudKitConfiguration {
@@ -64,13 +76,17 @@ package struct EmulatorFixture: Sendable {
     /// instead of a key.
     package func configuration(user: String) throws -> CloudKitConfiguration {
         guard let token = userTokens[user] else {
-            throw CocoaError(.featureUnsupported, userInfo: [NSLocalizedDescriptionKey: "\(user) is not signed in to the fixture"])
+            throw CocoaError(
+                .featureUnsupported,
+                userInfo: [NSLocalizedDescriptionKey: "\(user) is not signed in to the fixture"])
         }
         return Self.configuration(baseURL: emulator.baseURL, webAuthToken: token)
     }
 
     /// An app user's configuration for any emulator (a `--user NAME=TOKEN` one run as a command).
-    package static func configuration(baseURL: String, webAuthToken: String) -> CloudKitConfiguration {
+    package static func configuration(baseURL: String, webAuthToken: String)
+        -> CloudKitConfiguration
+    {
         var configuration = CloudKitConfiguration()
         configuration.baseURL = baseURL
         configuration.appUser = AppUserCredentials(apiToken: apiToken, webAuthToken: webAuthToken)
@@ -83,22 +99,38 @@ package struct EmulatorFixture: Sendable {
     }
 
     /// A client with `configuration` and no key, logging nowhere.
-    package static func client(configuration: CloudKitConfiguration, policy: RetryPolicy = quickRetries) -> CloudKitClient {
-        CloudKitClient(configuration: configuration, signer: nil, policy: policy, logger: Logger(label: "tests") { _ in SwiftLogNoOpLogHandler() })
+    package static func client(
+        configuration: CloudKitConfiguration, policy: RetryPolicy = quickRetries
+    ) -> CloudKitClient {
+        CloudKitClient(
+            configuration: configuration, signer: nil, policy: policy,
+            logger: Logger(label: "tests") { _ in SwiftLogNoOpLogHandler() })
     }
 
     /// A client with a fresh key of its own, registered like the fixture's: another developer
-    /// (a distinct `_creator`), for rehearsing what one developer's key may do to another's records.
-    package func anotherDeveloper(policy: RetryPolicy = quickRetries) async throws -> (client: CloudKitClient, keyID: String) {
+    /// (a distinct `_creator`), for rehearsing what one developer's key may do to another's
+    /// records.
+    package func anotherDeveloper(policy: RetryPolicy = quickRetries) async throws -> (
+        client: CloudKitClient, keyID: String
+    ) {
         let keyFile = folder.file("eckey-\(UUID().uuidString.prefix(8)).pem")
-        let made = try ProcessRunner.run("/usr/bin/openssl", ["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", keyFile])
+        let made = try ProcessRunner.run(
+            "/usr/bin/openssl",
+            ["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", keyFile])
         guard made.status == 0, let pem = FileManager.default.contents(atPath: keyFile),
-              let publicKey = CloudKitSignatureVerifier.publicKeyPEM(ofPrivateKey: Array(pem)) else {
-            throw CocoaError(.fileReadUnknown, userInfo: [NSLocalizedDescriptionKey: "openssl could not make a key: \(made.stderr)"])
+            let publicKey = CloudKitSignatureVerifier.publicKeyPEM(ofPrivateKey: Array(pem))
+        else {
+            throw CocoaError(
+                .fileReadUnknown,
+                userInfo: [
+                    NSLocalizedDescriptionKey: "openssl could not make a key: \(made.stderr)"
+                ])
         }
         let otherKeyID = "other-\(UUID().uuidString.prefix(8))"
         await emulator.registerKey(id: otherKeyID, publicKeyPEM: publicKey)
-        return (try client(policy: policy, keyID: otherKeyID, privateKeyPEM: Array(pem)), otherKeyID)
+        return (
+            try client(policy: policy, keyID: otherKeyID, privateKeyPEM: Array(pem)), otherKeyID
+        )
     }
 
     /// The command-line options that point a tribeboard command at this emulator.
@@ -107,12 +139,18 @@ package struct EmulatorFixture: Sendable {
     }
 
     /// Retries fast enough for tests, bounded by attempts: the time budget is far, so a loaded
-    /// machine (a first request of over 10 s in the parallel run) does not end retries a test counts.
-    package static let quickRetries = RetryPolicy(maxAttempts: 6, baseDelay: 0.01, maxDelay: 0.2, maxTotalSeconds: 600)
+    /// machine (a first request of over 10 s in the parallel run) does not end retries a test
+    /// counts.
+    package static let quickRetries = RetryPolicy(
+        maxAttempts: 6, baseDelay: 0.01, maxDelay: 0.2, maxTotalSeconds: 600)
 
-    package func client(policy: RetryPolicy = quickRetries, keyID: String? = nil, privateKeyPEM: [UInt8]? = nil) throws -> CloudKitClient {
-        let signer = try CloudKitSigner(keyID: keyID ?? self.keyID, privateKeyPEM: privateKeyPEM ?? self.privateKeyPEM)
-        return CloudKitClient(configuration: configuration, signer: signer, policy: policy,
-                              logger: Logger(label: "tests") { _ in SwiftLogNoOpLogHandler() })
+    package func client(
+        policy: RetryPolicy = quickRetries, keyID: String? = nil, privateKeyPEM: [UInt8]? = nil
+    ) throws -> CloudKitClient {
+        let signer = try CloudKitSigner(
+            keyID: keyID ?? self.keyID, privateKeyPEM: privateKeyPEM ?? self.privateKeyPEM)
+        return CloudKitClient(
+            configuration: configuration, signer: signer, policy: policy,
+            logger: Logger(label: "tests") { _ in SwiftLogNoOpLogHandler() })
     }
 }

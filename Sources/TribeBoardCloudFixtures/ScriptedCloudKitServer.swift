@@ -21,14 +21,26 @@ package final class ScriptedCloudKitServer: Sendable {
     package struct Script: Sendable {
         /// Runs before each request is answered, with its operation (`records/modify`, ...) and
         /// how many of that operation came before it; a concurrent writer goes here.
-        package var beforeAnswer: @Sendable (_ operation: String, _ earlier: Int, _ body: [String: Any]) async -> Void = { _, _, _ in }
-        /// Rewrites records/modify's per-record results (JSON objects, one per operation, in order).
-        package var modifyResults: @Sendable (_ results: [[String: Any]]) -> [[String: Any]] = { $0 }
-        /// Rewrites the results of a records/modify of code claims (`earlier`: claim requests before it).
-        package var claimResults: @Sendable (_ results: [[String: Any]], _ earlier: Int) -> [[String: Any]] = { results, _ in results }
+        package var beforeAnswer:
+            @Sendable (_ operation: String, _ earlier: Int, _ body: [String: Any]) async -> Void = {
+                _, _, _ in
+            }
+        /// Rewrites records/modify's per-record results (JSON objects, one per operation, in
+        /// order).
+        package var modifyResults: @Sendable (_ results: [[String: Any]]) -> [[String: Any]] = {
+            $0
+        }
+        /// Rewrites the results of a records/modify of code claims (`earlier`: claim requests
+        /// before it).
+        package var claimResults:
+            @Sendable (_ results: [[String: Any]], _ earlier: Int) -> [[String: Any]] = {
+                results, _ in results
+            }
         /// Answers records/lookup for these names (by default NOT_FOUND for each, in order).
         package var lookupResults: @Sendable (_ names: [String]) -> [[String: Any]] = { names in
-            names.map { ScriptedCloudKitServer.failure($0, "NOT_FOUND", reason: "Record not found") }
+            names.map {
+                ScriptedCloudKitServer.failure($0, "NOT_FOUND", reason: "Record not found")
+            }
         }
 
         package init() {}
@@ -39,13 +51,19 @@ package final class ScriptedCloudKitServer: Sendable {
     package let baseURL: String
 
     package static func start(_ script: Script) async throws -> ScriptedCloudKitServer {
-        let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 30, logger: .disabled)
+        let server = HTTPServer(
+            address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 30, logger: .disabled)
         let counts = Mutex<[String: Int]>([:])
         await server.appendRoute("*") { request in
             let data = (try? await request.bodyData) ?? Data()
             let body = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
-            var operation = ["records/modify", "records/lookup", "records/query", "users/caller"].first { request.path.hasSuffix($0) } ?? request.path
-            if operation == "records/modify", Self.onlyClaims(body) { operation = Self.claimsOperation }
+            var operation =
+                ["records/modify", "records/lookup", "records/query", "users/caller"].first {
+                    request.path.hasSuffix($0)
+                } ?? request.path
+            if operation == "records/modify", Self.onlyClaims(body) {
+                operation = Self.claimsOperation
+            }
             let earlier = counts.withLock { counts in
                 defer { counts[operation, default: 0] += 1 }
                 return counts[operation, default: 0]
@@ -57,9 +75,14 @@ package final class ScriptedCloudKitServer: Sendable {
                 let operations = body["operations"] as? [[String: Any]] ?? []
                 answer = ["records": script.modifyResults(operations.map(Self.saved))]
             case Self.claimsOperation:
-                answer = ["records": script.claimResults((body["operations"] as? [[String: Any]] ?? []).map(Self.saved), earlier)]
+                answer = [
+                    "records": script.claimResults(
+                        (body["operations"] as? [[String: Any]] ?? []).map(Self.saved), earlier)
+                ]
             case "records/lookup":
-                let names = (body["records"] as? [[String: Any]] ?? []).compactMap { $0["recordName"] as? String }
+                let names = (body["records"] as? [[String: Any]] ?? []).compactMap {
+                    $0["recordName"] as? String
+                }
                 answer = ["records": script.lookupResults(names)]
             case "users/caller":
                 answer = ["userRecordName": Self.caller]
@@ -67,13 +90,15 @@ package final class ScriptedCloudKitServer: Sendable {
                 answer = ["records": [[String: Any]]()]
             }
             let bytes = (try? JSONSerialization.data(withJSONObject: answer)) ?? Data("{}".utf8)
-            return HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json"], body: bytes)
+            return HTTPResponse(
+                statusCode: .ok, headers: [.contentType: "application/json"], body: bytes)
         }
         let task = Task(executorPreference: ScriptedExecutor()) { try await server.run() }
         try await server.waitUntilListening(timeout: 30)
         var port: UInt16 = 0
         if case .ip4(_, let bound)? = await server.listeningAddress { port = bound }
-        return ScriptedCloudKitServer(server: server, task: task, baseURL: "http://127.0.0.1:\(port)")
+        return ScriptedCloudKitServer(
+            server: server, task: task, baseURL: "http://127.0.0.1:\(port)")
     }
 
     private init(server: HTTPServer, task: Task<Void, any Error>, baseURL: String) {
@@ -88,9 +113,11 @@ package final class ScriptedCloudKitServer: Sendable {
 
     static func onlyClaims(_ body: [String: Any]) -> Bool {
         let operations = body["operations"] as? [[String: Any]] ?? []
-        return !operations.isEmpty && operations.allSatisfy {
-            (($0["record"] as? [String: Any])?["recordType"] as? String) == RecordType.familyCodeClaim.name
-        }
+        return !operations.isEmpty
+            && operations.allSatisfy {
+                (($0["record"] as? [String: Any])?["recordType"] as? String)
+                    == RecordType.familyCodeClaim.name
+            }
     }
 
     /// What CloudKit answers for a saved record: the record with a change tag.
@@ -101,7 +128,9 @@ package final class ScriptedCloudKitServer: Sendable {
     }
 
     /// A per-record error entry, as CloudKit puts it among the results.
-    package static func failure(_ recordName: String, _ serverErrorCode: String, reason: String = "scripted") -> [String: Any] {
+    package static func failure(
+        _ recordName: String, _ serverErrorCode: String, reason: String = "scripted"
+    ) -> [String: Any] {
         ["recordName": recordName, "serverErrorCode": serverErrorCode, "reason": reason]
     }
 
@@ -114,7 +143,8 @@ package final class ScriptedCloudKitServer: Sendable {
 /// The server's tasks on threads of their own: the code under test blocks its thread while it
 /// waits for an answer, and the test's cooperative threads may all be busy.
 private final class ScriptedExecutor: TaskExecutor {
-    private let queue = DispatchQueue(label: "tribeboard.scripted-cloudkit", attributes: .concurrent)
+    private let queue = DispatchQueue(
+        label: "tribeboard.scripted-cloudkit", attributes: .concurrent)
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)

@@ -12,15 +12,23 @@ package final class SentRecords: Sendable {
 
     /// The record sent under `name`, as a JSON object (empty when none was).
     package func record(_ name: String) -> [String: Any] {
-        byName.withLock { $0[name] }.flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] } ?? [:]
+        byName.withLock { $0[name] }.flatMap {
+            try? JSONSerialization.jsonObject(with: $0) as? [String: Any]
+        } ?? [:]
     }
 
     func remember(_ body: [String: Any]) {
-        for case let record as [String: Any] in (body["operations"] as? [[String: Any]] ?? []).compactMap({ $0["record"] }) {
+        for case let record as [String: Any] in (body["operations"] as? [[String: Any]] ?? [])
+            .compactMap({ $0["record"] })
+        {
             var record = record
-            record["created"] = ["timestamp": Int(Date().timeIntervalSince1970 * 1000),
-                                 "userRecordName": ScriptedCloudKitServer.caller]
-            if let name = record["recordName"] as? String, let json = try? JSONSerialization.data(withJSONObject: record) {
+            record["created"] = [
+                "timestamp": Int(Date().timeIntervalSince1970 * 1000),
+                "userRecordName": ScriptedCloudKitServer.caller
+            ]
+            if let name = record["recordName"] as? String,
+                let json = try? JSONSerialization.data(withJSONObject: record)
+            {
                 byName.withLock { $0[name] = json }
             }
         }
@@ -30,13 +38,17 @@ package final class SentRecords: Sendable {
 extension ScriptedCloudKitServer.Script {
     /// Every create answered `serverErrorCode` (EXISTS, or CONFLICT as native CloudKit words a
     /// repeated insert), and every lookup finding each record as it was sent.
-    package static func createsAnswered(_ serverErrorCode: String, remembering sent: SentRecords) -> Self {
+    package static func createsAnswered(_ serverErrorCode: String, remembering sent: SentRecords)
+        -> Self
+    {
         var script = Self()
         script.beforeAnswer = { operation, _, body in
             if operation == "records/modify" { sent.remember(body) }
         }
         script.modifyResults = { results in
-            results.map { ScriptedCloudKitServer.failure($0["recordName"] as? String ?? "", serverErrorCode) }
+            results.map {
+                ScriptedCloudKitServer.failure($0["recordName"] as? String ?? "", serverErrorCode)
+            }
         }
         script.lookupResults = { names in names.map(sent.record) }
         return script

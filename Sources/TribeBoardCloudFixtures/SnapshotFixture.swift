@@ -32,6 +32,7 @@ package struct SnapshotFixture {
     }
 
     package func write(to path: String) throws {
-        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        try (lines.joined(separator: "\n") + "\n").write(
+            toFile: path, atomically: true, encoding: .utf8)
     }
 }

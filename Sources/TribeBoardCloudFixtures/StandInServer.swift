@@ -21,17 +21,22 @@ package final class StandInServer: Sendable {
     /// The script, found from this source file: the stand-in is test material, never installed.
     package static var scriptPath: String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Tests/StandIn/cloudkit_standin.py").path
+            .deletingLastPathComponent().appendingPathComponent("Tests/StandIn/cloudkit_standin.py")
+            .path
     }
 
     /// Starts the stand-in with one fresh server-to-server key (signatures verified with openssl),
     /// the given app users and any further options (`--index-lag 5`, `--create-existing CONFLICT`).
-    package static func start(users: [String] = [], options: [String] = []) throws -> StandInServer {
+    package static func start(users: [String] = [], options: [String] = []) throws -> StandInServer
+    {
         let folder = try TemporaryDirectory("standin")
         let keyFile = folder.file("eckey.pem")
         let publicFile = folder.file("eckey.pub.pem")
-        let made = try ProcessRunner.run("/usr/bin/openssl", ["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", keyFile])
-        let exported = try ProcessRunner.run("/usr/bin/openssl", ["ec", "-in", keyFile, "-pubout", "-out", publicFile])
+        let made = try ProcessRunner.run(
+            "/usr/bin/openssl",
+            ["ecparam", "-name", "prime256v1", "-genkey", "-noout", "-out", keyFile])
+        let exported = try ProcessRunner.run(
+            "/usr/bin/openssl", ["ec", "-in", keyFile, "-pubout", "-out", publicFile])
         guard made.status == 0, exported.status == 0 else {
             throw StandInError.noKey(made.stderr + exported.stderr)
         }
@@ -89,7 +94,8 @@ package final class StandInServer: Sendable {
         ["--key-id", keyID, "--key-file", keyFile, "--ck-base-url", baseURL]
     }
 
-    package func client(policy: RetryPolicy = EmulatorFixture.quickRetries) throws -> CloudKitClient {
+    package func client(policy: RetryPolicy = EmulatorFixture.quickRetries) throws -> CloudKitClient
+    {
         let pem = try Data(contentsOf: URL(fileURLWithPath: keyFile))
         let signer = try CloudKitSigner(keyID: keyID, privateKeyPEM: Array(pem))
         return CloudKitClient(configuration: configuration, signer: signer, policy: policy,

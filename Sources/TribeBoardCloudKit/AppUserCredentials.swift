@@ -3,8 +3,10 @@ import Foundation
 /// An app user's way into the public database (Web Services' user authentication): the
 /// container's API token and the signed-in user's web auth token, sent in the query string
 /// instead of a server-to-server signature. Both are secrets: every description masks them.
-package struct AppUserCredentials: Sendable, Equatable, CustomStringConvertible, CustomDebugStringConvertible,
-    CustomReflectable {
+package struct AppUserCredentials: Sendable, Equatable, CustomStringConvertible,
+    CustomDebugStringConvertible,
+    CustomReflectable
+{
     package var apiToken: String
     package var webAuthToken: String
 
@@ -15,7 +17,9 @@ package struct AppUserCredentials: Sendable, Equatable, CustomStringConvertible,
 
     package var description: String { "AppUserCredentials(apiToken: ***, webAuthToken: ***)" }
     package var debugDescription: String { description }
-    package var customMirror: Mirror { Mirror(self, children: ["apiToken": "***", "webAuthToken": "***"]) }
+    package var customMirror: Mirror {
+        Mirror(self, children: ["apiToken": "***", "webAuthToken": "***"])
+    }
 
     /// `ckAPIToken=…&ckWebAuthToken=…`, each token percent-encoded so that `+`, `/` and `=` arrive
     /// whole (`%2B`, `%2F`, `%3D`): a server reads a bare `+` as a space.
@@ -25,7 +29,8 @@ package struct AppUserCredentials: Sendable, Equatable, CustomStringConvertible,
 
     /// Only RFC 3986's unreserved characters go as they are.
     static func encoded(_ token: String) -> String {
-        var allowed = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        var allowed = CharacterSet(
+            charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
         allowed.insert(charactersIn: "-._~")
         return token.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
     }
@@ -35,7 +40,9 @@ package struct AppUserCredentials: Sendable, Equatable, CustomStringConvertible,
     package func masking(_ text: String) -> String {
         var masked = text
         for token in [apiToken, webAuthToken] where !token.isEmpty {
-            for form in [Self.encoded(token), token] { masked = masked.replacingOccurrences(of: form, with: "***") }
+            for form in [Self.encoded(token), token] {
+                masked = masked.replacingOccurrences(of: form, with: "***")
+            }
         }
         return masked
     }

@@ -28,13 +28,18 @@ final class BoundedExchanges: NSObject, URLSessionDataDelegate, Sendable {
         task.resume()
     }
 
-    private func end(_ task: URLSessionTask, _ result: (Exchange) -> Result<(Data, URLResponse), any Error>) {
-        guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+    private func end(
+        _ task: URLSessionTask, _ result: (Exchange) -> Result<(Data, URLResponse), any Error>
+    ) {
+        guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) })
+        else { return }
         exchange.finish(result(exchange))
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
         // A declared length over the bound is refused before a byte of the body is read.
         if response.expectedContentLength > Int64(limit) {
             end(dataTask) { _ in .failure(CloudKitError.responseTooLarge(limit: limit)) }
@@ -60,10 +65,14 @@ final class BoundedExchanges: NSObject, URLSessionDataDelegate, Sendable {
         }
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?
+    ) {
         end(task) { exchange in
             if let error { return .failure(error) }
-            guard let response = exchange.response ?? task.response else { return .failure(URLError(.badServerResponse)) }
+            guard let response = exchange.response ?? task.response else {
+                return .failure(URLError(.badServerResponse))
+            }
             return .success((exchange.data, response))
         }
     }
@@ -73,8 +82,11 @@ final class BoundedExchanges: NSObject, URLSessionDataDelegate, Sendable {
         end(task) { _ in .failure(error) }
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask,
+        willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
         completionHandler(nil)
     }
 }

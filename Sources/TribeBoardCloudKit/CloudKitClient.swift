@@ -37,9 +37,13 @@ package final class CloudKitClient: Sendable {
     /// Legacy types found missing, so that each is noted once per run, not once per query.
     private let missingTypesNoted: MissingTypeNotes
 
-    package init(configuration: CloudKitConfiguration, signer: CloudKitSigner?, policy: RetryPolicy = RetryPolicy(),
-                maxConcurrentRequests: Int = CloudKitClient.maxConcurrentRequests, requestTimeout: Double = 30,
-                maxResponseBytes: Int = CloudKitClient.maxResponseBytes, logger: Logger) {
+    package init(
+        configuration: CloudKitConfiguration, signer: CloudKitSigner?,
+        policy: RetryPolicy = RetryPolicy(),
+        maxConcurrentRequests: Int = CloudKitClient.maxConcurrentRequests,
+        requestTimeout: Double = 30,
+        maxResponseBytes: Int = CloudKitClient.maxResponseBytes, logger: Logger
+    ) {
         self.configuration = configuration
         self.signer = signer
         self.policy = policy
@@ -53,7 +57,8 @@ package final class CloudKitClient: Sendable {
         runDeadline = nil
         missingTypesNoted = MissingTypeNotes()
         exchanges = BoundedExchanges(limit: maxResponseBytes)
-        session = URLSession(configuration: sessionConfiguration, delegate: exchanges, delegateQueue: nil)
+        session = URLSession(
+            configuration: sessionConfiguration, delegate: exchanges, delegateQueue: nil)
     }
 
     private init(_ other: CloudKitClient, runDeadline: ContinuousClock.Instant?) {
@@ -78,12 +83,17 @@ package final class CloudKitClient: Sendable {
     /// Seconds left before the run's deadline, if it has one.
     private var secondsLeft: Double? { runDeadline.map { (($0 - ContinuousClock.now).seconds) } }
 
-    /// Builds the signer from the configured key file. Nil signer means the remote is not configured.
-    package convenience init(configuration: CloudKitConfiguration, policy: RetryPolicy = RetryPolicy(),
-                             logger: Logger) throws(CloudKitConfigurationError) {
+    /// Builds the signer from the configured key file. Nil signer means the remote is not
+    /// configured.
+    package convenience init(
+        configuration: CloudKitConfiguration, policy: RetryPolicy = RetryPolicy(),
+        logger: Logger
+    ) throws(CloudKitConfigurationError) {
         var signer: CloudKitSigner?
-        if configuration.database == .public, configuration.appUser == nil, let keyID = configuration.keyID,
-           let keyFile = configuration.keyFile {
+        if configuration.database == .public, configuration.appUser == nil,
+            let keyID = configuration.keyID,
+            let keyFile = configuration.keyFile
+        {
             signer = try CloudKitSigner(keyID: keyID, keyFile: keyFile)
         }
         self.init(configuration: configuration, signer: signer, policy: policy, logger: logger)
@@ -92,10 +102,14 @@ package final class CloudKitClient: Sendable {
     // MARK: Operations
 
     /// One page of records/query; pass the returned marker back for the next page.
-    package func query(_ query: CloudKitQuery, zone: CloudKitZoneID = .defaultZone, resultsLimit: Int = maxResultsPerQuery,
-                      continuationMarker: String? = nil) async throws(CloudKitError) -> CloudKitQueryPage {
-        let request = QueryRequest(zoneID: zone, resultsLimit: min(resultsLimit, Self.maxResultsPerQuery),
-                                   query: query, continuationMarker: continuationMarker)
+    package func query(
+        _ query: CloudKitQuery, zone: CloudKitZoneID = .defaultZone,
+        resultsLimit: Int = maxResultsPerQuery,
+        continuationMarker: String? = nil
+    ) async throws(CloudKitError) -> CloudKitQueryPage {
+        let request = QueryRequest(
+            zoneID: zone, resultsLimit: min(resultsLimit, Self.maxResultsPerQuery),
+            query: query, continuationMarker: continuationMarker)
         do {
             return try await send("records/query", body: request)
         } catch .schema(.notQueryable(let field, nil), let reason) {
@@ -116,7 +130,9 @@ package final class CloudKitClient: Sendable {
     }
 
     /// records/lookup, 200 names a request; one result per name, in order.
-    package func lookup(recordNames: [String], zone: CloudKitZoneID = .defaultZone) async throws(CloudKitError) -> [CloudKitRecordResult] {
+    package func lookup(recordNames: [String], zone: CloudKitZoneID = .defaultZone)
+        async throws(CloudKitError) -> [CloudKitRecordResult]
+    {
         var results: [CloudKitRecordResult] = []
         for chunk in recordNames.chunked(Self.maxOperationsPerRequest) {
             let request = LookupRequest(records: chunk.map { .init(recordName: $0) }, zoneID: zone)
@@ -132,8 +148,9 @@ package final class CloudKitClient: Sendable {
                        atomic: Bool = false) async throws(CloudKitError) -> [CloudKitRecordResult] {
         var results: [CloudKitRecordResult] = []
         for chunk in Self.requests(of: operations) {
-            let response: RecordsResponse = try await send("records/modify",
-                                                           body: ModifyRequest(operations: Array(chunk), zoneID: zone, atomic: atomic))
+            let response: RecordsResponse = try await send(
+                "records/modify",
+                body: ModifyRequest(operations: Array(chunk), zoneID: zone, atomic: atomic))
             results += response.records
         }
         return results
@@ -155,7 +172,8 @@ package final class CloudKitClient: Sendable {
         for index in operations.indices {
             // An operation that cannot be encoded fails in `send`, with the reason.
             let size = ((try? encoder.encode(operations[index]))?.count ?? 0) + 1
-            if index > start && (index - start >= maxOperationsPerRequest || bytes + size > budget) {
+            if index > start && (index - start >= maxOperationsPerRequest || bytes + size > budget)
+            {
                 chunks.append(operations[start..<index])
                 start = index
                 bytes = 0
@@ -176,15 +194,20 @@ package final class CloudKitClient: Sendable {
     /// The client's own work (JSON, signing, decoding the answer) runs on the shared pool, not on
     /// the thread of the pipeline that awaits it: requests in flight side by side (migrate's) then
     /// encode and decode on both cores instead of taking turns on that one thread.
-    private func send<Body: Encodable, Response: Decodable & Sendable>(_ operation: String, body: Body?,
-                                                           method: String = "POST") async throws(CloudKitError) -> Response {
-        try await withTaskExecutorPreference(globalConcurrentExecutor) { () async throws(CloudKitError) -> Response in
+    private func send<Body: Encodable, Response: Decodable & Sendable>(
+        _ operation: String, body: Body?,
+        method: String = "POST"
+    ) async throws(CloudKitError) -> Response {
+        try await withTaskExecutorPreference(globalConcurrentExecutor) {
+            () async throws(CloudKitError) -> Response in
             try await self.transport(operation, body: body, method: method)
         }
     }
 
-    private func transport<Body: Encodable, Response: Decodable & Sendable>(_ operation: String, body: Body?,
-                                                                method: String) async throws(CloudKitError) -> Response {
+    private func transport<Body: Encodable, Response: Decodable & Sendable>(
+        _ operation: String, body: Body?,
+        method: String
+    ) async throws(CloudKitError) -> Response {
         let bytes: [UInt8]
         do {
             bytes = try body.map { Array(try JSONEncoder().encode($0)) } ?? []
@@ -202,9 +225,12 @@ package final class CloudKitClient: Sendable {
                 }
             } catch {
                 // Cancelled (a command interrupted, a sibling task failed): no further attempt.
-                guard !Task.isCancelled else { throw error.isTransient ? .gaveUp(attempts: attempt, last: error) : error }
+                guard !Task.isCancelled else {
+                    throw error.isTransient ? .gaveUp(attempts: attempt, last: error) : error
+                }
                 guard RetryPolicy.retries(error), attempt < policy.maxAttempts else {
-                    throw attempt > 1 && error.isTransient ? .gaveUp(attempts: attempt, last: error) : error
+                    throw attempt > 1 && error.isTransient
+                        ? .gaveUp(attempts: attempt, last: error) : error
                 }
                 let wait = policy.delay(afterAttempt: attempt, retryAfter: error.retryAfter)
                 let elapsed = (ContinuousClock.now - started).seconds
@@ -217,11 +243,14 @@ package final class CloudKitClient: Sendable {
                 let failure = error
                 // CloudKit asked this client to wait: every request of it waits, not only this one
                 // (the others would be throttled in turn, each costing an attempt).
-                if error.retryAfter != nil { await limiter.pause(until: ContinuousClock.now + .seconds(wait)) }
+                if error.retryAfter != nil {
+                    await limiter.pause(until: ContinuousClock.now + .seconds(wait))
+                }
                 do {
                     try await Task.sleep(for: .seconds(wait))
                 } catch {
-                    // Cancelled while waiting: stop retrying, with the failure that caused the wait.
+                    // Cancelled while waiting: stop retrying, with the failure that caused the
+                    // wait.
                     throw .gaveUp(attempts: attempt, last: failure)
                 }
             }
@@ -248,18 +277,24 @@ package final class CloudKitClient: Sendable {
         do {
             return try JSONDecoder().decode(Response.self, from: data)
         } catch {
-            throw .unexpectedResponse(httpStatus: status, detail: "\(error)".prefix(200).description)
+            throw .unexpectedResponse(
+                httpStatus: status, detail: "\(error)".prefix(200).description)
         }
     }
 
     /// The request for `operation`, signed with the server-to-server key unless an app user's
     /// tokens go with it.
-    private func signedRequest(_ operation: String, method: String, body: [UInt8]) throws(CloudKitError) -> URLRequest {
+    private func signedRequest(_ operation: String, method: String, body: [UInt8])
+        throws(CloudKitError) -> URLRequest
+    {
         let subpath = configuration.subpath(operation)
-        // An app user's tokens go in the query string; the subpath (what a signature covers) stays bare.
+        // An app user's tokens go in the query string; the subpath (what a signature covers) stays
+        // bare.
         let query = configuration.appUser.map { "?" + $0.queryString } ?? ""
         guard let url = URL(string: configuration.baseURL + subpath + query) else {
-            throw .unexpectedResponse(httpStatus: 0, detail: "bad URL \(URLCredentials.masked(configuration.baseURL) + subpath)")
+            throw .unexpectedResponse(
+                httpStatus: 0,
+                detail: "bad URL \(URLCredentials.masked(configuration.baseURL) + subpath)")
         }
         var request = URLRequest(url: url)
         request.httpMethod = method
@@ -273,7 +308,9 @@ package final class CloudKitClient: Sendable {
                     request.setValue(value, forHTTPHeaderField: name)
                 }
             } catch {
-                throw .service(code: .authenticationFailed, httpStatus: 0, reason: error.localizedDescription, retryAfter: nil)
+                throw .service(
+                    code: .authenticationFailed, httpStatus: 0, reason: error.localizedDescription,
+                    retryAfter: nil)
             }
         }
         return request
@@ -283,24 +320,32 @@ package final class CloudKitClient: Sendable {
     /// HTTP status.
     private func failure(status: Int, data: Data, response: HTTPURLResponse?) -> CloudKitError {
         // Throttling may come with only an HTTP Retry-After header (seconds or an HTTP date).
-        let headerRetryAfter = Self.retryAfter(header: response?.value(forHTTPHeaderField: "Retry-After"))
+        let headerRetryAfter = Self.retryAfter(
+            header: response?.value(forHTTPHeaderField: "Retry-After"))
         if let envelope = try? JSONDecoder().decode(CloudKitErrorEnvelope.self, from: data) {
-            if envelope.serverErrorCode == CloudKitServerErrorCode.badRequest.rawValue, let reason = envelope.reason,
-               let problem = CloudKitError.schemaProblem(in: reason) {
+            if envelope.serverErrorCode == CloudKitServerErrorCode.badRequest.rawValue,
+                let reason = envelope.reason,
+                let problem = CloudKitError.schemaProblem(in: reason)
+            {
                 // Said once per type: readers of legacy types meet it on every page of every run.
                 if case .missingType(let type) = problem, missingTypesNoted.first(type) {
-                    logger.info("the container has no record type \(type): no records of it to read",
-                                metadata: ["recordType": "\(type)"])
+                    logger.info(
+                        "the container has no record type \(type): no records of it to read",
+                        metadata: ["recordType": "\(type)"])
                 }
                 return .schema(problem, reason: reason)
             }
-            return .service(code: CloudKitServerErrorCode(rawValue: envelope.serverErrorCode), httpStatus: status,
-                            reason: masked(envelope.reason ?? "no reason given"),
-                            retryAfter: envelope.retryAfter ?? headerRetryAfter)
+            return .service(
+                code: CloudKitServerErrorCode(rawValue: envelope.serverErrorCode),
+                httpStatus: status,
+                reason: masked(envelope.reason ?? "no reason given"),
+                retryAfter: envelope.retryAfter ?? headerRetryAfter)
         }
         if status == 429 || status == 503 {
-            return .service(code: status == 429 ? .throttled : .tryAgainLater, httpStatus: status,
-                            reason: "HTTP \(status) without a CloudKit error body", retryAfter: headerRetryAfter)
+            return .service(
+                code: status == 429 ? .throttled : .tryAgainLater, httpStatus: status,
+                reason: "HTTP \(status) without a CloudKit error body", retryAfter: headerRetryAfter
+            )
         }
         if (300..<400).contains(status) {
             let location = response?.value(forHTTPHeaderField: "Location") ?? "nowhere"
@@ -308,7 +353,8 @@ package final class CloudKitClient: Sendable {
                 + "\(URLComponents(string: location)?.host ?? location); redirects are not followed "
                 + "(the request's signed headers would go with it): check --ck-base-url")
         }
-        return .unexpectedResponse(httpStatus: status, detail: masked(String(decoding: data.prefix(200), as: UTF8.self)))
+        return .unexpectedResponse(
+            httpStatus: status, detail: masked(String(decoding: data.prefix(200), as: UTF8.self)))
     }
 
     /// Text from the network or a server, an app user's tokens masked (it may quote the URL).
@@ -332,12 +378,13 @@ package final class CloudKitClient: Sendable {
                 exchanges.start(task) { continuation.resume(with: $0) }
                 // Cancelled before the exchange was registered: the handler found nothing to end.
                 if Task.isCancelled { exchanges.abandon(task, with: CloudKitError.cancelled) }
-                // Weakly: the timer outlives most requests by up to a minute, and a task it held on to
-                // kept its request body (a page of records) alive that long: 0.1 MB a request, which
-                // a resync of 100,000 records piled up to 80 MB.
+                // Weakly: the timer outlives most requests by up to a minute, and a task it held on
+                // to kept its request body (a page of records) alive that long: 0.1 MB a request,
+                // which a resync of 100,000 records piled up to 80 MB.
                 DispatchQueue.global().asyncAfter(deadline: .now() + deadline) { [weak task] in
                     guard let task else { return }
-                    exchanges.abandon(task, with: runEnds ? CloudKitError.outOfTime : URLError(.timedOut))
+                    exchanges.abandon(
+                        task, with: runEnds ? CloudKitError.outOfTime : URLError(.timedOut))
                     // A task still running at its deadline is ended (a server that trickles would
                     // hold it for hours); one that finished is left alone.
                     if task.state == .running { task.cancel() }
@@ -350,7 +397,9 @@ package final class CloudKitClient: Sendable {
 
     /// `Retry-After: 120` or `Retry-After: Fri, 31 Dec 1999 23:59:59 GMT`, as seconds from now.
     static func retryAfter(header: String?, now: Date = Date()) -> Double? {
-        guard let header = header?.trimmingCharacters(in: .whitespaces), !header.isEmpty else { return nil }
+        guard let header = header?.trimmingCharacters(in: .whitespaces), !header.isEmpty else {
+            return nil
+        }
         if let seconds = Double(header) { return RetryPolicy.usable(seconds, upTo: 86_400) }
         return HTTPDate.parse(header).map { max($0.timeIntervalSince(now), 0) }
     }
@@ -362,7 +411,8 @@ package final class CloudKitClient: Sendable {
         case .networkConnectionLost: return "connection closed mid-response"
         case .timedOut: return "timed out"
         case .cannotFindHost, .dnsLookupFailed: return "host not found"
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate: return "TLS failed"
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate:
+            return "TLS failed"
         case .notConnectedToInternet: return "no network"
         default: return urlError.localizedDescription
         }

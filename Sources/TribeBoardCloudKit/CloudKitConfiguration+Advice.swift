@@ -9,7 +9,9 @@ extension CloudKitConfiguration {
     package var adviceFlags: [String] {
         guard let keyID, let keyFile else { return [] }
         let opt = ShellWords.option
-        var words = opt("--container", container) + opt("--environment", environment.rawValue) + opt("--key-id", keyID)
+        var words =
+            opt("--container", container) + opt("--environment", environment.rawValue)
+            + opt("--key-id", keyID)
             + opt("--key-file", keyFile)
         if baseURL != Self.defaultBaseURL { words += opt("--ck-base-url", displayBaseURL) }
         return words

@@ -49,15 +49,25 @@ package struct CloudKitConfiguration: Sendable, Equatable {
     }
 
     package func validate() throws(CloudKitConfigurationError) {
-        guard container.hasPrefix("iCloud."), container.count > "iCloud.".count, !container.contains("/") else {
-            throw .invalid(setting: "container", value: container, expected: "iCloud. followed by a bundle id, e.g. \(Self.defaultContainer)")
+        guard container.hasPrefix("iCloud."), container.count > "iCloud.".count,
+            !container.contains("/")
+        else {
+            throw .invalid(
+                setting: "container", value: container,
+                expected: "iCloud. followed by a bundle id, e.g. \(Self.defaultContainer)")
         }
-        guard let url = URL(string: baseURL), let scheme = url.scheme, ["https", "http"].contains(scheme), url.host != nil else {
-            throw .invalid(setting: "base URL", value: displayBaseURL, expected: "an http(s) URL such as \(Self.defaultBaseURL)")
+        guard let url = URL(string: baseURL), let scheme = url.scheme,
+            ["https", "http"].contains(scheme), url.host != nil
+        else {
+            throw .invalid(
+                setting: "base URL", value: displayBaseURL,
+                expected: "an http(s) URL such as \(Self.defaultBaseURL)")
         }
         if (keyID == nil) != (keyFile == nil) {
-            throw .missing(keyID == nil ? "key id (--key-id or TRIBEBOARD_CK_KEY_ID) to go with the key file"
-                                        : "key file (--key-file or TRIBEBOARD_CK_KEY_FILE) to go with the key id")
+            throw .missing(
+                keyID == nil
+                    ? "key id (--key-id or TRIBEBOARD_CK_KEY_ID) to go with the key file"
+                    : "key file (--key-file or TRIBEBOARD_CK_KEY_FILE) to go with the key id")
         }
         if let appUser {
             guard keyID == nil, keyFile == nil else {
@@ -65,7 +75,10 @@ package struct CloudKitConfiguration: Sendable, Equatable {
                                expected: "one of them: a request is either signed with a key or carries a user's tokens")
             }
             guard !appUser.apiToken.isEmpty, !appUser.webAuthToken.isEmpty else {
-                throw .missing(appUser.apiToken.isEmpty ? "API token to go with the web auth token" : "web auth token to go with the API token")
+                throw .missing(
+                    appUser.apiToken.isEmpty
+                        ? "API token to go with the web auth token"
+                        : "web auth token to go with the API token")
             }
         }
     }
@@ -91,44 +104,56 @@ package struct CloudKitConfiguration: Sendable, Equatable {
             // A relative key_file in a config file is the file's neighbour, not the working
             // directory's (cron runs from $HOME, systemd from /): it is made absolute here.
             if let key = settings["key_file"], !key.isEmpty, !key.hasPrefix("/") {
-                settings["key_file"] = URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(key).standardizedFileURL.path
+                settings["key_file"] =
+                    URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent(
+                        key
+                    ).standardizedFileURL.path
             }
         }
         let fromEnvironment: [String: String] = [
             "container": "TRIBEBOARD_CK_CONTAINER", "environment": "TRIBEBOARD_CK_ENVIRONMENT",
-            "database": "TRIBEBOARD_CK_DATABASE", "key_id": "TRIBEBOARD_CK_KEY_ID", "key_file": "TRIBEBOARD_CK_KEY_FILE",
-            "base_url": "TRIBEBOARD_CK_BASE_URL",
+            "database": "TRIBEBOARD_CK_DATABASE", "key_id": "TRIBEBOARD_CK_KEY_ID",
+            "key_file": "TRIBEBOARD_CK_KEY_FILE",
+            "base_url": "TRIBEBOARD_CK_BASE_URL"
         ].compactMapValues { variables[$0] }
         settings.merge(fromEnvironment) { _, new in new }
         let fromFlags: [String: String] = [
-            "container": flags.container, "environment": flags.environment, "database": flags.database,
-            "key_id": flags.keyID, "key_file": flags.keyFile, "base_url": flags.baseURL,
+            "container": flags.container, "environment": flags.environment,
+            "database": flags.database,
+            "key_id": flags.keyID, "key_file": flags.keyFile, "base_url": flags.baseURL
         ].compactMapValues { $0 }
         settings.merge(fromFlags) { _, new in new }
         return try make(from: settings)
     }
 
-    static func make(from settings: [String: String]) throws(CloudKitConfigurationError) -> CloudKitConfiguration {
+    static func make(from settings: [String: String]) throws(CloudKitConfigurationError)
+        -> CloudKitConfiguration
+    {
         var configuration = CloudKitConfiguration()
         if let value = settings["container"] { configuration.container = value }
         if let value = settings["environment"] {
             guard let environment = Environment(rawValue: value) else {
-                throw .invalid(setting: "environment", value: value, expected: "development or production")
+                throw .invalid(
+                    setting: "environment", value: value, expected: "development or production")
             }
             configuration.environment = environment
         }
         if let value = settings["database"] {
             guard let database = Database(rawValue: value) else {
-                throw .invalid(setting: "database", value: value,
-                               expected: "public: a server-to-server key reaches only the public database, "
-                                   + "and users' private databases (where SwiftData's own mirror lives) are out "
-                                   + "of an operator's reach (docs/cloudkit.md: Where provisioned families live)")
+                throw .invalid(
+                    setting: "database", value: value,
+                    expected: "public: a server-to-server key reaches only the public database, "
+                        + "and users' private databases (where SwiftData's own mirror lives) are out "
+                        + "of an operator's reach (docs/cloudkit.md: Where provisioned families live)"
+                )
             }
             configuration.database = database
         }
         configuration.keyID = settings["key_id"].flatMap { $0.isEmpty ? nil : $0 }
         // Absolute from here on: the key is named so in advice, which runs from any folder.
-        configuration.keyFile = settings["key_file"].flatMap { $0.isEmpty ? nil : AbsolutePath.of($0) }
+        configuration.keyFile = settings["key_file"].flatMap {
+            $0.isEmpty ? nil : AbsolutePath.of($0)
+        }
         if let value = settings["base_url"] { configuration.baseURL = value }
         try configuration.validate()
         return configuration
@@ -137,33 +162,44 @@ package struct CloudKitConfiguration: Sendable, Equatable {
 
 /// `key = value` lines, `#` comments, optional quotes around values.
 package enum ConfigFile {
-    static let knownKeys: Set<String> = ["container", "environment", "database", "key_id", "key_file", "base_url"]
+    static let knownKeys: Set<String> = [
+        "container", "environment", "database", "key_id", "key_file", "base_url"
+    ]
     /// Settings of the private-database mode, which was removed: said so, not "unknown".
     static let retiredKeys: Set<String> = ["api_token", "web_auth_token"]
 
     /// A config file is a few lines: anything larger is not one.
     static let maxBytes = 65_536
 
-    package static func read(_ path: String) throws(CloudKitConfigurationError) -> [String: String] {
+    package static func read(_ path: String) throws(CloudKitConfigurationError) -> [String: String]
+    {
         // Checked before reading: a pipe would block for ever and a device (/dev/zero) never
         // ends; a regular file is read only up to its bound.
         var info = stat()
         if stat(path, &info) == 0 {
             guard info.st_mode & S_IFMT == S_IFREG else {
-                throw .configFile(path: path, line: nil, reason: "is not a regular file (a folder, a pipe or a device)")
+                throw .configFile(
+                    path: path, line: nil,
+                    reason: "is not a regular file (a folder, a pipe or a device)")
             }
             guard info.st_size <= maxBytes else {
-                throw .configFile(path: path, line: nil, reason: "is \(info.st_size) bytes, more than the "
-                    + "\(maxBytes / 1024) KiB a configuration file may hold")
+                throw .configFile(
+                    path: path, line: nil,
+                    reason: "is \(info.st_size) bytes, more than the "
+                        + "\(maxBytes / 1024) KiB a configuration file may hold")
             }
         }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw .configFile(path: path, line: nil, reason: FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist")
+            throw .configFile(
+                path: path, line: nil,
+                reason: FileManager.default.fileExists(atPath: path)
+                    ? "cannot be read" : "does not exist")
         }
         var settings: [String: String] = [:]
-        // Any line ending: a file saved on Windows ends its lines with CRLF, which Swift reads as one
-        // Character ("\r\n"), so splitting at "\n" alone would make the whole file one line.
-        let lines = String(decoding: data, as: UTF8.self).split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        // Any line ending: a file saved on Windows ends its lines with CRLF, which Swift reads as
+        // one Character ("\r\n"), so splitting at "\n" alone would make the whole file one line.
+        let lines = String(decoding: data, as: UTF8.self).split(
+            omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         for (index, rawLine) in lines.enumerated() {
             let line = rawLine.trimmed
             if line.isEmpty || line.hasPrefix("#") { continue }
@@ -172,14 +208,21 @@ package enum ConfigFile {
             }
             let key = line[..<equals].trimmed
             var value = line[line.index(after: equals)...].trimmed
-            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
+                value = String(value.dropFirst().dropLast())
+            }
             if retiredKeys.contains(key) {
-                throw .configFile(path: path, line: index + 1, reason: "\"\(key)\" belonged to the private database mode, which was removed: "
-                                      + "the toolkit works on the public database with a server-to-server key (key_id, key_file)")
+                throw .configFile(
+                    path: path, line: index + 1,
+                    reason: "\"\(key)\" belonged to the private database mode, which was removed: "
+                        + "the toolkit works on the public database with a server-to-server key (key_id, key_file)"
+                )
             }
             guard knownKeys.contains(key) else {
                 let known = knownKeys.sorted().joined(separator: ", ")
-                throw .configFile(path: path, line: index + 1, reason: "unknown setting \"\(key)\" (known: \(known))")
+                throw .configFile(
+                    path: path, line: index + 1,
+                    reason: "unknown setting \"\(key)\" (known: \(known))")
             }
             settings[key] = value
         }

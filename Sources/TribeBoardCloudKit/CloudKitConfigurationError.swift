@@ -26,7 +26,8 @@ package enum CloudKitConfigurationError: Error, Equatable, LocalizedError {
         case .configFile(let path, let line?, let reason):
             return "\(path):\(line): \(reason)"
         case .configFile(let path, nil, let reason):
-            return "the CloudKit settings file \(path) (--ck-config or TRIBEBOARD_CK_CONFIG) \(reason)"
+            return
+                "the CloudKit settings file \(path) (--ck-config or TRIBEBOARD_CK_CONFIG) \(reason)"
         }
     }
 }

@@ -1,7 +1,9 @@
 import Foundation
 
 /// The documented serverErrorCode values, kept open for codes Apple adds later.
-package struct CloudKitServerErrorCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+package struct CloudKitServerErrorCode: RawRepresentable, Sendable, Hashable,
+    CustomStringConvertible
+{
     package let rawValue: String
     package init(rawValue: String) { self.rawValue = rawValue }
     package var description: String { rawValue }
@@ -22,16 +24,21 @@ package struct CloudKitServerErrorCode: RawRepresentable, Sendable, Hashable, Cu
     package static let atomicError = Self(rawValue: "ATOMIC_ERROR")
 
     /// Every code Apple's Web Services reference lists (Error Codes).
-    static let documented: Set<Self> = [.throttled, .tryAgainLater, .internalError, .conflict, .exists, .authenticationFailed,
-                                        .authenticationRequired, .accessDenied, .badRequest, .notFound, .zoneNotFound,
-                                        .quotaExceeded, .validatingReferenceError, .atomicError]
+    static let documented: Set<Self> = [
+        .throttled, .tryAgainLater, .internalError, .conflict, .exists, .authenticationFailed,
+        .authenticationRequired, .accessDenied, .badRequest, .notFound, .zoneNotFound,
+        .quotaExceeded, .validatingReferenceError, .atomicError
+    ]
 
-    /// The seeds' distinction: what passes by itself, what a person must fix, what is about the data.
-    /// A used-up quota needs a person (more storage, or records deleted) whichever record hit it.
+    /// The seeds' distinction: what passes by itself, what a person must fix, what is about the
+    /// data. A used-up quota needs a person (more storage, or records deleted) whichever record hit
+    /// it.
     package var category: CloudKitError.Category {
         switch self {
         case .throttled, .tryAgainLater, .internalError: return .transient
-        case .authenticationFailed, .authenticationRequired, .accessDenied, .zoneNotFound, .quotaExceeded: return .configuration
+        case .authenticationFailed, .authenticationRequired, .accessDenied, .zoneNotFound,
+            .quotaExceeded:
+            return .configuration
         default: return .data
         }
     }
@@ -45,7 +52,10 @@ struct CloudKitErrorEnvelope: Codable, Sendable, Equatable {
     package var retryAfter: Double?
     var redirectURL: String?
 
-    package init(uuid: String?, serverErrorCode: String, reason: String?, retryAfter: Double?, redirectURL: String?) {
+    package init(
+        uuid: String?, serverErrorCode: String, reason: String?, retryAfter: Double?,
+        redirectURL: String?
+    ) {
         self.uuid = uuid
         self.serverErrorCode = serverErrorCode
         self.reason = reason
@@ -68,7 +78,8 @@ package enum CloudKitError: Error, Sendable, Equatable, LocalizedError {
     }
 
     case network(reason: String)
-    case service(code: CloudKitServerErrorCode, httpStatus: Int, reason: String, retryAfter: Double?)
+    case service(
+        code: CloudKitServerErrorCode, httpStatus: Int, reason: String, retryAfter: Double?)
     case unexpectedResponse(httpStatus: Int, detail: String)
     /// Retries ran out (attempts or time); carries the last error.
     indirect case gaveUp(attempts: Int, last: CloudKitError)
@@ -84,14 +95,17 @@ package enum CloudKitError: Error, Sendable, Equatable, LocalizedError {
 
     /// What a request ends with when its task is cancelled mid-exchange or while it waits for a
     /// slot: a network failure of this run, not CloudKit's answer (nothing is known of the write).
-    package static var cancelled: CloudKitError { .network(reason: "cancelled before CloudKit answered") }
+    package static var cancelled: CloudKitError {
+        .network(reason: "cancelled before CloudKit answered")
+    }
 
     package enum SchemaProblem: Sendable, Equatable {
         case missingType(String)
         /// A type without a single index ("Type is not marked indexable: Family"): what CloudKit
         /// creates on a first write in development, and what early builds left behind.
         case notIndexable(recordType: String)
-        /// A filter on a field the type does not have ("Did not find field: 'code' in type: 'Family'").
+        /// A filter on a field the type does not have ("Did not find field: 'code' in type:
+        /// 'Family'").
         case missingField(field: String, recordType: String)
         /// `recordType` is the queried type, when the client knows it (CloudKit's text omits it).
         case notQueryable(field: String, recordType: String?)
@@ -106,13 +120,18 @@ package enum CloudKitError: Error, Sendable, Equatable, LocalizedError {
             // A code Apple does not list, sent with a 5xx or 429, is the service's trouble of the
             // moment; a whole request refused for any other reason (BAD_REQUEST, QUOTA_EXCEEDED...)
             // is refused again on every retry: a person must look (78, never "try later").
-            if !CloudKitServerErrorCode.documented.contains(code) && (status >= 500 || status == 429) { return .transient }
+            if !CloudKitServerErrorCode.documented.contains(code)
+                && (status >= 500 || status == 429)
+            {
+                return .transient
+            }
             return code.category == .data ? .configuration : code.category
         // An answer that is not CloudKit's: a login page, a redirect or a missing endpoint means
         // the settings point somewhere else (78); anything else unusable (an empty or broken
         // body, a record without its name) is the server's problem today, worth a later try (75).
         case .unexpectedResponse(let status, _):
-            return [401, 403, 404, 421].contains(status) || (300..<400).contains(status) ? .configuration : .transient
+            return [401, 403, 404, 421].contains(status) || (300..<400).contains(status)
+                ? .configuration : .transient
         case .gaveUp(_, let last): return last.category
         case .outOfTime: return .transient
         case .schema, .responseTooLarge: return .configuration
@@ -166,11 +185,14 @@ package enum CloudKitError: Error, Sendable, Equatable, LocalizedError {
         }
         if reason.contains("Did not find field: ") {
             let quoted = reason.split(separator: "'", omittingEmptySubsequences: false)
-            if quoted.count >= 5 { return .missingField(field: String(quoted[1]), recordType: String(quoted[3])) }
+            if quoted.count >= 5 {
+                return .missingField(field: String(quoted[1]), recordType: String(quoted[3]))
+            }
         }
         if reason.contains("not marked queryable") {
             let quoted = reason.split(separator: "'", omittingEmptySubsequences: false)
-            return .notQueryable(field: quoted.count >= 3 ? String(quoted[1]) : "?", recordType: nil)
+            return .notQueryable(
+                field: quoted.count >= 3 ? String(quoted[1]) : "?", recordType: nil)
         }
         // Native CloudKit words it "Cannot create new type X in production schema"; a field the
         // same way. Web Services' exact text is not documented, so any mention of the production
@@ -203,7 +225,9 @@ package enum CloudKitError: Error, Sendable, Equatable, LocalizedError {
         case .network(let reason):
             return "CloudKit is unreachable (network: \(reason)); the work stays pending and can be retried"
         case .service(let code, let status, let reason, let retryAfter):
-            let retry = RetryPolicy.usable(retryAfter, upTo: 86_400).map { "; retry after \(Int($0)) s" } ?? ""
+            let retry =
+                RetryPolicy.usable(retryAfter, upTo: 86_400).map { "; retry after \(Int($0)) s" }
+                ?? ""
             return "CloudKit answered \(code) (HTTP \(status)): \(reason)" + retry + advice(code)
         case .unexpectedResponse(let status, let detail):
             return "CloudKit answered HTTP \(status) with an unreadable body: \(detail)"
@@ -219,9 +243,12 @@ package enum CloudKitError: Error, Sendable, Equatable, LocalizedError {
                 + "then deploy it to production in the CloudKit Console (Schema > Deploy Schema Changes)"
         case .schema(.notQueryable(let field, let recordType), let reason):
             let type = recordType ?? "the record type"
-            // An unfiltered query needs the system field ___recordID, which CloudKit's text calls recordName.
-            let index = ["recordName", "___recordID"].contains(field) ? "recordName (___recordID)" : field
-            return "\(type) has no QUERYABLE index on \(index) (CloudKit: \(reason)); add it in the CloudKit Console "
+            // An unfiltered query needs the system field ___recordID, which CloudKit's text calls
+            // recordName.
+            let index =
+                ["recordName", "___recordID"].contains(field) ? "recordName (___recordID)" : field
+            return
+                "\(type) has no QUERYABLE index on \(index) (CloudKit: \(reason)); add it in the CloudKit Console "
                 + "(Schema > Indexes > \(type) > Add Index > \(index) > Queryable) or import Templates/cloudkit-schema.ckdb with "
                 + "`xcrun cktool import-schema`, then deploy it to production (Schema > Deploy Schema Changes)"
         case .schema(.notIndexable(let type), let reason):
@@ -249,13 +276,15 @@ package enum CloudKitError: Error, Sendable, Equatable, LocalizedError {
         case .authenticationFailed:
             return " (check the key id, that the key file is the one registered in the CloudKit Dashboard, "
                 + "and the machine's clock)"
-        case .authenticationRequired: return " (this database needs a user's API token and web auth token)"
+        case .authenticationRequired:
+            return " (this database needs a user's API token and web auth token)"
         case .accessDenied: return " (the schema's security roles do not allow this write)"
         case .zoneNotFound: return " (the zone does not exist in this container and environment)"
         case .quotaExceeded:
             return " (the container's quota is used up: raise it or delete records in the CloudKit Console; "
                 + "waiting does not free it)"
-        case .badRequest: return " (CloudKit refuses this request as it is: a retry would send the same)"
+        case .badRequest:
+            return " (CloudKit refuses this request as it is: a retry would send the same)"
         default: return ""
         }
     }

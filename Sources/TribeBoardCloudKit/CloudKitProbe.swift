@@ -24,15 +24,17 @@ extension CloudKitClient {
         var serverDate: Date?
         let result: Result<CloudKitCaller, CloudKitError>
         do {
-            let caller: CloudKitCaller = try await attempt("users/caller", method: "GET", body: [],
-                                                            dateHeader: { serverDate = HTTPDate.parse($0) })
+            let caller: CloudKitCaller = try await attempt(
+                "users/caller", method: "GET", body: [],
+                dateHeader: { serverDate = HTTPDate.parse($0) })
             result = .success(caller)
         } catch {
             result = .failure(error)
         }
         let ended = Date()
-        return CloudKitProbe(result: result, serverDate: serverDate,
-                             localMidpoint: started.addingTimeInterval(ended.timeIntervalSince(started) / 2),
-                             seconds: ended.timeIntervalSince(started))
+        return CloudKitProbe(
+            result: result, serverDate: serverDate,
+            localMidpoint: started.addingTimeInterval(ended.timeIntervalSince(started) / 2),
+            seconds: ended.timeIntervalSince(started))
     }
 }

@@ -23,20 +23,30 @@ package struct CloudKitRecord: Codable, Sendable, Equatable {
             type = try container.decodeIfPresent(String.self, forKey: .type)
             switch type {
             case "TIMESTAMP", "INT64", "DOUBLE":
-                if let number = try? container.decode(Double.self, forKey: .value) { value = .number(number); return }
+                if let number = try? container.decode(Double.self, forKey: .value) {
+                    value = .number(number); return
+                }
             case "REFERENCE":
-                if let object = try? container.decode([String: JSONValue].self, forKey: .value) { value = .object(object); return }
+                if let object = try? container.decode([String: JSONValue].self, forKey: .value) {
+                    value = .object(object); return
+                }
             default:
                 break
             }
             value = try container.decode(JSONValue.self, forKey: .value)
         }
 
-        package static func string(_ value: String) -> Field { Field(value: .string(value), type: "STRING") }
-        package static func timestamp(milliseconds: Int64) -> Field { Field(value: .number(Double(milliseconds)), type: "TIMESTAMP") }
+        package static func string(_ value: String) -> Field {
+            Field(value: .string(value), type: "STRING")
+        }
+        package static func timestamp(milliseconds: Int64) -> Field {
+            Field(value: .number(Double(milliseconds)), type: "TIMESTAMP")
+        }
         /// The app's references: deleting the target deletes the referring record.
         package static func reference(_ recordName: String) -> Field {
-            Field(value: .object(["recordName": .string(recordName), "action": .string("DELETE_SELF")]), type: "REFERENCE")
+            Field(
+                value: .object(["recordName": .string(recordName), "action": .string("DELETE_SELF")]
+                ), type: "REFERENCE")
         }
     }
 
@@ -58,7 +68,9 @@ package struct CloudKitRecord: Codable, Sendable, Equatable {
         package init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             let number = try? container.decodeIfPresent(Double.self, forKey: .timestamp)
-            timestamp = number.flatMap { $0.isFinite && Self.plausibleMilliseconds.contains($0) ? Int64($0) : nil }
+            timestamp = number.flatMap {
+                $0.isFinite && Self.plausibleMilliseconds.contains($0) ? Int64($0) : nil
+            }
             userRecordName = try? container.decodeIfPresent(String.self, forKey: .userRecordName)
         }
     }
@@ -73,7 +85,8 @@ package struct CloudKitRecord: Codable, Sendable, Equatable {
 
     /// The keys of an entry of a records array: a record's, and an error's `serverErrorCode`.
     enum EntryKey: String, CodingKey {
-        case recordName, recordType, fields, recordChangeTag, created, modified, deleted, serverErrorCode
+        case recordName, recordType, fields, recordChangeTag, created, modified, deleted,
+            serverErrorCode
     }
 
     package init(from decoder: any Decoder) throws {
@@ -91,7 +104,10 @@ package struct CloudKitRecord: Codable, Sendable, Equatable {
         deleted = try container.decodeIfPresent(Bool.self, forKey: .deleted)
     }
 
-    package init(recordName: String, recordType: String, fields: [String: Field], recordChangeTag: String? = nil) {
+    package init(
+        recordName: String, recordType: String, fields: [String: Field],
+        recordChangeTag: String? = nil
+    ) {
         self.recordName = recordName
         self.recordType = recordType
         self.fields = fields
@@ -100,7 +116,9 @@ package struct CloudKitRecord: Codable, Sendable, Equatable {
 
     package func string(_ field: String) -> String? { fields?[field]?.value.string }
     /// A REFERENCE field's record name.
-    package func reference(_ field: String) -> String? { fields?[field]?.value.object?["recordName"]?.string }
+    package func reference(_ field: String) -> String? {
+        fields?[field]?.value.object?["recordName"]?.string
+    }
 }
 
 /// One entry of a records array in a response: a record, or the error for that record alone.

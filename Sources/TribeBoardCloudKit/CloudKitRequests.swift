@@ -19,7 +19,9 @@ package struct CloudKitFilter: Codable, Sendable, Equatable {
 
     /// A TIMESTAMP field (a system one such as `___createTime` included) after `milliseconds`.
     package static func after(_ field: String, milliseconds: Int64) -> Self {
-        Self(fieldName: field, comparator: "GREATER_THAN", fieldValue: .timestamp(milliseconds: milliseconds))
+        Self(
+            fieldName: field, comparator: "GREATER_THAN",
+            fieldValue: .timestamp(milliseconds: milliseconds))
     }
 
     /// Apple documents it ("a string field that doesn't begin with a substring"), not whether a
@@ -30,13 +32,19 @@ package struct CloudKitFilter: Codable, Sendable, Equatable {
 
     /// A REFERENCE field naming one of these records (`IN` with a `REFERENCE_LIST`).
     package static func references(_ field: String, in recordNames: [String]) -> Self {
-        let references = recordNames.map { JSONValue.object(["recordName": .string($0), "action": .string("NONE")]) }
-        return Self(fieldName: field, comparator: "IN", fieldValue: CloudKitRecord.Field(value: .array(references), type: "REFERENCE_LIST"))
+        let references = recordNames.map {
+            JSONValue.object(["recordName": .string($0), "action": .string("NONE")])
+        }
+        return Self(
+            fieldName: field, comparator: "IN",
+            fieldValue: CloudKitRecord.Field(value: .array(references), type: "REFERENCE_LIST"))
     }
 
     package static func isIn(_ field: String, _ values: [String]) -> Self {
-        Self(fieldName: field, comparator: "IN",
-             fieldValue: CloudKitRecord.Field(value: .array(values.map { .string($0) }), type: "STRING_LIST"))
+        Self(
+            fieldName: field, comparator: "IN",
+            fieldValue: CloudKitRecord.Field(
+                value: .array(values.map { .string($0) }), type: "STRING_LIST"))
     }
 }
 
@@ -108,11 +116,17 @@ package struct CloudKitCaller: Decodable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         if let name = try container.decodeIfPresent(String.self, forKey: .userRecordName) {
             userRecordName = name
-        } else if let first = try container.decodeIfPresent([Identity].self, forKey: .users)?.first {
+        } else if let first = try container.decodeIfPresent([Identity].self, forKey: .users)?.first
+        {
             userRecordName = first.userRecordName
         } else {
-            throw DecodingError.keyNotFound(CodingKeys.userRecordName, .init(codingPath: decoder.codingPath,
-                debugDescription: "users/caller named no user (neither userRecordName nor users[0].userRecordName)"))
+            throw DecodingError.keyNotFound(
+                CodingKeys.userRecordName,
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription:
+                        "users/caller named no user (neither userRecordName nor users[0].userRecordName)"
+                ))
         }
     }
 }

@@ -44,7 +44,9 @@ package struct CloudKitSigner: Sendable, CustomStringConvertible {
     package var description: String { "CloudKitSigner(keyID: \(keyID.prefix(8))…)" }
 
     /// The three authentication headers for a request with `body` to `subpath` (`/database/1/...`).
-    package func headers(body: [UInt8], subpath: String, date: Date = Date()) throws(CloudKitConfigurationError) -> [String: String] {
+    package func headers(body: [UInt8], subpath: String, date: Date = Date())
+        throws(CloudKitConfigurationError) -> [String: String]
+    {
         let timestamp = Self.timestamp(date)
         let message = Self.message(timestamp: timestamp, body: body, subpath: subpath)
         let signature = try sign(Array(message.utf8))
@@ -59,15 +61,20 @@ package struct CloudKitSigner: Sendable, CustomStringConvertible {
 
     static func bodyHash(_ body: [UInt8]) -> String {
         var output = [CChar](repeating: 0, count: 64)
-        let status = body.withUnsafeBytes { tb_sha256_base64($0.baseAddress, $0.count, &output, output.count) }
+        let status = body.withUnsafeBytes {
+            tb_sha256_base64($0.baseAddress, $0.count, &output, output.count)
+        }
         guard status == 0 else { return "" }
-        return String(decoding: output.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return String(
+            decoding: output.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// UTC, no fractional seconds, as CloudKit requires.
     package static func timestamp(_ date: Date) -> String {
-        date.formatted(.iso8601.year().month().day().dateSeparator(.dash)
-            .time(includingFractionalSeconds: false).timeSeparator(.colon).timeZone(separator: .omitted))
+        date.formatted(
+            .iso8601.year().month().day().dateSeparator(.dash)
+                .time(includingFractionalSeconds: false).timeSeparator(.colon).timeZone(
+                    separator: .omitted))
     }
 
     func sign(_ message: [UInt8]) throws(CloudKitConfigurationError) -> [UInt8] {
@@ -77,13 +84,17 @@ package struct CloudKitSigner: Sendable, CustomStringConvertible {
         let status = privateKeyPEM.withUnsafeBufferPointer { pem in
             message.withUnsafeBufferPointer { bytes in
                 pem.withMemoryRebound(to: CChar.self) { pemChars in
-                    tb_ecdsa_p256_sign(pemChars.baseAddress, pem.count, bytes.baseAddress, bytes.count,
-                                       &signature, &length, &error, error.count)
+                    tb_ecdsa_p256_sign(
+                        pemChars.baseAddress, pem.count, bytes.baseAddress, bytes.count,
+                        &signature, &length, &error, error.count)
                 }
             }
         }
         guard status == 0 else {
-            throw .invalidKey(reason: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+            throw .invalidKey(
+                reason: String(
+                    decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            )
         }
         return Array(signature.prefix(length))
     }
@@ -91,7 +102,8 @@ package struct CloudKitSigner: Sendable, CustomStringConvertible {
 
 /// Verification, for the emulator: the same primitive the real service applies.
 package enum CloudKitSignatureVerifier {
-    package static func isValid(signature: [UInt8], message: [UInt8], publicKeyPEM: [UInt8]) -> Bool {
+    package static func isValid(signature: [UInt8], message: [UInt8], publicKeyPEM: [UInt8]) -> Bool
+    {
         var error = [CChar](repeating: 0, count: 256)
         let status = publicKeyPEM.withUnsafeBufferPointer { pem in
             pem.withMemoryRebound(to: CChar.self) { pemChars in
@@ -108,7 +120,8 @@ package enum CloudKitSignatureVerifier {
         var error = [CChar](repeating: 0, count: 256)
         let status = privateKeyPEM.withUnsafeBufferPointer { pem in
             pem.withMemoryRebound(to: CChar.self) { pemChars in
-                tb_ecdsa_p256_public_pem(pemChars.baseAddress, pem.count, &output, output.count, &error, error.count)
+                tb_ecdsa_p256_public_pem(
+                    pemChars.baseAddress, pem.count, &output, output.count, &error, error.count)
             }
         }
         guard status == 0 else { return nil }

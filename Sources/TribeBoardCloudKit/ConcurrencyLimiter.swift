@@ -13,7 +13,9 @@ actor ConcurrencyLimiter {
     /// Until when CloudKit's last `retryAfter` asked every request to wait.
     private var pausedUntil: ContinuousClock.Instant?
 
-    func run<Result: Sendable>(_ body: @Sendable () async throws(CloudKitError) -> Result) async throws(CloudKitError) -> Result {
+    func run<Result: Sendable>(_ body: @Sendable () async throws(CloudKitError) -> Result)
+        async throws(CloudKitError) -> Result
+    {
         if running >= limit {
             nextWaiter += 1
             let id = nextWaiter
@@ -21,7 +23,11 @@ actor ConcurrencyLimiter {
             // behind requests that may take a minute each, nor take a slot it no longer needs.
             let admitted = await withTaskCancellationHandler {
                 await withCheckedContinuation { continuation in
-                    if Task.isCancelled { continuation.resume(returning: false) } else { waiting.append((id, continuation)) }
+                    if Task.isCancelled {
+                        continuation.resume(returning: false)
+                    } else {
+                        waiting.append((id, continuation))
+                    }
                 }
             } onCancel: {
                 Task { await self.withdraw(id) }

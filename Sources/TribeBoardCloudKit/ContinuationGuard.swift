@@ -14,11 +14,17 @@ package struct ContinuationGuard {
         pages += 1
         guard let marker else { return nil }
         guard seen.insert(marker).inserted else {
-            throw .unexpectedResponse(httpStatus: 200, detail: "records/query on \(recordType) returned a "
-                + "continuation marker it had returned before (page \(pages)): its pages would never end")
+            throw .unexpectedResponse(
+                httpStatus: 200,
+                detail: "records/query on \(recordType) returned a "
+                    + "continuation marker it had returned before (page \(pages)): its pages would never end"
+            )
         }
         guard pages < Self.maxPages else {
-            throw .unexpectedResponse(httpStatus: 200, detail: "records/query on \(recordType) went on past \(Self.maxPages) pages; stopped")
+            throw .unexpectedResponse(
+                httpStatus: 200,
+                detail:
+                    "records/query on \(recordType) went on past \(Self.maxPages) pages; stopped")
         }
         return marker
     }

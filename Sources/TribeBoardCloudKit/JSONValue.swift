@@ -28,15 +28,27 @@ package enum JSONValue: Codable, Sendable, Equatable {
         case .bool(let value): try container.encode(value)
         case .number(let value):
             // Timestamps are integral milliseconds: keep them integers on the wire.
-            if value == value.rounded(), abs(value) < 9e15 { try container.encode(Int64(value)) } else { try container.encode(value) }
+            if value == value.rounded(), abs(value) < 9e15 {
+                try container.encode(Int64(value))
+            } else {
+                try container.encode(value)
+            }
         case .string(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
         case .object(let value): try container.encode(value)
         }
     }
 
-    package var string: String? { if case .string(let value) = self { return value } else { return nil } }
-    package var number: Double? { if case .number(let value) = self { return value } else { return nil } }
-    package var object: [String: JSONValue]? { if case .object(let value) = self { return value } else { return nil } }
-    package var array: [JSONValue]? { if case .array(let value) = self { return value } else { return nil } }
+    package var string: String? {
+        if case .string(let value) = self { return value } else { return nil }
+    }
+    package var number: Double? {
+        if case .number(let value) = self { return value } else { return nil }
+    }
+    package var object: [String: JSONValue]? {
+        if case .object(let value) = self { return value } else { return nil }
+    }
+    package var array: [JSONValue]? {
+        if case .array(let value) = self { return value } else { return nil }
+    }
 }

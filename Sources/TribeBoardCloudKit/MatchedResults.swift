@@ -31,8 +31,12 @@ package struct MatchedResults: Sendable {
         var parts: [String] = []
         if !missing.isEmpty { parts.append("no result for \(Self.list(missing))") }
         if !repeated.isEmpty { parts.append("several results for \(Self.list(repeated))") }
-        if !unasked.isEmpty { parts.append("a result for \(Self.list(unasked)), not in the request") }
-        if unnamed > 0 { parts.append("\(unnamed) result\(unnamed == 1 ? "" : "s") without a record name") }
+        if !unasked.isEmpty {
+            parts.append("a result for \(Self.list(unasked)), not in the request")
+        }
+        if unnamed > 0 {
+            parts.append("\(unnamed) result\(unnamed == 1 ? "" : "s") without a record name")
+        }
         guard !parts.isEmpty else { return }
         problem = "\(operation) answered \(results.count) result\(results.count == 1 ? "" : "s") "
             + "for \(names.count) record\(names.count == 1 ? "" : "s"): "

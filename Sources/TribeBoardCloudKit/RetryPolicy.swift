@@ -9,7 +9,10 @@ package struct RetryPolicy: Sendable, Equatable {
     /// No new attempt starts once this much time has passed since the first.
     package var maxTotalSeconds: Double
 
-    package init(maxAttempts: Int = 5, baseDelay: Double = 0.5, maxDelay: Double = 30, maxTotalSeconds: Double = 120) {
+    package init(
+        maxAttempts: Int = 5, baseDelay: Double = 0.5, maxDelay: Double = 30,
+        maxTotalSeconds: Double = 120
+    ) {
         self.maxAttempts = maxAttempts
         self.baseDelay = baseDelay
         self.maxDelay = maxDelay
@@ -21,7 +24,9 @@ package struct RetryPolicy: Sendable, Equatable {
     /// once rather than ask again too early; one that is no number of seconds (negative, NaN,
     /// infinite) is ignored and the backoff applies. Only a caller's comparison sees the value:
     /// nothing converts it to an integer.
-    package func delay(afterAttempt attempt: Int, retryAfter: Double?, random: Double = Double.random(in: 0...1)) -> Double {
+    package func delay(
+        afterAttempt attempt: Int, retryAfter: Double?, random: Double = Double.random(in: 0...1)
+    ) -> Double {
         let ceiling = min(maxDelay, baseDelay * pow(2, Double(min(max(attempt, 1), 60) - 1)))
         let jittered = ceiling * random
         guard let retryAfter, retryAfter.isFinite, retryAfter >= 0 else { return jittered }
@@ -35,7 +40,9 @@ package struct RetryPolicy: Sendable, Equatable {
     /// trouble (try the run later), not as a mistake in the setup.
     package static func retries(_ error: CloudKitError) -> Bool {
         guard error.isTransient else { return false }
-        if case .service(let code, _, _, let retryAfter) = error, code == .internalError { return retryAfter != nil }
+        if case .service(let code, _, _, let retryAfter) = error, code == .internalError {
+            return retryAfter != nil
+        }
         return true
     }
 

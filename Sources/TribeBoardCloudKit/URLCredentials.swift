@@ -7,8 +7,11 @@ package enum URLCredentials {
     /// Text that does not parse as a URL is masked from the scheme's `//` to the last `@`.
     package static func masked(_ url: String) -> String {
         guard let schemeEnd = url.range(of: "//") else { return url }
-        let authorityEnd = url[schemeEnd.upperBound...].firstIndex { "/?#".contains($0) } ?? url.endIndex
-        guard let at = url[schemeEnd.upperBound..<authorityEnd].lastIndex(of: "@") else { return url }
+        let authorityEnd =
+            url[schemeEnd.upperBound...].firstIndex { "/?#".contains($0) } ?? url.endIndex
+        guard let at = url[schemeEnd.upperBound..<authorityEnd].lastIndex(of: "@") else {
+            return url
+        }
         return String(url[..<schemeEnd.upperBound]) + "***" + String(url[at...])
     }
 }

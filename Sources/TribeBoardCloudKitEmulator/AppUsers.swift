@@ -23,13 +23,16 @@ struct AppUsers {
         guard let parameters = QueryString.parameters(rawQuery) else {
             throw Refusal(.badRequest, "the query string is not valid percent-encoding")
         }
-        let apiToken = parameters[Self.apiTokenParameter], webAuthToken = parameters[Self.webAuthTokenParameter]
+        let apiToken = parameters[Self.apiTokenParameter],
+            webAuthToken = parameters[Self.webAuthTokenParameter]
         guard apiToken != nil || webAuthToken != nil else { return nil }
         guard apiToken?.isEmpty == false else {
             throw Refusal(.authenticationFailed, "ckWebAuthToken without a ckAPIToken")
         }
         guard let webAuthToken, let user = byToken[webAuthToken] else {
-            throw Refusal(.authenticationRequired, "request needs authorization: no signed-in user has this ckWebAuthToken")
+            throw Refusal(
+                .authenticationRequired,
+                "request needs authorization: no signed-in user has this ckWebAuthToken")
         }
         return user
     }
@@ -43,7 +46,8 @@ enum QueryString {
         var parameters: [String: String] = [:]
         for part in raw.split(separator: "&") {
             let pair = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = decode(pair[0]), let value = decode(pair.count > 1 ? pair[1] : "") else { return nil }
+            guard let name = decode(pair[0]), let value = decode(pair.count > 1 ? pair[1] : "")
+            else { return nil }
             parameters[name] = value
         }
         return parameters

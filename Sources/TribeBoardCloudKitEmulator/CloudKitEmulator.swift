@@ -12,7 +12,8 @@ public final class CloudKitEmulator: Sendable {
     public struct Options: Sendable {
         public var port: UInt16 = 0
         public var faults = EmulatorFaults()
-        /// How far a request's date may be from the emulator's clock (Apple does not publish its own).
+        /// How far a request's date may be from the emulator's clock (Apple does not publish its
+        /// own).
         public var maxClockSkew: Double = 300
         /// Seconds added to the emulator's clock: a server whose clock disagrees with ours.
         public var clockOffset: Double = 0
@@ -25,7 +26,8 @@ public final class CloudKitEmulator: Sendable {
         /// Answer a create of a name held by a record the caller may not change ACCESS_DENIED
         /// instead (Apple does not document which answer comes first).
         public var accessDeniedOnForeignCreate = false
-        /// Seconds records/query lags behind writes (0: always current, which no real container is).
+        /// Seconds records/query lags behind writes (0: always current, which no real container
+        /// is).
         public var indexLag: Double = 0
         public init() {}
     }
@@ -39,11 +41,14 @@ public final class CloudKitEmulator: Sendable {
     public static func start(_ options: Options = Options()) async throws -> CloudKitEmulator {
         if options.port != 0 { try PortCheck.free(options.port) }
         let state = try EmulatorState(options: options)
-        let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: options.port), timeout: 60, logger: .disabled)
+        let server = HTTPServer(
+            address: try .inet(ip4: "127.0.0.1", port: options.port), timeout: 60, logger: .disabled
+        )
         // Every answer carries the server's clock, as Apple's does (doctor measures skew with it).
         await server.appendRoute("*") { request in
             var response = await state.handle(request).response
-            response.headers[.date] = ServerClock.httpDate(Date().addingTimeInterval(options.clockOffset))
+            response.headers[.date] = ServerClock.httpDate(
+                Date().addingTimeInterval(options.clockOffset))
             return response
         }
         let task = Task(executorPreference: EmulatorExecutor()) { try await server.run() }
@@ -51,10 +56,13 @@ public final class CloudKitEmulator: Sendable {
         var port: UInt16 = 0
         if case .ip4(_, let bound)? = await server.listeningAddress { port = bound }
         ListenerNoDelay.apply(port: port)
-        return CloudKitEmulator(state: state, server: server, task: task, baseURL: "http://127.0.0.1:\(port)")
+        return CloudKitEmulator(
+            state: state, server: server, task: task, baseURL: "http://127.0.0.1:\(port)")
     }
 
-    private init(state: EmulatorState, server: HTTPServer, task: Task<Void, any Error>, baseURL: String) {
+    private init(
+        state: EmulatorState, server: HTTPServer, task: Task<Void, any Error>, baseURL: String
+    ) {
         self.state = state
         self.server = server
         self.task = task
@@ -78,26 +86,42 @@ public final class CloudKitEmulator: Sendable {
     public func setFaults(_ faults: EmulatorFaults) async { await state.setFaults(faults) }
 
     /// Every record of a zone, for tests to inspect.
-    public func storedRecords(container: String, environment: String = "development", zone: String = "_defaultZone") async -> [WireRecord] {
-        await state.records(at: Location(container: container, environment: environment, database: "public", zone: zone))
+    public func storedRecords(
+        container: String, environment: String = "development", zone: String = "_defaultZone"
+    ) async -> [WireRecord] {
+        await state.records(
+            at: Location(
+                container: container, environment: environment, database: "public", zone: zone))
     }
 
     /// Records written earlier: by the app user (or developer) their `created.userRecordName`
     /// names, whose records no one else may change; without it, by the developer of the first key
     /// registered that opens the container.
-    public func seedRecords(_ records: [WireRecord], container: String, environment: String = "development",
-                            zone: String = "_defaultZone") async {
-        await state.seed(records, at: Location(container: container, environment: environment, database: "public", zone: zone))
+    public func seedRecords(
+        _ records: [WireRecord], container: String, environment: String = "development",
+        zone: String = "_defaultZone"
+    ) async {
+        await state.seed(
+            records,
+            at: Location(
+                container: container, environment: environment, database: "public", zone: zone))
     }
 
     /// The schema an environment has now (grown by development writes); nil when not enforced.
-    public func schema(container: String, environment: String = "development") async -> ContainerSchema? {
-        await state.schema(at: Location(container: container, environment: environment, database: "public", zone: "_defaultZone"))
+    public func schema(container: String, environment: String = "development") async
+        -> ContainerSchema?
+    {
+        await state.schema(
+            at: Location(
+                container: container, environment: environment, database: "public",
+                zone: "_defaultZone"))
     }
 
     /// The user record a server-to-server key acts as (users/caller answers it): each key is its
     /// own developer, so records one key created another may not change.
-    public static func developerRecordName(keyID: String) -> String { KeyRing.developer(keyID: keyID) }
+    public static func developerRecordName(keyID: String) -> String {
+        KeyRing.developer(keyID: keyID)
+    }
 
     /// Requests answered so far, by operation (`records/modify`, ...), faults included.
     public func requestCounts() async -> [String: Int] { await state.counts }

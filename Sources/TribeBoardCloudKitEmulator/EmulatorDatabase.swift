@@ -20,7 +20,8 @@ struct EmulatorDatabase: Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         zones = try container.decode([String: [String: WireRecord]].self, forKey: .zones)
         nextTag = try container.decode(Int.self, forKey: .nextTag)
-        schemas = try container.decodeIfPresent([String: ContainerSchema].self, forKey: .schemas) ?? [:]
+        schemas =
+            try container.decodeIfPresent([String: ContainerSchema].self, forKey: .schemas) ?? [:]
         indexes = zones.mapValues { ZoneIndex($0.values) }
     }
 
@@ -42,7 +43,8 @@ struct EmulatorDatabase: Codable {
     mutating func importSchemas(_ mode: SchemaMode) throws(SchemaImportConflict) {
         guard case .enforced(let development, let production) = mode else { return }
         for (key, held) in schemas {
-            schemas[key] = try held.importing(key.hasSuffix("/production") ? production : development)
+            schemas[key] = try held.importing(
+                key.hasSuffix("/production") ? production : development)
         }
     }
 
@@ -56,19 +58,28 @@ struct EmulatorDatabase: Codable {
 
     /// `___recordID` is the record's name (a REFERENCE in filters); `recordName` is accepted when
     /// schemas are not enforced, as the emulator always did.
-    static func isRecordNameField(_ name: String) -> Bool { name == "___recordID" || name == "recordName" }
+    static func isRecordNameField(_ name: String) -> Bool {
+        name == "___recordID" || name == "recordName"
+    }
 
     // MARK: Seeding
 
     /// Records written earlier by someone (their `created` says who; the developer when absent):
     /// the schema grows to hold them, as it would have when they were written.
-    mutating func seed(_ records: [WireRecord], at location: Location, mode: SchemaMode, developer: String) {
+    mutating func seed(
+        _ records: [WireRecord], at location: Location, mode: SchemaMode, developer: String
+    ) {
         var schema = self.schema(at: location, mode: mode)
         for var record in records {
             guard let type = record.recordType else { continue }
-            if var grown = schema, (try? SchemaRules.admit(record, type: type, into: &grown, production: false)) != nil { schema = grown }
-            let stamp = WireRecord.Stamp(timestamp: record.created?.timestamp ?? 0,
-                                         userRecordName: record.created?.userRecordName ?? developer)
+            if var grown = schema,
+                (try? SchemaRules.admit(record, type: type, into: &grown, production: false)) != nil
+            {
+                schema = grown
+            }
+            let stamp = WireRecord.Stamp(
+                timestamp: record.created?.timestamp ?? 0,
+                userRecordName: record.created?.userRecordName ?? developer)
             record.created = stamp
             record.modified = record.modified ?? stamp
             if record.recordChangeTag == nil {

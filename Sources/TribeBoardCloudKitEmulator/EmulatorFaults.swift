@@ -7,16 +7,19 @@ import Synchronization
 public struct EmulatorFaults: Sendable, Equatable {
     /// 503 TRY_AGAIN_LATER, with an HTTP `Retry-After` header.
     public var unavailable = 0.0
-    /// 503 with only the HTTP `Retry-After` header and no body, as a proxy in front of the service sends.
+    /// 503 with only the HTTP `Retry-After` header and no body, as a proxy in front of the service
+    /// sends.
     public var bareUnavailable = 0.0
     /// 429 THROTTLED with `retryAfter` in the body and the HTTP `Retry-After` header.
     public var throttled = 0.0
     /// Per record of a records/modify: THROTTLED in that record's entry, with its own `retryAfter`,
     /// while the other records of the request are saved.
     public var recordThrottled = 0.0
-    /// Seconds in `Retry-After` (header and 429 body). Apple sends whole seconds; fractions keep tests fast.
+    /// Seconds in `Retry-After` (header and 429 body). Apple sends whole seconds; fractions keep
+    /// tests fast.
     public var throttleRetryAfter = 1.0
-    /// 500 INTERNAL_ERROR with `retryAfter` (the retry-after seconds): one that may be retried then.
+    /// 500 INTERNAL_ERROR with `retryAfter` (the retry-after seconds): one that may be retried
+    /// then.
     public var internalError = 0.0
     /// 500 INTERNAL_ERROR without `retryAfter`: Apple's "nonrecoverable error", not to be retried.
     public var bareInternalError = 0.0
@@ -32,15 +35,16 @@ public struct EmulatorFaults: Sendable, Equatable {
 
     public var total: Double { requestFaults.reduce(0) { $0 + $1.fraction } }
 
-    /// The faults that answer a whole request, each with its fraction, in the order a draw meets them.
+    /// The faults that answer a whole request, each with its fraction, in the order a draw meets
+    /// them.
     var requestFaults: [(fault: InjectedFault, fraction: Double)] {
         [(.unavailable, unavailable), (.bareUnavailable, bareUnavailable), (.throttled, throttled),
          (.internalError, internalError), (.bareInternalError, bareInternalError),
          (.drop, dropConnection), (.quotaExceeded, quotaExceeded)]
     }
 
-    /// Parses `kind=fraction` lists such as `503=0.1,503-bare=0.1,429=0.1,500=0.05,drop=0.05,latency=20ms`,
-    /// or `down`.
+    /// Parses `kind=fraction` lists such as
+    /// `503=0.1,503-bare=0.1,429=0.1,500=0.05,drop=0.05,latency=20ms`, or `down`.
     public static func parse(_ text: String) throws -> EmulatorFaults {
         var faults = EmulatorFaults()
         for item in text.split(separator: ",") where !item.isEmpty {
@@ -60,12 +64,15 @@ public struct EmulatorFaults: Sendable, Equatable {
                 continue
             }
             if kind == "seed" {
-                guard let seed = UInt64(value) else { throw EmulatorError.badOption("seed takes a whole number") }
+                guard let seed = UInt64(value) else {
+                    throw EmulatorError.badOption("seed takes a whole number")
+                }
                 faults.seed = seed
                 continue
             }
             if kind == "retry-after" {
-                guard let seconds = Double(value), seconds.isFinite, (0...86_400).contains(seconds) else {
+                guard let seconds = Double(value), seconds.isFinite, (0...86_400).contains(seconds)
+                else {
                     throw EmulatorError.badOption("retry-after takes seconds from 0 to 86400")
                 }
                 faults.throttleRetryAfter = seconds
@@ -84,11 +91,14 @@ public struct EmulatorFaults: Sendable, Equatable {
             case "drop": faults.dropConnection = fraction
             case "quota": faults.quotaExceeded = fraction
             default:
-                throw EmulatorError.badOption("unknown fault \"\(kind)\" (known: 503, 503-bare, 429, record-429, "
-                    + "500, 500-bare, drop, quota, latency, retry-after, seed, down)")
+                throw EmulatorError.badOption(
+                    "unknown fault \"\(kind)\" (known: 503, 503-bare, 429, record-429, "
+                        + "500, 500-bare, drop, quota, latency, retry-after, seed, down)")
             }
         }
-        guard faults.total <= 1 else { throw EmulatorError.badOption("fault fractions add up to more than 1") }
+        guard faults.total <= 1 else {
+            throw EmulatorError.badOption("fault fractions add up to more than 1")
+        }
         return faults
     }
 }
@@ -102,14 +112,16 @@ public enum EmulatorError: Error, LocalizedError, Equatable {
         switch self {
         case .badOption(let message): return message
         case .cannotLoad(let path, let reason): return "cannot load \(path): \(reason)"
-        case .badSchema(let path, let reason): return "\(path) is not a CloudKit schema (.ckdb): \(reason)"
+        case .badSchema(let path, let reason):
+            return "\(path) is not a CloudKit schema (.ckdb): \(reason)"
         }
     }
 }
 
 /// What the fault plan decided for one request.
 enum InjectedFault: Equatable {
-    case none, unavailable, bareUnavailable, throttled, internalError, bareInternalError, drop, quotaExceeded
+    case none, unavailable, bareUnavailable, throttled, internalError, bareInternalError, drop,
+        quotaExceeded
 }
 
 /// SplitMix64: small, seeded, good enough to spread faults.
@@ -129,7 +141,9 @@ final class FaultDice: Sendable {
     }
 
     /// Whether one record of a modify is throttled.
-    func throttlesRecord(_ faults: EmulatorFaults) -> Bool { faults.recordThrottled > 0 && next() < faults.recordThrottled }
+    func throttlesRecord(_ faults: EmulatorFaults) -> Bool {
+        faults.recordThrottled > 0 && next() < faults.recordThrottled
+    }
 
     private func next() -> Double {
         state.withLock { value in

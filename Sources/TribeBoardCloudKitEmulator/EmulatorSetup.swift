@@ -13,11 +13,14 @@ public enum EmulatorSetup {
     /// `--key KEY_ID=PUBLIC.pem`: valid in every container.
     public static func key(_ text: String) throws(EmulatorError) -> Key {
         let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
-        guard parts.count == 2, !parts[0].isEmpty else { throw .badOption("--key takes KEY_ID=PUBLIC_KEY.pem, got \(text)") }
+        guard parts.count == 2, !parts[0].isEmpty else {
+            throw .badOption("--key takes KEY_ID=PUBLIC_KEY.pem, got \(text)")
+        }
         return Key(id: parts[0], publicKeyPEM: try pem(parts[1], option: "--key"), container: nil)
     }
 
-    /// `--container CONTAINER=KEY_ID:PUBLIC.pem[,KEY_ID:PUBLIC.pem...]`: keys of that container only.
+    /// `--container CONTAINER=KEY_ID:PUBLIC.pem[,KEY_ID:PUBLIC.pem...]`: keys of that container
+    /// only.
     public static func containerKeys(_ text: String) throws(EmulatorError) -> [Key] {
         let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
         guard parts.count == 2, parts[0].hasPrefix("iCloud."), parts[0].count > 7 else {
@@ -27,9 +30,13 @@ public enum EmulatorSetup {
         for item in parts[1].split(separator: ",") {
             let pair = item.split(separator: ":", maxSplits: 1).map(String.init)
             guard pair.count == 2, !pair[0].isEmpty else {
-                throw .badOption("--container \(parts[0]): each key is KEY_ID:PUBLIC_KEY.pem, got \(item)")
+                throw .badOption(
+                    "--container \(parts[0]): each key is KEY_ID:PUBLIC_KEY.pem, got \(item)")
             }
-            keys.append(Key(id: pair[0], publicKeyPEM: try pem(pair[1], option: "--container"), container: parts[0]))
+            keys.append(
+                Key(
+                    id: pair[0], publicKeyPEM: try pem(pair[1], option: "--container"),
+                    container: parts[0]))
         }
         guard !keys.isEmpty else { throw .badOption("--container \(parts[0]) names no key") }
         return keys
@@ -51,7 +58,9 @@ public enum EmulatorSetup {
     }
 
     private static func pem(_ path: String, option: String) throws(EmulatorError) -> [UInt8] {
-        guard let data = FileManager.default.contents(atPath: path) else { throw .badOption("\(option): cannot read \(path)") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .badOption("\(option): cannot read \(path)")
+        }
         guard String(decoding: data, as: UTF8.self).contains("-----BEGIN PUBLIC KEY-----") else {
             throw .badOption("\(option): \(path) is not a PEM public key (make one with `openssl ec -in eckey.pem -pubout`)")
         }
@@ -61,13 +70,20 @@ public enum EmulatorSetup {
     /// `--schema FILE` and `--production-schema FILE`: a `.ckdb` file, or `empty` for none at all.
     public static func schema(_ argument: String) throws(EmulatorError) -> ContainerSchema {
         guard argument != "empty" else { return .empty }
-        guard let data = FileManager.default.contents(atPath: argument) else { throw .cannotLoad(path: argument, reason: "cannot read it") }
-        guard let text = String(data: data, encoding: .utf8) else { throw .badSchema(path: argument, reason: "not UTF-8 text") }
-        do { return try SchemaParser.parse(text) } catch { throw .badSchema(path: argument, reason: error.description) }
+        guard let data = FileManager.default.contents(atPath: argument) else {
+            throw .cannotLoad(path: argument, reason: "cannot read it")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw .badSchema(path: argument, reason: "not UTF-8 text")
+        }
+        do { return try SchemaParser.parse(text) } catch {
+            throw .badSchema(path: argument, reason: error.description)
+        }
     }
 
     /// A seed file: `{"container": "iCloud...", "environment": "development", "records": [record
-    /// dictionaries]}`; a record whose `created.userRecordName` is an app user's was made by that user.
+    /// dictionaries]}`; a record whose `created.userRecordName` is an app user's was made by that
+    /// user.
     public struct Seed: Decodable, Sendable {
         public var container: String
         public var environment: String?
@@ -75,13 +91,17 @@ public enum EmulatorSetup {
     }
 
     public static func seed(_ path: String) throws(EmulatorError) -> Seed {
-        guard let data = FileManager.default.contents(atPath: path) else { throw .cannotLoad(path: path, reason: "cannot read it") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .cannotLoad(path: path, reason: "cannot read it")
+        }
         let seed: Seed
         do { seed = try JSONDecoder().decode(Seed.self, from: data) } catch {
             throw .cannotLoad(path: path, reason: "not a seed file ({\"container\", \"environment\", \"records\": [...]}): \(error)")
         }
         guard ["development", "production"].contains(seed.environment ?? "development") else {
-            throw .cannotLoad(path: path, reason: "environment is development or production, not \(seed.environment ?? "")")
+            throw .cannotLoad(
+                path: path,
+                reason: "environment is development or production, not \(seed.environment ?? "")")
         }
         return seed
     }

@@ -17,7 +17,8 @@ actor EmulatorState {
     /// The save under way, if one is: encoding and writing hundreds of thousands of records takes
     /// seconds, which requests must not wait for (a client would time out and retry).
     private var saving: Task<Void, Never>?
-    /// Set by the final save: no background save may start, and finish with older records, after it.
+    /// Set by the final save: no background save may start, and finish with older records, after
+    /// it.
     private var stopping = false
     /// Writes not yet in a save (finished or under way).
     private var unsaved = false
@@ -29,20 +30,26 @@ actor EmulatorState {
     init(options: CloudKitEmulator.Options) throws {
         faults = options.faults
         dice = FaultDice(seed: options.faults.seed)
-        policy = ContainerPolicy(schemaMode: options.schema, repeatedCreate: options.conflictOnRepeatedCreate ? .conflict : .exists,
-                                 accessDeniedOnForeignCreate: options.accessDeniedOnForeignCreate,
-                                 indexLagMilliseconds: Int64((options.indexLag * 1000).rounded()))
+        policy = ContainerPolicy(
+            schemaMode: options.schema,
+            repeatedCreate: options.conflictOnRepeatedCreate ? .conflict : .exists,
+            accessDeniedOnForeignCreate: options.accessDeniedOnForeignCreate,
+            indexLagMilliseconds: Int64((options.indexLag * 1000).rounded()))
         maxClockSkew = options.maxClockSkew
         clockOffset = options.clockOffset
         dataFile = options.dataFile
         if let path = options.dataFile, FileManager.default.fileExists(atPath: path) {
             do {
-                database = try JSONDecoder().decode(EmulatorDatabase.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+                database = try JSONDecoder().decode(
+                    EmulatorDatabase.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
             } catch {
                 throw EmulatorError.cannotLoad(path: path, reason: "\(error)")
             }
             do { try database.importSchemas(options.schema) } catch {
-                throw EmulatorError.cannotLoad(path: path, reason: "the schema given cannot be applied to the container it holds: \(error)")
+                throw EmulatorError.cannotLoad(
+                    path: path,
+                    reason: "the schema given cannot be applied to the container it holds: \(error)"
+                )
             }
         }
     }
@@ -65,11 +72,15 @@ actor EmulatorState {
     }
 
     func seed(_ records: [WireRecord], at location: Location) {
-        let developer = keyRing.firstDeveloper(of: location.container) ?? Caller.developer(of: location.container)
+        let developer =
+            keyRing.firstDeveloper(of: location.container)
+            ?? Caller.developer(of: location.container)
         database.seed(records, at: location, mode: policy.schemaMode, developer: developer)
     }
 
-    func schema(at location: Location) -> ContainerSchema? { database.schema(at: location, mode: policy.schemaMode) }
+    func schema(at location: Location) -> ContainerSchema? {
+        database.schema(at: location, mode: policy.schemaMode)
+    }
 
     // MARK: Requests
 
@@ -90,12 +101,18 @@ actor EmulatorState {
         // Apple's Web Services reference documents no request size in bytes (200 operations, 1 MB a
         // record); native CloudKit's CKError.limitExceeded gives "2 MB per request (not counting
         // asset sizes)" as the guideline, which the emulator enforces, as BAD_REQUEST.
-        if let length = request.headers[.contentLength].flatMap(Int.init), length > Self.maxRequestBytes {
+        if let length = request.headers[.contentLength].flatMap(Int.init),
+            length > Self.maxRequestBytes
+        {
             return .ready(Self.error(.badRequest, Self.tooLarge(length)))
         }
         let body: Data
-        do { body = try await request.bodyData } catch { return .ready(Self.error(.badRequest, "unreadable body")) }
-        guard body.count <= Self.maxRequestBytes else { return .ready(Self.error(.badRequest, Self.tooLarge(body.count))) }
+        do { body = try await request.bodyData } catch {
+            return .ready(Self.error(.badRequest, "unreadable body"))
+        }
+        guard body.count <= Self.maxRequestBytes else {
+            return .ready(Self.error(.badRequest, Self.tooLarge(body.count)))
+        }
         guard ["development", "production"].contains(environment) else {
             return .ready(Self.error(.badRequest, "unknown environment \(environment)"))
         }
@@ -103,21 +120,28 @@ actor EmulatorState {
         let who: String
         do throws(Refusal) {
             // An app user's tokens in the URL, or else a key's signature in the headers.
-            if let user = try appUsers.caller(rawQuery: request.target.query(percentEncoded: true)) {
+            if let user = try appUsers.caller(rawQuery: request.target.query(percentEncoded: true))
+            {
                 who = user
             } else {
-                who = try keyRing.authenticate({ request.headers[HTTPHeader($0)] }, body: Array(body), subpath: path,
-                                               container: container, serverClock: now, maxClockSkew: maxClockSkew)
+                who = try keyRing.authenticate(
+                    { request.headers[HTTPHeader($0)] }, body: Array(body), subpath: path,
+                    container: container, serverClock: now, maxClockSkew: maxClockSkew)
             }
         } catch {
             return .ready(Self.error(error.code, error.reason))
         }
         guard scope == "public" else {
-            return .ready(Self.error(.authenticationRequired, "the \(scope) database is not emulated (only the public database is); "
-                                     + "a server-to-server key reaches only the public database"))
+            return .ready(
+                Self.error(
+                    .authenticationRequired,
+                    "the \(scope) database is not emulated (only the public database is); "
+                        + "a server-to-server key reaches only the public database"))
         }
         let caller = Caller(userRecordName: who, now: Int64(now.timeIntervalSince1970 * 1000))
-        return answer(request.method, operation, body: body, container: container, environment: environment, caller: caller)
+        return answer(
+            request.method, operation, body: body, container: container, environment: environment,
+            caller: caller)
     }
 
     /// The most a request body may hold: 2 MB (see `handle`).
@@ -130,19 +154,28 @@ actor EmulatorState {
     private func injectedFault(_ operation: String) -> HTTPResponse? {
         let retryAfter = Self.headerSeconds(faults.throttleRetryAfter)
         switch dice.roll(faults) {
-        case .unavailable: return Self.error(.tryAgainLater, "injected: service unavailable", headers: [.retryAfter: retryAfter])
-        case .bareUnavailable: return HTTPResponse(statusCode: HTTPStatusCode(503, phrase: "Service Unavailable"), headers: [.retryAfter: retryAfter])
+        case .unavailable:
+            return Self.error(
+                .tryAgainLater, "injected: service unavailable", headers: [.retryAfter: retryAfter])
+        case .bareUnavailable:
+            return HTTPResponse(
+                statusCode: HTTPStatusCode(503, phrase: "Service Unavailable"),
+                headers: [.retryAfter: retryAfter])
         case .throttled:
             return Self.error(.throttled, "injected: too many requests", retryAfter: faults.throttleRetryAfter, headers: [.retryAfter: retryAfter])
         case .internalError: return Self.error(.internalError, "injected: internal error", retryAfter: faults.throttleRetryAfter)
         case .bareInternalError: return Self.error(.internalError, "injected: internal error")
         // Only writes use up a quota: another operation that drew it is answered normally.
-        case .quotaExceeded where operation == "records/modify": return Self.error(.quotaExceeded, "injected: quota exceeded")
+        case .quotaExceeded where operation == "records/modify":
+            return Self.error(.quotaExceeded, "injected: quota exceeded")
         case .quotaExceeded: return nil
         case .drop:
-            return HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json"],
-                                body: HTTPBodySequence(from: TruncatedBody(bytes: Array(#"{"records":[]}"#.utf8) + Array(repeating: 0x20, count: 64)),
-                                                       count: 80))
+            return HTTPResponse(
+                statusCode: .ok, headers: [.contentType: "application/json"],
+                body: HTTPBodySequence(
+                    from: TruncatedBody(
+                        bytes: Array(#"{"records":[]}"#.utf8) + Array(repeating: 0x20, count: 64)),
+                    count: 80))
         case .none: return nil
         }
     }
@@ -150,12 +183,16 @@ actor EmulatorState {
     private func answer(_ method: HTTPMethod, _ operation: String, body: Data, container: String, environment: String,
                         caller: Caller) -> Reply {
         func location(_ zone: WireZoneID?) -> Location {
-            Location(container: container, environment: environment, database: "public", zone: zone?.zoneName ?? "_defaultZone")
+            Location(
+                container: container, environment: environment, database: "public",
+                zone: zone?.zoneName ?? "_defaultZone")
         }
         do throws(Refusal) {
             switch (method, operation) {
             case (.GET, "users/caller"):
-                return .ready(Self.encode(CallerResponseBody(users: [.init(userRecordName: caller.userRecordName)])))
+                return .ready(
+                    Self.encode(
+                        CallerResponseBody(users: [.init(userRecordName: caller.userRecordName)])))
             case (.GET, "zones/list"):
                 return .ready(Self.encode(["zones": [["zoneID": ["zoneName": "_defaultZone"]]]]))
             case (.POST, "records/query"):
@@ -165,8 +202,10 @@ actor EmulatorState {
             case (.POST, "records/lookup"):
                 let lookup = try Self.decode(LookupRequestBody.self, body, operation)
                 let place = try Self.defaultZone(location(lookup.zoneID))
-                let found = database.lookup(lookup.records.map(\.recordName), at: place, policy: policy, caller: caller)
-                return .encoding(RecordsResponseBody(records: found.map { $0.keeping(lookup.desiredKeys) }))
+                let found = database.lookup(
+                    lookup.records.map(\.recordName), at: place, policy: policy, caller: caller)
+                return .encoding(
+                    RecordsResponseBody(records: found.map { $0.keeping(lookup.desiredKeys) }))
             case (.POST, "records/modify"):
                 var modify = try Self.decode(ModifyRequestBody.self, body, operation)
                 let place = try Self.defaultZone(location(modify.zoneID))
@@ -176,7 +215,8 @@ actor EmulatorState {
                 let throttled = modify.operations.map { _ in dice.throttlesRecord(faults) }
                 let all = modify.operations
                 modify.operations = zip(all, throttled).filter { !$0.1 }.map(\.0)
-                var saved = try database.modify(modify, at: place, policy: policy, caller: caller).makeIterator()
+                var saved = try database.modify(modify, at: place, policy: policy, caller: caller)
+                    .makeIterator()
                 persistIfDue()
                 let results = zip(all, throttled).map { operation, isThrottled in
                     isThrottled ? .error(RecordErrorBody(recordName: operation.record.recordName,
@@ -187,7 +227,9 @@ actor EmulatorState {
                 }
                 return .ready(Self.encode(RecordsResponseBody(records: results)))
             default:
-                return .ready(Self.error(.badRequest, "unsupported operation \(method.rawValue) \(operation)"))
+                return .ready(
+                    Self.error(.badRequest, "unsupported operation \(method.rawValue) \(operation)")
+                )
             }
         } catch {
             return .ready(Self.error(error.code, error.reason))
@@ -196,13 +238,18 @@ actor EmulatorState {
 
     /// Custom zones are not emulated: only the public database's default zone exists.
     private static func defaultZone(_ location: Location) throws(Refusal) -> Location {
-        guard location.zone == "_defaultZone" else { throw Refusal(.zoneNotFound, "Zone '\(location.zone)' does not exist") }
+        guard location.zone == "_defaultZone" else {
+            throw Refusal(.zoneNotFound, "Zone '\(location.zone)' does not exist")
+        }
         return location
     }
 
-    private static func decode<Body: Decodable>(_ type: Body.Type, _ body: Data, _ operation: String) throws(Refusal) -> Body {
+    private static func decode<Body: Decodable>(
+        _ type: Body.Type, _ body: Data, _ operation: String
+    ) throws(Refusal) -> Body {
         do { return try JSONDecoder().decode(type, from: body) } catch {
-            throw Refusal(.badRequest, "the body of \(operation) is not valid JSON of the documented shape")
+            throw Refusal(
+                .badRequest, "the body of \(operation) is not valid JSON of the documented shape")
         }
     }
 
@@ -260,7 +307,8 @@ actor EmulatorState {
     }
 
     /// How long it took; a save that fails leaves the previous file (the next one tries again).
-    private nonisolated static func save(_ database: EmulatorDatabase, to path: String) -> Duration {
+    private nonisolated static func save(_ database: EmulatorDatabase, to path: String) -> Duration
+    {
         let started = ContinuousClock.now
         if let data = try? JSONEncoder().encode(database) { try? DataFile.write(data, to: path) }
         return ContinuousClock.now - started
@@ -269,13 +317,18 @@ actor EmulatorState {
     // MARK: Responses
 
     /// Apple's error dictionary, `uuid` included, with the status its code is sent with.
-    static func error(_ code: ServerErrorCode, _ reason: String, retryAfter: Double? = nil,
-                      headers: [HTTPHeader: String] = [:]) -> HTTPResponse {
-        let error = ErrorBody(uuid: UUID().uuidString, serverErrorCode: code, reason: reason, retryAfter: retryAfter)
+    static func error(
+        _ code: ServerErrorCode, _ reason: String, retryAfter: Double? = nil,
+        headers: [HTTPHeader: String] = [:]
+    ) -> HTTPResponse {
+        let error = ErrorBody(
+            uuid: UUID().uuidString, serverErrorCode: code, reason: reason, retryAfter: retryAfter)
         let body = (try? JSONEncoder().encode(error)) ?? Data()
         var all = headers
         all[.contentType] = "application/json"
-        return HTTPResponse(statusCode: HTTPStatusCode(code.httpStatus, phrase: code.rawValue), headers: all, body: body)
+        return HTTPResponse(
+            statusCode: HTTPStatusCode(code.httpStatus, phrase: code.rawValue), headers: all,
+            body: body)
     }
 
     /// What a request is answered with: a response, or records to encode into one. Encoding a
@@ -295,8 +348,11 @@ actor EmulatorState {
     }
 
     static func encode(_ value: some Encodable) -> HTTPResponse {
-        guard let body = try? JSONEncoder().encode(value) else { return error(.internalError, "cannot encode the answer") }
-        return HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json"], body: body)
+        guard let body = try? JSONEncoder().encode(value) else {
+            return error(.internalError, "cannot encode the answer")
+        }
+        return HTTPResponse(
+            statusCode: .ok, headers: [.contentType: "application/json"], body: body)
     }
 
     /// Whole seconds as Apple sends them; a fraction as given (tests use short waits).

@@ -10,7 +10,8 @@ struct Location: Hashable {
     var isProduction: Bool { environment == "production" }
     /// The key of the zone's records in the database file.
     var zoneKey: String { "\(container)/\(environment)/\(database)/\(zone)" }
-    /// The key of the environment's schema (one per container environment, shared by its databases).
+    /// The key of the environment's schema (one per container environment, shared by its
+    /// databases).
     var schemaKey: String { "\(container)/\(environment)" }
 }
 
@@ -27,6 +28,7 @@ struct Caller {
             hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
         }
         let hex = String(hash, radix: 16)
-        return "_" + String(repeating: "0", count: 16 - hex.count) + hex + String(repeating: "0", count: 16)
+        return "_" + String(repeating: "0", count: 16 - hex.count) + hex
+            + String(repeating: "0", count: 16)
     }
 }

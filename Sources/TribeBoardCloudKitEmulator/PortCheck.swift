@@ -13,17 +13,21 @@ enum PortCheck {
         defer { close(socket) }
         var reuse: Int32 = 1
         // As the server binds: a port in TIME_WAIT is free, one with a listener is not.
-        _ = setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        _ = setsockopt(
+            socket, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound != 0 else { return }
         let code = errno
-        throw .portUnavailable(port: port, reason: String(cString: strerror(code)), inUse: code == EADDRINUSE)
+        throw .portUnavailable(
+            port: port, reason: String(cString: strerror(code)), inUse: code == EADDRINUSE)
     }
 }
 

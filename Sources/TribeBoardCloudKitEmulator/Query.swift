@@ -31,20 +31,30 @@ extension EmulatorDatabase {
             if let filter = onField.first(where: { ["EQUALS", "IN"].contains($0.comparator) }) {
                 let value = filter.fieldValue.value
                 if filter.comparator == "IN" {
-                    self = .anyOf(field: filter.fieldName, values: (value.array ?? []).compactMap(\.comparable))
+                    self = .anyOf(
+                        field: filter.fieldName,
+                        values: (value.array ?? []).compactMap(\.comparable))
                 } else {
                     guard let wanted = value.comparable else { return nil }
                     self = .range(field: filter.fieldName, .equals(wanted))
                 }
-            } else if let filter = onField.first(where: { $0.comparator == "BEGINS_WITH" }), let prefix = filter.fieldValue.value.comparable {
+            } else if let filter = onField.first(where: { $0.comparator == "BEGINS_WITH" }),
+                let prefix = filter.fieldValue.value.comparable
+            {
                 self = .range(field: filter.fieldName, .beginsWith(prefix))
-            } else if let field = onField.first(where: { $0.comparator == "NOT_BEGINS_WITH" })?.fieldName {
+            } else if let field = onField.first(where: { $0.comparator == "NOT_BEGINS_WITH" })?
+                .fieldName
+            {
                 // A prefix that is no string matches nothing, the empty one every value: the walk
                 // answers those.
-                let prefixes = onField.filter { $0.fieldName == field && $0.comparator == "NOT_BEGINS_WITH" }
-                    .map { $0.fieldValue.value.comparable }
+                let prefixes = onField.filter {
+                    $0.fieldName == field && $0.comparator == "NOT_BEGINS_WITH"
+                }
+                .map { $0.fieldValue.value.comparable }
                 guard prefixes.allSatisfy({ $0.map { !$0.isEmpty } ?? false }) else { return nil }
-                self = .outside(field: field, gaps: IndexRange.merged(prefixes.compactMap { $0.flatMap(IndexRange.gap) }))
+                self = .outside(
+                    field: field,
+                    gaps: IndexRange.merged(prefixes.compactMap { $0.flatMap(IndexRange.gap) }))
             } else {
                 return nil
             }
@@ -54,10 +64,14 @@ extension EmulatorDatabase {
     func query(_ request: QueryRequestBody, at location: Location, policy: ContainerPolicy,
                caller: Caller) throws(Refusal) -> QueryPage {
         let limit = request.resultsLimit ?? 200
-        guard (1...200).contains(limit) else { throw Refusal(.badRequest, "resultsLimit must be between 1 and 200, got \(limit)") }
+        guard (1...200).contains(limit) else {
+            throw Refusal(.badRequest, "resultsLimit must be between 1 and 200, got \(limit)")
+        }
         let filters = request.query.filterBy ?? []
         try SchemaRules.checkFilters(filters)
-        if let schema = schema(at: location, mode: policy.schemaMode) { try SchemaRules.checkQuery(request.query, schema: schema) }
+        if let schema = schema(at: location, mode: policy.schemaMode) {
+            try SchemaRules.checkQuery(request.query, schema: schema)
+        }
         let typeName = request.query.recordType
         let type = recordType(typeName, at: location, mode: policy.schemaMode)
         let zone = location.zoneKey
@@ -70,10 +84,13 @@ extension EmulatorDatabase {
         }
         let narrowing = Narrowing(filters)
         if let sorts = request.query.sortBy, !sorts.isEmpty {
-            let names = narrowing.map { index.names(of: typeName, $0) }
-                ?? Array(index.names[typeName]?.values(after: nil) ?? SortedList().values(after: nil))
-            return try Self.sortedPage(names.compactMap { records[$0] }.filter(wanted), by: sorts, limit: limit,
-                                       marker: request.continuationMarker)
+            let names =
+                narrowing.map { index.names(of: typeName, $0) }
+                ?? Array(
+                    index.names[typeName]?.values(after: nil) ?? SortedList().values(after: nil))
+            return try Self.sortedPage(
+                names.compactMap { records[$0] }.filter(wanted), by: sorts, limit: limit,
+                marker: request.continuationMarker)
         }
         // A page starts after the last record of the previous one: the marker says which (opaque
         // to the client, as Apple's is). A marker this server did not give (or gave another kind
@@ -91,18 +108,30 @@ extension EmulatorDatabase {
         switch (narrowing, after) {
         case (.range(let field, let range)?, .key?), (.range(let field, let range)?, nil):
             let from: IndexKey? = if case .key(let key)? = after { key } else { nil }
-            return AnySequence(index.keys(of: typeName, field: field, in: range, after: from).lazy.map { ($0.name, .key($0)) })
+            return AnySequence(
+                index.keys(of: typeName, field: field, in: range, after: from).lazy.map {
+                    ($0.name, .key($0))
+                })
         case (.outside(let field, let gaps)?, .key?), (.outside(let field, let gaps)?, nil):
             let from: IndexKey? = if case .key(let key)? = after { key } else { nil }
             let indexed = index.keys(of: typeName, field: field, outside: gaps, after: from).lazy
                 .map { (name: $0.name, cursor: Cursor.key($0)) }
-            return AnySequence([AnySequence(indexed), lacking(field, of: typeName, records, index, after: nil)].joined())
+            return AnySequence(
+                [AnySequence(indexed), lacking(field, of: typeName, records, index, after: nil)]
+                    .joined())
         case (.outside(let field, _)?, .name(let from)?):
             return lacking(field, of: typeName, records, index, after: from)
         case (.anyOf?, .name?), (.anyOf?, nil), (nil, .name?), (nil, nil):
             let from: String? = if case .name(let name)? = after { name } else { nil }
-            let names = narrowing.map { AnySequence(index.names(of: typeName, $0).filter { name in from.map { name > $0 } ?? true }.sorted()) }
-                ?? AnySequence(index.names[typeName]?.values(after: from) ?? SortedList().values(after: nil))
+            let names =
+                narrowing.map {
+                    AnySequence(
+                        index.names(of: typeName, $0).filter { name in
+                            from.map { name > $0 } ?? true
+                        }.sorted())
+                }
+                ?? AnySequence(
+                    index.names[typeName]?.values(after: from) ?? SortedList().values(after: nil))
             return AnySequence(names.lazy.map { ($0, .name($0)) })
         default:
             throw unknownMarker
@@ -110,8 +139,10 @@ extension EmulatorDatabase {
     }
 
     /// The first `limit` wanted records of `entries`, and a marker when one more exists.
-    private static func page(of entries: AnySequence<(name: String, cursor: Cursor)>, _ records: [String: WireRecord],
-                             wanted: (WireRecord) -> Bool, limit: Int) -> QueryPage {
+    private static func page(
+        of entries: AnySequence<(name: String, cursor: Cursor)>, _ records: [String: WireRecord],
+        wanted: (WireRecord) -> Bool, limit: Int
+    ) -> QueryPage {
         var page = QueryPage(records: [])
         var last: Cursor?
         for (name, cursor) in entries {
@@ -130,15 +161,21 @@ extension EmulatorDatabase {
 
     /// After a field's index, the type's records not in it (no such field, or a value filters
     /// cannot compare), by name; none to walk when every record of the type is in the index.
-    private static func lacking(_ field: String, of type: String, _ records: [String: WireRecord], _ index: ZoneIndex,
-                                after: String?) -> AnySequence<(name: String, cursor: Cursor)> {
-        guard index.lacks(type, field: field), let names = index.names[type] else { return AnySequence([]) }
-        return AnySequence(names.values(after: after).lazy
-            .filter { records[$0]?.fields?[field]?.value.comparable == nil }
-            .map { (name: $0, cursor: Cursor.name($0)) })
+    private static func lacking(
+        _ field: String, of type: String, _ records: [String: WireRecord], _ index: ZoneIndex,
+        after: String?
+    ) -> AnySequence<(name: String, cursor: Cursor)> {
+        guard index.lacks(type, field: field), let names = index.names[type] else {
+            return AnySequence([])
+        }
+        return AnySequence(
+            names.values(after: after).lazy
+                .filter { records[$0]?.fields?[field]?.value.comparable == nil }
+                .map { (name: $0, cursor: Cursor.name($0)) })
     }
 
-    private static let unknownMarker = Refusal(.badRequest, "continuationMarker is not one this server gave")
+    private static let unknownMarker = Refusal(
+        .badRequest, "continuationMarker is not one this server gave")
     private static let namePrefix = "after:"
     private static let keyPrefix = "key:"
 
@@ -155,33 +192,48 @@ extension EmulatorDatabase {
         guard let decoded = Data(base64Encoded: marker) else { throw unknownMarker }
         let text = String(decoding: decoded, as: UTF8.self)
         if text.hasPrefix(namePrefix) { return .name(String(text.dropFirst(namePrefix.count))) }
-        guard text.hasPrefix(keyPrefix), let pair = try? JSONDecoder().decode([String].self, from: decoded.dropFirst(keyPrefix.utf8.count)),
-              pair.count == 2 else { throw unknownMarker }
+        guard text.hasPrefix(keyPrefix),
+            let pair = try? JSONDecoder().decode(
+                [String].self, from: decoded.dropFirst(keyPrefix.utf8.count)),
+            pair.count == 2
+        else { throw unknownMarker }
         return .key(IndexKey(value: pair[0], name: pair[1]))
     }
 
     /// A query with sortBy: the whole match sorted, the marker an offset into it.
-    private static func sortedPage(_ matching: [WireRecord], by sorts: [QueryRequestBody.Sort], limit: Int,
-                                   marker: String?) throws(Refusal) -> QueryPage {
+    private static func sortedPage(
+        _ matching: [WireRecord], by sorts: [QueryRequestBody.Sort], limit: Int,
+        marker: String?
+    ) throws(Refusal) -> QueryPage {
         let sorted = Self.sorted(matching.sorted { $0.recordName < $1.recordName }, by: sorts)
-        let offset = marker.map { Data(base64Encoded: $0).flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? -1 }
+        let offset = marker.map {
+            Data(base64Encoded: $0).flatMap { Int(String(decoding: $0, as: UTF8.self)) } ?? -1
+        }
         let start = offset ?? 0
         guard start >= 0, start <= sorted.count else { throw unknownMarker }
         let page = Array(sorted[start...].prefix(limit))
         let end = start + page.count
-        return QueryPage(records: page, marker: end < sorted.count ? Data(String(end).utf8).base64EncodedString() : nil,
-                         examined: matching.count)
+        return QueryPage(
+            records: page,
+            marker: end < sorted.count ? Data(String(end).utf8).base64EncodedString() : nil,
+            examined: matching.count)
     }
 
-    private static func sorted(_ records: [WireRecord], by sorts: [QueryRequestBody.Sort]) -> [WireRecord] {
+    private static func sorted(_ records: [WireRecord], by sorts: [QueryRequestBody.Sort])
+        -> [WireRecord]
+    {
         records.sorted { left, right in
             for sort in sorts {
-                let a = left.fields?[sort.fieldName]?.value, b = right.fields?[sort.fieldName]?.value
+                let a = left.fields?[sort.fieldName]?.value,
+                    b = right.fields?[sort.fieldName]?.value
                 guard a != b else { continue }
                 let ascending = sort.ascending ?? true
                 switch (a?.number, b?.number) {
                 case (let x?, let y?): return ascending ? x < y : x > y
-                default: return ascending ? (a?.comparable ?? "") < (b?.comparable ?? "") : (a?.comparable ?? "") > (b?.comparable ?? "")
+                default:
+                    return ascending
+                        ? (a?.comparable ?? "") < (b?.comparable ?? "")
+                        : (a?.comparable ?? "") > (b?.comparable ?? "")
                 }
             }
             return false
@@ -190,12 +242,15 @@ extension EmulatorDatabase {
 
     static func matches(_ record: WireRecord, filter: QueryRequestBody.Filter) -> Bool {
         let value = filter.fieldValue.value
-        let actual = isRecordNameField(filter.fieldName) ? record.recordName : record.fields?[filter.fieldName]?.value.comparable
+        let actual =
+            isRecordNameField(filter.fieldName)
+            ? record.recordName : record.fields?[filter.fieldName]?.value.comparable
         switch filter.comparator {
         case "EQUALS": return actual != nil && actual == value.comparable
         case "NOT_EQUALS": return actual != value.comparable
         case "IN", "NOT_IN":
-            let contained = actual.map { (value.array ?? []).compactMap(\.comparable).contains($0) } ?? false
+            let contained =
+                actual.map { (value.array ?? []).compactMap(\.comparable).contains($0) } ?? false
             return filter.comparator == "IN" ? contained : !contained
         case "BEGINS_WITH":
             guard let actual, let prefix = value.comparable else { return false }
@@ -205,7 +260,8 @@ extension EmulatorDatabase {
             guard let prefix = value.comparable else { return false }
             return !(actual?.hasPrefix(prefix) ?? false)
         case "LESS_THAN", "LESS_THAN_OR_EQUALS", "GREATER_THAN", "GREATER_THAN_OR_EQUALS":
-            guard let x = record.fields?[filter.fieldName]?.value.number, let y = value.number else { return false }
+            guard let x = record.fields?[filter.fieldName]?.value.number, let y = value.number
+            else { return false }
             switch filter.comparator {
             case "LESS_THAN": return x < y
             case "LESS_THAN_OR_EQUALS": return x <= y
@@ -221,12 +277,19 @@ extension ZoneIndex {
     /// The names of `type`'s records a narrowing can hold, in no order.
     func names(of type: String, _ narrowing: EmulatorDatabase.Narrowing) -> [String] {
         switch narrowing {
-        case .range(let field, let range): return keys(of: type, field: field, in: range, after: nil).map(\.name)
+        case .range(let field, let range):
+            return keys(of: type, field: field, in: range, after: nil).map(\.name)
         case .anyOf(let field, let values):
-            return Array(Set(values.flatMap { keys(of: type, field: field, in: .equals($0), after: nil).map(\.name) }))
+            return Array(
+                Set(
+                    values.flatMap {
+                        keys(of: type, field: field, in: .equals($0), after: nil).map(\.name)
+                    }))
         case .outside(let field, let gaps):
             // Records not in the index are not told apart here: the caller checks every filter.
-            guard !lacks(type, field: field) else { return self.names[type].map { Array($0.values(after: nil)) } ?? [] }
+            guard !lacks(type, field: field) else {
+                return self.names[type].map { Array($0.values(after: nil)) } ?? []
+            }
             return keys(of: type, field: field, outside: gaps, after: nil).map(\.name)
         }
     }

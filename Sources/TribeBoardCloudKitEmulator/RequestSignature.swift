@@ -16,8 +16,14 @@ struct RequestSignature {
     /// The signed message, built from the documented recipe.
     static func message(date: String, body: [UInt8], subpath: String) -> [UInt8] {
         var output = [CChar](repeating: 0, count: 64)
-        let status = body.withUnsafeBytes { tb_sha256_base64($0.baseAddress, $0.count, &output, output.count) }
-        let hash = status == 0 ? String(decoding: output.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        let status = body.withUnsafeBytes {
+            tb_sha256_base64($0.baseAddress, $0.count, &output, output.count)
+        }
+        let hash =
+            status == 0
+            ? String(
+                decoding: output.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            : ""
         return Array("\(date):\(hash):\(subpath)".utf8)
     }
 
@@ -29,7 +35,9 @@ struct RequestSignature {
         var error = [CChar](repeating: 0, count: 256)
         let status = publicKeyPEM.withUnsafeBufferPointer { pem in
             pem.withMemoryRebound(to: CChar.self) { chars in
-                tb_ecdsa_p256_verify(chars.baseAddress, pem.count, message, message.count, bytes, bytes.count, &error, error.count)
+                tb_ecdsa_p256_verify(
+                    chars.baseAddress, pem.count, message, message.count, bytes, bytes.count,
+                    &error, error.count)
             }
         }
         return status == 0
@@ -67,36 +75,50 @@ struct KeyRing {
     /// Who wrote records seeded without a creator: the developer of the first key registered
     /// that opens `container` (the one a test or a rehearsal then writes with).
     func firstDeveloper(of container: String) -> String? {
-        order.first { keys[$0]?.container == nil || keys[$0]?.container == container }.map(Self.developer(keyID:))
+        order.first { keys[$0]?.container == nil || keys[$0]?.container == container }.map(
+            Self.developer(keyID:))
     }
 
     /// The developer a request authentic for `container` acts as; otherwise Apple's refusal.
-    func authenticate(_ headers: (String) -> String?, body: [UInt8], subpath: String, container: String,
-                      serverClock: Date, maxClockSkew: Double) throws(Refusal) -> String {
-        if let refusal = check(headers, body: body, subpath: subpath, container: container,
-                               serverClock: serverClock, maxClockSkew: maxClockSkew) {
+    func authenticate(
+        _ headers: (String) -> String?, body: [UInt8], subpath: String, container: String,
+        serverClock: Date, maxClockSkew: Double
+    ) throws(Refusal) -> String {
+        if let refusal = check(
+            headers, body: body, subpath: subpath, container: container,
+            serverClock: serverClock, maxClockSkew: maxClockSkew)
+        {
             throw refusal
         }
         return Self.developer(keyID: headers(RequestSignature.keyIDHeader) ?? "")
     }
 
-    private func check(_ headers: (String) -> String?, body: [UInt8], subpath: String, container: String,
-                       serverClock: Date, maxClockSkew: Double) -> Refusal? {
-        guard let keyID = headers(RequestSignature.keyIDHeader), let date = headers(RequestSignature.dateHeader),
-              let signatureText = headers(RequestSignature.signatureHeader) else {
+    private func check(
+        _ headers: (String) -> String?, body: [UInt8], subpath: String, container: String,
+        serverClock: Date, maxClockSkew: Double
+    ) -> Refusal? {
+        guard let keyID = headers(RequestSignature.keyIDHeader),
+            let date = headers(RequestSignature.dateHeader),
+            let signatureText = headers(RequestSignature.signatureHeader)
+        else {
             return Refusal(.authenticationFailed, "missing X-Apple-CloudKit-Request-* headers")
         }
         guard let key = keys[keyID] else { return Refusal(.authenticationFailed, "Unknown key ID") }
         // A key from another container's Dashboard does not open this one.
         guard key.container == nil || key.container == container else {
-            return Refusal(.authenticationFailed, "the key is not registered for container \(container)")
+            return Refusal(
+                .authenticationFailed, "the key is not registered for container \(container)")
         }
         guard let sent = RequestSignature.parseDate(date) else {
-            return Refusal(.authenticationFailed, "the request date \(date) is not ISO 8601 UTC without fractional seconds")
+            return Refusal(
+                .authenticationFailed,
+                "the request date \(date) is not ISO 8601 UTC without fractional seconds")
         }
         let skew = abs(sent.timeIntervalSince(serverClock))
         guard skew <= maxClockSkew else {
-            return Refusal(.authenticationFailed, "the request date is \(Int(skew)) s away from the server's clock")
+            return Refusal(
+                .authenticationFailed,
+                "the request date is \(Int(skew)) s away from the server's clock")
         }
         let request = RequestSignature(keyID: keyID, date: date, signature: signatureText)
         guard request.verifies(body: body, subpath: subpath, publicKeyPEM: key.publicKeyPEM) else {

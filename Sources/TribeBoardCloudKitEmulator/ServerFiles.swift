@@ -16,7 +16,10 @@ enum ServerClock {
 enum DataFile {
     static func write(_ bytes: Data, to path: String) throws {
         let temporary = path + ".tmp-\(getpid())"
-        guard FileManager.default.createFile(atPath: temporary, contents: bytes, attributes: [.posixPermissions: 0o600]) else {
+        guard
+            FileManager.default.createFile(
+                atPath: temporary, contents: bytes, attributes: [.posixPermissions: 0o600])
+        else {
             throw EmulatorError.cannotLoad(path: temporary, reason: "cannot write")
         }
         guard rename(temporary, path) == 0 else {

@@ -21,7 +21,9 @@ struct SortedList<Element: Comparable> {
         }
         sorted.removeSubrange(kept...)
         count = sorted.count
-        chunks = stride(from: 0, to: sorted.count, by: Self.maxChunk).map { Array(sorted[$0..<min($0 + Self.maxChunk, sorted.count)]) }
+        chunks = stride(from: 0, to: sorted.count, by: Self.maxChunk).map {
+            Array(sorted[$0..<min($0 + Self.maxChunk, sorted.count)])
+        }
     }
 
     /// Where the first value for which `isBefore` is false stands: its chunk and its offset there
@@ -62,7 +64,9 @@ struct SortedList<Element: Comparable> {
 
     mutating func remove(_ value: Element) {
         let (index, at) = boundary { $0 < value }
-        guard index < chunks.count, at < chunks[index].count, chunks[index][at] == value else { return }
+        guard index < chunks.count, at < chunks[index].count, chunks[index][at] == value else {
+            return
+        }
         chunks[index].remove(at: at)
         count -= 1
         if chunks[index].isEmpty { chunks.remove(at: index) }
@@ -82,7 +86,8 @@ struct SortedList<Element: Comparable> {
     /// Values in order, from the first one above `after`, leaving out those in any of `gaps`
     /// (sorted, apart): each gap is stepped over with one search, its values never read.
     func values(after: Element?, outside gaps: [Range<Element>]) -> some Sequence<Element> {
-        let start: (chunk: Int, offset: Int) = after.map { after in boundary { $0 <= after } } ?? (0, 0)
+        let start: (chunk: Int, offset: Int) =
+            after.map { after in boundary { $0 <= after } } ?? (0, 0)
         return sequence(state: (position: start, gap: 0)) { state -> Element? in
             while state.position.chunk < chunks.count {
                 let chunk = chunks[state.position.chunk]

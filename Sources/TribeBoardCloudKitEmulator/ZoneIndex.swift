@@ -31,7 +31,8 @@ struct ZoneIndex {
             guard let type = record.recordType else { continue }
             names[type, default: []].append(record.recordName)
             for (field, value) in Self.values(record) {
-                keys[type, default: [:]][field, default: []].append(IndexKey(value: value, name: record.recordName))
+                keys[type, default: [:]][field, default: []].append(
+                    IndexKey(value: value, name: record.recordName))
             }
         }
         self.names = names.mapValues { SortedList($0) }
@@ -60,21 +61,26 @@ struct ZoneIndex {
         }
         if let newType {
             for (field, value) in after where oldType != newType || before[field] != value {
-                fields[newType, default: [:]][field, default: SortedList()].insert(IndexKey(value: value, name: name))
+                fields[newType, default: [:]][field, default: SortedList()].insert(
+                    IndexKey(value: value, name: name))
             }
         }
     }
 
     /// The keys of `type`'s index of `field` that `range` can hold, in order, from the first above
     /// `after` (a continuation) or from the range's start.
-    func keys(of type: String, field: String, in range: IndexRange, after: IndexKey?) -> AnySequence<IndexKey> {
+    func keys(of type: String, field: String, in range: IndexRange, after: IndexKey?)
+        -> AnySequence<IndexKey>
+    {
         guard let index = fields[type]?[field] else { return AnySequence([]) }
         let start = range.start.map { IndexKey(value: $0, name: "") }
         let from: AnySequence<IndexKey>
         if let after, start.map({ $0 <= after }) ?? true {
             from = AnySequence(index.values(after: after))
         } else {
-            from = start.map { AnySequence(index.values(from: $0)) } ?? AnySequence(index.values(after: nil))
+            from =
+                start.map { AnySequence(index.values(from: $0)) }
+                ?? AnySequence(index.values(after: nil))
         }
         guard let end = range.end else { return from }
         return AnySequence(from.lazy.prefix(while: { range.holds($0.value, end: end) }))
@@ -82,7 +88,9 @@ struct ZoneIndex {
 
     /// The keys of `type`'s index of `field` outside `gaps` (sorted, apart), in order, from the
     /// first above `after`: a gap is stepped over, not read.
-    func keys(of type: String, field: String, outside gaps: [Range<IndexKey>], after: IndexKey?) -> AnySequence<IndexKey> {
+    func keys(of type: String, field: String, outside gaps: [Range<IndexKey>], after: IndexKey?)
+        -> AnySequence<IndexKey>
+    {
         guard let index = fields[type]?[field] else { return AnySequence([]) }
         return AnySequence(index.values(after: after, outside: gaps))
     }
@@ -138,7 +146,8 @@ enum IndexRange {
     /// read. Nil: no such range (empty, non-ASCII).
     static func gap(notBeginningWith prefix: String) -> Range<IndexKey>? {
         let bytes = Array(prefix.utf8)
-        guard let last = bytes.last, last != UInt8(ascii: "\r"), bytes.allSatisfy({ $0 < 0x80 }) else { return nil }
+        guard let last = bytes.last, last != UInt8(ascii: "\r"), bytes.allSatisfy({ $0 < 0x80 })
+        else { return nil }
         return IndexKey(value: prefix, name: "")..<IndexKey(value: prefix + "\u{2FF}", name: "")
     }
 

@@ -72,7 +72,8 @@ struct CommandContext {
     private func fail(_ error: any Error, status: ExitStatus) -> ExitCode {
         logger.error("\(error.localizedDescription)")
         if options.json {
-            // Encoding strings and integers cannot fail; if it ever did, stderr still has the message.
+            // Encoding strings and integers cannot fail; if it ever did, stderr still has the
+            // message.
             try? emit(ErrorDocument(error, status: status)) { _ in "" }
         }
         return status.exitCode

@@ -13,7 +13,8 @@ struct CommandExits: Sendable {
     /// What the run's own report ends with, errors aside (1 for failed rows, 75 for "try later"):
     /// every status of the command's `CommandOutcome`, so the declaration cannot miss one.
     let outcomes: Set<ExitStatus>
-    /// What each status means, in the order `--help` lists them; docs/NAME.md says the same at length.
+    /// What each status means, in the order `--help` lists them; docs/NAME.md says the same at
+    /// length.
     let meanings: KeyValuePairs<ExitStatus, String>
 
     init<Outcome: CommandOutcome>(
@@ -38,7 +39,11 @@ struct CommandExits: Sendable {
         var statuses: Set<ExitStatus> = [.success, .usage]
         statuses.formUnion(outcomes)
         for kind in ErrorKind.allCases where covers(kind) {
-            if let override = overrides[kind] { statuses.insert(override) } else { statuses.formUnion(kind.rule.possible) }
+            if let override = overrides[kind] {
+                statuses.insert(override)
+            } else {
+                statuses.formUnion(kind.rule.possible)
+            }
         }
         return statuses
     }
@@ -54,7 +59,8 @@ struct CommandExits: Sendable {
 
     /// The last line of the command's help: `Exit status: 0 …; 1 …; 64 bad usage; …`.
     var help: String {
-        "Exit status: " + meanings.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: "; ") + "."
+        "Exit status: " + meanings.map { "\($0.key.rawValue) \($0.value)" }.joined(separator: "; ")
+            + "."
     }
 }
 
@@ -64,7 +70,8 @@ enum KindSelection: Sendable {
     case kind(ErrorKind)
 }
 
-/// A command that declares its exit statuses (`migrate legacy-types` and `container` use `migrate`'s).
+/// A command that declares its exit statuses (`migrate legacy-types` and `container` use
+/// `migrate`'s).
 protocol DeclaresExits {
     static var exits: CommandExits { get }
 }

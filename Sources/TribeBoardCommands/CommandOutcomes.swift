@@ -77,7 +77,9 @@ enum ResyncOutcome: CommandOutcome {
     case uploads(UploadOutcome)
     case metricsNotWritten
 
-    static var allCases: [ResyncOutcome] { UploadOutcome.allCases.map(Self.uploads) + [.metricsNotWritten] }
+    static var allCases: [ResyncOutcome] {
+        UploadOutcome.allCases.map(Self.uploads) + [.metricsNotWritten]
+    }
 
     var status: ExitStatus {
         switch self {

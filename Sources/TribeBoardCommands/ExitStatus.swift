@@ -1,7 +1,8 @@
 import ArgumentParser
 
 /// Exit statuses shared by every command (sysexits.h values where one fits). Documented in each
-/// command's page of docs/ and in docs/errors.md; which a command can end with is its `CommandExits`.
+/// command's page of docs/ and in docs/errors.md; which a command can end with is its
+/// `CommandExits`.
 enum ExitStatus: Int32, CaseIterable, Sendable {
     case success = 0
     /// Some rows failed or findings reached the threshold; the rest of the work was done.
@@ -21,7 +22,8 @@ enum ExitStatus: Int32, CaseIterable, Sendable {
     case remoteUnavailable = 75
     /// The remote refused the configuration (key, clock, container) or it is unusable.
     case remoteConfiguration = 78
-    /// Ctrl-C (128 + SIGINT, as a shell reports it): the run said where it stopped and how to go on.
+    /// Ctrl-C (128 + SIGINT, as a shell reports it): the run said where it stopped and how to go
+    /// on.
     case interrupted = 130
 
     var exitCode: ExitCode { ExitCode(rawValue) }

@@ -7,12 +7,16 @@ extension TribeBoardCommand {
     /// binary and make `tribeboard-provision`, `tribeboard-audit`… links to it (each static binary
     /// carries the whole Swift runtime, about 65 MB), so a link's name picks its subcommand, which
     /// then behaves exactly as its own executable does (usage, help, completion script).
-    package static func mainForProgramName(_ path: String = CommandLine.arguments.first ?? "tribeboard") async {
+    package static func mainForProgramName(
+        _ path: String = CommandLine.arguments.first ?? "tribeboard"
+    ) async {
         let name = URL(fileURLWithPath: path).lastPathComponent
         let prefix = configuration.commandName.map { $0 + "-" } ?? "tribeboard-"
         guard name.hasPrefix(prefix),
-              let command = configuration.subcommands.first(where: { $0.configuration.commandName == String(name.dropFirst(prefix.count)) }),
-              let asyncCommand = command as? AsyncParsableCommand.Type
+            let command = configuration.subcommands.first(where: {
+                $0.configuration.commandName == String(name.dropFirst(prefix.count))
+            }),
+            let asyncCommand = command as? AsyncParsableCommand.Type
         else { await start() }
         await asyncCommand.start()
     }
@@ -21,7 +25,9 @@ extension TribeBoardCommand {
 extension AsyncParsableCommand {
     /// The entry point of every executable. From top-level code `main()` resolves to
     /// ParsableCommand's synchronous one, which would not run an async `run()`.
-    package static func start(arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Never {
+    package static func start(arguments: [String] = Array(CommandLine.arguments.dropFirst())) async
+        -> Never
+    {
         // A reader that hung up (`| head`) makes writes fail with EPIPE, which the run reports,
         // instead of killing it with SIGPIPE halfway through its work (a log line on a closed
         // stderr pipe would otherwise stop a provision between two rows).
@@ -32,7 +38,9 @@ extension AsyncParsableCommand {
         } catch {
             // A clean exit (--help, --version, --generate-completion-script bash) is no unknown
             // subcommand, whatever word follows its option.
-            if exitCode(for: error) != .success, let unknown = UnknownSubcommand.find(in: arguments, of: Self.self) {
+            if exitCode(for: error) != .success,
+                let unknown = UnknownSubcommand.find(in: arguments, of: Self.self)
+            {
                 if arguments.prefix(while: { $0 != "--" }).contains("--json"),
                    let json = try? CommandContext.json(ErrorDocument(unknown, status: .usage)) {
                     Terminal.writeOutput(json)
@@ -40,7 +48,9 @@ extension AsyncParsableCommand {
                 finish(ValidationError(unknown.message))
             }
             // Encoding strings cannot fail; if it ever did, stderr still has the message.
-            if let document = usageDocument(for: error, arguments: arguments), let json = try? CommandContext.json(document) {
+            if let document = usageDocument(for: error, arguments: arguments),
+                let json = try? CommandContext.json(document)
+            {
                 Terminal.writeOutput(json)
             }
             finish(error)
@@ -82,18 +92,23 @@ extension AsyncParsableCommand {
     static func errorMessage(for error: any Error) -> String {
         let message = fullMessage(for: error)
         guard !message.isEmpty else { return "" }
-        let reason = message.hasPrefix("Error: ") ? String(message.dropFirst("Error: ".count)) : message
+        let reason =
+            message.hasPrefix("Error: ") ? String(message.dropFirst("Error: ".count)) : message
         return StderrLogHandler.prefix(.error) + reason
     }
 
     private static func finish(status: ExitCode) -> Never {
-        guard let failure = Terminal.finishOutput() else { exit(withError: status == .success ? nil : status) }
+        guard let failure = Terminal.finishOutput() else {
+            exit(withError: status == .success ? nil : status)
+        }
         exit(reporting: failure, status: status)
     }
 
     private static func exit(reporting failure: StandardOutputError, status: ExitCode) -> Never {
         Terminal.writeError(StderrLogHandler.prefix(.error) + "\(failure.localizedDescription)\n")
-        let keeps = status.rawValue != ExitStatus.success.rawValue && status.rawValue != ExitStatus.partialFailure.rawValue
+        let keeps =
+            status.rawValue != ExitStatus.success.rawValue
+            && status.rawValue != ExitStatus.partialFailure.rawValue
         Foundation.exit(keeps ? status.rawValue : ExitStatus.ioError.rawValue)
     }
 }

@@ -19,8 +19,11 @@ struct StaleAfter {
             unit = multiplier
             text.removeLast()
         }
-        guard let value = Double(text), value.isFinite, value > 0, value * unit <= maximumSeconds else {
-            throw ValidationError("it must be a duration above zero and at most 3650d: 90s, 30m, 24h, 2d or plain seconds.")
+        guard let value = Double(text), value.isFinite, value > 0, value * unit <= maximumSeconds
+        else {
+            throw ValidationError(
+                "it must be a duration above zero and at most 3650d: 90s, 30m, 24h, 2d or plain seconds."
+            )
         }
         return StaleAfter(seconds: value * unit)
     }

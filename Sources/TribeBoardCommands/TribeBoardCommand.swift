@@ -10,8 +10,11 @@ package struct TribeBoardCommand: AsyncParsableCommand {
         commandName: "tribeboard",
         abstract: "Operator tools for TribeBoard's families: provision, resync, audit, doctor, migrate, sheets and recode.",
         version: toolkitVersion,
-        subcommands: [ProvisionCommand.self, ResyncCommand.self, AuditCommand.self, DoctorCommand.self, MigrateCommand.self, SheetsCommand.self,
-                      RecodeCommand.self, RemoveCommand.self, MergeCommand.self, AdoptCommand.self])
+        subcommands: [
+            ProvisionCommand.self, ResyncCommand.self, AuditCommand.self, DoctorCommand.self,
+            MigrateCommand.self, SheetsCommand.self,
+            RecodeCommand.self, RemoveCommand.self, MergeCommand.self, AdoptCommand.self
+        ])
 
     package init() {}
 }

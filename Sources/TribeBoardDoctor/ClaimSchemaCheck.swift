@@ -26,7 +26,9 @@ struct ClaimSchemaCheck {
         var unchecked: CloudKitError?
         for probe in Self.probes {
             do {
-                _ = try await client.query(CloudKitQuery(recordType: CodeClaim.recordType, filterBy: probe.filters), resultsLimit: 1)
+                _ = try await client.query(
+                    CloudKitQuery(recordType: CodeClaim.recordType, filterBy: probe.filters),
+                    resultsLimit: 1)
                 listable.append(probe.index)
             } catch {
                 switch error {
@@ -40,7 +42,9 @@ struct ClaimSchemaCheck {
         }
         guard listable.isEmpty else { return listed(by: listable, checked: checked) }
         if let unchecked { return verdict(unchecked, checked: checked) }
-        return DoctorCheck(Self.id, .remote, .ok, checked: checked, found: "yes (no index: claims are read by name only)")
+        return DoctorCheck(
+            Self.id, .remote, .ok, checked: checked,
+            found: "yes (no index: claims are read by name only)")
     }
 
     /// Some query answered: a failure in production, a warning in development (where a claim
@@ -48,23 +52,25 @@ struct ClaimSchemaCheck {
     private func listed(by indexes: [String], checked: String) -> DoctorCheck {
         let production = client.configuration.environment == .production
         let names = indexes.map { "`\($0)`" }.joined(separator: ", ")
-        return DoctorCheck(Self.id, .remote, production ? .failure : .warning, checked: checked,
-                           found: "claims can be listed by a query (QUERYABLE: \(names)): whoever can query "
-                            + "can list them, and the codes behind their names",
-                           action: "remove the QUERYABLE index\(indexes.count == 1 ? "" : "es") \(names) "
-                            + "from \(CodeClaim.recordType) in the CloudKit Console (Schema > Indexes)"
-                            + "\(production ? " and deploy" : ""); the toolkit reads claims by name only")
+        return DoctorCheck(
+            Self.id, .remote, production ? .failure : .warning, checked: checked,
+            found: "claims can be listed by a query (QUERYABLE: \(names)): whoever can query "
+                + "can list them, and the codes behind their names",
+            action: "remove the QUERYABLE index\(indexes.count == 1 ? "" : "es") \(names) "
+                + "from \(CodeClaim.recordType) in the CloudKit Console (Schema > Indexes)"
+                + "\(production ? " and deploy" : ""); the toolkit reads claims by name only")
     }
 
     private func verdict(_ error: CloudKitError, checked: String) -> DoctorCheck {
         let text = error.localizedDescription
         if case .schema(.missingType, _) = error {
             guard client.configuration.environment == .production else {
-                return DoctorCheck(Self.id, .remote, .warning, checked: checked,
-                                   found: "no \(CodeClaim.recordType) type yet: development creates it "
-                                    + "on the first claim, with default security roles",
-                                   action: "import Templates/cloudkit-schema.ckdb so the type has the roles "
-                                    + "the app needs (`_icloud` reads and creates)")
+                return DoctorCheck(
+                    Self.id, .remote, .warning, checked: checked,
+                    found: "no \(CodeClaim.recordType) type yet: development creates it "
+                        + "on the first claim, with default security roles",
+                    action: "import Templates/cloudkit-schema.ckdb so the type has the roles "
+                        + "the app needs (`_icloud` reads and creates)")
             }
             return DoctorCheck(Self.id, .remote, .failure, checked: checked, found: text,
                                action: "deploy \(CodeClaim.recordType) to production (import "
@@ -72,8 +78,12 @@ struct ClaimSchemaCheck {
                                 + "Changes): without it no family can go up")
         }
         if error.category == .configuration {
-            return DoctorCheck(Self.id, .remote, .failure, checked: checked, found: text, action: "the found text names the fix")
+            return DoctorCheck(
+                Self.id, .remote, .failure, checked: checked, found: text,
+                action: "the found text names the fix")
         }
-        return DoctorCheck(Self.id, .remote, .warning, checked: checked, found: "not checked: \(text)", action: "run doctor again later")
+        return DoctorCheck(
+            Self.id, .remote, .warning, checked: checked, found: "not checked: \(text)",
+            action: "run doctor again later")
     }
 }

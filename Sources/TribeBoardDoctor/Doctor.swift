@@ -27,7 +27,10 @@ package struct DoctorRequest: Sendable {
     /// The remote's flags for advice that reaches CloudKit (`Advice`); none when not configured.
     var remoteFlags: [String] { (try? remote.get())?.adviceFlags ?? [] }
 
-    package init(storePath: String, projectPath: String? = nil, remote: Result<CloudKitConfiguration, CloudKitConfigurationError>) {
+    package init(
+        storePath: String, projectPath: String? = nil,
+        remote: Result<CloudKitConfiguration, CloudKitConfigurationError>
+    ) {
         self.storePath = storePath
         self.projectPath = projectPath
         self.remote = remote
@@ -50,7 +53,9 @@ package struct DoctorReport: Sendable, Codable {
         project = request.projectPath
         checkedAt = Timestamp(request.now).text
         self.fallback = fallback
-        self.checks = DoctorSection.allCases.flatMap { section in checks.filter { $0.section == section } }
+        self.checks = DoctorSection.allCases.flatMap { section in
+            checks.filter { $0.section == section }
+        }
         summary = DoctorSummary(checks)
         passed = summary.failures == 0
     }
@@ -70,20 +75,30 @@ package struct Doctor: Sendable {
     package func run() async -> DoctorReport {
         let (local, storeState) = await PipelineThread.run { self.localChecks() }
         let (remoteChecks, remoteState) = await remote()
-        return await PipelineThread.run { self.report(local + remoteChecks, store: storeState, remote: remoteState) }
+        return await PipelineThread.run {
+            self.report(local + remoteChecks, store: storeState, remote: remoteState)
+        }
     }
 
     private func localChecks() -> ([DoctorCheck], StoreState) {
         let toolkit = try? request.remote.get()
-        let checks = ContainerChecks(projectPath: request.projectPath, targetFilter: request.target,
-                                     toolkit: toolkit.map { ToolkitContainer(value: $0.container, source: request.containerSource) }).run()
-        let (storeChecks, storeState) = StoreChecks(path: request.storePath, quickIntegrity: request.quickIntegrity).run()
+        let checks = ContainerChecks(
+            projectPath: request.projectPath, targetFilter: request.target,
+            toolkit: toolkit.map {
+                ToolkitContainer(value: $0.container, source: request.containerSource)
+            }
+        ).run()
+        let (storeChecks, storeState) = StoreChecks(
+            path: request.storePath, quickIntegrity: request.quickIntegrity
+        ).run()
         return (checks + storeChecks, storeState)
     }
 
     private func remote() async -> ([DoctorCheck], RemoteState) {
-        let (checks, state, client) = await RemoteChecks(configuration: request.remote, requestTimeout: request.requestTimeout,
-                                                         logger: logger).run()
+        let (checks, state, client) = await RemoteChecks(
+            configuration: request.remote, requestTimeout: request.requestTimeout,
+            logger: logger
+        ).run()
         guard state == .accepted, let client else { return (checks, state) }
         // The schema probes and the claim type's check side by side: round trips, not CPU.
         async let schema = RemoteSchemaChecks(client: client).run()
@@ -92,19 +107,27 @@ package struct Doctor: Sendable {
     }
 
     /// The fallback chain and the creation checks (SQLite) on what the others found.
-    private func report(_ found: [DoctorCheck], store storeState: StoreState, remote remoteState: RemoteState) -> DoctorReport {
+    private func report(
+        _ found: [DoctorCheck], store storeState: StoreState, remote remoteState: RemoteState
+    ) -> DoctorReport {
         var checks = found
         let (fallback, fallbackCheck) = FallbackChain.assess(store: storeState, remote: remoteState)
         checks.append(fallbackCheck)
         if let store = storeState.store {
-            checks += CreationChecks(store: store, staleAfter: request.staleAfter, sampleSize: request.sampleSize,
-                                     now: request.now, remoteFlags: request.remoteFlags, logger: logger).run()
+            checks += CreationChecks(
+                store: store, staleAfter: request.staleAfter, sampleSize: request.sampleSize,
+                now: request.now, remoteFlags: request.remoteFlags, logger: logger
+            ).run()
         } else {
-            checks.append(DoctorCheck(.creationsRead, .creations, .warning, checked: "Family creations",
-                                      found: "not checked: the store cannot be read"))
+            checks.append(
+                DoctorCheck(
+                    .creationsRead, .creations, .warning, checked: "Family creations",
+                    found: "not checked: the store cannot be read"))
         }
         for check in checks where check.status != .ok {
-            logger.debug("doctor finding", metadata: ["check": "\(check.id)", "status": "\(check.status.rawValue)"])
+            logger.debug(
+                "doctor finding",
+                metadata: ["check": "\(check.id)", "status": "\(check.status.rawValue)"])
         }
         return DoctorReport(request: request, fallback: fallback, checks: checks)
     }

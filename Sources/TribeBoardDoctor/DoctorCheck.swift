@@ -49,8 +49,11 @@ package struct DoctorCheck: Sendable, Codable, Equatable {
     package var count: Int?
     package var sample: [DoctorFamilyItem] = []
 
-    package init(_ id: DoctorCheckID, _ section: DoctorSection, _ status: DoctorSeverity, checked: String, found: String,
-                action: String? = nil, locations: [SourceLocation] = []) {
+    package init(
+        _ id: DoctorCheckID, _ section: DoctorSection, _ status: DoctorSeverity, checked: String,
+        found: String,
+        action: String? = nil, locations: [SourceLocation] = []
+    ) {
         self.id = id
         self.section = section
         self.status = status

@@ -28,10 +28,13 @@ struct SourceChecks {
     func check(target: String) -> DoctorCheck {
         var findings = Findings()
         let builds = facts.builds.filter { $0.file != nil }
-        let followed = facts.references.contains { if case .unresolved = $0.value { return false } else { return true } }
+        let followed = facts.references.contains {
+            if case .unresolved = $0.value { return false } else { return true }
+        }
         for reference in facts.references {
-            // A name doctor cannot follow (a parameter, a share's metadata) says nothing more when the
-            // code names a container elsewhere; alone, it is CloudKit code that cannot be verified.
+            // A name doctor cannot follow (a parameter, a share's metadata) says nothing more when
+            // the code names a container elsewhere; alone, it is CloudKit code that cannot be
+            // verified.
             if case .unresolved = reference.value, followed { continue }
             if facts.hasICloud {
                 judge(reference, in: builds, into: &findings)
@@ -46,9 +49,13 @@ struct SourceChecks {
 
     /// Without iCloud, code written for this target alone breaks when it runs (a store set-up at
     /// launch); code it shares with other targets or links may never run here.
-    private func judgeWithoutICloud(_ reference: ContainerReference, noEntitlements: Bool, into findings: inout Findings) {
+    private func judgeWithoutICloud(
+        _ reference: ContainerReference, noEntitlements: Bool, into findings: inout Findings
+    ) {
         let place = "\(reference.location), \(reference.call)"
-        let why = noEntitlements ? "the target has no readable entitlements file, so no container at all"
+        let why =
+            noEntitlements
+            ? "the target has no readable entitlements file, so no container at all"
             : "the entitlements of \(facts.target.name) have no iCloud capability"
         let what = reference.isStoreSetUp ? "this store set-up" : "this CloudKit call"
         if facts.isOwnCode(reference) {
@@ -62,12 +69,16 @@ struct SourceChecks {
     }
 
     /// One reference against every build's entitlements: the container it names must be listed.
-    private func judge(_ reference: ContainerReference, in builds: [TargetFacts.Build], into findings: inout Findings) {
+    private func judge(
+        _ reference: ContainerReference, in builds: [TargetFacts.Build],
+        into findings: inout Findings
+    ) {
         let place = "\(reference.location), \(reference.call)"
         var missingIn: [String] = [], uses: Set<String> = []
         for build in builds {
             let listed = build.containers.filter { $0.value.isResolved }.map(\.value.value)
-            let unresolved = build.containers.filter { !$0.value.isResolved }.flatMap(\.value.unresolved)
+            let unresolved = build.containers.filter { !$0.value.isResolved }.flatMap(
+                \.value.unresolved)
             switch resolve(reference.value, build) {
             case .warning(let text):
                 findings.warn("\(text) (\(place))", at: reference.location)
@@ -85,9 +96,12 @@ struct SourceChecks {
                 if listed.contains(resolved) {
                     uses.insert(resolved)
                 } else if !unresolved.isEmpty {
-                    findings.warnings.append("\(resolved) (\(place)): cannot verify, \(TargetFacts.describe(unresolved))")
+                    findings.warnings.append(
+                        "\(resolved) (\(place)): cannot verify, \(TargetFacts.describe(unresolved))"
+                    )
                 } else {
-                    missingIn.append("\(build.label) lists \(listed.joined(separator: ", ").ifEmpty("none"))")
+                    missingIn.append(
+                        "\(build.label) lists \(listed.joined(separator: ", ").ifEmpty("none"))")
                 }
             }
         }
@@ -109,29 +123,40 @@ struct SourceChecks {
     private func verdict(_ findings: Findings, builds: [TargetFacts.Build]) -> DoctorCheck {
         let unique = Array(Set(findings.warnings)).sorted()
         if !findings.failures.isEmpty {
-            let listed = Set(builds.flatMap { $0.containers.filter { $0.value.isResolved }.map(\.value.value) }).sorted()
-            let choice = listed.isEmpty ? "add the iCloud capability with a container to \(facts.target.name)"
+            let listed = Set(
+                builds.flatMap { $0.containers.filter { $0.value.isResolved }.map(\.value.value) }
+            ).sorted()
+            let choice =
+                listed.isEmpty
+                ? "add the iCloud capability with a container to \(facts.target.name)"
                 : "make the entitlements list the container the code names (Signing & Capabilities > iCloud > Containers),"
                     + " or name one they list: \(listed.joined(separator: ", "))"
-            return DoctorCheck(.containerSwiftSources, .container, .failure, checked: Self.checked,
-                               found: (findings.failures + unique + findings.found.map { "listed, fine: \($0)" }).joined(separator: "\n"),
-                               action: choice + ": a container the entitlements do not list makes ModelContainer creation fail at launch,"
-                                   + " and every CKContainer request fail",
-                               locations: findings.failureLocations)
+            return DoctorCheck(
+                .containerSwiftSources, .container, .failure, checked: Self.checked,
+                found: (findings.failures + unique + findings.found.map { "listed, fine: \($0)" })
+                    .joined(separator: "\n"),
+                action: choice
+                    + ": a container the entitlements do not list makes ModelContainer creation fail at launch,"
+                    + " and every CKContainer request fail",
+                locations: findings.failureLocations)
         }
         if !unique.isEmpty {
-            return DoctorCheck(.containerSwiftSources, .container, .warning, checked: Self.checked,
-                               found: (unique + findings.found).joined(separator: "\n"),
-                               action: "check these by hand against the entitlements",
-                               locations: TargetChecks.unique(findings.warningLocations + facts.references.map(\.location)))
+            return DoctorCheck(
+                .containerSwiftSources, .container, .warning, checked: Self.checked,
+                found: (unique + findings.found).joined(separator: "\n"),
+                action: "check these by hand against the entitlements",
+                locations: TargetChecks.unique(
+                    findings.warningLocations + facts.references.map(\.location)))
         }
         if findings.found.isEmpty {
             return DoctorCheck(.containerSwiftSources, .container, .ok, checked: Self.checked,
                                found: "no container named in the target's code: SwiftData and "
                                 + "CKContainer.default() use the entitlements' first container")
         }
-        return DoctorCheck(.containerSwiftSources, .container, .ok, checked: Self.checked, found: findings.found.joined(separator: "; "),
-                           locations: facts.references.map(\.location))
+        return DoctorCheck(
+            .containerSwiftSources, .container, .ok, checked: Self.checked,
+            found: findings.found.joined(separator: "; "),
+            locations: facts.references.map(\.location))
     }
 
     /// The containers the target's code reaches, over every build: nil when the code names none
@@ -139,15 +164,23 @@ struct SourceChecks {
     /// entitlements do not list (the code's own failure, `container.swiftSources`).
     func containersUsed() -> Set<String>? {
         let builds = facts.builds.filter { $0.file != nil }
-        let named = facts.references.filter { if case .unresolved = $0.value { return false } else { return true } }
-        guard facts.hasICloud, !named.isEmpty, named.count == facts.references.count else { return nil }
+        let named = facts.references.filter {
+            if case .unresolved = $0.value { return false } else { return true }
+        }
+        guard facts.hasICloud, !named.isEmpty, named.count == facts.references.count else {
+            return nil
+        }
         var used: Set<String> = []
         for reference in named {
             for build in builds {
                 switch resolve(reference.value, build) {
                 case .warning: return nil
                 case .value(let value):
-                    guard build.containers.contains(where: { $0.value.isResolved && $0.value.value == value }) else { return nil }
+                    guard
+                        build.containers.contains(where: {
+                            $0.value.isResolved && $0.value.value == value
+                        })
+                    else { return nil }
                     used.insert(value)
                 case .defaultContainer:
                     guard let first = build.containers.first else { continue }
@@ -166,12 +199,17 @@ struct SourceChecks {
         case warning(String)
     }
 
-    /// What a reference names in one build: a container, the default one, or why it cannot be verified.
-    private func resolve(_ value: ContainerReference.Value, _ build: TargetFacts.Build) -> Resolution {
+    /// What a reference names in one build: a container, the default one, or why it cannot be
+    /// verified.
+    private func resolve(_ value: ContainerReference.Value, _ build: TargetFacts.Build)
+        -> Resolution
+    {
         switch value {
         case .literal(let text): return .value(text)
         case .bundleIDSuffix(let prefix):
-            guard let bundleID = build.bundleID, bundleID.isResolved else { return .warning("the bundle id cannot be resolved, cannot verify") }
+            guard let bundleID = build.bundleID, bundleID.isResolved else {
+                return .warning("the bundle id cannot be resolved, cannot verify")
+            }
             return .value(prefix + bundleID.value)
         case .interpolated(let text): return .warning("\(text): built at run time, cannot verify")
         case .defaultContainer: return .defaultContainer
@@ -183,15 +221,22 @@ struct SourceChecks {
                 // Not set at all: the code's own fallback is the container (`?? "iCloud.…"`).
                 if found == nil, case .literal(let text)? = fallback { return .value(text) }
                 if case .severalKeys(let keys) = found {
-                    return .warning("the container is read at run time from the first key of the Info.plist "
-                        + "dictionary \(key), which lists \(keys.joined(separator: ", ")) in no fixed order: cannot verify")
+                    return .warning(
+                        "the container is read at run time from the first key of the Info.plist "
+                            + "dictionary \(key), which lists \(keys.joined(separator: ", ")) in no fixed order: cannot verify"
+                    )
                 }
                 return .warning("the container is read at run time from the Info.plist key \(key), "
                     + "which \(build.label)'s Info.plist does not set: cannot verify")
             }
             guard setting.isResolved, setting.value.hasPrefix("iCloud.") else {
-                let why = setting.isResolved ? "is \"\(setting.value)\", not a container" : TargetFacts.describe(setting.unresolved)
-                return .warning("the container is read at run time from the Info.plist key \(key) (\(written)): \(why); cannot verify")
+                let why =
+                    setting.isResolved
+                    ? "is \"\(setting.value)\", not a container"
+                    : TargetFacts.describe(setting.unresolved)
+                return .warning(
+                    "the container is read at run time from the Info.plist key \(key) (\(written)): \(why); cannot verify"
+                )
             }
             return .value(setting.value)
         }

@@ -10,9 +10,14 @@ struct TargetChecks {
 
     private var target: String { facts.target.name }
 
-    private func check(_ id: DoctorCheckID, _ status: DoctorSeverity, _ checked: String, _ found: String, action: String? = nil,
-                       locations: [SourceLocation] = []) -> DoctorCheck {
-        var check = DoctorCheck(id, .container, status, checked: checked, found: found, action: action, locations: locations)
+    private func check(
+        _ id: DoctorCheckID, _ status: DoctorSeverity, _ checked: String, _ found: String,
+        action: String? = nil,
+        locations: [SourceLocation] = []
+    ) -> DoctorCheck {
+        var check = DoctorCheck(
+            id, .container, status, checked: checked, found: found, action: action,
+            locations: locations)
         check.target = target
         return check
     }
@@ -20,13 +25,22 @@ struct TargetChecks {
     func run() -> [DoctorCheck] {
         var checks = [bundleIDCheck(), entitlementsCheck()]
         if !facts.target.problems.isEmpty {
-            checks.append(check(.containerXcconfig, .warning, "Build configuration files (.xcconfig)", facts.target.problems.joined(separator: "\n"),
-                                action: "fix the #include paths, or compare the values below with those Xcode shows"))
+            checks.append(
+                check(
+                    .containerXcconfig, .warning, "Build configuration files (.xcconfig)",
+                    facts.target.problems.joined(separator: "\n"),
+                    action:
+                        "fix the #include paths, or compare the values below with those Xcode shows"
+                ))
         }
-        guard facts.builds.contains(where: { $0.file != nil }) else { return checks + [sourcesCheck()] }
+        guard facts.builds.contains(where: { $0.file != nil }) else {
+            return checks + [sourcesCheck()]
+        }
         checks += [containersCheck(), servicesCheck(), sourcesCheck()]
         if facts.target.kind.isApplication { checks.append(apsCheck()) }
-        if facts.target.kind == .app || facts.target.kind == .appClip, facts.target.sdks.contains("iphoneos") {
+        if facts.target.kind == .app || facts.target.kind == .appClip,
+            facts.target.sdks.contains("iphoneos")
+        {
             checks.append(BackgroundModes(facts: facts).check(target: target))
         }
         return checks
@@ -36,24 +50,36 @@ struct TargetChecks {
         let checked = "Bundle identifier (PRODUCT_BUNDLE_IDENTIFIER)"
         let missing = facts.builds.filter { ($0.bundleID?.value ?? "").isEmpty }.map(\.label)
         let unresolved = facts.builds.compactMap(\.bundleID).flatMap(\.unresolved)
-        let places = Dictionary(grouping: facts.builds.filter { $0.bundleID?.isResolved == true }) { $0.bundleID?.value ?? "" }
-            .sorted { $0.key < $1.key }
-            .map { value, builds -> String in
-                let location = builds.first?.bundleID?.location.map { ", \($0)" } ?? ""
-                return "\(value) (\(builds.map(\.label).joined(separator: ", "))\(location))"
-            }
+        let places = Dictionary(grouping: facts.builds.filter { $0.bundleID?.isResolved == true }) {
+            $0.bundleID?.value ?? ""
+        }
+        .sorted { $0.key < $1.key }
+        .map { value, builds -> String in
+            let location = builds.first?.bundleID?.location.map { ", \($0)" } ?? ""
+            return "\(value) (\(builds.map(\.label).joined(separator: ", "))\(location))"
+        }
         let locations = facts.builds.compactMap { $0.bundleID?.location }
         if !missing.isEmpty {
-            return check(.containerBundleID, .failure, checked, "no PRODUCT_BUNDLE_IDENTIFIER in \(missing.joined(separator: ", "))",
-                         action: "set the bundle id of every configuration (target > Signing & Capabilities, or the target's xcconfig)")
+            return check(
+                .containerBundleID, .failure, checked,
+                "no PRODUCT_BUNDLE_IDENTIFIER in \(missing.joined(separator: ", "))",
+                action:
+                    "set the bundle id of every configuration (target > Signing & Capabilities, or the target's xcconfig)"
+            )
         }
         if !unresolved.isEmpty {
-            let labels = facts.builds.filter { $0.bundleID?.isResolved == false }.map(\.label).joined(separator: ", ")
-            return check(.containerBundleID, .warning, checked,
-                         (["cannot be resolved in \(labels): \(TargetFacts.describe(unresolved))"] + places).joined(separator: "\n"),
-                         action: "compare the containers below with the bundle id Xcode shows", locations: locations)
+            let labels = facts.builds.filter { $0.bundleID?.isResolved == false }.map(\.label)
+                .joined(separator: ", ")
+            return check(
+                .containerBundleID, .warning, checked,
+                (["cannot be resolved in \(labels): \(TargetFacts.describe(unresolved))"] + places)
+                    .joined(separator: "\n"),
+                action: "compare the containers below with the bundle id Xcode shows",
+                locations: locations)
         }
-        return check(.containerBundleID, .ok, checked, places.joined(separator: "; "), locations: Self.unique(locations))
+        return check(
+            .containerBundleID, .ok, checked, places.joined(separator: "; "),
+            locations: Self.unique(locations))
     }
 
     static func unique(_ locations: [SourceLocation]) -> [SourceLocation] {
@@ -131,10 +157,11 @@ struct TargetChecks {
             found.append("\(build.label): \(facts.relative(build.entitlementsPath ?? "")), "
                 + "named by CODE_SIGN_ENTITLEMENTS\(at): \(Self.shortReason(error))")
         }
-        return check(.containerEntitlements, .failure, "Entitlements file (CODE_SIGN_ENTITLEMENTS)",
-                     Self.merge(found).ifEmpty(found.joined(separator: "\n"))
-                        + "\n(the target has no CloudKit code: this is a build problem, not an iCloud one)",
-                     action: Self.unreadableAction, locations: Self.unique(locations))
+        return check(
+            .containerEntitlements, .failure, "Entitlements file (CODE_SIGN_ENTITLEMENTS)",
+            Self.merge(found).ifEmpty(found.joined(separator: "\n"))
+                + "\n(the target has no CloudKit code: this is a build problem, not an iCloud one)",
+            action: Self.unreadableAction, locations: Self.unique(locations))
     }
 
     /// `does not exist` rather than the absolute path again.
@@ -152,22 +179,27 @@ struct TargetChecks {
         var order: [String] = []
         var labels: [String: [String]] = [:]
         for line in lines {
-            let parts = line.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let parts = line.split(separator: ":", maxSplits: 1).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
             guard parts.count == 2 else { continue }
             if labels[parts[1]] == nil { order.append(parts[1]) }
             labels[parts[1], default: []].append(parts[0])
         }
-        return order.map { "\($0) (\(labels[$0, default: []].joined(separator: ", ")))" }.joined(separator: "; ")
+        return order.map { "\($0) (\(labels[$0, default: []].joined(separator: ", ")))" }.joined(
+            separator: "; ")
     }
 
     private func containersCheck() -> DoctorCheck {
         let checked = "iCloud containers in the entitlements"
-        var listed: [String] = [], notes: [String] = [], unresolved: [String] = [], missing: [String] = []
+        var listed: [String] = [], notes: [String] = [], unresolved: [String] = [],
+            missing: [String] = []
         var locations: [SourceLocation] = []
         for build in facts.builds {
             guard let file = build.file else { continue }
             if build.containers.isEmpty, build.usesCloudKitService {
-                missing.append("\(build.label): \(facts.relative(file.path)) lists CloudKit but no container")
+                missing.append(
+                    "\(build.label): \(facts.relative(file.path)) lists CloudKit but no container")
             }
             for (written, value) in build.containers {
                 let location = facts.location(of: written, in: file)
@@ -177,53 +209,75 @@ struct TargetChecks {
                     continue
                 }
                 listed.append("\(build.label): \(value.value) (\(location))")
-                if let bundleID = build.bundleID?.value, build.bundleID?.isResolved == true, value.value != "iCloud." + bundleID {
-                    notes.append("\(value.value) is not named after the bundle id \(bundleID): Apple allows this (a shared or older container)")
+                if let bundleID = build.bundleID?.value, build.bundleID?.isResolved == true,
+                    value.value != "iCloud." + bundleID
+                {
+                    notes.append(
+                        "\(value.value) is not named after the bundle id \(bundleID): Apple allows this (a shared or older container)"
+                    )
                 }
             }
         }
-        let found = ([Self.merge(listed)] + Array(Set(notes)).sorted()).filter { !$0.isEmpty }.joined(separator: "\n")
+        let found = ([Self.merge(listed)] + Array(Set(notes)).sorted()).filter { !$0.isEmpty }
+            .joined(separator: "\n")
         if !missing.isEmpty, facts.usesCloudKitInCode {
-            return check(.containerEntitlementContainers, .failure, checked, (missing + [found]).filter { !$0.isEmpty }.joined(separator: "\n"),
-                         action: "choose the container under Signing & Capabilities > iCloud > Containers", locations: locations)
+            return check(
+                .containerEntitlementContainers, .failure, checked,
+                (missing + [found]).filter { !$0.isEmpty }.joined(separator: "\n"),
+                action: "choose the container under Signing & Capabilities > iCloud > Containers",
+                locations: locations)
         }
         if !unresolved.isEmpty {
-            return check(.containerEntitlementContainers, .warning, checked,
-                         (unresolved + [Self.merge(missing), found]).filter { !$0.isEmpty }.joined(separator: "\n"),
-                         action: "set the variable where the project expects it (often an xcconfig the repository leaves out), then run doctor again",
-                         locations: locations)
+            return check(
+                .containerEntitlementContainers, .warning, checked,
+                (unresolved + [Self.merge(missing), found]).filter { !$0.isEmpty }.joined(
+                    separator: "\n"),
+                action:
+                    "set the variable where the project expects it (often an xcconfig the repository leaves out), then run doctor again",
+                locations: locations)
         }
         if !missing.isEmpty {
             // An empty list is no variable to set: the advice is the capability itself.
-            return check(.containerEntitlementContainers, .warning, checked,
-                         [Self.merge(missing), found].filter { !$0.isEmpty }.joined(separator: "\n"),
-                         action: "choose the container under Signing & Capabilities > iCloud > Containers: until one is listed, "
-                             + "SwiftData's .automatic and CKContainer.default() sync nothing",
-                         locations: locations)
+            return check(
+                .containerEntitlementContainers, .warning, checked,
+                [Self.merge(missing), found].filter { !$0.isEmpty }.joined(separator: "\n"),
+                action:
+                    "choose the container under Signing & Capabilities > iCloud > Containers: until one is listed, "
+                    + "SwiftData's .automatic and CKContainer.default() sync nothing",
+                locations: locations)
         }
-        return check(.containerEntitlementContainers, .ok, checked, found.isEmpty ? "none listed" : found, locations: locations)
+        return check(
+            .containerEntitlementContainers, .ok, checked, found.isEmpty ? "none listed" : found,
+            locations: locations)
     }
 
     private func servicesCheck() -> DoctorCheck {
         let checked = "CloudKit among the iCloud services (\(TargetFacts.servicesKey))"
         let without = facts.builds.filter { $0.file != nil && !$0.usesCloudKitService }
-        guard !without.isEmpty else { return check(.containerICloudServices, .ok, checked, "CloudKit is listed") }
-        let found = without.map { "\($0.label): \($0.services.joined(separator: ", ").ifEmpty("none"))" }
+        guard !without.isEmpty else {
+            return check(.containerICloudServices, .ok, checked, "CloudKit is listed")
+        }
+        let found = without.map {
+            "\($0.label): \($0.services.joined(separator: ", ").ifEmpty("none"))"
+        }
         guard facts.usesCloudKitInCode else {
             return check(.containerICloudServices, .ok, checked,
                          "CloudKit is not listed (\(found.joined(separator: "; "))), and the code does not use it")
         }
         // Without iCloud at all, only the target's own code surely runs; shared code may not.
         let breaks = facts.hasICloud || facts.references.contains(where: facts.isOwnCode)
-        return check(.containerICloudServices, breaks ? .failure : .warning, checked,
-                     "CloudKit is not listed in " + found.joined(separator: "; ")
-                        + (breaks ? "" : " (the CloudKit code is shared code that may not run here)"),
-                     action: "tick CloudKit under Signing & Capabilities > iCloud > Services",
-                     locations: without.compactMap { build in
-                         build.file.map {
-                             SourceLocation(path: facts.relative($0.path), line: $0.line(ofKey: TargetFacts.servicesKey))
-                         }
-                     })
+        return check(
+            .containerICloudServices, breaks ? .failure : .warning, checked,
+            "CloudKit is not listed in " + found.joined(separator: "; ")
+                + (breaks ? "" : " (the CloudKit code is shared code that may not run here)"),
+            action: "tick CloudKit under Signing & Capabilities > iCloud > Services",
+            locations: without.compactMap { build in
+                build.file.map {
+                    SourceLocation(
+                        path: facts.relative($0.path), line: $0.line(ofKey: TargetFacts.servicesKey)
+                    )
+                }
+            })
     }
 
     private func apsCheck() -> DoctorCheck {
@@ -231,27 +285,40 @@ struct TargetChecks {
         var locations: [SourceLocation] = []
         for build in facts.builds where build.usesCloudKitService {
             guard let file = build.file else { continue }
-            // A native macOS build needs com.apple.developer.aps-environment; iOS (and Mac Catalyst,
-            // which Xcode maps) aps-environment.
+            // A native macOS build needs com.apple.developer.aps-environment; iOS (and Mac
+            // Catalyst, which Xcode maps) aps-environment.
             let native = build.variant.context.sdk == "macosx" && !build.variant.catalyst
             let key = native ? "com.apple.developer.aps-environment" : "aps-environment"
-            let value = file.string(key) ?? (native ? nil : file.string("com.apple.developer.aps-environment"))
+            let value =
+                file.string(key)
+                ?? (native ? nil : file.string("com.apple.developer.aps-environment"))
             if let value, ["development", "production"].contains(value.lowercased()) {
                 found.append("\(build.label): \(key) \(value)")
             } else {
-                let iOSKeyOnMac = native && file.string("aps-environment") != nil ? " (aps-environment is the iOS key)" : ""
-                let problem = value.map { "\"\($0)\" is not development or production" } ?? "missing"
-                missing.append("\(build.label): \(key) \(problem)\(iOSKeyOnMac) in \(facts.relative(file.path))")
-                locations.append(SourceLocation(path: facts.relative(file.path), line: file.line(ofKey: key)))
+                let iOSKeyOnMac =
+                    native && file.string("aps-environment") != nil
+                    ? " (aps-environment is the iOS key)" : ""
+                let problem =
+                    value.map { "\"\($0)\" is not development or production" } ?? "missing"
+                missing.append(
+                    "\(build.label): \(key) \(problem)\(iOSKeyOnMac) in \(facts.relative(file.path))"
+                )
+                locations.append(
+                    SourceLocation(path: facts.relative(file.path), line: file.line(ofKey: key)))
             }
         }
         let checked = "Push notifications (aps-environment)"
         guard missing.isEmpty else {
-            return check(.containerApsEnvironment, .warning, checked,
-                         missing.joined(separator: "; ") + ": CloudKit changes reach the app only when it next fetches",
-                         action: "add the Push Notifications capability (it writes the key)", locations: locations)
+            return check(
+                .containerApsEnvironment, .warning, checked,
+                missing.joined(separator: "; ")
+                    + ": CloudKit changes reach the app only when it next fetches",
+                action: "add the Push Notifications capability (it writes the key)",
+                locations: locations)
         }
-        return check(.containerApsEnvironment, .ok, checked, Self.merge(found).ifEmpty("not needed: CloudKit is not among the services"))
+        return check(
+            .containerApsEnvironment, .ok, checked,
+            Self.merge(found).ifEmpty("not needed: CloudKit is not among the services"))
     }
 
     private func sourcesCheck() -> DoctorCheck {

@@ -95,33 +95,53 @@ package enum Advice: Sendable, Equatable {
         switch self {
         case .reupload(let store, let id):
             return ["tribeboard", "resync"] + opt("--store", store) + opt("--reupload", id.rawValue)
-        case .audit(let store, let remote): return ["tribeboard", "audit"] + opt("--store", store) + remote
+        case .audit(let store, let remote):
+            return ["tribeboard", "audit"] + opt("--store", store) + remote
         case .repairAll(let store, let remote):
-            return ["tribeboard", "audit"] + opt("--store", store) + remote + ["--repair", "--apply", "--out", "DIR"]
-        case .resync(let store, let remote): return ["tribeboard", "resync"] + opt("--store", store) + remote
-        case .resyncList(let store): return ["tribeboard", "resync"] + opt("--store", store) + ["--list"]
-        case .resyncRelease(let store, let id): return ["tribeboard", "resync"] + opt("--store", store) + opt("--release", id)
+            return ["tribeboard", "audit"] + opt("--store", store) + remote + [
+                "--repair", "--apply", "--out", "DIR"
+            ]
+        case .resync(let store, let remote):
+            return ["tribeboard", "resync"] + opt("--store", store) + remote
+        case .resyncList(let store):
+            return ["tribeboard", "resync"] + opt("--store", store) + ["--list"]
+        case .resyncRelease(let store, let id):
+            return ["tribeboard", "resync"] + opt("--store", store) + opt("--release", id)
         case .doctorContainer(let store, let container, let environment):
-            return ["tribeboard", "doctor"] + opt("--store", store) + (container.map { opt("--container", $0) } ?? [])
+            return ["tribeboard", "doctor"] + opt("--store", store)
+                + (container.map { opt("--container", $0) } ?? [])
                 + (environment.map { opt("--environment", $0) } ?? []) + ["--project", "PATH"]
         case .doctorFamily(let store, let family, let remote):
-            return Self.line(["tribeboard", "doctor", "family"], family, opt("--store", store) + remote)
+            return Self.line(
+                ["tribeboard", "doctor", "family"], family, opt("--store", store) + remote)
         case .remove(let store, let id, let remote):
-            return Self.line(["tribeboard", "remove"], id.rawValue, opt("--store", store) + remote + ["--apply"])
+            return Self.line(
+                ["tribeboard", "remove"], id.rawValue, opt("--store", store) + remote + ["--apply"])
         case .merge(let store, let duplicate, let kept, let remote):
-            return Self.line(["tribeboard", "merge"], duplicate.rawValue, opt("--into", kept.rawValue) + opt("--store", store) + remote)
+            return Self.line(
+                ["tribeboard", "merge"], duplicate.rawValue,
+                opt("--into", kept.rawValue) + opt("--store", store) + remote)
         case .recode(let id, let store, let remote):
-            return Self.line(["tribeboard", "recode"], id.rawValue, opt("--store", store ?? "STORE") + remote + ["--apply", "--out", "DIR"])
+            return Self.line(
+                ["tribeboard", "recode"], id.rawValue,
+                opt("--store", store ?? "STORE") + remote + ["--apply", "--out", "DIR"])
         case .adopt(let store, let id, let remote, let apply):
-            return Self.line(["tribeboard", "adopt"], id.rawValue, opt("--store", store) + remote + (apply ? ["--apply"] : []))
+            return Self.line(
+                ["tribeboard", "adopt"], id.rawValue,
+                opt("--store", store) + remote + (apply ? ["--apply"] : []))
         case .reprint(let store, let id):
-            return ["tribeboard", "sheets"] + opt("--store", store) + opt("--family-id", id.rawValue) + opt("--out", "\(id).pdf")
-        case .findFamily(let store, let remote): return ["tribeboard", "doctor", "family", "NAME"] + opt("--store", store) + remote
-        case .repairPlan(let store, let remote): return ["tribeboard", "audit"] + opt("--store", store) + remote + ["--repair"]
+            return ["tribeboard", "sheets"] + opt("--store", store)
+                + opt("--family-id", id.rawValue) + opt("--out", "\(id).pdf")
+        case .findFamily(let store, let remote):
+            return ["tribeboard", "doctor", "family", "NAME"] + opt("--store", store) + remote
+        case .repairPlan(let store, let remote):
+            return ["tribeboard", "audit"] + opt("--store", store) + remote + ["--repair"]
         case .recodePlan(let id, let store, let remote):
             return Self.line(["tribeboard", "recode"], id.rawValue, opt("--store", store) + remote)
         case .exportSnapshot(let store, let remote):
-            return ["tribeboard", "audit"] + opt("--store", store) + remote + ["--export-remote", "FILE"]
+            return ["tribeboard", "audit"] + opt("--store", store) + remote + [
+                "--export-remote", "FILE"
+            ]
         case .migrateLegacy(let store, let remote, let step):
             let words = ["tribeboard", "migrate", "legacy-types"] + opt("--store", store) + remote
             switch step {
@@ -129,22 +149,30 @@ package enum Advice: Sendable, Equatable {
             case .apply: return words + ["--apply", "--out", "DIR"]
             case .deleteSource: return words + ["--apply", "--out", "DIR", "--delete-source"]
             }
-        case .migrateClaims(let store, let remote): return ["tribeboard", "migrate", "claims"] + opt("--store", store) + remote + ["--apply"]
-        case .doctor(let store, let remote): return ["tribeboard", "doctor"] + opt("--store", store) + remote
+        case .migrateClaims(let store, let remote):
+            return ["tribeboard", "migrate", "claims"] + opt("--store", store) + remote + [
+                "--apply"
+            ]
+        case .doctor(let store, let remote):
+            return ["tribeboard", "doctor"] + opt("--store", store) + remote
         }
     }
 
     /// A command with one positional value (an id, a code, a name): after the command's name,
-    /// unless it starts with `-`, where it would read as an option: then after the options and `--`.
+    /// unless it starts with `-`, where it would read as an option: then after the options and
+    /// `--`.
     private static func line(_ head: [String], _ value: String, _ options: [String]) -> [String] {
         value.hasPrefix("-") ? head + options + ["--", value] : head + [value] + options
     }
 
     /// The command line, quoted for a POSIX shell (placeholders stay bare).
     package var command: String {
-        words.map { Self.placeholders.contains($0) ? $0 : ShellWords.quoted($0) }.joined(separator: " ")
+        words.map { Self.placeholders.contains($0) ? $0 : ShellWords.quoted($0) }.joined(
+            separator: " ")
     }
 
     /// The words an operator replaces before running the command.
-    package static let placeholders: Set<String> = ["DIR", "PATH", "STORE", "ID", "NAME", "FILE", "KEPT_ID"]
+    package static let placeholders: Set<String> = [
+        "DIR", "PATH", "STORE", "ID", "NAME", "FILE", "KEPT_ID"
+    ]
 }

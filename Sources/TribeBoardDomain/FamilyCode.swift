@@ -10,14 +10,16 @@ package struct FamilyCode: Hashable, Sendable, CustomStringConvertible {
     /// The join kit's (the app's) lengths: `6...8`.
     package static let allowedLengths = FamilyCodeText.allowedLengths
     /// `allowedLengths` in words, for messages ("6 to 8").
-    package static let allowedLengthsText = "\(allowedLengths.lowerBound) to \(allowedLengths.upperBound)"
+    package static let allowedLengthsText =
+        "\(allowedLengths.lowerBound) to \(allowedLengths.upperBound)"
     /// Each length, for an option's message ("6, 7 or 8").
     package static let allowedLengthsList: String = {
         let lengths = allowedLengths.map(String.init)
         return lengths.dropLast().joined(separator: ", ") + " or " + (lengths.last ?? "")
     }()
     /// The wire format as a regular expression, for messages (`^[A-Z0-9]{6,8}$`).
-    package static let wireFormatPattern = "^[A-Z0-9]{\(allowedLengths.lowerBound),\(allowedLengths.upperBound)}$"
+    package static let wireFormatPattern =
+        "^[A-Z0-9]{\(allowedLengths.lowerBound),\(allowedLengths.upperBound)}$"
     /// What the toolkit generates: `A-Z0-9` without the look-alikes 0, O, 1 and I.
     /// 32 symbols, so one random byte's low 5 bits pick a symbol without bias.
     package static let generatedAlphabet = Array("ABCDEFGHJKLMNPQRSTUVWXYZ23456789".utf8)
@@ -74,7 +76,8 @@ package struct FamilyCode: Hashable, Sendable, CustomStringConvertible {
     /// that text which is no code still meets its look-alikes.
     package static func key(_ typed: String) -> String {
         if isWireFormat(typed) { return typed }
-        return normalised(typed) ?? typed.trimmingCharacters(in: .whitespacesAndNewlines).uppercased()
+        return normalised(typed)
+            ?? typed.trimmingCharacters(in: .whitespacesAndNewlines).uppercased()
     }
 
     package var description: String { Self.mask(value) }
@@ -109,7 +112,9 @@ package struct FamilyQuery: Sendable, Equatable {
     package init(_ query: String) {
         let scalars = query.unicodeScalars
         let start = scalars.firstIndex { !FamilyCodeText.trimmed.contains($0) } ?? scalars.endIndex
-        let end = scalars.lastIndex { !FamilyCodeText.trimmed.contains($0) }.map(scalars.index(after:)) ?? start
+        let end =
+            scalars.lastIndex { !FamilyCodeText.trimmed.contains($0) }.map(scalars.index(after:))
+            ?? start
         typed = String(scalars[start..<max(start, end)])
     }
 

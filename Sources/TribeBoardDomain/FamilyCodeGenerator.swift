@@ -20,7 +20,8 @@ package enum CodeGenerationError: Error, Equatable, LocalizedError {
 /// Generates unique family codes (seed requirements 1.2, 2.2 and 2.4).
 ///
 /// A collision regenerates at once; a failure of the random source is retried with exponential
-/// backoff up to `retryDelays.count` times; past either limit the error is specific to code generation.
+/// backoff up to `retryDelays.count` times; past either limit the error is specific to code
+/// generation.
 package struct FamilyCodeGenerator: Sendable {
     /// New codes are 8 characters: against an adversary guessing codes by claim lookups, 6
     /// characters fall in minutes once a container holds thousands of families (the numbers are
@@ -34,11 +35,13 @@ package struct FamilyCodeGenerator: Sendable {
     /// How a backoff is waited; tests record the waits instead of timing them.
     private let wait: @Sendable (Duration) -> Void
 
-    package init(length: Int = defaultLength,
-                maxCandidates: Int = 32,
-                retryDelays: [Duration] = [.milliseconds(50), .milliseconds(100), .milliseconds(200)],
-                source: any SecureRandomSource = SystemSecureRandomSource(),
-                wait: @escaping @Sendable (Duration) -> Void = { Thread.sleep(forTimeInterval: $0.seconds) }) throws(ProvisionConfigurationError) {
+    package init(
+        length: Int = defaultLength,
+        maxCandidates: Int = 32,
+        retryDelays: [Duration] = [.milliseconds(50), .milliseconds(100), .milliseconds(200)],
+        source: any SecureRandomSource = SystemSecureRandomSource(),
+        wait: @escaping @Sendable (Duration) -> Void = { Thread.sleep(forTimeInterval: $0.seconds) }
+    ) throws(ProvisionConfigurationError) {
         guard FamilyCode.allowedLengths.contains(length) else { throw .invalidCodeLength(length) }
         self.length = length
         self.maxCandidates = maxCandidates

@@ -11,7 +11,9 @@ package enum ImportKey {
 
     /// The key of a row without one: its normalized fields, separated by U+001F (which no field
     /// holds: control characters are refused).
-    package static func content(_ fields: [String]) -> String { contentPrefix + fields.joined(separator: "\u{1F}") }
+    package static func content(_ fields: [String]) -> String {
+        contentPrefix + fields.joined(separator: "\u{1F}")
+    }
 
     /// The external id a stored key holds, when it is one.
     package static func externalId(in key: String?) -> String? {

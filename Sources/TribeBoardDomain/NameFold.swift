@@ -35,7 +35,9 @@ package enum NameFold {
     /// The keys under which two registrations of one family meet: (folded name, folded admin
     /// name), and (folded name, admin hash) when the admin signed in. Provision's possible
     /// duplicates and the audit's "registered twice" compare the same way.
-    package static func registrationKeys(name: String, adminName: String, adminHash: String?) -> [String] {
+    package static func registrationKeys(name: String, adminName: String, adminHash: String?)
+        -> [String]
+    {
         let folded = fold(name)
         var keys = [folded + "\u{1F}a:" + fold(adminName)]
         if let adminHash { keys.append(folded + "\u{1F}h:" + adminHash.lowercased()) }
@@ -44,7 +46,8 @@ package enum NameFold {
 
     static func foundationFold(_ text: String) -> String {
         let folded = text.precomposedStringWithCanonicalMapping
-            .folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+            .folding(
+                options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
         return folded.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
     }
 
@@ -56,9 +59,13 @@ package enum NameFold {
         private static let table: [[UInt32: [UInt8]]] = ranges.map { range in
             var folds: [UInt32: [UInt8]] = [:]
             for value in range {
-                guard let scalar = Unicode.Scalar(value), scalar.properties.isAlphabetic else { continue }
+                guard let scalar = Unicode.Scalar(value), scalar.properties.isAlphabetic else {
+                    continue
+                }
                 let folded = foundationFold(String(Character(scalar)))
-                guard !folded.isEmpty, folded.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x80 }) else { continue }
+                guard !folded.isEmpty, folded.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x80 }) else {
+                    continue
+                }
                 folds[value] = Array(folded.utf8)
             }
             return folds

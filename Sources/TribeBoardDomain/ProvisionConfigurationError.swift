@@ -6,7 +6,8 @@ package enum ProvisionConfigurationError: Error, Equatable, LocalizedError {
 
     package var errorDescription: String? {
         switch self {
-        case .invalidCodeLength(let length): return "--code-length must be \(FamilyCode.allowedLengthsList), got \(length)"
+        case .invalidCodeLength(let length):
+            return "--code-length must be \(FamilyCode.allowedLengthsList), got \(length)"
         }
     }
 }

@@ -28,14 +28,19 @@ package final class RecordIDGenerator {
         }
         let (millisecond, sequence) = tick()
         var bytes = [UInt8](repeating: 0, count: 16)
-        for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: millisecond >> (8 * (5 - index))) }
+        for index in 0..<6 {
+            bytes[index] = UInt8(truncatingIfNeeded: millisecond >> (8 * (5 - index)))
+        }
         bytes[6] = 0x70 | UInt8(sequence >> 8)  // version 7, then the counter's high 4 bits
         bytes[7] = UInt8(truncatingIfNeeded: sequence)
         for index in 8..<16 { bytes[index] = pool[next + index - 8] }
         next += 8
         bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC variant
-        let uuid = UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                               bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        let uuid = UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
         return uuid.uuidString
     }
 

@@ -2,8 +2,10 @@
 /// family's id cannot be passed where a profile's is expected. Stored and encoded as the text
 /// (the store's column conformance is the store's). A literal is accepted where an id is expected
 /// (fixtures); a `String` value must be wrapped on purpose.
-package protocol TypedRecordID: RawRepresentable, Hashable, Sendable, Codable, Comparable, CustomStringConvertible,
-    ExpressibleByStringLiteral where RawValue == String {
+package protocol TypedRecordID: RawRepresentable, Hashable, Sendable, Codable, Comparable,
+    CustomStringConvertible,
+    ExpressibleByStringLiteral
+where RawValue == String {
     init(rawValue: String)
 }
 

@@ -34,8 +34,10 @@ package enum FieldRules {
             // One-character names (王, 김, 박) are common: the app's rule stands, and the usual way
             // out is said, with the name quoted so the row can be found.
             if name.count == 1 {
-                throw RowError(column: column, "\"\(name)\" has 1 character; the app needs 2 to 50: add its "
-                    + "romanised form beside it, as is usual (\"王 Wang\", \"김 Kim\")")
+                throw RowError(
+                    column: column,
+                    "\"\(name)\" has 1 character; the app needs 2 to 50: add its "
+                        + "romanised form beside it, as is usual (\"王 Wang\", \"김 Kim\")")
             }
             throw RowError(column: column, "must have 2 to 50 characters, has \(name.count)")
         }
@@ -56,9 +58,13 @@ package enum FieldRules {
         guard scalars <= maximumScalars else {
             throw RowError(column: column, "is made of \(scalars) Unicode scalars (combining marks included); at most \(maximumScalars) are accepted")
         }
-        if let stacked = name.first(where: { $0.unicodeScalars.count > maximumScalarsPerCharacter }) {
-            throw RowError(column: column, "has a character made of \(stacked.unicodeScalars.count) scalars "
-                + "(stacked combining marks); at most \(maximumScalarsPerCharacter) are accepted")
+        if let stacked = name.first(where: { $0.unicodeScalars.count > maximumScalarsPerCharacter })
+        {
+            throw RowError(
+                column: column,
+                "has a character made of \(stacked.unicodeScalars.count) scalars "
+                    + "(stacked combining marks); at most \(maximumScalarsPerCharacter) are accepted"
+            )
         }
     }
 
@@ -68,7 +74,10 @@ package enum FieldRules {
         let name = raw.trimmed
         try checkStacking(name, column: column)
         guard displayNameLengths.contains(name.count) else {
-            throw RowError(column: column, "\"\(name)\" has \(name.count) characters; the app allows 1 to 30 in a display name")
+            throw RowError(
+                column: column,
+                "\"\(name)\" has \(name.count) characters; the app allows 1 to 30 in a display name"
+            )
         }
         for scalar in name.unicodeScalars where !isAllowedInName(scalar) {
             throw RowError(column: column, "contains \(describe(scalar)); the app allows only \(allowedInNames) in a display name")
@@ -77,10 +86,13 @@ package enum FieldRules {
     }
 
     /// The lowercase hex SHA-256 of the Apple user id. Upper-case hex is the same hash and is
-    /// lower-cased; anything else (the app tolerates 10+ characters) is refused in the strict reading.
+    /// lower-cased; anything else (the app tolerates 10+ characters) is refused in the strict
+    /// reading.
     package static func appleUserIdHash(_ raw: String, column: String) throws(RowError) -> String {
         let hash = raw.trimmed.lowercased()
-        guard hash.count == 64, hash.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || ("a"..."f").contains($0) }) else {
+        guard hash.count == 64,
+            hash.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || ("a"..."f").contains($0) })
+        else {
             throw RowError(column: column, "must be a SHA-256 in hex (64 characters of 0-9 a-f)")
         }
         return hash
@@ -94,7 +106,9 @@ package enum FieldRules {
 
     package static func describe(_ scalar: Unicode.Scalar) -> String {
         let hex = "U+" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
-        if CharacterSet.controlCharacters.contains(scalar) || CharacterSet.whitespacesAndNewlines.contains(scalar) {
+        if CharacterSet.controlCharacters.contains(scalar)
+            || CharacterSet.whitespacesAndNewlines.contains(scalar)
+        {
             return "the invisible character \(hex)"
         }
         return "\"\(Character(scalar))\" (\(hex))"

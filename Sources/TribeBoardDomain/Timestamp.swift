@@ -1,9 +1,10 @@
 import Foundation
 
-/// A moment as the store keeps it: ISO 8601 UTC text with milliseconds (`2026-11-21T22:27:49.123Z`),
-/// sortable as text and readable in `sqlite3`. Text that is not such a date does not decode (a
-/// thrown error naming the column), rather than becoming a date nobody wrote. The one definition
-/// of the store's date text: the store, CloudKit's record mapping and the command line all use it.
+/// A moment as the store keeps it: ISO 8601 UTC text with milliseconds
+/// (`2026-11-21T22:27:49.123Z`), sortable as text and readable in `sqlite3`. Text that is not such
+/// a date does not decode (a thrown error naming the column), rather than becoming a date nobody
+/// wrote. The one definition of the store's date text: the store, CloudKit's record mapping and the
+/// command line all use it.
 package struct Timestamp: Hashable, Sendable, Comparable, Codable, CustomStringConvertible {
     /// Milliseconds since 1970, what the text keeps: a value equals itself after a round trip.
     package let milliseconds: Int64
@@ -25,8 +26,12 @@ package struct Timestamp: Hashable, Sendable, Comparable, Codable, CustomStringC
     package var date: Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
 
     package init?(text: String) {
-        guard let date = (try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
-                ?? (try? Date(text, strategy: Date.ISO8601FormatStyle())) else { return nil }
+        guard
+            let date =
+                (try? Date(
+                    text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+                ?? (try? Date(text, strategy: Date.ISO8601FormatStyle()))
+        else { return nil }
         self.init(date)
     }
 
@@ -80,8 +85,10 @@ package struct Timestamp: Hashable, Sendable, Comparable, Codable, CustomStringC
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static let secondsStyle = Date.ISO8601FormatStyle().year().month().day().dateSeparator(.dash)
-        .time(includingFractionalSeconds: false).timeSeparator(.colon).timeZone(separator: .omitted)
+    private static let secondsStyle = Date.ISO8601FormatStyle().year().month().day().dateSeparator(
+        .dash
+    )
+    .time(includingFractionalSeconds: false).timeSeparator(.colon).timeZone(separator: .omitted)
 
     package var description: String { text }
     package static func < (lhs: Self, rhs: Self) -> Bool { lhs.milliseconds < rhs.milliseconds }
@@ -89,7 +96,10 @@ package struct Timestamp: Hashable, Sendable, Comparable, Codable, CustomStringC
     package init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let value = Timestamp(text: text) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "\"\(text)\" is not an ISO 8601 date"))
+            throw DecodingError.dataCorrupted(
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "\"\(text)\" is not an ISO 8601 date"))
         }
         self = value
     }

@@ -46,40 +46,54 @@ struct MigrationApply {
         var done = 0
         for kind in MigratedKind.allCases {
             Migrator.skipOrphans(&items)
-            let batch = items.indices.filter { items[$0].kind == kind && (items[$0].outcome == .wouldCopy || items[$0].outcome == .identical) }
+            let batch = items.indices.filter {
+                items[$0].kind == kind
+                    && (items[$0].outcome == .wouldCopy || items[$0].outcome == .identical)
+            }
             for chunk in batch.chunked(MigrationTransfer.groupSize) {
                 var records = chunk.map { items[$0] }
                 let toCreate = records.indices.filter { records[$0].outcome == .wouldCopy }
                 try checkpoint.record(toCreate.map { entry(records[$0], .pending) })
                 var created = toCreate.map { records[$0] }
                 // A family's copy goes up only once its code's claim names it.
-                report.codesClaimed += try await MigrationClaims.claim(&created, at: destination, store: store)
+                report.codesClaimed += try await MigrationClaims.claim(
+                    &created, at: destination, store: store)
                 let claimed = created.indices.filter { created[$0].outcome == .wouldCopy }
                 var sent = claimed.map { created[$0] }
                 try await MigrationTransfer.create(&sent, at: destination)
                 for (position, index) in claimed.enumerated() { created[index] = sent[position] }
-                for (position, index) in toCreate.enumerated() { records[index] = created[position] }
+                for (position, index) in toCreate.enumerated() {
+                    records[index] = created[position]
+                }
                 let placed = records.filter(\.outcome.isInPlace)
-                // One transaction: a run killed after it finds the rows and the checkpoint, or neither.
+                // One transaction: a run killed after it finds the rows and the checkpoint, or
+                // neither.
                 let stored = placed.map { entry($0, .copied).stored }
-                report.store.add(try store.learnMigratedRecords(MigrationStoreImport.records(placed), checkpoint: stored,
-                                                                runKey: checkpoint.runKey))
+                report.store.add(
+                    try store.learnMigratedRecords(
+                        MigrationStoreImport.records(placed), checkpoint: stored,
+                        runKey: checkpoint.runKey))
                 for (position, index) in chunk.enumerated() { items[index] = records[position] }
                 done += toCreate.count
-                migrator.progress(.copying, done, total, problems: records.filter(\.outcome.isProblem).count)
+                migrator.progress(
+                    .copying, done, total, problems: records.filter(\.outcome.isProblem).count)
             }
         }
     }
 
-    private func entry(_ item: MigrationItem, _ status: MigrationCheckpoint.Status) -> MigrationCheckpoint.Entry {
-        MigrationCheckpoint.Entry(sourceName: item.sourceName, kind: item.kind, destinationName: item.destinationName,
-                                  newCode: item.recode?.newCode, status: status, keptBy: item.recode?.keptBy)
+    private func entry(_ item: MigrationItem, _ status: MigrationCheckpoint.Status)
+        -> MigrationCheckpoint.Entry
+    {
+        MigrationCheckpoint.Entry(
+            sourceName: item.sourceName, kind: item.kind, destinationName: item.destinationName,
+            newCode: item.recode?.newCode, status: status, keptBy: item.recode?.keptBy)
     }
 
     /// A kept source's checkpoint keeps its status (a copy made, or none: an invalid record
     /// stays to be planned again) and says why it stays.
     private func keptEntry(_ item: MigrationItem) -> MigrationCheckpoint.Entry {
-        var kept = entry(item, item.deleted ? .deleted : item.outcome.isInPlace ? .copied : .pending)
+        var kept = entry(
+            item, item.deleted ? .deleted : item.outcome.isInPlace ? .copied : .pending)
         kept.kept = item.kept
         return kept
     }
@@ -87,7 +101,9 @@ struct MigrationApply {
     /// `DIR/qr/FAMILY_ID.png` for every re-coded family in place, this run's or an earlier one's
     /// (a run killed after its commit has its QR codes written by the next).
     private func writeQRCodes(_ items: [MigrationItem]) throws {
-        let recoded = items.filter { $0.kind == .family && $0.recode != nil && $0.outcome.isInPlace }
+        let recoded = items.filter {
+            $0.kind == .family && $0.recode != nil && $0.outcome.isInPlace
+        }
         guard !recoded.isEmpty, let directory = request.outputDirectory else { return }
         let folder = OutputFolder(path: directory)
         _ = try folder.prepare()
@@ -101,28 +117,38 @@ struct MigrationApply {
 
     /// Every copy that should be in place, looked up and compared field by field with its source's
     /// translation; counts of each kind on both sides.
-    private func verify(_ items: inout [MigrationItem]) async throws -> MigrationReport.Verification {
+    private func verify(_ items: inout [MigrationItem]) async throws -> MigrationReport.Verification
+    {
         var verification = MigrationReport.Verification()
-        for kind in MigratedKind.allCases { verification.counts[kind.rawValue] = MigrationReport.KindCount() }
+        for kind in MigratedKind.allCases {
+            verification.counts[kind.rawValue] = MigrationReport.KindCount()
+        }
         for item in items { verification.counts[item.kind.rawValue, default: .init()].source += 1 }
         let placed = items.indices.filter { items[$0].outcome.isInPlace }
         for chunk in placed.chunked(MigrationTransfer.groupSize) {
-            let found = try await MigrationTransfer.lookup(chunk.map { items[$0].destinationName }, at: destination)
+            let found = try await MigrationTransfer.lookup(
+                chunk.map { items[$0].destinationName }, at: destination)
             for index in chunk {
                 verification.checked += 1
-                if let record = found[items[index].destinationName], MigrationTranslation.same(items[index].copy, record) {
+                if let record = found[items[index].destinationName],
+                    MigrationTranslation.same(items[index].copy, record)
+                {
                     verification.matched += 1
-                    verification.counts[items[index].kind.rawValue, default: .init()].destination += 1
+                    verification.counts[items[index].kind.rawValue, default: .init()].destination +=
+                        1
                 } else {
                     verification.mismatched += 1
                     items[index].outcome = .mismatch
-                    items[index].reason = found[items[index].destinationName].map {
-                        "the destination's copy differs from the source in "
-                            + MigrationTranslation.differingFields(items[index].copy, $0).joined(separator: ", ")
-                    } ?? "the copy is missing at the destination"
+                    items[index].reason =
+                        found[items[index].destinationName].map {
+                            "the destination's copy differs from the source in "
+                                + MigrationTranslation.differingFields(items[index].copy, $0)
+                                .joined(separator: ", ")
+                        } ?? "the copy is missing at the destination"
                 }
             }
-            migrator.progress(.verifying, verification.checked, placed.count, problems: verification.mismatched)
+            migrator.progress(
+                .verifying, verification.checked, placed.count, problems: verification.mismatched)
         }
         return verification
     }

@@ -20,8 +20,10 @@ struct MigrationCheckpoint {
         var kept: String?
 
         var stored: TribeBoardStore.MigrationCheckpointEntry {
-            .init(sourceName: sourceName, kind: kind.rawValue, destinationName: destinationName, newCode: newCode, status: status, keptBy: keptBy,
-                  kept: kept)
+            .init(
+                sourceName: sourceName, kind: kind.rawValue, destinationName: destinationName,
+                newCode: newCode, status: status, keptBy: keptBy,
+                kept: kept)
         }
     }
 
@@ -30,11 +32,15 @@ struct MigrationCheckpoint {
 
     /// What earlier runs of the same migration recorded, by source name (a kind this toolkit does
     /// not know is left out).
-    static func load(from store: some StoreReading, runKey: String) throws(StoreError) -> [String: Entry] {
+    static func load(from store: some StoreReading, runKey: String) throws(StoreError) -> [String:
+        Entry]
+    {
         try store.migrationCheckpoint(runKey: runKey).compactMapValues { entry in
             MigratedKind(rawValue: entry.kind).map {
-                Entry(sourceName: entry.sourceName, kind: $0, destinationName: entry.destinationName, newCode: entry.newCode,
-                      status: entry.status, keptBy: entry.keptBy, kept: entry.kept)
+                Entry(
+                    sourceName: entry.sourceName, kind: $0, destinationName: entry.destinationName,
+                    newCode: entry.newCode,
+                    status: entry.status, keptBy: entry.keptBy, kept: entry.kept)
             }
         }
     }

@@ -11,14 +11,19 @@ import TribeBoardRemote
 enum MigrationClaims {
     /// Claims the codes of `items` (families about to be created); a claim another family holds
     /// makes the item a code conflict, a refused or unanswered one a retryable failure.
-    static func claim(_ items: inout [MigrationItem], at destination: CloudKitClient, store: TribeBoardStore) async throws -> Int {
+    static func claim(
+        _ items: inout [MigrationItem], at destination: CloudKitClient, store: TribeBoardStore
+    ) async throws -> Int {
         var claims: [Int: CodeClaim] = [:]
-        // Copies of the legacy type (a container copy) claim nothing yet: the claim is the Family's,
-        // named after the record legacy-types makes of them later.
-        for index in items.indices where items[index].kind == .family && items[index].outcome == .wouldCopy
-            && items[index].copy.recordType == RecordMapping.familyType {
+        // Copies of the legacy type (a container copy) claim nothing yet: the claim is the
+        // Family's, named after the record legacy-types makes of them later.
+        for index in items.indices
+        where items[index].kind == .family && items[index].outcome == .wouldCopy
+            && items[index].copy.recordType == RecordMapping.familyType
+        {
             guard let code = items[index].copy.string(FamilyField.code),
-                  let claim = try? CodeClaim(code: code, familyID: FamilyID(rawValue: items[index].destinationName))
+                let claim = try? CodeClaim(
+                    code: code, familyID: FamilyID(rawValue: items[index].destinationName))
             else { continue }
             claims[index] = claim
         }
@@ -40,7 +45,8 @@ enum MigrationClaims {
             case nil:
                 items[index].outcome = .failed
                 items[index].retryable = true
-                items[index].reason = "CloudKit's answer had no result for its code claim; run migrate again"
+                items[index].reason =
+                    "CloudKit's answer had no result for its code claim; run migrate again"
             }
         }
         try store.recordClaims(confirmed)

@@ -9,17 +9,28 @@ import TribeBoardRemote
 /// rerun writes it again with the codes earlier runs chose (the checkpoint keeps them).
 enum MigrationCodesFile {
     static let name = "new-codes.csv"
-    static let header = ["family_id", "source_record", "family_name", "new_code", "kept_by", "reason", "qr_file"]
+    static let header = [
+        "family_id", "source_record", "family_name", "new_code", "kept_by", "reason", "qr_file"
+    ]
 
     /// The file's path, or nil when no family in place has a new code (nothing is written).
-    static func write(_ items: [MigrationItem], to directory: String?) throws(FileSystemError) -> String? {
-        let recoded = items.filter { $0.kind == .family && $0.outcome.isInPlace && !($0.recode?.newCode ?? "").isEmpty }
+    static func write(_ items: [MigrationItem], to directory: String?) throws(FileSystemError)
+        -> String?
+    {
+        let recoded = items.filter {
+            $0.kind == .family && $0.outcome.isInPlace && !($0.recode?.newCode ?? "").isEmpty
+        }
         guard let directory, !recoded.isEmpty else { return nil }
         var lines = [line(header)]
         for item in recoded {
             guard let recode = item.recode else { continue }
-            lines.append(line([item.destinationName, item.sourceName, item.copy.string(FamilyField.name) ?? "", recode.newCode, recode.keptBy,
-                               recode.reason, QRCodeFiles.relativePath(for: FamilyID(rawValue: item.destinationName))]))
+            lines.append(
+                line([
+                    item.destinationName, item.sourceName, item.copy.string(FamilyField.name) ?? "",
+                    recode.newCode, recode.keptBy,
+                    recode.reason,
+                    QRCodeFiles.relativePath(for: FamilyID(rawValue: item.destinationName))
+                ]))
         }
         let path = "\(directory)/\(name)"
         try AtomicFile.write(Array(lines.joined().utf8), to: path, permissions: 0o600)

@@ -18,7 +18,8 @@ package enum MigrationError: Error, LocalizedError {
 
     package var errorDescription: String? {
         switch self {
-        // A store this toolkit cannot use: running it again changes nothing until the cause is fixed.
+        // A store this toolkit cannot use: running it again changes nothing until the cause is
+        // fixed.
         case .store(.newerSchema(let path, let unknown)):
             return "migration stopped before it began: this store is newer than this toolkit (\(path) has migrations "
                 + "\(unknown.joined(separator: ", ")) it does not know); upgrade TribeBoard Ops, then run the migration again"
@@ -28,8 +29,10 @@ package enum MigrationError: Error, LocalizedError {
         case .remote(let error): return "migration stopped: \(error.localizedDescription); run it again to resume from the checkpoint"
         case .output(let error): return "migration stopped: \(error.localizedDescription)"
         case .codeGeneration(let error): return "migration stopped: \(error.localizedDescription)"
-        case .qrCode(let error): return "migration stopped: cannot make a QR code: \(error.localizedDescription)"
-        case .copyName(let error): return "migration stopped before it began: \(error.localizedDescription)"
+        case .qrCode(let error):
+            return "migration stopped: cannot make a QR code: \(error.localizedDescription)"
+        case .copyName(let error):
+            return "migration stopped before it began: \(error.localizedDescription)"
         }
     }
 

@@ -28,7 +28,9 @@ package enum MigrationOutcome: String, Sendable, Encodable, CaseIterable {
     /// At the destination as it should be.
     var isInPlace: Bool { [.copied, .identical, .checkpointed].contains(self) }
     /// What makes the run exit 1.
-    package var isProblem: Bool { [.conflict, .codeConflict, .invalid, .skipped, .failed, .mismatch].contains(self) }
+    package var isProblem: Bool {
+        [.conflict, .codeConflict, .invalid, .skipped, .failed, .mismatch].contains(self)
+    }
 }
 
 /// A family that got a new code because an older family holds its old one, or its old one is not
@@ -46,7 +48,9 @@ package struct MigrationRecode: Sendable, Encodable, Equatable {
         self.oldCode = oldCode
         self.newCode = newCode
         self.keptBy = keptBy
-        self.reason = reason ?? (FamilyCode.isWireFormat(oldCode) ? Self.conflictReason : Self.invalidCodeReason)
+        self.reason =
+            reason
+            ?? (FamilyCode.isWireFormat(oldCode) ? Self.conflictReason : Self.invalidCodeReason)
     }
 
     static let conflictReason = "migrate-code-conflict"
@@ -92,8 +96,10 @@ extension MigrationItem {
     /// earlier run re-coded it (with a store whose checkpoint is not this one). It is the same
     /// family; its code there stands, since choosing another would make a conflict of our own copy.
     mutating func adoptEarlierCode(from found: CloudKitRecord) -> Bool {
-        guard kind == .family, recode != nil, MigrationTranslation.differingFields(copy, found) == [FamilyField.code.rawValue],
-              let code = found.string(FamilyField.code) else { return false }
+        guard kind == .family, recode != nil,
+            MigrationTranslation.differingFields(copy, found) == [FamilyField.code.rawValue],
+            let code = found.string(FamilyField.code)
+        else { return false }
         copy[field: FamilyField.code] = .string(code)
         recode?.newCode = code
         return true

@@ -7,15 +7,20 @@ import TribeBoardRemote
 /// membership with it (the references are DELETE_SELF).
 enum MigrationKeptSources {
     /// Why each kept record is kept, by source name; the names no read record has.
-    static func resolve(_ named: Set<String>, in items: [MigrationItem]) -> (kept: [String: String], unknown: [String]) {
+    static func resolve(_ named: Set<String>, in items: [MigrationItem]) -> (
+        kept: [String: String], unknown: [String]
+    ) {
         let known = Set(items.map(\.sourceName))
         let unknown = named.subtracting(known).sorted()
         var kept: [String: String] = [:]
         for name in named where known.contains(name) { kept[name] = "--keep-source" }
         for item in items where item.kind == .membership && named.contains(item.sourceName) {
             for field in [MembershipField.family, .user] {
-                guard let target = item.source.reference(field), known.contains(target), kept[target] == nil else { continue }
-                kept[target] = "referenced by the kept membership \(item.sourceName) (deleting it would delete the membership too)"
+                guard let target = item.source.reference(field), known.contains(target),
+                    kept[target] == nil
+                else { continue }
+                kept[target] =
+                    "referenced by the kept membership \(item.sourceName) (deleting it would delete the membership too)"
             }
         }
         return (kept, unknown)
@@ -43,8 +48,12 @@ enum MigrationKeptSources {
         var reasons: [String: String] = [:]
         for item in items where item.kind == .membership && !item.deleted {
             for field in [MembershipField.family, .user] {
-                guard let target = item.source.reference(field), known.contains(target) else { continue }
-                reasons[target] = reasons[target] ?? "referenced by the membership \(item.sourceName), which stays "
+                guard let target = item.source.reference(field), known.contains(target) else {
+                    continue
+                }
+                reasons[target] =
+                    reasons[target]
+                    ?? "referenced by the membership \(item.sourceName), which stays "
                     + "(deleting it would leave the membership pointing at nothing)"
             }
         }

@@ -5,7 +5,9 @@ import TribeBoardSupport
 /// counts its own records (the reading phase its record types), so the total changes between
 /// phases: `label` names the phase and its place among this run's phases ("copying 3/4").
 package struct MigrationProgress: Sendable {
-    package enum Phase: String, Sendable, CaseIterable { case reading, planning, copying, verifying, deleting }
+    package enum Phase: String, Sendable, CaseIterable {
+        case reading, planning, copying, verifying, deleting
+    }
     package let phase: Phase
     package let processed: Int
     package let total: Int
@@ -21,11 +23,13 @@ package struct MigrationProgress: Sendable {
 
     /// The display's terms: records handled of the phase's, problems as failures, the phase named.
     package var work: WorkProgress {
-        WorkProgress(processed: processed, total: total, failed: problems, elapsed: elapsed, phase: label)
+        WorkProgress(
+            processed: processed, total: total, failed: problems, elapsed: elapsed, phase: label)
     }
 
     static func phases(of request: MigrationRequest) -> [Phase] {
         [.reading, .planning] + (request.apply ? [.copying, .verifying] : [])
-            + (request.apply && request.deleteSource && request.mode == .legacyTypes ? [.deleting] : [])
+            + (request.apply && request.deleteSource && request.mode == .legacyTypes
+                ? [.deleting] : [])
     }
 }

@@ -73,9 +73,11 @@ package struct MigrationReport: Encodable, Sendable {
     /// Codes of copied families claimed at the destination this run (`CodeClaim`).
     package var codesClaimed = 0
     package var sourceDeleted = 0
-    /// Legacy records --delete-source left in place (`--keep-source`, and what kept memberships reference).
+    /// Legacy records --delete-source left in place (`--keep-source`, and what kept memberships
+    /// reference).
     package var sourceKept = 0
-    /// The re-coded families' new codes in full (`DIR/new-codes.csv`, owner-only), when any were written.
+    /// The re-coded families' new codes in full (`DIR/new-codes.csv`, owner-only), when any were
+    /// written.
     package var codesFile: String?
     /// Why --delete-source deleted nothing, or not everything.
     package var deletionRefused: String?
@@ -103,42 +105,60 @@ package struct MigrationReport: Encodable, Sendable {
     }
 
     mutating func finish(_ items: [MigrationItem], request: MigrationRequest) {
-        var counts = Dictionary(uniqueKeysWithValues: MigrationOutcome.allCases.map { ($0.rawValue, 0) })
+        var counts = Dictionary(
+            uniqueKeysWithValues: MigrationOutcome.allCases.map { ($0.rawValue, 0) })
         entries = items.map { item in
             counts[item.outcome.rawValue, default: 0] += 1
             let recode = item.recode.map {
-                MigrationRecode(oldCode: request.display($0.oldCode), newCode: request.display($0.newCode),
-                                keptBy: $0.keptBy, reason: $0.reason)
+                MigrationRecode(
+                    oldCode: request.display($0.oldCode), newCode: request.display($0.newCode),
+                    keptBy: $0.keptBy, reason: $0.reason)
             }
             let qrFile = item.recode != nil && item.outcome.isInPlace && request.apply
                 ? QRCodeFiles.relativePath(for: FamilyID(rawValue: item.destinationName)) : nil
-            return Entry(kind: item.kind, sourceName: item.sourceName, sourceType: item.source.recordType ?? "",
-                         destinationName: item.destinationName, destinationType: item.copy.recordType ?? "", outcome: item.outcome,
-                         reason: item.reason, recode: recode,
-                         qrFile: qrFile,
-                         sourceDeleted: item.deleted, sourceKept: item.kept)
+            return Entry(
+                kind: item.kind, sourceName: item.sourceName,
+                sourceType: item.source.recordType ?? "",
+                destinationName: item.destinationName, destinationType: item.copy.recordType ?? "",
+                outcome: item.outcome,
+                reason: item.reason, recode: recode,
+                qrFile: qrFile,
+                sourceDeleted: item.deleted, sourceKept: item.kept)
         }
         self.counts = counts
         recoded = items.filter { $0.recode != nil && $0.outcome != .codeConflict }.count
         sourceDeleted = items.filter(\.deleted).count
         sourceKept = items.filter { $0.kept != nil }.count
-        if exitKind == .success, items.contains(where: { $0.outcome.isProblem && $0.retryable }) { exitKind = .tryLater }
-        if exitKind == .success, items.contains(where: { $0.outcome.isProblem }) { exitKind = .problems }
+        if exitKind == .success, items.contains(where: { $0.outcome.isProblem && $0.retryable }) {
+            exitKind = .tryLater
+        }
+        if exitKind == .success, items.contains(where: { $0.outcome.isProblem }) {
+            exitKind = .problems
+        }
         if exitKind == .success, deletionRefused != nil { exitKind = .problems }
     }
 }
 
 /// The report as CSV, one row per source record.
 package enum MigrationCSV {
-    static let header = ["kind", "source_name", "source_type", "destination_name", "destination_type", "outcome", "reason",
-                         "old_code", "new_code", "kept_by", "qr_file", "source_deleted", "repair_reason"]
+    static let header = [
+        "kind", "source_name", "source_type", "destination_name", "destination_type", "outcome",
+        "reason",
+        "old_code", "new_code", "kept_by", "qr_file", "source_deleted", "repair_reason"
+    ]
 
     package static func render(_ report: MigrationReport) -> String {
         var lines = [line(header)]
         for entry in report.entries {
-            lines.append(line([entry.kind.rawValue, entry.sourceName, entry.sourceType, entry.destinationName, entry.destinationType,
-                               entry.outcome.rawValue, entry.reason ?? "", entry.recode?.oldCode ?? "", entry.recode?.newCode ?? "",
-                               entry.recode?.keptBy ?? "", entry.qrFile ?? "", entry.sourceDeleted ? "yes" : "no", entry.recode?.reason ?? ""]))
+            lines.append(
+                line([
+                    entry.kind.rawValue, entry.sourceName, entry.sourceType, entry.destinationName,
+                    entry.destinationType,
+                    entry.outcome.rawValue, entry.reason ?? "", entry.recode?.oldCode ?? "",
+                    entry.recode?.newCode ?? "",
+                    entry.recode?.keptBy ?? "", entry.qrFile ?? "",
+                    entry.sourceDeleted ? "yes" : "no", entry.recode?.reason ?? ""
+                ]))
         }
         return lines.joined()
     }

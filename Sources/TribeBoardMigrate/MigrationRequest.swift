@@ -35,7 +35,11 @@ package enum MigratedKind: String, Sendable, Encodable, CaseIterable {
     var legacyType: String { "CK" + currentType }
 
     init?(recordType: String?) {
-        guard let kind = Self.allCases.first(where: { $0.currentType == recordType || $0.legacyType == recordType }) else { return nil }
+        guard
+            let kind = Self.allCases.first(where: {
+                $0.currentType == recordType || $0.legacyType == recordType
+            })
+        else { return nil }
         self = kind
     }
 }
@@ -74,7 +78,9 @@ package struct MigrationRequest: Sendable {
     /// copy, the current ones too (development makes a type on its first write, so a source that
     /// never had a membership has no Membership type). The destination's Family must exist.
     var sourceTypesThatMayBeAbsent: Set<String> {
-        Set(MigratedKind.allCases.map(\.legacyType) + (mode == .container ? MigratedKind.allCases.map(\.currentType) : []))
+        Set(
+            MigratedKind.allCases.map(\.legacyType)
+                + (mode == .container ? MigratedKind.allCases.map(\.currentType) : []))
     }
 }
 
@@ -94,6 +100,7 @@ package struct MigrationEndpoints: Sendable {
         func side(_ configuration: CloudKitConfiguration) -> String {
             "\(configuration.displayBaseURL)|\(configuration.container)|\(configuration.environment.rawValue)|\(configuration.database.rawValue)"
         }
-        return "\(mode.rawValue) \(side(source.configuration)) -> \(side(destination.configuration))"
+        return
+            "\(mode.rawValue) \(side(source.configuration)) -> \(side(destination.configuration))"
     }
 }

@@ -9,19 +9,27 @@ enum MigrationTransfer {
     /// Every record of `types`. A legacy type the container's schema lacks (a container set up
     /// from the schema file has none) has no records to move, as has any type `mayBeAbsent`
     /// names; any other missing type is the container's configuration (78, the fix named).
-    static func readAll(types: [String], from client: CloudKitClient,
-                        mayBeAbsent: Set<String> = [], onTypeRead: (Int) -> Void = { _ in }) async throws(CloudKitError) -> [CloudKitRecord] {
-        try await readAll(types: types, from: client, mayBeAbsent: mayBeAbsent, onTypeRead: onTypeRead) { $0 }
+    static func readAll(
+        types: [String], from client: CloudKitClient,
+        mayBeAbsent: Set<String> = [], onTypeRead: (Int) -> Void = { _ in }
+    ) async throws(CloudKitError) -> [CloudKitRecord] {
+        try await readAll(
+            types: types, from: client, mayBeAbsent: mayBeAbsent, onTypeRead: onTypeRead
+        ) { $0 }
     }
 
     /// What `keep` makes of each record of `types` (nil: nothing), page by page as the pages
     /// arrive: a caller that needs a few fields of each record holds those, not the records.
-    static func readAll<Kept>(types: [String], from client: CloudKitClient, mayBeAbsent: Set<String> = [],
-                              onTypeRead: (Int) -> Void = { _ in },
-                              keep: (CloudKitRecord) -> Kept?) async throws(CloudKitError) -> [Kept] {
+    static func readAll<Kept>(
+        types: [String], from client: CloudKitClient, mayBeAbsent: Set<String> = [],
+        onTypeRead: (Int) -> Void = { _ in },
+        keep: (CloudKitRecord) -> Kept?
+    ) async throws(CloudKitError) -> [Kept] {
         var kept: [Kept] = []
         var done = 0
-        let reader = WholeTypeReader(client: client) { $0.isMissingLegacyType || $0.missingRecordType.map(mayBeAbsent.contains) == true }
+        let reader = WholeTypeReader(client: client) {
+            $0.isMissingLegacyType || $0.missingRecordType.map(mayBeAbsent.contains) == true
+        }
         do {
             try await reader.read(types, typeDone: { _ in
                 done += 1
@@ -36,9 +44,13 @@ enum MigrationTransfer {
     }
 
     /// The records the destination holds under `names` (absent: not there).
-    static func lookup(_ names: [String], at client: CloudKitClient) async throws(CloudKitError) -> [String: CloudKitRecord] {
+    static func lookup(_ names: [String], at client: CloudKitClient) async throws(CloudKitError)
+        -> [String: CloudKitRecord]
+    {
         guard !names.isEmpty else { return [:] }
-        let results = try await inParallel(names.chunked(CloudKitClient.maxOperationsPerRequest).map(Array.init)) { chunk throws(CloudKitError) in
+        let results = try await inParallel(
+            names.chunked(CloudKitClient.maxOperationsPerRequest).map(Array.init)
+        ) { chunk throws(CloudKitError) in
             try await client.lookup(recordNames: chunk)
         }
         var found: [String: CloudKitRecord] = [:]
@@ -60,7 +72,9 @@ enum MigrationTransfer {
     }
 
     /// One result per operation, by record name (by position for an entry that names none).
-    static func modify(_ operations: [CloudKitOperation], at client: CloudKitClient) async throws(CloudKitError) -> [String: CloudKitRecordResult] {
+    static func modify(_ operations: [CloudKitOperation], at client: CloudKitClient)
+        async throws(CloudKitError) -> [String: CloudKitRecordResult]
+    {
         guard !operations.isEmpty else { return [:] }
         let chunks = operations.chunked(CloudKitClient.maxOperationsPerRequest).map(Array.init)
         let results = try await inParallel(chunks) { chunk throws(CloudKitError) in
@@ -71,7 +85,9 @@ enum MigrationTransfer {
             switch result {
             case .record(let record): byName[record.recordName] = result
             case .failure(let error):
-                if let name = error.recordName ?? (position < operations.count ? operations[position].record.recordName : nil) {
+                if let name = error.recordName
+                    ?? (position < operations.count ? operations[position].record.recordName : nil)
+                {
                     byName[name] = result
                 }
             }
@@ -81,8 +97,11 @@ enum MigrationTransfer {
 
     /// Creates the items' copies; an EXISTS (or CONFLICT) is looked up and compared: the same
     /// record is in place, a different one is a conflict and stays as it is.
-    static func create(_ items: inout [MigrationItem], at client: CloudKitClient) async throws(CloudKitError) {
-        let results = try await modify(items.map { CloudKitOperation(.create, $0.copy) }, at: client)
+    static func create(_ items: inout [MigrationItem], at client: CloudKitClient)
+        async throws(CloudKitError)
+    {
+        let results = try await modify(
+            items.map { CloudKitOperation(.create, $0.copy) }, at: client)
         var existing: [Int] = []
         for index in items.indices {
             switch results[items[index].destinationName] {
@@ -93,7 +112,8 @@ enum MigrationTransfer {
             case .failure(let error)?:
                 items[index].outcome = .failed
                 items[index].retryable = error.code.category == .transient
-                items[index].reason = "CloudKit refused the copy: \(error.serverErrorCode) \(error.reason ?? "")"
+                items[index].reason =
+                    "CloudKit refused the copy: \(error.serverErrorCode) \(error.reason ?? "")"
             case nil:
                 items[index].outcome = .failed
                 items[index].retryable = true
@@ -107,11 +127,14 @@ enum MigrationTransfer {
                let creator = MigrationItem.otherCreator(of: record, caller: caller) {
                 items[index].heldByAnotherCreator(creator)
             } else if let record = found[items[index].destinationName],
-               MigrationTranslation.same(items[index].copy, record) || items[index].adoptEarlierCode(from: record) {
+                MigrationTranslation.same(items[index].copy, record)
+                    || items[index].adoptEarlierCode(from: record)
+            {
                 items[index].outcome = .identical
             } else {
                 items[index].outcome = .conflict
-                items[index].reason = "another record holds \(items[index].destinationName) at the destination"
+                items[index].reason =
+                    "another record holds \(items[index].destinationName) at the destination"
                     + (found[items[index].destinationName].map {
                         " (differs in \(MigrationTranslation.differingFields(items[index].copy, $0).joined(separator: ", ")))"
                     } ?? "")
@@ -124,18 +147,26 @@ enum MigrationTransfer {
     /// the read, so a record edited since (in the app, during the run) is refused by CloudKit
     /// (CONFLICT) and kept, with its edit, instead of deleted with a copy of the old values. A
     /// source read without a change tag cannot be checked: it is kept too.
-    static func deleteSources(_ items: inout [MigrationItem], at client: CloudKitClient) async throws(CloudKitError) {
+    static func deleteSources(_ items: inout [MigrationItem], at client: CloudKitClient)
+        async throws(CloudKitError)
+    {
         let checkable = items.filter { $0.source.recordChangeTag != nil }
-        let results = try await modify(checkable.map {
-            CloudKitOperation(.delete, CloudKitRecord(recordName: $0.sourceName, recordType: $0.source.recordType ?? "", fields: [:],
-                                                      recordChangeTag: $0.source.recordChangeTag))
-        }, at: client)
+        let results = try await modify(
+            checkable.map {
+                CloudKitOperation(
+                    .delete,
+                    CloudKitRecord(
+                        recordName: $0.sourceName, recordType: $0.source.recordType ?? "",
+                        fields: [:],
+                        recordChangeTag: $0.source.recordChangeTag))
+            }, at: client)
         for index in items.indices {
             switch results[items[index].sourceName] {
             case .record?: items[index].deleted = true
             case .failure(let error)? where error.code == .notFound: items[index].deleted = true
             case .failure(let error)? where error.code == .conflict:
-                items[index].reason = "the legacy record was not deleted: it changed after this run read it "
+                items[index].reason =
+                    "the legacy record was not deleted: it changed after this run read it "
                     + "(its edit is kept); run the migration again"
             case .failure(let error)?: items[index].reason = "the legacy record was not deleted: \(error.serverErrorCode) \(error.reason ?? "")"
             case nil where items[index].source.recordChangeTag == nil:
@@ -149,14 +180,18 @@ enum MigrationTransfer {
     /// of the chunks; the first error ends the lot.
     static let groupSize = 4 * CloudKitClient.maxOperationsPerRequest
 
-    static func inParallel<Chunk: Sendable, Element: Sendable>(_ chunks: [Chunk],
-                                                                _ body: @escaping @Sendable (Chunk) async throws(CloudKitError) -> [Element])
-        async throws(CloudKitError) -> [Element] {
+    static func inParallel<Chunk: Sendable, Element: Sendable>(
+        _ chunks: [Chunk],
+        _ body: @escaping @Sendable (Chunk) async throws(CloudKitError) -> [Element]
+    )
+        async throws(CloudKitError) -> [Element]
+    {
         let outcome = await withTaskGroup(of: ChunkResult<Element>.self) { group in
             for (position, chunk) in chunks.enumerated() {
                 group.addTask {
                     do throws(CloudKitError) {
-                        return ChunkResult(position: position, result: .success(try await body(chunk)))
+                        return ChunkResult(
+                            position: position, result: .success(try await body(chunk)))
                     } catch {
                         return ChunkResult(position: position, result: .failure(error))
                     }

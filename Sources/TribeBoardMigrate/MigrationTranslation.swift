@@ -17,9 +17,13 @@ struct MigrationTranslation: Sendable {
     init(mode: MigrationMode, sourceNames: Set<String>) throws(LegacyCopyNameError) {
         self.mode = mode
         self.sourceNames = sourceNames
-        copyNames = mode == .container ? [:] : Dictionary(uniqueKeysWithValues: try sourceNames.map { name throws(LegacyCopyNameError) in
-            (name, try LegacyCopyName.of(name))
-        })
+        copyNames =
+            mode == .container
+            ? [:]
+            : Dictionary(
+                uniqueKeysWithValues: try sourceNames.map { name throws(LegacyCopyNameError) in
+                    (name, try LegacyCopyName.of(name))
+                })
     }
 
     /// Only ever asked for a source name (a record's, or a reference's that `sourceNames` holds).
@@ -42,14 +46,17 @@ struct MigrationTranslation: Sendable {
             fields[name] = CloudKitRecord.Field(value: .object(target), type: field.type)
         }
         if let code { fields[FamilyField.code.rawValue] = .string(code) }
-        return CloudKitRecord(recordName: destinationName(of: record.recordName), recordType: destinationType(of: record, kind: kind),
-                              fields: fields)
+        return CloudKitRecord(
+            recordName: destinationName(of: record.recordName),
+            recordType: destinationType(of: record, kind: kind),
+            fields: fields)
     }
 
     /// Two records hold the same data: type and every field (system fields such as change tags and
     /// creation stamps differ between a record and its copy by nature).
     static func same(_ expected: CloudKitRecord, _ found: CloudKitRecord) -> Bool {
-        expected.recordType == found.recordType && normalized(expected.fields) == normalized(found.fields)
+        expected.recordType == found.recordType
+            && normalized(expected.fields) == normalized(found.fields)
     }
 
     /// The fields in which two records differ, for the report.
@@ -62,11 +69,14 @@ struct MigrationTranslation: Sendable {
 
     /// A reference's zone (written or not, it is the default zone) and a missing type do not make
     /// two values different.
-    private static func normalized(_ fields: [String: CloudKitRecord.Field]?) -> [String: JSONValue] {
+    private static func normalized(_ fields: [String: CloudKitRecord.Field]?) -> [String: JSONValue]
+    {
         var result: [String: JSONValue] = [:]
         for (name, field) in fields ?? [:] {
             if field.type == "REFERENCE", let object = field.value.object {
-                result[name] = .object(["recordName": object["recordName"] ?? .null, "action": object["action"] ?? .null])
+                result[name] = .object([
+                    "recordName": object["recordName"] ?? .null, "action": object["action"] ?? .null
+                ])
             } else {
                 result[name] = field.value
             }

@@ -6,9 +6,9 @@ import TribeBoardSupport
 
 /// The app's rules for the current types (app-data-model.md), checked on every source record
 /// before it is copied: a record that breaks them is not copied (`invalid`), since the app, the
-/// store and the audit would each read it differently (a 1e300 `createdAt` became 1970 in the store).
-/// A family code outside the wire format is not a problem here: it is given a new code like a
-/// conflicting one (see `MigrationCodes`).
+/// store and the audit would each read it differently (a 1e300 `createdAt` became 1970 in the
+/// store). A family code outside the wire format is not a problem here: it is given a new code like
+/// a conflicting one (see `MigrationCodes`).
 enum MigrationValidation {
     /// Dates a TribeBoard record can hold: from 2000 (long before the app) to 2100. Inside the
     /// audit's 1970...9999 range, so a migrated date never reads as unknown there.
@@ -98,14 +98,20 @@ enum MigrationValidation {
 
     private static func timestamp(_ field: CloudKitRecord.Field) -> String? {
         if let problem = typeProblem(field, expected: "TIMESTAMP") { return problem }
-        guard let number = field.value.number, number.isFinite else { return "is not a TIMESTAMP (not a number)" }
-        guard plausibleMilliseconds.contains(number) else { return "is out of range (\(number) ms; 2000 to 2100 accepted)" }
+        guard let number = field.value.number, number.isFinite else {
+            return "is not a TIMESTAMP (not a number)"
+        }
+        guard plausibleMilliseconds.contains(number) else {
+            return "is out of range (\(number) ms; 2000 to 2100 accepted)"
+        }
         return nil
     }
 
     private static func reference(_ field: CloudKitRecord.Field) -> String? {
         if let problem = typeProblem(field, expected: "REFERENCE") { return problem }
-        guard let name = field.value.object?["recordName"]?.string, !name.isEmpty else { return "is not a REFERENCE (no recordName)" }
+        guard let name = field.value.object?["recordName"]?.string, !name.isEmpty else {
+            return "is not a REFERENCE (no recordName)"
+        }
         return nil
     }
 }

@@ -5,7 +5,8 @@ import Foundation
 package enum DoctorFixtures {
     /// `correct`, `wrong-identifier`, `mismatched-entitlements`, `missing-entitlements`.
     package static func project(_ name: String) -> String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
             .appendingPathComponent("Tests/Fixtures/doctor/\(name)").path
     }
 }

@@ -17,8 +17,11 @@ package struct DoctorProjectBuilder {
         /// Swift files (relative to the project folder) in the Sources phase; nil: no phase.
         package var sources: [String]?
 
-        package init(_ name: String, _ productType: String = "com.apple.product-type.application", settings: [String: String],
-                    xcconfig: String? = nil, sources: [String]? = nil) {
+        package init(
+            _ name: String, _ productType: String = "com.apple.product-type.application",
+            settings: [String: String],
+            xcconfig: String? = nil, sources: [String]? = nil
+        ) {
             self.name = name
             self.productType = productType
             self.settings = settings
@@ -41,7 +44,8 @@ package struct DoctorProjectBuilder {
     /// Writes `NAME.xcodeproj/project.pbxproj` into `folder`; returns the folder's path.
     @discardableResult
     package func write(in folder: TemporaryDirectory, name: String = "App") throws -> String {
-        try FileManager.default.createDirectory(atPath: folder.file("\(name).xcodeproj"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: folder.file("\(name).xcodeproj"), withIntermediateDirectories: true)
         try folder.write("\(name).xcodeproj/project.pbxproj", pbxproj())
         return folder.path
     }
@@ -98,12 +102,14 @@ package struct DoctorProjectBuilder {
                 productType = \(Self.quote(target.productType)); };
                 """)
         }
-        let projectList = configurationList(projectSettings, debug: [:], release: [:], xcconfig: projectXCConfig)
+        let projectList = configurationList(
+            projectSettings, debug: [:], release: [:], xcconfig: projectXCConfig)
         let targetList = targetIDs.map { $0 + ", " }.joined()
         objects.append("P00000000000000000000001 = {isa = PBXProject; buildConfigurationList = \(projectList); "
             + "targets = (\(targetList)); };")
         return "// !$*UTF8*$!\n{\n\tarchiveVersion = 1;\n\tobjectVersion = 56;\n\tobjects = {\n\t\t"
-            + objects.joined(separator: "\n\t\t") + "\n\t};\n\trootObject = P00000000000000000000001;\n}\n"
+            + objects.joined(separator: "\n\t\t")
+            + "\n\t};\n\trootObject = P00000000000000000000001;\n}\n"
     }
 
     static func quote(_ text: String) -> String {

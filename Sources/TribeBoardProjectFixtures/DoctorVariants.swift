@@ -27,24 +27,36 @@ package struct DoctorVariant {
     /// Replaces the first `text` in `relative` with `replacement`.
     package func edit(_ relative: String, replacing text: String, with replacement: String) throws {
         let contents = try String(contentsOfFile: file(relative), encoding: .utf8)
-        guard let range = contents.range(of: text) else { throw EditNotFound(file: relative, text: text) }
-        try contents.replacingCharacters(in: range, with: replacement).write(toFile: file(relative), atomically: true, encoding: .utf8)
+        guard let range = contents.range(of: text) else {
+            throw EditNotFound(file: relative, text: text)
+        }
+        try contents.replacingCharacters(in: range, with: replacement).write(
+            toFile: file(relative), atomically: true, encoding: .utf8)
     }
 
-    /// Removes line `number` (1-based) of `relative`, or puts `replacement` in its place; returns the line it was.
+    /// Removes line `number` (1-based) of `relative`, or puts `replacement` in its place; returns
+    /// the line it was.
     @discardableResult
-    package func removeLine(_ number: Int, of relative: String, replacement: String? = nil) throws -> String {
-        var lines = try String(contentsOfFile: file(relative), encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
-        guard number >= 1, number <= lines.count else { throw EditNotFound(file: relative, text: "line \(number)") }
+    package func removeLine(_ number: Int, of relative: String, replacement: String? = nil) throws
+        -> String
+    {
+        var lines = try String(contentsOfFile: file(relative), encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
+        guard number >= 1, number <= lines.count else {
+            throw EditNotFound(file: relative, text: "line \(number)")
+        }
         let removed = String(lines.remove(at: number - 1))
         if let replacement { lines.insert(Substring(replacement), at: number - 1) }
-        try lines.joined(separator: "\n").write(toFile: file(relative), atomically: true, encoding: .utf8)
+        try lines.joined(separator: "\n").write(
+            toFile: file(relative), atomically: true, encoding: .utf8)
         return removed
     }
 
     /// Writes `text` at `relative`, making its folders.
     package func write(_ relative: String, _ text: String) throws {
-        try FileManager.default.createDirectory(atPath: (file(relative) as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            atPath: (file(relative) as NSString).deletingLastPathComponent,
+            withIntermediateDirectories: true)
         try text.write(toFile: file(relative), atomically: true, encoding: .utf8)
     }
 }

@@ -38,7 +38,8 @@ final class BatchPrefetcher: Sendable {
 
     /// The next batch, nil at the end of the file; rethrows what reading the file threw.
     func next() async throws -> [BatchEntry]? {
-        let outcome = await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
+        let outcome = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Outcome, Never>) in
             let ready = state.withLock { state -> Outcome? in
                 if !state.ready.isEmpty { return state.ready.removeFirst() }
                 state.waiter = continuation

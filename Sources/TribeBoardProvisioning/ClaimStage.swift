@@ -35,12 +35,18 @@ struct ClaimStage {
         var unclaimed = 0
     }
 
-    func claim(_ batch: [ProvisionRowResult], tally: inout Tally) async throws -> [ProvisionRowResult] {
+    func claim(_ batch: [ProvisionRowResult], tally: inout Tally) async throws
+        -> [ProvisionRowResult]
+    {
         var results = batch
-        let candidates = results.indices.filter { results[$0].status != .failed && results[$0].familyId != nil && results[$0].code != nil }
+        let candidates = results.indices.filter {
+            results[$0].status != .failed && results[$0].familyId != nil && results[$0].code != nil
+        }
         var held = try store.claimedCodes(familyIDs: candidates.compactMap { results[$0].familyId })
         var waiting = candidates.filter { index in
-            guard let id = results[index].familyId, let code = results[index].code else { return false }
+            guard let id = results[index].familyId, let code = results[index].code else {
+                return false
+            }
             return !held.contains(.init(familyID: id, code: CodeClaim.normalise(code)))
         }
         for _ in 0..<Self.rounds where !waiting.isEmpty && remote.isAvailable {
@@ -68,7 +74,8 @@ struct ClaimStage {
                 guard let claim = claims[index] else { continue }
                 switch answer.outcomes[claim.recordName] {
                 case .claimed?: confirmed.append(.init(familyID: claim.familyID, code: claim.code))
-                case .heldBy(let holder)?: try settleTaken(&results[index], holder: holder, retry: &taken, index: index)
+                case .heldBy(let holder)?:
+                    try settleTaken(&results[index], holder: holder, retry: &taken, index: index)
                 case .failed(let error)?:
                     logger.info("code claim refused for now", metadata: ["family": "\(claim.familyID)", "error": "\(error.serverErrorCode)"])
                 case nil: continue
@@ -86,8 +93,11 @@ struct ClaimStage {
 
     /// Marks each row's code claimed or not; with `withholdUnclaimed` (a remote is configured) an
     /// unclaimed code gets no QR file and no manifest code. Returns how many are unclaimed.
-    static func mark(_ results: inout [ProvisionRowResult], at indices: [Int], held: Set<TribeBoardStore.ClaimedCode>,
-                     withholdUnclaimed: Bool) -> Int {
+    static func mark(
+        _ results: inout [ProvisionRowResult], at indices: [Int],
+        held: Set<TribeBoardStore.ClaimedCode>,
+        withholdUnclaimed: Bool
+    ) -> Int {
         var unclaimed = 0
         for index in indices where results[index].status != .failed {
             guard let id = results[index].familyId, let code = results[index].code else { continue }
@@ -107,14 +117,20 @@ struct ClaimStage {
 
     /// Without a remote (local-only work): every row is marked from the store's claims; the codes
     /// are printed as they are.
-    static func markLocal(_ results: inout [ProvisionRowResult], store: TribeBoardStore) throws -> Int {
-        let indices = results.indices.filter { results[$0].familyId != nil && results[$0].code != nil }
+    static func markLocal(_ results: inout [ProvisionRowResult], store: TribeBoardStore) throws
+        -> Int
+    {
+        let indices = results.indices.filter {
+            results[$0].familyId != nil && results[$0].code != nil
+        }
         let held = try store.claimedCodes(familyIDs: indices.compactMap { results[$0].familyId })
         return mark(&results, at: indices, held: held, withholdUnclaimed: false)
     }
 
     /// A code another family holds: what becomes of the row (see the type's comment).
-    private func settleTaken(_ result: inout ProvisionRowResult, holder: ClaimHolder, retry: inout [Int], index: Int) throws {
+    private func settleTaken(
+        _ result: inout ProvisionRowResult, holder: ClaimHolder, retry: inout [Int], index: Int
+    ) throws {
         guard let id = result.familyId, let code = result.code else { return }
         let who = holder.sentence
         if result.status == .created && !result.codePreassigned {
@@ -123,39 +139,53 @@ struct ClaimStage {
         }
         if result.status == .created {
             let reason = "is already claimed in CloudKit by \(who)"
-            _ = try store.discardUnsentFamily(id: id, importKey: nil, line: result.line, reason: "code \(reason)")
+            _ = try store.discardUnsentFamily(
+                id: id, importKey: nil, line: result.line, reason: "code \(reason)")
             let error = RowError(column: FamilyCSVColumn.code.rawValue, reason).localizedDescription
-            result = ProvisionRowResult(line: result.line, externalId: result.externalId, familyId: nil,
-                                        familyName: result.familyName, code: nil, status: .failed, error: error,
-                                        needsQRCode: false)
+            result = ProvisionRowResult(
+                line: result.line, externalId: result.externalId, familyId: nil,
+                familyName: result.familyName, code: nil, status: .failed, error: error,
+                needsQRCode: false)
             return
         }
         let reason = "its code is claimed in CloudKit by \(who): set aside (`\(Advice.resyncList(store: store.path).command)`); "
             + holder.advice(for: id, store: store.path, remote: remote.adviceFlags)
-        guard try store.setAsideCodeConflict(familyID: id, holder: holder.familyID,
-                                             reason: "\(who) holds this code's claim in CloudKit") else {
-            // Another run removed the family meanwhile (its own claim was refused): nothing to set aside.
+        guard
+            try store.setAsideCodeConflict(
+                familyID: id, holder: holder.familyID,
+                reason: "\(who) holds this code's claim in CloudKit")
+        else {
+            // Another run removed the family meanwhile (its own claim was refused): nothing to set
+            // aside.
             result.status = .failed
             result.error = "its family was removed by another run meanwhile: its code is claimed in CloudKit by \(who)"
             result.needsQRCode = false
             return
         }
-        logger.warning("code claimed by someone else", metadata: ["family": "\(id)", "code": "\(FamilyCode.mask(code))",
-                                                                "holder": "\(holder.familyID ?? "none")", "kind": "\(holder.kind)"])
+        logger.warning(
+            "code claimed by someone else",
+            metadata: [
+                "family": "\(id)", "code": "\(FamilyCode.mask(code))",
+                "holder": "\(holder.familyID ?? "none")", "kind": "\(holder.kind)"
+            ])
         result.status = .failed
         result.error = reason
         result.needsQRCode = false
     }
 
-    /// New codes for the families this run generated a taken code for; returns those to claim again.
-    private func recode(_ indices: [Int], in results: inout [ProvisionRowResult], tally: inout Tally) throws -> [Int] {
+    /// New codes for the families this run generated a taken code for; returns those to claim
+    /// again.
+    private func recode(
+        _ indices: [Int], in results: inout [ProvisionRowResult], tally: inout Tally
+    ) throws -> [Int] {
         var again: [Int] = []
         var avoid = Set<String>()
         for index in indices {
             guard let id = results[index].familyId, let old = results[index].code else { continue }
             avoid.insert(old)
             let fresh = try store.withFamilyLookups { lookups in
-                try generator.generateFree(avoiding: avoid, lookups: lookups, reservations: reservations)
+                try generator.generateFree(
+                    avoiding: avoid, lookups: lookups, reservations: reservations)
             }
             avoid.insert(fresh.value)
             guard try store.recodeUnsentFamily(id: id, from: old, to: fresh.value) else { continue }

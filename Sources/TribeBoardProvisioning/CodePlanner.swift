@@ -91,7 +91,11 @@ struct CodePlanner {
 
 extension FamilyCodeGenerator {
     /// A code no family in the store has, no line of the file preassigns, and not in `taken`.
-    package func generateFree(avoiding taken: Set<String> = [], lookups: FamilyLookups, reservations: RowTracker?) throws -> FamilyCode {
-        try generateFree(avoiding: taken, lookups: lookups) { try reservations?.reservedLine(for: $0) != nil }
+    package func generateFree(
+        avoiding taken: Set<String> = [], lookups: FamilyLookups, reservations: RowTracker?
+    ) throws -> FamilyCode {
+        try generateFree(avoiding: taken, lookups: lookups) {
+            try reservations?.reservedLine(for: $0) != nil
+        }
     }
 }

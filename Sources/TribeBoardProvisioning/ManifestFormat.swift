@@ -21,7 +21,8 @@ package enum ManifestFormat: String, CaseIterable, Sendable, Encodable {
         switch self {
         case .input:
             // Only the three a spreadsheet opens as columns; an exotic `sep=|` gets commas.
-            let delimiter: UInt8 = [0x2C, 0x3B, 0x09].contains(format.delimiter) ? format.delimiter : 0x2C
+            let delimiter: UInt8 =
+                [0x2C, 0x3B, 0x09].contains(format.delimiter) ? format.delimiter : 0x2C
             return ManifestDialect(delimiter: delimiter, byteOrderMark: byteOrderMark)
         case .comma: return ManifestDialect(delimiter: 0x2C, byteOrderMark: false)
         case .semicolon: return ManifestDialect(delimiter: 0x3B, byteOrderMark: false)

@@ -7,10 +7,14 @@ import TribeBoardStore
 enum PreassignedCode {
     /// Why `row`'s preassigned code cannot be used, or nil when it can (or there is none).
     /// Without `lookups` (a dry run with no store yet) only the file itself is checked.
-    static func problem(_ row: ValidatedRow, lookups: FamilyLookups?, reservations: RowTracker?) throws -> RowError? {
+    static func problem(_ row: ValidatedRow, lookups: FamilyLookups?, reservations: RowTracker?)
+        throws -> RowError?
+    {
         guard let code = row.preassignedCode else { return nil }
         if let holder = try lookups?.family(code: code.value) {
-            return RowError(column: FamilyCSVColumn.code.rawValue, "is already used by family \(holder.id) (\"\(holder.name)\")")
+            return RowError(
+                column: FamilyCSVColumn.code.rawValue,
+                "is already used by family \(holder.id) (\"\(holder.name)\")")
         }
         if let line = try reservations?.reservedLine(for: code.value), line < row.line {
             return RowError(column: FamilyCSVColumn.code.rawValue, "is also given on line \(line)")
@@ -21,7 +25,9 @@ enum PreassignedCode {
     /// A re-run of a provisioned row may not ask for another code than the one its family has,
     /// unless the family held that code before a recode or repair changed it: the row then
     /// describes the family as it was, and it stays `existing` with the code it has now.
-    static func conflict(_ row: ValidatedRow, existing: FoundFamily, lookups: FamilyLookups) throws -> RowError? {
+    static func conflict(_ row: ValidatedRow, existing: FoundFamily, lookups: FamilyLookups) throws
+        -> RowError?
+    {
         guard let code = row.preassignedCode, code.value != existing.code,
               try !lookups.family(existing.id, heldCode: code.value) else { return nil }
         return RowError(column: FamilyCSVColumn.code.rawValue,

@@ -79,9 +79,14 @@ package struct ProvisionReport: Encodable, Sendable {
         /// ends 75), so they have no code to print until a run claims them.
         package var waitingForClaims: Int?
 
-        package init(path: String, invitations: Int? = nil, pages: Int? = nil, error: String? = nil, errorKind: String? = nil,
-                     waitingForClaims: Int? = nil) {
-            (self.path, self.invitations, self.pages, self.error, self.errorKind) = (path, invitations, pages, error, errorKind)
+        package init(
+            path: String, invitations: Int? = nil, pages: Int? = nil, error: String? = nil,
+            errorKind: String? = nil,
+            waitingForClaims: Int? = nil
+        ) {
+            (self.path, self.invitations, self.pages, self.error, self.errorKind) = (
+                path, invitations, pages, error, errorKind
+            )
             self.waitingForClaims = waitingForClaims
         }
     }
@@ -99,10 +104,12 @@ package struct ProvisionReport: Encodable, Sendable {
         package var uploadError: String?
         /// What stopped the upload, as resync's `stopKind` (or `lock.held`: another run syncs).
         package var uploadStopKind: String?
-        /// How the --sync upload ended, as `resync` would say it (`success`, `setAside`, `tryLater`, `configuration`).
+        /// How the --sync upload ended, as `resync` would say it (`success`, `setAside`,
+        /// `tryLater`, `configuration`).
         package var uploadOutcome: UploadOutcome?
         /// After --sync: records waiting to retry (throttled, with when in `resync --list`), set
-        /// aside for a person (quarantined, in conflict, or memberships of such a family), and the command to run next.
+        /// aside for a person (quarantined, in conflict, or memberships of such a family), and the
+        /// command to run next.
         package var uploadWaiting: Int?
         package var uploadSetAside: Int?
         package var next: String?
@@ -121,30 +128,42 @@ package struct ProvisionReport: Encodable, Sendable {
     mutating func noteUnknownColumns(_ columns: [String]) {
         unknownColumnCount = columns.count
         unknownColumns = columns.prefix(Self.listedUnknownColumnLimit).map { name in
-            name.count > Self.listedColumnNameLength ? name.prefix(Self.listedColumnNameLength) + "…" : name
+            name.count > Self.listedColumnNameLength
+                ? name.prefix(Self.listedColumnNameLength) + "…" : name
         }
     }
 
-    mutating func record(_ row: ProvisionRowResult, spreadsheet: SpreadsheetRows = SpreadsheetRows()) {
+    mutating func record(
+        _ row: ProvisionRowResult, spreadsheet: SpreadsheetRows = SpreadsheetRows()
+    ) {
         rows += 1
         switch row.status {
         case .created:
             created += 1
-            if row.codeVerifiedRemotely == true { codesVerifiedRemotely += 1 } else { codesNotVerifiedRemotely += 1 }
+            if row.codeVerifiedRemotely == true {
+                codesVerifiedRemotely += 1
+            } else {
+                codesNotVerifiedRemotely += 1
+            }
         case .existing: existing += 1
         case .skipped: skipped += 1
         case .failed:
             failed += 1
             if failures.count < Self.listedFailureLimit {
-                failures.append(RowFailure(line: row.line, row: spreadsheet.row(ofLine: row.line), externalId: row.externalId,
-                                           error: row.error ?? "failed"))
+                failures.append(
+                    RowFailure(
+                        line: row.line, row: spreadsheet.row(ofLine: row.line),
+                        externalId: row.externalId,
+                        error: row.error ?? "failed"))
             } else {
                 failuresNotListed += 1
             }
         }
         if let duplicate = row.possibleDuplicate, row.status == .created || row.status == .skipped {
             possibleDuplicateCount += 1
-            if possibleDuplicates.count < Self.listedFailureLimit { possibleDuplicates.append(duplicate) }
+            if possibleDuplicates.count < Self.listedFailureLimit {
+                possibleDuplicates.append(duplicate)
+            }
         }
     }
 }

@@ -10,7 +10,8 @@ import TribeBoardRemote
 
 /// Bulk-creates families from a CSV file: validate, give each a unique code, store it with its
 /// admin in one transaction, then write its QR PNG. Offline-first: everything new waits with
-/// `needs_sync = 1` for `resync`. Re-running the same file is safe at any point, even after kill -9.
+/// `needs_sync = 1` for `resync`. Re-running the same file is safe at any point, even after kill
+/// -9.
 package struct Provisioner: Sendable {
     package typealias ProgressHandler = @Sendable (WorkProgress) -> Void
 
@@ -23,8 +24,10 @@ package struct Provisioner: Sendable {
 
     static let loggedFailureLimit = 20
     /// `TRIBEBOARD_BENCH_NO_DUPLICATE_CHECK=1` leaves the possible-duplicate check out, so that a
-    /// benchmark measures what it costs against the same binary (BENCHMARKS.md); nothing else reads it.
-    static let benchWithoutDuplicateCheck = ProcessInfo.processInfo.environment["TRIBEBOARD_BENCH_NO_DUPLICATE_CHECK"] == "1"
+    /// benchmark measures what it costs against the same binary (BENCHMARKS.md); nothing else reads
+    /// it.
+    static let benchWithoutDuplicateCheck =
+        ProcessInfo.processInfo.environment["TRIBEBOARD_BENCH_NO_DUPLICATE_CHECK"] == "1"
 
     package init(request: ProvisionRequest, logger: Logger,
                 randomSource: any SecureRandomSource = SystemSecureRandomSource(),
@@ -68,7 +71,8 @@ package struct Provisioner: Sendable {
         let preScan = file.preScan
         let total = preScan.dataRecords
         let reader = try file.reader()
-        // One warning, however many: a file with 100,000 stray columns must not print 100,000 lines.
+        // One warning, however many: a file with 100,000 stray columns must not print 100,000
+        // lines.
         if !reader.unknownColumns.isEmpty {
             let shown = reader.unknownColumns.prefix(5).joined(separator: ", ")
             logger.warning("ignoring unknown columns", metadata: [
@@ -79,37 +83,51 @@ package struct Provisioner: Sendable {
         let tracker = try RowTracker()
         if reader.columns.contains(.code) { try reservePreassignedCodes(in: tracker, file: file) }
 
-        var report = ProvisionReport(dryRun: request.dryRun, csv: request.csvPath, store: request.storePath)
+        var report = ProvisionReport(
+            dryRun: request.dryRun, csv: request.csvPath, store: request.storePath)
         report.noteUnknownColumns(reader.unknownColumns)
         report.columns = reader.columnSources
         for source in reader.columnSources where source.matched != .exact {
             logger.info("column \(source.field.rawValue) read from the header \"\(source.header)\" (\(source.matched.rawValue))")
         }
-        let dialect = request.manifestFormat.dialect(input: preScan.format, byteOrderMark: preScan.byteOrderMark)
-        logger.info("provisioning", metadata: ["rows": "\(total)", "csv": "\(request.csvPath)",
-                                               "store": "\(request.storePath)", "dry-run": "\(request.dryRun)"])
-        var sink = RunSink(report: report, logger: logger, total: total, started: started, onProgress: onProgress,
-                           loggedFailures: request.loggedFailures)
+        let dialect = request.manifestFormat.dialect(
+            input: preScan.format, byteOrderMark: preScan.byteOrderMark)
+        logger.info(
+            "provisioning",
+            metadata: [
+                "rows": "\(total)", "csv": "\(request.csvPath)",
+                "store": "\(request.storePath)", "dry-run": "\(request.dryRun)"
+            ])
+        var sink = RunSink(
+            report: report, logger: logger, total: total, started: started, onProgress: onProgress,
+            loggedFailures: request.loggedFailures)
         sink.rows = preScan.rows
         // Only rows with an admin are compared: without that column there is nothing to check.
-        let duplicates = reader.columns.contains(.adminDisplayName) && !Self.benchWithoutDuplicateCheck
-            ? try PossibleDuplicateCheck(skip: request.skipPossibleDuplicates, storePath: request.storePath) : nil
+        let duplicates =
+            reader.columns.contains(.adminDisplayName) && !Self.benchWithoutDuplicateCheck
+            ? try PossibleDuplicateCheck(
+                skip: request.skipPossibleDuplicates, storePath: request.storePath) : nil
         if request.dryRun {
             try planDryRun(reader: reader, tracker: tracker, duplicates: duplicates, sink: &sink)
         } else {
-            try await provision(reader: reader, tracker: tracker, duplicates: duplicates, generator: generator, renderer: renderer,
-                          dialect: dialect, sink: &sink)
+            try await provision(
+                reader: reader, tracker: tracker, duplicates: duplicates, generator: generator,
+                renderer: renderer,
+                dialect: dialect, sink: &sink)
         }
         report = sink.report
         let seconds = (ContinuousClock.now - started).seconds
         report.durationSeconds = seconds
-        report.familiesPerSecond = seconds > 0 ? Double(report.created + report.existing) / seconds : 0
+        report.familiesPerSecond =
+            seconds > 0 ? Double(report.created + report.existing) / seconds : 0
         return report
     }
 
-    private func provision(reader: sending FamilyCSVReader, tracker: RowTracker, duplicates: PossibleDuplicateCheck?,
-                           generator: FamilyCodeGenerator, renderer: QRCodePNGRenderer, dialect: ManifestDialect,
-                           sink: inout RunSink) async throws {
+    private func provision(
+        reader: sending FamilyCSVReader, tracker: RowTracker, duplicates: PossibleDuplicateCheck?,
+        generator: FamilyCodeGenerator, renderer: QRCodePNGRenderer, dialect: ManifestDialect,
+        sink: inout RunSink
+    ) async throws {
         // The reader goes to the prefetch thread below: what is needed of it is read first.
         let reservations = reader.columns.contains(.code) ? tracker : nil
         let store = try openStore(duplicates: duplicates, sink: &sink)
@@ -164,10 +182,14 @@ package struct Provisioner: Sendable {
     }
 
     /// The store, created when there is none, with the families the duplicate check compares.
-    private func openStore(duplicates: PossibleDuplicateCheck?, sink: inout RunSink) throws -> TribeBoardStore {
+    private func openStore(duplicates: PossibleDuplicateCheck?, sink: inout RunSink) throws
+        -> TribeBoardStore
+    {
         let (store, created) = try TribeBoardStore.openOrCreate(at: request.storePath)
         sink.report.storeCreated = created
-        if created { logger.notice("created the store", metadata: ["store": "\(request.storePath)"]) }
+        if created {
+            logger.notice("created the store", metadata: ["store": "\(request.storePath)"])
+        }
         try duplicates?.load(from: store)
         return store
     }
@@ -178,8 +200,9 @@ package struct Provisioner: Sendable {
         if let pid = marker.otherRunPID {
             sink.report.otherRunDetected = true
             logger.notice("""
-                another provision run is writing to this store; both go on, coordinated by the store's \
-                transactions, and rows the other run created first are reported as existing
+                another provision run is writing to this store; both go on, coordinated by the \
+                store's transactions, and rows the other run created first are reported as \
+                existing
                 """, metadata: ["pid": "\(pid)"])
         }
         return marker
@@ -197,21 +220,27 @@ package struct Provisioner: Sendable {
     }
 
     /// The claims' tally, what is left unclaimed and why, and what waits for sync.
-    private func finishReport(_ tally: ClaimStage.Tally, claimedInCloudKit: Bool, store: TribeBoardStore,
-                              sink: inout RunSink) throws {
+    private func finishReport(
+        _ tally: ClaimStage.Tally, claimedInCloudKit: Bool, store: TribeBoardStore,
+        sink: inout RunSink
+    ) throws {
         sink.report.codesClaimed = tally.claimed
         sink.report.codesRecoded = tally.recoded
         sink.report.codesUnclaimed = tally.unclaimed
         if sink.report.codesUnclaimed > 0, !claimedInCloudKit {
             logger.notice("""
-                codes not claimed in CloudKit yet (manifest: claim = unclaimed): resync claims them \
-                before their families go up; a code found taken then sets its family aside, and a card \
-                printed with it would not work
-                """, metadata: ["families": "\(sink.report.codesUnclaimed)", "why": "no remote configured"])
+                codes not claimed in CloudKit yet (manifest: claim = unclaimed): resync claims \
+                them before their families go up; a code found taken then sets its family aside, \
+                and a card printed with it would not work
+                """,
+                metadata: [
+                    "families": "\(sink.report.codesUnclaimed)", "why": "no remote configured"
+                ])
         } else if sink.report.codesUnclaimed > 0 {
             logger.warning("""
-                codes CloudKit did not let this run claim: no QR code nor manifest code was written for \
-                them; run provision again once CloudKit answers (resync also claims them)
+                codes CloudKit did not let this run claim: no QR code nor manifest code was \
+                written for them; run provision again once CloudKit answers (resync also claims \
+                them)
                 """, metadata: ["families": "\(sink.report.codesUnclaimed)"])
         }
         sink.report.pendingSync = try store.pendingSyncCounts()
@@ -221,15 +250,21 @@ package struct Provisioner: Sendable {
     }
 
     /// Validates everything and reads the store if there is one; writes nothing at all.
-    private func planDryRun(reader: FamilyCSVReader, tracker: RowTracker, duplicates: PossibleDuplicateCheck?,
-                            sink: inout RunSink) throws {
-        let store = FileManager.default.fileExists(atPath: request.storePath)
+    private func planDryRun(
+        reader: FamilyCSVReader, tracker: RowTracker, duplicates: PossibleDuplicateCheck?,
+        sink: inout RunSink
+    ) throws {
+        let store =
+            FileManager.default.fileExists(atPath: request.storePath)
             ? try TribeBoardStore.openReadOnly(at: request.storePath) : nil
         if let store { try duplicates?.load(from: store) }
-        let planner = DryRunPlanner(store: store, reservations: reader.columns.contains(.code) ? tracker : nil)
+        let planner = DryRunPlanner(
+            store: store, reservations: reader.columns.contains(.code) ? tracker : nil)
         // Where a real run would write: the summary says it.
         sink.report.outputDirectory = OutputFolder(path: request.outputDirectory).path
-        while let batch = try nextBatch(from: reader, tracker: tracker, duplicates: duplicates, rows: sink.rows) {
+        while let batch = try nextBatch(
+            from: reader, tracker: tracker, duplicates: duplicates, rows: sink.rows)
+        {
             for entry in batch { sink.record(try planner.plan(entry)) }
         }
         sink.report.pendingSync = try store?.pendingSyncCounts()
@@ -238,15 +273,18 @@ package struct Provisioner: Sendable {
     /// The next rows of the file, parsed; nil at the end. A row whose import key an earlier row
     /// already used fails, naming that row; the first is provisioned. Possible duplicates (name and
     /// admin) are marked, or skipped.
-    private func nextBatch(from reader: FamilyCSVReader, tracker: RowTracker, duplicates: PossibleDuplicateCheck?,
-                           rows: SpreadsheetRows) throws -> [BatchEntry]? {
+    private func nextBatch(
+        from reader: FamilyCSVReader, tracker: RowTracker, duplicates: PossibleDuplicateCheck?,
+        rows: SpreadsheetRows
+    ) throws -> [BatchEntry]? {
         var batch: [BatchEntry] = []
         batch.reserveCapacity(request.batchSize)
         while batch.count < request.batchSize, let record = try reader.next() {
             batch.append(RowParser().parse(record))
         }
         guard !batch.isEmpty else { return nil }
-        let keyed: [(index: Int, row: ValidatedRow)] = batch.enumerated().compactMap { index, entry in
+        let keyed: [(index: Int, row: ValidatedRow)] = batch.enumerated().compactMap {
+            index, entry in
             if case .valid(let row) = entry { return (index, row) }
             return nil
         }
@@ -254,10 +292,19 @@ package struct Provisioner: Sendable {
         for ((index, row), earlierLine) in zip(keyed, earlier) {
             guard let earlierLine else { continue }
             let earlier = rows.describe(line: earlierLine)
-            let error = row.externalId.map { RowError(column: FamilyCSVColumn.externalId.rawValue, "\"\($0)\" is already used on \(earlier)") }
-                ?? RowError(column: nil, "repeats \(earlier) in every column read (\(HeaderMapping.repeatAdvice(unread: reader.unknownColumns)))")
-            batch[index] = .invalid(line: row.line, externalId: row.externalId, familyName: row.familyName,
-                                    importKey: row.importKey, error: error)
+            let error =
+                row.externalId.map {
+                    RowError(
+                        column: FamilyCSVColumn.externalId.rawValue,
+                        "\"\($0)\" is already used on \(earlier)")
+                }
+                ?? RowError(
+                    column: nil,
+                    "repeats \(earlier) in every column read (\(HeaderMapping.repeatAdvice(unread: reader.unknownColumns)))"
+                )
+            batch[index] = .invalid(
+                line: row.line, externalId: row.externalId, familyName: row.familyName,
+                importKey: row.importKey, error: error)
         }
         try duplicates?.check(&batch)
         return batch
@@ -271,30 +318,35 @@ package struct Provisioner: Sendable {
             // Every well-formed code claims its place, even on a row that fails for another
             // reason: two lines giving one code are a conflict in the file, and the earlier line
             // keeps it, so that fixing that line (not the later one) resolves it.
-            guard let raw = record.fields[.code], let code = try? FamilyCode(validating: raw) else { continue }
+            guard let raw = record.fields[.code], let code = try? FamilyCode(validating: raw) else {
+                continue
+            }
             _ = try tracker.reserve(code: code.value, line: record.line)
         }
     }
 
     private func logPreparation(_ preparation: OutputFolder.Preparation, folder: OutputFolder) {
         if preparation.tightenedQRDirectory {
-            logger.warning("restricted the QR folder to its owner (mode 0700): family codes are secrets",
-                           metadata: ["folder": "\(folder.qrDirectory)"])
+            logger.warning(
+                "restricted the QR folder to its owner (mode 0700): family codes are secrets",
+                metadata: ["folder": "\(folder.qrDirectory)"])
         }
         if preparation.outputIsWorldWritable {
             logger.warning("""
-                other users can create and rename files in the output folder; keep QR codes in a folder \
-                only you can write to
+                other users can create and rename files in the output folder; keep QR codes in a \
+                folder only you can write to
                 """, metadata: ["folder": "\(folder.path)"])
         }
         if preparation.outputIsWorldReadable {
             logger.warning("""
-                the output folder can be listed by other users; the QR folder and manifest inside it are \
-                owner-only
+                the output folder can be listed by other users; the QR folder and manifest inside \
+                it are owner-only
                 """, metadata: ["folder": "\(folder.path)"])
         }
         if preparation.removedTemporaryFiles > 0 {
-            logger.info("removed temporary files left by an interrupted run", metadata: ["count": "\(preparation.removedTemporaryFiles)"])
+            logger.info(
+                "removed temporary files left by an interrupted run",
+                metadata: ["count": "\(preparation.removedTemporaryFiles)"])
         }
     }
 }

@@ -47,7 +47,8 @@ final class QRCodeStage: Sendable {
             failedWrites.add(1, ordering: .relaxed)
             results.withLock { results in
                 results[index].status = .failed
-                results[index].error = "family \(familyID) was created but its QR code could not be written "
+                results[index].error =
+                    "family \(familyID) was created but its QR code could not be written "
                     + "(\(error.localizedDescription)); run the same command again to write it"
             }
         }
@@ -87,9 +88,12 @@ final class QRCodeStage: Sendable {
                             // an existing PNG that differs encodes another code (or was damaged).
                             if job.checkExisting, let current = QRCodeFiles.contents(of: job.path) {
                                 if current == png { continue }
-                                try AtomicFile.write(png, to: job.path, permissions: 0o600, whenPresent: .replace)
+                                try AtomicFile.write(
+                                    png, to: job.path, permissions: 0o600, whenPresent: .replace)
                             } else {
-                                try AtomicFile.write(png, to: job.path, permissions: 0o600, whenPresent: .keepExisting)
+                                try AtomicFile.write(
+                                    png, to: job.path, permissions: 0o600,
+                                    whenPresent: .keepExisting)
                             }
                             ticket.written.add(1, ordering: .relaxed)
                         } catch {

@@ -37,9 +37,15 @@ struct RunSink {
         warnIfPossibleDuplicate(row)
         guard row.status == .failed else { return }
         if report.failed <= loggedFailures {
-            logger.warning("row failed", metadata: ["line": "\(row.line)", "row": "\(rows.row(ofLine: row.line))", "error": "\(row.error ?? "")"])
+            logger.warning(
+                "row failed",
+                metadata: [
+                    "line": "\(row.line)", "row": "\(rows.row(ofLine: row.line))",
+                    "error": "\(row.error ?? "")"
+                ])
         } else if report.failed == loggedFailures + 1, loggedFailures > 0 {
-            // A dry run writes no manifest: its summary lists the first failures, a real run's manifest all.
+            // A dry run writes no manifest: its summary lists the first failures, a real run's
+            // manifest all.
             logger.warning(report.dryRun ? "further row failures are counted in the summary only (a dry run writes no manifest)"
                            : "further row failures are listed in the manifest and the summary only")
         }
@@ -47,16 +53,21 @@ struct RunSink {
 
     /// On stderr as the rows come; bounded like failures, every one of them in `--json`.
     private func warnIfPossibleDuplicate(_ row: ProvisionRowResult) {
-        guard let duplicate = row.possibleDuplicate, row.status == .created || row.status == .skipped else { return }
+        guard let duplicate = row.possibleDuplicate,
+            row.status == .created || row.status == .skipped
+        else { return }
         if report.possibleDuplicateCount <= Provisioner.loggedFailureLimit {
-            let what = duplicate.skipped ? "skipped a possible duplicate" : "possible duplicate (created anyway)"
+            let what =
+                duplicate.skipped
+                ? "skipped a possible duplicate" : "possible duplicate (created anyway)"
             let externalID = duplicate.externalId.map { " (external_id \($0))" } ?? ""
             logger.warning("""
                 \(what): line \(duplicate.line)\(externalID) has the name and admin of \
                 \(duplicate.matchDescription); look: \(duplicate.look)
                 """)
         } else if report.possibleDuplicateCount == Provisioner.loggedFailureLimit + 1 {
-            logger.warning("further possible duplicates are listed in --json only (possibleDuplicates)")
+            logger.warning(
+                "further possible duplicates are listed in --json only (possibleDuplicates)")
         }
     }
 
@@ -65,6 +76,8 @@ struct RunSink {
     }
 
     private func progress() {
-        onProgress(WorkProgress(processed: report.rows, total: total, failed: report.failed, since: started))
+        onProgress(
+            WorkProgress(
+                processed: report.rows, total: total, failed: report.failed, since: started))
     }
 }

@@ -27,14 +27,20 @@ package struct OutputFolder: Sendable {
         try makeDirectory(path)
         try makeDirectory(qrDirectory)
         if permissions(of: qrDirectory) & 0o077 != 0 {
-            guard chmod(qrDirectory, 0o700) == 0 else { throw FileSystemError("restrict permissions of", path: qrDirectory) }
+            guard chmod(qrDirectory, 0o700) == 0 else {
+                throw FileSystemError("restrict permissions of", path: qrDirectory)
+            }
             preparation.tightenedQRDirectory = true
         }
         // An existing folder the operator chose is left as it is, but said out loud.
         preparation.outputIsWorldReadable = permissions(of: path) & 0o007 != 0
-        preparation.outputIsWorldWritable = permissions(of: path) & 0o002 != 0 && permissions(of: path) & S_ISVTX == 0
-        preparation.removedTemporaryFiles = AtomicFile.removeOrphans(in: qrDirectory) + AtomicFile.removeOrphans(in: path)
-        guard access(qrDirectory, W_OK) == 0 else { throw FileSystemError("write to", path: qrDirectory) }
+        preparation.outputIsWorldWritable =
+            permissions(of: path) & 0o002 != 0 && permissions(of: path) & S_ISVTX == 0
+        preparation.removedTemporaryFiles =
+            AtomicFile.removeOrphans(in: qrDirectory) + AtomicFile.removeOrphans(in: path)
+        guard access(qrDirectory, W_OK) == 0 else {
+            throw FileSystemError("write to", path: qrDirectory)
+        }
         return preparation
     }
 
@@ -48,15 +54,21 @@ package struct OutputFolder: Sendable {
     private func makeDirectory(_ directory: String) throws(FileSystemError) {
         var link = stat()
         if lstat(directory, &link) == 0, link.st_mode & S_IFMT == S_IFLNK {
-            throw FileSystemError("use", path: directory, reason: "it is a symbolic link, which the toolkit "
-                + "does not follow; give the real folder's path")
+            throw FileSystemError(
+                "use", path: directory,
+                reason: "it is a symbolic link, which the toolkit "
+                    + "does not follow; give the real folder's path")
         }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw FileSystemError("use", path: directory, reason: "it is a file, not a folder") }
+            guard isDirectory.boolValue else {
+                throw FileSystemError("use", path: directory, reason: "it is a file, not a folder")
+            }
             return
         }
-        guard mkdir(directory, 0o700) == 0 || errno == EEXIST else { throw FileSystemError("create", path: directory) }
+        guard mkdir(directory, 0o700) == 0 || errno == EEXIST else {
+            throw FileSystemError("create", path: directory)
+        }
     }
 
     private func permissions(of directory: String) -> mode_t {

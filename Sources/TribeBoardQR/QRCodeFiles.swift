@@ -19,7 +19,9 @@ extension QRCodeFiles {
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size <= 1 << 20 else { return nil }
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG,
+            status.st_size <= 1 << 20
+        else { return nil }
         var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
         let count = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
         return count == bytes.count ? bytes : nil

@@ -19,8 +19,10 @@ package enum QRCodeError: Error, Equatable, LocalizedError {
     package var errorDescription: String? {
         switch self {
         case .encodingFailed(let reason): return "libqrencode could not encode the code: \(reason)"
-        case .pngEncodingFailed(let reason): return "libpng could not encode the QR image: \(reason)"
-        case .invalidScale(let scale): return "QR scale must be between 1 and 64 pixels per module, got \(scale)"
+        case .pngEncodingFailed(let reason):
+            return "libpng could not encode the QR image: \(reason)"
+        case .invalidScale(let scale):
+            return "QR scale must be between 1 and 64 pixels per module, got \(scale)"
         }
     }
 }
@@ -28,8 +30,10 @@ package enum QRCodeError: Error, Equatable, LocalizedError {
 package enum QRCodeEncoder {
     /// Encodes `text` at error-correction level M with the same call the `qrencode` CLI makes
     /// (8-bit hint, case-sensitive), so the modules match `qrencode -l M` exactly.
-    package static func withModules<Result>(of text: String,
-                                           _ body: (QRCodeModules) throws(QRCodeError) -> Result) throws(QRCodeError) -> Result {
+    package static func withModules<Result>(
+        of text: String,
+        _ body: (QRCodeModules) throws(QRCodeError) -> Result
+    ) throws(QRCodeError) -> Result {
         guard let qr = QRcode_encodeString(text, 0, QR_ECLEVEL_M, QR_MODE_8, 1) else {
             throw .encodingFailed(reason: String(cString: strerror(errno)))
         }

@@ -40,7 +40,9 @@ package struct QRCodePNGRenderer: Sendable {
         }
         let whiteRow = matrix.width * rowBytes
         return try packed.withUnsafeBufferPointer { (buffer) throws(QRCodeError) -> [UInt8] in
-            guard let base = buffer.baseAddress else { throw .pngEncodingFailed(reason: "empty image") }
+            guard let base = buffer.baseAddress else {
+                throw .pngEncodingFailed(reason: "empty image")
+            }
             let rows: [UnsafePointer<UInt8>?] = (0..<pixels).map { pixelY in
                 let moduleY = pixelY / scale - Self.quietZoneModules
                 let offset = (0..<matrix.width).contains(moduleY) ? moduleY * rowBytes : whiteRow
@@ -52,7 +54,9 @@ package struct QRCodePNGRenderer: Sendable {
 
     /// Encodes `code` and renders it in one go.
     package func png(for code: String) throws(QRCodeError) -> [UInt8] {
-        try QRCodeEncoder.withModules(of: code) { (modules) throws(QRCodeError) in try render(modules) }
+        try QRCodeEncoder.withModules(of: code) { (modules) throws(QRCodeError) in
+            try render(modules)
+        }
     }
 
     private func encode(rows: [UnsafePointer<UInt8>?], size: Int) throws(QRCodeError) -> [UInt8] {
@@ -60,11 +64,13 @@ package struct QRCodePNGRenderer: Sendable {
         defer { tb_png_buffer_free(&output) }
         var message = [CChar](repeating: 0, count: 256)
         let status = rows.withUnsafeBufferPointer { rowPointers in
-            tb_png_encode_gray1(rowPointers.baseAddress, UInt32(size), UInt32(size), compressionLevel,
-                                &output, &message, message.count)
+            tb_png_encode_gray1(
+                rowPointers.baseAddress, UInt32(size), UInt32(size), compressionLevel,
+                &output, &message, message.count)
         }
         guard status == 0, let data = output.data else {
-            let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let reason = String(
+                decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             throw .pngEncodingFailed(reason: reason.isEmpty ? "unknown error" : reason)
         }
         return Array(UnsafeBufferPointer(start: data, count: output.size))

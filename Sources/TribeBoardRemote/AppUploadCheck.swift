@@ -31,11 +31,16 @@ package enum AppUploadCheck {
         let join = RecordDecoding.joinRecord(record)
         switch RecordType(rawValue: join.type) {
         case .family?:
-            guard let family = FamilyRecord(join) else { return .undecodable(recordType: join.type) }
+            guard let family = FamilyRecord(join) else {
+                return .undecodable(recordType: join.type)
+            }
             return AppRules.familyNameProblem(family.name).map(AppRecordRefusal.validator)
-                ?? (FamilyCodeText.isWireForm(family.code) ? nil : .validator("Family code must be 6-8 characters"))
+                ?? (FamilyCodeText.isWireForm(family.code)
+                    ? nil : .validator("Family code must be 6-8 characters"))
         case .userProfile?:
-            guard let profile = ProfileRecord(join) else { return .undecodable(recordType: join.type) }
+            guard let profile = ProfileRecord(join) else {
+                return .undecodable(recordType: join.type)
+            }
             return AppRules.displayNameProblem(profile.displayName).map(AppRecordRefusal.validator)
         case .membership?:
             return MembershipRecord(join) == nil ? .undecodable(recordType: join.type) : nil

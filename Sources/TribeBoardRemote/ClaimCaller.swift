@@ -13,7 +13,9 @@ package enum ClaimCaller {
         if let name = known.withLock({ $0.first { $0.0 == configuration }?.1 }) { return name }
         let name = try await client.caller().userRecordName
         known.withLock { entries in
-            if !entries.contains(where: { $0.0 == configuration }) { entries.append((configuration, name)) }
+            if !entries.contains(where: { $0.0 == configuration }) {
+                entries.append((configuration, name))
+            }
         }
         return name
     }

@@ -16,7 +16,9 @@ package enum ClaimHolder: Sendable, Equatable, Hashable {
     case squatter(recordType: String?, creator: String?)
 
     /// Reads a record found under a claim's name: nil when it is ours (`familyID`'s, by `caller`).
-    package static func of(_ record: CloudKitRecord, familyID: FamilyID, caller: String) -> ClaimHolder? {
+    package static func of(_ record: CloudKitRecord, familyID: FamilyID, caller: String)
+        -> ClaimHolder?
+    {
         let holder = reading(record, caller: caller)
         return holder == .family(familyID.rawValue) ? nil : holder
     }
@@ -29,7 +31,9 @@ package enum ClaimHolder: Sendable, Equatable, Hashable {
             return .squatter(recordType: record.recordType, creator: creator)
         }
         let family = CodeClaim.holder(in: record)
-        guard let creator, creator == caller, let family else { return .foreign(family: family, creator: creator) }
+        guard let creator, creator == caller, let family else {
+            return .foreign(family: family, creator: creator)
+        }
         return .family(family)
     }
 
@@ -73,7 +77,8 @@ package enum ClaimHolder: Sendable, Equatable, Hashable {
     /// code, with the advising run's remote (`adviceFlags`).
     package func advice(for familyID: FamilyID, store: String, remote: [String]) -> String {
         // recode clears the family's conflict: the next resync claims and uploads the new code.
-        let recode = "`\(Advice.recode(familyID: familyID, store: store, remote: remote).command)`, "
+        let recode =
+            "`\(Advice.recode(familyID: familyID, store: store, remote: remote).command)`, "
             + "then `\(Advice.resync(store: store, remote: remote).command)`"
         switch self {
         case .family: return "give it a new code: \(recode)"

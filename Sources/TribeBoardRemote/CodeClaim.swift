@@ -13,8 +13,9 @@ import TribeBoardJoinKit
 /// So a family goes up only once the claim of its code was created, or found to be its own.
 ///
 /// The name is the lowercase hex SHA-256 of `tribeboard-family-code-claim:v1:` and the code as the
-/// join kit normalises it (`JoinNames.claim`): it does not show the code, whoever knows the code can look it up,
-/// and nobody can list the claims while the type has no QUERYABLE index (docs/code-claims.md).
+/// join kit normalises it (`JoinNames.claim`): it does not show the code, whoever knows the code
+/// can look it up, and nobody can list the claims while the type has no QUERYABLE index
+/// (docs/code-claims.md).
 package struct CodeClaim: Sendable, Equatable {
     package static let recordType = RecordType.familyCodeClaim.name
     /// The record name of the `Family` that holds the code (STRING, not REFERENCE: the claim is
@@ -51,7 +52,9 @@ package struct CodeClaim: Sendable, Equatable {
 
     /// The record to create.
     package var record: CloudKitRecord {
-        CloudKitRecord(recordName: recordName, recordType: Self.recordType, fields: [Self.familyField: .string(familyID.rawValue)])
+        CloudKitRecord(
+            recordName: recordName, recordType: Self.recordType,
+            fields: [Self.familyField: .string(familyID.rawValue)])
     }
 
     /// The family a claim record names; nil when the record holds no usable name.

@@ -13,21 +13,32 @@ package enum LegacyCopyName {
     }
 
     /// `digest` is SHA-256 (tests give one that fails); nil, or fewer than 16 bytes, is a failure.
-    static func of(_ legacyName: String, digest: ([UInt8]) -> [UInt8]?) throws(LegacyCopyNameError) -> String {
+    static func of(_ legacyName: String, digest: ([UInt8]) -> [UInt8]?) throws(LegacyCopyNameError)
+        -> String
+    {
         let message = Array("tribeboard-migrate legacy-types \(legacyName)".utf8)
-        guard let hash = digest(message), hash.count >= 16 else { throw .hashUnavailable(legacyName: legacyName) }
+        guard let hash = digest(message), hash.count >= 16 else {
+            throw .hashUnavailable(legacyName: legacyName)
+        }
         var bytes = Array(hash.prefix(16))
         bytes[6] = (bytes[6] & 0x0F) | 0x80
         bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])).uuidString
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            )
+        ).uuidString
     }
 
     /// libcrypto's SHA-256 (through its base64 form, what the C target exports); nil if it failed.
     static func sha256(_ message: [UInt8]) -> [UInt8]? {
         var encoded = [CChar](repeating: 0, count: 64)
-        guard tb_sha256_base64(message, message.count, &encoded, encoded.count) == 0 else { return nil }
-        let text = String(decoding: encoded.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard tb_sha256_base64(message, message.count, &encoded, encoded.count) == 0 else {
+            return nil
+        }
+        let text = String(
+            decoding: encoded.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         return Data(base64Encoded: text).map(Array.init)
     }
 }

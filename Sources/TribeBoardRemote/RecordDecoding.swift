@@ -42,9 +42,15 @@ package enum RecordDecoding {
         return CloudKitRecord(recordName: record.name, recordType: record.type, fields: fields)
     }
 
-    package static func family(_ record: CloudKitRecord) -> FamilyRecord? { FamilyRecord(joinRecord(record)) }
-    package static func profile(_ record: CloudKitRecord) -> ProfileRecord? { ProfileRecord(joinRecord(record)) }
-    package static func membership(_ record: CloudKitRecord) -> MembershipRecord? { MembershipRecord(joinRecord(record)) }
+    package static func family(_ record: CloudKitRecord) -> FamilyRecord? {
+        FamilyRecord(joinRecord(record))
+    }
+    package static func profile(_ record: CloudKitRecord) -> ProfileRecord? {
+        ProfileRecord(joinRecord(record))
+    }
+    package static func membership(_ record: CloudKitRecord) -> MembershipRecord? {
+        MembershipRecord(joinRecord(record))
+    }
 }
 
 /// The join kit's database over the toolkit's Web Services client: the public database's default
@@ -67,7 +73,9 @@ package struct WebServicesJoinDatabase: JoinDatabase {
     }
 
     package func create(_ record: JoinRecord) async throws -> JoinCreateResult {
-        let results = try await client.modify([CloudKitOperation(.create, RecordDecoding.cloudKitRecord(record))])
+        let results = try await client.modify([
+            CloudKitOperation(.create, RecordDecoding.cloudKitRecord(record))
+        ])
         switch results.first {
         case .record(let stored)?:
             return .created(RecordDecoding.joinRecord(stored))
@@ -81,16 +89,20 @@ package struct WebServicesJoinDatabase: JoinDatabase {
         case .failure(let failure)?:
             throw failure
         case nil:
-            throw CloudKitError.unexpectedResponse(httpStatus: 200, detail: "records/modify answered no record")
+            throw CloudKitError.unexpectedResponse(
+                httpStatus: 200, detail: "records/modify answered no record")
         }
     }
 
     package func memberships(ofFamily familyName: String) async throws -> [JoinRecord] {
-        let query = CloudKitQuery(recordType: RecordType.membership.name,
-                                  filterBy: [.references(MembershipField.family.rawValue, familyName)])
+        let query = CloudKitQuery(
+            recordType: RecordType.membership.name,
+            filterBy: [.references(MembershipField.family.rawValue, familyName)])
         var records: [JoinRecord] = []
         try await client.queryAll(query) { page in
-            for case .record(let record) in page { records.append(RecordDecoding.joinRecord(record)) }
+            for case .record(let record) in page {
+                records.append(RecordDecoding.joinRecord(record))
+            }
         }
         return records
     }

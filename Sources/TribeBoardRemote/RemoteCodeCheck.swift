@@ -47,8 +47,11 @@ package final class RemoteCodeCheck: Sendable {
             return try await askHolders(of: codes)
         } catch {
             tripped.withLock { $0 = $0 ?? error }
-            logger.warning("CloudKit cannot check codes; going on with local checks only, and the new families are marked as not remotely verified",
-                           metadata: ["error": "\(error.localizedDescription)", "kind": "\(error.category.rawValue)"])
+            logger.warning(
+                "CloudKit cannot check codes; going on with local checks only, and the new families are marked as not remotely verified",
+                metadata: [
+                    "error": "\(error.localizedDescription)", "kind": "\(error.category.rawValue)"
+                ])
             return nil
         }
     }
@@ -57,15 +60,20 @@ package final class RemoteCodeCheck: Sendable {
     private func askHolders(of codes: [String]) async throws(CloudKitError) -> [String: String] {
         var holders: [String: String] = [:]
         types: for recordType in [RecordType.family.name, RecordType.legacyFamily.name] {
-            if recordType == RecordType.legacyFamily.name && noLegacyFamilies.load(ordering: .relaxed) { continue }
+            if recordType == RecordType.legacyFamily.name
+                && noLegacyFamilies.load(ordering: .relaxed)
+            {
+                continue
+            }
             for chunk in codes.chunked(Self.codesPerQuery) {
                 var marker: String?
                 var pages = ContinuationGuard(recordType: recordType)
                 repeat {
                     let page: CloudKitQueryPage
                     do throws(CloudKitError) {
-                        let query = CloudKitQuery(recordType: recordType,
-                                                  filterBy: [.isIn(FamilyField.code.rawValue, Array(chunk))])
+                        let query = CloudKitQuery(
+                            recordType: recordType,
+                            filterBy: [.isIn(FamilyField.code.rawValue, Array(chunk))])
                         page = try await client.query(query, continuationMarker: marker)
                     } catch where error.isMissingLegacyType {
                         // A container that never had CKFamily holds no legacy family: the type is
@@ -74,7 +82,9 @@ package final class RemoteCodeCheck: Sendable {
                         continue types
                     }
                     for case .record(let record) in page.records {
-                        if let code = record.string(FamilyField.code) { holders[code] = record.recordName }
+                        if let code = record.string(FamilyField.code) {
+                            holders[code] = record.recordName
+                        }
                     }
                     marker = try pages.next(after: page.continuationMarker)
                 } while marker != nil

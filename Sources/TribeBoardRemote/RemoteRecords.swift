@@ -30,10 +30,14 @@ extension CloudKitRecord {
         set { fields?[name.rawValue] = newValue }
     }
 
-    package func string<Name: RawRepresentable<String>>(_ name: Name) -> String? { string(name.rawValue) }
+    package func string<Name: RawRepresentable<String>>(_ name: Name) -> String? {
+        string(name.rawValue)
+    }
 
     /// A REFERENCE field's record name.
-    package func reference<Name: RawRepresentable<String>>(_ name: Name) -> String? { reference(name.rawValue) }
+    package func reference<Name: RawRepresentable<String>>(_ name: Name) -> String? {
+        reference(name.rawValue)
+    }
 }
 
 /// When a record was created, as the toolkit reads it: the app's `createdAt`, else CloudKit's own
@@ -56,8 +60,10 @@ package enum RecordCreated: Sendable, Equatable {
             self = Self.checked(number).map { .at(milliseconds: $0) }
                 ?? .invalid("fields.createdAt.value is out of range (\(number))")
         } else if let stamp = serverStamp ?? record.created?.timestamp {
-            self = Timestamp.supportedMilliseconds.contains(stamp)
-                ? .at(milliseconds: stamp) : .invalid("created.timestamp is out of range (\(stamp))")
+            self =
+                Timestamp.supportedMilliseconds.contains(stamp)
+                ? .at(milliseconds: stamp)
+                : .invalid("created.timestamp is out of range (\(stamp))")
         } else {
             self = .unknown
         }
@@ -66,7 +72,9 @@ package enum RecordCreated: Sendable, Equatable {
     /// A TIMESTAMP field's milliseconds inside the supported range; nil for anything else.
     package static func checked(_ number: Double) -> Int64? {
         let range = Timestamp.supportedMilliseconds
-        guard number.isFinite, number >= Double(range.lowerBound), number <= Double(range.upperBound) else { return nil }
+        guard number.isFinite, number >= Double(range.lowerBound),
+            number <= Double(range.upperBound)
+        else { return nil }
         return Int64(number)
     }
 
@@ -107,7 +115,9 @@ package struct RemoteFamily: Sendable, Equatable {
     }
 
     /// The family as the app reads it; nil when the app's decoder would refuse it.
-    package static func app(_ record: CloudKitRecord) -> FamilyRecord? { RecordDecoding.family(record) }
+    package static func app(_ record: CloudKitRecord) -> FamilyRecord? {
+        RecordDecoding.family(record)
+    }
 }
 
 /// A `UserProfile` record as it is.

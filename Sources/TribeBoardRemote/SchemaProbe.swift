@@ -18,7 +18,8 @@ package struct SchemaProbe: Sendable, Equatable {
     }
 
     package var query: CloudKitQuery {
-        CloudKitQuery(recordType: recordType.name, filterBy: codeFilter ? [.equals(Self.codeField, "")] : nil)
+        CloudKitQuery(
+            recordType: recordType.name, filterBy: codeFilter ? [.equals(Self.codeField, "")] : nil)
     }
 
     /// Returns when the container answers the query; throws CloudKit's refusal otherwise.

@@ -13,7 +13,8 @@ package enum UploadOutcome: String, CaseIterable, Encodable, Sendable {
     package var nextReason: String? {
         switch self {
         case .success: return nil
-        case .tryLater: return "records wait for CloudKit: run it later, or let its cron job or timer do it"
+        case .tryLater:
+            return "records wait for CloudKit: run it later, or let its cron job or timer do it"
         case .setAside: return "records set aside need a person: see why, fix, then release them"
         case .configuration: return "CloudKit refused the configuration named above: check the key, container and environment"
         }

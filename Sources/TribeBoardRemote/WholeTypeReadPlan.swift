@@ -1,8 +1,8 @@
 import TribeBoardCloudKit
 
 /// Where a whole-type read (`WholeTypeReader`) stands: the queries of each type, the page each
-/// has reached, and how each family type is read (split or not). It sends nothing: the reader performs
-/// its work and hands it the answers, in whatever order they come.
+/// has reached, and how each family type is read (split or not). It sends nothing: the reader
+/// performs its work and hands it the answers, in whatever order they come.
 struct ReadPlan: Sendable {
     enum Work: Sendable, Equatable {
         /// A page of one query (nil marker: its first).
@@ -71,9 +71,13 @@ struct ReadPlan: Sendable {
             let type = types.count
             if splittable(name), !splits.isEmpty {
                 types.append(TypeRead(name: name, state: .reading))
-                let decision = Decision(firstSplit: (open(type, split: 0), nil), whole: (open(type, split: nil), nil))
+                let decision = Decision(
+                    firstSplit: (open(type, split: 0), nil), whole: (open(type, split: nil), nil))
                 types[type].state = .deciding(decision)
-                work += [.page(stream: decision.firstSplit.stream, marker: nil), .page(stream: decision.whole.stream, marker: nil)]
+                work += [
+                    .page(stream: decision.firstSplit.stream, marker: nil),
+                    .page(stream: decision.whole.stream, marker: nil)
+                ]
             } else {
                 types.append(TypeRead(name: name, state: .reading))
                 work.append(.page(stream: open(type, split: nil), marker: nil))
@@ -97,12 +101,16 @@ struct ReadPlan: Sendable {
     func query(of work: Work) -> CloudKitQuery {
         switch work {
         case .page(let stream, _):
-            return CloudKitQuery(recordType: types[streams[stream].type].name, filterBy: streams[stream].split.map { splits[$0] })
+            return CloudKitQuery(
+                recordType: types[streams[stream].type].name,
+                filterBy: streams[stream].split.map { splits[$0] })
         }
     }
 
     /// Takes one answer in; throws the failure that ends the read.
-    mutating func take(_ answer: Answer, absent: (CloudKitError) -> Bool) throws(CloudKitError) -> Handed {
+    mutating func take(_ answer: Answer, absent: (CloudKitError) -> Bool) throws(CloudKitError)
+        -> Handed
+    {
         var handed = Handed()
         switch answer {
         case .page(let stream, let result):
@@ -110,14 +118,19 @@ struct ReadPlan: Sendable {
             let type = streams[stream].type
             switch types[type].state {
             case .deciding(var decision):
-                if stream == decision.whole.stream { decision.whole.answer = result } else { decision.firstSplit.answer = result }
+                if stream == decision.whole.stream {
+                    decision.whole.answer = result
+                } else {
+                    decision.firstSplit.answer = result
+                }
                 try decide(type, decision, absent: absent, into: &handed)
             case .skipped:
                 return handed
             case .reading:
                 switch result {
                 case .success(let page): try accept(page, of: stream, into: &handed)
-                case .failure(let error) where !streams[stream].answered && types[type].open == 1 && absent(error):
+                case .failure(let error)
+                where !streams[stream].answered && types[type].open == 1 && absent(error):
                     skip(type, into: &handed)
                 case .failure(let error): throw error
                 }
@@ -137,7 +150,8 @@ struct ReadPlan: Sendable {
     private mutating func decide(_ type: Int, _ decision: Decision, absent: (CloudKitError) -> Bool,
                                  into handed: inout Handed) throws(CloudKitError) {
         types[type].state = .deciding(decision)
-        let failures = [decision.firstSplit.answer?.failure, decision.whole.answer?.failure].compactMap { $0 }
+        let failures = [decision.firstSplit.answer?.failure, decision.whole.answer?.failure]
+            .compactMap { $0 }
         if failures.contains(where: absent) { return skip(type, into: &handed) }
         if case .success(let page)? = decision.whole.answer, page.continuationMarker == nil {
             drop(type, keeping: decision.whole.stream)
@@ -150,7 +164,9 @@ struct ReadPlan: Sendable {
         case .success(let first)?:
             guard decision.whole.answer != nil else { return }
             drop(type, keeping: decision.firstSplit.stream)
-            for split in splits.indices.dropFirst() { work.append(.page(stream: open(type, split: split), marker: nil)) }
+            for split in splits.indices.dropFirst() {
+                work.append(.page(stream: open(type, split: split), marker: nil))
+            }
             return try accept(first, of: decision.firstSplit.stream, into: &handed)
         default:
             return
@@ -164,14 +180,17 @@ struct ReadPlan: Sendable {
     /// The type is read by `stream` (and, for a split, the prefixes opened next): the decision's
     /// other queries are dropped.
     private mutating func drop(_ type: Int, keeping stream: Int) {
-        for index in streams.indices where streams[index].type == type && streams[index].live && index != stream {
+        for index in streams.indices
+        where streams[index].type == type && streams[index].live && index != stream {
             streams[index].live = false
             types[type].open -= 1
         }
         types[type].state = .reading
     }
 
-    private mutating func accept(_ page: CloudKitQueryPage, of stream: Int, into handed: inout Handed) throws(CloudKitError) {
+    private mutating func accept(
+        _ page: CloudKitQueryPage, of stream: Int, into handed: inout Handed
+    ) throws(CloudKitError) {
         streams[stream].answered = true
         handed.pages.append(Handed.Page(split: streams[stream].split, records: page.records))
         if let marker = try streams[stream].pages.next(after: page.continuationMarker) {
@@ -182,7 +201,9 @@ struct ReadPlan: Sendable {
     }
 
     private mutating func open(_ type: Int, split: Int?) -> Int {
-        streams.append(Stream(type: type, split: split, pages: ContinuationGuard(recordType: types[type].name)))
+        streams.append(
+            Stream(type: type, split: split, pages: ContinuationGuard(recordType: types[type].name))
+        )
         types[type].open += 1
         return streams.count - 1
     }
@@ -191,11 +212,15 @@ struct ReadPlan: Sendable {
         streams[stream].live = false
         let type = streams[stream].type
         types[type].open -= 1
-        if types[type].open == 0, case .reading = types[type].state { handed.finished.append(types[type].name) }
+        if types[type].open == 0, case .reading = types[type].state {
+            handed.finished.append(types[type].name)
+        }
     }
 
     private mutating func skip(_ type: Int, into handed: inout Handed) {
-        for index in streams.indices where streams[index].type == type { streams[index].live = false }
+        for index in streams.indices where streams[index].type == type {
+            streams[index].live = false
+        }
         types[type].open = 0
         types[type].state = .skipped
         handed.finished.append(types[type].name)

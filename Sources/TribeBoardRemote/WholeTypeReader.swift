@@ -39,7 +39,10 @@ package struct WholeTypeReader: Sendable {
     /// a configuration to fix: it is skipped; any other failure ends the read.
     let absent: @Sendable (CloudKitError) -> Bool
 
-    package init(client: CloudKitClient, absent: @escaping @Sendable (CloudKitError) -> Bool = { $0.isMissingLegacyType }) {
+    package init(
+        client: CloudKitClient,
+        absent: @escaping @Sendable (CloudKitError) -> Bool = { $0.isMissingLegacyType }
+    ) {
         self.client = client
         self.absent = absent
     }
@@ -56,7 +59,9 @@ package struct WholeTypeReader: Sendable {
     static func splits(_ count: Int) -> [[CloudKitFilter]] {
         let run = symbols.count / count
         return (0..<count).map { split in
-            symbols.indices.filter { $0 / run != split }.map { .notBeginsWith(SchemaProbe.codeField, symbols[$0]) }
+            symbols.indices.filter { $0 / run != split }.map {
+                .notBeginsWith(SchemaProbe.codeField, symbols[$0])
+            }
         }
     }
 
@@ -90,11 +95,14 @@ package struct WholeTypeReader: Sendable {
                 let handed = try plan.take(answer, absent: absent)
                 launch()
                 for handedPage in handed.pages {
-                    try page(handedPage.records.compactMap { result in
-                        guard case .record(let record) = result, record.deleted != true,
-                              handedPage.split.map({ Self.hands(record, split: $0, of: count) }) ?? true else { return nil }
-                        return record
-                    })
+                    try page(
+                        handedPage.records.compactMap { result in
+                            guard case .record(let record) = result, record.deleted != true,
+                                handedPage.split.map({ Self.hands(record, split: $0, of: count) })
+                                    ?? true
+                            else { return nil }
+                            return record
+                        })
                 }
                 for type in handed.finished { typeDone(type) }
             }
@@ -106,11 +114,15 @@ package struct WholeTypeReader: Sendable {
         RecordType(rawValue: type).map { $0 == .family || $0 == .legacyFamily } ?? false
     }
 
-    private static func perform(_ work: ReadPlan.Work, _ query: CloudKitQuery, on client: CloudKitClient) async -> ReadPlan.Answer {
+    private static func perform(
+        _ work: ReadPlan.Work, _ query: CloudKitQuery, on client: CloudKitClient
+    ) async -> ReadPlan.Answer {
         switch work {
         case .page(let stream, let marker):
             do throws(CloudKitError) {
-                return .page(stream: stream, .success(try await client.query(query, continuationMarker: marker)))
+                return .page(
+                    stream: stream,
+                    .success(try await client.query(query, continuationMarker: marker)))
             } catch {
                 return .page(stream: stream, .failure(error))
             }

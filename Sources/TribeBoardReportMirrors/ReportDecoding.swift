@@ -25,7 +25,8 @@ extension ProcessRunner.Result {
         do {
             return try JSONDecoder().decode(type, from: Data(stdout.utf8))
         } catch {
-            throw ReportDecodingError(type: String(describing: type), underlying: error, stdout: stdout, stderr: stderr)
+            throw ReportDecodingError(
+                type: String(describing: type), underlying: error, stdout: stdout, stderr: stderr)
         }
     }
 }
@@ -50,7 +51,9 @@ package struct JSONKeys: Decodable {
         var objects: [String: JSONKeys] = [:]
         for key in container.allKeys {
             // A member that is not an object (a number, a list…) has no keys: not listed.
-            if let nested = try? container.decode(JSONKeys.self, forKey: key) { objects[key.stringValue] = nested }
+            if let nested = try? container.decode(JSONKeys.self, forKey: key) {
+                objects[key.stringValue] = nested
+            }
         }
         self.objects = objects
     }

@@ -32,7 +32,9 @@ package struct ImmediateUpload: Sendable {
 
     /// Uploads every record waiting for sync. A lock another run holds is an outcome
     /// (`tryLater`); a lock file that cannot be used is an I/O fault and throws, as resync says.
-    package static func run(storePath: String, client: CloudKitClient, logger: Logger) async throws -> ImmediateUpload {
+    package static func run(storePath: String, client: CloudKitClient, logger: Logger) async throws
+        -> ImmediateUpload
+    {
         let store = try TribeBoardStore.open(at: storePath)
         let lock: SyncLock
         do {
@@ -42,7 +44,8 @@ package struct ImmediateUpload: Sendable {
             var upload = ImmediateUpload(outcome: .tryLater)
             upload.stoppedBy = "\(error.localizedDescription); the records wait for it"
             upload.lockHeld = error
-            upload.next = nextStep(after: .tryLater, store: storePath, remote: client.configuration.adviceFlags)
+            upload.next = nextStep(
+                after: .tryLater, store: storePath, remote: client.configuration.adviceFlags)
             return upload
         }
         let report = try await Resyncer(store: store, client: client, logger: logger).run()
@@ -55,7 +58,8 @@ package struct ImmediateUpload: Sendable {
         upload.stopCategory = report.stopCategory
         upload.setAside = report.quarantined + report.conflicts + report.blocked
         upload.waiting = max(0, report.pending.total - upload.setAside)
-        upload.next = nextStep(after: report.exitKind, store: storePath, remote: client.configuration.adviceFlags)
+        upload.next = nextStep(
+            after: report.exitKind, store: storePath, remote: client.configuration.adviceFlags)
         upload.pending = report.pending
         return upload
     }

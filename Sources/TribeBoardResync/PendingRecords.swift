@@ -25,7 +25,9 @@ enum PendingRecords {
         for (key, field) in ours.fields ?? [:] {
             guard let other = theirs.fields?[key] else { return false }
             if field.type == "REFERENCE" {
-                guard field.value.object?["recordName"] == other.value.object?["recordName"] else { return false }
+                guard field.value.object?["recordName"] == other.value.object?["recordName"] else {
+                    return false
+                }
             } else if field.value != other.value {
                 return false
             }
@@ -43,7 +45,9 @@ extension StoreRecord {
         case .family(let family): record = family.cloudKitRecord
         case .membership(let membership): record = membership.cloudKitRecord
         case .userProfile(let profile):
-            guard let hash = profile.appleUserIdHash else { return .failure(.missingAppleUserIdHash) }
+            guard let hash = profile.appleUserIdHash else {
+                return .failure(.missingAppleUserIdHash)
+            }
             record = profile.cloudKitRecord(hash: hash)
         }
         return AppUploadCheck.refusal(record).map(Result.failure) ?? .success(record)

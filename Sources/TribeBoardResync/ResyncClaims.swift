@@ -96,13 +96,17 @@ extension Resyncer {
         var after = ""
         while true {
             if let deadline, ContinuousClock.now >= deadline { return .deadline }
-            let given = try store.claimsToRelease(after: after, limit: CloudKitClient.maxOperationsPerRequest)
+            let given = try store.claimsToRelease(
+                after: after, limit: CloudKitClient.maxOperationsPerRequest)
             guard let last = given.last else { return nil }
             after = last.code
             var claims: [(CodeClaim, TribeBoardStore.ClaimedCode)] = []
             for pair in given {
-                // A code the store holds cannot fail to hash; if libcrypto does, the claim stays for a later run.
-                guard let claim = try? CodeClaim(code: pair.code, familyID: pair.familyID) else { continue }
+                // A code the store holds cannot fail to hash; if libcrypto does, the claim stays
+                // for a later run.
+                guard let claim = try? CodeClaim(code: pair.code, familyID: pair.familyID) else {
+                    continue
+                }
                 claims.append((claim, pair))
             }
             let answer: CodeClaimer.Answer<CodeClaimer.ReleaseOutcome>

@@ -6,7 +6,8 @@ import TribeBoardRemote
 import TribeBoardStore
 
 extension Resyncer {
-    /// Codes never checked remotely are looked up first. Returns the families set aside as conflicts.
+    /// Codes never checked remotely are looked up first. Returns the families set aside as
+    /// conflicts.
     func checkCodes(_ families: [DueFamily], bookkeeping: SyncBookkeeping,
                     report: inout ResyncReport) async throws -> Result<Set<String>, CloudKitError> {
         let unverified = families.filter { $0.family.codeVerifiedRemotelyAt == nil }
@@ -26,9 +27,16 @@ extension Resyncer {
             if let holder = holders[code], holder != read.id {
                 conflicted.insert(read.id)
                 report.failed += 1
-                try bookkeeping.record(.conflict(with: holder, error: "family \(holder) in CloudKit already has this code"), row: read, at: Date())
-                logger.warning("code conflict: not uploaded",
-                               metadata: ["family": "\(read.id)", "code": "\(FamilyCode.mask(code))", "remote": "\(holder)"])
+                try bookkeeping.record(
+                    .conflict(
+                        with: holder, error: "family \(holder) in CloudKit already has this code"),
+                    row: read, at: Date())
+                logger.warning(
+                    "code conflict: not uploaded",
+                    metadata: [
+                        "family": "\(read.id)", "code": "\(FamilyCode.mask(code))",
+                        "remote": "\(holder)"
+                    ])
             } else {
                 verified.append(read)
             }

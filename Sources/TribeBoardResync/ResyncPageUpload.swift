@@ -6,7 +6,9 @@ import TribeBoardStore
 extension Resyncer {
     /// One page: check codes, claim them, upload, settle each result by record name. Store
     /// failures are thrown as they are (exit 74), never dressed as CloudKit's.
-    func upload(_ page: Page, table: SyncTable, bookkeeping: SyncBookkeeping) async throws -> PageResult {
+    func upload(_ page: Page, table: SyncTable, bookkeeping: SyncBookkeeping) async throws
+        -> PageResult
+    {
         var report = ResyncReport()
         let stop = try await upload(page, table: table, bookkeeping: bookkeeping, report: &report)
         return PageResult(report: report, stop: stop)
@@ -31,7 +33,8 @@ extension Resyncer {
         } catch {
             return ResyncReport.Stop(error)
         }
-        let answered = MatchedResults(asked: pending.map(\.record.recordName), results: results, operation: "records/modify")
+        let answered = MatchedResults(
+            asked: pending.map(\.record.recordName), results: results, operation: "records/modify")
         var synced: [PendingRow] = []
         var existing: [Upload] = []
         var updates: [Upload] = []
@@ -43,8 +46,10 @@ extension Resyncer {
         var problem = claimProblem ?? answered.problem
         if !existing.isEmpty {
             report.requests += 1
-            switch try await settleExisting(existing, table: table, bookkeeping: bookkeeping, at: now,
-                                            synced: &synced, updates: &updates, report: &report) {
+            switch try await settleExisting(
+                existing, table: table, bookkeeping: bookkeeping, at: now,
+                synced: &synced, updates: &updates, report: &report)
+            {
             case .failure(let error): return ResyncReport.Stop(error)
             case .success(let lookupProblem): problem = problem ?? lookupProblem
             }
@@ -69,15 +74,21 @@ extension Resyncer {
 
     /// A page of families: codes checked, then claimed; those in conflict or not claimed leave
     /// `pending`. Succeeds with what the claims' answer left unmatched, if anything.
-    func checkAndClaimCodes(_ families: [DueFamily], pending: inout [Upload],
-                            bookkeeping: SyncBookkeeping,
-                            report: inout ResyncReport) async throws -> Result<String?, CloudKitError> {
+    func checkAndClaimCodes(
+        _ families: [DueFamily], pending: inout [Upload],
+        bookkeeping: SyncBookkeeping,
+        report: inout ResyncReport
+    ) async throws -> Result<String?, CloudKitError> {
         switch try await checkCodes(families, bookkeeping: bookkeeping, report: &report) {
         case .failure(let error): return .failure(error)
-        case .success(let conflicted): pending.removeAll { conflicted.contains($0.record.recordName) }
+        case .success(let conflicted):
+            pending.removeAll { conflicted.contains($0.record.recordName) }
         }
-        // The claim is what makes the code the family's: checked by record name, current and atomic.
-        let unconflicted = families.filter { family in pending.contains { $0.read.id == family.read.id } }
+        // The claim is what makes the code the family's: checked by record name, current and
+        // atomic.
+        let unconflicted = families.filter { family in
+            pending.contains { $0.read.id == family.read.id }
+        }
         switch try await claimCodes(unconflicted, bookkeeping: bookkeeping, report: &report) {
         case .failure(let error): return .failure(error)
         case .success(let step):

@@ -27,13 +27,16 @@ package struct ResyncReport: Encodable, Sendable {
     /// Codes claimed in CloudKit this run, and claims released (codes re-coded families gave up).
     package var codesClaimed = 0
     package var claimsReleased = 0
-    package var pendingBefore = TribeBoardStore.PendingSyncCounts(families: 0, userProfiles: 0, memberships: 0)
-    package var pending = TribeBoardStore.PendingSyncCounts(families: 0, userProfiles: 0, memberships: 0)
+    package var pendingBefore = TribeBoardStore.PendingSyncCounts(
+        families: 0, userProfiles: 0, memberships: 0)
+    package var pending = TribeBoardStore.PendingSyncCounts(
+        families: 0, userProfiles: 0, memberships: 0)
     package var waiting = 0
     package var quarantined = 0
     package var conflicts = 0
     /// Of `conflicts`, families whose own record name CloudKit holds with other content (another
-    /// creator's record, or a version this store does not know): `adopt` closes them, a new code does not.
+    /// creator's record, or a version this store does not know): `adopt` closes them, a new code
+    /// does not.
     package var nameConflicts = 0
     /// Memberships waiting for a family that is set aside.
     package var blocked = 0
@@ -55,7 +58,8 @@ package struct ResyncReport: Encodable, Sendable {
     var lastSuccess: Timestamp?
     package var durationSeconds = 0.0
     package var stop: Stop?
-    /// Why `--metrics-file` could not be written (the run then ends 74 unless it already ended worse).
+    /// Why `--metrics-file` could not be written (the run then ends 74 unless it already ended
+    /// worse).
     package var metricsFileError: String?
 
     /// Adds what a page (or a table's pages) did to this run's counts.
@@ -71,15 +75,16 @@ package struct ResyncReport: Encodable, Sendable {
         switch stop {
         case .remote(let error): return error.localizedDescription
         case .deadline: return "--max-duration reached"
-        case .unmatchedAnswer(let problem): return "CloudKit's answer did not match the request: \(problem)"
+        case .unmatchedAnswer(let problem):
+            return "CloudKit's answer did not match the request: \(problem)"
         case nil: return nil
         }
     }
 
     /// What stopped the run, for scripts: the kind the error document gives the same error
-    /// (`cloudkit.service`, `cloudkit.schema.notQueryable`, `cloudkit.outOfTime` for --max-duration).
-    /// The wait CloudKit asked for when its throttling stopped the run (seconds): the next run
-    /// goes on after it.
+    /// (`cloudkit.service`, `cloudkit.schema.notQueryable`, `cloudkit.outOfTime` for
+    /// --max-duration). The wait CloudKit asked for when its throttling stopped the run (seconds):
+    /// the next run goes on after it.
     package var stopRetryAfter: Double? {
         if case .remote(let error) = stop { return error.askedWait }
         return nil
@@ -105,7 +110,9 @@ package struct ResyncReport: Encodable, Sendable {
     }
 
     package var exitKind: ExitKind {
-        if case .remote(let error) = stop, error.category == .configuration { return .configuration }
+        if case .remote(let error) = stop, error.category == .configuration {
+            return .configuration
+        }
         let setAside = quarantined + conflicts + blocked + heldBack
         if pending.total > setAside || stop != nil { return .tryLater }
         return setAside + unfinishedCreations > 0 ? .setAside : .success
@@ -156,15 +163,24 @@ package struct ResyncReport: Encodable, Sendable {
                 lines.append("tribeboard_resync_\(name)\(labels) \(value == value.rounded() ? String(Int64(value)) : String(value))")
             }
         }
-        gauge("pending_records", "Records waiting for sync after the last run, by table.", [
-            ("{table=\"families\"}", Double(pending.families)), ("{table=\"user_profiles\"}", Double(pending.userProfiles)),
-            ("{table=\"memberships\"}", Double(pending.memberships)),
-        ])
+        gauge(
+            "pending_records", "Records waiting for sync after the last run, by table.",
+            [
+                ("{table=\"families\"}", Double(pending.families)),
+                ("{table=\"user_profiles\"}", Double(pending.userProfiles)),
+                ("{table=\"memberships\"}", Double(pending.memberships))
+            ])
         gauge("synced_records", "Records uploaded by the last run.", [("", Double(synced))])
         gauge("failed_records", "Records that failed in the last run.", [("", Double(failed))])
-        gauge("quarantined_records", "Records set aside after a permanent error.", [("", Double(quarantined))])
-        gauge("conflict_records", "Families not uploaded because their code is taken in CloudKit.", [("", Double(conflicts))])
-        gauge("last_run_timestamp_seconds", "When the last run ended.", [("", now.timeIntervalSince1970.rounded())])
+        gauge(
+            "quarantined_records", "Records set aside after a permanent error.",
+            [("", Double(quarantined))])
+        gauge(
+            "conflict_records", "Families not uploaded because their code is taken in CloudKit.",
+            [("", Double(conflicts))])
+        gauge(
+            "last_run_timestamp_seconds", "When the last run ended.",
+            [("", now.timeIntervalSince1970.rounded())])
         gauge("last_run_exit_status", "Exit status of the last run.", [("", Double(exitStatus))])
         if let lastSuccess {
             gauge("last_success_timestamp_seconds", "When a run last left nothing pending.",
@@ -175,7 +191,8 @@ package struct ResyncReport: Encodable, Sendable {
 }
 
 extension ResyncReport.Stop {
-    /// A remote failure stops the run; the client running out of the run's time is `--max-duration`.
+    /// A remote failure stops the run; the client running out of the run's time is
+    /// `--max-duration`.
     init(_ error: CloudKitError) {
         if case .outOfTime = error { self = .deadline } else { self = .remote(error) }
     }

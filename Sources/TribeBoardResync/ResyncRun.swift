@@ -47,6 +47,7 @@ package struct ResyncRun: Sendable {
 extension ResyncReport {
     /// Writes `metrics(exitStatus:)` whole or not at all (node_exporter reads it at any moment).
     package func writeMetrics(to path: String, exitStatus: Int32) throws {
-        try AtomicFile.write(Array(metrics(exitStatus: exitStatus).utf8), to: path, permissions: 0o644)
+        try AtomicFile.write(
+            Array(metrics(exitStatus: exitStatus).utf8), to: path, permissions: 0o644)
     }
 }

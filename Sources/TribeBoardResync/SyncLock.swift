@@ -13,7 +13,8 @@ package final class SyncLock {
         package var errorDescription: String? {
             switch self {
             case .held(let pid):
-                return "another resync is running on this store" + (pid.map { " (pid \($0))" } ?? "") + "; this one stops without doing anything"
+                return "another resync is running on this store"
+                    + (pid.map { " (pid \($0))" } ?? "") + "; this one stops without doing anything"
             case .cannotOpen(let path, let reason):
                 return "cannot open the lock file \(path): \(reason)"
             }

@@ -1,6 +1,7 @@
 /// A text of an invitation, by the template's name for it: what a cut or a missing character names.
 package enum SheetField: String, Sendable, Encodable, CaseIterable, Comparable {
-    case organisation, title, familyName = "family_name", codeLabel = "code_label", code, adminName = "admin_name", wording
+    case organisation, title, familyName = "family_name", codeLabel = "code_label", code,
+        adminName = "admin_name", wording
 
     package static func < (left: Self, right: Self) -> Bool { left.rawValue < right.rawValue }
 }
@@ -14,11 +15,17 @@ final class InvitationBoxes {
     private let templateCJK: SheetFonts.CJKLanguage?
 
     /// Cards: the organisation in 8 pt, names in 14 pt bold, the code's label and the admin in 9,
-    /// the code in 24, the wording from 7.5. Letters: 13, 22 bold for the title, 30, 13, 48, 14, 13.
-    init(measuring context: OpaquePointer, layout: SheetLayout, language: String, cjk: SheetFonts.CJKLanguage?) {
+    /// the code in 24, the wording from 7.5. Letters: 13, 22 bold for the title, 30, 13, 48, 14,
+    /// 13.
+    init(
+        measuring context: OpaquePointer, layout: SheetLayout, language: String,
+        cjk: SheetFonts.CJKLanguage?
+    ) {
         templateCJK = cjk
         let text = SheetFonts.text(cjk ?? .simplifiedChinese)
-        func box(_ font: String, _ language: String? = nil) -> TextBox { TextBox(measuring: context, font: font, language: language) }
+        func box(_ font: String, _ language: String? = nil) -> TextBox {
+            TextBox(measuring: context, font: font, language: language)
+        }
         let cards = layout == .cards
         organisation = box("\(text) \(cards ? 8 : 13)", language)
         title = box("\(text) Bold 22", language)
@@ -31,7 +38,9 @@ final class InvitationBoxes {
 
     /// How many times their texts were handed to pango.
     var layoutsMade: Int {
-        [organisation, title, name, codeLabel, code, admin, wording].reduce(0) { $0 + $1.layoutsMade }
+        [organisation, title, name, codeLabel, code, admin, wording].reduce(0) {
+            $0 + $1.layoutsMade
+        }
     }
 
     /// The name box set for `name`'s script (its CJK face by its kana or Hangul, else the

@@ -18,7 +18,8 @@ final class Logo {
     private let surface: OpaquePointer
     /// The size the logo is painted at, in points, inside `box` and with the logo's proportions.
     let width: Double, height: Double
-    /// What is painted is scaled by this (a PNG's pixels to points; 1 for an SVG, recorded at size).
+    /// What is painted is scaled by this (a PNG's pixels to points; 1 for an SVG, recorded at
+    /// size).
     private let scale: Double
 
     init(path: String) throws(SheetTemplateError) {
@@ -28,7 +29,10 @@ final class Logo {
             scale = 1
         } else {
             let image = try Self.png(bytes, path: path)
-            let pixels = (width: Double(cairo_image_surface_get_width(image)), height: Double(cairo_image_surface_get_height(image)))
+            let pixels = (
+                width: Double(cairo_image_surface_get_width(image)),
+                height: Double(cairo_image_surface_get_height(image))
+            )
             let fit = Self.fitted(aspect: pixels.width / pixels.height)
             (surface, scale) = (image, min(fit.width / pixels.width, fit.height / pixels.height))
             (width, height) = (pixels.width * scale, pixels.height * scale)
@@ -58,20 +62,30 @@ final class Logo {
     private static func read(_ path: String) throws(SheetTemplateError) -> Data {
         var status = stat()
         guard stat(path, &status) == 0 else {
-            throw errno == ENOENT ? .logoMissing(path: path) : .logo(path: path, reason: String(cString: strerror(errno)))
+            throw errno == ENOENT
+                ? .logoMissing(path: path)
+                : .logo(path: path, reason: String(cString: strerror(errno)))
         }
-        guard (status.st_mode & S_IFMT) == S_IFREG else { throw .logo(path: path, reason: "not a regular file") }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            throw .logo(path: path, reason: "not a regular file")
+        }
         guard status.st_size <= maxBytes else {
-            throw .logo(path: path, reason: "\(status.st_size) bytes; a logo may have at most \(maxBytes) (4 MB)")
+            throw .logo(
+                path: path,
+                reason: "\(status.st_size) bytes; a logo may have at most \(maxBytes) (4 MB)")
         }
-        guard let data = FileManager.default.contents(atPath: path) else { throw .logo(path: path, reason: "cannot be read") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .logo(path: path, reason: "cannot be read")
+        }
         return data
     }
 
     /// Reads the PNG's declared size before decoding it: a small file can declare a huge image.
-    private static func png(_ bytes: Data, path: String) throws(SheetTemplateError) -> OpaquePointer {
+    private static func png(_ bytes: Data, path: String) throws(SheetTemplateError) -> OpaquePointer
+    {
         let header = [UInt8](bytes.prefix(24))
-        guard header.count == 24, header[0..<8] == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] else {
+        guard header.count == 24, header[0..<8] == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        else {
             throw .logo(path: path, reason: "not a PNG (a logo is a .png or an .svg file)")
         }
         let number = { (at: Int) in header[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
@@ -79,11 +93,14 @@ final class Logo {
         // Each side is up to 2³² − 1: their product can pass Int.max, so it is not trusted.
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
         guard width > 0, height > 0, !overflow, pixels <= maxPixels else {
-            throw .logo(path: path, reason: "\(width) × \(height) pixels; a logo may have at most \(maxPixels)")
+            throw .logo(
+                path: path,
+                reason: "\(width) × \(height) pixels; a logo may have at most \(maxPixels)")
         }
         // Decoded from the bytes already read and checked, not from the path again.
         let source = PNGSource(bytes)
-        let image = cairo_image_surface_create_from_png_stream(PNGSource.read, Unmanaged.passUnretained(source).toOpaque())
+        let image = cairo_image_surface_create_from_png_stream(
+            PNGSource.read, Unmanaged.passUnretained(source).toOpaque())
         let status = cairo_surface_status(image)
         guard status == CAIRO_STATUS_SUCCESS, let image else {
             cairo_surface_destroy(image)
@@ -102,7 +119,9 @@ final class Logo {
             guard let closure, let data else { return CAIRO_STATUS_READ_ERROR }
             let source = Unmanaged<PNGSource>.fromOpaque(closure).takeUnretainedValue()
             let count = Int(length)
-            guard source.bytes.count - source.offset >= count else { return CAIRO_STATUS_READ_ERROR }
+            guard source.bytes.count - source.offset >= count else {
+                return CAIRO_STATUS_READ_ERROR
+            }
             let start = source.bytes.startIndex + source.offset
             source.bytes.copyBytes(to: data, from: start..<start + count)
             source.offset += count
@@ -124,12 +143,17 @@ final class Logo {
     /// librsvg with its default limits (libxml2's on entity expansion and depth, its own on
     /// element count), and without a base URL: it then loads nothing the SVG references but
     /// `data:` URLs, so `<image href="file:///etc/passwd">` or an XInclude reads no file.
-    private static func svg(_ bytes: Data, path: String) throws(SheetTemplateError) -> (OpaquePointer, Double, Double) {
+    private static func svg(_ bytes: Data, path: String) throws(SheetTemplateError) -> (
+        OpaquePointer, Double, Double
+    ) {
         var error: UnsafeMutablePointer<GError>?
         let handle = bytes.withUnsafeBytes { raw in
-            rsvg_handle_new_from_data(raw.bindMemory(to: guint8.self).baseAddress, gsize(raw.count), &error)
+            rsvg_handle_new_from_data(
+                raw.bindMemory(to: guint8.self).baseAddress, gsize(raw.count), &error)
         }
-        guard let handle else { throw .logo(path: path, reason: "not a usable SVG: \(message(error))") }
+        guard let handle else {
+            throw .logo(path: path, reason: "not a usable SVG: \(message(error))")
+        }
         defer { g_object_unref(UnsafeMutableRawPointer(handle)) }
         var size = (width: 0.0, height: 0.0)
         if rsvg_handle_get_intrinsic_size_in_pixels(handle, &size.width, &size.height) == 0 {
@@ -140,7 +164,8 @@ final class Logo {
         }
         let fit = fitted(aspect: size.width / size.height)
         var extents = cairo_rectangle_t(x: 0, y: 0, width: fit.width, height: fit.height)
-        guard let recording = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &extents) else {
+        guard let recording = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, &extents)
+        else {
             throw .logo(path: path, reason: "cairo could not make a surface for it")
         }
         let context = cairo_create(recording)
@@ -158,6 +183,8 @@ final class Logo {
         guard let error else { return "no reason given" }
         defer { g_error_free(error) }
         // GLib's messages end with a newline.
-        return error.pointee.message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "no reason given"
+        return error.pointee.message.map {
+            String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines)
+        } ?? "no reason given"
     }
 }

@@ -25,17 +25,22 @@ package struct MissingCharacters: Sendable, Encodable, Equatable {
 
     package init() {}
 
-    mutating func record(familyId: String, familyName: String, fits: [SheetField: [Unicode.Scalar]]) {
+    mutating func record(familyId: String, familyName: String, fits: [SheetField: [Unicode.Scalar]])
+    {
         let found = fits.filter { !$0.value.isEmpty }
         guard !found.isEmpty else { return }
         invitations += 1
         guard first.count < Self.listed else { return }
         var characters: [Unicode.Scalar] = []
-        for scalar in found.sorted(by: { $0.key < $1.key }).flatMap(\.value) where !characters.contains(scalar) {
+        for scalar in found.sorted(by: { $0.key < $1.key }).flatMap(\.value)
+        where !characters.contains(scalar) {
             characters.append(scalar)
         }
-        first.append(Family(familyId: familyId, familyName: familyName, fields: found.keys.sorted().map(\.rawValue),
-                                characters: characters.map(Self.describe)))
+        first.append(
+            Family(
+                familyId: familyId, familyName: familyName,
+                fields: found.keys.sorted().map(\.rawValue),
+                characters: characters.map(Self.describe)))
     }
 
     /// "U+1E290 TOTO LETTER PA": its number and Unicode's name (its script's name first).

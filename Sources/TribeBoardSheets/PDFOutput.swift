@@ -84,26 +84,33 @@ final class PDFOutput {
         let parent = (path as NSString).deletingLastPathComponent
         let folder = parent.isEmpty ? "." : parent
         if lstat(folder, &status) == 0, (status.st_mode & S_IFMT) == S_IFLNK {
-            throw .cannotCreate(path: path, reason: "its folder \(folder) is a symbolic link, which the "
-                + "toolkit does not follow; give the real folder's path")
+            throw .cannotCreate(
+                path: path,
+                reason: "its folder \(folder) is a symbolic link, which the "
+                    + "toolkit does not follow; give the real folder's path")
         }
         guard lstat(path, &status) == 0 else { return }
         switch status.st_mode & S_IFMT {
-        case S_IFLNK: throw .cannotCreate(path: path, reason: "it is a symbolic link; name the file itself")
+        case S_IFLNK:
+            throw .cannotCreate(path: path, reason: "it is a symbolic link; name the file itself")
         case S_IFREG: break
-        default: throw .cannotCreate(path: path, reason: "something other than a file is in the way")
+        default:
+            throw .cannotCreate(path: path, reason: "something other than a file is in the way")
         }
         if status.st_uid != geteuid() {
             throw .cannotCreate(path: path, reason: "the file there belongs to someone else (uid \(status.st_uid)); remove it or choose another name")
         }
         if status.st_mode & S_IWUSR == 0 {
-            throw .cannotCreate(path: path, reason: "the file there is read-only; remove it or choose another name")
+            throw .cannotCreate(
+                path: path, reason: "the file there is read-only; remove it or choose another name")
         }
     }
 
     private func check() throws(SheetError) {
         if let error = sink.error { throw .write(error) }
-        let status = cairo_status(context) != CAIRO_STATUS_SUCCESS ? cairo_status(context) : cairo_surface_status(surface)
+        let status =
+            cairo_status(context) != CAIRO_STATUS_SUCCESS
+            ? cairo_status(context) : cairo_surface_status(surface)
         guard status == CAIRO_STATUS_SUCCESS else {
             throw .cairo(String(cString: cairo_status_to_string(status)))
         }

@@ -19,7 +19,8 @@ final class PreviewOutput {
         self.path = path
         let scale = Self.dotsPerInch / 72
         let (width, height) = paper.size
-        surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32((width * scale).rounded()), Int32((height * scale).rounded()))
+        surface = cairo_image_surface_create(
+            CAIRO_FORMAT_RGB24, Int32((width * scale).rounded()), Int32((height * scale).rounded()))
         context = cairo_create(surface)
         cairo_set_source_rgb(context, 1, 1, 1)
         cairo_paint(context)
@@ -46,12 +47,17 @@ final class PreviewOutput {
     /// Writes the page drawn so far as the PNG at `path`.
     func commit() throws(SheetError) {
         let file: StreamingFile
-        do { file = try StreamingFile(path: path) } catch { throw .cannotCreate(path: path, reason: error.reason) }
+        do { file = try StreamingFile(path: path) } catch {
+            throw .cannotCreate(path: path, reason: error.reason)
+        }
         let sink = PDFOutput.Sink(file: file)
         cairo_surface_flush(surface)
-        let status = cairo_surface_write_to_png_stream(surface, PDFOutput.Sink.write, Unmanaged.passUnretained(sink).toOpaque())
+        let status = cairo_surface_write_to_png_stream(
+            surface, PDFOutput.Sink.write, Unmanaged.passUnretained(sink).toOpaque())
         if let error = sink.error { file.abandon(); throw .write(error) }
-        guard status == CAIRO_STATUS_SUCCESS else { file.abandon(); throw .cairo(String(cString: cairo_status_to_string(status))) }
+        guard status == CAIRO_STATUS_SUCCESS else {
+            file.abandon(); throw .cairo(String(cString: cairo_status_to_string(status)))
+        }
         do { try file.commit() } catch { throw .write(error) }
     }
 }

@@ -12,7 +12,9 @@ enum QRDrawing {
     static let quietZone = 4
 
     /// Draws the code's symbol and its quiet zone in the square at (x, y) of side `size`.
-    static func draw(_ code: String, in context: OpaquePointer, x: Double, y: Double, size: Double) throws(SheetError) {
+    static func draw(_ code: String, in context: OpaquePointer, x: Double, y: Double, size: Double)
+        throws(SheetError)
+    {
         do {
             try QRCodeEncoder.withModules(of: code) { (modules) throws(QRCodeError) in
                 let module = size / Double(modules.width + 2 * quietZone)
@@ -22,7 +24,8 @@ enum QRDrawing {
                 guard let mask = stencil(modules) else { return }
                 defer { cairo_surface_destroy(mask) }
                 cairo_save(context)
-                cairo_translate(context, x + Double(quietZone) * module, y + Double(quietZone) * module)
+                cairo_translate(
+                    context, x + Double(quietZone) * module, y + Double(quietZone) * module)
                 cairo_scale(context, module, module)
                 cairo_set_source_rgb(context, 0, 0, 0)
                 let pattern = cairo_pattern_create_for_surface(mask)
@@ -42,7 +45,9 @@ enum QRDrawing {
     private static func stencil(_ modules: QRCodeModules) -> OpaquePointer? {
         let side = Int32(clamping: modules.width)
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_A1, side, side),
-              cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let data = cairo_image_surface_get_data(surface) else { return nil }
+            cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS,
+            let data = cairo_image_surface_get_data(surface)
+        else { return nil }
         cairo_surface_flush(surface)
         let stride = Int(cairo_image_surface_get_stride(surface))
         // 32-bit words of pixels whose first is the word's least significant bit on a

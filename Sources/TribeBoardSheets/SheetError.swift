@@ -17,7 +17,8 @@ package enum SheetError: Error, LocalizedError {
     case nothingSelected
     /// Text that does not fit even in the smallest type, without `--allow-cut`: nothing written.
     case textDoesNotFit(TextCuts, layout: SheetLayout, preview: String? = nil)
-    /// A manifest whose codes are not the store's, the store not named to settle it: nothing written.
+    /// A manifest whose codes are not the store's, the store not named to settle it: nothing
+    /// written.
     case outdatedManifest(ManifestCodeCheck)
     /// `--family-id` or `--code` values no family has (codes counted, never shown).
     case unmatched(familyIds: [String], codes: Int)
@@ -48,7 +49,8 @@ package enum SheetError: Error, LocalizedError {
         case .verify(let reason): return "--verify could not check the PDF: \(reason)"
         case .verifyFailed(let report):
             let named = report.failures.map { (failure) -> String in
-                let card = failure.familyName.map { "\($0) (\(failure.familyId ?? ""))" } ?? "a card"
+                let card =
+                    failure.familyName.map { "\($0) (\(failure.familyId ?? ""))" } ?? "a card"
                 return "page \(failure.page), \(card): \(failure.problem.sentence)"
             }.joined(separator: "; ")
             let noQR = report.cards == 0 ? " (no QR code found)" : ""
@@ -63,8 +65,10 @@ package enum SheetError: Error, LocalizedError {
                 : "--family-id \(ids.joined(separator: ", "))"
             return "no family matches \(what); nothing was written (the others are printed once every one asked for is found)"
         case .unclaimed(let ids, let count, let store):
-            let shown = ids.prefix(5).joined(separator: ", ") + (count > 5 ? " and \(count - 5) more" : "")
-            return "the code of \(count) famil\(count == 1 ? "y is" : "ies are") not claimed in CloudKit yet (\(shown)): whoever holds "
+            let shown =
+                ids.prefix(5).joined(separator: ", ") + (count > 5 ? " and \(count - 5) more" : "")
+            return
+                "the code of \(count) famil\(count == 1 ? "y is" : "ies are") not claimed in CloudKit yet (\(shown)): whoever holds "
                 + "such a card could claim the code first; nothing was written. Run `\(Advice.resync(store: store).command)` (it claims them), "
                 + "or print them anyway with --include-unclaimed"
         case .outdatedManifest(let check):
@@ -77,10 +81,14 @@ package enum SheetError: Error, LocalizedError {
             let smallest = layout == .cards
                 ? "\(Int(SheetRenderer.cardFloor)) pt, 4 cards a page"
                 : "\(Int(SheetRenderer.letterFloor)) pt, titles \(Int(SheetRenderer.titleFloor)) pt"
-            let template = "Shorten the template's text\(layout == .cards ? " (or use --layout letters)" : "")"
-            let data = layout == .cards ? "the names are longer than the cards hold: use --layout letters for them"
+            let template =
+                "Shorten the template's text\(layout == .cards ? " (or use --layout letters)" : "")"
+            let data =
+                layout == .cards
+                ? "the names are longer than the cards hold: use --layout letters for them"
                 : "the names are longer than a letter holds"
-            let advice = cuts.causes.sorted().map { $0 == .template ? template : data }.reversed().joined(separator: "; ")
+            let advice = cuts.causes.sorted().map { $0 == .template ? template : data }.reversed()
+                .joined(separator: "; ")
             let sentence = advice.prefix(1).uppercased() + advice.dropFirst()
             return "the text does not fit on \(cuts.invitations) \(unit)\(cuts.invitations == 1 ? "" : "s") even in the smallest type (\(smallest)): "
                 + "\(cuts.summary); nothing was written\(preview.map { " but the preview \($0), where they are marked in red" } ?? ""). "

@@ -4,13 +4,16 @@
 /// all differ, so a code typed from paper is typed right even with the app's older codes.
 enum SheetFonts {
     /// Listed rather than left to fontconfig, which would take DejaVu Sans for Arabic and Hebrew.
-    static let scripts = "Noto Sans, Noto Sans Arabic, Noto Sans Hebrew, Noto Sans Devanagari, Noto Sans Thai"
+    static let scripts =
+        "Noto Sans, Noto Sans Arabic, Noto Sans Hebrew, Noto Sans Devanagari, Noto Sans Thai"
     static let code = "DejaVu Sans Mono Bold"
 
     /// The faces for text in `language`: Han characters are drawn differently in Chinese,
     /// Japanese and Korean, so the CJK face is the language's (Simplified Chinese unless the
     /// language says otherwise).
-    static func text(_ language: CJKLanguage) -> String { "\(scripts), Noto Sans CJK \(language.face)" }
+    static func text(_ language: CJKLanguage) -> String {
+        "\(scripts), Noto Sans CJK \(language.face)"
+    }
 
     enum CJKLanguage: Equatable {
         case simplifiedChinese, traditionalChinese, japanese, korean
@@ -41,7 +44,9 @@ enum SheetFonts {
             case "ja": self = .japanese
             case "ko": self = .korean
             case "zh":
-                let traditional = parts.dropFirst().contains { ["hant", "tw", "hk", "mo"].contains($0) }
+                let traditional = parts.dropFirst().contains {
+                    ["hant", "tw", "hk", "mo"].contains($0)
+                }
                 self = traditional ? .traditionalChinese : .simplifiedChinese
             default: return nil
             }

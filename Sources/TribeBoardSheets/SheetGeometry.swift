@@ -36,14 +36,17 @@ struct SheetGeometry {
                              CardShape(rows: 3, qrShare: 0.42), CardShape(rows: 2, qrShare: 0.42)]
     /// How a letter may be set, from the largest: the family's name at 30 pt over a QR code of
     /// 200 points (2.8 in), then a 150-point code, then the name at 22 pt. A letter takes the
-    /// first its wording fits in whole (a 50-character name without spaces takes four lines at 30 pt).
+    /// first its wording fits in whole (a 50-character name without spaces takes four lines at 30
+    /// pt).
     struct LetterShape: Equatable {
         let namePoints: Double
         let qrSize: Double
     }
 
-    static let letterShapes = [LetterShape(namePoints: 30, qrSize: 200), LetterShape(namePoints: 30, qrSize: 150),
-                               LetterShape(namePoints: 22, qrSize: 150), LetterShape(namePoints: 22, qrSize: 120)]
+    static let letterShapes = [
+        LetterShape(namePoints: 30, qrSize: 200), LetterShape(namePoints: 30, qrSize: 150),
+        LetterShape(namePoints: 22, qrSize: 150), LetterShape(namePoints: 22, qrSize: 120)
+    ]
     static let cardMargin = 36.0
     static let letterMargin = 54.0
 
@@ -51,7 +54,9 @@ struct SheetGeometry {
     let layout: SheetLayout
 
     /// The most invitations a page holds.
-    var perPage: Int { layout == .cards ? Self.cardColumns * (Self.cardShapes.first?.rows ?? 4) : 1 }
+    var perPage: Int {
+        layout == .cards ? Self.cardColumns * (Self.cardShapes.first?.rows ?? 4) : 1
+    }
 
     /// The card at `slot` on a page of `rows` rows, row by row.
     func card(_ slot: Int, rows: Int = 4) -> PageRect {
@@ -65,8 +70,9 @@ struct SheetGeometry {
 
     var letterBody: PageRect {
         let (width, height) = paper.size
-        return PageRect(x: Self.letterMargin, y: Self.letterMargin,
-                        width: width - 2 * Self.letterMargin, height: height - 2 * Self.letterMargin)
+        return PageRect(
+            x: Self.letterMargin, y: Self.letterMargin,
+            width: width - 2 * Self.letterMargin, height: height - 2 * Self.letterMargin)
     }
 
     /// Cut marks: short strokes in the margin on the line of every edge of the `count` cards of a
@@ -84,7 +90,8 @@ struct SheetGeometry {
             let x = Self.cardMargin + Double(column) * first.width
             marks.append((x, near, x, far))
             let bottom = Self.cardMargin + Double(usedRows) * first.height
-            marks.append((x, min(bottom + 6, height - far), x, min(bottom + far - 6, height - near)))
+            marks.append(
+                (x, min(bottom + 6, height - far), x, min(bottom + far - 6, height - near)))
         }
         for row in 0...usedRows {
             let y = Self.cardMargin + Double(row) * first.height

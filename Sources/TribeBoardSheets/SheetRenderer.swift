@@ -25,8 +25,9 @@ package final class SheetRenderer {
     /// Boxes for what is only measured aside (a card with one-letter names, for a cut's cause).
     private lazy var asideBoxes = makeBoxes()
     /// The preview's "does not fit" line.
-    private lazy var markBox = TextBox(measuring: measuring,
-                                       font: "\(SheetFonts.text(templateCJK ?? .simplifiedChinese)) \(layout == .cards ? 8 : 14)")
+    private lazy var markBox = TextBox(
+        measuring: measuring,
+        font: "\(SheetFonts.text(templateCJK ?? .simplifiedChinese)) \(layout == .cards ? 8 : 14)")
     private var output: PDFOutput?
     private var preview: PreviewOutput?
     /// The preview shows a card that does not fit: it is kept (and written even on a refusal).
@@ -61,8 +62,11 @@ package final class SheetRenderer {
     package static let titleFloor = 14.0
     static let cardNamePoints = 14.0
 
-    package init(outputPath: String?, preview: String? = nil, layout: SheetLayout, paper: Paper, template: SheetTemplate,
-                 allowCut: Bool = false) throws(SheetError) {
+    package init(
+        outputPath: String?, preview: String? = nil, layout: SheetLayout, paper: Paper,
+        template: SheetTemplate,
+        allowCut: Bool = false
+    ) throws(SheetError) {
         self.outputPath = outputPath
         self.layout = layout
         self.paper = paper
@@ -71,17 +75,23 @@ package final class SheetRenderer {
         geometry = SheetGeometry(paper: paper, layout: layout)
         templateCJK = SheetFonts.CJKLanguage(tag: template.language)
         do throws(SheetTemplateError) {
-            logo = try template.logoPath.map { (path) throws(SheetTemplateError) in try Logo(path: path) }
+            logo = try template.logoPath.map { (path) throws(SheetTemplateError) in
+                try Logo(path: path)
+            }
         } catch {
             throw .template(error)
         }
         let (width, height) = paper.size
         // A NULL write function is cairo's documented no-op stream.
-        guard let surface = cairo_pdf_surface_create_for_stream(nil, nil, width, height) else { throw .cairo("no measuring surface") }
+        guard let surface = cairo_pdf_surface_create_for_stream(nil, nil, width, height) else {
+            throw .cairo("no measuring surface")
+        }
         measuringSurface = surface
         measuring = cairo_create(surface)
         // The preview's place is checked now: a wrong path fails before any drawing.
-        self.preview = try preview.map { (path) throws(SheetError) in try PreviewOutput(path: path, paper: paper) }
+        self.preview = try preview.map { (path) throws(SheetError) in
+            try PreviewOutput(path: path, paper: paper)
+        }
     }
 
     deinit {
@@ -93,7 +103,8 @@ package final class SheetRenderer {
     private var madeBoxes: [InvitationBoxes] = []
 
     private func makeBoxes() -> InvitationBoxes {
-        let boxes = InvitationBoxes(measuring: measuring, layout: layout, language: template.language, cjk: templateCJK)
+        let boxes = InvitationBoxes(
+            measuring: measuring, layout: layout, language: template.language, cjk: templateCJK)
         madeBoxes.append(boxes)
         return boxes
     }
@@ -133,12 +144,19 @@ package final class SheetRenderer {
             // The first letter shape it fits whole (the last, cut, when none): the last measured,
             // which its boxes hold for the drawing.
             let shapes = SheetGeometry.letterShapes
-            let fitting = shapes.firstIndex { shape in drawLetter(invitation, shape: shape, boxes, []).cut.isEmpty }
-            try drawPage([(invitation: invitation, boxes: boxes)], letter: shapes[fitting ?? shapes.count - 1], pageHasCut: fitting == nil)
+            let fitting = shapes.firstIndex { shape in
+                drawLetter(invitation, shape: shape, boxes, []).cut.isEmpty
+            }
+            try drawPage(
+                [(invitation: invitation, boxes: boxes)],
+                letter: shapes[fitting ?? shapes.count - 1], pageHasCut: fitting == nil)
             return
         }
         let shape = SheetGeometry.cardShapes.firstIndex { shape in
-            drawCard(invitation, in: geometry.card(0, rows: shape.rows), qrShare: shape.qrShare, boxes, []).cut.isEmpty
+            drawCard(
+                invitation, in: geometry.card(0, rows: shape.rows), qrShare: shape.qrShare, boxes,
+                []
+            ).cut.isEmpty
         }
         pending.append(Pending(invitation: invitation, shape: shape, boxes: boxes))
         if pending.count >= geometry.perPage { try flushPage() }
@@ -160,15 +178,21 @@ package final class SheetRenderer {
         let cards = pending.prefix(count)
         pending.removeFirst(count)
         if shapes[shape].rows < shapes[0].rows { tallerPages += 1 }
-        try drawPage(cards.map { (invitation: $0.invitation, boxes: $0.boxes) }, shape: shapes[shape], pageHasCut: cards.contains { $0.shape == nil })
+        try drawPage(
+            cards.map { (invitation: $0.invitation, boxes: $0.boxes) }, shape: shapes[shape],
+            pageHasCut: cards.contains { $0.shape == nil })
     }
 
-    private func drawPage(_ page: [(invitation: Invitation, boxes: InvitationBoxes)],
-                          shape: SheetGeometry.CardShape = .init(rows: 1, qrShare: 0),
-                          letter: SheetGeometry.LetterShape = SheetGeometry.letterShapes[0], pageHasCut: Bool) throws(SheetError) {
+    private func drawPage(
+        _ page: [(invitation: Invitation, boxes: InvitationBoxes)],
+        shape: SheetGeometry.CardShape = .init(rows: 1, qrShare: 0),
+        letter: SheetGeometry.LetterShape = SheetGeometry.letterShapes[0], pageHasCut: Bool
+    ) throws(SheetError) {
         let rows = shape.rows
         let targets = try targets(pageHasCut: pageHasCut)
-        if layout == .cards { for target in targets { drawCutMarks(target, rows: rows, count: page.count) } }
+        if layout == .cards {
+            for target in targets { drawCutMarks(target, rows: rows, count: page.count) }
+        }
         for (slot, (invitation, boxes)) in page.enumerated() {
             let frame = layout == .cards ? geometry.card(slot, rows: rows) : geometry.letterBody
             // Text is fitted by its logical size, but marks stacked on one letter (a name of
@@ -177,17 +201,23 @@ package final class SheetRenderer {
             let inset = layout == .cards ? 4.0 : 0
             for target in targets {
                 cairo_save(target)
-                cairo_rectangle(target, frame.x + inset, frame.y + inset, frame.width - 2 * inset, frame.height - 2 * inset)
+                cairo_rectangle(
+                    target, frame.x + inset, frame.y + inset, frame.width - 2 * inset,
+                    frame.height - 2 * inset)
                 cairo_clip(target)
             }
-            let drawn = layout == .cards ? drawCard(invitation, in: frame, qrShare: shape.qrShare, boxes, targets)
+            let drawn =
+                layout == .cards
+                ? drawCard(invitation, in: frame, qrShare: shape.qrShare, boxes, targets)
                 : drawLetter(invitation, shape: letter, boxes, targets)
             spareBoxes.append(boxes)
             for target in targets { cairo_restore(target) }
             for target in targets {
-                try QRDrawing.draw(invitation.code, in: target, x: drawn.qr.x, y: drawn.qr.y, size: drawn.qr.width)
+                try QRDrawing.draw(
+                    invitation.code, in: target, x: drawn.qr.x, y: drawn.qr.y, size: drawn.qr.width)
             }
-            record(drawn, of: invitation, shape: shape, letter: letter, frame: frame, targets: targets)
+            record(
+                drawn, of: invitation, shape: shape, letter: letter, frame: frame, targets: targets)
         }
         if refusing, let output {
             // Its temporary file goes now: the rest of the run only measures.
@@ -200,31 +230,50 @@ package final class SheetRenderer {
 
     /// Counts what `drawn` says of an invitation: its cuts (marked on the preview), the
     /// characters it shows as boxes, whether it was set smaller.
-    private func record(_ drawn: DrawnInvitation, of invitation: Invitation, shape: SheetGeometry.CardShape,
-                        letter: SheetGeometry.LetterShape, frame: PageRect, targets: [OpaquePointer]) {
+    private func record(
+        _ drawn: DrawnInvitation, of invitation: Invitation, shape: SheetGeometry.CardShape,
+        letter: SheetGeometry.LetterShape, frame: PageRect, targets: [OpaquePointer]
+    ) {
         let cut = drawn.cut
         if !cut.isEmpty {
-            cuts.record(familyId: invitation.familyId.rawValue, familyName: invitation.familyName,
-                        causes: causes(of: cut, in: invitation, shape: shape, letter: letter))
-            if let preview, previewShowsCut, targets.contains(preview.context) { markCut(frame, fields: cut, on: preview.context) }
+            cuts.record(
+                familyId: invitation.familyId.rawValue, familyName: invitation.familyName,
+                causes: causes(of: cut, in: invitation, shape: shape, letter: letter))
+            if let preview, previewShowsCut, targets.contains(preview.context) {
+                markCut(frame, fields: cut, on: preview.context)
+            }
         }
-        missingCharacters.record(familyId: invitation.familyId.rawValue, familyName: invitation.familyName,
-                                 fits: drawn.fits.mapValues(\.missing))
-        let smaller = letter != SheetGeometry.letterShapes[0]
+        missingCharacters.record(
+            familyId: invitation.familyId.rawValue, familyName: invitation.familyName,
+            fits: drawn.fits.mapValues(\.missing))
+        let smaller =
+            letter != SheetGeometry.letterShapes[0]
             || drawn.fits.contains { [.wording, .title].contains($0.key) && $0.value.scale < 1 }
         if smaller { shrunk += 1 }
     }
 
     /// Why each text of `cut` does not fit: the template's own text when it does not fit with
     /// one-letter names either, else this family's data.
-    private func causes(of cut: [SheetField], in invitation: Invitation, shape: SheetGeometry.CardShape,
-                        letter: SheetGeometry.LetterShape) -> [SheetField: TextCuts.Cause] {
-        let short = Invitation(familyId: invitation.familyId, familyName: "A", code: invitation.code,
-                               adminName: invitation.adminName == nil ? nil : "A", externalId: invitation.externalId.map { _ in "A" },
-                               columns: invitation.columns.mapValues { _ in "A" })
-        let shortCut = Set(layout == .cards ? drawCard(short, in: geometry.card(0, rows: shape.rows), qrShare: shape.qrShare, asideBoxes, []).cut
-            : drawLetter(short, shape: letter, asideBoxes, []).cut)
-        return Dictionary(uniqueKeysWithValues: cut.map { ($0, shortCut.contains($0) ? TextCuts.Cause.template : .data) })
+    private func causes(
+        of cut: [SheetField], in invitation: Invitation, shape: SheetGeometry.CardShape,
+        letter: SheetGeometry.LetterShape
+    ) -> [SheetField: TextCuts.Cause] {
+        let short = Invitation(
+            familyId: invitation.familyId, familyName: "A", code: invitation.code,
+            adminName: invitation.adminName == nil ? nil : "A",
+            externalId: invitation.externalId.map { _ in "A" },
+            columns: invitation.columns.mapValues { _ in "A" })
+        let shortCut = Set(
+            layout == .cards
+                ? drawCard(
+                    short, in: geometry.card(0, rows: shape.rows), qrShare: shape.qrShare,
+                    asideBoxes, []
+                ).cut
+                : drawLetter(short, shape: letter, asideBoxes, []).cut)
+        return Dictionary(
+            uniqueKeysWithValues: cut.map {
+                ($0, shortCut.contains($0) ? TextCuts.Cause.template : .data)
+            })
     }
 
     /// A red frame and the fields that do not fit, on the preview only.
@@ -235,8 +284,11 @@ package final class SheetRenderer {
         cairo_rectangle(target, frame.x + 2, frame.y + 2, frame.width - 4, frame.height - 4)
         cairo_stroke(target)
         cairo_restore(target)
-        markBox.line("does not fit: " + fields.map(\.rawValue).joined(separator: ", "), x: frame.x + 6, y: frame.y + frame.height - 16,
-                     width: frame.width - 12, minimumScale: 0.5, alignment: .natural, red: true, on: [target])
+        markBox.line(
+            "does not fit: " + fields.map(\.rawValue).joined(separator: ", "), x: frame.x + 6,
+            y: frame.y + frame.height - 16,
+            width: frame.width - 12, minimumScale: 0.5, alignment: .natural, red: true, on: [target]
+        )
     }
 
     /// Ends the last page, then names the files. Before this, nothing is at the output paths.
@@ -246,7 +298,8 @@ package final class SheetRenderer {
         if refusing {
             // The preview shows the cards that do not fit, marked: what to look at.
             if previewShowsCut { try preview?.commit() }
-            throw .textDoesNotFit(cuts, layout: layout, preview: previewShowsCut ? preview?.path : nil)
+            throw .textDoesNotFit(
+                cuts, layout: layout, preview: previewShowsCut ? preview?.path : nil)
         }
         try output?.commit()
         try preview?.commit()
@@ -262,20 +315,29 @@ package final class SheetRenderer {
         } catch {
             reason = error.localizedDescription
         }
-        throw .invalidCode(familyId: invitation.familyId.rawValue, familyName: invitation.familyName, reason: reason)
+        throw .invalidCode(
+            familyId: invitation.familyId.rawValue, familyName: invitation.familyName,
+            reason: reason)
     }
 
     func values(_ invitation: Invitation) -> [TemplateField: String] {
-        [.familyName: invitation.familyName, .adminName: invitation.adminName ?? "", .code: invitation.code,
-         .externalId: invitation.externalId ?? "", .organisation: template.organisation]
+        [
+            .familyName: invitation.familyName, .adminName: invitation.adminName ?? "",
+            .code: invitation.code,
+            .externalId: invitation.externalId ?? "", .organisation: template.organisation
+        ]
     }
 
     /// "Administrator: Ann", or the label itself when it places `{admin_name}`; French sets a
     /// no-break space before the colon ("Administrateur : Anne"), as its typography requires.
     func adminLine(_ invitation: Invitation) -> String? {
         guard let name = invitation.adminName, !name.isEmpty else { return nil }
-        if template.adminLabel.contains("{admin_name}") { return template.adminLabel.replacingOccurrences(of: "{admin_name}", with: name) }
-        let french = template.language.lowercased() == "fr" || template.language.lowercased().hasPrefix("fr-")
+        if template.adminLabel.contains("{admin_name}") {
+            return template.adminLabel.replacingOccurrences(of: "{admin_name}", with: name)
+        }
+        let french =
+            template.language.lowercased() == "fr"
+            || template.language.lowercased().hasPrefix("fr-")
         return "\(template.adminLabel)\(french ? "\u{00A0}:" : ":") \(name)"
     }
 }

@@ -20,7 +20,9 @@ package struct TemplateText: Sendable, Equatable {
 
     let parts: [Part]
 
-    package func filled(_ values: [TemplateField: String], columns: [String: String] = [:]) -> String {
+    package func filled(_ values: [TemplateField: String], columns: [String: String] = [:])
+        -> String
+    {
         parts.map { part in
             switch part {
             case .literal(let text): return text
@@ -35,8 +37,10 @@ package struct TemplateText: Sendable, Equatable {
     /// named at once. A brace out of place is a problem, noted with its place, and the parse goes
     /// on (kept as text), so one run names every problem of the template.
     /// `firstColumn` is the column of the text's first character on its first line.
-    static func parse(_ text: String, firstLine: Int, firstColumn: Int = 1, unknown: inout [SheetTemplate.Column],
-                      problems: inout [SheetTemplateError]) -> TemplateText {
+    static func parse(
+        _ text: String, firstLine: Int, firstColumn: Int = 1, unknown: inout [SheetTemplate.Column],
+        problems: inout [SheetTemplateError]
+    ) -> TemplateText {
         var parts: [Part] = []
         var literal = ""
         var line = firstLine
@@ -45,14 +49,16 @@ package struct TemplateText: Sendable, Equatable {
         while index < text.endIndex {
             let character = text[index]
             let next = text.index(after: index)
-            if (character == "{" || character == "}"), next < text.endIndex, text[next] == character {
+            if (character == "{" || character == "}"), next < text.endIndex, text[next] == character
+            {
                 literal.append(character)
                 index = text.index(after: next)
                 column += 2
                 continue
             }
             if character == "}" {
-                problems.append(.syntax(line: line, column: column, "a lone \"}\" (write \"}}\" for a brace)"))
+                problems.append(
+                    .syntax(line: line, column: column, "a lone \"}\" (write \"}}\" for a brace)"))
             }
             guard character == "{" else {
                 literal.append(character)
@@ -60,8 +66,12 @@ package struct TemplateText: Sendable, Equatable {
                 if character == "\n" { line += 1; column = 1 } else { column += 1 }
                 continue
             }
-            guard let close = text[next...].firstIndex(of: "}"), !text[next..<close].contains("\n") else {
-                problems.append(.syntax(line: line, column: column, "a \"{\" without its \"}\" on the same line (write \"{{\" for a brace)"))
+            guard let close = text[next...].firstIndex(of: "}"), !text[next..<close].contains("\n")
+            else {
+                problems.append(
+                    .syntax(
+                        line: line, column: column,
+                        "a \"{\" without its \"}\" on the same line (write \"{{\" for a brace)"))
                 literal.append(character)
                 index = next
                 column += 1
@@ -75,7 +85,9 @@ package struct TemplateText: Sendable, Equatable {
                 parts.append(.field(field))
             } else {
                 parts.append(.column(trimmed))
-                unknown.append(SheetTemplate.Column(name: trimmed, shown: "{\(name)} (line \(line), column \(column))"))
+                unknown.append(
+                    SheetTemplate.Column(
+                        name: trimmed, shown: "{\(name)} (line \(line), column \(column))"))
             }
             column += text[index...close].count
             index = text.index(after: close)
@@ -108,20 +120,25 @@ package enum SheetTemplateError: Error, Equatable, LocalizedError {
         let known = TemplateField.allCases.map { "{\($0.rawValue)}" }.joined(separator: " ")
         switch self {
         case .cannotOpen(let path, let reason): return "cannot read the template \(path): \(reason)"
-        case .syntax(let line, let column, let problem): return "template line \(line)\(column.map { ", column \($0)" } ?? ""): \(problem)"
+        case .syntax(let line, let column, let problem):
+            return "template line \(line)\(column.map { ", column \($0)" } ?? ""): \(problem)"
         case .unknownPlaceholders(let names):
             return "the template names unknown placeholders: \(names.joined(separator: ", ")); known: \(known), and from --manifest its columns"
         case .unknownSetting(let line, let name):
             return "template line \(line): unknown setting \"\(name)\"; known: \(SheetTemplate.settingNames.joined(separator: ", "))"
         case .logo(let path, let reason): return "the template's logo \(path): \(reason)"
         case .logoMissing(let path): return "the template's logo \(path): no such file"
-        case .notUTF8(let path, let line): return "the template \(path) is not UTF-8 text (line \(line)); save it as UTF-8"
+        case .notUTF8(let path, let line):
+            return "the template \(path) is not UTF-8 text (line \(line)); save it as UTF-8"
         case .tooLarge(let path, let bytes):
             return "the template \(path) has \(bytes) bytes; a template may have at most \(SheetTemplate.maxBytes) (64 KB)"
         case .several(let problems):
-            // One line (stderr shows a message as one): each problem numbered, in the order of its lines.
+            // One line (stderr shows a message as one): each problem numbered, in the order of its
+            // lines.
             return "the template has \(problems.count) problems (nothing was written): "
-                + problems.enumerated().map { "(\($0.offset + 1)) \($0.element.errorDescription ?? "")" }.joined(separator: " ")
+                + problems.enumerated().map {
+                    "(\($0.offset + 1)) \($0.element.errorDescription ?? "")"
+                }.joined(separator: " ")
         }
     }
 }
@@ -129,7 +146,9 @@ package enum SheetTemplateError: Error, Equatable, LocalizedError {
 /// An invitation template: `name: value` settings, a line `---`, then the wording.
 /// Documented in docs/sheets.md (section "Templates").
 package struct SheetTemplate: Sendable, Equatable {
-    static let settingNames = ["organisation", "language", "logo", "title", "code_label", "admin_label"]
+    static let settingNames = [
+        "organisation", "language", "logo", "title", "code_label", "admin_label"
+    ]
 
     package var organisation = ""
     /// BCP 47 tag of the instructions' language: pango picks glyph variants and line breaks by it.
@@ -142,7 +161,8 @@ package struct SheetTemplate: Sendable, Equatable {
     package var body = TemplateText(parts: [])
     /// Placeholders that are not fields: columns a manifest must have (none from the store).
     package var columns: [Column] = []
-    /// What is wrong with it, every problem in the order of its lines (`SheetTemplateError.combined`).
+    /// What is wrong with it, every problem in the order of its lines
+    /// (`SheetTemplateError.combined`).
     package var problems: [SheetTemplateError] = []
 
     package struct Column: Sendable, Equatable {
@@ -152,12 +172,16 @@ package struct SheetTemplate: Sendable, Equatable {
     }
 
     /// Refuses the placeholders that are not among `available` columns, naming every one.
-    package static func requireColumns(_ columns: [Column], available: Set<String>) throws(SheetTemplateError) {
+    package static func requireColumns(_ columns: [Column], available: Set<String>)
+        throws(SheetTemplateError)
+    {
         if let missing = missingColumns(columns, available: available) { throw missing }
     }
 
     /// The placeholders that are not among `available` columns, as one problem naming every one.
-    package static func missingColumns(_ columns: [Column], available: Set<String>) -> SheetTemplateError? {
+    package static func missingColumns(_ columns: [Column], available: Set<String>)
+        -> SheetTemplateError?
+    {
         let missing = columns.filter { !available.contains($0.name) }
         return missing.isEmpty ? nil : .unknownPlaceholders(missing.map(\.shown))
     }
@@ -169,12 +193,22 @@ package struct SheetTemplate: Sendable, Equatable {
     package static func load(path: String) throws(SheetTemplateError) -> SheetTemplate {
         var status = stat()
         guard stat(path, &status) == 0 else {
-            throw .cannotOpen(path: path, reason: errno == ENOENT ? "no such file" : String(cString: strerror(errno)))
+            throw .cannotOpen(
+                path: path,
+                reason: errno == ENOENT ? "no such file" : String(cString: strerror(errno)))
         }
-        guard (status.st_mode & S_IFMT) == S_IFREG else { throw .cannotOpen(path: path, reason: "not a regular file") }
-        guard status.st_size <= maxBytes else { throw .tooLarge(path: path, bytes: Int(status.st_size)) }
-        guard let data = FileManager.default.contents(atPath: path) else { throw .cannotOpen(path: path, reason: "cannot be read") }
-        guard let text = String(validating: data, as: UTF8.self) else { throw .notUTF8(path: path, line: Self.firstInvalidLine(data)) }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            throw .cannotOpen(path: path, reason: "not a regular file")
+        }
+        guard status.st_size <= maxBytes else {
+            throw .tooLarge(path: path, bytes: Int(status.st_size))
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .cannotOpen(path: path, reason: "cannot be read")
+        }
+        guard let text = String(validating: data, as: UTF8.self) else {
+            throw .notUTF8(path: path, line: Self.firstInvalidLine(data))
+        }
         let folder = (path as NSString).deletingLastPathComponent
         return parse(text, folder: folder.isEmpty ? "." : folder)
     }
@@ -189,8 +223,10 @@ package struct SheetTemplate: Sendable, Equatable {
         var longest = 0, run = 0
         for scalar in line.unicodeScalars {
             let properties = scalar.properties
-            let mark = properties.canonicalCombiningClass != .notReordered
-                || [.nonspacingMark, .spacingMark, .enclosingMark].contains(properties.generalCategory)
+            let mark =
+                properties.canonicalCombiningClass != .notReordered
+                || [.nonspacingMark, .spacingMark, .enclosingMark].contains(
+                    properties.generalCategory)
             run = mark ? run + 1 : 0
             longest = max(longest, run)
         }

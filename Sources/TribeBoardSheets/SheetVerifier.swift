@@ -20,7 +20,8 @@ package struct SheetVerifier {
 
         var sentence: String {
             switch self {
-            case .qrDiffersFromPrintedCode: return "its QR code reads another code than the one printed on it"
+            case .qrDiffersFromPrintedCode:
+                return "its QR code reads another code than the one printed on it"
             case .qrUnreadable: return "its QR code does not decode"
             case .codeOfNoFamily: return "its code is no family's"
             }
@@ -60,8 +61,12 @@ package struct SheetVerifier {
     /// Finds pdftoppm, pdftotext and zbarimg; a missing one is named with its package.
     package init() throws(SheetError) {
         var tools: [String: String] = [:]
-        for (tool, package) in [("pdftoppm", "poppler-utils"), ("pdftotext", "poppler-utils"), ("zbarimg", "zbar-tools")] {
-            let found = ["/usr/bin", "/usr/local/bin", "/bin"].map { "\($0)/\(tool)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        for (tool, package) in [
+            ("pdftoppm", "poppler-utils"), ("pdftotext", "poppler-utils"), ("zbarimg", "zbar-tools")
+        ] {
+            let found = ["/usr/bin", "/usr/local/bin", "/bin"].map { "\($0)/\(tool)" }.first {
+                FileManager.default.isExecutableFile(atPath: $0)
+            }
             guard let found else { throw .verifyUnavailable(tool: tool, package: package) }
             tools[tool] = found
         }
@@ -136,12 +141,15 @@ package struct SheetVerifier {
             guard line.contains("<word "), let text = between(line, ">", "</word>") else { continue }
             guard FamilyCode.isWireFormat(String(text)) else { continue }
             guard let x0 = attribute(line, "xMin"), let y0 = attribute(line, "yMin"),
-                  let x1 = attribute(line, "xMax"), let y1 = attribute(line, "yMax") else { continue }
+                let x1 = attribute(line, "xMax"), let y1 = attribute(line, "yMax")
+            else { continue }
             let box = Box(x0: x0, y0: y0, x1: x1, y1: y1, text: String(text))
             // A code is also in the wording ("or type the code …"): the card's own is the
             // tallest, the one set large beside (or under) its QR code.
             if let same = pages[page]?.firstIndex(where: { $0.text == box.text }) {
-                if let held = pages[page]?[same], held.y1 - held.y0 < box.y1 - box.y0 { pages[page]?[same] = box }
+                if let held = pages[page]?[same], held.y1 - held.y0 < box.y1 - box.y0 {
+                    pages[page]?[same] = box
+                }
             } else {
                 pages[page, default: []].append(box)
             }
@@ -153,16 +161,20 @@ package struct SheetVerifier {
     /// symbol), above it on a letter (the symbol centred over the label and code), in points.
     static func qrPlaces(of word: Box) -> [Box] {
         let centre = (word.x0 + word.x1) / 2
-        return [Box(x0: word.x0 - 150, y0: word.y0 - 40, x1: word.x0 - 1, y1: word.y0 + 150, text: ""),
-                Box(x0: centre - 115, y0: word.y0 - 250, x1: centre + 115, y1: word.y0 - 2, text: "")]
+        return [
+            Box(x0: word.x0 - 150, y0: word.y0 - 40, x1: word.x0 - 1, y1: word.y0 + 150, text: ""),
+            Box(x0: centre - 115, y0: word.y0 - 250, x1: centre + 115, y1: word.y0 - 2, text: "")
+        ]
     }
 
     /// What zbarimg decoded in each crop, by the index of the word the crop belongs to.
     static func decodedByWord(_ xml: String) -> [Int: [String]] {
         var decoded: [Int: [String]] = [:]
         for source in xml.components(separatedBy: "<source href='").dropFirst() {
-            guard let name = source.split(separator: "'").first, let file = name.split(separator: "/").last,
-                  let number = file.split(separator: "-").dropFirst().first.flatMap({ Int($0) }) else { continue }
+            guard let name = source.split(separator: "'").first,
+                let file = name.split(separator: "/").last,
+                let number = file.split(separator: "-").dropFirst().first.flatMap({ Int($0) })
+            else { continue }
             for symbol in source.components(separatedBy: "<data><![CDATA[").dropFirst() {
                 guard let end = symbol.range(of: "]]>") else { continue }
                 decoded[number, default: []].append(String(symbol[..<end.lowerBound]))
@@ -172,7 +184,9 @@ package struct SheetVerifier {
     }
 
     private static func between(_ line: Substring, _ start: String, _ end: String) -> Substring? {
-        guard let open = line.range(of: start), let close = line.range(of: end, range: open.upperBound..<line.endIndex) else { return nil }
+        guard let open = line.range(of: start),
+            let close = line.range(of: end, range: open.upperBound..<line.endIndex)
+        else { return nil }
         return line[open.upperBound..<close.lowerBound]
     }
 
@@ -181,24 +195,34 @@ package struct SheetVerifier {
     }
 
     /// Runs a reader; its warnings go to a file in `folder` (a pipe left unread could fill).
-    private func run(_ tool: String, _ arguments: [String], in folder: String, accept: Set<Int32> = [0]) throws(SheetError) -> String {
+    private func run(
+        _ tool: String, _ arguments: [String], in folder: String, accept: Set<Int32> = [0]
+    ) throws(SheetError) -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tools[tool] ?? tool)
         process.arguments = arguments
         let output = Pipe()
         let errorPath = folder + "/stderr"
-        FileManager.default.createFile(atPath: errorPath, contents: nil, attributes: [.posixPermissions: 0o600])
-        guard let errors = FileHandle(forWritingAtPath: errorPath) else { throw .verify(reason: "cannot write in \(folder)") }
+        FileManager.default.createFile(
+            atPath: errorPath, contents: nil, attributes: [.posixPermissions: 0o600])
+        guard let errors = FileHandle(forWritingAtPath: errorPath) else {
+            throw .verify(reason: "cannot write in \(folder)")
+        }
         defer { try? errors.close() }
         process.standardOutput = output
         process.standardError = errors
-        do { try process.run() } catch { throw .verify(reason: "\(tool) did not start: \(error.localizedDescription)") }
+        do { try process.run() } catch {
+            throw .verify(reason: "\(tool) did not start: \(error.localizedDescription)")
+        }
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let message = FileManager.default.contents(atPath: errorPath) ?? Data()
         guard accept.contains(process.terminationStatus) else {
-            let said = String(decoding: message.prefix(300), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            throw .verify(reason: "\(tool) could not read the PDF (status \(process.terminationStatus)): \(said)")
+            let said = String(decoding: message.prefix(300), as: UTF8.self).trimmingCharacters(
+                in: .whitespacesAndNewlines)
+            throw .verify(
+                reason:
+                    "\(tool) could not read the PDF (status \(process.terminationStatus)): \(said)")
         }
         return String(decoding: data, as: UTF8.self)
     }
@@ -221,7 +245,11 @@ struct GrayImage {
             let byte = data[index]
             index += 1
             if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
-                if magic.isEmpty { magic = current } else if let value = Int(current) { fields.append(value) }
+                if magic.isEmpty {
+                    magic = current
+                } else if let value = Int(current) {
+                    fields.append(value)
+                }
                 current = ""
             } else {
                 current.append(Character(Unicode.Scalar(byte)))
@@ -229,7 +257,9 @@ struct GrayImage {
         }
         guard magic == "P5", fields.count == 3, fields[2] == 255 else { return nil }
         let (width, height) = (fields[0], fields[1])
-        guard width > 0, height > 0, width <= 20_000, height <= 20_000, data.endIndex - index >= width * height else { return nil }
+        guard width > 0, height > 0, width <= 20_000, height <= 20_000,
+            data.endIndex - index >= width * height
+        else { return nil }
         self.width = width
         self.height = height
         pixels = data[index..<(index + width * height)]
@@ -242,7 +272,10 @@ struct GrayImage {
         guard x1 - x0 > 20, y1 - y0 > 20 else { return false }
         var out = Data("P5\n\(x1 - x0) \(y1 - y0)\n255\n".utf8)
         let base = pixels.startIndex
-        for row in y0..<y1 { out.append(pixels[(base + row * width + x0)..<(base + row * width + x1)]) }
-        return FileManager.default.createFile(atPath: path, contents: out, attributes: [.posixPermissions: 0o600])
+        for row in y0..<y1 {
+            out.append(pixels[(base + row * width + x0)..<(base + row * width + x1)])
+        }
+        return FileManager.default.createFile(
+            atPath: path, contents: out, attributes: [.posixPermissions: 0o600])
     }
 }

@@ -33,8 +33,11 @@ package struct SheetsReport: Encodable, Sendable {
     package let mode = "0600"
     let holdsCodes = true
 
-    package init(output: String?, preview: String?, source: Source, layout: SheetLayout, paper: Paper, template: String,
-                 invitations: Int, pages: Int, cuts: TextCuts, shrunk: Int, manifestCheck: ManifestCodeCheck?) {
+    package init(
+        output: String?, preview: String?, source: Source, layout: SheetLayout, paper: Paper,
+        template: String,
+        invitations: Int, pages: Int, cuts: TextCuts, shrunk: Int, manifestCheck: ManifestCodeCheck?
+    ) {
         self.manifestCheck = manifestCheck
         self.output = output
         self.preview = preview

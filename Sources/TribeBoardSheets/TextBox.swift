@@ -36,8 +36,10 @@ final class TextBox {
     /// sizes are compared: where a text goes does not change how it breaks.
     private enum Memo {
         case line(text: String, width: Double, minimumScale: Double, natural: Double, fit: Fit)  // width in thousandths
-        case block(text: String, first: [Double]?, regions: [Double], minimumScale: Double, alignment: Alignment,
-                   inFirst: Bool, count: Int, fit: Fit)
+        case block(
+            text: String, first: [Double]?, regions: [Double], minimumScale: Double,
+            alignment: Alignment,
+            inFirst: Bool, count: Int, fit: Fit)
     }
     private var memo: Memo?
     /// How many times a text was handed to pango: what the memo saves is counted here.
@@ -88,14 +90,17 @@ final class TextBox {
         pango_layout_set_font_description(layout, description)
         pango_font_description_free(description)
         let context = pango_layout_get_context(layout)
-        pango_context_set_language(context, language.map { pango_language_from_string($0) } ?? pango_language_get_default())
+        pango_context_set_language(
+            context, language.map { pango_language_from_string($0) } ?? pango_language_get_default()
+        )
         pango_layout_context_changed(layout)
     }
 
     private func layout(_ index: Int) -> OpaquePointer {
         while layouts.count <= index {
             guard let layout = pango_cairo_create_layout(measuring) else { return layouts[0] }
-            // Sizes in PostScript points: pango-cairo's default is 96 dpi, the PDF's unit is 1/72 inch.
+            // Sizes in PostScript points: pango-cairo's default is 96 dpi, the PDF's unit is 1/72
+            // inch.
             pango_cairo_context_set_resolution(pango_layout_get_context(layout), 72)
             // Glyph positions rounded to whole points at the layout's size, then scaled down,
             // space letters wider than words at small sizes: kept exact, as a typesetter sets them.
@@ -110,12 +115,17 @@ final class TextBox {
     /// Draws `text` on one line, shrunk (down to `minimumScale`) rather than cut when it is too
     /// long; past that it ends in "…" and the fit says it was cut.
     @discardableResult
-    func line(_ text: String, x: Double, y: Double, width: Double, minimumScale: Double, alignment: Alignment = .center,
-              gray: Double = 0, red: Bool = false, on targets: [OpaquePointer]) -> Fit {
+    func line(
+        _ text: String, x: Double, y: Double, width: Double, minimumScale: Double,
+        alignment: Alignment = .center,
+        gray: Double = 0, red: Bool = false, on targets: [OpaquePointer]
+    ) -> Fit {
         let layout = layout(0)
         if case .line(text, (width * 1000).rounded(), minimumScale, let natural, let fit) = memo {
             let left = alignment == .center ? x + (width - natural * fit.scale) / 2 : x
-            for target in targets { show(layout, on: target, x: left, y: y, scale: fit.scale, gray: gray, red: red) }
+            for target in targets {
+                show(layout, on: target, x: left, y: y, scale: fit.scale, gray: gray, red: red)
+            }
             return fit
         }
         pango_layout_set_width(layout, -1)
@@ -136,9 +146,15 @@ final class TextBox {
             natural = Double(logical.width) / Self.scale
         }
         let left = alignment == .center ? x + (width - natural * scale) / 2 : x
-        for target in targets { show(layout, on: target, x: left, y: y, scale: scale, gray: gray, red: red) }
-        let fit = Fit(scale: scale, cut: cut, height: Double(logical.height) / Self.scale * scale, missing: Self.missing(in: [layout]))
-        memo = .line(text: text, width: (width * 1000).rounded(), minimumScale: minimumScale, natural: natural, fit: fit)
+        for target in targets {
+            show(layout, on: target, x: left, y: y, scale: scale, gray: gray, red: red)
+        }
+        let fit = Fit(
+            scale: scale, cut: cut, height: Double(logical.height) / Self.scale * scale,
+            missing: Self.missing(in: [layout]))
+        memo = .line(
+            text: text, width: (width * 1000).rounded(), minimumScale: minimumScale,
+            natural: natural, fit: fit)
         return fit
     }
 
@@ -148,29 +164,52 @@ final class TextBox {
     /// part of the last region used. `first`, when given, is tried before at full size: the
     /// simpler shape a short text keeps.
     @discardableResult
-    func block(_ text: String, first: [PageRect]? = nil, regions: [PageRect], minimumScale: Double, alignment: Alignment = .natural,
-               gray: Double = 0, on targets: [OpaquePointer]) -> Fit {
+    func block(
+        _ text: String, first: [PageRect]? = nil, regions: [PageRect], minimumScale: Double,
+        alignment: Alignment = .natural,
+        gray: Double = 0, on targets: [OpaquePointer]
+    ) -> Fit {
         guard !text.isEmpty else { return Fit(scale: 1, cut: false, height: 0) }
         let firstSizes = first.map(Self.sizes), regionSizes = Self.sizes(regions)
-        if case .block(text, firstSizes, regionSizes, minimumScale, alignment, let inFirst, let count, let fit) = memo {
-            draw(count, of: inFirst ? first ?? [] : regions, scale: fit.scale, gray: gray, on: targets)
+        if case .block(
+            text, firstSizes, regionSizes, minimumScale, alignment, let inFirst, let count, let fit) =
+            memo
+        {
+            draw(
+                count, of: inFirst ? first ?? [] : regions, scale: fit.scale, gray: gray,
+                on: targets)
             return fit
         }
-        guard let laid = layOut(text, first: first, regions: regions, minimumScale: minimumScale, alignment: alignment,
-                                measuring: targets.isEmpty) else {
+        guard
+            let laid = layOut(
+                text, first: first, regions: regions, minimumScale: minimumScale,
+                alignment: alignment,
+                measuring: targets.isEmpty)
+        else {
             memo = nil
             return Fit(scale: minimumScale, cut: true, height: 0)
         }
-        let fit = Fit(scale: laid.scale, cut: laid.cut, height: laid.height, missing: Self.missing(in: layouts.prefix(laid.count)))
-        memo = .block(text: text, first: firstSizes, regions: regionSizes, minimumScale: minimumScale, alignment: alignment,
-                      inFirst: laid.inFirst, count: laid.count, fit: fit)
-        draw(laid.count, of: laid.inFirst ? first ?? [] : regions, scale: fit.scale, gray: gray, on: targets)
+        let fit = Fit(
+            scale: laid.scale, cut: laid.cut, height: laid.height,
+            missing: Self.missing(in: layouts.prefix(laid.count)))
+        memo = .block(
+            text: text, first: firstSizes, regions: regionSizes, minimumScale: minimumScale,
+            alignment: alignment,
+            inFirst: laid.inFirst, count: laid.count, fit: fit)
+        draw(
+            laid.count, of: laid.inFirst ? first ?? [] : regions, scale: fit.scale, gray: gray,
+            on: targets)
         return fit
     }
 
     /// The first `count` of `regions` large enough to hold text (the ones a block flows through).
-    private func draw(_ count: Int, of regions: [PageRect], scale: Double, gray: Double, on targets: [OpaquePointer]) {
-        draw(Array(regions.filter { $0.width > 1 && $0.height > 1 }.prefix(count)), scale: scale, gray: gray, on: targets)
+    private func draw(
+        _ count: Int, of regions: [PageRect], scale: Double, gray: Double,
+        on targets: [OpaquePointer]
+    ) {
+        draw(
+            Array(regions.filter { $0.width > 1 && $0.height > 1 }.prefix(count)), scale: scale,
+            gray: gray, on: targets)
     }
 
     /// Lays `bytes` out region by region at `scale`, each region's layout left holding only the
@@ -193,14 +232,17 @@ final class TextBox {
                 // Only whole paragraphs that fit, and "…" ellipsized into the last of them: pango
                 // shows a line of every paragraph past the height, so they must not be there.
                 while end > start && [0x0A, 0x0D, 0x20].contains(bytes[end - 1]) { end -= 1 }
-                Self.setText(layout, Array(bytes[start..<end]) + Array(" …".utf8), 0..<(end - start + 4))
+                Self.setText(
+                    layout, Array(bytes[start..<end]) + Array(" …".utf8), 0..<(end - start + 4))
                 pango_layout_set_height(layout, Int32(limit * Self.scale))
                 pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
                 return (index + 1, height * scale, false)
             }
             shown[index] = Self.lineCount(layout, before: rest)
             start = end
-            while start < bytes.count && (bytes[start] == 0x0A || bytes[start] == 0x0D) { start += 1 }
+            while start < bytes.count && (bytes[start] == 0x0A || bytes[start] == 0x0D) {
+                start += 1
+            }
             if start >= bytes.count { return (index + 1, height * scale, true) }
         }
         return (regions.count, 0, false)
@@ -212,24 +254,34 @@ final class TextBox {
         pango_layout_set_height(layout, -1)
         pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
         pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_NONE)
-        pango_layout_set_alignment(layout, alignment == .center ? PANGO_ALIGN_CENTER : PANGO_ALIGN_LEFT)
+        pango_layout_set_alignment(
+            layout, alignment == .center ? PANGO_ALIGN_CENTER : PANGO_ALIGN_LEFT)
         return layout
     }
 
-    private func draw(_ regions: [PageRect], scale: Double, gray: Double, on targets: [OpaquePointer]) {
+    private func draw(
+        _ regions: [PageRect], scale: Double, gray: Double, on targets: [OpaquePointer]
+    ) {
         for target in targets {
             for (index, region) in regions.enumerated() {
                 if let count = shown[index] {
-                    showLines(layout(index), count, on: target, x: region.x, y: region.y, scale: scale, gray: gray)
+                    showLines(
+                        layout(index), count, on: target, x: region.x, y: region.y, scale: scale,
+                        gray: gray)
                 } else {
-                    show(layout(index), on: target, x: region.x, y: region.y, scale: scale, gray: gray)
+                    show(
+                        layout(index), on: target, x: region.x, y: region.y, scale: scale,
+                        gray: gray)
                 }
             }
         }
     }
 
     /// The first `count` lines of a layout, each at its baseline: what `show` draws, cut short.
-    private func showLines(_ layout: OpaquePointer, _ count: Int, on target: OpaquePointer, x: Double, y: Double, scale: Double, gray: Double) {
+    private func showLines(
+        _ layout: OpaquePointer, _ count: Int, on target: OpaquePointer, x: Double, y: Double,
+        scale: Double, gray: Double
+    ) {
         guard count > 0, let iterator = pango_layout_get_iter(layout) else { return }
         defer { pango_layout_iter_free(iterator) }
         cairo_save(target)
@@ -241,15 +293,20 @@ final class TextBox {
             guard let line = pango_layout_iter_get_line_readonly(iterator) else { break }
             var logical = PangoRectangle()
             pango_layout_iter_get_line_extents(iterator, nil, &logical)
-            cairo_move_to(target, Double(logical.x) / Self.scale, Double(pango_layout_iter_get_baseline(iterator)) / Self.scale)
+            cairo_move_to(
+                target, Double(logical.x) / Self.scale,
+                Double(pango_layout_iter_get_baseline(iterator)) / Self.scale)
             pango_cairo_show_layout_line(target, line)
             drawn += 1
         } while drawn < count && pango_layout_iter_next_line(iterator) != 0
         cairo_restore(target)
     }
 
-    private func show(_ layout: OpaquePointer, on target: OpaquePointer, x: Double, y: Double, scale: Double, gray: Double,
-                      red: Bool = false) {
+    private func show(
+        _ layout: OpaquePointer, on target: OpaquePointer, x: Double, y: Double, scale: Double,
+        gray: Double,
+        red: Bool = false
+    ) {
         cairo_save(target)
         cairo_set_source_rgb(target, red ? 0.85 : gray, gray, gray)
         cairo_translate(target, x, y)

@@ -39,8 +39,12 @@ package struct TextCuts: Sendable, Encodable, Equatable {
         invitations += 1
         for field in causes.keys { fields[field.rawValue, default: 0] += 1 }
         guard first.count < Self.listed else { return }
-        first.append(Cut(familyId: familyId, familyName: familyName, fields: causes.keys.sorted().map(\.rawValue),
-                         causes: Dictionary(uniqueKeysWithValues: causes.map { ($0.key.rawValue, $0.value) })))
+        first.append(
+            Cut(
+                familyId: familyId, familyName: familyName,
+                fields: causes.keys.sorted().map(\.rawValue),
+                causes: Dictionary(uniqueKeysWithValues: causes.map { ($0.key.rawValue, $0.value) })
+            ))
     }
 
     /// The causes of the listed cuts, each once.
@@ -53,10 +57,13 @@ package struct TextCuts: Sendable, Encodable, Equatable {
         let shared = causes.count == 1 ? causes.first : nil
         let named = first.map { cut in
             "\(cut.familyName) (\(cut.familyId)): "
-                + cut.fields.map { field in shared == nil ? "\(field) (\(cut.causes[field]?.rawValue ?? ""))" : field }
-                    .joined(separator: ", ")
+                + cut.fields.map { field in
+                    shared == nil ? "\(field) (\(cut.causes[field]?.rawValue ?? ""))" : field
+                }
+                .joined(separator: ", ")
         }.joined(separator: "; ")
-        let listed = invitations > first.count ? "\(named); and \(invitations - first.count) more" : named
+        let listed =
+            invitations > first.count ? "\(named); and \(invitations - first.count) more" : named
         let reasons = causes.sorted().map(Self.sentence).joined(separator: ", and ")
         return "\(reasons): \(listed)"
     }

@@ -25,10 +25,15 @@ extension TextBox {
         if overflows && measuring { return nil }
         let bytes = Array(Self.breakingLongRuns(String(bounded)).utf8)
         let usable = regions.filter { $0.width > 1 && $0.height > 1 }
-        if overflows { return cutBlock(bytes, regions: usable, minimumScale: minimumScale, alignment: alignment) }
+        if overflows {
+            return cutBlock(
+                bytes, regions: usable, minimumScale: minimumScale, alignment: alignment)
+        }
         if let first = first?.filter({ $0.width > 1 && $0.height > 1 }), !first.isEmpty {
             let flowed = flow(bytes, first, scale: 1, alignment: alignment, cutting: false)
-            if flowed.fits { return Laid(inFirst: true, count: flowed.count, scale: 1, height: flowed.height) }
+            if flowed.fits {
+                return Laid(inFirst: true, count: flowed.count, scale: 1, height: flowed.height)
+            }
         }
         guard !usable.isEmpty else { return Laid(count: 0, scale: 1, cut: true, height: 0) }
         // Most wordings fit at full size: only those that do not pay for the search.
@@ -58,10 +63,14 @@ extension TextBox {
                 laidOut = step
             }
         }
-        // The layouts hold the last flow tried: the chosen one is laid out again if that was not it.
+        // The layouts hold the last flow tried: the chosen one is laid out again if that was not
+        // it.
         if laidOut != step { flowed = fits(step) }
         lastStep = step
-        if !flowed.fits { return cutBlock(bytes, regions: usable, minimumScale: minimumScale, alignment: alignment) }
+        if !flowed.fits {
+            return cutBlock(
+                bytes, regions: usable, minimumScale: minimumScale, alignment: alignment)
+        }
         return Laid(count: flowed.count, scale: scaleAt(step), height: flowed.height)
     }
 

@@ -14,10 +14,14 @@ extension TextBox {
             guard let iterator = pango_layout_get_iter(layout) else { continue }
             defer { pango_layout_iter_free(iterator) }
             repeat {
-                guard let run = pango_layout_iter_get_run_readonly(iterator), let glyphs = run.pointee.glyphs else { continue }
+                guard let run = pango_layout_iter_get_run_readonly(iterator),
+                    let glyphs = run.pointee.glyphs
+                else { continue }
                 for index in 0..<Int(max(glyphs.pointee.num_glyphs, 0)) {
                     let glyph = glyphs.pointee.glyphs[index].glyph
-                    guard glyph & unknownGlyph != 0, let scalar = Unicode.Scalar(glyph & ~unknownGlyph), !found.contains(scalar) else { continue }
+                    guard glyph & unknownGlyph != 0,
+                        let scalar = Unicode.Scalar(glyph & ~unknownGlyph), !found.contains(scalar)
+                    else { continue }
                     found.append(scalar)
                 }
             } while pango_layout_iter_next_run(iterator) != 0
@@ -28,7 +32,9 @@ extension TextBox {
     /// The bytes in `range` (UTF-8 split only where pango's lines start) as the layout's text.
     static func setText(_ layout: OpaquePointer, _ bytes: [UInt8], _ range: Range<Int>) {
         bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress, !range.isEmpty else { pango_layout_set_text(layout, "", 0); return }
+            guard let base = buffer.baseAddress, !range.isEmpty else {
+                pango_layout_set_text(layout, "", 0); return
+            }
             base.withMemoryRebound(to: CChar.self, capacity: buffer.count) {
                 pango_layout_set_text(layout, $0 + range.lowerBound, Int32(clamping: range.count))
             }
@@ -37,7 +43,9 @@ extension TextBox {
 
     /// Where the first line that does not end within `limit` (layout units of points) starts, as
     /// a byte of the layout's text (nil when all do), and the height of the lines that do.
-    static func lines(_ layout: OpaquePointer, within limit: Double) -> (rest: Int32?, height: Double) {
+    static func lines(_ layout: OpaquePointer, within limit: Double) -> (
+        rest: Int32?, height: Double
+    ) {
         guard let iterator = pango_layout_get_iter(layout) else { return (0, 0) }
         defer { pango_layout_iter_free(iterator) }
         var bottom: Int32 = 0
@@ -45,7 +53,10 @@ extension TextBox {
             var top: Int32 = 0, end: Int32 = 0
             pango_layout_iter_get_line_yrange(iterator, &top, &end)
             if Double(end) / scale > limit + 0.01 {
-                return (pango_layout_iter_get_line_readonly(iterator).map { $0.pointee.start_index } ?? 0, Double(bottom) / scale)
+                return (
+                    pango_layout_iter_get_line_readonly(iterator).map { $0.pointee.start_index }
+                        ?? 0, Double(bottom) / scale
+                )
             }
             bottom = end
         } while pango_layout_iter_next_line(iterator) != 0
@@ -58,7 +69,9 @@ extension TextBox {
         defer { pango_layout_iter_free(iterator) }
         var count = 0
         repeat {
-            guard let line = pango_layout_iter_get_line_readonly(iterator), line.pointee.start_index < end else { break }
+            guard let line = pango_layout_iter_get_line_readonly(iterator),
+                line.pointee.start_index < end
+            else { break }
             count += 1
         } while pango_layout_iter_next_line(iterator) != 0
         return count

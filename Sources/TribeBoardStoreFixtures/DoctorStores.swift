@@ -26,26 +26,38 @@ extension DoctorFixtures {
     static let admin = "11111111-1111-4111-8111-111111111111"
 
     /// A migrated store holding one family of each kind doctor reports.
-    package static func killedCreationStore(in folder: TemporaryDirectory, now: Date = Date()) throws -> StuckStore {
+    package static func killedCreationStore(in folder: TemporaryDirectory, now: Date = Date())
+        throws -> StuckStore
+    {
         let path = folder.file("stuck.sqlite")
         _ = try TribeBoardStore.openOrCreate(at: path).store
-        let fixture = StuckStore(path: path, killedID: "0192F0A0-0000-7000-8000-000000000001",
-                                 killedCode: "KLD234", staleID: "0192F0A0-0000-7000-8000-000000000002",
-                                 quarantinedID: "0192F0A0-0000-7000-8000-000000000003",
-                                 quarantineError: "CloudKit answered QUOTA_EXCEEDED (HTTP 413): quota",
-                                 healthyID: "0192F0A0-0000-7000-8000-000000000004", healthyCode: "HLT234")
+        let fixture = StuckStore(
+            path: path, killedID: "0192F0A0-0000-7000-8000-000000000001",
+            killedCode: "KLD234", staleID: "0192F0A0-0000-7000-8000-000000000002",
+            quarantinedID: "0192F0A0-0000-7000-8000-000000000003",
+            quarantineError: "CloudKit answered QUOTA_EXCEEDED (HTTP 413): quota",
+            healthyID: "0192F0A0-0000-7000-8000-000000000004", healthyCode: "HLT234")
         let recent = Timestamp(now.addingTimeInterval(-600))
         let old = Timestamp(now.addingTimeInterval(-3 * 86_400))
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in
-            try db.execute(sql: "INSERT INTO user_profiles (id, display_name, created_at) VALUES (?, 'Ada', ?)", arguments: [admin, old])
-            for (id, code, created) in [(fixture.killedID, fixture.killedCode, recent), (fixture.staleID, "STL234", old),
-                                        (fixture.quarantinedID, "QRT234", old), (fixture.healthyID, fixture.healthyCode, recent)] {
-                try db.execute(sql: """
-                    INSERT INTO families (id, name, code, created_by_user_id, created_at, needs_sync) VALUES (?, ?, ?, ?, ?, 1)
-                    """, arguments: [id, "Family \(code)", code, admin, created])
-                let states = id == fixture.killedID ? ["idle", "validating", "generatingCode", "creatingLocally"]
-                                                    : ["idle", "validating", "generatingCode", "creatingLocally", "completed"]
+            try db.execute(
+                sql:
+                    "INSERT INTO user_profiles (id, display_name, created_at) VALUES (?, 'Ada', ?)",
+                arguments: [admin, old])
+            for (id, code, created) in [
+                (fixture.killedID, fixture.killedCode, recent), (fixture.staleID, "STL234", old),
+                (fixture.quarantinedID, "QRT234", old),
+                (fixture.healthyID, fixture.healthyCode, recent)
+            ] {
+                try db.execute(
+                    sql: """
+                        INSERT INTO families (id, name, code, created_by_user_id, created_at, needs_sync) VALUES (?, ?, ?, ?, ?, 1)
+                        """, arguments: [id, "Family \(code)", code, admin, created])
+                let states =
+                    id == fixture.killedID
+                    ? ["idle", "validating", "generatingCode", "creatingLocally"]
+                    : ["idle", "validating", "generatingCode", "creatingLocally", "completed"]
                 for state in states {
                     try db.execute(sql: "INSERT INTO creation_log (family_id, state, progress, at) VALUES (?, ?, 0, ?)",
                                    arguments: [id, state, created])
@@ -77,7 +89,9 @@ extension DoctorFixtures {
         let path = folder.file("truncated.sqlite")
         try createAndClose(path)
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        for suffix in ["-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: path + suffix)
+        }
         try data.prefix(200).write(to: URL(fileURLWithPath: path))
         return path
     }

@@ -5,7 +5,8 @@ import TribeBoardDomain
 import TribeBoardProvisioning
 import TribeBoardTestSupport
 
-/// A folder with a store, an output folder and CSV files, and in-process provision runs against them.
+/// A folder with a store, an output folder and CSV files, and in-process provision runs against
+/// them.
 package struct ProvisionWorkspace {
     package let folder: TemporaryDirectory
     package var storePath: String { folder.file("store.sqlite") }
@@ -17,14 +18,18 @@ package struct ProvisionWorkspace {
     }
 
     @discardableResult
-    package func run(_ csv: String, file: String = "families.csv", dryRun: Bool = false, batchSize: Int? = nil,
-             source: any SecureRandomSource = SystemSecureRandomSource()) throws -> ProvisionReport {
-        var request = ProvisionRequest(csvPath: try folder.write(file, csv), storePath: storePath, outputDirectory: outputPath)
+    package func run(
+        _ csv: String, file: String = "families.csv", dryRun: Bool = false, batchSize: Int? = nil,
+        source: any SecureRandomSource = SystemSecureRandomSource()
+    ) throws -> ProvisionReport {
+        var request = ProvisionRequest(
+            csvPath: try folder.write(file, csv), storePath: storePath, outputDirectory: outputPath)
         request.dryRun = dryRun
         // A scripted source scripts codes of six characters, as the tests that use one spell them.
         if !(source is SystemSecureRandomSource) { request.codeLength = 6 }
         if let batchSize { request.batchSize = batchSize }
-        let provisioner = Provisioner(request: request, logger: TestLogger.quiet, randomSource: source)
+        let provisioner = Provisioner(
+            request: request, logger: TestLogger.quiet, randomSource: source)
         return try Self.waitFor { () async throws(ProvisionError) in try await provisioner.run() }
     }
 
@@ -32,12 +37,16 @@ package struct ProvisionWorkspace {
 
     package func inspector() throws -> StoreInspector { try StoreInspector(path: storePath) }
 
-    package func count(_ table: String) throws -> Int { try inspector().count("SELECT COUNT(*) FROM \(table)") }
+    package func count(_ table: String) throws -> Int {
+        try inspector().count("SELECT COUNT(*) FROM \(table)")
+    }
 
     /// Codes in the store by family name.
     package func codesByName() throws -> [String: String] {
         var codes: [String: String] = [:]
-        for row in try inspector().rows("SELECT name, code FROM families") { codes[row["name"] ?? ""] = row["code"] ?? "" }
+        for row in try inspector().rows("SELECT name, code FROM families") {
+            codes[row["name"] ?? ""] = row["code"] ?? ""
+        }
         return codes
     }
 
@@ -54,12 +63,16 @@ package struct ProvisionWorkspace {
         let outcome = Mutex<Result<Value, ProvisionError>?>(nil)
         _ = PipelineThread.startAsync(name: "tests.provision") {
             let result: Result<Value, ProvisionError>
-            do throws(ProvisionError) { result = .success(try await body()) } catch { result = .failure(error) }
+            do throws(ProvisionError) { result = .success(try await body()) } catch {
+                result = .failure(error)
+            }
             outcome.withLock { $0 = result }
             done.signal()
         }
         done.wait()
-        guard let result = outcome.withLock({ $0 }) else { throw .configuration("the test's provision run ended without an outcome") }
+        guard let result = outcome.withLock({ $0 }) else {
+            throw .configuration("the test's provision run ended without an outcome")
+        }
         return try result.get()
     }
 }

@@ -5,10 +5,14 @@ import Foundation
 /// components and doubled slashes go; `..` stays, since a symlinked folder's parent is not the
 /// folder above it in the text.
 package enum AbsolutePath {
-    package static func of(_ path: String, from directory: String = FileManager.default.currentDirectoryPath) -> String {
+    package static func of(
+        _ path: String, from directory: String = FileManager.default.currentDirectoryPath
+    ) -> String {
         guard !path.isEmpty else { return path }
         let joined = path.hasPrefix("/") ? path : directory + "/" + path
-        let parts = joined.split(separator: "/", omittingEmptySubsequences: true).filter { $0 != "." }
+        let parts = joined.split(separator: "/", omittingEmptySubsequences: true).filter {
+            $0 != "."
+        }
         return "/" + parts.joined(separator: "/")
     }
 }

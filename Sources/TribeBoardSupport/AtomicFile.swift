@@ -41,7 +41,8 @@ package enum AtomicFile {
     static let temporaryPrefix = ".tmp-"
 
     package enum WhenPresent: Sendable {
-        /// The name already holds a complete file with the same content (a concurrent run wrote it).
+        /// The name already holds a complete file with the same content (a concurrent run wrote
+        /// it).
         case keepExisting
         case replace
     }
@@ -68,10 +69,12 @@ package enum AtomicFile {
                 throw FileSystemError("create a file in", path: directory)
             }
         }
-        try writeByRename(bytes, to: path, directory: directory, name: name, permissions: permissions)
+        try writeByRename(
+            bytes, to: path, directory: directory, name: name, permissions: permissions)
     }
 
-    /// Throws when `path` holds something other than a plain file, saying what it is and what to do.
+    /// Throws when `path` holds something other than a plain file, saying what it is and what to
+    /// do.
     static func requirePlainFile(at path: String) throws(FileSystemError) {
         var status = stat()
         guard lstat(path, &status) == 0 else { throw FileSystemError("create", path: path) }
@@ -82,7 +85,8 @@ package enum AtomicFile {
         case S_IFDIR: what = "a folder"
         default: what = "a special file (a FIFO, a socket or a device)"
         }
-        throw FileSystemError("write", path: path, reason: "\(what) is where the file goes; remove it and run again")
+        throw FileSystemError(
+            "write", path: path, reason: "\(what) is where the file goes; remove it and run again")
     }
 
     /// The folder and the file name of `path` (NSString's path methods bridge on every call).
@@ -92,9 +96,12 @@ package enum AtomicFile {
         return (directory, String(path[path.index(after: slash)...]))
     }
 
-    private static func writeByRename(_ bytes: [UInt8], to path: String, directory: String, name: String,
-                                      permissions: mode_t) throws(FileSystemError) {
-        let temporary = "\(directory)/\(temporaryPrefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))-\(name)"
+    private static func writeByRename(
+        _ bytes: [UInt8], to path: String, directory: String, name: String,
+        permissions: mode_t
+    ) throws(FileSystemError) {
+        let temporary =
+            "\(directory)/\(temporaryPrefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))-\(name)"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
         // Named by the file asked for: the temporary name means nothing to the operator.
         guard descriptor >= 0 else { throw FileSystemError("create", path: path) }
@@ -109,7 +116,9 @@ package enum AtomicFile {
     }
 
     /// Closes a finished temporary file and renames it to `path`; on failure the temporary goes.
-    static func moveIntoPlace(descriptor: Int32, temporary: String, path: String) throws(FileSystemError) {
+    static func moveIntoPlace(descriptor: Int32, temporary: String, path: String)
+        throws(FileSystemError)
+    {
         guard close(descriptor) == 0 else {
             let code = errno
             unlink(temporary)
@@ -122,11 +131,14 @@ package enum AtomicFile {
         }
     }
 
-    static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(FileSystemError) {
+    static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String)
+        throws(FileSystemError)
+    {
         var written = 0
         let failure: Int32? = bytes.withUnsafeBytes { buffer in
             while written < buffer.count {
-                let result = Glibc.write(descriptor, buffer.baseAddress.map { $0 + written }, buffer.count - written)
+                let result = Glibc.write(
+                    descriptor, buffer.baseAddress.map { $0 + written }, buffer.count - written)
                 if result < 0 {
                     if errno == EINTR { continue }
                     return errno
@@ -143,7 +155,9 @@ package enum AtomicFile {
     /// Returns how many were removed.
     @discardableResult
     package static func removeOrphans(in directory: String) -> Int {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return 0 }
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
+            return 0
+        }
         var removed = 0
         for name in names where name.hasPrefix(temporaryPrefix) {
             let pidText = name.dropFirst(temporaryPrefix.count).prefix { $0.isNumber }

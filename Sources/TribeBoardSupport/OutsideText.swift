@@ -24,7 +24,8 @@ package enum OutsideText {
             shown += 1
             for scalar in character.unicodeScalars {
                 if isUnsafe(scalar) {
-                    result.append(contentsOf: "\\u{\(String(scalar.value, radix: 16))}".unicodeScalars)
+                    result.append(
+                        contentsOf: "\\u{\(String(scalar.value, radix: 16))}".unicodeScalars)
                 } else {
                     result.append(scalar)
                 }
@@ -38,9 +39,12 @@ package enum OutsideText {
     /// `text` as it is, cut after `limit` characters with the rest counted: what a file or the
     /// store keeps of an outside value (a server's reason, another writer's record name).
     package static func bounded(_ text: String, limit: Int = 1000) -> String {
-        guard text.utf8.count > limit, let end = text.index(text.startIndex, offsetBy: limit, limitedBy: text.endIndex),
-              end < text.endIndex else { return text }
-        return String(text[..<end]) + "… (\(text.distance(from: end, to: text.endIndex)) more characters)"
+        guard text.utf8.count > limit,
+            let end = text.index(text.startIndex, offsetBy: limit, limitedBy: text.endIndex),
+            end < text.endIndex
+        else { return text }
+        return String(text[..<end])
+            + "… (\(text.distance(from: end, to: text.endIndex)) more characters)"
     }
 
     /// Whether `scalar` would break a line, drive a terminal or reorder what is shown.

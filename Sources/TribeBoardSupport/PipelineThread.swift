@@ -37,7 +37,9 @@ package final class PipelineThread: TaskExecutor {
     /// Starts `body` on a new thread at once and returns without waiting, so the caller can go on
     /// blocking its own thread meanwhile (a child task of a pipeline would start on the pipeline's
     /// thread, and wait until it is free). Await the task's value or result before returning.
-    package static func start<Value: Sendable>(name: String, _ body: @escaping @Sendable () throws -> Value) -> Task<Value, any Error> {
+    package static func start<Value: Sendable>(
+        name: String, _ body: @escaping @Sendable () throws -> Value
+    ) -> Task<Value, any Error> {
         let executor = PipelineThread(name: name)
         return Task(executorPreference: executor) {
             defer { executor.jobs.close() }
@@ -50,7 +52,9 @@ extension PipelineThread {
     /// `start` for an async body: a new thread is its task executor from its first job, so a
     /// caller that then blocks its own thread (a synchronous test waiting for a pipeline) holds
     /// none of the cooperative pool's threads the pipeline needs.
-    package static func startAsync<Value: Sendable>(name: String, _ body: @escaping @Sendable () async throws -> Value) -> Task<Value, any Error> {
+    package static func startAsync<Value: Sendable>(
+        name: String, _ body: @escaping @Sendable () async throws -> Value
+    ) -> Task<Value, any Error> {
         let executor = PipelineThread(name: name)
         return Task(executorPreference: executor) {
             defer { executor.jobs.close() }

@@ -6,19 +6,27 @@ import Foundation
 /// as root by a root cron job.
 package enum SidecarFile {
     package static func open(_ path: String) throws(FileSystemError) -> Int32 {
-        let descriptor = Glibc.open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
+        let descriptor = Glibc.open(
+            path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             if errno == ELOOP {
-                throw FileSystemError("open", path: path, reason: "it is a symbolic link, which the toolkit "
-                    + "does not follow; remove it (the toolkit makes this file itself)")
+                throw FileSystemError(
+                    "open", path: path,
+                    reason: "it is a symbolic link, which the toolkit "
+                        + "does not follow; remove it (the toolkit makes this file itself)")
             }
             throw FileSystemError("open", path: path)
         }
         var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_nlink == 1 else {
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+            status.st_nlink == 1
+        else {
             close(descriptor)
-            throw FileSystemError("use", path: path, reason: "it is not a plain file with a single name "
-                + "(a device, a folder or a hard link to another file); remove it (the toolkit makes this file itself)")
+            throw FileSystemError(
+                "use", path: path,
+                reason: "it is not a plain file with a single name "
+                    + "(a device, a folder or a hard link to another file); remove it (the toolkit makes this file itself)"
+            )
         }
         return descriptor
     }

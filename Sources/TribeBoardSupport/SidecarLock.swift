@@ -38,8 +38,11 @@ package final class SidecarLock {
     }
 
     /// Takes the lock, waiting for its holder until `deadline`; nil when the deadline passed.
-    /// The pid is not written: a waiting lock (the store's open lock) guards a short step, not a run.
-    package static func waiting(_ path: String, until deadline: Date) throws(FileSystemError) -> SidecarLock? {
+    /// The pid is not written: a waiting lock (the store's open lock) guards a short step, not a
+    /// run.
+    package static func waiting(_ path: String, until deadline: Date) throws(FileSystemError)
+        -> SidecarLock?
+    {
         let descriptor = try SidecarFile.open(path)
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             guard errno == EWOULDBLOCK || errno == EINTR else {

@@ -7,7 +7,8 @@ import Foundation
 /// named temporary sibling stands in. Mode 0600: what goes through here (manifests, snapshots)
 /// holds family codes.
 ///
-/// Written through a plain file descriptor: Foundation's OutputStream traps in `streamError` on Linux.
+/// Written through a plain file descriptor: Foundation's OutputStream traps in `streamError` on
+/// Linux.
 package final class StreamingFile {
     package let path: String
     private let temporaryPath: String
@@ -29,7 +30,8 @@ package final class StreamingFile {
             // Never through a symlink or into a file someone else planted under the predictable
             // name; one of ours left by an earlier process that had the same pid is removed first.
             unlink(temporaryPath)
-            descriptor = open(temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            descriptor = open(
+                temporaryPath, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
             unnamed = false
             guard descriptor >= 0 else { throw FileSystemError("create", path: temporaryPath) }
         }
@@ -40,7 +42,8 @@ package final class StreamingFile {
         if !closed { abandon() }
     }
 
-    package func append<Bytes: Sequence>(_ bytes: Bytes) throws(FileSystemError) where Bytes.Element == UInt8 {
+    package func append<Bytes: Sequence>(_ bytes: Bytes) throws(FileSystemError)
+    where Bytes.Element == UInt8 {
         buffer.append(contentsOf: bytes)
         if buffer.count >= 1 << 16 { try flush() }
     }

@@ -1,6 +1,7 @@
 extension StringProtocol {
     /// The string without leading and trailing white space and line breaks. Foundation's
-    /// `trimmingCharacters(in:)` bridges through NSString on Linux, a measurable cost per CSV field.
+    /// `trimmingCharacters(in:)` bridges through NSString on Linux, a measurable cost per CSV
+    /// field.
     package var trimmed: String {
         guard let first = firstIndex(where: { !$0.isWhitespace }),
               let last = lastIndex(where: { !$0.isWhitespace }) else { return "" }

@@ -10,13 +10,21 @@ package struct WorkProgress: Sendable, Equatable {
     /// The phase of a run whose phases count different things (migrate's "copying 3/4").
     package let phase: String?
 
-    package init(processed: Int, total: Int, failed: Int = 0, elapsed: Duration, phase: String? = nil) {
-        (self.processed, self.total, self.failed, self.elapsed, self.phase) = (processed, total, failed, elapsed, phase)
+    package init(
+        processed: Int, total: Int, failed: Int = 0, elapsed: Duration, phase: String? = nil
+    ) {
+        (self.processed, self.total, self.failed, self.elapsed, self.phase) = (
+            processed, total, failed, elapsed, phase
+        )
     }
 
     /// Progress of a run that started at `started`, as of now.
-    package init(processed: Int, total: Int, failed: Int = 0, since started: ContinuousClock.Instant,
-                 phase: String? = nil) {
-        self.init(processed: processed, total: total, failed: failed, elapsed: ContinuousClock.now - started, phase: phase)
+    package init(
+        processed: Int, total: Int, failed: Int = 0, since started: ContinuousClock.Instant,
+        phase: String? = nil
+    ) {
+        self.init(
+            processed: processed, total: total, failed: failed,
+            elapsed: ContinuousClock.now - started, phase: phase)
     }
 }

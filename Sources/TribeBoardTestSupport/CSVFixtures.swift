@@ -2,7 +2,8 @@ import Foundation
 
 /// Generated inputs for tests and benchmarks.
 package enum CSVFixtures {
-    package static let header = "external_id,family_name,admin_display_name,admin_apple_user_id_hash"
+    package static let header =
+        "external_id,family_name,admin_display_name,admin_apple_user_id_hash"
 
     /// `count` valid rows with distinct external ids; every third row has a signed-in admin.
     package static func families(count: Int, idPrefix: String = "F") -> String {

@@ -18,19 +18,26 @@ package struct ManifestRow: Sendable, Equatable {
 package enum ManifestFile {
     package static func read(_ path: String) throws -> [ManifestRow] {
         var text = try String(contentsOfFile: path, encoding: .utf8)
-        // Written in the input's dialect (provision --manifest-format): a BOM, then `line` and the delimiter.
+        // Written in the input's dialect (provision --manifest-format): a BOM, then `line` and the
+        // delimiter.
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         let delimiter = text.unicodeScalars.dropFirst("line".count).first ?? ","
         let reader = try CSVReader(string: text, hasHeaderRow: true, delimiter: delimiter)
-        let columns = ["line", "external_id", "family_id", "family_name", "code", "qr_file", "status", "error"]
-        guard let header = reader.headerRow, header == columns || header == columns + ["claim"] else {
+        let columns = [
+            "line", "external_id", "family_id", "family_name", "code", "qr_file", "status", "error"
+        ]
+        guard let header = reader.headerRow, header == columns || header == columns + ["claim"]
+        else {
             throw CocoaError(.fileReadCorruptFile)
         }
         var rows: [ManifestRow] = []
         while let fields = reader.next() {
-            guard fields.count == header.count, let line = Int(fields[0]) else { throw CocoaError(.fileReadCorruptFile) }
-            var row = ManifestRow(line: line, externalId: fields[1], familyId: fields[2], familyName: fields[3],
-                                  code: fields[4], qrFile: fields[5], status: fields[6], error: fields[7])
+            guard fields.count == header.count, let line = Int(fields[0]) else {
+                throw CocoaError(.fileReadCorruptFile)
+            }
+            var row = ManifestRow(
+                line: line, externalId: fields[1], familyId: fields[2], familyName: fields[3],
+                code: fields[4], qrFile: fields[5], status: fields[6], error: fields[7])
             if fields.count > 8 { row.claim = fields[8] }
             rows.append(row)
         }

@@ -5,11 +5,14 @@ import Foundation
 /// only its header line, from standard input, as the missing-store advice prints it.
 package enum NewStore {
     /// Creates the empty store `name` in `directory` (its QR folder is `tribeboard-out`, empty).
-    package static func create(_ name: String = "s.sqlite", in directory: TemporaryDirectory) async throws {
+    package static func create(_ name: String = "s.sqlite", in directory: TemporaryDirectory)
+        async throws
+    {
         let tribeboard = ProcessRunner.executable("tribeboard")
         let line = "echo family_name | \(tribeboard) provision - --store \(name) -q"
         let result = try await ProcessRunner.runAsync("/bin/sh", ["-c", line], in: directory.path)
-        guard result.status == 0, FileManager.default.fileExists(atPath: directory.file(name)) else {
+        guard result.status == 0, FileManager.default.fileExists(atPath: directory.file(name))
+        else {
             throw NewStoreError(status: result.status, stderr: result.stderr)
         }
     }

@@ -15,31 +15,48 @@ package enum PDFReader {
     }
 
     static func tool(_ name: String) throws -> String {
-        guard let path = ["/usr/bin/\(name)", "/usr/local/bin/\(name)"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw Failure(description: "\(name) is not installed; run `make deps` (Debian package poppler-utils or zbar-tools)")
+        guard
+            let path = ["/usr/bin/\(name)", "/usr/local/bin/\(name)"].first(where: {
+                FileManager.default.isExecutableFile(atPath: $0)
+            })
+        else {
+            throw Failure(
+                description:
+                    "\(name) is not installed; run `make deps` (Debian package poppler-utils or zbar-tools)"
+            )
         }
         return path
     }
 
     static func output(_ name: String, _ arguments: [String]) throws -> String {
         let result = try ProcessRunner.run(try tool(name), arguments)
-        guard result.status == 0 else { throw Failure(description: "\(name) \(arguments.joined(separator: " ")): \(result.stderr)") }
+        guard result.status == 0 else {
+            throw Failure(
+                description: "\(name) \(arguments.joined(separator: " ")): \(result.stderr)")
+        }
         return result.stdout
     }
 
-    package static func text(_ pdf: String) throws -> String { try output("pdftotext", ["-enc", "UTF-8", pdf, "-"]) }
+    package static func text(_ pdf: String) throws -> String {
+        try output("pdftotext", ["-enc", "UTF-8", pdf, "-"])
+    }
 
     /// The type of each image `pdfimages -list` finds (`image`, `stencil`, `smask`…): a logo is
     /// an `image`, each QR code a `stencil` (an image mask).
     package static func imageTypes(_ pdf: String) throws -> [String] {
         try output("pdfimages", ["-list", pdf]).split(separator: "\n").dropFirst(2)
-            .compactMap { $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst(2).first.map(String.init) }
+            .compactMap {
+                $0.split(separator: " ", omittingEmptySubsequences: true).dropFirst(2).first.map(
+                    String.init)
+            }
     }
 
     package static func info(_ pdf: String) throws -> Info {
         let lines = try output("pdfinfo", [pdf]).split(separator: "\n")
         func value(_ key: String) -> String? {
-            lines.first { $0.hasPrefix(key + ":") }.map { $0.dropFirst(key.count + 1).trimmingCharacters(in: .whitespaces) }
+            lines.first { $0.hasPrefix(key + ":") }.map {
+                $0.dropFirst(key.count + 1).trimmingCharacters(in: .whitespaces)
+            }
         }
         // "Page size:       595.276 x 841.89 pts (A4)"
         let size = (value("Page size") ?? "").split(separator: " ")
@@ -74,14 +91,18 @@ package enum PDFReader {
         for page in 1...max(info.pages, 1) where info.pages > 0 {
             let image = try PageImage.render(pdf, page: page)
             // The marks stop 12 points from the paper's edge and 6 from the cards (36).
-            let rows = image.crossings(x: 21, y: 0, dx: 0, dy: 1), columns = image.crossings(x: 0, y: 21, dx: 1, dy: 0)
+            let rows = image.crossings(x: 21, y: 0, dx: 0, dy: 1),
+                columns = image.crossings(x: 0, y: 21, dx: 1, dy: 0)
             guard rows.count > 1, columns.count > 1 else {
                 cards.append(Card(page: page, x: 0, y: 0, width: info.width, height: info.height))
                 continue
             }
             for (top, bottom) in zip(rows, rows.dropFirst()) {
                 for (left, right) in zip(columns, columns.dropFirst()) {
-                    cards.append(Card(page: page, x: Double(left), y: Double(top), width: Double(right - left), height: Double(bottom - top)))
+                    cards.append(
+                        Card(
+                            page: page, x: Double(left), y: Double(top),
+                            width: Double(right - left), height: Double(bottom - top)))
                 }
             }
         }
@@ -96,12 +117,20 @@ package enum PDFReader {
         var codes: [String] = []
         for (index, card) in try cards(pdf).enumerated() {
             let prefix = directory.file("crop\(index)")
-            _ = try output("pdftoppm", ["-r", String(dpi), "-f", String(card.page), "-l", String(card.page), "-singlefile",
-                                        "-x", String(Int(card.x * scale)), "-y", String(Int(card.y * scale)),
-                                        "-W", String(Int(card.width * scale)), "-H", String(Int(card.height * scale)),
-                                        "-png", pdf, prefix])
-            let result = try ProcessRunner.run(try tool("zbarimg"), ["--nodbus", "-q", "--raw", "-Sdisable", "-Sqrcode.enable", prefix + ".png"])
-            codes += result.stdout.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+            _ = try output(
+                "pdftoppm",
+                [
+                    "-r", String(dpi), "-f", String(card.page), "-l", String(card.page),
+                    "-singlefile",
+                    "-x", String(Int(card.x * scale)), "-y", String(Int(card.y * scale)),
+                    "-W", String(Int(card.width * scale)), "-H", String(Int(card.height * scale)),
+                    "-png", pdf, prefix
+                ])
+            let result = try ProcessRunner.run(
+                try tool("zbarimg"),
+                ["--nodbus", "-q", "--raw", "-Sdisable", "-Sqrcode.enable", prefix + ".png"])
+            codes += result.stdout.split(separator: "\n", omittingEmptySubsequences: true).map(
+                String.init)
         }
         return codes
     }

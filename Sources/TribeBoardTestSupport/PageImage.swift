@@ -9,23 +9,31 @@ package struct PageImage: Sendable {
     package let pixels: [UInt8]
 
     /// The part of `page` at (`x`, `y`) of `width` × `height` points; a whole page without them.
-    package static func render(_ pdf: String, page: Int, x: Double = 0, y: Double = 0, width: Double? = nil,
-                               height: Double? = nil) throws -> PageImage {
+    package static func render(
+        _ pdf: String, page: Int, x: Double = 0, y: Double = 0, width: Double? = nil,
+        height: Double? = nil
+    ) throws -> PageImage {
         let directory = try TemporaryDirectory("page-image")
         let prefix = directory.file("crop")
         var arguments = ["-r", "72", "-gray", "-f", "\(page)", "-l", "\(page)", "-singlefile",
                          "-x", "\(Int(x.rounded()))", "-y", "\(Int(y.rounded()))"]
         if let width, let height { arguments += ["-W", "\(Int(width))", "-H", "\(Int(height))"] }
-        let result = try ProcessRunner.run(try PDFReader.tool("pdftoppm"), arguments + [pdf, prefix])
+        let result = try ProcessRunner.run(
+            try PDFReader.tool("pdftoppm"), arguments + [pdf, prefix])
         let data = [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: prefix + ".pgm"))) ?? Data())
         // A binary PGM: "P5\n<width> <height>\n255\n" then a byte a pixel.
         var fields: [Int] = [], index = 2, number = 0, inNumber = false
         while fields.count < 3, index < data.count {
-            if (0x30...0x39).contains(data[index]) { number = number * 10 + Int(data[index] - 0x30); inNumber = true }
-            else if inNumber { fields.append(number); number = 0; inNumber = false }
+            if (0x30...0x39).contains(data[index]) {
+                number = number * 10 + Int(data[index] - 0x30); inNumber = true
+            } else if inNumber {
+                fields.append(number); number = 0; inNumber = false
+            }
             index += 1
         }
-        guard result.status == 0, data.starts(with: [0x50, 0x35]), fields.count == 3, data.count - index == fields[0] * fields[1] else {
+        guard result.status == 0, data.starts(with: [0x50, 0x35]), fields.count == 3,
+            data.count - index == fields[0] * fields[1]
+        else {
             throw Failure(description: "pdftoppm gave no gray image: \(result.stderr)")
         }
         return PageImage(width: fields[0], height: fields[1], pixels: Array(data[index...]))
@@ -36,11 +44,16 @@ package struct PageImage: Sendable {
         return pixels[y * width + x]
     }
 
-    package var darkFraction: Double { Double(pixels.filter { $0 < 200 }.count) / Double(max(pixels.count, 1)) }
+    package var darkFraction: Double {
+        Double(pixels.filter { $0 < 200 }.count) / Double(max(pixels.count, 1))
+    }
 
     package func edgeBandIsBlank(points: Int) -> Bool {
         for row in 0..<height {
-            for column in 0..<width where row < points || row >= height - points || column < points || column >= width - points {
+            for column in 0..<width
+            where row < points || row >= height - points || column < points
+                || column >= width - points
+            {
                 if pixels[row * width + column] < 250 { return false }
             }
         }

@@ -11,10 +11,15 @@ package enum ProcessRunner {
 
     /// The folder holding the built products: the test bundle sits beside the executables.
     package static var productsDirectory: String {
-        if let override = ProcessInfo.processInfo.environment["TRIBEBOARD_BIN_DIR"] { return override }
-        var url = URL(fileURLWithPath: CommandLine.arguments.first ?? ".").deletingLastPathComponent()
+        if let override = ProcessInfo.processInfo.environment["TRIBEBOARD_BIN_DIR"] {
+            return override
+        }
+        var url = URL(fileURLWithPath: CommandLine.arguments.first ?? ".")
+            .deletingLastPathComponent()
         // From inside a .xctest bundle (macOS layout), step out of it.
-        while url.pathExtension == "xctest" || url.lastPathComponent == "MacOS" || url.lastPathComponent == "Contents" {
+        while url.pathExtension == "xctest" || url.lastPathComponent == "MacOS"
+            || url.lastPathComponent == "Contents"
+        {
             url.deleteLastPathComponent()
         }
         return url.path

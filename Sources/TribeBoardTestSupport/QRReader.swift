@@ -8,14 +8,18 @@ package enum QRReader {
 
         package var description: String {
             switch self {
-            case .zbarMissing: return "zbarimg is not installed; run `make deps` (Debian package zbar-tools)"
-            case .unreadable(let path, let output): return "zbarimg could not read \(path): \(output)"
+            case .zbarMissing:
+                return "zbarimg is not installed; run `make deps` (Debian package zbar-tools)"
+            case .unreadable(let path, let output):
+                return "zbarimg could not read \(path): \(output)"
             }
         }
     }
 
     package static var zbarimgPath: String? {
-        ["/usr/bin/zbarimg", "/usr/local/bin/zbarimg"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        ["/usr/bin/zbarimg", "/usr/local/bin/zbarimg"].first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
     }
 
     /// The text of every symbol in each file, in the order given.
@@ -23,11 +27,16 @@ package enum QRReader {
         guard let zbarimg = zbarimgPath else { throw Failure.zbarMissing }
         var decoded: [String] = []
         // Many files per process: zbarimg starts in about 20 ms.
-        for chunk in stride(from: 0, to: paths.count, by: 200).map({ Array(paths[$0..<min($0 + 200, paths.count)]) }) {
-            let result = try ProcessRunner.run(zbarimg, ["--nodbus", "-q", "--raw", "-Sdisable", "-Sqrcode.enable"] + chunk)
-            let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        for chunk in stride(from: 0, to: paths.count, by: 200).map({
+            Array(paths[$0..<min($0 + 200, paths.count)])
+        }) {
+            let result = try ProcessRunner.run(
+                zbarimg, ["--nodbus", "-q", "--raw", "-Sdisable", "-Sqrcode.enable"] + chunk)
+            let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: true).map(
+                String.init)
             guard result.status == 0, lines.count == chunk.count else {
-                throw Failure.unreadable(path: chunk.joined(separator: " "), output: result.stdout + result.stderr)
+                throw Failure.unreadable(
+                    path: chunk.joined(separator: " "), output: result.stdout + result.stderr)
             }
             decoded += lines
         }
@@ -37,9 +46,13 @@ package enum QRReader {
     /// Every symbol zbarimg finds in one image of several (a page): none is an empty list.
     package static func decodeAll(_ path: String) throws -> [String] {
         guard let zbarimg = zbarimgPath else { throw Failure.zbarMissing }
-        let result = try ProcessRunner.run(zbarimg, ["--nodbus", "-q", "--raw", "-Sdisable", "-Sqrcode.enable", path])
+        let result = try ProcessRunner.run(
+            zbarimg, ["--nodbus", "-q", "--raw", "-Sdisable", "-Sqrcode.enable", path])
         // zbarimg ends 4 when it finds no symbol.
-        guard result.status == 0 || result.status == 4 else { throw Failure.unreadable(path: path, output: result.stderr) }
-        return result.stdout.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        guard result.status == 0 || result.status == 4 else {
+            throw Failure.unreadable(path: path, output: result.stderr)
+        }
+        return result.stdout.split(separator: "\n", omittingEmptySubsequences: true).map(
+            String.init)
     }
 }

@@ -13,7 +13,10 @@ package final class RawHTTPServer: Sendable {
         package var interval: Double = 0
         package var bytesPerChunk = Int.max
 
-        package init(status: Int, headers: [String: String] = [:], body: String, interval: Double = 0, bytesPerChunk: Int = .max) {
+        package init(
+            status: Int, headers: [String: String] = [:], body: String, interval: Double = 0,
+            bytesPerChunk: Int = .max
+        ) {
             let bytes = Array(body.utf8)
             var lines = ["HTTP/1.1 \(status) Scripted"]
             var all = headers
@@ -40,20 +43,33 @@ package final class RawHTTPServer: Sendable {
     /// Request lines and headers seen so far, in order.
     package var requestHeads: [String] { heads.withLock { $0 } }
 
-    package convenience init(_ answer: @escaping @Sendable (_ index: Int, _ path: String) -> Answer) throws {
+    package convenience init(_ answer: @escaping @Sendable (_ index: Int, _ path: String) -> Answer)
+        throws
+    {
         try self.init(answering: { index, path, _ in answer(index, path) })
     }
 
     /// `answer` also sees the request's body (as text).
-    package init(answering answer: @escaping @Sendable (_ index: Int, _ path: String, _ body: String) -> Answer) throws {
+    package init(
+        answering answer:
+            @escaping @Sendable (_ index: Int, _ path: String, _ body: String) -> Answer
+    ) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }
-        guard listener >= 0, bound == 0, listen(listener, 16) == 0 else { throw CocoaError(.fileWriteUnknown) }
-        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) }
+        }
+        guard listener >= 0, bound == 0, listen(listener, 16) == 0 else {
+            throw CocoaError(.fileWriteUnknown)
+        }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                getsockname(listener, $0, &length)
+            }
+        }
         self.listener = listener
         port = UInt16(bigEndian: address.sin_port)
         Thread { [self] in serve(answer) }.start()
@@ -105,9 +121,15 @@ package final class RawHTTPServer: Sendable {
             let text = String(decoding: data, as: UTF8.self)
             guard let end = text.range(of: "\r\n\r\n") else { continue }
             let head = text[..<end.lowerBound]
-            let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
-                .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
-            if text.utf8.count - text.utf8.distance(from: text.startIndex, to: end.upperBound) >= length { break }
+            let length =
+                head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+                .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) }
+                ?? 0
+            if text.utf8.count - text.utf8.distance(from: text.startIndex, to: end.upperBound)
+                >= length
+            {
+                break
+            }
         }
         let line = String(decoding: data.prefix { $0 != 0x0D }, as: UTF8.self)
         let text = String(decoding: data, as: UTF8.self)
@@ -121,7 +143,9 @@ package final class RawHTTPServer: Sendable {
         var offset = 0
         while offset < bytes.count {
             // MSG_NOSIGNAL: a client that hung up must not kill the test process with SIGPIPE.
-            let written = bytes[offset...].withUnsafeBytes { Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let written = bytes[offset...].withUnsafeBytes {
+                Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             if written <= 0 { return false }
             offset += written
         }

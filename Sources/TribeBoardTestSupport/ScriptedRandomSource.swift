@@ -19,7 +19,8 @@ package final class ScriptedRandomSource: SecureRandomSource, @unchecked Sendabl
 
     /// The bytes that make the generator produce `code` (each byte is the symbol's alphabet index).
     package static func bytes(for code: String) -> [UInt8] {
-        code.utf8.map { symbol in UInt8(FamilyCode.generatedAlphabet.firstIndex(of: symbol) ?? 255) }
+        code.utf8.map { symbol in UInt8(FamilyCode.generatedAlphabet.firstIndex(of: symbol) ?? 255)
+        }
     }
 
     package static func code(_ code: String) -> Step { .bytes(bytes(for: code)) }

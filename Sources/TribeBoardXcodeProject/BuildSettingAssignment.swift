@@ -8,7 +8,10 @@ struct BuildSettingAssignment: Sendable, Equatable {
     package let value: String
     package let location: SourceLocation
 
-    package init(key: String, conditions: [BuildSettingCondition] = [], value: String, location: SourceLocation) {
+    package init(
+        key: String, conditions: [BuildSettingCondition] = [], value: String,
+        location: SourceLocation
+    ) {
         self.key = key
         self.conditions = conditions
         self.value = value
@@ -16,9 +19,12 @@ struct BuildSettingAssignment: Sendable, Equatable {
     }
 
     /// Splits `CODE_SIGN_ENTITLEMENTS[sdk=macosx*][config=Debug]` into the key and its conditions.
-    package static func parse(key written: String, value: String, location: SourceLocation) -> BuildSettingAssignment {
+    package static func parse(key written: String, value: String, location: SourceLocation)
+        -> BuildSettingAssignment
+    {
         guard let open = written.firstIndex(of: "[") else {
-            return BuildSettingAssignment(key: written.trimmingCharacters(in: .whitespaces), value: value, location: location)
+            return BuildSettingAssignment(
+                key: written.trimmingCharacters(in: .whitespaces), value: value, location: location)
         }
         let key = written[..<open].trimmingCharacters(in: .whitespaces)
         var conditions: [BuildSettingCondition] = []
@@ -26,11 +32,16 @@ struct BuildSettingAssignment: Sendable, Equatable {
             let body = part.drop { $0 == "[" || $0 == " " }
             // `[sdk=iphoneos*,arch=arm64]` is also accepted by Xcode.
             for clause in body.split(separator: ",") {
-                let pieces = clause.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-                if pieces.count == 2 { conditions.append(BuildSettingCondition(name: pieces[0], pattern: pieces[1])) }
+                let pieces = clause.split(separator: "=", maxSplits: 1).map {
+                    $0.trimmingCharacters(in: .whitespaces)
+                }
+                if pieces.count == 2 {
+                    conditions.append(BuildSettingCondition(name: pieces[0], pattern: pieces[1]))
+                }
             }
         }
-        return BuildSettingAssignment(key: key, conditions: conditions, value: value, location: location)
+        return BuildSettingAssignment(
+            key: key, conditions: conditions, value: value, location: location)
     }
 }
 
@@ -87,24 +98,31 @@ package struct BuildContext: Sendable, Equatable, Hashable {
     }
 }
 
-/// One level of Xcode's settings stack (lowest first: project xcconfig, project, target xcconfig, target).
+/// One level of Xcode's settings stack (lowest first: project xcconfig, project, target xcconfig,
+/// target).
 struct BuildSettingLayer: Sendable {
     package let name: String
     let assignments: [BuildSettingAssignment]
     /// `#include?` files that do not exist: where an unresolved variable may have come from.
     let missingOptionalIncludes: [String]
 
-    package init(name: String, assignments: [BuildSettingAssignment], missingOptionalIncludes: [String] = []) {
+    package init(
+        name: String, assignments: [BuildSettingAssignment], missingOptionalIncludes: [String] = []
+    ) {
         self.name = name
         self.assignments = assignments
         self.missingOptionalIncludes = missingOptionalIncludes
     }
 
-    /// The assignment Xcode applies: among those whose conditions hold, the most specific, then the last.
+    /// The assignment Xcode applies: among those whose conditions hold, the most specific, then the
+    /// last.
     func assignment(_ key: String, in context: BuildContext) -> BuildSettingAssignment? {
         var best: BuildSettingAssignment?
-        for assignment in assignments where assignment.key == key && assignment.conditions.allSatisfy({ $0.matches(context) }) {
-            if let current = best, current.conditions.count > assignment.conditions.count { continue }
+        for assignment in assignments
+        where assignment.key == key && assignment.conditions.allSatisfy({ $0.matches(context) }) {
+            if let current = best, current.conditions.count > assignment.conditions.count {
+                continue
+            }
             best = assignment
         }
         return best

@@ -39,12 +39,16 @@ package struct BuildSettings: Sendable {
         guard let (assignment, layer) = lookup(key, below: layers.count) else {
             guard let builtin = builtin(key) else { return nil }
             var unresolved: [UnresolvedVariable] = []
-            let value = expand(builtin, key: key, layer: layers.count, depth: 0, unresolved: &unresolved)
+            let value = expand(
+                builtin, key: key, layer: layers.count, depth: 0, unresolved: &unresolved)
             return ResolvedSetting(value: value, location: nil, unresolved: unresolved)
         }
         var unresolved: [UnresolvedVariable] = []
-        let value = expand(assignment.value, key: key, layer: layer, depth: 0, unresolved: &unresolved)
-        return ResolvedSetting(value: value, location: assignment.location, unresolved: Array(Set(unresolved)).sorted { $0.name < $1.name })
+        let value = expand(
+            assignment.value, key: key, layer: layer, depth: 0, unresolved: &unresolved)
+        return ResolvedSetting(
+            value: value, location: assignment.location,
+            unresolved: Array(Set(unresolved)).sorted { $0.name < $1.name })
     }
 
     /// A path setting as Xcode would use it: unset variables read as empty (still reported).
@@ -58,12 +62,16 @@ package struct BuildSettings: Sendable {
     package func expand(_ text: String) -> ResolvedSetting {
         var unresolved: [UnresolvedVariable] = []
         let value = expand(text, key: nil, layer: layers.count, depth: 0, unresolved: &unresolved)
-        return ResolvedSetting(value: value, location: nil, unresolved: Array(Set(unresolved)).sorted { $0.name < $1.name })
+        return ResolvedSetting(
+            value: value, location: nil,
+            unresolved: Array(Set(unresolved)).sorted { $0.name < $1.name })
     }
 
     private func lookup(_ key: String, below top: Int) -> (BuildSettingAssignment, Int)? {
         for index in stride(from: top - 1, through: 0, by: -1) {
-            if let assignment = layers[index].assignment(key, in: context) { return (assignment, index) }
+            if let assignment = layers[index].assignment(key, in: context) {
+                return (assignment, index)
+            }
         }
         return nil
     }
@@ -79,15 +87,21 @@ package struct BuildSettings: Sendable {
         case "EFFECTIVE_PLATFORM_NAME": return context.sdk == "macosx" ? "" : "-" + context.sdk
         // Both are the signing team's id and a dot; they come from the provisioning profile.
         case "TeamIdentifierPrefix", "AppIdentifierPrefix":
-            return lookup("DEVELOPMENT_TEAM", below: layers.count).map { _ in "$(DEVELOPMENT_TEAM)." }
+            return lookup("DEVELOPMENT_TEAM", below: layers.count).map { _ in "$(DEVELOPMENT_TEAM)."
+            }
         default: return nil
         }
     }
 
-    private func expand(_ text: String, key: String?, layer: Int, depth: Int, unresolved: inout [UnresolvedVariable]) -> String {
+    private func expand(
+        _ text: String, key: String?, layer: Int, depth: Int, unresolved: inout [UnresolvedVariable]
+    ) -> String {
         guard text.contains("$") else { return text }
         guard depth < Self.maxDepth else {
-            unresolved.append(UnresolvedVariable(name: key ?? "a setting", hint: "part of settings that refer to each other in a cycle"))
+            unresolved.append(
+                UnresolvedVariable(
+                    name: key ?? "a setting",
+                    hint: "part of settings that refer to each other in a cycle"))
             return text
         }
         var output = ""
@@ -95,17 +109,23 @@ package struct BuildSettings: Sendable {
         while let dollar = rest.firstIndex(of: "$") {
             output += rest[..<dollar]
             let after = rest.index(after: dollar)
-            let close: Character? = after < rest.endIndex ? (rest[after] == "(" ? ")" : rest[after] == "{" ? "}" : nil) : nil
+            let close: Character? =
+                after < rest.endIndex
+                ? (rest[after] == "(" ? ")" : rest[after] == "{" ? "}" : nil) : nil
             guard let close,
                   let end = Self.matching(close, in: rest, from: rest.index(after: after)) else {
                 output += rest[dollar...]
                 return output
             }
             let inside = String(rest[rest.index(after: after)..<end])
-            let reference = expand(inside, key: key, layer: layer, depth: depth + 1, unresolved: &unresolved)
-            var parts = reference.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            let reference = expand(
+                inside, key: key, layer: layer, depth: depth + 1, unresolved: &unresolved)
+            var parts = reference.split(separator: ":", omittingEmptySubsequences: false).map(
+                String.init)
             let name = parts.removeFirst()
-            if let value = variable(name, key: key, layer: layer, depth: depth, unresolved: &unresolved) {
+            if let value = variable(
+                name, key: key, layer: layer, depth: depth, unresolved: &unresolved)
+            {
                 output += BuildSettingModifiers.apply(parts, to: value)
             } else if let fallback = BuildSettingModifiers.defaultValue(parts) {
                 output += fallback
@@ -118,19 +138,30 @@ package struct BuildSettings: Sendable {
         return output + rest
     }
 
-    private func variable(_ name: String, key: String?, layer: Int, depth: Int, unresolved: inout [UnresolvedVariable]) -> String? {
+    private func variable(
+        _ name: String, key: String?, layer: Int, depth: Int, unresolved: inout [UnresolvedVariable]
+    ) -> String? {
         // `$(inherited)` and a setting naming itself both mean the value of the levels below.
         if name == "inherited" || name == key, let key {
-            guard let (assignment, below) = lookup(key, below: layer) else { return builtin(key) == nil ? "" : builtin(key) }
-            return expand(assignment.value, key: key, layer: below, depth: depth + 1, unresolved: &unresolved)
+            guard let (assignment, below) = lookup(key, below: layer) else {
+                return builtin(key) == nil ? "" : builtin(key)
+            }
+            return expand(
+                assignment.value, key: key, layer: below, depth: depth + 1, unresolved: &unresolved)
         }
         if let (assignment, found) = lookup(name, below: layers.count) {
-            return expand(assignment.value, key: name, layer: found, depth: depth + 1, unresolved: &unresolved)
+            return expand(
+                assignment.value, key: name, layer: found, depth: depth + 1, unresolved: &unresolved
+            )
         }
-        return builtin(name).map { expand($0, key: name, layer: layers.count, depth: depth + 1, unresolved: &unresolved) }
+        return builtin(name).map {
+            expand($0, key: name, layer: layers.count, depth: depth + 1, unresolved: &unresolved)
+        }
     }
 
-    private static func matching(_ close: Character, in text: Substring, from start: Substring.Index) -> Substring.Index? {
+    private static func matching(
+        _ close: Character, in text: Substring, from start: Substring.Index
+    ) -> Substring.Index? {
         let open: Character = close == ")" ? "(" : "{"
         var depth = 1
         var index = start
@@ -149,10 +180,14 @@ package struct BuildSettings: Sendable {
         let missing = layers.flatMap(\.missingOptionalIncludes)
         let levels = layers.map(\.name).reversed().joined(separator: ", ")
         var hint = "not set in \(levels.isEmpty ? "any build setting" : levels)"
-        if name == "TeamIdentifierPrefix" || name == "AppIdentifierPrefix" || name == "DEVELOPMENT_TEAM" {
+        if name == "TeamIdentifierPrefix" || name == "AppIdentifierPrefix"
+            || name == "DEVELOPMENT_TEAM"
+        {
             hint += "; Xcode takes it from the signing team (DEVELOPMENT_TEAM)"
         }
-        if !missing.isEmpty { hint += "; perhaps from the missing optional include \(missing.joined(separator: ", "))" }
+        if !missing.isEmpty {
+            hint += "; perhaps from the missing optional include \(missing.joined(separator: ", "))"
+        }
         return hint
     }
 }
@@ -165,16 +200,28 @@ enum BuildSettingModifiers {
             switch modifier {
             case "lower": return value.lowercased()
             case "upper": return value.uppercased()
-            case "rfc1034identifier": return String(value.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") ? $0 : "-" })
+            case "rfc1034identifier":
+                return String(
+                    value.map {
+                        $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-")
+                            ? $0 : "-"
+                    })
             case "identifier", "c99extidentifier":
-                let mapped = String(value.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") ? $0 : "_" })
+                let mapped = String(
+                    value.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") ? $0 : "_" }
+                )
                 return mapped.first?.isNumber == true ? "_" + mapped : mapped
-            case "base": return ((value as NSString).lastPathComponent as NSString).deletingPathExtension
+            case "base":
+                return ((value as NSString).lastPathComponent as NSString).deletingPathExtension
             case "file": return (value as NSString).lastPathComponent
             case "dir": return (value as NSString).deletingLastPathComponent
-            case "suffix": return (value as NSString).pathExtension.isEmpty ? "" : "." + (value as NSString).pathExtension
+            case "suffix":
+                return (value as NSString).pathExtension.isEmpty
+                    ? "" : "." + (value as NSString).pathExtension
             default:
-                if modifier.hasPrefix("default="), value.isEmpty { return String(modifier.dropFirst("default=".count)) }
+                if modifier.hasPrefix("default="), value.isEmpty {
+                    return String(modifier.dropFirst("default=".count))
+                }
                 return value
             }
         }

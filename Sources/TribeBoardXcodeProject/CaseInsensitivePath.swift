@@ -10,7 +10,9 @@ package struct CaseInsensitivePath: Sendable, Equatable {
 
     package static func resolve(_ written: String) -> CaseInsensitivePath? {
         let standardized = URL(fileURLWithPath: written).standardizedFileURL.path
-        if FileManager.default.fileExists(atPath: standardized) { return CaseInsensitivePath(path: standardized, caseDiffers: false) }
+        if FileManager.default.fileExists(atPath: standardized) {
+            return CaseInsensitivePath(path: standardized, caseDiffers: false)
+        }
         var current = "/"
         for component in standardized.split(separator: "/").map(String.init) {
             let candidate = (current as NSString).appendingPathComponent(component)
@@ -19,7 +21,10 @@ package struct CaseInsensitivePath: Sendable, Equatable {
                 continue
             }
             guard let entries = try? FileManager.default.contentsOfDirectory(atPath: current),
-                  let match = entries.sorted().first(where: { $0.lowercased() == component.lowercased() }) else { return nil }
+                let match = entries.sorted().first(where: {
+                    $0.lowercased() == component.lowercased()
+                })
+            else { return nil }
             current = (current as NSString).appendingPathComponent(match)
         }
         return CaseInsensitivePath(path: current, caseDiffers: true)

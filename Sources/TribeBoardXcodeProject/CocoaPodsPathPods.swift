@@ -1,8 +1,9 @@
 import Foundation
 
-/// Development pods, `pod 'Name/Subspec', :path => '…'` in the Podfile beside the project (or a folder
-/// or two above it): their sources are in the repository and the target links them, as CocoaPods
-/// builds it. Read for the target's block of the Podfile (and pods outside any target block).
+/// Development pods, `pod 'Name/Subspec', :path => '…'` in the Podfile beside the project (or a
+/// folder or two above it): their sources are in the repository and the target links them, as
+/// CocoaPods builds it. Read for the target's block of the Podfile (and pods outside any target
+/// block).
 enum CocoaPodsPathPods {
     /// A Podfile is a few KB.
     static let maxPodfileSize = 1_000_000
@@ -10,12 +11,17 @@ enum CocoaPodsPathPods {
     /// Swift and Objective-C files of the path pods `target` uses.
     static func sources(forTarget target: String, projectFolder: String) -> [String] {
         guard let podfile = podfile(near: projectFolder),
-              let data = try? ProjectFileReader.read(podfile, limit: maxPodfileSize) else { return [] }
+            let data = try? ProjectFileReader.read(podfile, limit: maxPodfileSize)
+        else { return [] }
         let folder = (podfile as NSString).deletingLastPathComponent
         var blocks: [String?] = []
         var folders: [String] = []
-        for line in String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).map(String.init) {
-            let code = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? ""
+        for line in String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).map(
+            String.init)
+        {
+            let code =
+                line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first
+                .map(String.init) ?? ""
             if let name = capture(#"^\s*target\s+['"]([^'"]+)['"]\s*do\b"#, code) {
                 blocks.append(name)
             } else if matches(#"\bdo\s*(\|[^|]*\|)?\s*$"#, code) {
@@ -23,9 +29,12 @@ enum CocoaPodsPathPods {
             } else if matches(#"^\s*end\b"#, code) {
                 _ = blocks.popLast()
             } else if let pod = capture(#"^\s*pod\s+['"]([^'"]+)['"]"#, code),
-                      let path = capture(#":path\s*=>\s*['"]([^'"]+)['"]"#, code) ?? capture(#"path:\s*['"]([^'"]+)['"]"#, code) {
+                let path = capture(#":path\s*=>\s*['"]([^'"]+)['"]"#, code)
+                    ?? capture(#"path:\s*['"]([^'"]+)['"]"#, code)
+            {
                 let named = blocks.compactMap { $0 }
-                guard named.isEmpty || named.contains(target), let found = sourceFolder(pod: pod, base: FilePaths.join(folder, path))
+                guard named.isEmpty || named.contains(target),
+                    let found = sourceFolder(pod: pod, base: FilePaths.join(folder, path))
                 else { continue }
                 folders.append(found)
             }
@@ -40,7 +49,11 @@ enum CocoaPodsPathPods {
         for _ in 0..<3 {
             let candidate = current + "/Podfile"
             var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory), !isDirectory.boolValue { return candidate }
+            if FileManager.default.fileExists(atPath: candidate, isDirectory: &isDirectory),
+                !isDirectory.boolValue
+            {
+                return candidate
+            }
             current = (current as NSString).deletingLastPathComponent
         }
         return nil
@@ -53,10 +66,14 @@ enum CocoaPodsPathPods {
         guard let name = parts.first else { return nil }
         var candidates: [String] = []
         if parts.count > 1 { candidates.append("\(base)/\(name)/Classes/\(parts[1])") }
-        candidates += ["\(base)/\(name)/Classes", "\(base)/\(name)", "\(base)/Sources/\(name)", "\(base)/Sources"]
+        candidates += [
+            "\(base)/\(name)/Classes", "\(base)/\(name)", "\(base)/Sources/\(name)",
+            "\(base)/Sources"
+        ]
         return candidates.first { path in
             var isDirectory: ObjCBool = false
-            return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+                && isDirectory.boolValue
         }.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
     }
 

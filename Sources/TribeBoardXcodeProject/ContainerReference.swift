@@ -1,4 +1,5 @@
-/// A place in Swift or Objective-C code that names a CloudKit container (or relies on the default one).
+/// A place in Swift or Objective-C code that names a CloudKit container (or relies on the default
+/// one).
 package struct ContainerReference: Sendable, Equatable {
     package enum Value: Sendable, Hashable {
         /// `"iCloud.com.company.Product"`, directly or through a name bound to it.
@@ -35,13 +36,17 @@ package struct ContainerReference: Sendable, Equatable {
         self.location = location
     }
 
-    /// A store set-up (SwiftData's `ModelConfiguration`, Core Data's `NSPersistentCloudKitContainer`):
-    /// it runs when the target opens its store, so a container it cannot use breaks the build at launch.
-    /// A `CKContainer` call runs only when the code that makes it does.
+    /// A store set-up (SwiftData's `ModelConfiguration`, Core Data's
+    /// `NSPersistentCloudKitContainer`): it runs when the target opens its store, so a container it
+    /// cannot use breaks the build at launch. A `CKContainer` call runs only when the code that
+    /// makes it does.
     package var isStoreSetUp: Bool {
         call.hasPrefix("ModelConfiguration") || call.hasPrefix("NSPersistentCloudKitContainer")
     }
 
-    /// SwiftData's `.automatic`: with no container in the entitlements, a local store that syncs nothing.
-    package var isAutomatic: Bool { value == .defaultContainer && call == ContainerPatterns.automaticCall }
+    /// SwiftData's `.automatic`: with no container in the entitlements, a local store that syncs
+    /// nothing.
+    package var isAutomatic: Bool {
+        value == .defaultContainer && call == ContainerPatterns.automaticCall
+    }
 }

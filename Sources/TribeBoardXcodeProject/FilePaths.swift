@@ -29,7 +29,9 @@ struct FilePaths {
             }
         }
         localPackages = packages
-        synchronizedGroups = objects.byID.filter { $0.value["isa"]?.string == "PBXFileSystemSynchronizedRootGroup" }.map(\.key).sorted()
+        synchronizedGroups = objects.byID.filter {
+            $0.value["isa"]?.string == "PBXFileSystemSynchronizedRootGroup"
+        }.map(\.key).sorted()
     }
 
     private init(objects: PBXObjects, parents: [String: String]) {
@@ -40,22 +42,33 @@ struct FilePaths {
     }
 
     /// Swift files of the local packages whose products the target links: all of a package's
-    /// `Sources` (which of its targets make up the product is not read). A remote package is read when
-    /// its sources are in the tree (a folder named after the repository, holding a Package.swift).
+    /// `Sources` (which of its targets make up the product is not read). A remote package is read
+    /// when its sources are in the tree (a folder named after the repository, holding a
+    /// Package.swift).
     func localPackageSources(of target: OpenStepValue) -> [String] {
         var folders = Set<String>()
-        for dependencyID in target["packageProductDependencies"]?.array?.compactMap(\.string) ?? [] {
-            guard let dependency = objects.byID[dependencyID], let product = dependency["productName"]?.string else { continue }
+        for dependencyID in target["packageProductDependencies"]?.array?.compactMap(\.string) ?? []
+        {
+            guard let dependency = objects.byID[dependencyID],
+                let product = dependency["productName"]?.string
+            else { continue }
             if let packageID = dependency["package"]?.string {
                 guard let package = objects.byID[packageID] else { continue }
-                if package["isa"]?.string == "XCLocalSwiftPackageReference", let relative = package["relativePath"]?.string {
+                if package["isa"]?.string == "XCLocalSwiftPackageReference",
+                    let relative = package["relativePath"]?.string
+                {
                     folders.insert(Self.join(objects.folder, relative))
-                } else if let url = package["repositoryURL"]?.string, let folder = packageFolder(named: Self.repositoryName(url)) {
-                    // A remote package whose sources are in the tree (vendored, a submodule): read them.
+                } else if let url = package["repositoryURL"]?.string,
+                    let folder = packageFolder(named: Self.repositoryName(url))
+                {
+                    // A remote package whose sources are in the tree (vendored, a submodule): read
+                    // them.
                     folders.insert(folder)
                 }
             } else if let folder = localPackages[product] ?? packageFolder(named: product)
-                        ?? (localPackages.count == 1 ? localPackages.values.first : nil) ?? onlyLocalPackageReference() {
+                ?? (localPackages.count == 1 ? localPackages.values.first : nil)
+                ?? onlyLocalPackageReference()
+            {
                 folders.insert(folder)
             }
         }
@@ -68,11 +81,15 @@ struct FilePaths {
         return last.hasSuffix(".git") ? String(last.dropLast(4)) : last
     }
 
-    /// A product dependency Xcode wrote without its `package` (a package added by path): the project's
-    /// one `XCLocalSwiftPackageReference`, when it has exactly one.
+    /// A product dependency Xcode wrote without its `package` (a package added by path): the
+    /// project's one `XCLocalSwiftPackageReference`, when it has exactly one.
     private func onlyLocalPackageReference() -> String? {
-        let references = objects.byID.values.filter { $0["isa"]?.string == "XCLocalSwiftPackageReference" }
-        guard references.count == 1, let relative = references.first?["relativePath"]?.string else { return nil }
+        let references = objects.byID.values.filter {
+            $0["isa"]?.string == "XCLocalSwiftPackageReference"
+        }
+        guard references.count == 1, let relative = references.first?["relativePath"]?.string else {
+            return nil
+        }
         return URL(fileURLWithPath: Self.join(objects.folder, relative)).standardizedFileURL.path
     }
 
@@ -90,10 +107,14 @@ struct FilePaths {
         }
     }
 
-    /// `NAME/` or `*/NAME/` below the project folder holding a Package.swift (a workspace's packages).
+    /// `NAME/` or `*/NAME/` below the project folder holding a Package.swift (a workspace's
+    /// packages).
     private func packageFolder(named name: String) -> String? {
-        let top = (try? FileManager.default.contentsOfDirectory(atPath: objects.folder))?.sorted() ?? []
-        let candidates = [Self.join(objects.folder, name)] + top.map { Self.join(Self.join(objects.folder, $0), name) }
+        let top =
+            (try? FileManager.default.contentsOfDirectory(atPath: objects.folder))?.sorted() ?? []
+        let candidates =
+            [Self.join(objects.folder, name)]
+            + top.map { Self.join(Self.join(objects.folder, $0), name) }
         return candidates.first { FileManager.default.fileExists(atPath: $0 + "/Package.swift") }
     }
 
@@ -102,15 +123,20 @@ struct FilePaths {
         var said = false
         var files: [String] = []
         for phaseID in target["buildPhases"]?.array?.compactMap(\.string) ?? [] {
-            guard let phase = objects.byID[phaseID], phase["isa"]?.string == "PBXSourcesBuildPhase" else { continue }
+            guard let phase = objects.byID[phaseID], phase["isa"]?.string == "PBXSourcesBuildPhase"
+            else { continue }
             said = true
             for buildFileID in phase["files"]?.array?.compactMap(\.string) ?? [] {
-                guard let reference = objects.byID[buildFileID]?["fileRef"]?.string, let path = path(of: reference),
-                      ContainerPatterns.codeExtensions.contains((path as NSString).pathExtension) else { continue }
+                guard let reference = objects.byID[buildFileID]?["fileRef"]?.string,
+                    let path = path(of: reference),
+                    ContainerPatterns.codeExtensions.contains((path as NSString).pathExtension)
+                else { continue }
                 files.append(path)
                 // An Objective-C file's constants are often in its header, which no phase compiles.
                 let header = (path as NSString).deletingPathExtension + ".h"
-                if !path.hasSuffix(".swift"), FileManager.default.fileExists(atPath: header) { files.append(header) }
+                if !path.hasSuffix(".swift"), FileManager.default.fileExists(atPath: header) {
+                    files.append(header)
+                }
             }
         }
         let owned = target["fileSystemSynchronizedGroups"]?.array?.compactMap(\.string) ?? []
@@ -122,15 +148,16 @@ struct FilePaths {
             said = true
             let excluded = exceptions(group: groupID, target: targetID)
             files += SwiftContainerLiterals.codeFiles(below: root).filter { path in
-                let relative = path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : path
+                let relative =
+                    path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : path
                 return !excluded.contains { relative == $0 || relative.hasPrefix($0 + "/") }
             }
         }
         return said ? Array(Set(files)).sorted() : nil
     }
 
-    /// Files another target's synchronized folder adds to this one: an exception set for this target
-    /// on a folder it does not own lists files added to it, not removed (objectVersion 77).
+    /// Files another target's synchronized folder adds to this one: an exception set for this
+    /// target on a folder it does not own lists files added to it, not removed (objectVersion 77).
     private func addedBySynchronizedGroups(target: String, owned: Set<String>) -> [String] {
         var files: [String] = []
         for groupID in synchronizedGroups where !owned.contains(groupID) {
@@ -138,7 +165,9 @@ struct FilePaths {
             guard !relatives.isEmpty, let root = path(of: groupID) else { continue }
             for relative in relatives {
                 let path = Self.join(root, relative)
-                files += ContainerPatterns.codeExtensions.contains((path as NSString).pathExtension) ? [path]
+                files +=
+                    ContainerPatterns.codeExtensions.contains((path as NSString).pathExtension)
+                    ? [path]
                     : SwiftContainerLiterals.codeFiles(below: path)
             }
         }
@@ -148,9 +177,11 @@ struct FilePaths {
     /// Paths (relative to the group) that `membershipExceptions` take out of the target
     /// (or, on a folder the target does not own, add to it).
     private func exceptions(group: String, target: String) -> [String] {
-        return (objects.byID[group]?["exceptions"]?.array ?? []).compactMap { $0.string.flatMap { objects.byID[$0] } }
-            .filter { $0["target"]?.string == target }
-            .flatMap { $0["membershipExceptions"]?.array?.compactMap(\.string) ?? [] }
+        return (objects.byID[group]?["exceptions"]?.array ?? []).compactMap {
+            $0.string.flatMap { objects.byID[$0] }
+        }
+        .filter { $0["target"]?.string == target }
+        .flatMap { $0["membershipExceptions"]?.array?.compactMap(\.string) ?? [] }
     }
 
     static func join(_ base: String, _ path: String) -> String {

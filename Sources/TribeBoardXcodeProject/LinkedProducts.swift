@@ -1,8 +1,8 @@
 import Foundation
 
 /// What a target links or embeds that holds code of its own: frameworks and libraries built by
-/// another target (of this project, of a sub-project in `projectReferences`, or of a sibling project
-/// in the workspace, all met by product file name), and the targets it depends on by name.
+/// another target (of this project, of a sub-project in `projectReferences`, or of a sibling
+/// project in the workspace, all met by product file name), and the targets it depends on by name.
 extension PBXObjects {
     /// `BeaconCrawl.framework`, `libSync.a`: the file name of the product a target builds.
     func productFile(of target: OpenStepValue) -> String? {
@@ -19,20 +19,27 @@ extension PBXObjects {
         var linked: [String] = []
         for phaseID in target["buildPhases"]?.array?.compactMap(\.string) ?? [] {
             guard let phase = byID[phaseID],
-                  ["PBXFrameworksBuildPhase", "PBXCopyFilesBuildPhase"].contains(phase["isa"]?.string ?? "")
+                ["PBXFrameworksBuildPhase", "PBXCopyFilesBuildPhase"].contains(
+                    phase["isa"]?.string ?? "")
             else { continue }
             for buildFileID in phase["files"]?.array?.compactMap(\.string) ?? [] {
                 guard let reference = byID[buildFileID]?["fileRef"]?.string.flatMap({ byID[$0] }),
-                      let path = reference["path"]?.string ?? reference["name"]?.string else { continue }
+                    let path = reference["path"]?.string ?? reference["name"]?.string
+                else { continue }
                 let name = (path as NSString).lastPathComponent
-                if name.hasSuffix(".framework") || name.hasSuffix(".a") || name.hasSuffix(".dylib") { linked.append(name) }
+                if name.hasSuffix(".framework") || name.hasSuffix(".a") || name.hasSuffix(".dylib")
+                {
+                    linked.append(name)
+                }
             }
         }
         for dependencyID in target["dependencies"]?.array?.compactMap(\.string) ?? [] {
             guard let dependency = byID[dependencyID] else { continue }
             if let name = dependency["target"]?.string.flatMap({ byID[$0] })?["name"]?.string {
                 linked.append("target:" + name)
-            } else if let name = dependency["targetProxy"]?.string.flatMap({ byID[$0] })?["remoteInfo"]?.string {
+            } else if let name = dependency["targetProxy"]?.string.flatMap({ byID[$0] })?[
+                "remoteInfo"]?.string
+            {
                 linked.append("target:" + name)
             }
         }
@@ -54,7 +61,10 @@ package struct LinkedCode: Sendable {
 
     package init(projects: [XcodeProject]) {
         for target in projects.flatMap(\.targets) where target.providesCode {
-            let entry = (files: (target.sourceFiles ?? []) + target.packageSourceFiles, linked: target.linkedProducts)
+            let entry = (
+                files: (target.sourceFiles ?? []) + target.packageSourceFiles,
+                linked: target.linkedProducts
+            )
             byProduct["target:" + target.name] = entry
             if let product = target.productFile { byProduct[product] = entry }
         }

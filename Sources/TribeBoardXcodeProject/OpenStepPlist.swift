@@ -63,23 +63,34 @@ enum OpenStepPlist {
         let value = try parseValue(&tokens, depth: 0)
         let trailing = try tokens.next()
         if trailing.kind != .end {
-            throw OpenStepPlistError(line: trailing.line, reason: "unexpected \(trailing.kind.description) after the top-level value")
+            throw OpenStepPlistError(
+                line: trailing.line,
+                reason: "unexpected \(trailing.kind.description) after the top-level value")
         }
         return value
     }
 
-    private static func parseValue(_ tokens: inout OpenStepTokenizer, depth: Int) throws(OpenStepPlistError) -> OpenStepValue {
+    private static func parseValue(_ tokens: inout OpenStepTokenizer, depth: Int)
+        throws(OpenStepPlistError) -> OpenStepValue
+    {
         let token = try tokens.next()
-        guard depth < maxDepth else { throw OpenStepPlistError(line: token.line, reason: "nested more than \(maxDepth) levels") }
+        guard depth < maxDepth else {
+            throw OpenStepPlistError(
+                line: token.line, reason: "nested more than \(maxDepth) levels")
+        }
         switch token.kind {
         case .string(let value): return .string(value, line: token.line)
         case .openBrace: return try parseDictionary(&tokens, line: token.line, depth: depth)
         case .openParenthesis: return try parseArray(&tokens, line: token.line, depth: depth)
-        default: throw OpenStepPlistError(line: token.line, reason: "expected a value, found \(token.kind.description)")
+        default:
+            throw OpenStepPlistError(
+                line: token.line, reason: "expected a value, found \(token.kind.description)")
         }
     }
 
-    private static func parseDictionary(_ tokens: inout OpenStepTokenizer, line: Int, depth: Int) throws(OpenStepPlistError) -> OpenStepValue {
+    private static func parseDictionary(_ tokens: inout OpenStepTokenizer, line: Int, depth: Int)
+        throws(OpenStepPlistError) -> OpenStepValue
+    {
         var entries: [OpenStepEntry] = []
         while true {
             let keyToken = try tokens.next()
@@ -92,12 +103,16 @@ enum OpenStepPlist {
                 try tokens.expect(.semicolon)
                 entries.append(OpenStepEntry(key: key, line: keyToken.line, value: value))
             default:
-                throw OpenStepPlistError(line: keyToken.line, reason: "expected a key or }, found \(keyToken.kind.description)")
+                throw OpenStepPlistError(
+                    line: keyToken.line,
+                    reason: "expected a key or }, found \(keyToken.kind.description)")
             }
         }
     }
 
-    private static func parseArray(_ tokens: inout OpenStepTokenizer, line: Int, depth: Int) throws(OpenStepPlistError) -> OpenStepValue {
+    private static func parseArray(_ tokens: inout OpenStepTokenizer, line: Int, depth: Int)
+        throws(OpenStepPlistError) -> OpenStepValue
+    {
         var values: [OpenStepValue] = []
         while true {
             if try tokens.peek().kind == .closeParenthesis {
@@ -109,7 +124,10 @@ enum OpenStepPlist {
             switch separator.kind {
             case .comma: continue
             case .closeParenthesis: return .array(values, line: line)
-            default: throw OpenStepPlistError(line: separator.line, reason: "expected , or ), found \(separator.kind.description)")
+            default:
+                throw OpenStepPlistError(
+                    line: separator.line,
+                    reason: "expected , or ), found \(separator.kind.description)")
             }
         }
     }

@@ -55,7 +55,9 @@ struct OpenStepTokenizer {
     mutating func expect(_ kind: Kind) throws(OpenStepPlistError) {
         let token = try next()
         guard token.kind == kind else {
-            throw OpenStepPlistError(line: token.line, reason: "expected \(kind.description), found \(token.kind.description)")
+            throw OpenStepPlistError(
+                line: token.line,
+                reason: "expected \(kind.description), found \(token.kind.description)")
         }
     }
 
@@ -64,8 +66,10 @@ struct OpenStepTokenizer {
         guard offset < bytes.count else { return Token(kind: .end, line: line) }
         let start = line
         let byte = bytes[offset]
-        let punctuation: [UInt8: Kind] = [0x7B: .openBrace, 0x7D: .closeBrace, 0x28: .openParenthesis, 0x29: .closeParenthesis,
-                                          0x3D: .equals, 0x3B: .semicolon, 0x2C: .comma]
+        let punctuation: [UInt8: Kind] = [
+            0x7B: .openBrace, 0x7D: .closeBrace, 0x28: .openParenthesis, 0x29: .closeParenthesis,
+            0x3D: .equals, 0x3B: .semicolon, 0x2C: .comma
+        ]
         if let kind = punctuation[byte] {
             offset += 1
             return Token(kind: kind, line: start)
@@ -75,11 +79,13 @@ struct OpenStepTokenizer {
         case 0x3C: return Token(kind: .string(try data()), line: start)
         default:
             guard Self.isBare(byte) else {
-                throw OpenStepPlistError(line: line, reason: "unexpected character \"\(Unicode.Scalar(byte))\"")
+                throw OpenStepPlistError(
+                    line: line, reason: "unexpected character \"\(Unicode.Scalar(byte))\"")
             }
             let begin = offset
             while offset < bytes.count, Self.isBare(bytes[offset]) { offset += 1 }
-            return Token(kind: .string(String(decoding: bytes[begin..<offset], as: UTF8.self)), line: start)
+            return Token(
+                kind: .string(String(decoding: bytes[begin..<offset], as: UTF8.self)), line: start)
         }
     }
 
@@ -102,11 +108,15 @@ struct OpenStepTokenizer {
             } else if byte == 0x2F, offset + 1 < bytes.count, bytes[offset + 1] == 0x2A {
                 let opened = line
                 offset += 2
-                while offset + 1 < bytes.count, !(bytes[offset] == 0x2A && bytes[offset + 1] == 0x2F) {
+                while offset + 1 < bytes.count,
+                    !(bytes[offset] == 0x2A && bytes[offset + 1] == 0x2F)
+                {
                     if bytes[offset] == 0x0A { line += 1 }
                     offset += 1
                 }
-                guard offset + 1 < bytes.count else { throw OpenStepPlistError(line: opened, reason: "unclosed /* comment") }
+                guard offset + 1 < bytes.count else {
+                    throw OpenStepPlistError(line: opened, reason: "unclosed /* comment")
+                }
                 offset += 2
             } else if byte == 0x2F, offset + 1 < bytes.count, bytes[offset + 1] == 0x2F {
                 while offset < bytes.count, bytes[offset] != 0x0A { offset += 1 }
@@ -140,7 +150,9 @@ struct OpenStepTokenizer {
             }
             offset += 1
         }
-        guard offset < bytes.count else { throw OpenStepPlistError(line: opened, reason: "unclosed quoted string") }
+        guard offset < bytes.count else {
+            throw OpenStepPlistError(line: opened, reason: "unclosed quoted string")
+        }
         offset += 1
         return String(decoding: value, as: UTF8.self)
     }
@@ -154,7 +166,9 @@ struct OpenStepTokenizer {
             offset += 1
             digits += 1
         }
-        guard digits > 0, let scalar = Unicode.Scalar(scalarValue) else { return Array("\u{FFFD}".utf8) }
+        guard digits > 0, let scalar = Unicode.Scalar(scalarValue) else {
+            return Array("\u{FFFD}".utf8)
+        }
         return Array(String(Character(scalar)).utf8)
     }
 
@@ -174,7 +188,9 @@ struct OpenStepTokenizer {
             if bytes[offset] == 0x0A { line += 1 }
             offset += 1
         }
-        guard offset < bytes.count else { throw OpenStepPlistError(line: opened, reason: "unclosed <data>") }
+        guard offset < bytes.count else {
+            throw OpenStepPlistError(line: opened, reason: "unclosed <data>")
+        }
         offset += 1
         return String(decoding: bytes[begin..<offset], as: UTF8.self)
     }

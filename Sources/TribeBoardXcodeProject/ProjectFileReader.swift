@@ -24,28 +24,41 @@ package enum ProjectFileReader {
     package static func read(_ path: String, limit: Int) throws(XcodeProjectError) -> Data {
         var status = stat()
         guard stat(path, &status) == 0 else {
-            throw errno == ENOENT || errno == ENOTDIR ? .notFound(path: path) : .unreadable(path: path, reason: String(cString: strerror(errno)))
+            throw errno == ENOENT || errno == ENOTDIR
+                ? .notFound(path: path)
+                : .unreadable(path: path, reason: String(cString: strerror(errno)))
         }
         if let kind = kind(ofMode: status.st_mode) { throw .unreadable(path: path, reason: kind) }
-        // O_NONBLOCK: if the path became a FIFO since the stat, open returns at once; fstat then says so.
+        // O_NONBLOCK: if the path became a FIFO since the stat, open returns at once; fstat then
+        // says so.
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
-            throw .unreadable(path: path, reason: errno == EACCES ? "permission denied" : String(cString: strerror(errno)))
+            throw .unreadable(
+                path: path,
+                reason: errno == EACCES ? "permission denied" : String(cString: strerror(errno)))
         }
         defer { close(descriptor) }
-        guard fstat(descriptor, &status) == 0 else { throw .unreadable(path: path, reason: String(cString: strerror(errno))) }
+        guard fstat(descriptor, &status) == 0 else {
+            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+        }
         if let kind = kind(ofMode: status.st_mode) { throw .unreadable(path: path, reason: kind) }
-        guard status.st_size <= limit else { throw .unreadable(path: path, reason: "larger than \(limit / 1_000_000) MB") }
+        guard status.st_size <= limit else {
+            throw .unreadable(path: path, reason: "larger than \(limit / 1_000_000) MB")
+        }
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = buffer.withUnsafeMutableBytes { readBytes(descriptor, $0.baseAddress, $0.count) }
+            let count = buffer.withUnsafeMutableBytes {
+                readBytes(descriptor, $0.baseAddress, $0.count)
+            }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw .unreadable(path: path, reason: String(cString: strerror(errno)))
             }
             if count == 0 { break }
-            guard data.count + count <= limit else { throw .unreadable(path: path, reason: "larger than \(limit / 1_000_000) MB") }
+            guard data.count + count <= limit else {
+                throw .unreadable(path: path, reason: "larger than \(limit / 1_000_000) MB")
+            }
             data.append(contentsOf: buffer[0..<count])
         }
         return data
@@ -53,6 +66,7 @@ package enum ProjectFileReader {
 }
 
 /// The C `read`, outside the enum whose own `read` would hide it.
-private func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+private func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int
+{
     read(descriptor, buffer, count)
 }

@@ -9,7 +9,9 @@ import Synchronization
 /// Comments and string contents are skipped by a small lexer, not a regex over the raw text.
 package enum SwiftContainerLiterals {
     /// Folders never scanned: build products, dependencies, version control.
-    static let skippedFolders: Set<String> = [".build", ".git", "DerivedData", "Pods", "Carthage", "node_modules", ".swiftpm"]
+    static let skippedFolders: Set<String> = [
+        ".build", ".git", "DerivedData", "Pods", "Carthage", "node_modules", ".swiftpm"
+    ]
     static let maxFiles = 20_000
     static let maxFileSize = 2_000_000
 
@@ -33,7 +35,8 @@ package enum SwiftContainerLiterals {
 
         func scan(_ path: String, display: (String) -> String) -> FileScan? {
             if let done = scans.withLock({ $0[path] }) { return done }
-            let result = (try? ProjectFileReader.read(path, limit: SwiftContainerLiterals.maxFileSize))
+            let result =
+                (try? ProjectFileReader.read(path, limit: SwiftContainerLiterals.maxFileSize))
                 .map { SwiftContainerLiterals.scan(Array($0), path: display(path)) }
             scans.withLock { $0[path] = result }
             return result
@@ -46,21 +49,29 @@ package enum SwiftContainerLiterals {
         let scans = files.compactMap { cache.scan($0, display: display) }
         var bindings: [String: [Binding]] = [:]
         for scan in scans { bindings.merge(scan.bindings) { $0 + $1 } }
-        // A fallback named after an Info.plist lookup (`?? defaultIdentifier`) is the literal bound to it.
+        // A fallback named after an Info.plist lookup (`?? defaultIdentifier`) is the literal bound
+        // to it.
         let resolve = { (value: ContainerReference.Value) -> ContainerReference.Value in
             guard case .infoPlist(let key, .name(let name)?) = value else { return value }
-            let literals = Set((bindings[name] ?? []).compactMap { binding -> String? in
-                if case .literal(let text) = binding.value { return text }
-                return nil
-            })
-            return literals.count == 1 ? .infoPlist(key: key, fallback: literals.first.map { .literal($0) }) : value
+            let literals = Set(
+                (bindings[name] ?? []).compactMap { binding -> String? in
+                    if case .literal(let text) = binding.value { return text }
+                    return nil
+                })
+            return literals.count == 1
+                ? .infoPlist(key: key, fallback: literals.first.map { .literal($0) }) : value
         }
-        var references = scans.flatMap(\.direct).map { ContainerReference(value: resolve($0.value), call: $0.call, location: $0.location) }
+        var references = scans.flatMap(\.direct).map {
+            ContainerReference(value: resolve($0.value), call: $0.call, location: $0.location)
+        }
         // A binding several uses reach is one reference (a set: a project may bind thousands).
-        var seen = Set(references.map { Key(path: $0.location.path, line: $0.location.line, value: $0.value) })
+        var seen = Set(
+            references.map { Key(path: $0.location.path, line: $0.location.line, value: $0.value) })
         for scan in scans {
             for use in scan.namedUses {
-                let parts = use.name.split(separator: ".").filter { $0 != "rawValue" && $0 != "self" }
+                let parts = use.name.split(separator: ".").filter {
+                    $0 != "rawValue" && $0 != "self"
+                }
                 let name = String(parts.last ?? "")
                 let via = "\(use.call) via \(use.name) (\(use.location))"
                 // A name bound in the file that uses it is that binding (two services may each
@@ -70,14 +81,26 @@ package enum SwiftContainerLiterals {
                 let here = everywhere.filter { $0.location.path == use.location.path }
                 let bound = here.isEmpty ? everywhere : here
                 if bound.isEmpty {
-                    references.append(ContainerReference(value: .unresolved(name: use.name), call: use.call, location: use.location))
+                    references.append(
+                        ContainerReference(
+                            value: .unresolved(name: use.name), call: use.call,
+                            location: use.location))
                 }
-                for binding in bound where seen.insert(Key(path: binding.location.path, line: binding.location.line, value: binding.value)).inserted {
-                    references.append(ContainerReference(value: resolve(binding.value), call: via, location: binding.location))
+                for binding in bound
+                where seen.insert(
+                    Key(
+                        path: binding.location.path, line: binding.location.line,
+                        value: binding.value)
+                ).inserted {
+                    references.append(
+                        ContainerReference(
+                            value: resolve(binding.value), call: via, location: binding.location))
                 }
             }
         }
-        return references.sorted { ($0.location.path, $0.location.line ?? 0) < ($1.location.path, $1.location.line ?? 0) }
+        return references.sorted {
+            ($0.location.path, $0.location.line ?? 0) < ($1.location.path, $1.location.line ?? 0)
+        }
     }
 
     /// Where a reference is and what it names.
@@ -108,8 +131,8 @@ package enum SwiftContainerLiterals {
                     result.bindings[name, default: []].append((value, location))
                 }
             } else if let lookup = firstMatch(ContainerPatterns.infoPlistLookup, before) {
-                // `CKContainer(identifier: Bundle.main.object(forInfoDictionaryKey: "KEY") as! String)`,
-                // or a name bound to that lookup.
+                // `CKContainer(identifier: Bundle.main.object(forInfoDictionaryKey: "KEY") as!
+                // String)`, or a name bound to that lookup.
                 let stripped = String(before[..<lookup.lowerBound])
                 let value = ContainerReference.Value.infoPlist(key: literal.text, fallback: fallback(after: literal, in: literals, code: code))
                 if let call = ContainerPatterns.positions.first(where: { matches($0.pattern + #"(?:\(\s*)?$"#, stripped) })?.call {
@@ -167,11 +190,17 @@ package enum SwiftContainerLiterals {
             ?? capture(ContainerPatterns.argument, before)
     }
 
-    /// A literal in a container position: as written, completed with the bundle id, or unverifiable.
-    private static func value(of literal: SwiftLiteralLexer.Literal, code: [UInt8]) -> ContainerReference.Value {
+    /// A literal in a container position: as written, completed with the bundle id, or
+    /// unverifiable.
+    private static func value(of literal: SwiftLiteralLexer.Literal, code: [UInt8])
+        -> ContainerReference.Value
+    {
         if literal.interpolated { return .interpolated(literal.text) }
-        let after = String(decoding: code[literal.end..<min(code.count, literal.end + 120)], as: UTF8.self)
-        if matches(#"^\s*\+\s*\(?\s*Bundle\s*\.\s*main\s*\.\s*bundleIdentifier"#, after) { return .bundleIDSuffix(prefix: literal.text) }
+        let after = String(
+            decoding: code[literal.end..<min(code.count, literal.end + 120)], as: UTF8.self)
+        if matches(#"^\s*\+\s*\(?\s*Bundle\s*\.\s*main\s*\.\s*bundleIdentifier"#, after) {
+            return .bundleIDSuffix(prefix: literal.text)
+        }
         if matches(#"^\s*\+"#, after) { return .interpolated(literal.text + " + …") }
         return .literal(literal.text)
     }
@@ -196,34 +225,45 @@ package enum SwiftContainerLiterals {
 
     private static func regex(_ pattern: String) -> NSRegularExpression? {
         if let done = compiled.withLock({ $0[pattern] }) { return done }
-        guard let made = try? NSRegularExpression(pattern: pattern, options: [.anchorsMatchLines]) else { return nil }
+        guard let made = try? NSRegularExpression(pattern: pattern, options: [.anchorsMatchLines])
+        else { return nil }
         compiled.withLock { $0[pattern] = made }
         return made
     }
 
     static func matches(_ pattern: String, _ text: String) -> Bool {
-        guard let regex = regex(pattern.hasSuffix("$") ? String(pattern.dropLast()) + #"\z"# : pattern) else { return false }
+        guard
+            let regex = regex(
+                pattern.hasSuffix("$") ? String(pattern.dropLast()) + #"\z"# : pattern)
+        else { return false }
         return regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
     }
 
     private static func capture(_ pattern: String, _ text: String) -> String? {
-        guard let regex = regex(pattern.hasSuffix("$") ? String(pattern.dropLast()) + #"\z"# : pattern),
-              let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
-              let range = Range(match.range(at: 1), in: text) else { return nil }
+        guard
+            let regex = regex(
+                pattern.hasSuffix("$") ? String(pattern.dropLast()) + #"\z"# : pattern),
+            let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)),
+            let range = Range(match.range(at: 1), in: text)
+        else { return nil }
         return String(text[range])
     }
 
     private static func firstMatch(_ pattern: String, _ text: String) -> Range<String.Index>? {
         guard let regex = regex(String(pattern.dropLast()) + #"\z"#),
-              let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) else { return nil }
+            let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text))
+        else { return nil }
         return Range(match.range, in: text)
     }
 
     private static func captures(_ pattern: String, _ text: String, group: Int) -> [(Int, String)] {
         guard let regex = regex(pattern) else { return [] }
-        return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { match in
+        return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
+            match in
             guard let range = Range(match.range(at: group), in: text) else { return nil }
-            return (text.utf8.distance(from: text.startIndex, to: range.lowerBound), String(text[range]))
+            return (
+                text.utf8.distance(from: text.startIndex, to: range.lowerBound), String(text[range])
+            )
         }
     }
 }

@@ -12,7 +12,8 @@ struct SwiftLiteralLexer {
         let interpolated: Bool
     }
 
-    /// The source with comments blanked out (newlines kept), for looking at the code around a literal.
+    /// The source with comments blanked out (newlines kept), for looking at the code around a
+    /// literal.
     private(set) var code: [UInt8]
     private var offset = 0
     private var line = 1
@@ -40,7 +41,10 @@ struct SwiftLiteralLexer {
                 let (text, interpolated) = singleLineString()
                 // A backslash at the very end steps past it: the end is clamped to the source.
                 offset = min(offset, code.count)
-                found.append(Literal(text: text, offset: start, end: offset, line: startLine, interpolated: interpolated))
+                found.append(
+                    Literal(
+                        text: text, offset: start, end: offset, line: startLine,
+                        interpolated: interpolated))
             } else {
                 offset += 1
             }

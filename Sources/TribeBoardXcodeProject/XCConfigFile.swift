@@ -105,7 +105,8 @@ enum XCConfigFile {
     private static func stripComment(_ line: Substring) -> Substring {
         var search = line.startIndex
         while let range = line[search...].range(of: "//") {
-            if range.lowerBound > line.startIndex, line[line.index(before: range.lowerBound)] == ":" {
+            if range.lowerBound > line.startIndex, line[line.index(before: range.lowerBound)] == ":"
+            {
                 search = range.upperBound
                 continue
             }

@@ -13,17 +13,21 @@ package struct XMLPlistFile: Sendable {
         let data = try ProjectFileReader.read(path, limit: maxFileSize)
         let object: Any
         do {
-            object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
+            object = try PropertyListSerialization.propertyList(
+                from: data, options: [], format: nil)
         } catch {
-            throw .malformed(path: path, line: 0, reason: "not a property list (\(error.localizedDescription))")
+            throw .malformed(
+                path: path, line: 0, reason: "not a property list (\(error.localizedDescription))")
         }
         guard let dictionary = object as? [String: Any] else {
             throw .malformed(path: path, line: 0, reason: "the top level is not a dictionary")
         }
         // A binary plist (bplist00) has no lines: findings then name the file alone.
-        let text = data.starts(with: Array("bplist00".utf8)) ? "" : String(decoding: data, as: UTF8.self)
-        return XMLPlistFile(path: path, root: dictionary.compactMapValues(Self.sendable),
-                            lines: text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline))
+        let text =
+            data.starts(with: Array("bplist00".utf8)) ? "" : String(decoding: data, as: UTF8.self)
+        return XMLPlistFile(
+            path: path, root: dictionary.compactMapValues(Self.sendable),
+            lines: text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline))
     }
 
     /// Plist values doctor reads: strings, arrays of strings, and the keys of a dictionary
@@ -32,18 +36,22 @@ package struct XMLPlistFile: Sendable {
         if let string = value as? String { return string }
         if let array = value as? [Any] { return array.compactMap { $0 as? String } }
         if let bool = value as? Bool { return bool }
-        if let dictionary = value as? [String: Any] { return DictionaryKeys(keys: dictionary.keys.sorted()) }
+        if let dictionary = value as? [String: Any] {
+            return DictionaryKeys(keys: dictionary.keys.sorted())
+        }
         return nil
     }
 
-    /// A dictionary value, of which doctor keeps the keys (sorted: a plist dictionary has no order).
+    /// A dictionary value, of which doctor keeps the keys (sorted: a plist dictionary has no
+    /// order).
     struct DictionaryKeys: Sendable { let keys: [String] }
 
     package func has(_ key: String) -> Bool { root[key] != nil }
 
     package func string(_ key: String) -> String? { root[key] as? String }
 
-    /// The keys of a dictionary value (`NSUbiquitousContainers`), sorted; nil when it is no dictionary.
+    /// The keys of a dictionary value (`NSUbiquitousContainers`), sorted; nil when it is no
+    /// dictionary.
     package func dictionaryKeys(_ key: String) -> [String]? { (root[key] as? DictionaryKeys)?.keys }
 
     /// A string array; a lone string reads as a one-element array.
@@ -70,7 +78,9 @@ package struct XMLPlistFile: Sendable {
     }
 
     private static func escaped(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;")
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(
+            of: "<", with: "&lt;"
+        )
+        .replacingOccurrences(of: ">", with: "&gt;")
     }
 }

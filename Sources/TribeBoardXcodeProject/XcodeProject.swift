@@ -3,7 +3,8 @@ import Foundation
 package enum XcodeProjectError: Error, Equatable, LocalizedError {
     case notFound(path: String)
     case noProjectInFolder(path: String)
-    /// An XcodeGen (`project.yml`) or Tuist (`Project.swift`) folder whose project is not generated.
+    /// An XcodeGen (`project.yml`) or Tuist (`Project.swift`) folder whose project is not
+    /// generated.
     case notGenerated(path: String, manifest: String, command: String)
     /// The same with a `.xcodeproj` of which only some files are committed (no project.pbxproj).
     case partlyGenerated(path: String, bundle: String, manifest: String, command: String)
@@ -16,7 +17,8 @@ package enum XcodeProjectError: Error, Equatable, LocalizedError {
     package var errorDescription: String? {
         switch self {
         case .notFound(let path): return "\(path) does not exist"
-        case .noProjectInFolder(let path): return "\(path) holds no .xcodeproj or .xcworkspace (nor one in the folders below)"
+        case .noProjectInFolder(let path):
+            return "\(path) holds no .xcodeproj or .xcworkspace (nor one in the folders below)"
         case .notGenerated(let path, let manifest, let command):
             return "\(path) holds \(manifest) but no generated .xcodeproj: run `\(command)` there first"
         case .partlyGenerated(let path, let bundle, let manifest, let command):
@@ -27,7 +29,8 @@ package enum XcodeProjectError: Error, Equatable, LocalizedError {
         case .severalProjects(let path, let projects):
             return "\(path) holds several projects: \(projects.joined(separator: ", "))"
         case .unreadable(let path, let reason): return "cannot read \(path): \(reason)"
-        case .malformed(let path, let line, let reason): return "\(path):\(line): not a readable project file: \(reason)"
+        case .malformed(let path, let line, let reason):
+            return "\(path):\(line): not a readable project file: \(reason)"
         }
     }
 }
@@ -42,10 +45,14 @@ package struct XcodeProject: Sendable {
     /// Projects named in `projectReferences` (sub-projects whose frameworks the targets may link).
     package var subprojects: [String] = []
 
-    /// Reads `bundle` (an `.xcodeproj`); `display` turns absolute paths into the ones findings show.
-    package static func read(bundle: String, display: @escaping (String) -> String) throws(XcodeProjectError) -> XcodeProject {
+    /// Reads `bundle` (an `.xcodeproj`); `display` turns absolute paths into the ones findings
+    /// show.
+    package static func read(bundle: String, display: @escaping (String) -> String)
+        throws(XcodeProjectError) -> XcodeProject
+    {
         let pbxproj = bundle + "/project.pbxproj"
-        let text = String(decoding: try ProjectFileReader.read(pbxproj, limit: maxFileSize), as: UTF8.self)
+        let text = String(
+            decoding: try ProjectFileReader.read(pbxproj, limit: maxFileSize), as: UTF8.self)
         if let line = conflictMarkerLine(text) { throw .conflicted(path: pbxproj, line: line) }
         let root: OpenStepValue
         do {
@@ -57,17 +64,20 @@ package struct XcodeProject: Sendable {
             throw .malformed(path: pbxproj, line: root.line, reason: "no objects dictionary")
         }
         let name = ((bundle as NSString).lastPathComponent as NSString).deletingPathExtension
-        let objects = PBXObjects(entries, folder: (bundle as NSString).deletingLastPathComponent, display: display)
+        let objects = PBXObjects(
+            entries, folder: (bundle as NSString).deletingLastPathComponent, display: display)
         let paths = FilePaths(objects: objects)
-        return XcodeProject(folder: objects.folder, pbxprojPath: pbxproj, name: name,
-                            targets: objects.targets(projectName: name, pbxprojPath: pbxproj, paths: paths),
-                            subprojects: objects.subprojects(paths: paths))
+        return XcodeProject(
+            folder: objects.folder, pbxprojPath: pbxproj, name: name,
+            targets: objects.targets(projectName: name, pbxprojPath: pbxproj, paths: paths),
+            subprojects: objects.subprojects(paths: paths))
     }
 
     /// Large projects run to a few MB; past this it is not a project file.
     static let maxFileSize = 64_000_000
 
-    /// The first line starting a merge conflict (`<<<<<<< `, as git writes it), nil when there is none.
+    /// The first line starting a merge conflict (`<<<<<<< `, as git writes it), nil when there is
+    /// none.
     static func conflictMarkerLine(_ text: String) -> Int? {
         guard text.contains("<<<<<<<") else { return nil }
         var number = 0

@@ -8,10 +8,15 @@ package enum TargetKind: String, Sendable, Codable, CaseIterable {
 
     init(productType: String) {
         switch productType {
-        case "com.apple.product-type.application", "com.apple.product-type.application.messages": self = .app
-        case "com.apple.product-type.application.watchapp", "com.apple.product-type.application.watchapp2": self = .watchApp
+        case "com.apple.product-type.application", "com.apple.product-type.application.messages":
+            self = .app
+        case "com.apple.product-type.application.watchapp",
+            "com.apple.product-type.application.watchapp2":
+            self = .watchApp
         case "com.apple.product-type.application.watchapp2-container": self = .watchOnlyStub
-        case "com.apple.product-type.watchkit-extension", "com.apple.product-type.watchkit2-extension": self = .watchExtension
+        case "com.apple.product-type.watchkit-extension",
+            "com.apple.product-type.watchkit2-extension":
+            self = .watchExtension
         case "com.apple.product-type.application.on-demand-install-capable": self = .appClip
         default:
             self = productType.hasPrefix("com.apple.product-type.app-extension")
@@ -45,7 +50,9 @@ package struct TargetVariant: Sendable {
 
     /// `Debug`, or `Debug (macosx)` when the target builds for several SDKs.
     package func label(multipleSDKs: Bool) -> String {
-        multipleSDKs ? "\(context.configuration) (\(catalyst ? "Mac Catalyst" : context.sdk))" : context.configuration
+        multipleSDKs
+            ? "\(context.configuration) (\(catalyst ? "Mac Catalyst" : context.sdk))"
+            : context.configuration
     }
 }
 
@@ -69,7 +76,8 @@ package struct XcodeTarget: Sendable {
 
     /// Frameworks and libraries: their code runs inside the targets that link them.
     package var providesCode: Bool {
-        productType.hasPrefix("com.apple.product-type.framework") || productType.hasPrefix("com.apple.product-type.library")
+        productType.hasPrefix("com.apple.product-type.framework")
+            || productType.hasPrefix("com.apple.product-type.library")
     }
 
     package var sdks: [String] { Array(Set(variants.map(\.context.sdk))).sorted() }
@@ -77,20 +85,28 @@ package struct XcodeTarget: Sendable {
 
     /// The SDKs a target builds for, from `SDKROOT`, `SUPPORTED_PLATFORMS` and Mac Catalyst.
     static func sdks(_ settings: BuildSettings) -> [(sdk: String, catalyst: Bool)] {
-        let supported = (settings.resolved("SUPPORTED_PLATFORMS")?.value ?? "").split(separator: " ").map(String.init)
+        let supported = (settings.resolved("SUPPORTED_PLATFORMS")?.value ?? "").split(
+            separator: " "
+        ).map(String.init)
             .filter { !$0.hasSuffix("simulator") && !$0.isEmpty }
         let root = settings.resolved("SDKROOT")?.value.lowercased() ?? ""
-        // `auto` (multiplatform targets) means "the platforms SUPPORTED_PLATFORMS lists": never an SDK name itself.
+        // `auto` (multiplatform targets) means "the platforms SUPPORTED_PLATFORMS lists": never an
+        // SDK name itself.
         let named = root == "auto" ? "" : root
-        var sdks = supported.isEmpty || (!named.isEmpty && supported.count == 1) ? [Self.sdkName(named)] : supported
+        var sdks =
+            supported.isEmpty || (!named.isEmpty && supported.count == 1)
+            ? [Self.sdkName(named)] : supported
         sdks = sdks.map { $0.isEmpty ? "iphoneos" : $0 }
-        let catalyst = settings.resolved("SUPPORTS_MACCATALYST")?.value.uppercased() == "YES" && !sdks.contains("macosx")
+        let catalyst =
+            settings.resolved("SUPPORTS_MACCATALYST")?.value.uppercased() == "YES"
+            && !sdks.contains("macosx")
         return sdks.map { ($0, false) } + (catalyst ? [("macosx", true)] : [])
     }
 
     /// `iphoneos17.0` or `macosx` as written; the default is iOS, as for a new project.
     private static func sdkName(_ root: String) -> String {
-        for name in ["iphoneos", "macosx", "watchos", "appletvos", "xros"] where root.hasPrefix(name) { return name }
+        for name in ["iphoneos", "macosx", "watchos", "appletvos", "xros"]
+        where root.hasPrefix(name) { return name }
         return root.isEmpty ? "iphoneos" : root
     }
 }

@@ -8,41 +8,54 @@ import TribeBoardVersion
 struct EmulatorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tribeboard-cloudkit-emulator",
-        abstract: "Serve an emulation of CloudKit Web Services on 127.0.0.1 for tests and rehearsals.",
+        abstract:
+            "Serve an emulation of CloudKit Web Services on 127.0.0.1 for tests and rehearsals.",
         discussion: """
-            Requests to the public database must be signed with a registered key: --key ID=PUBLIC.pem opens \
-            every container; --container iCloud.X=ID:PUBLIC.pem[,ID2:PUBLIC2.pem] opens only that one (a request \
-            to another container signed with it is AUTHENTICATION_FAILED). The public half is what the CloudKit \
-            Dashboard registers: `openssl ec -in eckey.pem -pubout`. Point the toolkit at it with \
-            --ck-base-url http://127.0.0.1:PORT. Stop it with Ctrl-C; with --data its records (and schemas) are \
-            saved (at most a second behind) and loaded again on the next start.
-            Schemas: without --schema or --production-schema every type exists and every field is queryable. \
-            With them, each container behaves like a real one: development starts with --schema's types \
-            (a .ckdb file as `cktool import-schema` reads, or `empty`) and creates types and fields on first \
-            write, without indexes; production holds only --production-schema (what was deployed; `empty` by \
-            default) and refuses other writes. Queries need QUERYABLE fields (an unfiltered one, ___recordID), \
-            sorts SORTABLE ones; a missing type is BAD_REQUEST "Did not find record type: X". \
-            Security roles apply in every mode: only a record's creator may change it (seed an app user's \
-            records with --seed FILE, whose created.userRecordName names the user). Each key acts as its own \
-            developer (_developer_ID). App users: --user _app_user_1=TOKEN signs a user in; a request whose URL \
-            carries ?ckAPIToken=ANY&ckWebAuthToken=TOKEN (percent-encoded) acts as that user, unsigned.
+            Requests to the public database must be signed with a registered key: --key \
+            ID=PUBLIC.pem opens every container; --container \
+            iCloud.X=ID:PUBLIC.pem[,ID2:PUBLIC2.pem] opens only that one (a request to another \
+            container signed with it is AUTHENTICATION_FAILED). The public half is what the \
+            CloudKit Dashboard registers: `openssl ec -in eckey.pem -pubout`. Point the toolkit at \
+            it with --ck-base-url http://127.0.0.1:PORT. Stop it with Ctrl-C; with --data its \
+            records (and schemas) are saved (at most a second behind) and loaded again on the next \
+            start.
+            Schemas: without --schema or --production-schema every type exists and every field is \
+            queryable. With them, each container behaves like a real one: development starts with \
+            --schema's types (a .ckdb file as `cktool import-schema` reads, or `empty`) and \
+            creates types and fields on first write, without indexes; production holds only \
+            --production-schema (what was deployed; `empty` by default) and refuses other writes. \
+            Queries need QUERYABLE fields (an unfiltered one, ___recordID), sorts SORTABLE ones; a \
+            missing type is BAD_REQUEST "Did not find record type: X". Security roles apply in \
+            every mode: only a record's creator may change it (seed an app user's records with \
+            --seed FILE, whose created.userRecordName names the user). Each key acts as its own \
+            developer (_developer_ID). App users: --user _app_user_1=TOKEN signs a user in; a \
+            request whose URL carries ?ckAPIToken=ANY&ckWebAuthToken=TOKEN (percent-encoded) acts \
+            as that user, unsigned.
             Faults, as fractions of requests: --faults \
             503=0.1,503-bare=0.1,429=0.05,record-429=0.1,500=0.05,500-bare=0.01,drop=0.05,latency=20ms,retry-after=1,seed=7 \
-            (503 and 429 carry a Retry-After header; 503-bare is that header with no body; record-429 throttles single \
-            records of a records/modify with their own retryAfter; 500 is INTERNAL_ERROR with retryAfter, 500-bare \
-            without it, which Apple calls nonrecoverable); \
-            or --faults down, in which every connection is cut before a full response.
+            (503 and 429 carry a Retry-After header; 503-bare is that header with no body; \
+            record-429 throttles single records of a records/modify with their own retryAfter; 500 \
+            is INTERNAL_ERROR with retryAfter, 500-bare without it, which Apple calls \
+            nonrecoverable); or --faults down, in which every connection is cut before a full \
+            response.
             """,
         version: BuildInfo.versionLine)
 
     @Option(help: "Port on 127.0.0.1 (0 picks a free one).")
     var port: UInt16 = 8787
 
-    @Option(name: .customLong("key"), help: ArgumentHelp("A key valid in every container: KEY_ID=PUBLIC_KEY.pem (repeatable).", valueName: "id=file"))
+    @Option(
+        name: .customLong("key"),
+        help: ArgumentHelp(
+            "A key valid in every container: KEY_ID=PUBLIC_KEY.pem (repeatable).",
+            valueName: "id=file"))
     var keys: [String] = []
 
-    @Option(name: .customLong("container"),
-            help: ArgumentHelp("A container and its own keys: iCloud.X=KEY_ID:PUBLIC_KEY.pem[,...] (repeatable).", valueName: "container=id:file"))
+    @Option(
+        name: .customLong("container"),
+        help: ArgumentHelp(
+            "A container and its own keys: iCloud.X=KEY_ID:PUBLIC_KEY.pem[,...] (repeatable).",
+            valueName: "container=id:file"))
     var containers: [String] = []
 
     @Option(name: .customLong("user"),
@@ -50,13 +63,19 @@ struct EmulatorCommand: AsyncParsableCommand {
                                valueName: "name=token"))
     var users: [String] = []
 
-    @Option(help: ArgumentHelp("Development's schema at start: a .ckdb file, or `empty`; enforces schemas.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Development's schema at start: a .ckdb file, or `empty`; enforces schemas.",
+            valueName: "file"))
     var schema: String?
 
     @Option(help: ArgumentHelp("Production's deployed schema: a .ckdb file, or `empty` (default when schemas are enforced).", valueName: "file"))
     var productionSchema: String?
 
-    @Option(help: ArgumentHelp("Records written earlier, by the developer or an app user (JSON, repeatable).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Records written earlier, by the developer or an app user (JSON, repeatable).",
+            valueName: "file"))
     var seed: [String] = []
 
     @Flag(help: "Answer a create of a record name that exists with CONFLICT instead of EXISTS.")
@@ -69,13 +88,15 @@ struct EmulatorCommand: AsyncParsableCommand {
                                valueName: "seconds"))
     var indexLag: Double = 0
 
-    @Option(help: ArgumentHelp("Keep records in this JSON file across restarts.", valueName: "file"))
+    @Option(
+        help: ArgumentHelp("Keep records in this JSON file across restarts.", valueName: "file"))
     var data: String?
 
     @Option(help: ArgumentHelp("Faults to inject (see above).", valueName: "list"))
     var faults: String = ""
 
-    @Option(help: "Largest accepted difference between a request's date and this clock, in seconds.")
+    @Option(
+        help: "Largest accepted difference between a request's date and this clock, in seconds.")
     var maxClockSkew: Double = 300
 
     /// ArgumentParser's `main()`, with the package's form of error prefix, under this program's
@@ -84,12 +105,19 @@ struct EmulatorCommand: AsyncParsableCommand {
     static func main() async {
         do {
             var command = try parseAsRoot()
-            if var asyncCommand = command as? AsyncParsableCommand { try await asyncCommand.run() } else { try command.run() }
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
         } catch {
             // Help, version and a status already reported (ExitCode) are ArgumentParser's to end.
-            guard exitCode(for: error) != .success, !(error is ExitCode) else { exit(withError: error) }
+            guard exitCode(for: error) != .success, !(error is ExitCode) else {
+                exit(withError: error)
+            }
             let message = fullMessage(for: error)
-            let reason = message.hasPrefix("Error: ") ? String(message.dropFirst("Error: ".count)) : message
+            let reason =
+                message.hasPrefix("Error: ") ? String(message.dropFirst("Error: ".count)) : message
             FileHandle.standardError.write(Data((Self.errorPrefix + reason + "\n").utf8))
             Foundation.exit(exitCode(for: error).rawValue)
         }
@@ -97,8 +125,10 @@ struct EmulatorCommand: AsyncParsableCommand {
 
     /// `tribeboard-cloudkit-emulator: error: `, the level in red on a terminal unless NO_COLOR.
     static var errorPrefix: String {
-        let colour = isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-        return "\(configuration.commandName ?? "tribeboard-cloudkit-emulator"): \(colour ? "\u{1B}[31merror\u{1B}[0m" : "error"): "
+        let colour =
+            isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        return
+            "\(configuration.commandName ?? "tribeboard-cloudkit-emulator"): \(colour ? "\u{1B}[31merror\u{1B}[0m" : "error"): "
     }
 
     func run() async throws {

@@ -21,7 +21,9 @@ enum SignalWait {
 final class ResumeOnce: Sendable {
     private let continuation: Mutex<CheckedContinuation<Void, Never>?>
 
-    init(_ continuation: CheckedContinuation<Void, Never>) { self.continuation = Mutex(continuation) }
+    init(_ continuation: CheckedContinuation<Void, Never>) {
+        self.continuation = Mutex(continuation)
+    }
 
     func resume() {
         continuation.withLock { pending in
@@ -36,7 +38,9 @@ final class ResumeOnce: Sendable {
 enum SignalSources {
     private static let sources = Mutex<[KeptSource]>([])
 
-    static func keep(_ source: any DispatchSourceSignal) { sources.withLock { $0.append(KeptSource(source: source)) } }
+    static func keep(_ source: any DispatchSourceSignal) {
+        sources.withLock { $0.append(KeptSource(source: source)) }
+    }
 
     /// Only held, never used: DispatchSourceSignal is not marked Sendable, and holding it from
     /// any thread is safe (Dispatch objects are thread-safe).

@@ -7,7 +7,9 @@ public struct SchemaField: Codable, Sendable, Equatable {
     public var sortable = false
     public var searchable = false
 
-    public init(type: String, queryable: Bool = false, sortable: Bool = false, searchable: Bool = false) {
+    public init(
+        type: String, queryable: Bool = false, sortable: Bool = false, searchable: Bool = false
+    ) {
         self.type = type
         self.queryable = queryable
         self.sortable = sortable
@@ -28,30 +30,40 @@ public struct RecordTypeSchema: Codable, Sendable, Equatable {
     /// The system fields CloudKit gives every type it creates, without indexes: Apple's
     /// "Inspecting and Editing an iCloud Container's Schema" says to add QUERYABLE to recordName.
     public static let systemFields: [String: SchemaField] = [
-        "___createTime": SchemaField(type: "TIMESTAMP"), "___createdBy": SchemaField(type: "REFERENCE"),
+        "___createTime": SchemaField(type: "TIMESTAMP"),
+        "___createdBy": SchemaField(type: "REFERENCE"),
         "___etag": SchemaField(type: "STRING"), "___modTime": SchemaField(type: "TIMESTAMP"),
-        "___modifiedBy": SchemaField(type: "REFERENCE"), "___recordID": SchemaField(type: "REFERENCE"),
+        "___modifiedBy": SchemaField(type: "REFERENCE"),
+        "___recordID": SchemaField(type: "REFERENCE")
     ]
 
     /// The public database's default security roles: everyone reads, any iCloud user creates,
     /// only the creator writes.
-    public static let defaultGrants: [String: Set<Permission>] = ["_world": [.read], "_icloud": [.create], "_creator": [.write]]
+    public static let defaultGrants: [String: Set<Permission>] = [
+        "_world": [.read], "_icloud": [.create], "_creator": [.write]
+    ]
 
-    public init(fields: [String: SchemaField] = [:], grants: [String: Set<Permission>] = RecordTypeSchema.defaultGrants) {
+    public init(
+        fields: [String: SchemaField] = [:],
+        grants: [String: Set<Permission>] = RecordTypeSchema.defaultGrants
+    ) {
         self.fields = fields
         self.grants = grants
     }
 
-    /// A type made just in time by a development write: system fields and the written ones, no indexes.
+    /// A type made just in time by a development write: system fields and the written ones, no
+    /// indexes.
     static func justInTime(fields: [String: String]) -> RecordTypeSchema {
         var schema = RecordTypeSchema(fields: systemFields)
         for (name, type) in fields { schema.fields[name] = SchemaField(type: type) }
         return schema
     }
 
-    /// Whether a user who is not the record's creator holds `permission` through `_world` or `_icloud`.
+    /// Whether a user who is not the record's creator holds `permission` through `_world` or
+    /// `_icloud`.
     func grantsEveryone(_ permission: Permission) -> Bool {
-        grants["_world"]?.contains(permission) == true || grants["_icloud"]?.contains(permission) == true
+        grants["_world"]?.contains(permission) == true
+            || grants["_icloud"]?.contains(permission) == true
     }
 }
 

@@ -19,7 +19,8 @@ extension ContainerSchema {
                     continue
                 }
                 guard held.type == field.type else {
-                    throw SchemaImportConflict(recordType: name, field: fieldName, held: held.type, imported: field.type)
+                    throw SchemaImportConflict(
+                        recordType: name, field: fieldName, held: held.type, imported: field.type)
                 }
                 held.queryable = held.queryable || field.queryable
                 held.sortable = held.sortable || field.sortable

@@ -3,7 +3,8 @@ import Foundation
 /// Reads the CloudKit Schema Language (`.ckdb`, as `cktool export-schema` writes and
 /// `import-schema` reads it) following the grammar of Apple's "Integrating a Text-Based Schema
 /// into Your Workflow": `DEFINE SCHEMA`, then `CREATE ROLE name;` and
-/// `RECORD TYPE name ( field type [QUERYABLE|SORTABLE|SEARCHABLE]..., GRANT perm[, perm] TO role, ... );`.
+/// `RECORD TYPE name ( field type [QUERYABLE|SORTABLE|SEARCHABLE]..., GRANT perm[, perm] TO role,
+/// ... );`.
 public enum SchemaParser {
     public struct Failure: Error, Equatable, CustomStringConvertible {
         public let line: Int
@@ -11,7 +12,9 @@ public enum SchemaParser {
         public var description: String { "line \(line): \(message)" }
     }
 
-    static let primitiveTypes: Set<String> = ["ASSET", "BYTES", "DOUBLE", "INT64", "LOCATION", "REFERENCE", "STRING", "TIMESTAMP"]
+    static let primitiveTypes: Set<String> = [
+        "ASSET", "BYTES", "DOUBLE", "INT64", "LOCATION", "REFERENCE", "STRING", "TIMESTAMP"
+    ]
 
     public static func parse(_ text: String) throws(Failure) -> ContainerSchema {
         var tokens = Tokens(SchemaTokenizer.tokens(of: text))
@@ -24,7 +27,9 @@ public enum SchemaParser {
             } else {
                 try tokens.expectWords("RECORD", "TYPE")
                 let name = try tokens.name()
-                guard schema.types[name] == nil else { throw tokens.failure("record type \(name) is defined twice") }
+                guard schema.types[name] == nil else {
+                    throw tokens.failure("record type \(name) is defined twice")
+                }
                 schema.types[name] = try recordType(&tokens, roles: schema.roles)
             }
             try tokens.expect(";")
@@ -32,7 +37,9 @@ public enum SchemaParser {
         return schema
     }
 
-    private static func recordType(_ tokens: inout Tokens, roles: Set<String>) throws(Failure) -> RecordTypeSchema {
+    private static func recordType(_ tokens: inout Tokens, roles: Set<String>) throws(Failure)
+        -> RecordTypeSchema
+    {
         try tokens.expect("(")
         // Grants given in the file replace the defaults; a type without any keeps them.
         var type = RecordTypeSchema(fields: [:], grants: [:])
@@ -41,11 +48,15 @@ public enum SchemaParser {
             if tokens.peekWord("GRANT") {
                 sawGrant = true
                 let (permissions, role) = try grant(&tokens)
-                guard role.hasPrefix("_") || roles.contains(role) else { throw tokens.failure("role \(role) is not defined (CREATE ROLE)") }
+                guard role.hasPrefix("_") || roles.contains(role) else {
+                    throw tokens.failure("role \(role) is not defined (CREATE ROLE)")
+                }
                 type.grants[role, default: []].formUnion(permissions)
             } else {
                 let field = try tokens.name()
-                guard type.fields[field] == nil else { throw tokens.failure("field \(field) is defined twice") }
+                guard type.fields[field] == nil else {
+                    throw tokens.failure("field \(field) is defined twice")
+                }
                 type.fields[field] = try fieldDefinition(&tokens)
             }
             guard tokens.peek(",") else { break }
@@ -54,7 +65,9 @@ public enum SchemaParser {
         try tokens.expect(")")
         if !sawGrant { type.grants = RecordTypeSchema.defaultGrants }
         // CloudKit keeps the system fields whether or not the file names them.
-        for (name, field) in RecordTypeSchema.systemFields where type.fields[name] == nil { type.fields[name] = field }
+        for (name, field) in RecordTypeSchema.systemFields where type.fields[name] == nil {
+            type.fields[name] = field
+        }
         return type
     }
 
@@ -64,16 +77,21 @@ public enum SchemaParser {
         repeat {
             if !permissions.isEmpty { tokens.advance() }
             let word = try tokens.word()
-            guard let permission = Permission(rawValue: word.uppercased()) else { throw tokens.failure("unknown permission \(word)") }
+            guard let permission = Permission(rawValue: word.uppercased()) else {
+                throw tokens.failure("unknown permission \(word)")
+            }
             permissions.insert(permission)
-        } while tokens.peek(",") && Permission(rawValue: tokens.lookahead(1)?.uppercased() ?? "") != nil
+        } while tokens.peek(",")
+            && Permission(rawValue: tokens.lookahead(1)?.uppercased() ?? "") != nil
         try tokens.expectWords("TO")
         return (permissions, try tokens.name())
     }
 
     private static func fieldDefinition(_ tokens: inout Tokens) throws(Failure) -> SchemaField {
         var field = SchemaField(type: try dataType(&tokens))
-        while let option = tokens.lookahead(0)?.uppercased(), ["QUERYABLE", "SORTABLE", "SEARCHABLE"].contains(option) {
+        while let option = tokens.lookahead(0)?.uppercased(),
+            ["QUERYABLE", "SORTABLE", "SEARCHABLE"].contains(option)
+        {
             tokens.advance()
             switch option {
             case "QUERYABLE": field.queryable = true
@@ -100,7 +118,9 @@ public enum SchemaParser {
             try tokens.expectWords("PREFERRED", "AS")
             word = try tokens.word().uppercased()
         }
-        guard primitiveTypes.contains(word) else { throw Failure(line: line, message: "unknown field type \(word)") }
+        guard primitiveTypes.contains(word) else {
+            throw Failure(line: line, message: "unknown field type \(word)")
+        }
         return word
     }
 }
@@ -120,7 +140,9 @@ struct Tokens {
     }
 
     func peek(_ text: String) -> Bool { lookahead(0) == text && items[position].quoted == false }
-    func peekWord(_ word: String) -> Bool { !atEnd && !items[position].quoted && items[position].text.uppercased() == word }
+    func peekWord(_ word: String) -> Bool {
+        !atEnd && !items[position].quoted && items[position].text.uppercased() == word
+    }
 
     mutating func advance() { position += 1 }
 
@@ -129,27 +151,35 @@ struct Tokens {
     }
 
     mutating func expect(_ symbol: String) throws(SchemaParser.Failure) {
-        guard peek(symbol) else { throw failure("expected \(symbol), found \(lookahead(0) ?? "the end")") }
+        guard peek(symbol) else {
+            throw failure("expected \(symbol), found \(lookahead(0) ?? "the end")")
+        }
         advance()
     }
 
     mutating func expectWords(_ words: String...) throws(SchemaParser.Failure) {
         for word in words {
-            guard peekWord(word) else { throw failure("expected \(word), found \(lookahead(0) ?? "the end")") }
+            guard peekWord(word) else {
+                throw failure("expected \(word), found \(lookahead(0) ?? "the end")")
+            }
             advance()
         }
     }
 
     /// A keyword or type name: unquoted.
     mutating func word() throws(SchemaParser.Failure) -> String {
-        guard !atEnd, !items[position].quoted, items[position].isName else { throw failure("expected a word, found \(lookahead(0) ?? "the end")") }
+        guard !atEnd, !items[position].quoted, items[position].isName else {
+            throw failure("expected a word, found \(lookahead(0) ?? "the end")")
+        }
         defer { advance() }
         return items[position].text
     }
 
     /// A type, field or role name: quoted or not.
     mutating func name() throws(SchemaParser.Failure) -> String {
-        guard !atEnd, items[position].quoted || items[position].isName else { throw failure("expected a name, found \(lookahead(0) ?? "the end")") }
+        guard !atEnd, items[position].quoted || items[position].isName else {
+            throw failure("expected a name, found \(lookahead(0) ?? "the end")")
+        }
         defer { advance() }
         return items[position].text
     }
@@ -177,7 +207,10 @@ enum SchemaTokenizer {
             if character == "/", characters.dropFirst().first == "*" {
                 let body = characters.dropFirst(2)
                 var end = body.startIndex
-                while end < body.endIndex, !(body[end] == "*" && body.index(after: end) < body.endIndex && body[body.index(after: end)] == "/") {
+                while end < body.endIndex,
+                    !(body[end] == "*" && body.index(after: end) < body.endIndex
+                        && body[body.index(after: end)] == "/")
+                {
                     end = body.index(after: end)
                 }
                 guard end < body.endIndex else {

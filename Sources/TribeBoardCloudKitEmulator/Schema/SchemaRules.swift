@@ -26,11 +26,13 @@ enum SchemaRules {
     /// `___recordID` QUERYABLE (CloudKit calls it recordName in the text); sorts need SORTABLE.
     /// Apple does not document which check comes first when several fail: the order here is
     /// type, indexes, fields, as the texts go from the whole to the part.
-    static func checkQuery(_ query: QueryRequestBody.Query, schema: ContainerSchema) throws(Refusal) {
+    static func checkQuery(_ query: QueryRequestBody.Query, schema: ContainerSchema) throws(Refusal)
+    {
         guard let type = schema.types[query.recordType] else {
             throw Refusal(.badRequest, "Did not find record type: \(query.recordType)")
         }
-        guard type.fields.values.contains(where: { $0.queryable || $0.sortable || $0.searchable }) else {
+        guard type.fields.values.contains(where: { $0.queryable || $0.sortable || $0.searchable })
+        else {
             throw Refusal(.badRequest, "Type is not marked indexable: \(query.recordType)")
         }
         let filters = query.filterBy ?? []
@@ -38,10 +40,13 @@ enum SchemaRules {
             throw Refusal(.badRequest, "Field 'recordName' is not marked queryable")
         }
         for filter in filters {
-            // `recordName` is how CloudKit's texts call `___recordID`, not a field: as before, "not marked queryable".
+            // `recordName` is how CloudKit's texts call `___recordID`, not a field: as before, "not
+            // marked queryable".
             guard let field = type.fields[filter.fieldName] else {
                 guard EmulatorDatabase.isRecordNameField(filter.fieldName) else {
-                    throw Refusal(.badRequest, "Did not find field: '\(filter.fieldName)' in type: '\(query.recordType)'")
+                    throw Refusal(
+                        .badRequest,
+                        "Did not find field: '\(filter.fieldName)' in type: '\(query.recordType)'")
                 }
                 throw Refusal(.badRequest, "Field '\(filter.fieldName)' is not marked queryable")
             }
@@ -52,7 +57,8 @@ enum SchemaRules {
             let expected: String
             switch filter.comparator {
             case "IN", "NOT_IN": expected = field.type + "_LIST"
-            case "LIST_CONTAINS", "NOT_LIST_CONTAINS": expected = field.type.replacingOccurrences(of: "_LIST", with: "")
+            case "LIST_CONTAINS", "NOT_LIST_CONTAINS":
+                expected = field.type.replacingOccurrences(of: "_LIST", with: "")
             default: expected = field.type
             }
             if let sent = filter.fieldValue.type, sent != expected {
@@ -67,8 +73,11 @@ enum SchemaRules {
 
     /// Checks that hold whatever the schema: known comparators, and list values for IN / NOT_IN.
     static func checkFilters(_ filters: [QueryRequestBody.Filter]) throws(Refusal) {
-        let comparators: Set<String> = ["EQUALS", "NOT_EQUALS", "IN", "NOT_IN", "BEGINS_WITH", "NOT_BEGINS_WITH", "LESS_THAN", "LESS_THAN_OR_EQUALS",
-                                        "GREATER_THAN", "GREATER_THAN_OR_EQUALS", "LIST_CONTAINS", "NOT_LIST_CONTAINS"]
+        let comparators: Set<String> = [
+            "EQUALS", "NOT_EQUALS", "IN", "NOT_IN", "BEGINS_WITH", "NOT_BEGINS_WITH", "LESS_THAN",
+            "LESS_THAN_OR_EQUALS",
+            "GREATER_THAN", "GREATER_THAN_OR_EQUALS", "LIST_CONTAINS", "NOT_LIST_CONTAINS"
+        ]
         for filter in filters {
             guard comparators.contains(filter.comparator) else {
                 throw Refusal(.badRequest, "Unknown comparator \(filter.comparator)")
@@ -89,7 +98,9 @@ enum SchemaRules {
                       production: Bool) throws(Refusal) {
         let written = try fieldTypes(record)
         guard var type = schema.types[name] else {
-            guard !production else { throw Refusal(.badRequest, "Cannot create new type \(name) in production schema") }
+            guard !production else {
+                throw Refusal(.badRequest, "Cannot create new type \(name) in production schema")
+            }
             schema.types[name] = .justInTime(fields: written)
             return
         }
@@ -113,9 +124,13 @@ enum SchemaRules {
     static func fieldTypes(_ record: WireRecord) throws(Refusal) -> [String: String] {
         var types: [String: String] = [:]
         for (name, field) in record.fields ?? [:] {
-            guard !name.hasPrefix("___") else { throw Refusal(.badRequest, "Field '\(name)' is a system field and cannot be written") }
+            guard !name.hasPrefix("___") else {
+                throw Refusal(
+                    .badRequest, "Field '\(name)' is a system field and cannot be written")
+            }
             guard let type = field.type ?? inferredType(field.value) else {
-                throw Refusal(.badRequest, "Cannot infer the type of field '\(name)'; send its type")
+                throw Refusal(
+                    .badRequest, "Cannot infer the type of field '\(name)'; send its type")
             }
             types[name] = type
         }
@@ -135,11 +150,14 @@ enum SchemaRules {
     /// The public database's security roles: creating needs CREATE for `_icloud` or `_world`;
     /// changing or deleting a record needs WRITE for everyone, or `_creator` and being its creator.
     /// A server-to-server key acts as its developer, who is the creator of what it created.
-    static func checkWrite(_ operation: OperationType, existing: WireRecord?, type: RecordTypeSchema,
-                           caller: String) throws(Refusal) {
+    static func checkWrite(
+        _ operation: OperationType, existing: WireRecord?, type: RecordTypeSchema,
+        caller: String
+    ) throws(Refusal) {
         guard let existing else {
             if operation == .delete || operation == .forceDelete { return }
-            guard type.grantsEveryone(.create) || type.grants["_creator"]?.contains(.create) == true else {
+            guard type.grantsEveryone(.create) || type.grants["_creator"]?.contains(.create) == true
+            else {
                 throw Refusal(.accessDenied, "CREATE operation not permitted")
             }
             return
@@ -154,6 +172,7 @@ enum SchemaRules {
     /// Whether `caller` may read a record of this type: everyone by default, else only its creator.
     static func canRead(_ record: WireRecord, type: RecordTypeSchema, caller: String) -> Bool {
         type.grantsEveryone(.read)
-            || (type.grants["_creator"]?.contains(.read) == true && (record.created?.userRecordName ?? caller) == caller)
+            || (type.grants["_creator"]?.contains(.read) == true
+                && (record.created?.userRecordName ?? caller) == caller)
     }
 }

@@ -34,8 +34,11 @@ public struct WireRecord: Codable, Sendable, Equatable {
     public var modified: Stamp?
     public var deleted: Bool?
 
-    public init(recordName: String, recordType: String?, fields: [String: Field]?, recordChangeTag: String? = nil,
-                created: Stamp? = nil) {
+    public init(
+        recordName: String, recordType: String?, fields: [String: Field]?,
+        recordChangeTag: String? = nil,
+        created: Stamp? = nil
+    ) {
         self.recordName = recordName
         self.recordType = recordType
         self.fields = fields

@@ -27,17 +27,29 @@ public enum WireValue: Codable, Sendable, Equatable {
         case .bool(let value): try container.encode(value)
         case .number(let value):
             // TIMESTAMP and INT64 values are integers on Apple's wire.
-            if value == value.rounded(), abs(value) < 9e15 { try container.encode(Int64(value)) } else { try container.encode(value) }
+            if value == value.rounded(), abs(value) < 9e15 {
+                try container.encode(Int64(value))
+            } else {
+                try container.encode(value)
+            }
         case .string(let value): try container.encode(value)
         case .array(let value): try container.encode(value)
         case .object(let value): try container.encode(value)
         }
     }
 
-    public var string: String? { if case .string(let value) = self { return value } else { return nil } }
-    public var number: Double? { if case .number(let value) = self { return value } else { return nil } }
-    public var object: [String: WireValue]? { if case .object(let value) = self { return value } else { return nil } }
-    public var array: [WireValue]? { if case .array(let value) = self { return value } else { return nil } }
+    public var string: String? {
+        if case .string(let value) = self { return value } else { return nil }
+    }
+    public var number: Double? {
+        if case .number(let value) = self { return value } else { return nil }
+    }
+    public var object: [String: WireValue]? {
+        if case .object(let value) = self { return value } else { return nil }
+    }
+    public var array: [WireValue]? {
+        if case .array(let value) = self { return value } else { return nil }
+    }
 
     /// What filters compare: strings as they are, numbers as text, references by record name.
     var comparable: String? {

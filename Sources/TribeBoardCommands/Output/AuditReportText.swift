@@ -10,11 +10,17 @@ enum AuditReportText {
     static func render(_ report: AuditReport) -> String {
         var lines: [String] = []
         let remote = report.scanned.remoteRecords.values.reduce(0, +)
-        lines.append("Audit of \(report.store): \(report.scanned.localFamilies) local families, "
-                     + (report.scanned.remote == "none" ? "no remote" : "\(remote) remote records from \(report.scanned.remote)")
-                     + String(format: " (%.1f s)", report.durationSeconds))
-        if report.remoteNotRead != nil { lines.append("The remote could not be read (error below): the store's findings alone.") }
-        lines.append(TerminalText.count(report.errors, "error", "errors") + ", " + TerminalText.count(report.warnings, "warning", "warnings"))
+        lines.append(
+            "Audit of \(report.store): \(report.scanned.localFamilies) local families, "
+                + (report.scanned.remote == "none"
+                    ? "no remote" : "\(remote) remote records from \(report.scanned.remote)")
+                + String(format: " (%.1f s)", report.durationSeconds))
+        if report.remoteNotRead != nil {
+            lines.append("The remote could not be read (error below): the store's findings alone.")
+        }
+        lines.append(
+            TerminalText.count(report.errors, "error", "errors") + ", "
+                + TerminalText.count(report.warnings, "warning", "warnings"))
         for severity in [AuditFinding.Severity.error, .warning] {
             for category in AuditFinding.Category.allCases where category.severity == severity {
                 guard let count = report.counts[category.rawValue], count > 0 else { continue }
@@ -23,8 +29,9 @@ enum AuditReportText {
             }
         }
         if report.awaitingResync > 0 {
-            lines.append("  \(report.awaitingResync) CloudKit copies still hold a code a repair replaced; "
-                + "`\(report.uploadCommand)` uploads the new codes")
+            lines.append(
+                "  \(report.awaitingResync) CloudKit copies still hold a code a repair replaced; "
+                    + "`\(report.uploadCommand)` uploads the new codes")
         }
         if report.awaitingInvitedAdmin > 0 {
             lines.append("  \(AuditReportText.awaitingAdmin(report.awaitingInvitedAdmin, of: report.scanned.localFamilies))")
@@ -36,7 +43,9 @@ enum AuditReportText {
             lines.append("")
             lines.append(render(finding))
         }
-        if let repair = report.repair { lines.append(""); lines.append(render(repair, uploadCommand: report.uploadCommand)) }
+        if let repair = report.repair {
+            lines.append(""); lines.append(render(repair, uploadCommand: report.uploadCommand))
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -51,7 +60,10 @@ enum AuditReportText {
                      + (finding.code.map { "  code \($0)" } ?? "")]
         lines.append("  \(OutsideText.inline(finding.message, limit: 1000))")
         for family in finding.families {
-            var parts = [family.location.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0), OutsideText.inline(family.id)]
+            var parts = [
+                family.location.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0),
+                OutsideText.inline(family.id)
+            ]
             if let name = family.name { parts.append("\"\(OutsideText.inline(name))\"") }
             if let code = family.code, finding.category != .stalePending { parts.append("code \(OutsideText.inline(code))") }
             if let type = family.recordType, type != RecordType.family.name { parts.append(OutsideText.inline(type)) }
@@ -60,7 +72,9 @@ enum AuditReportText {
             lines.append("    " + parts.joined(separator: "  "))
         }
         if finding.count > finding.families.count {
-            lines.append("    ... and \(finding.count - finding.families.count) more (--all lists every one)")
+            lines.append(
+                "    ... and \(finding.count - finding.families.count) more (--all lists every one)"
+            )
         }
         // Room for its commands whole (absolute store and key paths, the remote's flags): a
         // command cut short would not run as printed.
@@ -85,12 +99,15 @@ enum AuditReportText {
             if !repair.changes.isEmpty { proposed.append("\(repair.changes.count) local families would get new codes") }
             if !repair.reupload.isEmpty { proposed.append("\(repair.reupload.count) families gone from CloudKit would be marked for upload again") }
             if proposed.isEmpty { proposed.append("nothing to change locally") }
-            lines.append("Repair (proposed; add --apply --out DIR to do it): " + proposed.joined(separator: "; "))
+            lines.append(
+                "Repair (proposed; add --apply --out DIR to do it): "
+                    + proposed.joined(separator: "; "))
         }
         for change in repair.changes {
             let name = OutsideText.inline(change.familyName ?? "")
             let codes = "\(OutsideText.inline(change.oldCode)) -> \(change.newCode ?? "new code")"
-            var line = "  \(change.familyId)  \"\(name)\"  \(codes)  (\(change.keptBy) keeps the code)"
+            var line =
+                "  \(change.familyId)  \"\(name)\"  \(codes)  (\(change.keptBy) keeps the code)"
             if let skipped = change.skipped { line += "  skipped: \(skipped)" }
             lines.append(line)
         }

@@ -18,8 +18,13 @@ enum CaseReportText {
             lines.append("  … \(more) more (--json lists the first \(report.families.count))")
         }
         lines.append("Codes: \(report.codes)")
-        if !report.remote { lines.append("CloudKit: not configured; only families that never went up can be removed") }
-        if !report.applied && report.planned > 0 { lines.append("Nothing changed: add --apply to remove") }
+        if !report.remote {
+            lines.append(
+                "CloudKit: not configured; only families that never went up can be removed")
+        }
+        if !report.applied && report.planned > 0 {
+            lines.append("Nothing changed: add --apply to remove")
+        }
         if let next = report.nextStep { lines.append("Next: \(next)") }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -34,11 +39,15 @@ enum CaseReportText {
         for member in family.members {
             lines.append("      \(member.role) \(member.status)  \(member.displayName)  membership \(member.membershipId); profile \(member.profile)")
         }
-        if family.claimsReleased + family.claimsNotOurs + family.remoteMembershipsDeleted > 0 || family.remoteFamilyDeleted {
+        if family.claimsReleased + family.claimsNotOurs + family.remoteMembershipsDeleted > 0
+            || family.remoteFamilyDeleted
+        {
             let record = family.remoteFamilyDeleted ? "the family record" : "no family record"
-            lines.append("      CloudKit: \(family.remoteMembershipsDeleted) memberships, \(record), "
-                         + "\(family.claimsReleased) claims released"
-                         + (family.claimsNotOurs > 0 ? ", \(family.claimsNotOurs) held by another family (left)" : ""))
+            lines.append(
+                "      CloudKit: \(family.remoteMembershipsDeleted) memberships, \(record), "
+                    + "\(family.claimsReleased) claims released"
+                    + (family.claimsNotOurs > 0
+                        ? ", \(family.claimsNotOurs) held by another family (left)" : ""))
         }
         if let problem = family.problem { lines.append("      \(problem)") }
         return lines
@@ -51,13 +60,17 @@ extension CaseReportText {
             return "Already merged: \(report.duplicateId) (\(report.duplicateName)) into \(report.keptId) (\(report.keptName)); nothing left to do\n"
         }
         let verb = report.applied ? "Merged" : "Would merge"
-        var lines = ["\(verb) \(report.duplicateId) (\(report.duplicateName), \(report.duplicateCode)) "
-            + "into \(report.keptId) (\(report.keptName))"]
+        var lines = [
+            "\(verb) \(report.duplicateId) (\(report.duplicateName), \(report.duplicateCode)) "
+                + "into \(report.keptId) (\(report.keptName))"
+        ]
         for member in report.members {
             let from = member.from == "cloudkit" ? "joined in the app" : "in the store"
             lines.append("  \(member.outcome)  \(member.displayName)  \(member.role)  (\(from))")
         }
-        if report.membershipsUploaded > 0 { lines.append("New memberships created in CloudKit: \(report.membershipsUploaded)") }
+        if report.membershipsUploaded > 0 {
+            lines.append("New memberships created in CloudKit: \(report.membershipsUploaded)")
+        }
         if let removal = report.removal { lines += removal.families.flatMap(describe) }
         lines.append("The duplicate's code: \(report.duplicateCodeFate)")
         lines.append("The kept family's card: \(report.reprintCommand)")
@@ -68,16 +81,26 @@ extension CaseReportText {
 
 extension CaseReportText {
     static func render(_ report: AdoptReport) -> String {
-        var lines = ["\(report.applied ? "Adopted" : "Would adopt") CloudKit's version of \(report.familyId)",
-                     "  store:    \(report.storeName)  \(report.storeCode)",
-                     "  CloudKit: \(report.cloudKitName)  \(report.cloudKitCode)" + (report.codeChanged ? "  (another code)" : "")]
+        var lines = [
+            "\(report.applied ? "Adopted" : "Would adopt") CloudKit's version of \(report.familyId)",
+            "  store:    \(report.storeName)  \(report.storeCode)",
+            "  CloudKit: \(report.cloudKitName)  \(report.cloudKitCode)"
+                + (report.codeChanged ? "  (another code)" : "")
+        ]
         lines += report.members.map { "    member  \($0)" }
-        if report.setAsideEnded { lines.append("Its quarantine or conflict is over: resync leaves it as CloudKit has it") }
+        if report.setAsideEnded {
+            lines.append("Its quarantine or conflict is over: resync leaves it as CloudKit has it")
+        }
         if let warning = report.warning { lines.append("warning: \(warning)") }
-        if let reprint = report.reprintCommand { lines.append("Its printed card shows the store's old code: reprint it with \(reprint)") }
+        if let reprint = report.reprintCommand {
+            lines.append("Its printed card shows the store's old code: reprint it with \(reprint)")
+        }
         if let apply = report.applyCommand {
-            lines.append("Nothing changed: to adopt, run \(apply)"
-                         + (report.codeChanged ? " (it prints the command that reprints the card with CloudKit's code)" : ""))
+            lines.append(
+                "Nothing changed: to adopt, run \(apply)"
+                    + (report.codeChanged
+                        ? " (it prints the command that reprints the card with CloudKit's code)"
+                        : ""))
         }
         return lines.joined(separator: "\n") + "\n"
     }

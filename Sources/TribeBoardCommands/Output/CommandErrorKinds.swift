@@ -27,14 +27,18 @@ enum CommandError: Error, LocalizedError, DocumentedError {
         case resync, migrate, exportRemote, sync
     }
 
-    private static let keyOptions = "--ck-config FILE (or TRIBEBOARD_CK_CONFIG), or --key-id and --key-file "
+    private static let keyOptions =
+        "--ck-config FILE (or TRIBEBOARD_CK_CONFIG), or --key-id and --key-file "
         + "(or TRIBEBOARD_CK_KEY_ID and TRIBEBOARD_CK_KEY_FILE)"
 
     var errorDescription: String? {
         switch self {
-        case .remoteNeeded(.resync): return "no remote is configured: resync needs \(Self.keyOptions)"
-        case .remoteNeeded(.migrate): return "no remote is configured: migrate needs \(Self.keyOptions)"
-        case .remoteNeeded(.exportRemote): return "--export-remote needs a configured remote: \(Self.keyOptions)"
+        case .remoteNeeded(.resync):
+            return "no remote is configured: resync needs \(Self.keyOptions)"
+        case .remoteNeeded(.migrate):
+            return "no remote is configured: migrate needs \(Self.keyOptions)"
+        case .remoteNeeded(.exportRemote):
+            return "--export-remote needs a configured remote: \(Self.keyOptions)"
         case .remoteNeeded(.sync): return "--sync needs a configured remote: \(Self.keyOptions)"
         case .sourceIsDestination(let container):
             return "the source is the destination (\(container)); to move legacy types within one container use `migrate legacy-types`"
@@ -53,8 +57,10 @@ enum CommandError: Error, LocalizedError, DocumentedError {
         case .remoteNeeded: return ErrorDetail(kind: .remoteNotConfigured)
         case .sourceIsDestination: return ErrorDetail(kind: .migrateSourceIsDestination)
         case .source(let error): return error.errorDetail
-        case .notSetAside(let ids, _): return ErrorDetail(kind: .resyncNotSetAside).with { $0.recordIds = ids }
-        case .noSuchFamily(let ids, _): return ErrorDetail(kind: .resyncNoSuchFamily).with { $0.recordIds = ids }
+        case .notSetAside(let ids, _):
+            return ErrorDetail(kind: .resyncNotSetAside).with { $0.recordIds = ids }
+        case .noSuchFamily(let ids, _):
+            return ErrorDetail(kind: .resyncNoSuchFamily).with { $0.recordIds = ids }
         }
     }
 }
@@ -65,10 +71,13 @@ extension AuditError: DocumentedError {
         case .store(let error): return error.errorDetail
         case .snapshot(let error): return error.errorDetail
         case .remote(let error): return error.errorDetail
-        case .export(let error): return ErrorDetail(kind: .auditExportFailed).with { $0.path = error.path }
+        case .export(let error):
+            return ErrorDetail(kind: .auditExportFailed).with { $0.path = error.path }
         // Whether the store changed is what a script acts on; the cause's fields say why.
-        case .repair(.incomplete(let cause)): return Self.repairDetail(.auditRepairIncomplete, cause: cause.cause)
-        case .repair(let error): return Self.repairDetail(.auditRepairNotApplied, cause: error.cause)
+        case .repair(.incomplete(let cause)):
+            return Self.repairDetail(.auditRepairIncomplete, cause: cause.cause)
+        case .repair(let error):
+            return Self.repairDetail(.auditRepairNotApplied, cause: error.cause)
         case .scanStopped: return ErrorDetail(kind: .auditScanStopped)
         }
     }
@@ -91,9 +100,12 @@ extension RecodeError: DocumentedError {
         case .codeGeneration(let error): return error.errorDetail
         case .remote(let error): return error.errorDetail
         case .claim, .claimNotConfirmed: return ErrorDetail(kind: .recodeClaimNotConfirmed)
-        case .changedMeanwhile(let id): return ErrorDetail(kind: .recodeChangedMeanwhile).with { $0.recordId = id.rawValue }
+        case .changedMeanwhile(let id):
+            return ErrorDetail(kind: .recodeChangedMeanwhile).with { $0.recordId = id.rawValue }
         case .filesNotInPlace(let id, _, let cause):
-            return ErrorDetail(kind: .recodeFilesNotInPlace).with { $0.recordId = id.rawValue; $0.path = cause.path }
+            return ErrorDetail(kind: .recodeFilesNotInPlace).with {
+                $0.recordId = id.rawValue; $0.path = cause.path
+            }
         }
     }
 }
@@ -106,13 +118,15 @@ extension MigrationError: DocumentedError {
         case .output(let error): return error.errorDetail
         case .codeGeneration(let error): return error.errorDetail
         case .qrCode(let error): return error.errorDetail
-        case .copyName(.hashUnavailable(let name)): return ErrorDetail(kind: .migrateCopyNameUnavailable).with { $0.recordId = name }
+        case .copyName(.hashUnavailable(let name)):
+            return ErrorDetail(kind: .migrateCopyNameUnavailable).with { $0.recordId = name }
         }
     }
 }
 
 extension MigrationInterruption: DocumentedError {
-    // The phase it stopped in, and how far that phase was; whether anything was written is in the message.
+    // The phase it stopped in, and how far that phase was; whether anything was written is in the
+    // message.
     var errorDetail: ErrorDetail {
         ErrorDetail(kind: .migrateInterrupted).with {
             $0.operation = progress?.phase.rawValue
@@ -122,7 +136,9 @@ extension MigrationInterruption: DocumentedError {
 }
 
 extension ClaimBackfillInterruption: DocumentedError {
-    var errorDetail: ErrorDetail { ErrorDetail(kind: .migrateInterrupted).with { $0.operation = "claims" } }
+    var errorDetail: ErrorDetail {
+        ErrorDetail(kind: .migrateInterrupted).with { $0.operation = "claims" }
+    }
 }
 
 extension ProvisionError: DocumentedError {
@@ -141,14 +157,17 @@ extension SheetError: DocumentedError {
         switch self {
         case .template(let error): return error.errorDetail
         case .input(let error): return error.errorDetail
-        case .cannotCreate(let path, _): return ErrorDetail(kind: .sheetsCannotCreate).with { $0.path = path }
+        case .cannotCreate(let path, _):
+            return ErrorDetail(kind: .sheetsCannotCreate).with { $0.path = path }
         case .write(let error): return error.errorDetail
         case .cairo: return ErrorDetail(kind: .sheetsCairo)
         case .qr(let error): return error.errorDetail
         // The family's record id, not its code: the code is what is wrong, and it is a secret.
-        case .invalidCode(let familyId, _, _): return ErrorDetail(kind: .sheetsInvalidCode).with { $0.recordId = familyId }
+        case .invalidCode(let familyId, _, _):
+            return ErrorDetail(kind: .sheetsInvalidCode).with { $0.recordId = familyId }
         case .nothingSelected: return ErrorDetail(kind: .sheetsNothingSelected)
-        case .verifyUnavailable(let tool, _): return ErrorDetail(kind: .sheetsVerifyUnavailable).with { $0.path = tool }
+        case .verifyUnavailable(let tool, _):
+            return ErrorDetail(kind: .sheetsVerifyUnavailable).with { $0.path = tool }
         case .verify: return ErrorDetail(kind: .sheetsVerifyUnreadable)
         case .verifyFailed(let report):
             return ErrorDetail(kind: .sheetsVerifyFailed).with {
@@ -185,13 +204,15 @@ extension SheetError: DocumentedError {
 extension SheetTemplateError: DocumentedError {
     var errorDetail: ErrorDetail {
         switch self {
-        case .cannotOpen(let path, _): return ErrorDetail(kind: .templateCannotOpen).with { $0.path = path }
+        case .cannotOpen(let path, _):
+            return ErrorDetail(kind: .templateCannotOpen).with { $0.path = path }
         case .syntax(let line, let column, _):
             return ErrorDetail(kind: .templateSyntax).with {
                 $0.line = line
                 $0.columnNumber = column
             }
-        case .unknownPlaceholders(let names): return ErrorDetail(kind: .templateUnknownPlaceholders).with { $0.placeholders = names }
+        case .unknownPlaceholders(let names):
+            return ErrorDetail(kind: .templateUnknownPlaceholders).with { $0.placeholders = names }
         case .unknownSetting(let line, let name):
             return ErrorDetail(kind: .templateUnknownSetting).with {
                 $0.line = line
@@ -217,7 +238,9 @@ extension SheetTemplateError: DocumentedError {
         case .several(let problems):
             return ErrorDetail(kind: .templateSeveral).with {
                 $0.count = problems.count
-                $0.problems = problems.map { problem in problem.errorDetail.with { $0.message = problem.localizedDescription } }
+                $0.problems = problems.map { problem in
+                    problem.errorDetail.with { $0.message = problem.localizedDescription }
+                }
             }
         }
     }
@@ -228,8 +251,10 @@ extension InvitationReadError: DocumentedError {
         switch self {
         case .store(let error): return error.errorDetail
         case .importFile(let error): return error.errorDetail
-        case .manifest(let path, _): return ErrorDetail(kind: .manifestUnreadable).with { $0.path = path }
-        case .manifestMissing(let path, _): return ErrorDetail(kind: .manifestCannotOpen).with { $0.path = path }
+        case .manifest(let path, _):
+            return ErrorDetail(kind: .manifestUnreadable).with { $0.path = path }
+        case .manifestMissing(let path, _):
+            return ErrorDetail(kind: .manifestCannotOpen).with { $0.path = path }
         case .rendering(let error): return ErrorDetail.of(error)
         }
     }
@@ -239,16 +264,23 @@ extension CaseError: DocumentedError {
     var errorDetail: ErrorDetail {
         switch self {
         case .noSuchFamily: return ErrorDetail(kind: .caseNoSuchFamily)
-        case .hasMembers(let id, _, _): return ErrorDetail(kind: .caseHasMembers).with { $0.recordId = id.rawValue }
-        case .sameFamily(let id): return ErrorDetail(kind: .caseSameFamily).with { $0.recordId = id }
-        case .keptFamilyLeaving(let id): return ErrorDetail(kind: .caseKeptFamilyLeaving).with { $0.recordId = id }
-        case .remoteNeeded(let id): return ErrorDetail(kind: .remoteNotConfigured).with { $0.recordId = id }
-        case .notInCloudKit(let id): return ErrorDetail(kind: .caseNotInCloudKit).with { $0.recordId = id }
+        case .hasMembers(let id, _, _):
+            return ErrorDetail(kind: .caseHasMembers).with { $0.recordId = id.rawValue }
+        case .sameFamily(let id):
+            return ErrorDetail(kind: .caseSameFamily).with { $0.recordId = id }
+        case .keptFamilyLeaving(let id):
+            return ErrorDetail(kind: .caseKeptFamilyLeaving).with { $0.recordId = id }
+        case .remoteNeeded(let id):
+            return ErrorDetail(kind: .remoteNotConfigured).with { $0.recordId = id }
+        case .notInCloudKit(let id):
+            return ErrorDetail(kind: .caseNotInCloudKit).with { $0.recordId = id }
         case .store(let error): return error.errorDetail
         case .remote(let error): return error.errorDetail
         case .claim: return ErrorDetail(kind: .caseClaimUnavailable)
-        case .list(let error): return ErrorDetail(kind: .caseListUnreadable).with { $0.path = error.path }
-        case .listTooLarge(let path, _): return ErrorDetail(kind: .caseListTooLarge).with { $0.path = path }
+        case .list(let error):
+            return ErrorDetail(kind: .caseListUnreadable).with { $0.path = error.path }
+        case .listTooLarge(let path, _):
+            return ErrorDetail(kind: .caseListTooLarge).with { $0.path = path }
         }
     }
 }

@@ -5,7 +5,10 @@ import TribeBoardDoctor
 /// The checklist as people read it: sections, one mark a check, what was found, then what to do.
 enum DoctorReportText {
     static func render(_ report: DoctorReport) -> String {
-        var lines = ["TribeBoard doctor: store \(report.store)" + (report.project.map { ", project \($0)" } ?? "") + " (\(report.checkedAt))"]
+        var lines = [
+            "TribeBoard doctor: store \(report.store)"
+                + (report.project.map { ", project \($0)" } ?? "") + " (\(report.checkedAt))"
+        ]
         for section in DoctorSection.allCases {
             let checks = report.checks.filter { $0.section == section }
             guard !checks.isEmpty else { continue }
@@ -15,9 +18,10 @@ enum DoctorReportText {
         }
         let summary = report.summary
         lines.append("")
-        lines.append("\(summary.ok) ok, \(summary.warnings) warning\(summary.warnings == 1 ? "" : "s"), "
-                     + "\(summary.failures) failure\(summary.failures == 1 ? "" : "s"); the toolkit would run \(report.fallback.mode.rawValue)"
-                     + (report.fallback.reason == .none ? "" : " (\(report.fallback.reason.rawValue))"))
+        lines.append(
+            "\(summary.ok) ok, \(summary.warnings) warning\(summary.warnings == 1 ? "" : "s"), "
+                + "\(summary.failures) failure\(summary.failures == 1 ? "" : "s"); the toolkit would run \(report.fallback.mode.rawValue)"
+                + (report.fallback.reason == .none ? "" : " (\(report.fallback.reason.rawValue))"))
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -45,7 +49,8 @@ enum DoctorReportText {
         lines.append("Timeline")
         if report.timeline.isEmpty { lines.append("  (nothing recorded)") }
         for event in report.timeline {
-            let at = (event.at?.text ?? "(no date)").padding(toLength: 24, withPad: " ", startingAt: 0)
+            let at = (event.at?.text ?? "(no date)").padding(
+                toLength: 24, withPad: " ", startingAt: 0)
             let source = event.source.padding(toLength: 12, withPad: " ", startingAt: 0)
             lines.append("  \(at)  \(source)  \(OutsideText.inline(event.what, limit: 1000))")
         }
@@ -62,21 +67,29 @@ enum DoctorReportText {
     /// The join kit's lookup, step by step, as the app will run it.
     private static func render(_ app: AppLookupReport) -> [String] {
         var lines = ["", "What the app finds (the join kit's lookup)"]
-        lines.append("  claim    \(app.claimRecordName ?? "-")  "
-                     + (app.claimRecordType.map { "\($0) by \(app.claimCreator ?? "?") naming \(app.claimFamily ?? "nothing")" } ?? "absent"))
+        lines.append(
+            "  claim    \(app.claimRecordName ?? "-")  "
+                + (app.claimRecordType.map {
+                    "\($0) by \(app.claimCreator ?? "?") naming \(app.claimFamily ?? "nothing")"
+                } ?? "absent"))
         if let family = app.familyID {
-            lines.append("  family   \(family)  \(app.familyName ?? "?")  by \(app.familyCreator ?? "?")")
+            lines.append(
+                "  family   \(family)  \(app.familyName ?? "?")  by \(app.familyCreator ?? "?")")
         }
         for member in app.members {
-            lines.append("  member   \(member.displayName ?? member.userID)  \(member.role) \(member.status)")
+            lines.append(
+                "  member   \(member.displayName ?? member.userID)  \(member.role) \(member.status)"
+            )
         }
-        lines.append("  \(app.appFindsFamily ? "found" : "stops: \(app.stoppedAt ?? "")")  \(app.detail)")
+        lines.append(
+            "  \(app.appFindsFamily ? "found" : "stops: \(app.stoppedAt ?? "")")  \(app.detail)")
         return lines
     }
 
     private static func render(_ check: DoctorCheck) -> [String] {
         let indent = "         "
-        var found = check.found.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var found = check.found.split(separator: "\n", omittingEmptySubsequences: false).map(
+            String.init)
         let first = found.isEmpty ? "" : found.removeFirst()
         let target = check.target.map { "\($0): " } ?? ""
         var lines = ["  \(mark(check.status)) \(target)\(check.checked): \(first)"]

@@ -21,7 +21,9 @@ struct ErrorBlock: Equatable {
     var detailLines: [String] {
         let rows = tried + (next.map { [Line(label: "next", value: $0)] } ?? [])
         let width = rows.map(\.label.count).max() ?? 0
-        return rows.map { "  \($0.label):" + String(repeating: " ", count: width - $0.label.count + 1) + $0.value }
+        return rows.map {
+            "  \($0.label):" + String(repeating: " ", count: width - $0.label.count + 1) + $0.value
+        }
     }
 }
 
@@ -39,35 +41,56 @@ struct RemoteAttempt {
     }
 
     var lines: [ErrorBlock.Line] {
-        var lines = [ErrorBlock.Line(label: "store", value: store),
-                     .init(label: "container", value: "\(configuration.container) (\(configuration.environment.rawValue), "
-                           + "\(configuration.database.rawValue) database)"),
-                     .init(label: "endpoint", value: configuration.displayBaseURL)]
-        lines.append(.init(label: "settings", value: configFile ?? "none read (flags and TRIBEBOARD_CK_* variables)"))
+        var lines = [
+            ErrorBlock.Line(label: "store", value: store),
+            .init(
+                label: "container",
+                value: "\(configuration.container) (\(configuration.environment.rawValue), "
+                    + "\(configuration.database.rawValue) database)"),
+            .init(label: "endpoint", value: configuration.displayBaseURL)
+        ]
+        lines.append(
+            .init(
+                label: "settings",
+                value: configFile ?? "none read (flags and TRIBEBOARD_CK_* variables)"))
         if let keyID = configuration.keyID { lines.append(.init(label: "key id", value: keyID)) }
-        if let keyFile = configuration.keyFile { lines.append(.init(label: "key file", value: keyFile)) }
+        if let keyFile = configuration.keyFile {
+            lines.append(.init(label: "key file", value: keyFile))
+        }
         return lines
     }
 
     /// The options that reach the same remote from any shell, whatever cron's environment held:
     /// the settings file, and as flags what flags or TRIBEBOARD_CK_* variables set over it (or,
     /// without a file, every setting that is not the default), so the command runs as printed.
-    func remoteArguments(_ options: RemoteOptions,
-                         environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
+    func remoteArguments(
+        _ options: RemoteOptions,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> [String] {
         let opt = ShellWords.option
         var arguments = opt("--store", store)
         if let configFile { arguments += opt("--ck-config", configFile) }
         func given(_ flag: String?, _ variable: String) -> Bool {
             configFile == nil || flag != nil || environment["TRIBEBOARD_CK_\(variable)"] != nil
         }
-        if given(options.container, "CONTAINER"), configuration.container != CloudKitConfiguration.defaultContainer || configFile != nil {
+        if given(options.container, "CONTAINER"),
+            configuration.container != CloudKitConfiguration.defaultContainer || configFile != nil
+        {
             arguments += opt("--container", configuration.container)
         }
-        if given(options.environment, "ENVIRONMENT") { arguments += opt("--environment", configuration.environment.rawValue) }
-        if let keyID = configuration.keyID, given(options.keyID, "KEY_ID") { arguments += opt("--key-id", keyID) }
-        if let keyFile = configuration.keyFile, given(options.keyFile, "KEY_FILE") { arguments += opt("--key-file", keyFile) }
-        if given(options.baseURL, "BASE_URL"), configuration.baseURL != CloudKitConfiguration.defaultBaseURL || configFile != nil,
-           configuration.displayBaseURL == configuration.baseURL {
+        if given(options.environment, "ENVIRONMENT") {
+            arguments += opt("--environment", configuration.environment.rawValue)
+        }
+        if let keyID = configuration.keyID, given(options.keyID, "KEY_ID") {
+            arguments += opt("--key-id", keyID)
+        }
+        if let keyFile = configuration.keyFile, given(options.keyFile, "KEY_FILE") {
+            arguments += opt("--key-file", keyFile)
+        }
+        if given(options.baseURL, "BASE_URL"),
+            configuration.baseURL != CloudKitConfiguration.defaultBaseURL || configFile != nil,
+            configuration.displayBaseURL == configuration.baseURL
+        {
             arguments += opt("--ck-base-url", configuration.baseURL)
         }
         return arguments
@@ -83,7 +106,11 @@ struct RemoteAttempt {
 extension RemoteOptions {
     /// The settings file a run reads, if any.
     /// Absolute: the block's next command runs from any folder.
-    var configFilePath: String? { (configFile ?? ProcessInfo.processInfo.environment["TRIBEBOARD_CK_CONFIG"]).map { AbsolutePath.of($0) } }
+    var configFilePath: String? {
+        (configFile ?? ProcessInfo.processInfo.environment["TRIBEBOARD_CK_CONFIG"]).map {
+            AbsolutePath.of($0)
+        }
+    }
 }
 
 extension CommandContext {
@@ -100,7 +127,8 @@ extension CloudKitError {
     /// CloudKit refused the request's credentials (AUTHENTICATION_FAILED or _REQUIRED).
     var refusesKey: Bool {
         switch self {
-        case .service(let code, _, _, _): return code == .authenticationFailed || code == .authenticationRequired
+        case .service(let code, _, _, _):
+            return code == .authenticationFailed || code == .authenticationRequired
         case .gaveUp(_, let last): return last.refusesKey
         default: return false
         }

@@ -13,7 +13,11 @@ struct ErrorDocument: Encodable {
         detail.status = status.name(for: detail.kind)
         detail.message = error.localizedDescription
         // Each of several problems would end the run the same way on its own.
-        detail.problems = detail.problems?.map { problem in problem.with { $0.exitStatus = status.rawValue; $0.status = status.name(for: $0.kind) } }
+        detail.problems = detail.problems?.map { problem in
+            problem.with {
+                $0.exitStatus = status.rawValue; $0.status = status.name(for: $0.kind)
+            }
+        }
         self.error = detail
     }
 }
@@ -66,8 +70,10 @@ struct ErrorDetail: Encodable, Equatable {
 
     /// Every field but `missingFile`, which only decides the status.
     enum CodingKeys: String, CodingKey {
-        case exitStatus, status, kind, message, cause, path, fileType, line, column, recordType, field, recordId, recordIds
-        case setting, option, placeholders, operation, category, serverErrorCode, httpStatus, attempts, retryAfterSeconds
+        case exitStatus, status, kind, message, cause, path, fileType, line, column, recordType,
+            field, recordId, recordIds
+        case setting, option, placeholders, operation, category, serverErrorCode, httpStatus,
+            attempts, retryAfterSeconds
         case pid, mode, bytes, fields, count, columnNumber, problems
     }
 

@@ -122,24 +122,26 @@ enum ErrorKind: String, CaseIterable, Encodable, Sendable {
              .usageUnknownSubcommand, .usageUnexpectedArgument, .usageValidation, .usage:
             return .always(.usage)
         case .csvInvalidUTF8, .csvUnterminatedQuote, .csvEmpty, .csvMissingColumn, .csvUtf16,
-             .csvUtf32, .csvTooLarge, .csvDuplicateColumn, .csvUnreadable, .csvMalformedHeader,
-             .qrEncodingFailed, .qrPngEncodingFailed, .qrInvalidScale, .snapshotLineTooLong,
-             .snapshotTooLarge, .snapshotNotASnapshot, .caseListTooLarge, .manifestUnreadable,
-             .templateSyntax, .templateUnknownPlaceholders, .templateUnknownSetting,
-             .templateNotUTF8, .templateTooLarge, .templateSeveral, .sheetsInvalidCode,
-             .sheetsNothingSelected, .sheetsOutdatedManifest, .sheetsUnmatched, .sheetsUnclaimed,
-             .sheetsTextDoesNotFit, .sheetsVerifyFailed, .sheetsVerifyUnreadable: return .always(.dataError)
+            .csvUtf32, .csvTooLarge, .csvDuplicateColumn, .csvUnreadable, .csvMalformedHeader,
+            .qrEncodingFailed, .qrPngEncodingFailed, .qrInvalidScale, .snapshotLineTooLong,
+            .snapshotTooLarge, .snapshotNotASnapshot, .caseListTooLarge, .manifestUnreadable,
+            .templateSyntax, .templateUnknownPlaceholders, .templateUnknownSetting,
+            .templateNotUTF8, .templateTooLarge, .templateSeveral, .sheetsInvalidCode,
+            .sheetsNothingSelected, .sheetsOutdatedManifest, .sheetsUnmatched, .sheetsUnclaimed,
+            .sheetsTextDoesNotFit, .sheetsVerifyFailed, .sheetsVerifyUnreadable:
+            return .always(.dataError)
         case .csvCannotOpen, .snapshotCannotOpen, .caseListUnreadable, .manifestCannotOpen,
              .templateCannotOpen: return .always(.noInput)
         case .templateLogo: return .dataOrNoInput
         case .lockHeld: return .always(.lockHeld)
         case .sheetsCannotCreate: return .always(.cannotCreate)
         case .storeCannotOpen, .storeNotAStore, .storeNewerSchema, .storeWriteFailed,
-             .storeReadFailed, .storeBusy, .storeUnreadableValue, .storeNotAFile, .lockCannotOpen,
-             .csvWorkingCopy, .fileFailed, .snapshotReadFailed, .snapshotParserUnavailable,
-             .auditExportFailed, .auditRepairNotApplied, .auditRepairIncomplete, .auditScanStopped,
-             .recodeFilesNotInPlace, .migrateCopyNameUnavailable, .caseClaimUnavailable,
-             .codeNoFreeCode, .codeRandomSourceUnavailable, .sheetsCairo, .sheetsVerifyUnavailable, .unexpected:
+            .storeReadFailed, .storeBusy, .storeUnreadableValue, .storeNotAFile, .lockCannotOpen,
+            .csvWorkingCopy, .fileFailed, .snapshotReadFailed, .snapshotParserUnavailable,
+            .auditExportFailed, .auditRepairNotApplied, .auditRepairIncomplete, .auditScanStopped,
+            .recodeFilesNotInPlace, .migrateCopyNameUnavailable, .caseClaimUnavailable,
+            .codeNoFreeCode, .codeRandomSourceUnavailable, .sheetsCairo, .sheetsVerifyUnavailable,
+            .unexpected:
             return .always(.ioError)
         case .cloudkitNetwork, .cloudkitOutOfTime, .recodeClaimNotConfirmed,
              .recodeChangedMeanwhile: return .always(.remoteUnavailable)
@@ -171,7 +173,8 @@ enum KindStatus: Equatable, Sendable {
     case always(ExitStatus)
     /// CloudKit's `category`: 78 when no retry changes it (configuration), 75 otherwise.
     case byCategory
-    /// 65, or 66 when the file does not exist (the typed error says which: `ErrorDetail.missingFile`).
+    /// 65, or 66 when the file does not exist (the typed error says which:
+    /// `ErrorDetail.missingFile`).
     case dataOrNoInput
 
     /// Every status a kind can end a run with, as docs/errors.md lists them.
@@ -189,7 +192,8 @@ extension ErrorDetail {
     var kindStatus: ExitStatus {
         switch kind.rule {
         case .always(let status): return status
-        case .byCategory: return category == "configuration" ? .remoteConfiguration : .remoteUnavailable
+        case .byCategory:
+            return category == "configuration" ? .remoteConfiguration : .remoteUnavailable
         case .dataOrNoInput: return missingFile ? .noInput : .dataError
         }
     }

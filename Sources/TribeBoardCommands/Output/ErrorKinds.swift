@@ -14,9 +14,12 @@ import TribeBoardSupport
 extension StoreError: DocumentedError {
     var errorDetail: ErrorDetail {
         switch self {
-        case .cannotOpen(let path, _): return ErrorDetail(kind: .storeCannotOpen).with { $0.path = path }
-        case .notAStore(let path, _): return ErrorDetail(kind: .storeNotAStore).with { $0.path = path }
-        case .newerSchema(let path, _): return ErrorDetail(kind: .storeNewerSchema).with { $0.path = path }
+        case .cannotOpen(let path, _):
+            return ErrorDetail(kind: .storeCannotOpen).with { $0.path = path }
+        case .notAStore(let path, _):
+            return ErrorDetail(kind: .storeNotAStore).with { $0.path = path }
+        case .newerSchema(let path, _):
+            return ErrorDetail(kind: .storeNewerSchema).with { $0.path = path }
         case .writeFailed: return ErrorDetail(kind: .storeWriteFailed)
         case .readFailed: return ErrorDetail(kind: .storeReadFailed)
         case .busy(let path, _): return ErrorDetail(kind: .storeBusy).with { $0.path = path }
@@ -41,18 +44,26 @@ extension StoreError: DocumentedError {
 extension CSVImportError: DocumentedError {
     var errorDetail: ErrorDetail {
         switch self {
-        case .cannotOpen(let path, _): return ErrorDetail(kind: .csvCannotOpen).with { $0.path = path }
-        case .invalidUTF8(let line): return ErrorDetail(kind: .csvInvalidUTF8).with { $0.line = line }
-        case .unterminatedQuote(let line): return ErrorDetail(kind: .csvUnterminatedQuote).with { $0.line = line }
+        case .cannotOpen(let path, _):
+            return ErrorDetail(kind: .csvCannotOpen).with { $0.path = path }
+        case .invalidUTF8(let line):
+            return ErrorDetail(kind: .csvInvalidUTF8).with { $0.line = line }
+        case .unterminatedQuote(let line):
+            return ErrorDetail(kind: .csvUnterminatedQuote).with { $0.line = line }
         case .empty: return ErrorDetail(kind: .csvEmpty)
-        case .missingColumnInHeader(let name, _, _): return ErrorDetail(kind: .csvMissingColumn).with { $0.column = name }
+        case .missingColumnInHeader(let name, _, _):
+            return ErrorDetail(kind: .csvMissingColumn).with { $0.column = name }
         case .utf16: return ErrorDetail(kind: .csvUtf16)
         case .utf32: return ErrorDetail(kind: .csvUtf32)
-        case .duplicateColumn(let name): return ErrorDetail(kind: .csvDuplicateColumn).with { $0.column = name }
+        case .duplicateColumn(let name):
+            return ErrorDetail(kind: .csvDuplicateColumn).with { $0.column = name }
         case .unreadable: return ErrorDetail(kind: .csvUnreadable)
-        case .workingCopy(let folder, _): return ErrorDetail(kind: .csvWorkingCopy).with { $0.path = folder }
-        case .malformedHeader(let record): return ErrorDetail(kind: .csvMalformedHeader).with { $0.line = record.line }
-        case .headerMapping(let problem): return ErrorDetail(kind: .csvHeaderMapping).with { $0.column = problem.header }
+        case .workingCopy(let folder, _):
+            return ErrorDetail(kind: .csvWorkingCopy).with { $0.path = folder }
+        case .malformedHeader(let record):
+            return ErrorDetail(kind: .csvMalformedHeader).with { $0.line = record.line }
+        case .headerMapping(let problem):
+            return ErrorDetail(kind: .csvHeaderMapping).with { $0.column = problem.header }
         case .tooLarge(let path):
             return ErrorDetail(kind: .csvTooLarge).with {
                 $0.path = path
@@ -91,21 +102,26 @@ extension CloudKitError: DocumentedError {
                 // The server's number, checked: JSON has no infinity, and a week is not a wait.
                 $0.retryAfterSeconds = RetryPolicy.usable(retryAfter, upTo: 86_400)
             }
-        case .unexpectedResponse(let status, _): detail = ErrorDetail(kind: errorKind).with { $0.httpStatus = status }
-        case .gaveUp(let attempts, let last): detail = last.errorDetail.with { $0.attempts = attempts }
-        case .schema(.missingType(let type), _): detail = ErrorDetail(kind: errorKind).with { $0.recordType = type }
+        case .unexpectedResponse(let status, _):
+            detail = ErrorDetail(kind: errorKind).with { $0.httpStatus = status }
+        case .gaveUp(let attempts, let last):
+            detail = last.errorDetail.with { $0.attempts = attempts }
+        case .schema(.missingType(let type), _):
+            detail = ErrorDetail(kind: errorKind).with { $0.recordType = type }
         case .schema(.notQueryable(let field, let type), _):
             detail = ErrorDetail(kind: errorKind).with {
                 $0.field = field
                 $0.recordType = type
             }
-        case .schema(.notIndexable(let type), _): detail = ErrorDetail(kind: errorKind).with { $0.recordType = type }
+        case .schema(.notIndexable(let type), _):
+            detail = ErrorDetail(kind: errorKind).with { $0.recordType = type }
         case .schema(.missingField(let field, let type), _):
             detail = ErrorDetail(kind: errorKind).with {
                 $0.field = field
                 $0.recordType = type
             }
-        case .network, .outOfTime, .responseTooLarge, .schema(.notDeployed, _): detail = ErrorDetail(kind: errorKind)
+        case .network, .outOfTime, .responseTooLarge, .schema(.notDeployed, _):
+            detail = ErrorDetail(kind: errorKind)
         }
         return detail.with { $0.category = category.rawValue }
     }
@@ -116,8 +132,10 @@ extension CloudKitConfigurationError: DocumentedError {
         switch self {
         case .missing(let what): return ErrorDetail(kind: .configMissing).with { $0.setting = what }
         // Not the value: it may be a key id pasted in the wrong place.
-        case .invalid(let setting, _, _): return ErrorDetail(kind: .configInvalid).with { $0.setting = setting }
-        case .keyFileUnreadable(let path, _): return ErrorDetail(kind: .configKeyFileUnreadable).with { $0.path = path }
+        case .invalid(let setting, _, _):
+            return ErrorDetail(kind: .configInvalid).with { $0.setting = setting }
+        case .keyFileUnreadable(let path, _):
+            return ErrorDetail(kind: .configKeyFileUnreadable).with { $0.path = path }
         case .keyFilePermissions(let path, let mode):
             return ErrorDetail(kind: .configKeyFilePermissions).with {
                 $0.path = path
@@ -137,7 +155,8 @@ extension SyncLock.Failure: DocumentedError {
     var errorDetail: ErrorDetail {
         switch self {
         case .held(let pid): return ErrorDetail(kind: .lockHeld).with { $0.pid = pid }
-        case .cannotOpen(let path, _): return ErrorDetail(kind: .lockCannotOpen).with { $0.path = path }
+        case .cannotOpen(let path, _):
+            return ErrorDetail(kind: .lockCannotOpen).with { $0.path = path }
         }
     }
 }
@@ -145,8 +164,10 @@ extension SyncLock.Failure: DocumentedError {
 extension SnapshotError: DocumentedError {
     var errorDetail: ErrorDetail {
         switch self {
-        case .cannotOpen(let path, _): return ErrorDetail(kind: .snapshotCannotOpen).with { $0.path = path }
-        case .readFailed(let path, _): return ErrorDetail(kind: .snapshotReadFailed).with { $0.path = path }
+        case .cannotOpen(let path, _):
+            return ErrorDetail(kind: .snapshotCannotOpen).with { $0.path = path }
+        case .readFailed(let path, _):
+            return ErrorDetail(kind: .snapshotReadFailed).with { $0.path = path }
         case .parserUnavailable: return ErrorDetail(kind: .snapshotParserUnavailable)
         case .lineTooLong(let path, let line):
             return ErrorDetail(kind: .snapshotLineTooLong).with {
@@ -154,7 +175,8 @@ extension SnapshotError: DocumentedError {
                 $0.line = line
                 $0.bytes = SnapshotReader.maxLineBytes
             }
-        case .tooManyLines(let path): return ErrorDetail(kind: .snapshotTooLarge).with { $0.path = path }
+        case .tooManyLines(let path):
+            return ErrorDetail(kind: .snapshotTooLarge).with { $0.path = path }
         case .notASnapshot(let path, let line):
             return ErrorDetail(kind: .snapshotNotASnapshot).with {
                 $0.path = path
@@ -186,8 +208,10 @@ extension QRCodeError: DocumentedError {
 extension CodeGenerationError: DocumentedError {
     var errorDetail: ErrorDetail {
         switch self {
-        case .noFreeCode(let tried): return ErrorDetail(kind: .codeNoFreeCode).with { $0.attempts = tried }
-        case .randomSourceUnavailable(let attempts, _): return ErrorDetail(kind: .codeRandomSourceUnavailable).with { $0.attempts = attempts }
+        case .noFreeCode(let tried):
+            return ErrorDetail(kind: .codeNoFreeCode).with { $0.attempts = tried }
+        case .randomSourceUnavailable(let attempts, _):
+            return ErrorDetail(kind: .codeRandomSourceUnavailable).with { $0.attempts = attempts }
         }
     }
 }

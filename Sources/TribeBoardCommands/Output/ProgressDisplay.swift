@@ -16,7 +16,11 @@ final class ProgressDisplay: Sendable {
 
     init(quiet: Bool, logger: Logger) {
         self.logger = logger
-        if quiet { mode = .silent } else { mode = Terminal.isTerminal(.standardError) ? .bar : .logLines }
+        if quiet {
+            mode = .silent
+        } else {
+            mode = Terminal.isTerminal(.standardError) ? .bar : .logLines
+        }
         lastShown = Mutex(mode == .logLines ? ContinuousClock.now : nil)
     }
 
@@ -32,10 +36,13 @@ final class ProgressDisplay: Sendable {
         guard due else { return }
         switch mode {
         case .silent: return
-        case .bar: Terminal.showProgress((progress.phase.map { $0 + "  " } ?? "") + Self.bar(progress))
+        case .bar:
+            Terminal.showProgress((progress.phase.map { $0 + "  " } ?? "") + Self.bar(progress))
         case .logLines:
-            var metadata: Logger.Metadata = ["rows": "\(progress.processed)/\(progress.total)",
-                                             "rate": "\(Int(Self.rate(progress)))/s", "eta": "\(Self.eta(progress))"]
+            var metadata: Logger.Metadata = [
+                "rows": "\(progress.processed)/\(progress.total)",
+                "rate": "\(Int(Self.rate(progress)))/s", "eta": "\(Self.eta(progress))"
+            ]
             if let phase = progress.phase { metadata["phase"] = "\(phase)" }
             logger.notice("progress", metadata: metadata)
         }
@@ -46,11 +53,14 @@ final class ProgressDisplay: Sendable {
     }
 
     static func bar(_ progress: WorkProgress, width: Int = 30) -> String {
-        let fraction = progress.total > 0 ? min(Double(progress.processed) / Double(progress.total), 1) : 1
+        let fraction =
+            progress.total > 0 ? min(Double(progress.processed) / Double(progress.total), 1) : 1
         let filled = Int(fraction * Double(width))
-        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        return String(format: "[%@] %3d%% %d/%d  %d/s  ETA %@  (%d failed)", bar, Int(fraction * 100),
-                      progress.processed, progress.total, Int(rate(progress)), eta(progress), progress.failed)
+        let bar =
+            String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        return String(
+            format: "[%@] %3d%% %d/%d  %d/s  ETA %@  (%d failed)", bar, Int(fraction * 100),
+            progress.processed, progress.total, Int(rate(progress)), eta(progress), progress.failed)
     }
 
     static func rate(_ progress: WorkProgress) -> Double {

@@ -13,18 +13,26 @@ enum ProvisionReportText {
             lines.append("Another provision run was writing to the same store; rows it created first are counted as existing.")
         }
         lines += failures(report)
-        lines.append(String(format: "Took %.2f s (%.0f families/s).", report.durationSeconds, report.familiesPerSecond))
+        lines.append(
+            String(
+                format: "Took %.2f s (%.0f families/s).", report.durationSeconds,
+                report.familiesPerSecond))
         return lines.joined(separator: "\n") + "\n"
     }
 
     private static func counts(_ report: ProvisionReport) -> [String] {
         let verb = report.dryRun ? "Dry run of" : "Provisioned"
-        var lines = ["\(verb) \(report.csv) into \(report.store)\(report.storeCreated ? " (a new store)" : "")",
-                     "  rows      \(report.rows)",
-                     "  \(report.dryRun ? "to create" : "created  ") \(report.created)",
-                     "  existing  \(report.existing)",
-                     "  failed    \(report.failed)"]
-        if report.skipped > 0 { lines.append("  skipped   \(report.skipped) (possible duplicates, --skip-possible-duplicates)") }
+        var lines = [
+            "\(verb) \(report.csv) into \(report.store)\(report.storeCreated ? " (a new store)" : "")",
+            "  rows      \(report.rows)",
+            "  \(report.dryRun ? "to create" : "created  ") \(report.created)",
+            "  existing  \(report.existing)",
+            "  failed    \(report.failed)"
+        ]
+        if report.skipped > 0 {
+            lines.append(
+                "  skipped   \(report.skipped) (possible duplicates, --skip-possible-duplicates)")
+        }
         if report.possibleDuplicateCount > 0 {
             let count = report.possibleDuplicateCount
             lines.append("Possible duplicates: \(count) new \(count == 1 ? "family has" : "families have") the name and admin of another"
@@ -33,19 +41,27 @@ enum ProvisionReportText {
         return lines
     }
 
-    /// Where the QR codes, the manifest and the sheets went, and the columns read other than by name.
+    /// Where the QR codes, the manifest and the sheets went, and the columns read other than by
+    /// name.
     private static func files(_ report: ProvisionReport) -> [String] {
         var lines: [String] = []
         if let qr = report.qrDirectory {
             lines.append("QR codes:  \(qr) (\(report.qrCodesWritten) written this run)")
         }
         if let manifest = report.manifest {
-            let format = report.manifestFormat.map { " (\($0.delimiterName)-separated\($0.byteOrderMark ? ", UTF-8 with BOM" : ""))" } ?? ""
+            let format =
+                report.manifestFormat.map {
+                    " (\($0.delimiterName)-separated\($0.byteOrderMark ? ", UTF-8 with BOM" : ""))"
+                } ?? ""
             lines.append("Manifest:  \(manifest)\(format)")
         }
         let mapped = report.columns.filter { $0.matched != .exact }
         if !mapped.isEmpty {
-            lines.append("Columns:   " + mapped.map { "\"\($0.header)\" → \($0.field.rawValue) (\($0.matched.rawValue))" }.joined(separator: ", "))
+            lines.append(
+                "Columns:   "
+                    + mapped.map {
+                        "\"\($0.header)\" → \($0.field.rawValue) (\($0.matched.rawValue))"
+                    }.joined(separator: ", "))
         }
         if let sheets = report.sheets { lines.append(Self.sheets(sheets)) }
         return lines
@@ -53,8 +69,11 @@ enum ProvisionReportText {
 
     private static func sheets(_ sheets: ProvisionReport.SheetsSummary) -> String {
         let waiting = sheets.waitingForClaims.map { count in
-            let (families, codes, them) = count == 1 ? ("family has", "its code is", "it") : ("families have", "their codes are", "them")
-            return "\(count) \(families) no card yet: \(codes) not claimed in CloudKit; run this command again once CloudKit answers"
+            let (families, codes, them) =
+                count == 1
+                ? ("family has", "its code is", "it") : ("families have", "their codes are", "them")
+            return
+                "\(count) \(families) no card yet: \(codes) not claimed in CloudKit; run this command again once CloudKit answers"
                 + " to print \(them)"
         }
         if let error = sheets.error { return "Sheets:    not made: \(error)" }
@@ -67,32 +86,51 @@ enum ProvisionReportText {
         guard let pending = report.pendingSync, pending.total > 0 else { return [] }
         let counts = "\(pending.total) records in the store (\(pending.families) families, \(pending.userProfiles) profiles,"
             + " \(pending.memberships) memberships)"
-        guard report.remote?.uploaded == nil else { return ["Still waiting after --sync: \(counts)."] }
+        guard report.remote?.uploaded == nil else {
+            return ["Still waiting after --sync: \(counts)."]
+        }
         // Codes checked in CloudKit say a remote is configured: only the upload is left.
         // With the store named: a store outside the working folder (make demo's) is found.
         let resync = "`" + Advice.resync(store: report.store, remote: remote).command + "`"
-        let next = report.remote == nil ? "run \(resync) once a remote is configured" : "\(resync) uploads them (or --sync next time)"
+        let next =
+            report.remote == nil
+            ? "run \(resync) once a remote is configured"
+            : "\(resync) uploads them (or --sync next time)"
         return ["Waiting for resync: \(counts); nothing was uploaded: \(next)."]
     }
 
     private static func cloudKit(_ report: ProvisionReport) -> [String] {
         guard let remote = report.remote else { return [] }
         let indent = "           "
-        var lines = ["CloudKit:  codes of \(report.codesVerifiedRemotely) new families checked in CloudKit"]
+        var lines = [
+            "CloudKit:  codes of \(report.codesVerifiedRemotely) new families checked in CloudKit"
+        ]
         if report.codesNotVerifiedRemotely > 0 {
             lines.append(indent + "\(report.codesNotVerifiedRemotely) new families were checked in the local store only and are marked"
                          + " as not remotely verified; resync checks them before uploading")
         }
-        lines.append(indent + "codes claimed: \(report.codesClaimed)"
-                     + (report.codesRecoded > 0 ? ", \(report.codesRecoded) generated codes replaced (another family had claimed them)" : "")
-                     + (report.codesUnclaimed > 0 ? "; \(report.codesUnclaimed) not claimed yet (resync claims them before they go up)" : ""))
-        if let reason = remote.unavailable { lines.append(indent + "CloudKit could not be used: \(reason)") }
+        lines.append(
+            indent + "codes claimed: \(report.codesClaimed)"
+                + (report.codesRecoded > 0
+                    ? ", \(report.codesRecoded) generated codes replaced (another family had claimed them)"
+                    : "")
+                + (report.codesUnclaimed > 0
+                    ? "; \(report.codesUnclaimed) not claimed yet (resync claims them before they go up)"
+                    : ""))
+        if let reason = remote.unavailable {
+            lines.append(indent + "CloudKit could not be used: \(reason)")
+        }
         if let uploaded = remote.uploaded {
-            lines.append(indent + "--sync uploaded \(uploaded) records; \(remote.uploadWaiting ?? 0) wait to be retried,"
-                         + " \(remote.uploadSetAside ?? 0) are set aside" + (remote.uploadError.map { " (\($0))" } ?? ""))
+            lines.append(
+                indent
+                    + "--sync uploaded \(uploaded) records; \(remote.uploadWaiting ?? 0) wait to be retried,"
+                    + " \(remote.uploadSetAside ?? 0) are set aside"
+                    + (remote.uploadError.map { " (\($0))" } ?? ""))
         }
         if let next = remote.next {
-            lines.append(indent + "Next" + (remote.uploadOutcome?.nextReason.map { " (\($0))" } ?? "") + ": \(next)")
+            lines.append(
+                indent + "Next" + (remote.uploadOutcome?.nextReason.map { " (\($0))" } ?? "")
+                    + ": \(next)")
         }
         return lines
     }
@@ -101,8 +139,11 @@ enum ProvisionReportText {
         guard !report.failures.isEmpty else { return [] }
         var lines = ["Failures:"]
         for failure in report.failures {
-            let place = failure.row == failure.line ? "line \(failure.line)" : "line \(failure.line) (row \(failure.row))"
-            lines.append("  \(place)\(failure.externalId.map { " (\($0))" } ?? ""): \(failure.error)")
+            let place =
+                failure.row == failure.line
+                ? "line \(failure.line)" : "line \(failure.line) (row \(failure.row))"
+            lines.append(
+                "  \(place)\(failure.externalId.map { " (\($0))" } ?? ""): \(failure.error)")
         }
         if report.failuresNotListed > 0 {
             lines.append("  … and \(report.failuresNotListed) more, "
@@ -118,6 +159,7 @@ enum ProvisionReportText {
         if let out = report.outputDirectory {
             parts.append("their QR codes and a manifest of all \(report.rows) rows in \(out)")
         }
-        return "Nothing was written (--dry-run). Without it, this run would write " + parts.joined(separator: ", ") + "."
+        return "Nothing was written (--dry-run). Without it, this run would write "
+            + parts.joined(separator: ", ") + "."
     }
 }

@@ -9,7 +9,9 @@ enum SheetsReportText {
     }
 
     static func render(_ report: SheetsReport) -> String {
-        let invitations = report.layout == .cards ? TerminalText.count(report.invitations, "card", "cards")
+        let invitations =
+            report.layout == .cards
+            ? TerminalText.count(report.invitations, "card", "cards")
             : TerminalText.count(report.invitations, "letter", "letters")
         var lines: [String] = []
         let what = "\(invitations) on \(TerminalText.count(report.pages, report.paper.rawValue + " page", report.paper.rawValue + " pages"))"
@@ -24,30 +26,42 @@ enum SheetsReportText {
             if check.outdated > 0 {
                 lines.append("\(check.outdated) printed with the store's code: \(check.manifest) is older than the store (\(check.summary))")
             }
-            if check.store == nil { lines.append("the manifest's codes are printed unchecked: no store was read") }
+            if check.store == nil {
+                lines.append("the manifest's codes are printed unchecked: no store was read")
+            }
         }
         let (one, many) = report.layout == .cards ? ("card", "cards") : ("letter", "letters")
         if let verification = report.verification { lines.append(Self.verification(verification)) }
         if report.tallerPages > 0 {
-            lines.append(TerminalText.count(report.tallerPages, "page", "pages") + " of taller cards (3 or 2 rows), for their text to fit whole")
+            lines.append(
+                TerminalText.count(report.tallerPages, "page", "pages")
+                    + " of taller cards (3 or 2 rows), for their text to fit whole")
         }
         if report.shrunk > 0 {
             let has = report.shrunk == 1 ? "has its" : "have their"
-            lines.append(TerminalText.count(report.shrunk, one, many) + " \(has) title or wording in smaller type, to fit")
+            lines.append(
+                TerminalText.count(report.shrunk, one, many)
+                    + " \(has) title or wording in smaller type, to fit")
         }
         if !report.cuts.isEmpty {
-            lines.append(TerminalText.count(report.cuts.invitations, one, many) + " printed with text cut (--allow-cut): \(report.cuts.summary)")
+            lines.append(
+                TerminalText.count(report.cuts.invitations, one, many)
+                    + " printed with text cut (--allow-cut): \(report.cuts.summary)")
         }
         if !report.missingCharacters.isEmpty {
             lines.append(TerminalText.count(report.missingCharacters.invitations, one, many)
                 + " with characters no installed font has, printed as boxes (install a font for them): \(report.missingCharacters.summary)")
         }
         if report.unclaimedPrinted > 0 {
-            lines.append(TerminalText.count(report.unclaimedPrinted, one, many) + " with codes not claimed in CloudKit yet (no remote configured,"
-                + " or --include-unclaimed): until `resync` with a remote claims them, another device could take them")
+            lines.append(
+                TerminalText.count(report.unclaimedPrinted, one, many)
+                    + " with codes not claimed in CloudKit yet (no remote configured,"
+                    + " or --include-unclaimed): until `resync` with a remote claims them, another device could take them"
+            )
         }
         let holds = report.output == nil ? "preview shows" : "PDF holds"
-        lines.append("mode 600: the \(holds) families' codes; keep it private and delete it once printed")
+        lines.append(
+            "mode 600: the \(holds) families' codes; keep it private and delete it once printed")
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -25,7 +25,9 @@ struct StderrLogHandler: LogHandler {
         if dropsWarnings && event.level == .warning { return }
         var fields = metadata
         event.metadata?.forEach { fields[$0.key] = $0.value }
-        let details = fields.sorted { $0.key < $1.key }.map { "\($0.key)=\(OutsideText.inline("\($0.value)", limit: 2000))" }.joined(separator: " ")
+        let details = fields.sorted { $0.key < $1.key }.map {
+            "\($0.key)=\(OutsideText.inline("\($0.value)", limit: 2000))"
+        }.joined(separator: " ")
         Terminal.clearProgressLine()
         let message = OutsideText.inline("\(event.message)", limit: 2000)
         Terminal.writeError(Self.prefix(event.level, colour: useColour)
@@ -39,7 +41,8 @@ struct StderrLogHandler: LogHandler {
     }
 
     static var colourOnStderr: Bool {
-        Terminal.isTerminal(.standardError) && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        Terminal.isTerminal(.standardError)
+            && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
     }
 
     // Messages and their values carry text from input files and CloudKit (an ESC in a CSV

@@ -19,17 +19,26 @@ extension CommandContext {
 enum StopReasons {
     static func of(_ report: ProvisionReport) -> [String] {
         var reasons: [String] = []
-        if report.qrWriteFailures > 0 { reasons.append("\(report.qrWriteFailures) QR codes could not be written") }
+        if report.qrWriteFailures > 0 {
+            reasons.append("\(report.qrWriteFailures) QR codes could not be written")
+        }
         if let remote = report.remote {
-            if let unavailable = remote.unavailable { reasons.append("CloudKit code check stopped: \(unavailable)") }
+            if let unavailable = remote.unavailable {
+                reasons.append("CloudKit code check stopped: \(unavailable)")
+            }
             if let upload = remote.uploadError { reasons.append("upload stopped: \(upload)") }
             if let next = remote.next { reasons.append("next: \(next)") }
         }
         if report.failed > 0 {
-            let first = report.failures.first.map { ", the first on line \($0.line): \($0.error)" } ?? ""
+            let first =
+                report.failures.first.map { ", the first on line \($0.line): \($0.error)" } ?? ""
             reasons.append(TerminalText.count(report.failed, "row", "rows") + " failed" + first)
         }
-        if report.skipped > 0 { reasons.append("\(report.skipped) rows skipped as possible duplicates (--skip-possible-duplicates)") }
+        if report.skipped > 0 {
+            reasons.append(
+                "\(report.skipped) rows skipped as possible duplicates (--skip-possible-duplicates)"
+            )
+        }
         return reasons
     }
 
@@ -54,8 +63,12 @@ enum StopReasons {
         let problems = MigrationOutcome.allCases.filter(\.isProblem).compactMap { outcome in
             report.counts[outcome.rawValue].flatMap { $0 > 0 ? "\($0) \(outcome.rawValue)" : nil }
         }
-        if !problems.isEmpty { reasons.append("records not in place: " + problems.joined(separator: ", ")) }
-        if let refused = report.deletionRefused { reasons.append("sources not deleted: \(refused)") }
+        if !problems.isEmpty {
+            reasons.append("records not in place: " + problems.joined(separator: ", "))
+        }
+        if let refused = report.deletionRefused {
+            reasons.append("sources not deleted: \(refused)")
+        }
         return reasons
     }
 }

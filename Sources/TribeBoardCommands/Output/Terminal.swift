@@ -57,7 +57,9 @@ enum Terminal {
     /// only then) and returns the first failure of the run's output, if any.
     static func finishOutput() -> StandardOutputError? {
         outputFailure.withLock { failure in
-            if failure == nil, close(STDOUT_FILENO) != 0, errno != EBADF, errno != EINTR { failure = errno }
+            if failure == nil, close(STDOUT_FILENO) != 0, errno != EBADF, errno != EINTR {
+                failure = errno
+            }
             return failure.map(StandardOutputError.init(errno:))
         }
     }

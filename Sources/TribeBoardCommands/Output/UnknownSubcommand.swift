@@ -49,11 +49,14 @@ struct UnknownSubcommand: Error, LocalizedError, DocumentedError {
 
     /// The unknown subcommand a refused command line starts with, if that is what is wrong: the
     /// first argument that is not an option names no subcommand (nor `help`).
-    static func find<Command: ParsableCommand>(in arguments: [String], of command: Command.Type) -> UnknownSubcommand? {
+    static func find<Command: ParsableCommand>(in arguments: [String], of command: Command.Type)
+        -> UnknownSubcommand?
+    {
         let known = command.configuration.subcommands.compactMap { $0.configuration.commandName }
         guard !known.isEmpty,
-              let first = arguments.prefix(while: { $0 != "--" }).first(where: { !$0.hasPrefix("-") }),
-              first != "help", !known.contains(first)
+            let first = arguments.prefix(while: { $0 != "--" }).first(where: { !$0.hasPrefix("-") }
+            ),
+            first != "help", !known.contains(first)
         else { return nil }
         return UnknownSubcommand(name: first, known: known)
     }

@@ -18,7 +18,8 @@ struct UsageError: Error, LocalizedError, DocumentedError {
         message = command.message(for: error)
         let parserError = Mirror(reflecting: error).descendant("parserError")
         let label = parserError.flatMap { Mirror(reflecting: $0).children.first?.label ?? "\($0)" }
-        kind = error is ValidationError ? .usageValidation : label.flatMap { Self.kinds[$0] } ?? .usage
+        kind =
+            error is ValidationError ? .usageValidation : label.flatMap { Self.kinds[$0] } ?? .usage
         option = parserError.flatMap { Self.optionName(in: $0, depth: 0) }
     }
 
@@ -31,11 +32,13 @@ struct UsageError: Error, LocalizedError, DocumentedError {
     /// ArgumentParser's `ParserError` cases, by name, as the stable kinds docs/errors.md documents.
     private static let kinds: [String: ErrorKind] = [
         "unknownOption": .usageUnknownOption, "invalidOption": .usageUnknownOption,
-        "nonAlphanumericShortOption": .usageUnknownOption, "missingValueOrUnknownCompositeOption": .usageUnknownOption,
+        "nonAlphanumericShortOption": .usageUnknownOption,
+        "missingValueOrUnknownCompositeOption": .usageUnknownOption,
         "missingValueForOption": .usageMissingValue,
         "noValue": .usageMissingArgument,
         "unableToParseValue": .usageInvalidValue,
-        "unexpectedValueForOption": .usageUnexpectedArgument, "unexpectedExtraValues": .usageUnexpectedArgument,
+        "unexpectedValueForOption": .usageUnexpectedArgument,
+        "unexpectedExtraValues": .usageUnexpectedArgument,
         "duplicateExclusiveValues": .usageUnexpectedArgument,
         "userValidationError": .usageValidation,
     ]
@@ -47,7 +50,9 @@ struct UsageError: Error, LocalizedError, DocumentedError {
             switch child.label {
             case "long": return "--\(child.value)"
             case "longWithSingleDash": return "-\(child.value)"
-            case "short": return Mirror(reflecting: child.value).children.first.map { "-\($0.value)" } ?? "-\(child.value)"
+            case "short":
+                return Mirror(reflecting: child.value).children.first.map { "-\($0.value)" }
+                    ?? "-\(child.value)"
             default: return nil
             }
         }

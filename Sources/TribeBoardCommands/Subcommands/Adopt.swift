@@ -12,9 +12,10 @@ package struct AdoptCommand: PipelineCommand {
         commandName: "adopt",
         abstract: "Take CloudKit's version of a quarantined or conflicting family into the store, and end its set-aside.",
         discussion: """
-            FAMILY is the family's record id, code or external id (as recode takes them). A plan unless --apply: \
-            then the family's name, code and members become CloudKit's, in one transaction, its quarantine or \
-            conflict ends, and a changed code comes with the command that reprints its card.
+            FAMILY is the family's record id, code or external id (as recode takes them). A plan \
+            unless --apply: then the family's name, code and members become CloudKit's, in one \
+            transaction, its quarantine or conflict ends, and a changed code comes with the \
+            command that reprints its card.
             \(exits.help)
             """,
         version: toolkitVersion)
@@ -22,7 +23,8 @@ package struct AdoptCommand: PipelineCommand {
     @OptionGroup(title: "Global options") package var global: GlobalOptions
     @OptionGroup(title: "CloudKit") package var remoteOptions: RemoteOptions
 
-    @Argument(help: ArgumentHelp("The family's record id, code or external id.", valueName: "family"))
+    @Argument(
+        help: ArgumentHelp("The family's record id, code or external id.", valueName: "family"))
     package var family: String
 
     @Flag(help: "Adopt (without it, only show both versions).")

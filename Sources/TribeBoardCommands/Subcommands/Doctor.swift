@@ -8,9 +8,10 @@ package struct DoctorCommand: AsyncParsableCommand {
         commandName: "doctor",
         abstract: "Check the app's container configuration, the store, the remote and stuck family creations.",
         discussion: """
-            Each line is ok, warning or failure, with what was checked, what was found and what to do. \
-            Failures break creation or sync (an identifier mismatch, a missing or damaged store, a key \
-            CloudKit rejects); warnings only degrade them. Changes nothing: the store is opened read-only.
+            Each line is ok, warning or failure, with what was checked, what was found and what to \
+            do. Failures break creation or sync (an identifier mismatch, a missing or damaged \
+            store, a key CloudKit rejects); warnings only degrade them. Changes nothing: the store \
+            is opened read-only.
             `tribeboard doctor family CODE_OR_ID` shows one family's timeline.
             \(exits.help)
             """,
@@ -21,15 +22,23 @@ package struct DoctorCommand: AsyncParsableCommand {
     @OptionGroup(title: "CloudKit") package var remoteOptions: RemoteOptions
     @OptionGroup(title: "Doctor") var doctorOptions: DoctorOptions
 
-    @Option(help: ArgumentHelp("The app's Xcode project: the folder holding the .xcodeproj, or the .xcodeproj.", valueName: "path"))
+    @Option(
+        help: ArgumentHelp(
+            "The app's Xcode project: the folder holding the .xcodeproj, or the .xcodeproj.",
+            valueName: "path"))
     package var project: String?
 
-    @Option(help: ArgumentHelp("Check only this Xcode target (an app, extension, watch app or App Clip); "
-                                + "default: every target using iCloud or CloudKit.",
-                               valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "Check only this Xcode target (an app, extension, watch app or App Clip); "
+                + "default: every target using iCloud or CloudKit.",
+            valueName: "name"))
     package var target: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Families to show for each finding about many (the rest are counted).", valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Families to show for each finding about many (the rest are counted).", valueName: "n"))
     package var sample: Int = 5
 
     @Flag(help: "PRAGMA quick_check instead of integrity_check: faster on a big store, skips index contents.")
@@ -63,7 +72,10 @@ package struct DoctorCommand: AsyncParsableCommand {
             throw FindingsOutcome.failing.exitCode
         }
         if failOn == .warning, report.checks.contains(where: { $0.status == .warning }) {
-            context.stopped(because: report.checks.filter { $0.status == .warning }.map { "warning: \($0.checked): \($0.found)" })
+            context.stopped(
+                because: report.checks.filter { $0.status == .warning }.map {
+                    "warning: \($0.checked): \($0.found)"
+                })
             throw FindingsOutcome.failing.exitCode
         }
     }

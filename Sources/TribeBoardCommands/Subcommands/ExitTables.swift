@@ -13,12 +13,16 @@ extension ProvisionCommand: DeclaresExits {
         overrides: [.remoteNotConfigured: .usage],
         outcomes: ProvisionOutcome.self,
         meanings: [
-            .success: "all rows created or existing", .partialFailure: "some rows failed, or were skipped as possible duplicates",
+            .success: "all rows created or existing",
+            .partialFailure: "some rows failed, or were skipped as possible duplicates",
             .usage: "bad usage (also --sync with no remote, or a --map the file contradicts)",
-            .dataError: "the file is not readable CSV or lacks family_name", .noInput: "the file cannot be opened",
-            .cannotCreate: "--sheets: the PDF cannot be created there (the families are provisioned)",
+            .dataError: "the file is not readable CSV or lacks family_name",
+            .noInput: "the file cannot be opened",
+            .cannotCreate:
+                "--sheets: the PDF cannot be created there (the families are provisioned)",
             .ioError: "the store or output folder cannot be opened or written",
-            .remoteUnavailable: "CloudKit was unavailable or throttled (local work done; codes left unclaimed "
+            .remoteUnavailable:
+                "CloudKit was unavailable or throttled (local work done; codes left unclaimed "
                 + "are not printed, records wait for resync)",
             .remoteConfiguration: "CloudKit refused the configuration",
         ])
@@ -31,7 +35,8 @@ extension ResyncCommand: DeclaresExits {
         outcomes: ResyncOutcome.self,
         meanings: [
             .success: "nothing left pending",
-            .partialFailure: "some records are quarantined or in conflict (see --list; --release ID once dealt "
+            .partialFailure:
+                "some records are quarantined or in conflict (see --list; --release ID once dealt "
                 + "with), or a creation that did not complete is kept out of CloudKit",
             .usage: "bad usage (also --release or --reupload naming what is not set aside or not in the store)",
             .lockHeld: "another resync holds the store's lock", .ioError: "the store (or --metrics-file) cannot be opened or written",
@@ -46,12 +51,15 @@ extension AuditCommand: DeclaresExits {
                  .kind(.remoteNotConfigured), .area(.audit)],
         outcomes: FindingsOutcome.self,
         meanings: [
-            .success: "nothing reaches --fail-on", .partialFailure: "something does", .usage: "bad usage",
-            .dataError: "the snapshot is past its bounds (docs/guarantees.md: \"Bounds on what is read\")",
+            .success: "nothing reaches --fail-on", .partialFailure: "something does",
+            .usage: "bad usage",
+            .dataError:
+                "the snapshot is past its bounds (docs/guarantees.md: \"Bounds on what is read\")",
             .noInput: "the snapshot cannot be opened",
             .ioError: "the store cannot be opened, or a repair cannot be written (nothing changed, unless it "
                 + "says the store was changed: then run it again to finish)",
-            .remoteUnavailable: "CloudKit was unavailable", .remoteConfiguration: "CloudKit refused the configuration",
+            .remoteUnavailable: "CloudKit was unavailable",
+            .remoteConfiguration: "CloudKit refused the configuration"
         ])
 }
 
@@ -60,7 +68,8 @@ extension DoctorCommand: DeclaresExits {
         errors: [], outcomes: FindingsOutcome.self,
         meanings: [
             .success: "no check failed",
-            .partialFailure: "some check failed (with --fail-on warning, also a warning: CloudKit unreachable, "
+            .partialFailure:
+                "some check failed (with --fail-on warning, also a warning: CloudKit unreachable, "
                 + "a stale clock, families waiting for sync)",
             .usage: "bad usage",
         ])
@@ -69,7 +78,11 @@ extension DoctorCommand: DeclaresExits {
 extension DoctorFamilyCommand: DeclaresExits {
     static let exits = CommandExits(
         errors: [], outcomes: FindingsOutcome.self,
-        meanings: [.success: "nothing failed", .partialFailure: "the family is missing, stuck or differs from CloudKit", .usage: "bad usage"])
+        meanings: [
+            .success: "nothing failed",
+            .partialFailure: "the family is missing, stuck or differs from CloudKit",
+            .usage: "bad usage"
+        ])
 }
 
 extension MigrateCommand: DeclaresExits {
@@ -78,12 +91,16 @@ extension MigrateCommand: DeclaresExits {
         errors: [.area(.store), .area(.file), .area(.code), .area(.qr), .area(.cloudkit),
                  .area(.config), .kind(.remoteNotConfigured), .area(.migrate)],
         // A QR code the migration cannot write is an output fault: the checkpoint keeps the rest.
-        overrides: [.qrEncodingFailed: .ioError, .qrPngEncodingFailed: .ioError, .qrInvalidScale: .ioError],
+        overrides: [
+            .qrEncodingFailed: .ioError, .qrPngEncodingFailed: .ioError, .qrInvalidScale: .ioError
+        ],
         outcomes: MigrationReport.ExitKind.self,
         meanings: [
             .success: "everything is in place",
-            .partialFailure: "conflicts, code conflicts, invalid, skipped or failed records, or a failed verification",
-            .usage: "bad usage (also the source is the destination)", .ioError: "the store or --out cannot be written",
+            .partialFailure:
+                "conflicts, code conflicts, invalid, skipped or failed records, or a failed verification",
+            .usage: "bad usage (also the source is the destination)",
+            .ioError: "the store or --out cannot be written",
             .remoteUnavailable: "CloudKit was unavailable (run again: the checkpoint resumes)",
             .remoteConfiguration: "CloudKit refused the configuration, or none is configured",
             .interrupted: "interrupted by Ctrl-C (the message says in which phase and whether anything was written; run it again)",
@@ -96,10 +113,13 @@ extension MigrateClaimsCommand: DeclaresExits {
                  .kind(.migrateInterrupted)],
         outcomes: ClaimBackfillReport.ExitKind.self,
         meanings: [
-            .success: "every code claimed by its oldest family", .partialFailure: "duplicates, claims held by others or families without a code",
-            .usage: "bad usage", .remoteUnavailable: "CloudKit was unavailable or refused some claims (run again)",
+            .success: "every code claimed by its oldest family",
+            .partialFailure: "duplicates, claims held by others or families without a code",
+            .usage: "bad usage",
+            .remoteUnavailable: "CloudKit was unavailable or refused some claims (run again)",
             .remoteConfiguration: "CloudKit refused the configuration, or none is configured",
-            .interrupted: "interrupted by Ctrl-C (the claims made so far stay; run it again to finish)",
+            .interrupted:
+                "interrupted by Ctrl-C (the claims made so far stay; run it again to finish)"
         ])
 }
 
@@ -114,8 +134,9 @@ extension SheetsCommand: DeclaresExits {
                 + "a code not in the app's format, codes older than the default store's), text that does not "
                 + "fit, or no family matches",
             .noInput: "the manifest, template, logo or import file cannot be opened",
-            .cannotCreate: "the PDF cannot be created there (a symbolic link, someone else's or a read-only file, no such folder)",
-            .ioError: "the store cannot be read or the PDF or preview cannot be written (disk full)",
+            .cannotCreate:
+                "the PDF cannot be created there (a symbolic link, someone else's or a read-only file, no such folder)",
+            .ioError: "the store cannot be read or the PDF or preview cannot be written (disk full)"
         ])
 }
 
@@ -124,12 +145,16 @@ extension RecodeCommand: DeclaresExits {
         errors: [.area(.store), .area(.file), .area(.code), .area(.qr), .area(.cloudkit),
                  .area(.config), .area(.recode)],
         // The new code's QR file is output: a QR code that cannot be written is the output's fault.
-        overrides: [.qrEncodingFailed: .ioError, .qrPngEncodingFailed: .ioError, .qrInvalidScale: .ioError],
+        overrides: [
+            .qrEncodingFailed: .ioError, .qrPngEncodingFailed: .ioError, .qrInvalidScale: .ioError
+        ],
         outcomes: NoOutcome.self,
         meanings: [
             .success: "done (or shown, without --apply)", .usage: "bad usage, or no such family",
-            .ioError: "the store or a file cannot be written (nothing changed, unless it says the store changed)",
-            .remoteUnavailable: "CloudKit was unavailable or did not confirm the new code's claim, or the family "
+            .ioError:
+                "the store or a file cannot be written (nothing changed, unless it says the store changed)",
+            .remoteUnavailable:
+                "CloudKit was unavailable or did not confirm the new code's claim, or the family "
                 + "changed meanwhile (nothing changed: run it again)",
             .remoteConfiguration: "CloudKit refused the configuration",
         ])
@@ -147,7 +172,8 @@ extension RemoveCommand: DeclaresExits {
             .partialFailure: "--from-file: some families were refused (members besides the admin, no --force) or not found; "
                 + "or CloudKit refused to delete a family record another creator wrote (adopt takes it instead)",
             .usage: "bad usage, no such family, or members besides the admin without --force",
-            .dataError: "the --from-file list is too large", .noInput: "the --from-file list cannot be opened",
+            .dataError: "the --from-file list is too large",
+            .noInput: "the --from-file list cannot be opened",
             .lockHeld: "a resync is running on this store (try again when it ends)",
             .ioError: "the store cannot be opened or written",
             .remoteUnavailable: "CloudKit was unavailable or refused part of a removal (what was started is recorded: run it again to finish)",

@@ -12,12 +12,14 @@ package struct MergeCommand: PipelineCommand {
         commandName: "merge",
         abstract: "Merge a family registered twice into the one that stays: its members move, then it is removed.",
         discussion: """
-            DUPLICATE and KEPT are record ids, codes or external ids (as recode takes them). A plan unless --apply: \
-            then the duplicate's members (those in the store and those who joined it in the app) get a membership \
-            in the kept family (a person already there is not added twice; the duplicate's admin, when it is the \
-            kept family's admin registered again, is not moved, and anyone else who was its admin becomes an adult: \
-            one parent admin), then the duplicate is removed as `tribeboard remove` does. Its code is released: its \
-            printed card finds no family; print the kept family's card for its members. Run again after a kill: it finishes.
+            DUPLICATE and KEPT are record ids, codes or external ids (as recode takes them). A \
+            plan unless --apply: then the duplicate's members (those in the store and those who \
+            joined it in the app) get a membership in the kept family (a person already there is \
+            not added twice; the duplicate's admin, when it is the kept family's admin registered \
+            again, is not moved, and anyone else who was its admin becomes an adult: one parent \
+            admin), then the duplicate is removed as `tribeboard remove` does. Its code is \
+            released: its printed card finds no family; print the kept family's card for its \
+            members. Run again after a kill: it finishes.
             \(exits.help)
             """,
         version: toolkitVersion)
@@ -25,7 +27,10 @@ package struct MergeCommand: PipelineCommand {
     @OptionGroup(title: "Global options") package var global: GlobalOptions
     @OptionGroup(title: "CloudKit") package var remoteOptions: RemoteOptions
 
-    @Argument(help: ArgumentHelp("The family registered twice: its record id, code or external id.", valueName: "duplicate"))
+    @Argument(
+        help: ArgumentHelp(
+            "The family registered twice: its record id, code or external id.",
+            valueName: "duplicate"))
     package var duplicate: String
 
     @Option(help: ArgumentHelp("The family that stays.", valueName: "kept"))

@@ -10,15 +10,17 @@ package struct MigrateCommand: AsyncParsableCommand {
         commandName: "migrate",
         abstract: "Move families off the legacy CK* record types, or from another container, resumably and verified.",
         discussion: """
-            `migrate legacy-types` copies every CKFamily, CKUserProfile and CKMembership record of the \
-            configured container to the current types; `migrate container --from-container ID` copies \
-            every TribeBoard record of another container's public database here; `migrate claims` claims \
-            the code of every Family already in the container (docs/code-claims.md). A plan by default; \
-            --apply writes.
+            `migrate legacy-types` copies every CKFamily, CKUserProfile and CKMembership record of \
+            the configured container to the current types; `migrate container --from-container ID` \
+            copies every TribeBoard record of another container's public database here; `migrate \
+            claims` claims the code of every Family already in the container \
+            (docs/code-claims.md). A plan by default; --apply writes.
             \(exits.help)
             """,
         version: toolkitVersion,
-        subcommands: [MigrateLegacyTypesCommand.self, MigrateContainerCommand.self, MigrateClaimsCommand.self])
+        subcommands: [
+            MigrateLegacyTypesCommand.self, MigrateContainerCommand.self, MigrateClaimsCommand.self
+        ])
 
     package init() {}
 }
@@ -28,13 +30,17 @@ struct MigrateOptions: ParsableArguments {
     @Flag(help: "Write: copy the records, teach the store, verify. Without it, a plan.")
     var apply = false
 
-    @Option(help: ArgumentHelp("A family whose code an older family holds at the destination, or that is not "
-                                + "in the wire format: repair (a new code) or report (listed, not migrated).",
-                               valueName: "policy"))
+    @Option(
+        help: ArgumentHelp(
+            "A family whose code an older family holds at the destination, or that is not "
+                + "in the wire format: repair (a new code) or report (listed, not migrated).",
+            valueName: "policy"))
     var onCodeConflict: CodeConflictPolicy = .repair
 
-    @Option(help: ArgumentHelp("With --apply: folder for the QR codes of re-coded families (qr/FAMILY_ID.png) "
-                                + "and their new codes in full (new-codes.csv), owner-only.", valueName: "dir"))
+    @Option(
+        help: ArgumentHelp(
+            "With --apply: folder for the QR codes of re-coded families (qr/FAMILY_ID.png) "
+                + "and their new codes in full (new-codes.csv), owner-only.", valueName: "dir"))
     var out: String?
 
     @Flag(help: "Print the report as CSV, one row per source record.")
@@ -46,7 +52,9 @@ struct MigrateOptions: ParsableArguments {
     package init() {}
 
     func check(global: GlobalOptions) throws {
-        if csv && global.json { throw ValidationError("--csv and --json contradict each other; pick one.") }
+        if csv && global.json {
+            throw ValidationError("--csv and --json contradict each other; pick one.")
+        }
         if apply && onCodeConflict == .repair && (out ?? "").isEmpty {
             throw ValidationError("--apply needs --out DIR for the QR codes of families given a new code (or --on-code-conflict report).")
         }
@@ -82,20 +90,28 @@ struct MigrateLegacyTypesCommand: PipelineCommand {
 
     package func validate() throws {
         try options.check(global: global)
-        if legacy.deleteSource && !options.apply { throw ValidationError("--delete-source needs --apply.") }
-        if !legacy.keepSource.isEmpty && !legacy.deleteSource { throw ValidationError("--keep-source needs --delete-source.") }
-        if legacy.keepSource.contains(where: \.isEmpty) { throw ValidationError("--keep-source needs a record name.") }
+        if legacy.deleteSource && !options.apply {
+            throw ValidationError("--delete-source needs --apply.")
+        }
+        if !legacy.keepSource.isEmpty && !legacy.deleteSource {
+            throw ValidationError("--keep-source needs --delete-source.")
+        }
+        if legacy.keepSource.contains(where: \.isEmpty) {
+            throw ValidationError("--keep-source needs a record name.")
+        }
     }
 
 
-    /// The migration pipeline (SQLite, QR files) blocks: it runs on a thread of its own (`PipelineThread`).
+    /// The migration pipeline (SQLite, QR files) blocks: it runs on a thread of its own
+    /// (`PipelineThread`).
     package func runPipeline() async throws {
         let context = CommandContext(options: global, label: "tribeboard.migrate")
         let client = try MigrationRun.destinationClient(remoteOptions, context: context)
         var request = options.request(.legacyTypes, global: global)
         request.deleteSource = legacy.deleteSource
         request.keepSource = Set(legacy.keepSource)
-        try await MigrationRun(context: context, options: options).execute(request, MigrationEndpoints(source: client, destination: client))
+        try await MigrationRun(context: context, options: options).execute(
+            request, MigrationEndpoints(source: client, destination: client))
     }
 }
 
@@ -104,8 +120,11 @@ struct LegacyTypesOptions: ParsableArguments, Sendable {
     @Flag(help: "With --apply: delete the legacy records once every copy is verified.")
     var deleteSource = false
 
-    @Option(help: ArgumentHelp("With --delete-source: leave this legacy record where it is (repeatable), e.g. an invalid one an app user still owns; "
-                               + "the family and profile a kept membership references are kept too.", valueName: "record-name"))
+    @Option(
+        help: ArgumentHelp(
+            "With --delete-source: leave this legacy record where it is (repeatable), e.g. an invalid one an app user still owns; "
+                + "the family and profile a kept membership references are kept too.",
+            valueName: "record-name"))
     var keepSource: [String] = []
 }
 
@@ -115,9 +134,10 @@ struct MigrateContainerCommand: PipelineCommand {
         commandName: "container",
         abstract: "Copy every TribeBoard record (current and legacy types) from another container's public database, under the same names.",
         discussion: """
-            The source has its own settings, each defaulting to the destination's: a server-to-server \
-            key belongs to one container. A record already at the destination and identical is done; a \
-            different one is a conflict, reported and never overwritten. Exit status as `tribeboard migrate`.
+            The source has its own settings, each defaulting to the destination's: a \
+            server-to-server key belongs to one container. A record already at the destination and \
+            identical is done; a different one is a conflict, reported and never overwritten. Exit \
+            status as `tribeboard migrate`.
             """,
         version: toolkitVersion)
 
@@ -125,20 +145,31 @@ struct MigrateContainerCommand: PipelineCommand {
     @OptionGroup(title: "CloudKit (the destination)") package var remoteOptions: RemoteOptions
     @OptionGroup(title: "Migration") var options: MigrateOptions
 
-    @Option(help: ArgumentHelp("The container to copy from, e.g. iCloud.com.tribeboard.TribeBoard.", valueName: "id"))
+    @Option(
+        help: ArgumentHelp(
+            "The container to copy from, e.g. iCloud.com.tribeboard.TribeBoard.", valueName: "id"))
     var fromContainer: String
 
-    @Option(help: ArgumentHelp("The source's key id (default: the destination's).", valueName: "id"))
+    @Option(
+        help: ArgumentHelp("The source's key id (default: the destination's).", valueName: "id"))
     var fromKeyID: String?
 
-    @Option(help: ArgumentHelp("The source's PEM private key, mode 600 (default: the destination's).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "The source's PEM private key, mode 600 (default: the destination's).",
+            valueName: "file"))
     var fromKeyFile: String?
 
-    @Option(help: ArgumentHelp("The source's environment, development or production (default: the destination's).", valueName: "name"))
+    @Option(
+        help: ArgumentHelp(
+            "The source's environment, development or production (default: the destination's).",
+            valueName: "name"))
     var fromEnvironment: String?
 
-    @Option(name: .customLong("from-ck-base-url"),
-            help: ArgumentHelp("The source's Web Services base URL (default: the destination's).", valueName: "url"))
+    @Option(
+        name: .customLong("from-ck-base-url"),
+        help: ArgumentHelp(
+            "The source's Web Services base URL (default: the destination's).", valueName: "url"))
     var fromBaseURL: String?
 
     package init() {}
@@ -146,13 +177,16 @@ struct MigrateContainerCommand: PipelineCommand {
     package func validate() throws {
         try options.check(global: global)
         if fromContainer.isEmpty { throw ValidationError("--from-container needs a container id.") }
-        if let fromEnvironment, CloudKitConfiguration.Environment(rawValue: fromEnvironment) == nil {
-            throw ValidationError("--from-environment takes development or production, got \(fromEnvironment).")
+        if let fromEnvironment, CloudKitConfiguration.Environment(rawValue: fromEnvironment) == nil
+        {
+            throw ValidationError(
+                "--from-environment takes development or production, got \(fromEnvironment).")
         }
     }
 
 
-    /// The migration pipeline (SQLite, QR files) blocks: it runs on a thread of its own (`PipelineThread`).
+    /// The migration pipeline (SQLite, QR files) blocks: it runs on a thread of its own
+    /// (`PipelineThread`).
     package func runPipeline() async throws {
         let context = CommandContext(options: global, label: "tribeboard.migrate")
         let destination = try MigrationRun.destinationClient(remoteOptions, context: context)
@@ -161,7 +195,11 @@ struct MigrateContainerCommand: PipelineCommand {
         configuration.database = .public
         if let fromKeyID { configuration.keyID = fromKeyID }
         if let fromKeyFile { configuration.keyFile = fromKeyFile }
-        if let environment = fromEnvironment.flatMap(CloudKitConfiguration.Environment.init(rawValue:)) { configuration.environment = environment }
+        if let environment = fromEnvironment.flatMap(
+            CloudKitConfiguration.Environment.init(rawValue:))
+        {
+            configuration.environment = environment
+        }
         if let fromBaseURL { configuration.baseURL = fromBaseURL }
         if configuration.subpath("") == destination.configuration.subpath(""), configuration.baseURL == destination.configuration.baseURL {
             throw context.fail(CommandError.sourceIsDestination(container: fromContainer), MigrateCommand.exits)
@@ -172,7 +210,8 @@ struct MigrateContainerCommand: PipelineCommand {
         } catch {
             throw context.fail(CommandError.source(error), MigrateCommand.exits)
         }
-        try await MigrationRun(context: context, options: options).execute(options.request(.container, global: global),
-                                                                      MigrationEndpoints(source: source, destination: destination))
+        try await MigrationRun(context: context, options: options).execute(
+            options.request(.container, global: global),
+            MigrationEndpoints(source: source, destination: destination))
     }
 }

@@ -15,7 +15,8 @@ final class MigrationInterrupt: Sendable {
     /// The latest progress, for the message.
     func record(_ progress: MigrationProgress) { last.withLock { $0 = progress } }
 
-    /// `report` prints the interruption (it must not return before it is written); the process then exits 130.
+    /// `report` prints the interruption (it must not return before it is written); the process then
+    /// exits 130.
     func install(applying: Bool, report: @escaping @Sendable (MigrationInterruption) -> Void) {
         signal(SIGINT, SIG_IGN)
         let source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
@@ -27,7 +28,8 @@ final class MigrationInterrupt: Sendable {
         self.source.withLock { $0 = SignalSource(source) }
     }
 
-    /// Once the run is over (its report printed or its error reported), Ctrl-C is the default again.
+    /// Once the run is over (its report printed or its error reported), Ctrl-C is the default
+    /// again.
     func remove() {
         source.withLock { $0?.cancel() }
         signal(SIGINT, SIG_DFL)

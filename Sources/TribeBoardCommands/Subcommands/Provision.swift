@@ -18,7 +18,8 @@ package struct ProvisionCommand: PipelineCommand {
         discussion: """
             Columns (header row, any order, any case): family_name (required), external_id, \
             admin_display_name, admin_apple_user_id_hash, code. Re-running the same file is safe: \
-            rows already provisioned are reported as existing. New records wait for `tribeboard resync`.
+            rows already provisioned are reported as existing. New records wait for `tribeboard \
+            resync`.
             With a remote configured (--key-id and --key-file, or their variables), new codes are also \
             checked in CloudKit; when it is unreachable the run goes on with local checks and says so. \
             A new family with the name and admin of another (in the store or earlier in the file) is \
@@ -34,45 +35,63 @@ package struct ProvisionCommand: PipelineCommand {
     @Argument(help: ArgumentHelp("The CSV file to provision.", valueName: "file.csv"))
     package var csv: String
 
-    @Option(name: .long, help: ArgumentHelp("Folder for qr/*.png and manifest.csv (created owner-only).", valueName: "dir"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Folder for qr/*.png and manifest.csv (created owner-only).", valueName: "dir"))
     package var out: String = "./tribeboard-out"
 
-    @Option(name: .long, help: "Length of generated codes, 6 to 8 (8 by default: shorter codes can be guessed).")
+    @Option(
+        name: .long,
+        help: "Length of generated codes, 6 to 8 (8 by default: shorter codes can be guessed).")
     package var codeLength: Int = FamilyCodeGenerator.defaultLength
 
-    @Option(name: .long, help: "Pixels per QR module, 1 to 64 (8 gives about 230 px for a 6-character code).")
+    @Option(
+        name: .long,
+        help: "Pixels per QR module, 1 to 64 (8 gives about 230 px for a 6-character code).")
     package var qrScale: Int = 8
 
     @Flag(name: .long, help: "Validate every row and check it against the store; write nothing.")
     package var dryRun = false
 
-    @Option(name: .customLong("map"),
-            help: ArgumentHelp("A header of the file and the column it feeds, e.g. \"Nom de famille=family_name\" "
-                                + "(repeatable); headers such as \"Family name\" match without it.",
-                               valueName: "header=column"))
+    @Option(
+        name: .customLong("map"),
+        help: ArgumentHelp(
+            "A header of the file and the column it feeds, e.g. \"Nom de famille=family_name\" "
+                + "(repeatable); headers such as \"Family name\" match without it.",
+            valueName: "header=column"))
     package var map: [String] = []
 
-    @Option(name: .long,
-            help: ArgumentHelp("How manifest.csv is written: input (the input's delimiter and byte order mark), "
-                                + "comma, semicolon, tab, excel (commas, BOM), excel-eu (semicolons, BOM).",
-                               valueName: "format"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "How manifest.csv is written: input (the input's delimiter and byte order mark), "
+                + "comma, semicolon, tab, excel (commas, BOM), excel-eu (semicolons, BOM).",
+            valueName: "format"))
     package var manifestFormat: ManifestFormat = .input
 
-    @Flag(name: .long, help: ArgumentHelp("Leave out new families with the name and admin of another (in the store "
-                                          + "or earlier in the file); default: create them with a warning."))
+    @Flag(
+        name: .long,
+        help: ArgumentHelp(
+            "Leave out new families with the name and admin of another (in the store "
+                + "or earlier in the file); default: create them with a warning."))
     package var skipPossibleDuplicates = false
 
     @Flag(name: .long, help: "Upload the records waiting for sync right after creating them (default: leave them for `resync`).")
     package var sync = false
 
-    @Option(name: .long, help: ArgumentHelp("Also print the invitations: cards on A4, from the manifest (see `tribeboard sheets`).",
-                                            valueName: "file.pdf"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Also print the invitations: cards on A4, from the manifest (see `tribeboard sheets`).",
+            valueName: "file.pdf"))
     package var sheets: String?
 
     @OptionGroup(title: "CloudKit") package var remoteOptions: RemoteOptions
 
     /// Checks during a bulk run must not stall it: a short, bounded policy.
-    static let remotePolicy = RetryPolicy(maxAttempts: 6, baseDelay: 0.5, maxDelay: 5, maxTotalSeconds: 30)
+    static let remotePolicy = RetryPolicy(
+        maxAttempts: 6, baseDelay: 0.5, maxDelay: 5, maxTotalSeconds: 30)
 
     package init() {}
 
@@ -80,25 +99,36 @@ package struct ProvisionCommand: PipelineCommand {
         guard FamilyCode.allowedLengths.contains(codeLength) else {
             throw ValidationError("--code-length must be \(FamilyCode.allowedLengthsList).")
         }
-        guard (1...64).contains(qrScale) else { throw ValidationError("--qr-scale must be between 1 and 64.") }
+        guard (1...64).contains(qrScale) else {
+            throw ValidationError("--qr-scale must be between 1 and 64.")
+        }
         if out.isEmpty { throw ValidationError("--out needs a folder path.") }
-        if sheets != nil && dryRun { throw ValidationError("--dry-run writes nothing: drop --sheets or --dry-run.") }
+        if sheets != nil && dryRun {
+            throw ValidationError("--dry-run writes nothing: drop --sheets or --dry-run.")
+        }
         if sheets?.isEmpty == true { throw ValidationError("--sheets needs a file path.") }
-        do { _ = try HeaderMapping(arguments: map) } catch { throw ValidationError(error.localizedDescription) }
+        do { _ = try HeaderMapping(arguments: map) } catch {
+            throw ValidationError(error.localizedDescription)
+        }
     }
 
 
-    /// The provisioning pipeline (CSV, SQLite, PNG files) blocks: it runs on a thread of its own (`PipelineThread`).
+    /// The provisioning pipeline (CSV, SQLite, PNG files) blocks: it runs on a thread of its own
+    /// (`PipelineThread`).
     package func runPipeline() async throws {
         let context = CommandContext(options: global, label: "tribeboard.provision")
         let request = try provisionRequest(context: context)
-        let progress = ProgressDisplay(quiet: global.quiet || global.json && !Terminal.isTerminal(.standardError),
-                                       logger: context.logger)
+        let progress = ProgressDisplay(
+            quiet: global.quiet || global.json && !Terminal.isTerminal(.standardError),
+            logger: context.logger)
         let client = try remoteClient(context: context)
         // Its one warning (CloudKit stopped) is the summary's "CloudKit could not be used" line.
-        let remote = client.map { RemoteCodeCheck(client: $0, logger: context.loggerRepeatedBySummary()) }
-        let provisioner = Provisioner(request: request, logger: context.logger, remote: dryRun ? nil : remote,
-                                      onProgress: { progress.update($0) })
+        let remote = client.map {
+            RemoteCodeCheck(client: $0, logger: context.loggerRepeatedBySummary())
+        }
+        let provisioner = Provisioner(
+            request: request, logger: context.logger, remote: dryRun ? nil : remote,
+            onProgress: { progress.update($0) })
         var report: ProvisionReport
         do {
             report = try await provisioner.run()
@@ -113,7 +143,8 @@ package struct ProvisionCommand: PipelineCommand {
         if report.remote?.unavailable != nil, report.remote?.next == nil, let client {
             // CloudKit could not be used: the records wait, and resync claims their codes and
             // uploads them (provision run again then prints what was left unclaimed).
-            report.remote?.next = Advice.resync(store: global.store, remote: client.configuration.adviceFlags).command
+            report.remote?.next =
+                Advice.resync(store: global.store, remote: client.configuration.adviceFlags).command
         }
         // A PDF that cannot be made does not hide what was provisioned: the report says both, and
         // the run ends with the sheets' status (never 0).
@@ -160,31 +191,50 @@ package struct ProvisionCommand: PipelineCommand {
     }
 
     /// --sheets: the manifest's cards; the status of a failure, which is also in the report.
-    private func makeSheets(_ path: String, into report: inout ProvisionReport, context: CommandContext) -> ExitStatus? {
+    private func makeSheets(
+        _ path: String, into report: inout ProvisionReport, context: CommandContext
+    ) -> ExitStatus? {
         let request = SheetsRequest(out: path, layout: .cards, paper: .a4, template: nil)
-        // Families whose code no run could claim have no code in the manifest: no card until one does.
-        let waiting = report.remote == nil || report.codesUnclaimed == 0 ? nil : report.codesUnclaimed
+        // Families whose code no run could claim have no code in the manifest: no card until one
+        // does.
+        let waiting =
+            report.remote == nil || report.codesUnclaimed == 0 ? nil : report.codesUnclaimed
         do {
-            let printed = try SheetsCommand.pipeline(request, storePath: global.store, context: context).print(manifest: "\(out)/manifest.csv")
-            context.logger.notice("sheets: \(printed.invitations) cards on \(printed.pages) pages in \(path) (mode 600: it holds the codes)")
-            report.sheets = .init(path: path, invitations: printed.invitations, pages: printed.pages, waitingForClaims: waiting)
+            let printed = try SheetsCommand.pipeline(
+                request, storePath: global.store, context: context
+            ).print(manifest: "\(out)/manifest.csv")
+            context.logger.notice(
+                "sheets: \(printed.invitations) cards on \(printed.pages) pages in \(path) (mode 600: it holds the codes)"
+            )
+            report.sheets = .init(
+                path: path, invitations: printed.invitations, pages: printed.pages,
+                waitingForClaims: waiting)
             return nil
         } catch .nothingSelected where waiting != nil {
-            // Not the data's fault: the run's own status (codes unclaimed, 75) says to run it again.
+            // Not the data's fault: the run's own status (codes unclaimed, 75) says to run it
+            // again.
             report.sheets = .init(path: path, invitations: 0, pages: 0, waitingForClaims: waiting)
             return nil
         } catch {
             if !context.summaryOnTerminal {
-                context.logger.error("the sheets were not made; the families are provisioned", metadata: ["error": "\(error.localizedDescription)"])
+                context.logger.error(
+                    "the sheets were not made; the families are provisioned",
+                    metadata: ["error": "\(error.localizedDescription)"])
             }
-            report.sheets = .init(path: path, error: error.localizedDescription, errorKind: ErrorDetail.of(error).kind.rawValue)
+            report.sheets = .init(
+                path: path, error: error.localizedDescription,
+                errorKind: ErrorDetail.of(error).kind.rawValue)
             return Self.exits.status(of: error)
         }
     }
 
     /// --sync: the core's upload (`ImmediateUpload`), said in the report's words.
-    private func upload(with client: CloudKitClient, into report: inout ProvisionReport, logger context: CommandContext) async throws {
-        let upload = try await ImmediateUpload.run(storePath: global.store, client: client, logger: context.loggerRepeatedBySummary())
+    private func upload(
+        with client: CloudKitClient, into report: inout ProvisionReport,
+        logger context: CommandContext
+    ) async throws {
+        let upload = try await ImmediateUpload.run(
+            storePath: global.store, client: client, logger: context.loggerRepeatedBySummary())
         report.remote?.uploadError = upload.stoppedBy
         report.remote?.uploadOutcome = upload.outcome
         report.remote?.next = upload.next
@@ -197,7 +247,9 @@ package struct ProvisionCommand: PipelineCommand {
         report.remote?.uploadStopKind = upload.stopKind
         report.remote?.uploadWaiting = upload.waiting
         report.remote?.uploadSetAside = upload.setAside
-        if let category = upload.stopCategory, report.remote?.errorKind == nil { report.remote?.errorKind = category }
+        if let category = upload.stopCategory, report.remote?.errorKind == nil {
+            report.remote?.errorKind = category
+        }
         report.pendingSync = upload.pending
     }
 }

@@ -38,8 +38,11 @@ package struct FamilyDoctor: Sendable {
         let lookup = await PipelineThread.run { self.readStore() }
         // A name several families share is no family's code or id: looking it up in CloudKit
         // would only report "no record with this name", as if the family did not exist.
-        let remote = lookup.records == nil && lookup.total > 1
-            ? RemoteFamilyState(status: .notAsked, detail: "\(lookup.total) families match: CloudKit is consulted for the one chosen")
+        let remote =
+            lookup.records == nil && lookup.total > 1
+            ? RemoteFamilyState(
+                status: .notAsked,
+                detail: "\(lookup.total) families match: CloudKit is consulted for the one chosen")
             : await remoteState(lookup.records)
         var report = report(lookup.records, lookup.findings, remote: remote)
         report.nameMatches = lookup.matches
@@ -71,43 +74,68 @@ package struct FamilyDoctor: Sendable {
             lookup.matches = matches
             lookup.total = total
             if total > 1 {
-                lookup.findings.append(DoctorCheck(.familyFound, .creations, .warning, checked: "Family in the store",
-                                                   found: "\(total) families have a name or an admin's name "
-                                                    + "containing \"\(query)\" (listed under \"Families whose name contains\")",
-                                                   action: "run `"
-                                                    + Advice.doctorFamily(store: request.storePath, family: "ID",
-                                                                          remote: request.remoteFlags).command
-                                                    + "` "
-                                                       + "with the id of the one the ticket is about"))
+                lookup.findings.append(
+                    DoctorCheck(
+                        .familyFound, .creations, .warning, checked: "Family in the store",
+                        found: "\(total) families have a name or an admin's name "
+                            + "containing \"\(query)\" (listed under \"Families whose name contains\")",
+                        action: "run `"
+                            + Advice.doctorFamily(
+                                store: request.storePath, family: "ID",
+                                remote: request.remoteFlags
+                            ).command
+                            + "` "
+                            + "with the id of the one the ticket is about"))
             } else if !FamilyNameSearch.searchable(query) {
-                lookup.findings.append(DoctorCheck(.familyFound, .creations, .failure, checked: "Family in the store",
-                                                   found: "no family with id, code or external id \(OutsideText.inline(query)); "
-                                                    + "names are searched with at least \(FamilyNameSearch.shortestQuery) "
-                                                    + "letters or digits",
-                                                   action: "type more of the family's or the admin's name, or give its id, code or external id"))
+                lookup.findings.append(
+                    DoctorCheck(
+                        .familyFound, .creations, .failure, checked: "Family in the store",
+                        found:
+                            "no family with id, code or external id \(OutsideText.inline(query)); "
+                            + "names are searched with at least \(FamilyNameSearch.shortestQuery) "
+                            + "letters or digits",
+                        action:
+                            "type more of the family's or the admin's name, or give its id, code or external id"
+                    ))
             } else {
-                lookup.findings.append(DoctorCheck(.familyFound, .creations, .failure, checked: "Family in the store",
-                                                   found: "no family with id, code, external id, or a name or admin's "
-                                                    + "name containing \(query) in \(request.storePath)",
-                                                   action: "check the code (codes are 6 to 8 of A-Z and 0-9), the "
-                                                    + "name's spelling or the store path; see CloudKit below"))
+                lookup.findings.append(
+                    DoctorCheck(
+                        .familyFound, .creations, .failure, checked: "Family in the store",
+                        found: "no family with id, code, external id, or a name or admin's "
+                            + "name containing \(query) in \(request.storePath)",
+                        action: "check the code (codes are 6 to 8 of A-Z and 0-9), the "
+                            + "name's spelling or the store path; see CloudKit below"))
             }
         } catch {
-            lookup.findings.append(DoctorCheck(.familyFound, .creations, .failure, checked: "Family in the store",
-                                               found: "\(error.localizedDescription)",
-                                               action: "run `\(Advice.doctor(store: request.storePath).command)` for the store's health"))
+            lookup.findings.append(
+                DoctorCheck(
+                    .familyFound, .creations, .failure, checked: "Family in the store",
+                    found: "\(error.localizedDescription)",
+                    action:
+                        "run `\(Advice.doctor(store: request.storePath).command)` for the store's health"
+                ))
         }
         return lookup
     }
 
-    private func report(_ records: FamilyRecords?, _ storeFindings: [DoctorCheck], remote: RemoteFamilyState) -> FamilyReport {
+    private func report(
+        _ records: FamilyRecords?, _ storeFindings: [DoctorCheck], remote: RemoteFamilyState
+    ) -> FamilyReport {
         var findings = storeFindings
-        if let records { findings += FamilyDiagnosis(records: records, request: request).findings() }
-        if remote.status != .notAsked { findings.append(FamilyDiagnosis.remoteFinding(remote, family: records?.family, store: request.storePath,
-                                                                                         remoteFlags: request.remoteFlags)) }
+        if let records {
+            findings += FamilyDiagnosis(records: records, request: request).findings()
+        }
+        if remote.status != .notAsked {
+            findings.append(
+                FamilyDiagnosis.remoteFinding(
+                    remote, family: records?.family, store: request.storePath,
+                    remoteFlags: request.remoteFlags))
+        }
         if let app = remote.app {
-            findings.append(FamilyDiagnosis.appLookupFinding(app, remote: remote, familyID: records?.family.id.rawValue,
-                                                             store: request.storePath, remoteFlags: request.remoteFlags))
+            findings.append(
+                FamilyDiagnosis.appLookupFinding(
+                    app, remote: remote, familyID: records?.family.id.rawValue,
+                    store: request.storePath, remoteFlags: request.remoteFlags))
         }
         var timeline = records?.events ?? []
         timeline += remote.records.map {
@@ -117,26 +145,38 @@ package struct FamilyDoctor: Sendable {
         // One order for both sources: CloudKit's times interleave with the store's.
         timeline = TimelineEvent.chronological(timeline)
         let steps = findings.filter { $0.status != .ok }.compactMap(\.action)
-        return FamilyReport(query: query, store: request.storePath, family: records?.family, timeline: timeline, remote: remote,
-                            findings: findings, nextSteps: steps.isEmpty ? ["nothing: the family is complete and in CloudKit"] : steps,
-                            passed: !findings.contains { $0.status == .failure })
+        return FamilyReport(
+            query: query, store: request.storePath, family: records?.family, timeline: timeline,
+            remote: remote,
+            findings: findings,
+            nextSteps: steps.isEmpty ? ["nothing: the family is complete and in CloudKit"] : steps,
+            passed: !findings.contains { $0.status == .failure })
     }
 
-    /// Looks in CloudKit by record name and by code; what was typed stands in for a family not in the store.
+    /// Looks in CloudKit by record name and by code; what was typed stands in for a family not in
+    /// the store.
     private func remoteState(_ records: FamilyRecords?) async -> RemoteFamilyState {
         guard case .success(let configuration) = request.remote, configuration.isConfigured else {
-            if case .failure(let error) = request.remote { return RemoteFamilyState(status: .unavailable, detail: error.localizedDescription) }
-            return RemoteFamilyState(status: .notConfigured, detail: "no remote configured (--key-id and --key-file): CloudKit not consulted")
+            if case .failure(let error) = request.remote {
+                return RemoteFamilyState(status: .unavailable, detail: error.localizedDescription)
+            }
+            return RemoteFamilyState(
+                status: .notConfigured,
+                detail: "no remote configured (--key-id and --key-file): CloudKit not consulted")
         }
-        // The remote checks' probe first: a key CloudKit rejects is named as such, not as a missing family.
-        let (checks, state, probed) = await RemoteChecks(configuration: request.remote, requestTimeout: request.requestTimeout,
-                                                         logger: logger).run()
+        // The remote checks' probe first: a key CloudKit rejects is named as such, not as a missing
+        // family.
+        let (checks, state, probed) = await RemoteChecks(
+            configuration: request.remote, requestTimeout: request.requestTimeout,
+            logger: logger
+        ).run()
         guard state == .accepted, let client = probed else {
             let problem = checks.first { $0.status != .ok }?.found ?? "CloudKit cannot be used"
             return RemoteFamilyState(status: .unavailable, detail: problem)
         }
         let named = FamilyQuery(query)
-        let recordName = records?.family.id.rawValue ?? (named.recordID.count == 36 ? named.recordID : nil)
+        let recordName =
+            records?.family.id.rawValue ?? (named.recordID.count == 36 ? named.recordID : nil)
         let code = records?.family.code ?? FamilyCode.normalised(query)
         var remote = await RemoteFamilyLookup(client: client).lookup(recordName: recordName, code: code)
         if let code { remote.app = await AppCodeLookup.report(code, client: client) }

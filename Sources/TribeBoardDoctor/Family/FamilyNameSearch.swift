@@ -13,13 +13,16 @@ enum FamilyNameSearch {
     /// "emile zoe" finds "Émile-Zoë". Only letters and digits are compared.
     static func fold(_ text: String) -> String {
         let folded = text.precomposedStringWithCanonicalMapping
-            .folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
+            .folding(
+                options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
         var result = ""
-        result.unicodeScalars.append(contentsOf: folded.unicodeScalars.filter { !ignored.contains($0) })
+        result.unicodeScalars.append(
+            contentsOf: folded.unicodeScalars.filter { !ignored.contains($0) })
         return result
     }
 
-    private static let ignored = CharacterSet.whitespacesAndNewlines.union(.punctuationCharacters).union(.symbols)
+    private static let ignored = CharacterSet.whitespacesAndNewlines.union(.punctuationCharacters)
+        .union(.symbols)
         .union(.controlCharacters)
 
     /// The fewest letters or digits a name search needs: one would match most of the store.
@@ -28,7 +31,9 @@ enum FamilyNameSearch {
     /// Whether `query` is long enough to search names with.
     static func searchable(_ query: String) -> Bool { fold(query).count >= shortestQuery }
 
-    static func matches(_ query: String, in store: some StoreReading) throws -> (matches: [FamilyNameMatch], total: Int) {
+    static func matches(_ query: String, in store: some StoreReading) throws -> (
+        matches: [FamilyNameMatch], total: Int
+    ) {
         let wanted = fold(query)
         guard wanted.count >= shortestQuery else { return ([], 0) }
         return try store.familiesNamed(limit: listed) { fold($0).contains(wanted) }

@@ -12,7 +12,8 @@ package struct TimelineEvent: Sendable, Codable, Equatable {
     package let what: String
 }
 
-/// Everything the store holds about one family, read in one transaction (the store's `familyHistory`).
+/// Everything the store holds about one family, read in one transaction (the store's
+/// `familyHistory`).
 struct FamilyRecords {
     typealias LogEntry = FamilyHistory.LogEntry
     typealias Membership = FamilyHistory.Membership
@@ -26,7 +27,8 @@ struct FamilyRecords {
     /// By record id, code or external id (`ext:` import key), in that order of preference.
     static func find(_ query: String, in store: some StoreReading) throws -> FamilyRecords? {
         try store.familyHistory(matching: query).map {
-            FamilyRecords(family: $0.family, log: $0.log, memberships: $0.memberships, sync: $0.sync)
+            FamilyRecords(
+                family: $0.family, log: $0.log, memberships: $0.memberships, sync: $0.sync)
         }
     }
 
@@ -41,10 +43,15 @@ struct FamilyRecords {
                           what: "\($0.user) joined as \($0.role) (\($0.status))\($0.needsSync ? ", waiting for sync" : "")")
         }
         events += sync.map {
-            TimelineEvent(at: $0.lastAttemptAt, source: "sync_state",
-                          what: "\($0.table) \($0.id): \($0.status) after \($0.attempts) attempts" + ($0.lastError.map { ": \($0)" } ?? ""))
+            TimelineEvent(
+                at: $0.lastAttemptAt, source: "sync_state",
+                what: "\($0.table) \($0.id): \($0.status) after \($0.attempts) attempts"
+                    + ($0.lastError.map { ": \($0)" } ?? ""))
         }
-        if let synced = family.lastSyncDate { events.append(TimelineEvent(at: synced, source: "families", what: "family uploaded to CloudKit")) }
+        if let synced = family.lastSyncDate {
+            events.append(
+                TimelineEvent(at: synced, source: "families", what: "family uploaded to CloudKit"))
+        }
         return TimelineEvent.chronological(events)
     }
 }

@@ -43,19 +43,23 @@ struct RemoteFamilyLookup {
         var records: [CloudKitRecord] = []
         do {
             if let recordName {
-                for case .record(let record) in try await client.lookup(recordNames: [recordName]) { records.append(record) }
+                for case .record(let record) in try await client.lookup(recordNames: [recordName]) {
+                    records.append(record)
+                }
             }
             if let code {
                 for recordType in [RecordMapping.familyType] + RecordMapping.legacyTypes.prefix(1) {
                     let page: CloudKitQueryPage
                     do throws(CloudKitError) {
-                        let query = CloudKitQuery(recordType: recordType,
-                                                  filterBy: [.equals(FamilyField.code.rawValue, code)])
+                        let query = CloudKitQuery(
+                            recordType: recordType,
+                            filterBy: [.equals(FamilyField.code.rawValue, code)])
                         page = try await client.query(query, resultsLimit: 10)
                     } catch where error.isMissingLegacyType {
                         continue
                     }
-                    for case .record(let record) in page.records where !records.contains(where: { $0.recordName == record.recordName }) {
+                    for case .record(let record) in page.records
+                    where !records.contains(where: { $0.recordName == record.recordName }) {
                         records.append(record)
                     }
                 }
@@ -65,16 +69,25 @@ struct RemoteFamilyLookup {
         }
         let found = records.map { record in
             let family = RemoteFamily(record)
-            return RemoteFamilyRecord(recordName: family.recordName, recordType: record.recordType ?? "?", code: family.code,
-                                      name: family.name,
-                                      modified: record.modified?.timestamp.map(Timestamp.init(milliseconds:)),
-                                      created: family.created.timestamp, creator: record.created?.userRecordName)
+            return RemoteFamilyRecord(
+                recordName: family.recordName, recordType: record.recordType ?? "?",
+                code: family.code,
+                name: family.name,
+                modified: record.modified?.timestamp.map(Timestamp.init(milliseconds:)),
+                created: family.created.timestamp, creator: record.created?.userRecordName)
         }
-        let container = "\(client.configuration.container) (\(client.configuration.environment.rawValue), \(client.configuration.database.rawValue))"
-        guard !found.isEmpty else { return RemoteFamilyState(status: .missing, detail: "no record with this name or code in \(container)") }
-        var state = RemoteFamilyState(status: .found, detail: "\(found.count) record(s) in \(container)", records: found)
+        let container =
+            "\(client.configuration.container) (\(client.configuration.environment.rawValue), \(client.configuration.database.rawValue))"
+        guard !found.isEmpty else {
+            return RemoteFamilyState(
+                status: .missing, detail: "no record with this name or code in \(container)")
+        }
+        var state = RemoteFamilyState(
+            status: .found, detail: "\(found.count) record(s) in \(container)", records: found)
         // Only when a record holds the family's own name: whose it is decides what closes the case.
-        if let recordName, found.contains(where: { $0.recordName == recordName && $0.creator != nil }) {
+        if let recordName,
+            found.contains(where: { $0.recordName == recordName && $0.creator != nil })
+        {
             state.caller = try? await client.caller().userRecordName
         }
         return state

@@ -14,8 +14,11 @@ package struct Invitation: Sendable, Equatable, CustomStringConvertible {
     /// A manifest's other columns that the template names (`{class}`).
     package let columns: [String: String]
 
-    package init(familyId: FamilyID, familyName: String, code: String, adminName: String?, externalId: String?,
-                 columns: [String: String] = [:]) {
+    package init(
+        familyId: FamilyID, familyName: String, code: String, adminName: String?,
+        externalId: String?,
+        columns: [String: String] = [:]
+    ) {
         self.columns = columns
         self.familyId = familyId
         self.familyName = familyName
@@ -47,7 +50,8 @@ package enum InvitationSelection: Sendable, Equatable {
 package enum InvitationOrder: String, CaseIterable, Sendable {
     /// As they were created (the import file's order within a run).
     case created
-    /// By family name, case and accents aside (Émile between Dubois and Fabre), as an office files them.
+    /// By family name, case and accents aside (Émile between Dubois and Fabre), as an office files
+    /// them.
     case name
     /// By the import file's external id (families without one first).
     case externalId = "external-id"
@@ -67,9 +71,11 @@ package enum InvitationReadError: Error, Equatable, LocalizedError {
         switch (lhs, rhs) {
         case (.store(let a), .store(let b)): return a == b
         case (.importFile(let a), .importFile(let b)): return a == b
-        case (.manifest(let a, let r), .manifest(let b, let s)), (.manifestMissing(let a, let r), .manifestMissing(let b, let s)):
+        case (.manifest(let a, let r), .manifest(let b, let s)),
+            (.manifestMissing(let a, let r), .manifestMissing(let b, let s)):
             return a == b && r == s
-        case (.rendering(let a), .rendering(let b)): return a.localizedDescription == b.localizedDescription
+        case (.rendering(let a), .rendering(let b)):
+            return a.localizedDescription == b.localizedDescription
         default: return false
         }
     }
@@ -78,8 +84,10 @@ package enum InvitationReadError: Error, Equatable, LocalizedError {
         switch self {
         case .store(let error): return error.localizedDescription
         case .importFile(let error): return "the import file: \(error.localizedDescription)"
-        case .manifest(let path, let reason): return "the manifest \(path) cannot be read: \(reason)"
-        case .manifestMissing(let path, let reason): return "cannot open the manifest \(path): \(reason)"
+        case .manifest(let path, let reason):
+            return "the manifest \(path) cannot be read: \(reason)"
+        case .manifestMissing(let path, let reason):
+            return "cannot open the manifest \(path): \(reason)"
         case .rendering(let error): return error.localizedDescription
         }
     }

@@ -33,7 +33,9 @@ package struct ManifestCodeCheck: Sendable, Encodable, Equatable {
     }
 
     /// The invitation to print given what the store says of its family (nil: no store read).
-    package mutating func resolve(_ invitation: Invitation, storeCode: String??, repaired: Bool) -> Invitation {
+    package mutating func resolve(_ invitation: Invitation, storeCode: String??, repaired: Bool)
+        -> Invitation
+    {
         guard let storeCode else { return invitation }
         guard let current = storeCode else {
             notInStore += 1
@@ -42,10 +44,15 @@ package struct ManifestCodeCheck: Sendable, Encodable, Equatable {
         guard current != invitation.code else { return invitation }
         outdated += 1
         if first.count < Self.listed {
-            first.append(Outdated(familyId: invitation.familyId.rawValue, familyName: invitation.familyName, repaired: repaired))
+            first.append(
+                Outdated(
+                    familyId: invitation.familyId.rawValue, familyName: invitation.familyName,
+                    repaired: repaired))
         }
-        return Invitation(familyId: invitation.familyId, familyName: invitation.familyName, code: current,
-                          adminName: invitation.adminName, externalId: invitation.externalId, columns: invitation.columns)
+        return Invitation(
+            familyId: invitation.familyId, familyName: invitation.familyName, code: current,
+            adminName: invitation.adminName, externalId: invitation.externalId,
+            columns: invitation.columns)
     }
 
     /// The run must stop: codes disagree and the store was not named to settle it.

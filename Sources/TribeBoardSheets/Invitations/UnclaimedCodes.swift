@@ -1,7 +1,8 @@
 import TribeBoardDomain
 import TribeBoardStore
 
-/// Families whose code the store holds no claim of, as `SheetsRequest.refuseUnclaimed` refuses them.
+/// Families whose code the store holds no claim of, as `SheetsRequest.refuseUnclaimed` refuses
+/// them.
 struct UnclaimedCodes {
     /// Every claim the store remembers, read before the invitations (which are read inside
     /// a store read that cannot be re-entered); nil when nothing is refused.
@@ -40,7 +41,11 @@ struct UnclaimedCodes {
     mutating func admits(_ invitation: Invitation) -> Bool {
         guard let claimed else { return true }
         let id = invitation.familyId
-        if claimed.contains(.init(familyID: id, code: FamilyCode.normalised(invitation.code) ?? invitation.code)) { return true }
+        if claimed.contains(
+            .init(familyID: id, code: FamilyCode.normalised(invitation.code) ?? invitation.code))
+        {
+            return true
+        }
         guard refuse else {
             printed += 1
             return true
@@ -50,5 +55,7 @@ struct UnclaimedCodes {
         return false
     }
 
-    var error: SheetError? { count == 0 ? nil : .unclaimed(familyIds: ids, count: count, store: storePath) }
+    var error: SheetError? {
+        count == 0 ? nil : .unclaimed(familyIds: ids, count: count, store: storePath)
+    }
 }
