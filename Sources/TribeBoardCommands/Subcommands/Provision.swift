@@ -80,11 +80,9 @@ package struct ProvisionCommand: PipelineCommand {
     @Flag(name: .long, help: "Upload the records waiting for sync right after creating them (default: leave them for `resync`).")
     package var sync = false
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "Also print the invitations: cards on A4, from the manifest (see `tribeboard sheets`).",
-            valueName: "file.pdf"))
+    @Option(name: .long,
+            help: ArgumentHelp("Also print the invitations: cards on A4, from the manifest (see `tribeboard sheets`).",
+                               valueName: "file.pdf"))
     package var sheets: String?
 
     @OptionGroup(title: "CloudKit") package var remoteOptions: RemoteOptions
