@@ -100,8 +100,8 @@ package enum AtomicFile {
         _ bytes: [UInt8], to path: String, directory: String, name: String,
         permissions: mode_t
     ) throws(FileSystemError) {
-        let temporary =
-            "\(directory)/\(temporaryPrefix)\(getpid())-\(UInt32.random(in: 0...UInt32.max))-\(name)"
+        let nonce = UInt32.random(in: 0...UInt32.max)
+        let temporary = "\(directory)/\(temporaryPrefix)\(getpid())-\(nonce)-\(name)"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
         // Named by the file asked for: the temporary name means nothing to the operator.
         guard descriptor >= 0 else { throw FileSystemError("create", path: path) }

@@ -25,7 +25,8 @@ package enum SidecarFile {
             throw FileSystemError(
                 "use", path: path,
                 reason: "it is not a plain file with a single name "
-                    + "(a device, a folder or a hard link to another file); remove it (the toolkit makes this file itself)"
+                    + "(a device, a folder or a hard link to another file); "
+                    + "remove it (the toolkit makes this file itself)"
             )
         }
         return descriptor

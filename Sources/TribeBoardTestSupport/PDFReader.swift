@@ -21,8 +21,8 @@ package enum PDFReader {
             })
         else {
             throw Failure(
-                description:
-                    "\(name) is not installed; run `make deps` (Debian package poppler-utils or zbar-tools)"
+                description: "\(name) is not installed; run `make deps` "
+                    + "(Debian package poppler-utils or zbar-tools)"
             )
         }
         return path
