@@ -85,12 +85,16 @@ package struct FamilyAdopter: Sendable {
         } catch {
             throw .remote(error)
         }
-        guard let record = familyRecord, let code = record.string(FamilyField.code), let name = record.string(FamilyField.name) else {
+        guard let record = familyRecord, let code = record.string(FamilyField.code),
+            let name = record.string(FamilyField.name)
+        else {
             throw .notInCloudKit(family.id.rawValue)
         }
         do throws(CloudKitError) {
-            let memberships = (try await cloud.memberships(of: [family.id.rawValue]))[family.id.rawValue] ?? []
-            let profiles = try await cloud.records(named: memberships.compactMap { RemoteMembership($0).user })
+            let memberships =
+                (try await cloud.memberships(of: [family.id.rawValue]))[family.id.rawValue] ?? []
+            let profiles = try await cloud.records(
+                named: memberships.compactMap { RemoteMembership($0).user })
             let claimName = try? CodeClaim.recordName(forCode: code)
             let claim = try await cloud.records(named: claimName.map { [$0] } ?? [])
             adopted = AdoptedFamily(id: family.id, name: name, code: CodeClaim.normalise(code),
@@ -125,7 +129,9 @@ package struct FamilyAdopter: Sendable {
 
     /// Compares the record's creator with the caller this key acts as: another creator's record
     /// is named before it is taken (records without a creator, as in a snapshot, are not judged).
-    private func checkCreator(of record: CloudKitRecord, report: inout AdoptReport) async throws(CaseError) {
+    private func checkCreator(of record: CloudKitRecord, report: inout AdoptReport)
+        async throws(CaseError)
+    {
         guard let creator = record.created?.userRecordName else { return }
         let caller: String
         do throws(CloudKitError) {

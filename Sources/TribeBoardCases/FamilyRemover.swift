@@ -62,7 +62,9 @@ package struct FamilyRemover: Sendable {
                     continue
                 }
                 if remote == nil && (family.uploaded || !family.claimedCodes.isEmpty) {
-                    if request.families.count == 1 { throw .remoteNeeded(familyID: family.id.rawValue) }
+                    if request.families.count == 1 {
+                        throw .remoteNeeded(familyID: family.id.rawValue)
+                    }
                     entry.outcome = .unfinished
                     entry.problem =
                         CaseError.remoteNeeded(familyID: family.id.rawValue).localizedDescription
@@ -81,7 +83,9 @@ package struct FamilyRemover: Sendable {
             onProgress(WorkProgress(processed: done, total: request.families.count, since: started))
         }
         try await flush(&batch, store: writable, remote: &remote, report: &report)
-        onProgress(WorkProgress(processed: request.families.count, total: request.families.count, since: started))
+        onProgress(
+            WorkProgress(
+                processed: request.families.count, total: request.families.count, since: started))
         report.requests += remote?.requests ?? 0
         report.nextStep = nextStep(report)
         return report

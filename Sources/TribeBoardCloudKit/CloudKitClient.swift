@@ -258,8 +258,10 @@ package final class CloudKitClient: Sendable {
     }
 
     /// One request, no retry. `dateHeader` receives the response's Date header (doctor's clock check).
-    func attempt<Response: Decodable & Sendable>(_ operation: String, method: String, body: [UInt8],
-                                                 dateHeader: (String?) -> Void = { _ in }) async throws(CloudKitError) -> Response {
+    func attempt<Response: Decodable & Sendable>(
+        _ operation: String, method: String, body: [UInt8],
+        dateHeader: (String?) -> Void = { _ in }
+    ) async throws(CloudKitError) -> Response {
         let request = try signedRequest(operation, method: method, body: body)
         let data: Data
         let response: URLResponse

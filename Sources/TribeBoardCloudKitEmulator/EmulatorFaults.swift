@@ -54,7 +54,9 @@ public struct EmulatorFaults: Sendable, Equatable {
                 continue
             }
             let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2 else { throw EmulatorError.badOption("fault \"\(item)\" is not kind=value") }
+            guard parts.count == 2 else {
+                throw EmulatorError.badOption("fault \"\(item)\" is not kind=value")
+            }
             let (kind, value) = (parts[0], parts[1])
             if kind == "latency" {
                 guard let milliseconds = Int(value.replacingOccurrences(of: "ms", with: "")), (0...60_000).contains(milliseconds) else {

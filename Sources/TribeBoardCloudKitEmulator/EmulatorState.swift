@@ -180,8 +180,11 @@ actor EmulatorState {
         }
     }
 
-    private func answer(_ method: HTTPMethod, _ operation: String, body: Data, container: String, environment: String,
-                        caller: Caller) -> Reply {
+    private func answer(
+        _ method: HTTPMethod, _ operation: String, body: Data, container: String,
+        environment: String,
+        caller: Caller
+    ) -> Reply {
         func location(_ zone: WireZoneID?) -> Location {
             Location(
                 container: container, environment: environment, database: "public",

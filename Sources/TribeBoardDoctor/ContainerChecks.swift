@@ -69,8 +69,10 @@ struct ContainerChecks {
             } else if facts.hasUnreadableEntitlements {
                 checks.append(TargetChecks(facts: facts).buildProblemCheck())
             } else if targetFilter != nil {
-                var check = DoctorCheck(.containerTarget, .container, .ok, checked: "Target \(facts.target.name)",
-                                        found: "not checked: without iCloud and without CloudKit code, as in the full run")
+                var check = DoctorCheck(
+                    .containerTarget, .container, .ok, checked: "Target \(facts.target.name)",
+                    found:
+                        "not checked: without iCloud and without CloudKit code, as in the full run")
                 check.target = facts.target.name
                 checks.append(check)
             }
@@ -97,7 +99,9 @@ struct ContainerChecks {
         let location = try ProjectLocation.locate(projectPath)
         let display = { (path: String) in ProjectLocation.relative(path, to: location.root) }
         var projects: [XcodeProject] = []
-        for bundle in location.bundles { projects.append(try XcodeProject.read(bundle: bundle, display: display)) }
+        for bundle in location.bundles {
+            projects.append(try XcodeProject.read(bundle: bundle, display: display))
+        }
         let linked = LinkedCode(projects: projects + subprojects(of: projects))
         // A file several targets compile (or a framework several link) is shared code: it may not
         // run in each.

@@ -262,7 +262,8 @@ struct BackgroundModes {
     func check(target: String) -> DoctorCheck {
         var declared: [String] = [], missing: [String] = [], unreadable: [String] = []
         var locations: [SourceLocation] = []
-        for build in facts.builds where build.variant.context.sdk == "iphoneos" && build.usesCloudKitService {
+        for build in facts.builds
+        where build.variant.context.sdk == "iphoneos" && build.usesCloudKitService {
             let settings = build.variant.settings
             if let setting = settings.resolved("INFOPLIST_KEY_UIBackgroundModes"),
                setting.value.split(separator: " ").contains(Substring(Self.mode)) {
@@ -270,13 +271,15 @@ struct BackgroundModes {
                 if let location = setting.location { locations.append(location) }
                 continue
             }
-            guard let setting = settings.resolvedPath("INFOPLIST_FILE"), !setting.value.isEmpty else {
+            guard let setting = settings.resolvedPath("INFOPLIST_FILE"), !setting.value.isEmpty
+            else {
                 missing.append(build.label)
                 continue
             }
             let written = facts.project.path(fromSetting: setting.value)
             do {
-                let plist = try XMLPlistFile.read(CaseInsensitivePath.resolve(written)?.path ?? written)
+                let plist = try XMLPlistFile.read(
+                    CaseInsensitivePath.resolve(written)?.path ?? written)
                 if (plist.strings("UIBackgroundModes") ?? []).contains(Self.mode) {
                     let location = SourceLocation(path: facts.relative(plist.path), line: plist.line(ofValue: Self.mode, after: "UIBackgroundModes"))
                     declared.append("\(build.label): UIBackgroundModes (\(location))")
@@ -286,8 +289,9 @@ struct BackgroundModes {
                 }
             } catch {
                 let at = setting.location.map { " (INFOPLIST_FILE at \($0))" } ?? ""
-                unreadable.append("\(build.label): cannot read the Info.plist \(facts.relative(written))\(at): "
-                    + error.localizedDescription)
+                unreadable.append(
+                    "\(build.label): cannot read the Info.plist \(facts.relative(written))\(at): "
+                        + error.localizedDescription)
             }
         }
         let checked = "Background mode \(Self.mode) (INFOPLIST_KEY_UIBackgroundModes or Info.plist UIBackgroundModes)"
@@ -303,11 +307,14 @@ struct BackgroundModes {
                                                             : "make the Info.plist readable (or fix INFOPLIST_FILE), then run doctor again",
                                  locations: locations)
         } else if declared.isEmpty {
-            result = DoctorCheck(.containerBackgroundModes, .container, .ok, checked: checked,
-                                 found: "not needed: no iOS build lists CloudKit among its services")
+            result = DoctorCheck(
+                .containerBackgroundModes, .container, .ok, checked: checked,
+                found: "not needed: no iOS build lists CloudKit among its services")
         } else {
-            result = DoctorCheck(.containerBackgroundModes, .container, .ok, checked: checked,
-                                 found: TargetChecks.merge(declared.map { $0 }).ifEmpty(declared.joined(separator: "; ")), locations: locations)
+            result = DoctorCheck(
+                .containerBackgroundModes, .container, .ok, checked: checked,
+                found: TargetChecks.merge(declared.map { $0 }).ifEmpty(
+                    declared.joined(separator: "; ")), locations: locations)
         }
         result.target = target
         return result

@@ -99,7 +99,8 @@ struct TargetChecks {
             let setting = build.entitlementsSetting
             if let location = setting?.location { locations.append(location) }
             guard let setting, !setting.value.isEmpty else {
-                let line = "\(build.label) has no CODE_SIGN_ENTITLEMENTS: built without iCloud\(codeUse)"
+                let line =
+                    "\(build.label) has no CODE_SIGN_ENTITLEMENTS: built without iCloud\(codeUse)"
                 if own == nil { warnings.append(line) } else { failures.append(line) }
                 continue
             }
@@ -117,8 +118,9 @@ struct TargetChecks {
             case .failure(let error)?: failures.append("\(shown)\(named): \(Self.shortReason(error))")
             case .success(let file)?:
                 if build.caseDiffers {
-                    warnings.append("\(shown) is written \(setting.value): found only ignoring case, "
-                        + "a case-sensitive volume would fail")
+                    warnings.append(
+                        "\(shown) is written \(setting.value): found only ignoring case, "
+                            + "a case-sensitive volume would fail")
                 }
                 let iCloud = build.hasICloud ? "" : " (no iCloud entitlement)"
                 found.append("\(build.label): \(facts.relative(file.path))\(iCloud)")
@@ -139,10 +141,12 @@ struct TargetChecks {
             return check(.containerEntitlements, .warning, checked, (warnings + [foundText]).filter { !$0.isEmpty }.joined(separator: "\n"),
                          action: "make sure every build that should sync names the entitlements file", locations: locations)
         }
-        return check(.containerEntitlements, .ok, checked, foundText, locations: Self.unique(locations))
+        return check(
+            .containerEntitlements, .ok, checked, foundText, locations: Self.unique(locations))
     }
 
-    static let unreadableAction = "make CODE_SIGN_ENTITLEMENTS name the file as it is in the repository "
+    static let unreadableAction =
+        "make CODE_SIGN_ENTITLEMENTS name the file as it is in the repository "
         + "(usually the path is wrong), or restore the file: Xcode cannot build the target either"
 
     /// A target that is no CloudKit target but names an entitlements file that cannot be read:

@@ -190,14 +190,17 @@ struct MigrationApply {
         // Memberships first: a family or profile goes only once nothing that stays points at it.
         for kind in MigratedKind.allCases.reversed() {
             if kind != .membership { MigrationKeptSources.keepReferenced(by: &items) }
-            let batch = items.indices.filter { items[$0].kind == kind && !items[$0].deleted && items[$0].kept == nil }
+            let batch = items.indices.filter {
+                items[$0].kind == kind && !items[$0].deleted && items[$0].kept == nil
+            }
             for chunk in batch.chunked(CloudKitClient.maxOperationsPerRequest) {
                 var records = chunk.map { items[$0] }
                 try await MigrationTransfer.deleteSources(&records, at: migrator.endpoints.source)
                 try checkpoint.record(records.filter(\.deleted).map { entry($0, .deleted) })
                 for (position, index) in chunk.enumerated() { items[index] = records[position] }
                 attempted += chunk.count
-                migrator.progress(.deleting, attempted, toDelete, problems: records.filter { !$0.deleted }.count)
+                migrator.progress(
+                    .deleting, attempted, toDelete, problems: records.filter { !$0.deleted }.count)
             }
         }
         let refused = items.filter { !$0.deleted && $0.kept == nil }

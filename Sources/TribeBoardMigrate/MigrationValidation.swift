@@ -82,7 +82,9 @@ enum MigrationValidation {
     }
 
     /// A STRING the rule accepts; the value quoted (shortened) unless it is a secret.
-    private static func text(_ field: CloudKitRecord.Field, quote: Bool = true, _ rule: (String) throws -> Void) -> String? {
+    private static func text(
+        _ field: CloudKitRecord.Field, quote: Bool = true, _ rule: (String) throws -> Void
+    ) -> String? {
         if let problem = typeProblem(field, expected: "STRING") { return problem }
         guard let value = field.value.string else { return "is not a STRING" }
         do {

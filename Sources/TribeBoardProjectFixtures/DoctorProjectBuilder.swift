@@ -113,13 +113,21 @@ package struct DoctorProjectBuilder {
     }
 
     static func quote(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        "\""
+            + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
+                of: "\"", with: "\\\"") + "\""
     }
 
     /// An entitlements file listing `containers` (CloudKit among the services unless `services` says otherwise).
-    package static func entitlements(containers: [String], services: [String] = ["CloudKit"], extra: [String: String] = [:]) -> String {
-        let strings = { (values: [String]) in values.map { "\t\t<string>\($0)</string>" }.joined(separator: "\n") }
-        let more = extra.sorted { $0.key < $1.key }.map { "\t<key>\($0.key)</key>\n\t<string>\($0.value)</string>" }.joined(separator: "\n")
+    package static func entitlements(
+        containers: [String], services: [String] = ["CloudKit"], extra: [String: String] = [:]
+    ) -> String {
+        let strings = { (values: [String]) in
+            values.map { "\t\t<string>\($0)</string>" }.joined(separator: "\n")
+        }
+        let more = extra.sorted { $0.key < $1.key }.map {
+            "\t<key>\($0.key)</key>\n\t<string>\($0.value)</string>"
+        }.joined(separator: "\n")
         return """
             <?xml version="1.0" encoding="UTF-8"?>
             <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">

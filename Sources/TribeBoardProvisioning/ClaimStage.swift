@@ -77,7 +77,11 @@ struct ClaimStage {
                 case .heldBy(let holder)?:
                     try settleTaken(&results[index], holder: holder, retry: &taken, index: index)
                 case .failed(let error)?:
-                    logger.info("code claim refused for now", metadata: ["family": "\(claim.familyID)", "error": "\(error.serverErrorCode)"])
+                    logger.info(
+                        "code claim refused for now",
+                        metadata: [
+                            "family": "\(claim.familyID)", "error": "\(error.serverErrorCode)"
+                        ])
                 case nil: continue
                 }
             }

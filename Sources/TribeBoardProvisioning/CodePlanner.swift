@@ -46,7 +46,9 @@ struct CodePlanner {
         var unchecked = Set(planned.keys)
         for _ in 0..<Self.remoteRounds where !unchecked.isEmpty {
             let lines = unchecked.sorted()
-            guard let holders = await remote.holders(of: lines.compactMap { planned[$0]?.code.value }) else { break }
+            guard
+                let holders = await remote.holders(of: lines.compactMap { planned[$0]?.code.value })
+            else { break }
             var collided = Set<Int>()
             for line in lines {
                 guard let code = planned[line]?.code.value else { continue }
@@ -68,7 +70,9 @@ struct CodePlanner {
                 try store.withFamilyLookups { lookups in
                     for line in collided {
                         planned[line] = nil
-                        guard let code = try generateOrNil(avoiding: taken, lookups: lookups) else { continue }
+                        guard let code = try generateOrNil(avoiding: taken, lookups: lookups) else {
+                            continue
+                        }
                         taken.insert(code.value)
                         planned[line] = Planned(code: code, verifiedRemotely: false)
                     }
@@ -80,9 +84,12 @@ struct CodePlanner {
     }
 
     /// Nil when no code could be generated (the random source failed or every try collided).
-    private func generateOrNil(avoiding taken: Set<String>, lookups: FamilyLookups) throws -> FamilyCode? {
+    private func generateOrNil(avoiding taken: Set<String>, lookups: FamilyLookups) throws
+        -> FamilyCode?
+    {
         do {
-            return try generator.generateFree(avoiding: taken, lookups: lookups, reservations: reservations)
+            return try generator.generateFree(
+                avoiding: taken, lookups: lookups, reservations: reservations)
         } catch is CodeGenerationError {
             return nil
         }

@@ -65,7 +65,9 @@ final class QRCodeStage: Sendable {
         }
         // A work item per chunk rather than per family: two dispatches per family cost more than
         // the queue bookkeeping they buy.
-        for chunk in stride(from: 0, to: jobs.count, by: Self.chunkSize).map({ Array(jobs[$0..<min($0 + Self.chunkSize, jobs.count)]) }) {
+        for chunk in stride(from: 0, to: jobs.count, by: Self.chunkSize).map({
+            Array(jobs[$0..<min($0 + Self.chunkSize, jobs.count)])
+        }) {
             let renderer = renderer
             let writeQueue = writeQueue
             renderQueue.async(group: ticket.group) {

@@ -92,7 +92,9 @@ extension Resyncer {
 
     /// Releases the claims of codes this store's families gave up (an audit repair gave one a new
     /// code), once that family's new code is up. Returns why the run must stop, if it must.
-    func releaseGivenUpClaims(until deadline: ContinuousClock.Instant?, report: inout ResyncReport) async throws -> ResyncReport.Stop? {
+    func releaseGivenUpClaims(until deadline: ContinuousClock.Instant?, report: inout ResyncReport)
+        async throws -> ResyncReport.Stop?
+    {
         var after = ""
         while true {
             if let deadline, ContinuousClock.now >= deadline { return .deadline }

@@ -39,8 +39,10 @@ extension Resyncer {
         var existing: [Upload] = []
         var updates: [Upload] = []
         let now = Date()
-        if let stop = try sortAnswers(answered, pending: pending, table: table, bookkeeping: bookkeeping, at: now,
-                                      synced: &synced, existing: &existing, report: &report) {
+        if let stop = try sortAnswers(
+            answered, pending: pending, table: table, bookkeeping: bookkeeping, at: now,
+            synced: &synced, existing: &existing, report: &report)
+        {
             return stop
         }
         var problem = claimProblem ?? answered.problem

@@ -12,9 +12,10 @@ extension SheetRenderer {
             textX += logo.width + 12
         }
         if !template.organisation.isEmpty {
-            drawn.fits[.organisation] = boxes.organisation.line(template.organisation, x: textX, y: page.y + 14,
-                                                                width: page.x + page.width - textX, minimumScale: 0.6,
-                                                                alignment: .natural, gray: 0.35, on: targets)
+            drawn.fits[.organisation] = boxes.organisation.line(
+                template.organisation, x: textX, y: page.y + 14,
+                width: page.x + page.width - textX, minimumScale: 0.6,
+                alignment: .natural, gray: 0.35, on: targets)
         }
         y += 64
         let fields = values(invitation)
@@ -26,8 +27,10 @@ extension SheetRenderer {
         drawn.fits[.title] = title
         y += title.height + 12
         let name = boxes.nameBox(for: invitation.familyName, points: shape.namePoints)
-            .block(invitation.familyName, regions: [PageRect(x: page.x, y: y, width: page.width, height: 200)],
-                   minimumScale: 1, alignment: .center, on: targets)
+            .block(
+                invitation.familyName,
+                regions: [PageRect(x: page.x, y: y, width: page.width, height: 200)],
+                minimumScale: 1, alignment: .center, on: targets)
         drawn.fits[.familyName] = name
         y += name.height + 12
         let qrSize = shape.qrSize

@@ -265,7 +265,8 @@ package struct SheetTemplate: Sendable, Equatable {
             if trimmed == "---" { separator = number; break }
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             guard let colon = trimmed.firstIndex(of: ":") else {
-                problems.append(.syntax(line: number, "expected \"name: value\" or \"---\" before the wording"))
+                problems.append(
+                    .syntax(line: number, "expected \"name: value\" or \"---\" before the wording"))
                 continue
             }
             let name = trimmed[..<colon].trimmingCharacters(in: .whitespaces)
@@ -293,7 +294,8 @@ package struct SheetTemplate: Sendable, Equatable {
             template.body = TemplateText.parse(wording, firstLine: separator + 1 + blank, firstColumn: indent + 1,
                                                unknown: &unknown, problems: &problems)
         } else {
-            problems.append(.syntax(line: number, "no \"---\" line between the settings and the wording"))
+            problems.append(
+                .syntax(line: number, "no \"---\" line between the settings and the wording"))
         }
         template.columns = unknown
         if let logo = template.logoPath, !logo.lowercased().hasSuffix(".png"), !logo.lowercased().hasSuffix(".svg") {

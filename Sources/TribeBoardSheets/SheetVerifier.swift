@@ -79,8 +79,9 @@ package struct SheetVerifier {
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("tribeboard-verify-\(UUID().uuidString)").path
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: false,
+                attributes: [.posixPermissions: 0o700])
         } catch {
             throw .verify(reason: "cannot make a temporary folder: \(error.localizedDescription)")
         }
@@ -99,13 +100,17 @@ package struct SheetVerifier {
             for (number, word) in (words[page] ?? []).enumerated() {
                 for (place, box) in Self.qrPlaces(of: word).enumerated() {
                     let path = folder + "/crop-\(number)-\(place).pgm"
-                    if pixels.write(box, scale: Double(Self.dotsPerInch) / 72, to: path) { crops.append(path) }
+                    if pixels.write(box, scale: Double(Self.dotsPerInch) / 72, to: path) {
+                        crops.append(path)
+                    }
                 }
             }
             var decoded: [Int: [String]] = [:]
             if !crops.isEmpty {
                 // zbarimg ends 4 when it finds no code at all: the cards are then named below.
-                let xml = try run("zbarimg", ["--nodbus", "-q", "--xml", "-Sdisable", "-Sqrcode.enable"] + crops, in: folder, accept: [0, 4])
+                let xml = try run(
+                    "zbarimg", ["--nodbus", "-q", "--xml", "-Sdisable", "-Sqrcode.enable"] + crops,
+                    in: folder, accept: [0, 4])
                 decoded = Self.decodedByWord(xml)
             }
             for path in crops { try? FileManager.default.removeItem(atPath: path) }
@@ -120,7 +125,9 @@ package struct SheetVerifier {
                 } else if read.contains(where: { $0 != word.text }) {
                     report.fail(Failure(page: page, familyId: printed?.id, familyName: printed?.name, problem: .qrDiffersFromPrintedCode))
                 } else if printed == nil {
-                    report.fail(Failure(page: page, familyId: nil, familyName: nil, problem: .codeOfNoFamily))
+                    report.fail(
+                        Failure(
+                            page: page, familyId: nil, familyName: nil, problem: .codeOfNoFamily))
                 }
             }
         }
@@ -138,7 +145,9 @@ package struct SheetVerifier {
         var page = 0
         for line in html.split(separator: "\n") {
             if line.contains("<page ") { page += 1; continue }
-            guard line.contains("<word "), let text = between(line, ">", "</word>") else { continue }
+            guard line.contains("<word "), let text = between(line, ">", "</word>") else {
+                continue
+            }
             guard FamilyCode.isWireFormat(String(text)) else { continue }
             guard let x0 = attribute(line, "xMin"), let y0 = attribute(line, "yMin"),
                 let x1 = attribute(line, "xMax"), let y1 = attribute(line, "yMax")

@@ -75,8 +75,12 @@ extension TextBox {
     }
 
     /// What fits at the floor, ending in "…": a fit that says it was cut.
-    private func cutBlock(_ bytes: [UInt8], regions: [PageRect], minimumScale: Double, alignment: Alignment) -> Laid {
-        guard !regions.isEmpty else { return Laid(count: 0, scale: minimumScale, cut: true, height: 0) }
+    private func cutBlock(
+        _ bytes: [UInt8], regions: [PageRect], minimumScale: Double, alignment: Alignment
+    ) -> Laid {
+        guard !regions.isEmpty else {
+            return Laid(count: 0, scale: minimumScale, cut: true, height: 0)
+        }
         let cut = flow(bytes, regions, scale: minimumScale, alignment: alignment, cutting: true)
         return Laid(count: cut.count, scale: minimumScale, cut: true, height: cut.height)
     }

@@ -41,7 +41,9 @@ package struct ProjectLocation: Sendable, Equatable {
         // project: Xcode cannot open it, so it does not compete with the one that is.
         let whole = projects.filter { isWhole(path + "/" + $0) }
         if projects.count > 1, !whole.isEmpty, whole.count < projects.count {
-            notes += projects.filter { $0 != whole[0] }.map { "\($0) has no project.pbxproj (not a project): left out" }
+            notes += projects.filter { $0 != whole[0] }.map {
+                "\($0) has no project.pbxproj (not a project): left out"
+            }
             projects = whole
         }
         let manifest = generatorManifest(in: path)
@@ -50,7 +52,9 @@ package struct ProjectLocation: Sendable, Equatable {
             // `*.xcodeproj/*` ignored but for a committed Package.resolved: the generator's
             // project, half there.
             if let manifest, !FileManager.default.fileExists(atPath: bundle + "/project.pbxproj") {
-                throw .partlyGenerated(path: given, bundle: projects[0], manifest: manifest.file, command: manifest.command)
+                throw .partlyGenerated(
+                    path: given, bundle: projects[0], manifest: manifest.file,
+                    command: manifest.command)
             }
             return ProjectLocation(root: path, bundles: [bundle], notes: notes)
         }
@@ -72,8 +76,12 @@ package struct ProjectLocation: Sendable, Equatable {
     }
 
     /// XcodeGen's and Tuist's manifests (Tuist 4 names the workspace or only `Tuist.swift` at the root).
-    static let manifests = [("project.yml", "xcodegen generate"), ("project.yaml", "xcodegen generate"), ("Project.swift", "tuist generate"),
-                            ("Workspace.swift", "tuist generate"), ("Tuist.swift", "tuist generate"), ("Tuist/Config.swift", "tuist generate")]
+    static let manifests = [
+        ("project.yml", "xcodegen generate"), ("project.yaml", "xcodegen generate"),
+        ("Project.swift", "tuist generate"),
+        ("Workspace.swift", "tuist generate"), ("Tuist.swift", "tuist generate"),
+        ("Tuist/Config.swift", "tuist generate")
+    ]
 
     static func generatorManifest(in folder: String) -> (file: String, command: String)? {
         manifests.first { FileManager.default.fileExists(atPath: folder + "/" + $0.0) }.map {

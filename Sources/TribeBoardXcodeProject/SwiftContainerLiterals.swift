@@ -153,7 +153,8 @@ package enum SwiftContainerLiterals {
         for (pattern, call) in ContainerPatterns.defaults + persistent {
             for (offset, _) in captures(pattern, text, group: 0) {
                 let location = SourceLocation(path: path, line: lineOf(offset))
-                result.direct.append(ContainerReference(value: .defaultContainer, call: call, location: location))
+                result.direct.append(
+                    ContainerReference(value: .defaultContainer, call: call, location: location))
             }
         }
         for (pattern, call) in ContainerPatterns.positions {
@@ -172,16 +173,23 @@ package enum SwiftContainerLiterals {
 
     /// `?? "iCloud.…"` or `?? NAME` after an Info.plist lookup, on the same line: what the code
     /// takes when the Info.plist does not set the key.
-    private static func fallback(after lookup: SwiftLiteralLexer.Literal, in literals: [SwiftLiteralLexer.Literal],
-                                 code: [UInt8]) -> ContainerReference.Fallback? {
+    private static func fallback(
+        after lookup: SwiftLiteralLexer.Literal, in literals: [SwiftLiteralLexer.Literal],
+        code: [UInt8]
+    ) -> ContainerReference.Fallback? {
         let rest = code[lookup.end..<min(code.count, lookup.end + 240)]
         let line = String(decoding: rest.prefix { $0 != 0x0A }, as: UTF8.self)
-        guard let range = line.range(of: #"\?\?\s*"#, options: .regularExpression) else { return nil }
+        guard let range = line.range(of: #"\?\?\s*"#, options: .regularExpression) else {
+            return nil
+        }
         let start = lookup.end + line.utf8.distance(from: line.startIndex, to: range.upperBound)
         if let literal = literals.first(where: { $0.offset == start }) {
-            return literal.text.hasPrefix("iCloud") && !literal.interpolated ? .literal(literal.text) : nil
+            return literal.text.hasPrefix("iCloud") && !literal.interpolated
+                ? .literal(literal.text) : nil
         }
-        return capture(#"^([A-Za-z_][A-Za-z0-9_.]*)"#, String(line[range.upperBound...])).map { .name(String($0.split(separator: ".").last ?? "")) }
+        return capture(#"^([A-Za-z_][A-Za-z0-9_.]*)"#, String(line[range.upperBound...])).map {
+            .name(String($0.split(separator: ".").last ?? ""))
+        }
     }
 
     /// The name the code before a literal binds it to, if any.

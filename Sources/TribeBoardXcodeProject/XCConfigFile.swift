@@ -78,10 +78,13 @@ enum XCConfigFile {
             guard let equals = assignment(in: line), !line.hasPrefix("#") else { continue }
             var value = line[line.index(after: equals)...].trimmingCharacters(in: .whitespaces)
             // Some projects end xcconfig lines with `;` as in a pbxproj; Xcode ignores it.
-            if value.hasSuffix(";") { value = String(value.dropLast()).trimmingCharacters(in: .whitespaces) }
+            if value.hasSuffix(";") {
+                value = String(value.dropLast()).trimmingCharacters(in: .whitespaces)
+            }
             let key = String(line[..<equals])
             guard !key.isEmpty else { continue }
-            contents.assignments.append(BuildSettingAssignment.parse(key: key, value: value, location: location))
+            contents.assignments.append(
+                BuildSettingAssignment.parse(key: key, value: value, location: location))
         }
     }
 

@@ -153,7 +153,9 @@ struct EmulatorCommand: AsyncParsableCommand {
                 // A development environment reset without an import holds what production has.
                 options.schema = .enforced(development: try schema.map(EmulatorSetup.schema) ?? production, production: production)
             }
-            keys = try self.keys.map(EmulatorSetup.key) + containers.flatMap(EmulatorSetup.containerKeys)
+            keys =
+                try self.keys.map(EmulatorSetup.key)
+                + containers.flatMap(EmulatorSetup.containerKeys)
             seeds = try seed.map(EmulatorSetup.seed)
             appUsers = try users.map(EmulatorSetup.user)
         } catch {
@@ -164,22 +166,28 @@ struct EmulatorCommand: AsyncParsableCommand {
             emulator = try await CloudKitEmulator.start(options)
         } catch let error as EmulatorStartError {
             // At once, naming the port (EX_UNAVAILABLE): not 30 silent seconds, then a timeout.
-            FileHandle.standardError.write(Data((Self.errorPrefix + error.localizedDescription + "\n").utf8))
+            FileHandle.standardError.write(
+                Data((Self.errorPrefix + error.localizedDescription + "\n").utf8))
             throw ExitCode(69)
         }
         for key in keys { await emulator.registerKey(id: key.id, publicKeyPEM: key.publicKeyPEM, container: key.container) }
         for user in appUsers { await emulator.registerUser(user.userRecordName, webAuthToken: user.webAuthToken) }
         for seed in seeds {
-            await emulator.seedRecords(seed.records, container: seed.container, environment: seed.environment ?? "development")
+            await emulator.seedRecords(
+                seed.records, container: seed.container,
+                environment: seed.environment ?? "development")
         }
-        FileHandle.standardError.write(Data("tribeboard-cloudkit-emulator: listening on \(emulator.baseURL)\n".utf8))
+        FileHandle.standardError.write(
+            Data("tribeboard-cloudkit-emulator: listening on \(emulator.baseURL)\n".utf8))
         await SignalWait.untilTerminated()
         await emulator.stop()
         // What a Ctrl-C kept: the next start with the same --data finds it.
         if let data {
-            FileHandle.standardError.write(Data("tribeboard-cloudkit-emulator: stopped; records saved in \(data)\n".utf8))
+            FileHandle.standardError.write(
+                Data("tribeboard-cloudkit-emulator: stopped; records saved in \(data)\n".utf8))
         } else {
-            FileHandle.standardError.write(Data("tribeboard-cloudkit-emulator: stopped; nothing was saved (no --data)\n".utf8))
+            FileHandle.standardError.write(
+                Data("tribeboard-cloudkit-emulator: stopped; nothing was saved (no --data)\n".utf8))
         }
     }
 }

@@ -44,14 +44,22 @@ enum MigrateReportText {
                 guard let recode = entry.recode else { continue }
                 let new = recode.newCode.isEmpty ? "(chosen with --apply)" : recode.newCode
                 // Kept by another family, or re-coded for a code the join screen cannot reach.
-                let reason = recode.reason == "migrate-invalid-code" ? "the old code breaks the format" : recode.reason
+                let reason =
+                    recode.reason == "migrate-invalid-code"
+                    ? "the old code breaks the format" : recode.reason
                 let why = recode.keptBy.isEmpty ? "  (\(reason))" : "  kept by \(recode.keptBy)"
-                lines.append("  \(entry.destinationName)  \(recode.oldCode) -> \(new)\(why)" + (entry.qrFile.map { "  \($0)" } ?? ""))
+                lines.append(
+                    "  \(entry.destinationName)  \(recode.oldCode) -> \(new)\(why)"
+                        + (entry.qrFile.map { "  \($0)" } ?? ""))
             }
         }
-        if let codesFile = report.codesFile { lines.append("New codes in full (owner-only): \(codesFile)") }
+        if let codesFile = report.codesFile {
+            lines.append("New codes in full (owner-only): \(codesFile)")
+        }
         if let stopped = report.stoppedBy { lines.append("Stopped: \(stopped)") }
-        if !report.applied { lines.append("This is a plan: nothing was written. Run again with --apply to migrate.") }
+        if !report.applied {
+            lines.append("This is a plan: nothing was written. Run again with --apply to migrate.")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -121,10 +121,15 @@ struct FamilyDiagnosis {
                     "pending since \(since), kept out of CloudKit: its creation did not complete",
                 action: "close its creation (above); resync never uploads it as it is")
         }
-        let stale = sinceDate.map { request.now.timeIntervalSince($0.date) > request.staleAfter } ?? false
-        return DoctorCheck(.familySync, .creations, stale ? .failure : .warning, checked: checked,
-                           found: "waiting for sync since \(since)" + (stale ? ", longer than \(CreationChecks.describe(request.staleAfter))" : ""),
-                           action: "run `\(Advice.resync(store: request.storePath, remote: request.remoteFlags).command)` with a remote configured")
+        let stale =
+            sinceDate.map { request.now.timeIntervalSince($0.date) > request.staleAfter } ?? false
+        return DoctorCheck(
+            .familySync, .creations, stale ? .failure : .warning, checked: checked,
+            found: "waiting for sync since \(since)"
+                + (stale ? ", longer than \(CreationChecks.describe(request.staleAfter))" : ""),
+            action:
+                "run `\(Advice.resync(store: request.storePath, remote: request.remoteFlags).command)` with a remote configured"
+        )
     }
 
     /// CloudKit's copy against the store's: present when uploaded, same code, nobody else's code.

@@ -14,7 +14,8 @@ package enum ManifestInvitations {
         guard stat(path, &status) == 0 else {
             throw .manifestMissing(path: path, reason: errno == ENOENT ? "no such file" : String(cString: strerror(errno)))
         }
-        guard (status.st_mode & S_IFMT) == S_IFREG, let stream = InputStream(fileAtPath: path) else {
+        guard (status.st_mode & S_IFMT) == S_IFREG, let stream = InputStream(fileAtPath: path)
+        else {
             throw .manifestMissing(path: path, reason: "not a regular file")
         }
         // CSV.swift stops at the first byte that is not UTF-8 and reads an unclosed quote to the
@@ -32,11 +33,13 @@ package enum ManifestInvitations {
         let header = reader.headerRow ?? []
         func column(_ name: String) throws(InvitationReadError) -> Int {
             guard let index = header.firstIndex(of: name) else {
-                throw .manifest(path: path, reason: "no \(name) column (is it a manifest.csv from provision?)")
+                throw .manifest(
+                    path: path, reason: "no \(name) column (is it a manifest.csv from provision?)")
             }
             return index
         }
-        let id = try column("family_id"), name = try column("family_name"), code = try column("code")
+        let id = try column("family_id"), name = try column("family_name"),
+            code = try column("code")
         let external = try column("external_id"), state = try column("status")
         do throws(SheetTemplateError) {
             try SheetTemplate.requireColumns(wanted, available: Set(header))
@@ -61,13 +64,17 @@ package enum ManifestInvitations {
         }
         // CSV.swift's reader.error is also how it says "end of file"; the stream's status tells a
         // real failure (its streamError traps on Linux).
-        if stream.streamStatus == .error { throw .manifest(path: path, reason: "a read failed after line \(line)") }
+        if stream.streamStatus == .error {
+            throw .manifest(path: path, reason: "a read failed after line \(line)")
+        }
     }
 
     /// Undoes the `'` that CSVField.escape puts before a field a spreadsheet would run as a formula.
     static func unneutralized(_ field: String) -> String {
         let bytes = Array(field.utf8.prefix(2))
-        guard bytes.count == 2, bytes[0] == 0x27, [0x3D, 0x2B, 0x2D, 0x40, 0x09, 0x0D].contains(bytes[1]) else { return field }
+        guard bytes.count == 2, bytes[0] == 0x27,
+            [0x3D, 0x2B, 0x2D, 0x40, 0x09, 0x0D].contains(bytes[1])
+        else { return field }
         return String(field.dropFirst())
     }
 }
