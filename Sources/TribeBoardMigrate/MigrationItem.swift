@@ -104,4 +104,18 @@ extension MigrationItem {
         recode?.newCode = code
         return true
     }
+
+    /// Settles the copy against the record the destination holds under its name: another
+    /// creator's (a conflict it names), or this copy in place (identical, an earlier code adopted).
+    /// False when it is neither: a conflict whose reason the caller gives.
+    mutating func settle(against found: CloudKitRecord, caller: String) -> Bool {
+        if let creator = Self.otherCreator(of: found, caller: caller) {
+            heldByAnotherCreator(creator)
+        } else if MigrationTranslation.same(copy, found) || adoptEarlierCode(from: found) {
+            outcome = .identical
+        } else {
+            return false
+        }
+        return true
+    }
 }

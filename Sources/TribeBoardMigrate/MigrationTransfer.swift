@@ -124,22 +124,16 @@ enum MigrationTransfer {
         let caller = existing.isEmpty ? "" : try await ClaimCaller.name(of: client)
         for index in existing {
             if let record = found[items[index].destinationName],
-               let creator = MigrationItem.otherCreator(of: record, caller: caller) {
-                items[index].heldByAnotherCreator(creator)
-            } else if let record = found[items[index].destinationName],
-                MigrationTranslation.same(items[index].copy, record)
-                    || items[index].adoptEarlierCode(from: record)
-            {
-                items[index].outcome = .identical
-            } else {
-                items[index].outcome = .conflict
-                items[index].reason =
-                    "another record holds \(items[index].destinationName) at the destination"
-                    + (found[items[index].destinationName].map {
-                        " (differs in \(MigrationTranslation.differingFields(items[index].copy, $0).joined(separator: ", ")))"
-                    } ?? "")
-                    + "; it was not overwritten"
+               items[index].settle(against: record, caller: caller) {
+                continue
             }
+            items[index].outcome = .conflict
+            items[index].reason =
+                "another record holds \(items[index].destinationName) at the destination"
+                + (found[items[index].destinationName].map {
+                    " (differs in \(MigrationTranslation.differingFields(items[index].copy, $0).joined(separator: ", ")))"
+                } ?? "")
+                + "; it was not overwritten"
         }
     }
 

@@ -145,20 +145,14 @@ package struct Migrator: Sendable {
             let found = try await MigrationTransfer.lookup(
                 chunk.map { items[$0].destinationName }, at: endpoints.destination)
             for index in chunk {
-                guard let record = found[items[index].destinationName] else { continue }
-                if let creator = MigrationItem.otherCreator(of: record, caller: caller) {
-                    items[index].heldByAnotherCreator(creator)
-                } else if MigrationTranslation.same(items[index].copy, record)
-                    || items[index].adoptEarlierCode(from: record)
-                {
-                    items[index].outcome = .identical
-                } else {
-                    items[index].outcome = .conflict
-                    items[index].reason =
-                        "a different record holds \(items[index].destinationName) at the destination (differs in "
-                        + MigrationTranslation.differingFields(items[index].copy, record).joined(
-                            separator: ", ") + "); it is never overwritten"
-                }
+                guard let record = found[items[index].destinationName],
+                    !items[index].settle(against: record, caller: caller)
+                else { continue }
+                items[index].outcome = .conflict
+                items[index].reason =
+                    "a different record holds \(items[index].destinationName) at the destination (differs in "
+                    + MigrationTranslation.differingFields(items[index].copy, record).joined(separator: ", ")
+                    + "); it is never overwritten"
             }
         }
     }
