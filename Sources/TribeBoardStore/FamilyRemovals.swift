@@ -53,8 +53,11 @@ package struct FamilyRemoval: Sendable, Equatable {
     package let name: String
     package let code: String
     package let mergedInto: FamilyID?
-    package var startedAt: String = ""
-    package var finishedAt: String?
+    /// nil when the column holds no date (a hand edit).
+    package var startedAt: Timestamp?
+    package var finishedAt: Timestamp?
+    /// Whether the removal was recorded finished (`finished_at` set, even to something else than a date).
+    package var finished = false
 
     package init(familyID: FamilyID, name: String, code: String, mergedInto: FamilyID?) {
         self.familyID = familyID
@@ -209,8 +212,9 @@ extension StoreReading {
                         guard let id: FamilyID = row.id("family_id") else { continue }
                         var removal = FamilyRemoval(familyID: id, name: row.shown("name"), code: row.shown("code"),
                                                     mergedInto: row.id("merged_into"))
-                        removal.startedAt = row.shown("started_at")
-                        removal.finishedAt = row.text("finished_at")
+                        removal.startedAt = row.timestamp("started_at")
+                        removal.finishedAt = row.timestamp("finished_at")
+                        removal.finished = row.text("finished_at") != nil
                         removals[id] = removal
                     }
                 }
