@@ -14,7 +14,7 @@ struct ProvisioningWriter {
     func write(_ batch: [BatchEntry], planned: [Int: CodePlanner.Planned] = [:], to store: TribeBoardStore,
                at date: Date) throws(StoreError) -> [ProvisionRowResult] {
         let timestamp = Timestamp(date)
-        return try store.provisioningBatch(newID: { try ids.make() }) { transaction in
+        return try store.provisioningBatch(newID: { UserID(rawValue: try ids.make()) }) { transaction in
             try batch.map { try provision($0, planned: planned, transaction: transaction, timestamp: timestamp) }
         }
     }

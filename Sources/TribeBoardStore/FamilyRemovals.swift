@@ -88,7 +88,7 @@ extension TribeBoardStore {
 
     /// Records that these removals started, before anything is deleted: from now on resync leaves
     /// the families and their memberships alone. A removal already started is kept as it was.
-    package func beginRemovals(_ removals: [FamilyRemoval], at now: Timestamp = Timestamp(Date())) throws(StoreError) {
+    package func beginRemovals(_ removals: [FamilyRemoval], at now: Timestamp = .now) throws(StoreError) {
         guard !removals.isEmpty else { return }
         do {
             try writer.write { db in
@@ -109,7 +109,7 @@ extension TribeBoardStore {
     /// them: their memberships, sync bookkeeping and claim rows, and the profiles only they used
     /// that never went up (a profile in CloudKit is a person's, and stays). The creation log stays,
     /// and the removal is marked finished. Returns how many families were removed now.
-    package func finishRemovals(_ ids: [FamilyID], at now: Timestamp = Timestamp(Date())) throws(StoreError) -> Int {
+    package func finishRemovals(_ ids: [FamilyID], at now: Timestamp = .now) throws(StoreError) -> Int {
         guard !ids.isEmpty else { return 0 }
         do {
             return try writer.write { db in
