@@ -52,7 +52,8 @@ package enum RecordCreated: Sendable, Equatable {
     package init(_ record: CloudKitRecord, serverStamp: Int64?? = nil) {
         if let field = record.fields?[FamilyField.createdAt.rawValue] {
             guard let number = field.value.number else {
-                self = .invalid(field.value == .null ? "fields.createdAt has no value" : "fields.createdAt.value is not a number")
+                self = .invalid(field.value == .null ? "fields.createdAt has no value"
+                                                     : "fields.createdAt.value is not a number")
                 return
             }
             self = Self.checked(number).map { .at(milliseconds: $0) }
@@ -150,6 +151,7 @@ package struct RemoteMembership: Sendable, Equatable {
     }
 
     private static func date(_ record: CloudKitRecord, _ field: MembershipField) -> Timestamp? {
-        record.fields?[field.rawValue]?.value.number.flatMap(RecordCreated.checked).map(Timestamp.init(milliseconds:))
+        record.fields?[field.rawValue]?.value.number.flatMap(RecordCreated.checked)
+            .map(Timestamp.init(milliseconds:))
     }
 }

@@ -303,7 +303,8 @@ package struct Resyncer: Sendable {
         } catch {
             return .failure(error)
         }
-        let repaired = table == .families ? try store.replacedCodes(of: names.map(FamilyID.init(rawValue:))) : [:]
+        let repaired = table == .families
+            ? try store.replacedCodes(of: names.map(FamilyID.init(rawValue:))) : [:]
         for upload in existing {
             let (ours, read) = (upload.record, upload.read)
             guard let theirs = found.byName[ours.recordName] else { continue }

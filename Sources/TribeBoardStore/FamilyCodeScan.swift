@@ -82,7 +82,7 @@ extension StoreReading {
             let sql = "SELECT family_id, old_code FROM code_repairs"
             let rows = try ids.map { ids in
                 try ids.chunked(500).flatMap { chunk in
-                    try Row.fetchAll(db, sql: sql + " WHERE family_id IN \(SQLPlaceholders.list(chunk.count))",
+                    try Row.fetchAll(db, sql: "\(sql) WHERE family_id IN \(SQLPlaceholders.list(chunk.count))",
                                      arguments: StatementArguments(Array(chunk)))
                 }
             } ?? Row.fetchAll(db, sql: sql)

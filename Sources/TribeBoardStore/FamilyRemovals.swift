@@ -56,7 +56,8 @@ package struct FamilyRemoval: Sendable, Equatable {
     /// nil when the column holds no date (a hand edit).
     package var startedAt: Timestamp?
     package var finishedAt: Timestamp?
-    /// Whether the removal was recorded finished (`finished_at` set, even to something else than a date).
+    /// Whether the removal was recorded finished: `finished_at` is set (even to something that
+    /// is not a date).
     package var finished = false
 
     package init(familyID: FamilyID, name: String, code: String, mergedInto: FamilyID?) {

@@ -60,19 +60,22 @@ struct RemoteRecordsTests {
     /// A snapshot line (or any record from outside) whose `createdAt` is there without a value
     /// (no `value` key, or `null`): read like any unusable `createdAt` (no date, never the
     /// server's stamp, and said), as the snapshot parser reads it; the app refuses such a record.
-    @Test(arguments: [#""createdAt":{"type":"TIMESTAMP"}"#, #""createdAt":{"type":"TIMESTAMP","value":null}"#])
+    @Test(arguments: [#""createdAt":{"type":"TIMESTAMP"}"#,
+                      #""createdAt":{"type":"TIMESTAMP","value":null}"#])
     func aCreatedAtWithoutAValueIsNoDate(createdAt: String) throws {
         func line(_ created: String) -> String {
             #"{"recordName":"0B0E5A4C-7D1B-4E5C-9A43-2F3D8C6E1A77","recordType":"Family","#
                 + #""fields":{"name":{"type":"STRING","value":"Ana"},"#
                 + #""code":{"type":"STRING","value":"QX7K2M"},"#
-                + #""createdByUserId":{"type":"STRING","value":"6F9619FF-8B86-D011-B42D-00C04FC964FF"},\#(created)},"#
+                + #""createdByUserId":{"type":"STRING","value":"6F9619FF-8B86-D011-B42D-00C04FC964FF"},"#
+                + #"\#(created)},"#
                 + #""created":{"timestamp":1700000000000}}"#
         }
         let record = try JSONDecoder().decode(CloudKitRecord.self, from: Data(line(createdAt).utf8))
         #expect(RecordCreated(record) == .invalid("fields.createdAt has no value"))
         #expect(RemoteFamily.app(record) == nil)
-        let dated = try JSONDecoder().decode(CloudKitRecord.self, from: Data(line(#""createdAt":{"type":"TIMESTAMP","value":5}"#).utf8))
+        let withDate = line(#""createdAt":{"type":"TIMESTAMP","value":5}"#)
+        let dated = try JSONDecoder().decode(CloudKitRecord.self, from: Data(withDate.utf8))
         #expect(RemoteFamily.app(dated) != nil, "the same record with a date is one the app reads")
     }
 }
