@@ -80,8 +80,6 @@ package enum RecordCreated: Sendable, Equatable {
 
     package var timestamp: Timestamp? { milliseconds.map(Timestamp.init(milliseconds:)) }
 
-    package var date: Date? { timestamp?.date }
-
     package var problem: String? {
         if case .invalid(let problem) = self { return problem }
         return nil

@@ -24,7 +24,7 @@ struct RemoteRecordsTests {
         let profile = RemoteProfile(RecordMapping.userProfile(id: profileID, displayName: "Ana", appleUserIdHash: "h", avatarUrl: nil,
                                                               createdAt: Self.created))
         #expect(profile.displayName == "Ana" && profile.appleUserIdHash == "h" && profile.avatarUrl == nil)
-        #expect(profile.created.date == Timestamp(milliseconds: 1_764_000_000_123).date)
+        #expect(profile.created.timestamp == Timestamp(milliseconds: 1_764_000_000_123))
 
         let membership = RemoteMembership(RecordMapping.membership(
             id: MembershipID(rawValue: UUID().uuidString), familyID: id, userID: profileID, role: .parentAdmin, status: .active,
