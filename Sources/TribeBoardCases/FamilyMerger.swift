@@ -159,8 +159,8 @@ package struct FamilyMerger: Sendable {
             let memberships = try store.pendingMemberships(pending)
             let records = memberships.map { membership in
                 RecordMapping.membership(id: membership.id, familyID: membership.familyID, userID: membership.userID, role: membership.role,
-                                         status: membership.status, joinedAt: membership.joinedAt.date,
-                                         lastRoleChangeAt: membership.lastRoleChangeAt?.date)
+                                         status: membership.status, joinedAt: membership.joinedAt,
+                                         lastRoleChangeAt: membership.lastRoleChangeAt)
             }
             let created = try await cloud.create(records)
             let done = created.filter { $0.value == .gone }.map(\.key)

@@ -8,7 +8,7 @@ import TribeBoardJoinKit
 /// The Remote module's decoders read back what `RecordMapping` writes, and records from outside
 /// with one rule for their creation date.
 struct RemoteRecordsTests {
-    static let created = Date(timeIntervalSince1970: 1_764_000_000.123)
+    static let created = Timestamp(milliseconds: 1_764_000_000_123)
 
     @Test func whatTheMappingWritesTheDecodersReadBack() throws {
         let id = FamilyID(rawValue: UUID().uuidString)
