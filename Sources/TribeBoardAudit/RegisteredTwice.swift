@@ -15,7 +15,7 @@ extension LocalAuditQueries {
     func familiesRegisteredTwice() throws -> [RegisteredTwice] {
         let index = try NameAndAdminIndex()
         var pairs: [RegisteredTwice] = []
-        var reported = Set<String>()
+        var reported = Set<FamilyID>()
         var chunk: [NameAndAdminIndex.Candidate] = []
         func flush() throws {
             let holders = try index.firstHolders(of: chunk, keepMatched: true)
@@ -23,8 +23,8 @@ extension LocalAuditQueries {
                 // A family with two admins meets itself; a family found twice is reported once.
                 guard let kept = holder?.familyID, let duplicate = candidate.holder.familyID, kept != duplicate,
                       reported.insert(duplicate).inserted else { continue }
-                pairs.append(RegisteredTwice(kept: AuditFamily(id: kept, name: holder?.name, location: .local),
-                                             duplicate: AuditFamily(id: duplicate, name: candidate.holder.name, location: .local)))
+                pairs.append(RegisteredTwice(kept: AuditFamily(id: kept.rawValue, name: holder?.name, location: .local),
+                                             duplicate: AuditFamily(id: duplicate.rawValue, name: candidate.holder.name, location: .local)))
             }
             chunk.removeAll(keepingCapacity: true)
         }
@@ -32,7 +32,7 @@ extension LocalAuditQueries {
             let keys = NameFold.registrationKeys(name: family.name, adminName: family.adminName,
                                                  adminHash: family.adminHash)
             chunk.append(.init(keys: keys,
-                               holder: .init(familyID: family.familyID.rawValue, line: nil, externalId: nil,
+                               holder: .init(familyID: family.familyID, line: nil, externalId: nil,
                                              name: family.name, importKey: family.importKey)))
             if chunk.count >= 4096 { try flush() }
         }

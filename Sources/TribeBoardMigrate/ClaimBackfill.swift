@@ -29,7 +29,7 @@ package struct ClaimBackfill: Sendable {
         let families = try await MigrationTransfer.readAll(types: [RecordMapping.familyType], from: client) { record in
             let family = RemoteFamily(record)
             return Holder(recordName: family.recordName, code: family.code.map(CodeClaim.normalise) ?? "",
-                          created: family.created.date)
+                          created: family.created.timestamp)
         }
         report.familiesRead = families.count
         let (keepers, groups) = try keeperClaims(of: families, report: &report)
@@ -117,7 +117,7 @@ package struct ClaimBackfill: Sendable {
         let recordName: String
         /// Normalised as claims are named; empty when the family has none.
         let code: String
-        let created: Date?
+        let created: Timestamp?
     }
 
     private func held(_ claim: CodeClaim, holder: ClaimHolder, groups: [String: [Holder]]) -> ClaimBackfillReport.Held {

@@ -8,7 +8,7 @@ import TribeBoardRemote
 /// A family holding a code somewhere the migrated family would meet it.
 struct CodeHolder: Sendable {
     let id: String
-    let createdAt: Date?
+    let createdAt: Timestamp?
     let place: String
 }
 
@@ -132,7 +132,7 @@ struct MigrationCodes {
     }
 
     /// Oldest by creation date (an unknown date is never the oldest), then by id, as the audit orders.
-    static func older(_ left: Date?, _ leftID: String, than right: Date?, _ rightID: String) -> Bool {
+    static func older(_ left: Timestamp?, _ leftID: String, than right: Timestamp?, _ rightID: String) -> Bool {
         switch (left, right) {
         case (let l?, let r?): return l != r ? l < r : leftID < rightID
         case (.some, .none): return true
@@ -159,7 +159,7 @@ struct MigrationCodes {
         let found = try await MigrationTransfer.readAll(types: types, from: destination) { record -> (String, CodeHolder)? in
             let family = RemoteFamily(record)
             guard let code = family.code else { return nil }
-            let holder = CodeHolder(id: family.recordName, createdAt: family.created.date, place: "destination \(family.recordType)")
+            let holder = CodeHolder(id: family.recordName, createdAt: family.created.timestamp, place: "destination \(family.recordType)")
             return (FamilyCode.key(code), holder)
         }
         return Dictionary(grouping: found, by: \.0).mapValues { $0.map(\.1) }
@@ -172,7 +172,7 @@ struct MigrationCodes {
         var holders: [String: [CodeHolder]] = [:]
         for holder in try store.codeHolders(where: { keys.contains(FamilyCode.key($0)) }) {
             holders[FamilyCode.key(holder.code), default: []].append(
-                CodeHolder(id: holder.id.rawValue, createdAt: holder.createdAt?.date, place: "local store"))
+                CodeHolder(id: holder.id.rawValue, createdAt: holder.createdAt, place: "local store"))
         }
         return holders
     }

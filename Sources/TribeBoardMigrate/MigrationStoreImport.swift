@@ -34,8 +34,8 @@ package enum MigrationStoreImport {
     }
 
     /// The copy's `createdAt`, else the source's creation stamp (the copy is not saved yet), else now.
-    static func createdAt(_ item: MigrationItem) -> Date {
-        RecordCreated(item.copy, serverStamp: item.source.created?.timestamp).date ?? Date()
+    static func createdAt(_ item: MigrationItem) -> Timestamp {
+        RecordCreated(item.copy, serverStamp: item.source.created?.timestamp).timestamp ?? .now
     }
 
     private static func family(_ item: MigrationItem) -> TribeBoardStore.MigratedRecord? {
@@ -46,7 +46,7 @@ package enum MigrationStoreImport {
         }
         return .family(id: FamilyID(rawValue: family.recordName), name: name, code: code,
                        createdByUserID: UserID(rawValue: family.createdByUserId ?? ""),
-                       createdAt: family.created.timestamp ?? Timestamp(Date()), codeChange: change)
+                       createdAt: family.created.timestamp ?? .now, codeChange: change)
     }
 
     private static func profile(_ item: MigrationItem) -> TribeBoardStore.MigratedRecord? {
@@ -54,7 +54,7 @@ package enum MigrationStoreImport {
         guard let displayName = profile.displayName else { return nil }
         return .userProfile(id: UserID(rawValue: profile.recordName), displayName: displayName,
                             appleUserIdHash: profile.appleUserIdHash, avatarURL: profile.avatarUrl,
-                            createdAt: profile.created.timestamp ?? Timestamp(Date()))
+                            createdAt: profile.created.timestamp ?? .now)
     }
 
     private static func membership(_ item: MigrationItem) -> TribeBoardStore.MigratedRecord? {
@@ -62,7 +62,7 @@ package enum MigrationStoreImport {
         guard let family = membership.family, let user = membership.user else { return nil }
         return .membership(id: MembershipID(rawValue: membership.recordName), family: FamilyID(rawValue: family),
                            user: UserID(rawValue: user), role: membership.role ?? MembershipRole.kid.rawValue,
-                           status: membership.status ?? "", joinedAt: Timestamp(membership.joinedAt ?? createdAt(item)),
-                           lastRoleChangeAt: membership.lastRoleChangeAt.map { Timestamp($0) })
+                           status: membership.status ?? "", joinedAt: membership.joinedAt ?? createdAt(item),
+                           lastRoleChangeAt: membership.lastRoleChangeAt)
     }
 }

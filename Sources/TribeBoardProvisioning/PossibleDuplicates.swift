@@ -30,7 +30,7 @@ struct PossibleDuplicateCheck: Sendable {
         chunk.reserveCapacity(Self.loadChunk)
         try store.forEachFamilyWithAdmin { family in
             let external = ImportKey.externalId(in: family.importKey)
-            let holder = NameAndAdminIndex.Holder(familyID: family.familyID.rawValue, line: nil, externalId: external,
+            let holder = NameAndAdminIndex.Holder(familyID: family.familyID, line: nil, externalId: external,
                                                   name: family.name, importKey: family.importKey)
             for key in Self.keys(name: family.name, adminName: family.adminName, adminHash: family.adminHash) {
                 chunk.append((key, holder))
@@ -61,7 +61,7 @@ struct PossibleDuplicateCheck: Sendable {
             guard let holder, case .valid(var row) = batch[position] else { continue }
             let duplicate = PossibleDuplicate(
                 line: row.line, externalId: row.externalId, familyName: row.familyName, skipped: skip,
-                matches: .init(source: holder.familyID == nil ? "file" : "store", familyId: holder.familyID,
+                matches: .init(source: holder.familyID == nil ? "file" : "store", familyId: holder.familyID?.rawValue,
                                line: holder.line, externalId: holder.externalId, familyName: holder.name),
                 look: Advice.doctorFamily(store: storePath, family: holder.name).command)
             row.possibleDuplicate = duplicate

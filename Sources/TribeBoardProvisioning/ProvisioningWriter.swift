@@ -12,9 +12,8 @@ struct ProvisioningWriter {
     let ids: RecordIDGenerator
 
     func write(_ batch: [BatchEntry], planned: [Int: CodePlanner.Planned] = [:], to store: TribeBoardStore,
-               at date: Date) throws(StoreError) -> [ProvisionRowResult] {
-        let timestamp = Timestamp(date)
-        return try store.provisioningBatch(newID: { try ids.make() }) { transaction in
+               at timestamp: Timestamp) throws(StoreError) -> [ProvisionRowResult] {
+        return try store.provisioningBatch(newID: { UserID(rawValue: try ids.make()) }) { transaction in
             try batch.map { try provision($0, planned: planned, transaction: transaction, timestamp: timestamp) }
         }
     }

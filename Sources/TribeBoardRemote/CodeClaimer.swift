@@ -202,20 +202,6 @@ package struct CodeClaimer: Sendable {
         return standings
     }
 
-    /// Releases the claim of `code` if it is ours for `familyID` (the family is deleted, or gave
-    /// the code up); a claim of anyone else stays, and says whose it is.
-    package func release(familyID: FamilyID, code: String) async throws(CloudKitError) -> ReleaseOutcome {
-        let claim: CodeClaim
-        do throws(CodeClaimError) {
-            claim = try CodeClaim(code: code, familyID: familyID)
-        } catch {
-            throw .unexpectedResponse(httpStatus: 0, detail: error.localizedDescription)
-        }
-        let answer = try await release([claim])
-        if let outcome = answer.outcomes[claim.recordName] { return outcome }
-        throw .unexpectedResponse(httpStatus: 0, detail: answer.problem ?? "no result for the claim's release")
-    }
-
     /// Deletes the claims that are ours for their family; anything else is left alone.
     package func release(_ claims: [CodeClaim]) async throws(CloudKitError) -> Answer<ReleaseOutcome> {
         var answer = Answer<ReleaseOutcome>()

@@ -1,5 +1,6 @@
 import Foundation
 import TribeBoardCloudKit
+import TribeBoardDomain
 import TribeBoardStore
 import TribeBoardRemote
 
@@ -8,9 +9,9 @@ import TribeBoardRemote
 /// the store's `code_repairs` says the remote one is the code it replaced, the record is updated
 /// (with its change tag, so a concurrent edit in the app wins and is retried later).
 extension Resyncer {
-    static func repairUpdate(_ ours: CloudKitRecord, theirs: CloudKitRecord, repaired: [String: Set<String>]) -> CloudKitRecord? {
+    static func repairUpdate(_ ours: CloudKitRecord, theirs: CloudKitRecord, repaired: [FamilyID: Set<String>]) -> CloudKitRecord? {
         guard ours.recordType == RecordMapping.familyType, let remoteCode = theirs.string(FamilyField.code),
-              repaired[ours.recordName]?.contains(remoteCode) == true else { return nil }
+              repaired[FamilyID(rawValue: ours.recordName)]?.contains(remoteCode) == true else { return nil }
         var withoutCode = ours
         withoutCode[field: FamilyField.code] = theirs[field: FamilyField.code]
         guard PendingRecords.sameContent(withoutCode, theirs) else { return nil }
@@ -38,10 +39,10 @@ extension Resyncer {
             case .failure(let error)? where error.code == .conflict:
                 // Changed in CloudKit since the lookup: look again next run.
                 try bookkeeping.record(.retry(error: "CONFLICT: the CloudKit record changed while its repaired code was uploaded", backoff: backoff),
-                                       row: read, at: Date())
+                                       row: read, at: .now)
                 report.failed += 1
             case .failure(let error)?:
-                try settle(error, row: read, bookkeeping: bookkeeping, at: Date())
+                try settle(error, row: read, bookkeeping: bookkeeping, at: .now)
                 report.failed += 1
             }
         }

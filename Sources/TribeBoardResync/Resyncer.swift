@@ -71,7 +71,7 @@ package struct Resyncer: Sendable {
                 report.nameConflicts = setAside.count { $0.nameTaken }
                 report.setAside = Array(setAside.prefix(ResyncReport.listedSetAsideLimit))
             }
-            if report.exitKind == .success { try bookkeeping.queue.setLastSuccess(Date()) }
+            if report.exitKind == .success { try bookkeeping.queue.setLastSuccess(.now) }
             report.lastSuccess = try bookkeeping.queue.lastSuccess()
         } catch let error as StoreError {
             throw error
@@ -100,7 +100,7 @@ package struct Resyncer: Sendable {
                         stop = .deadline
                         break
                     }
-                    let rows = try bookkeeping.queue.duePage(table, after: after, now: Date(),
+                    let rows = try bookkeeping.queue.duePage(table, after: after, now: .now,
                                                              limit: CloudKitClient.maxOperationsPerRequest)
                     guard !rows.isEmpty else {
                         exhausted = true
@@ -147,7 +147,7 @@ package struct Resyncer: Sendable {
                 switch record.appRecord {
                 case .success(let checked): appRecord = checked
                 case .failure(let refusal):
-                    try bookkeeping.record(.quarantine(error: refusal.localizedDescription), row: due.row, at: Date())
+                    try bookkeeping.record(.quarantine(error: refusal.localizedDescription), row: due.row, at: .now)
                     report.failed += 1
                     continue
                 }
@@ -158,7 +158,7 @@ package struct Resyncer: Sendable {
                 // A row the store cannot give back as a record (a damaged date, an unknown role)
                 // is set aside with the column at fault instead of being skipped, and pending, forever.
                 let reason = "the local row cannot be read as a \(table.rawValue) record: \(error.localizedDescription)"
-                try bookkeeping.record(.quarantine(error: reason), row: due.row, at: Date())
+                try bookkeeping.record(.quarantine(error: reason), row: due.row, at: .now)
                 report.failed += 1
             }
         }
@@ -196,7 +196,7 @@ package struct Resyncer: Sendable {
         var synced: [PendingRow] = []
         var existing: [Upload] = []
         var updates: [Upload] = []
-        let now = Date()
+        let now = Timestamp.now
         if let stop = try sortAnswers(answered, pending: pending, table: table, bookkeeping: bookkeeping, at: now,
                                       synced: &synced, existing: &existing, report: &report) {
             return stop
@@ -250,7 +250,7 @@ package struct Resyncer: Sendable {
     /// Each create's answer: uploaded, to look up (its name exists), or settled as failed. A
     /// refusal of the whole run's configuration stops it.
     private func sortAnswers(_ answered: MatchedResults, pending: [Upload], table: SyncTable,
-                             bookkeeping: SyncBookkeeping, at now: Date, synced: inout [PendingRow],
+                             bookkeeping: SyncBookkeeping, at now: Timestamp, synced: inout [PendingRow],
                              existing: inout [Upload], report: inout ResyncReport) throws -> ResyncReport.Stop? {
         for upload in pending {
             let (record, read) = (upload.record, upload.read)
@@ -285,7 +285,7 @@ package struct Resyncer: Sendable {
     /// Creates whose name exists, looked up: the same record (an earlier run's upload), ours to
     /// repair (`updates`), or a conflict. Succeeds with what the lookup left unmatched, if anything.
     private func settleExisting(_ existing: [Upload], table: SyncTable, bookkeeping: SyncBookkeeping,
-                                at now: Date, synced: inout [PendingRow], updates: inout [Upload],
+                                at now: Timestamp, synced: inout [PendingRow], updates: inout [Upload],
                                 report: inout ResyncReport) async throws -> Result<String?, CloudKitError> {
         let names = existing.map(\.record.recordName)
         let remote: [CloudKitRecordResult]
@@ -303,7 +303,8 @@ package struct Resyncer: Sendable {
         } catch {
             return .failure(error)
         }
-        let repaired = table == .families ? try bookkeeping.queue.repairedCodes(familyIDs: names) : [:]
+        let repaired = table == .families
+            ? try store.replacedCodes(of: names.map(FamilyID.init(rawValue:))) : [:]
         for upload in existing {
             let (ours, read) = (upload.record, upload.read)
             guard let theirs = found.byName[ours.recordName] else { continue }
@@ -346,14 +347,14 @@ package struct Resyncer: Sendable {
             if let holder = holders[code], holder != read.id {
                 conflicted.insert(read.id)
                 report.failed += 1
-                try bookkeeping.record(.conflict(with: holder, error: "family \(holder) in CloudKit already has this code"), row: read, at: Date())
+                try bookkeeping.record(.conflict(with: holder, error: "family \(holder) in CloudKit already has this code"), row: read, at: .now)
                 logger.warning("code conflict: not uploaded",
                                metadata: ["family": "\(read.id)", "code": "\(FamilyCode.mask(code))", "remote": "\(holder)"])
             } else {
                 verified.append(read)
             }
         }
-        try bookkeeping.queue.markVerified(verified, at: Date())
+        try bookkeeping.queue.markVerified(verified, at: .now)
         return .success(conflicted)
     }
 
@@ -406,7 +407,7 @@ package struct Resyncer: Sendable {
     }
 
     /// Records a per-record failure; a refused write is also said on stderr, as it needs a person.
-    func settle(_ error: CloudKitRecordError, row: PendingRow, bookkeeping: SyncBookkeeping, at now: Date) throws {
+    func settle(_ error: CloudKitRecordError, row: PendingRow, bookkeeping: SyncBookkeeping, at now: Timestamp) throws {
         let outcome = outcome(for: error, table: row.table)
         if case .quarantine(let message) = outcome, error.code == .accessDenied {
             logger.warning("record quarantined: CloudKit refused the write",

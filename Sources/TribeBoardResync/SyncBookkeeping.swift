@@ -41,14 +41,14 @@ struct SyncBookkeeping {
         case conflict(with: String, error: String)
 
         /// What the attempt leaves, given the attempts made (this one included).
-        func verdict(attempts: Int, at now: Date) -> SyncVerdict {
+        func verdict(attempts: Int, at now: Timestamp) -> SyncVerdict {
             switch self {
             case .retry(let message, let backoff, let retryAfter, let limited):
                 if limited && attempts >= backoff.maxAttempts {
                     return SyncVerdict(status: .quarantined, error: message + " (after \(attempts) attempts)")
                 }
                 let delay = backoff.delay(afterAttempts: attempts, retryAfter: retryAfter)
-                return SyncVerdict(status: .retrying, error: message, nextAttemptAt: Timestamp(now.addingTimeInterval(delay)))
+                return SyncVerdict(status: .retrying, error: message, nextAttemptAt: now.adding(seconds: delay))
             case .quarantine(let message):
                 return SyncVerdict(status: .quarantined, error: message)
             case .conflict(let other, let message):
@@ -58,7 +58,7 @@ struct SyncBookkeeping {
     }
 
     /// Records a failed attempt of `row`, unless the row changed since it was read.
-    func record(_ outcome: Outcome, row: PendingRow, at now: Date) throws {
+    func record(_ outcome: Outcome, row: PendingRow, at now: Timestamp) throws {
         try queue.recordFailure(row, at: now) { attempts in outcome.verdict(attempts: attempts, at: now) }
     }
 }

@@ -50,9 +50,9 @@ import TribeBoardTestSupport
         let user = UUID().uuidString, membership = UUID().uuidString
         await setup.fixture.emulator.seed([
             RecordMapping.userProfile(id: UserID(rawValue: user), displayName: name, appleUserIdHash: CSVFixtures.hexHash(77), avatarUrl: nil,
-                                      createdAt: Date()),
+                                      createdAt: .now),
             RecordMapping.membership(id: MembershipID(rawValue: membership), familyID: FamilyID(rawValue: familyID), userID: UserID(rawValue: user),
-                                     role: .kid, status: .active, joinedAt: Date(), lastRoleChangeAt: nil),
+                                     role: .kid, status: .active, joinedAt: .now, lastRoleChangeAt: nil),
         ], container: container)
         return (user, membership)
     }

@@ -183,16 +183,16 @@ package struct SheetsCommand: PipelineCommand {
         return arguments.contains { $0 == "--store" || $0.hasPrefix("--store=") }
     }
 
-    /// A date from the command line as the store writes times (`Timestamp`'s text), so that
-    /// text comparison is time comparison. A bare day covers the whole of it.
-    static func storeTime(_ text: String, endOfDay: Bool, option: String) throws -> String {
+    /// A date from the command line, as the store compares its times (`Timestamp`). A bare day
+    /// covers the whole of it.
+    static func storeTime(_ text: String, endOfDay: Bool, option: String) throws -> Timestamp {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let day = trimmed.count == 10 ? Timestamp(text: trimmed + "T00:00:00Z") : nil
         // 1970 to the end of 9999: what four-digit years and the store's text sort can hold.
         guard let time = day ?? Timestamp(text: trimmed), Timestamp.supportedMilliseconds.contains(time.milliseconds) else {
             throw ValidationError("\(option) takes a date (2026-11-01) or a UTC time (2026-11-01T08:00:00Z), got \"\(text)\".")
         }
-        guard day != nil else { return time.text }
-        return trimmed + (endOfDay ? "T23:59:59.999Z" : "T00:00:00.000Z")
+        // To a bare day's last millisecond (the store keeps milliseconds): inside the bound.
+        return day != nil && endOfDay ? Timestamp(milliseconds: time.milliseconds + 86_399_999) : time
     }
 }
