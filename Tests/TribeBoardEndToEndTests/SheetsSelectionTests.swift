@@ -82,6 +82,27 @@ import TribeBoardTestSupport
         #expect(try printed(directory) == [families[2].code])
     }
 
+    /// An id or external id pasted from a report or a spreadsheet cell: a tab, a no-break space,
+    /// a line break around it and a record id in lower case find the family, as `doctor family`
+    /// and `recode` find it; an id of no family is named as the store would hold it.
+    @Test func idsPastedWithWhiteSpaceFindTheirFamily() throws {
+        let directory = try TemporaryDirectory("sheets-select-pasted")
+        try directory.write("in.csv", "external_id,family_name,admin_display_name\nE-1,Ramos,Ana\nE-2,Silva,Rui\n")
+        let provision = try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "-q"],
+                                              in: directory.path)
+        #expect(provision.status == 0, "\(provision.stderr)")
+        let families = try ManifestFile.read(directory.file("out/manifest.csv"))
+        let byId = try sheets(["--family-id", "\t\(families[1].familyId.lowercased())\u{00A0}\n"], in: directory)
+        #expect(byId.status == 0, "\(byId.stderr)")
+        #expect(try printed(directory) == [families[1].code])
+        let byExternalId = try sheets(["--external-id", "\u{00A0}E-1\t", "--external-id", "E-2\r\n"], in: directory)
+        #expect(byExternalId.status == 0, "\(byExternalId.stderr)")
+        #expect(try printed(directory) == families.map(\.code))
+        let missing = try sheets(["--family-id", "\tno-such-id\u{00A0}"], in: directory)
+        #expect(missing.status == 65, "\(missing.stderr)")
+        #expect(try ErrorDocument(missing).recordIds == ["NO-SUCH-ID"])
+    }
+
     /// Two families of one name, one from a list (name only), one from a form whose admin column
     /// `--map` named: `sheets --from-import form.csv` with the same `--map` prints the form's
     /// family, with its own code; read without it, the form's rows are the list's.

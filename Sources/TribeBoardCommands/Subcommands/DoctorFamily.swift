@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TribeBoardDomain
 import TribeBoardDoctor
 
 /// `tribeboard doctor family CODE_OR_ID`: one family across the store and CloudKit.
@@ -21,7 +22,7 @@ struct DoctorFamilyCommand: AsyncParsableCommand {
     var family: String
 
     func validate() throws {
-        if family.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("give a family code, record id or external id.") }
+        if FamilyQuery(family).isEmpty { throw ValidationError("give a family code, record id or external id.") }
     }
 
     func run() async throws {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TribeBoardDomain
 import TribeBoardAudit
 import TribeBoardCloudKit
 
@@ -43,7 +44,7 @@ package struct RecodeCommand: PipelineCommand {
     package init() {}
 
     package func validate() throws {
-        if family.trimmingCharacters(in: .whitespaces).isEmpty {
+        if FamilyQuery(family).isEmpty {
             throw ValidationError("give a family's record id, code or external id.")
         }
         if apply && (out ?? "").isEmpty { throw ValidationError("--apply needs --out DIR for the new QR code.") }
@@ -59,11 +60,7 @@ package struct RecodeCommand: PipelineCommand {
         request.manifest = manifest
         request.showCodes = showCodes
         if apply && !localOnly {
-            do {
-                request.client = try remoteOptions.client(policy: RetryPolicy(), logger: context.logger)
-            } catch {
-                throw context.fail(error, Self.exits)
-            }
+            request.client = try remoteOptions.client(policy: RetryPolicy(), context: context, exits: Self.exits)
             if request.client == nil { context.logger.notice("no remote configured: the new code is claimed by the next resync") }
         }
         // A plan reaches no CloudKit, but prints the command that uploads the change.
@@ -71,7 +68,7 @@ package struct RecodeCommand: PipelineCommand {
             request.adviceFlags = request.client?.configuration.adviceFlags ?? (try? remoteOptions.resolve())?.adviceFlags ?? []
         }
         let report: RecodeReport
-        do {
+        do throws(RecodeError) {
             report = try await Recoder(request: request, logger: context.logger).run()
         } catch {
             throw context.fail(error, Self.exits)
