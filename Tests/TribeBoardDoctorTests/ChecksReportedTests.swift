@@ -91,14 +91,7 @@ struct ChecksReportedTests {
         await fixture.emulator.seed([RecordMapping.family(id: "FFFFFFFF-0000-7000-8000-000000000009", name: "Other",
                                                           code: stuck.healthyCode, createdByUserId: "U", createdAt: Date())],
                                     container: CloudKitConfiguration.defaultContainer)
-        let workspace = try ProvisionWorkspace()
-        try workspace.run("family_name,admin_display_name\nKanu,Ada Kanu\n")
-        let row = try #require(try workspace.inspector().rows("SELECT id, code FROM families").first)
-        let (id, code) = (try #require(row["id"]), try #require(row["code"]))
-        let claim = try CodeClaim(code: code, familyID: FamilyID(rawValue: id))
-        _ = try await fixture.client().modify([.init(.create, claim.record)])
-        let foreign = SnapshotFixture.family(id: id, code: "QQ22RR", name: "Kanu (app)")
-        _ = try await fixture.client(user: appUser).modify([.init(.create, foreign)])
+        let (workspace, id) = try await DoctorAppLookupTests.familyUnderAnAppUsersRecord(fixture, appUser: appUser)
 
         var reported = Set<DoctorCheckID>()
         for (store, query) in [(stuck.path, stuck.killedID), (stuck.path, stuck.healthyCode), (stuck.path, "ZZZ999"),

@@ -11,8 +11,9 @@ import TribeBoardTestSupport
     /// Created in this order; by name they are adam, Béatrice, Émile, Zoë.
     static let names = ["Zoë", "Émile", "adam", "Béatrice"]
 
-    func provisioned(in directory: TemporaryDirectory) throws -> [ManifestRow] {
-        try directory.write("in.csv", "family_name,admin_display_name\n" + Self.names.enumerated().map { "\($1),Admin \($0 + 1)\n" }.joined())
+    func provisioned(in directory: TemporaryDirectory, csv: String? = nil) throws -> [ManifestRow] {
+        let names = "family_name,admin_display_name\n" + Self.names.enumerated().map { "\($1),Admin \($0 + 1)\n" }.joined()
+        try directory.write("in.csv", csv ?? names)
         let result = try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "-q"], in: directory.path)
         #expect(result.status == 0, "\(result.stderr)")
         return try ManifestFile.read(directory.file("out/manifest.csv"))
@@ -87,11 +88,7 @@ import TribeBoardTestSupport
     /// and `recode` find it; an id of no family is named as the store would hold it.
     @Test func idsPastedWithWhiteSpaceFindTheirFamily() throws {
         let directory = try TemporaryDirectory("sheets-select-pasted")
-        try directory.write("in.csv", "external_id,family_name,admin_display_name\nE-1,Ramos,Ana\nE-2,Silva,Rui\n")
-        let provision = try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "-q"],
-                                              in: directory.path)
-        #expect(provision.status == 0, "\(provision.stderr)")
-        let families = try ManifestFile.read(directory.file("out/manifest.csv"))
+        let families = try provisioned(in: directory, csv: "external_id,family_name,admin_display_name\nE-1,Ramos,Ana\nE-2,Silva,Rui\n")
         let byId = try sheets(["--family-id", "\t\(families[1].familyId.lowercased())\u{00A0}\n"], in: directory)
         #expect(byId.status == 0, "\(byId.stderr)")
         #expect(try printed(directory) == [families[1].code])
