@@ -57,7 +57,8 @@ struct UsageErrorTests {
     /// takes a family.
     @Test(arguments: ["\t", "\u{00A0}", "\n\u{200B}"])
     func aFamilyOfWhiteSpaceAloneIsUsage(blank: String) throws {
-        for arguments in [["doctor", "family", blank], ["recode", blank], ["remove", blank],
+        for arguments in [["doctor", "family", blank], ["recode", blank], ["remove", blank], ["adopt", blank],
+                          ["merge", blank, "--into", "KEPT"], ["merge", "DUP", "--into", blank],
                           ["sheets", "--out", "x.pdf", "--family-id", blank],
                           ["sheets", "--out", "x.pdf", "--external-id", blank],
                           ["sheets", "--out", "x.pdf", "--code", blank]] {

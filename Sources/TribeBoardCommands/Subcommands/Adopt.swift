@@ -33,6 +33,10 @@ package struct AdoptCommand: PipelineCommand {
 
     package init() {}
 
+    package func validate() throws {
+        try FamilyArgument.check(family)
+    }
+
     package func runPipeline() async throws {
         let context = CommandContext(options: global, label: "tribeboard.adopt")
         let client = try remoteOptions.client(policy: RetryPolicy(), context: context, exits: Self.exits)

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import TribeBoardDomain
 import TribeBoardDoctor
 
 /// `tribeboard doctor family CODE_OR_ID`: one family across the store and CloudKit.
@@ -22,7 +21,7 @@ struct DoctorFamilyCommand: AsyncParsableCommand {
     var family: String
 
     func validate() throws {
-        if FamilyQuery(family).isEmpty { throw ValidationError("give a family code, record id or external id.") }
+        try FamilyArgument.check(family)
     }
 
     func run() async throws {

@@ -39,6 +39,10 @@ package struct MergeCommand: PipelineCommand {
 
     package init() {}
 
+    package func validate() throws {
+        try FamilyArgument.check(duplicate, into)
+    }
+
     package func runPipeline() async throws {
         let context = CommandContext(options: global, label: "tribeboard.merge")
         var request = MergeRequest(storePath: global.store, duplicate: duplicate, kept: into)

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import TribeBoardDomain
 import TribeBoardAudit
 import TribeBoardCloudKit
 
@@ -44,9 +43,7 @@ package struct RecodeCommand: PipelineCommand {
     package init() {}
 
     package func validate() throws {
-        if FamilyQuery(family).isEmpty {
-            throw ValidationError("give a family's record id, code or external id.")
-        }
+        try FamilyArgument.check(family)
         if apply && (out ?? "").isEmpty { throw ValidationError("--apply needs --out DIR for the new QR code.") }
         if !apply && (out != nil || manifest != nil) {
             throw ValidationError("--out and --manifest need --apply; without it recode only shows the change.")

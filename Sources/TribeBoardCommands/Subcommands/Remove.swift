@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import TribeBoardDomain
 import TribeBoardCases
 import TribeBoardCloudKit
 import TribeBoardResync
@@ -46,9 +45,7 @@ package struct RemoveCommand: PipelineCommand {
 
     package func validate() throws {
         if (family == nil) == (fromFile == nil) { throw ValidationError("give one FAMILY, or --from-file FILE.") }
-        if let family, FamilyQuery(family).isEmpty {
-            throw ValidationError("give a family's record id, code or external id.")
-        }
+        if let family { try FamilyArgument.check(family) }
     }
 
     package func runPipeline() async throws {
