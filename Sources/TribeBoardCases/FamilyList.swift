@@ -3,7 +3,8 @@ import TribeBoardDomain
 import TribeBoardSupport
 
 /// `--from-file`: one family a line (record id, code or external id, trimmed as `FamilyQuery`
-/// trims); blank lines and lines starting with `#` are skipped. Bounded: a list of 100,000 ids is under 4 MB.
+/// trims); blank lines and lines starting with `#` are skipped. Bounded: a list of 100,000 ids
+/// is under 4 MB.
 package enum FamilyList {
     package static let maxBytes = 16 << 20
 

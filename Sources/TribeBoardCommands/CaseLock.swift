@@ -5,7 +5,8 @@ import TribeBoardStore
 /// family while it leaves or changes (the store's path is checked first, as resync does).
 enum CaseLock {
     /// The lock, or the run's end with the store's or the lock's error (its status from `exits`).
-    static func acquire(store: String, apply: Bool, context: CommandContext, exits: CommandExits) throws -> SyncLock? {
+    static func acquire(store: String, apply: Bool, context: CommandContext,
+                        exits: CommandExits) throws -> SyncLock? {
         guard apply else { return nil }
         do throws(StoreError) {
             try TribeBoardStore.identify(at: store)

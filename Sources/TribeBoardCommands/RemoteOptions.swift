@@ -58,7 +58,8 @@ package struct RemoteOptions: ParsableArguments {
     }
 
     /// The same, or the run's end with the configuration's error (its status from `exits`).
-    func client(policy: RetryPolicy, context: CommandContext, exits: CommandExits) throws -> CloudKitClient? {
+    func client(policy: RetryPolicy, context: CommandContext,
+                exits: CommandExits) throws -> CloudKitClient? {
         do throws(CloudKitConfigurationError) {
             return try client(policy: policy, logger: context.logger)
         } catch {

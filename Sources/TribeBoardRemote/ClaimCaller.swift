@@ -9,7 +9,8 @@ package enum ClaimCaller {
 
     /// The caller `client` acts as; users/caller is asked the first time only, and then counted in
     /// `requests` (a report's count of CloudKit requests: each one sent, or tried, is one).
-    package static func name(of client: CloudKitClient, requests: inout Int) async throws(CloudKitError) -> String {
+    package static func name(of client: CloudKitClient,
+                             requests: inout Int) async throws(CloudKitError) -> String {
         let configuration = client.configuration
         if let name = known.withLock({ $0.first { $0.0 == configuration }?.1 }) { return name }
         requests += 1

@@ -143,7 +143,9 @@ package struct ProvisionCommand: PipelineCommand {
         if context.summaryOnTerminal { request.loggedFailures = 0 }
         request.skipPossibleDuplicates = skipPossibleDuplicates
         request.manifestFormat = manifestFormat
-        do throws(HeaderMappingProblem) { request.headerMapping = try HeaderMapping(arguments: map) } catch {
+        do throws(HeaderMappingProblem) {
+            request.headerMapping = try HeaderMapping(arguments: map)
+        } catch {
             throw context.fail(CSVImportError.headerMapping(error), Self.exits)
         }
         return request

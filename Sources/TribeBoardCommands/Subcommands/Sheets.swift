@@ -129,7 +129,11 @@ package struct SheetsCommand: PipelineCommand {
         let selection = try selection()
         var report: SheetsReport
         do throws(SheetError) {
-            if let manifest { report = try pipeline.print(manifest: manifest) } else { report = try pipeline.print(selection, order: sort) }
+            if let manifest {
+                report = try pipeline.print(manifest: manifest)
+            } else {
+                report = try pipeline.print(selection, order: sort)
+            }
         } catch {
             throw context.fail(error, Self.exits)
         }
@@ -160,7 +164,9 @@ package struct SheetsCommand: PipelineCommand {
 
     /// `--verify`: the PDF read back by poppler and zbar (`SheetsPipeline.verify`).
     static func check(_ pdf: String, manifest: String?, storePath: String, context: CommandContext) throws -> SheetVerifier.Report {
-        do throws(SheetError) { return try SheetsPipeline.verify(pdf, manifest: manifest, storePath: storePath) } catch {
+        do throws(SheetError) {
+            return try SheetsPipeline.verify(pdf, manifest: manifest, storePath: storePath)
+        } catch {
             throw context.fail(error, Self.exits)
         }
     }
