@@ -101,7 +101,9 @@ enum MigrationTransfer {
             }
         }
         let found = try await lookup(existing.map { items[$0].destinationName }, at: client)
-        let caller = existing.isEmpty ? "" : try await ClaimCaller.name(of: client)
+        // A migration's report counts records, not requests.
+        var requests = 0
+        let caller = existing.isEmpty ? "" : try await ClaimCaller.name(of: client, requests: &requests)
         for index in existing {
             if let record = found[items[index].destinationName],
                let creator = MigrationItem.otherCreator(of: record, caller: caller) {

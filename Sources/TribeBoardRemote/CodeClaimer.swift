@@ -141,8 +141,9 @@ package struct CodeClaimer: Sendable {
     /// of the claims, so the first problem reported is the same however the lookups interleave.
     package func standing(_ claims: [CodeClaim]) async throws(CloudKitError) -> Answer<Standing> {
         let chunks = claims.chunked(CloudKitClient.maxOperationsPerRequest).map(Array.init)
+        var answer = Answer<Standing>()
         // Who we are is asked once, before the lookups that need it start side by side.
-        if !chunks.isEmpty { _ = try await ClaimCaller.name(of: client) }
+        if !chunks.isEmpty { _ = try await ClaimCaller.name(of: client, requests: &answer.requests) }
         var answers = [Answer<Standing>?](repeating: nil, count: chunks.count)
         var failure: CloudKitError?
         await withTaskGroup(of: (Int, Result<Answer<Standing>, CloudKitError>).self) { group in
@@ -165,7 +166,6 @@ package struct CodeClaimer: Sendable {
             }
         }
         if let failure { throw failure }
-        var answer = Answer<Standing>()
         for part in answers.compactMap({ $0 }) {
             answer.requests += part.requests
             answer.problem = answer.problem ?? part.problem
@@ -187,7 +187,7 @@ package struct CodeClaimer: Sendable {
     }
 
     private func read<R>(_ claims: [CodeClaim], answer: inout Answer<R>) async throws(CloudKitError) -> [String: Standing] {
-        let caller = try await ClaimCaller.name(of: client)
+        let caller = try await ClaimCaller.name(of: client, requests: &answer.requests)
         answer.requests += 1
         let found = try await lookup(claims.map(\.recordName), answer: &answer)
         var standings: [String: Standing] = [:]
@@ -205,7 +205,7 @@ package struct CodeClaimer: Sendable {
     /// Deletes the claims that are ours for their family; anything else is left alone.
     package func release(_ claims: [CodeClaim]) async throws(CloudKitError) -> Answer<ReleaseOutcome> {
         var answer = Answer<ReleaseOutcome>()
-        let caller = try await ClaimCaller.name(of: client)
+        let caller = try await ClaimCaller.name(of: client, requests: &answer.requests)
         for chunk in claims.chunked(CloudKitClient.maxOperationsPerRequest) {
             answer.requests += 1
             let found = try await lookup(chunk.map(\.recordName), answer: &answer)

@@ -299,7 +299,7 @@ package struct Resyncer: Sendable {
         // (Apple: compare `created.userRecordName` with users/caller); asked once per run.
         let caller: String
         do throws(CloudKitError) {
-            caller = try await ClaimCaller.name(of: client)
+            caller = try await ClaimCaller.name(of: client, requests: &report.requests)
         } catch {
             return .failure(error)
         }

@@ -138,6 +138,7 @@ import TribeBoardTestSupport
         #expect(report.families.first?.members.first?.profile == "kept", "the admin's profile went up: it is the person's")
         let requests = await requestsSoFar(clean.fixture.emulator) - before
         #expect(requests >= 5, "lookup, query, memberships, family, claim lookup and delete: \(requests)")
+        #expect(report.requests == requests, "the report counts every request (users/caller included)")
         try await expectGone(target, code: code, clean, "clean run")
         let other = try #require(clean.families["B-2"])
         #expect(await clean.fixture.emulator.records(container: container).contains { $0.recordName == other }, "the other family stays")

@@ -94,7 +94,7 @@ package struct AuditCommand: PipelineCommand {
         if repair { request.repair = apply ? .apply(outputDirectory: out ?? "") : .propose }
         let report: AuditReport
         let remoteFailure: AuditError?
-        do {
+        do throws(AuditError) {
             (report, remoteFailure) = try await Auditor(request: request, logger: context.logger).runKeepingStoreFindings()
         } catch {
             throw context.fail(error, Self.exits)
@@ -131,12 +131,7 @@ package struct AuditCommand: PipelineCommand {
     private func remoteSource(_ context: CommandContext) throws -> RemoteSource? {
         if let remoteSnapshot { return .snapshot(path: remoteSnapshot) }
         if localOnly { return nil }
-        let client: CloudKitClient?
-        do {
-            client = try remoteOptions.client(policy: RetryPolicy(), logger: context.logger)
-        } catch {
-            throw context.fail(error, Self.exits)
-        }
+        let client = try remoteOptions.client(policy: RetryPolicy(), context: context, exits: Self.exits)
         guard let client else {
             if exportRemote != nil {
                 throw context.fail(CommandError.remoteNeeded(by: .exportRemote), Self.exits)

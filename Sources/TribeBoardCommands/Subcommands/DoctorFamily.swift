@@ -21,7 +21,7 @@ struct DoctorFamilyCommand: AsyncParsableCommand {
     var family: String
 
     func validate() throws {
-        if family.trimmingCharacters(in: .whitespaces).isEmpty { throw ValidationError("give a family code, record id or external id.") }
+        try FamilyArgument.check(family)
     }
 
     func run() async throws {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TribeBoardCloudKit
 import TribeBoardDomain
 import TribeBoardMigrate
 
@@ -40,7 +41,7 @@ struct MigrateClaimsCommand: AsyncParsableCommand {
         }
         defer { interrupt.remove() }
         let report: ClaimBackfillReport
-        do {
+        do throws(CloudKitError) {
             report = try await ClaimBackfill(client: client, apply: apply, showCodes: showCodes).run()
         } catch {
             throw context.fail(error, Self.exits)

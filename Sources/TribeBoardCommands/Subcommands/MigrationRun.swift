@@ -10,12 +10,7 @@ struct MigrationRun {
     let options: MigrateOptions
 
     static func destinationClient(_ remote: RemoteOptions, context: CommandContext) throws -> CloudKitClient {
-        let client: CloudKitClient?
-        do {
-            client = try remote.client(policy: RetryPolicy(), logger: context.logger)
-        } catch {
-            throw context.fail(error, MigrateCommand.exits)
-        }
+        let client = try remote.client(policy: RetryPolicy(), context: context, exits: MigrateCommand.exits)
         guard let client else {
             throw context.fail(CommandError.remoteNeeded(by: .migrate), MigrateCommand.exits)
         }
@@ -32,7 +27,7 @@ struct MigrationRun {
         }
         defer { interrupt.remove() }
         var report: MigrationReport
-        do {
+        do throws(MigrationError) {
             report = try await Migrator(request: request, endpoints: endpoints, logger: context.logger, onProgress: {
                 interrupt.record($0)
                 progress.update($0.work)

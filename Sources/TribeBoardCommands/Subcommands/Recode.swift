@@ -43,9 +43,7 @@ package struct RecodeCommand: PipelineCommand {
     package init() {}
 
     package func validate() throws {
-        if family.trimmingCharacters(in: .whitespaces).isEmpty {
-            throw ValidationError("give a family's record id, code or external id.")
-        }
+        try FamilyArgument.check(family)
         if apply && (out ?? "").isEmpty { throw ValidationError("--apply needs --out DIR for the new QR code.") }
         if !apply && (out != nil || manifest != nil) {
             throw ValidationError("--out and --manifest need --apply; without it recode only shows the change.")
@@ -59,11 +57,7 @@ package struct RecodeCommand: PipelineCommand {
         request.manifest = manifest
         request.showCodes = showCodes
         if apply && !localOnly {
-            do {
-                request.client = try remoteOptions.client(policy: RetryPolicy(), logger: context.logger)
-            } catch {
-                throw context.fail(error, Self.exits)
-            }
+            request.client = try remoteOptions.client(policy: RetryPolicy(), context: context, exits: Self.exits)
             if request.client == nil { context.logger.notice("no remote configured: the new code is claimed by the next resync") }
         }
         // A plan reaches no CloudKit, but prints the command that uploads the change.
@@ -71,7 +65,7 @@ package struct RecodeCommand: PipelineCommand {
             request.adviceFlags = request.client?.configuration.adviceFlags ?? (try? remoteOptions.resolve())?.adviceFlags ?? []
         }
         let report: RecodeReport
-        do {
+        do throws(RecodeError) {
             report = try await Recoder(request: request, logger: context.logger).run()
         } catch {
             throw context.fail(error, Self.exits)

@@ -45,23 +45,20 @@ package struct RemoveCommand: PipelineCommand {
 
     package func validate() throws {
         if (family == nil) == (fromFile == nil) { throw ValidationError("give one FAMILY, or --from-file FILE.") }
-        if let family, family.trimmingCharacters(in: .whitespaces).isEmpty {
-            throw ValidationError("give a family's record id, code or external id.")
-        }
+        if let family { try FamilyArgument.check(family) }
     }
 
     package func runPipeline() async throws {
         let context = CommandContext(options: global, label: "tribeboard.remove")
-        var request: RemoveRequest
-        var lock: SyncLock?
-        do {
-            let families = try family.map { [$0] } ?? FamilyList.read(fromFile ?? "")
-            request = RemoveRequest(storePath: global.store, families: families)
-            request.client = try remoteOptions.client(policy: RetryPolicy(), logger: context.logger)
-            lock = try CaseLock.acquire(store: global.store, apply: apply)
+        let families: [String]
+        do throws(CaseError) {
+            if let family { families = [family] } else { families = try FamilyList.read(fromFile ?? "") }
         } catch {
             throw context.fail(error, Self.exits)
         }
+        var request = RemoveRequest(storePath: global.store, families: families)
+        request.client = try remoteOptions.client(policy: RetryPolicy(), context: context, exits: Self.exits)
+        let lock = try CaseLock.acquire(store: global.store, apply: apply, context: context, exits: Self.exits)
         request.apply = apply
         request.force = force
         request.showCodes = showCodes
@@ -69,7 +66,7 @@ package struct RemoveCommand: PipelineCommand {
         let progress = ProgressDisplay(quiet: global.quiet || fromFile == nil, logger: context.logger)
         remover.onProgress = { progress.update($0) }
         let report: RemoveReport
-        do {
+        do throws(CaseError) {
             report = try await remover.run()
         } catch {
             throw context.fail(error, Self.exits)
