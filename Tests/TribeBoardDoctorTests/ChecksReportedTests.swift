@@ -89,7 +89,7 @@ struct ChecksReportedTests {
         let folder = try TemporaryDirectory("doctor-every-family-check")
         let stuck = try DoctorFixtures.killedCreationStore(in: folder)
         await fixture.emulator.seed([RecordMapping.family(id: "FFFFFFFF-0000-7000-8000-000000000009", name: "Other",
-                                                          code: stuck.healthyCode, createdByUserId: "U", createdAt: Date())],
+                                                          code: stuck.healthyCode, createdByUserId: "U", createdAt: .now)],
                                     container: CloudKitConfiguration.defaultContainer)
         let (workspace, id) = try await DoctorAppLookupTests.familyUnderAnAppUsersRecord(fixture, appUser: appUser)
 
