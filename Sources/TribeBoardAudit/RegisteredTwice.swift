@@ -19,9 +19,10 @@ extension LocalAuditQueries {
         try store.forEachFamilyWithAdmin { family in
             shared.add(row: family.row, keys: Self.registrationKeys(family))
         }
-        guard !shared.rows.isEmpty else { return [] }
+        let rows = shared.sharedRows()
+        guard !rows.isEmpty else { return [] }
         var matcher = RegistrationMatcher()
-        try store.forEachFamilyWithAdmin(rows: shared.rows.sorted()) { family in
+        try store.forEachFamilyWithAdmin(rows: rows.sorted()) { family in
             matcher.add(family, keys: Self.registrationKeys(family))
         }
         return matcher.pairs
@@ -36,19 +37,27 @@ extension LocalAuditQueries {
 /// alone can neither find a family nor be found. A fingerprint shared by chance only adds a
 /// row, which the exact match then passes over.
 struct SharedKeyRows {
-    /// The first row holding each fingerprint.
-    private var first: [UInt64: Int64] = [:]
-    private(set) var rows = Set<Int64>()
+    /// Each key's fingerprint and row, sorted once all are in (16 bytes a key).
+    private var prints: [(print: UInt64, row: Int64)] = []
 
     mutating func add(row: Int64, keys: [String]) {
-        for key in keys {
-            let print = Self.fingerprint(key)
-            if let earlier = first[print] {
-                if earlier != row { rows.formUnion([earlier, row]) }
-            } else {
-                first[print] = row
+        for key in keys { prints.append((Self.fingerprint(key), row)) }
+    }
+
+    /// Sorts the fingerprints in place (no second copy) and returns the rows sharing one.
+    mutating func sharedRows() -> Set<Int64> {
+        prints.sort { $0.print < $1.print }
+        var rows = Set<Int64>()
+        var start = 0
+        while start < prints.count {
+            var end = start + 1
+            while end < prints.count && prints[end].print == prints[start].print { end += 1 }
+            if end - start > 1, prints[start..<end].contains(where: { $0.row != prints[start].row }) {
+                for index in start..<end { rows.insert(prints[index].row) }
             }
+            start = end
         }
+        return rows
     }
 
     /// Of the key's UTF-8 bytes: keys match byte for byte, as SQLite's text comparison did.
