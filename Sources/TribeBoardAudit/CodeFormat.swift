@@ -44,7 +44,9 @@ enum CompactID: Hashable, Sendable {
                     guard text[position] == UInt8(ascii: "-") else { return false }
                     position += 1
                 }
-                guard let high = nibble(text[position]), let low = nibble(text[position + 1]) else { return false }
+                guard let high = nibble(text[position]), let low = nibble(text[position + 1]) else {
+                    return false
+                }
                 out[index] = high << 4 | low
                 position += 2
             }

@@ -87,7 +87,8 @@ struct RegistrationMatcher {
     private(set) var pairs: [RegisteredTwice] = []
 
     mutating func add(_ family: FamilyWithAdmin, keys: [String]) {
-        let candidate = Holder(familyID: family.familyID.rawValue, name: family.name, importKey: family.importKey)
+        let candidate = Holder(familyID: family.familyID.rawValue, name: family.name,
+                               importKey: family.importKey)
         let keys = keys.map { Array($0.utf8) }
         var first: Holder?
         for key in keys {

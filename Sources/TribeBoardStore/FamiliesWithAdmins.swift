@@ -37,7 +37,9 @@ extension StoreReading {
                     \(rows == nil ? "" : "AND m.rowid IN (SELECT value FROM json_each(?))")
                     \(oldestFirst || rows != nil ? "ORDER BY f.created_at, f.id, m.rowid" : "")
                     """)
-                let only = rows.map { [BindableValue.text("[" + $0.map(String.init).joined(separator: ",") + "]")] }
+                // One JSON array for every row asked for: no limit on bound values.
+                let list = rows.map { "[" + $0.map(String.init).joined(separator: ",") + "]" }
+                let only = list.map { [BindableValue.text($0)] }
                 try statement.forEachRow(only ?? []) { row in
                     guard let id = row.text(0), let name = row.text(1), let admin = row.text(3) else { return }
                     try body(FamilyWithAdmin(familyID: FamilyID(rawValue: id), name: name, importKey: row.text(2),

@@ -11,7 +11,8 @@ struct RegisteredTwiceTests {
     func handMadeCases() throws {
         let workspace = try AuditWorkspace(families: 8)  // families 3 and 6 have admins with a hash
         let ids = try workspace.families().map(\.id)
-        try workspace.edit("UPDATE families SET created_at = '2026-01-0' || (source_line - 1) || 'T00:00:00.000Z'")  // line 1 is the header
+        // A day a family, in file order (line 1 is the header).
+        try workspace.edit("UPDATE families SET created_at = '2026-01-0' || (source_line - 1) || 'T00:00:00.000Z'")
         // 1, 2 and 4: one name, one admin name (folded alike); 6 shares 3's admin (the hash).
         try workspace.edit("UPDATE families SET name = CASE id WHEN ? THEN 'Nguyễn' ELSE 'NGUYEN' END WHERE id IN (?, ?, ?)",
                            [ids[0], ids[0], ids[1], ids[3]])
@@ -90,7 +91,8 @@ struct RegisteredTwiceTests {
     }
 
     private func registeredTwice(in workspace: AuditWorkspace) throws -> [RegisteredTwice] {
-        try LocalAuditQueries(store: try TribeBoardStore.openReadOnly(at: workspace.provision.storePath)).familiesRegisteredTwice()
+        let store = try TribeBoardStore.openReadOnly(at: workspace.provision.storePath)
+        return try LocalAuditQueries(store: store).familiesRegisteredTwice()
     }
 
     /// The check as it was before the two reads: every row, oldest first, through provision's
