@@ -13,8 +13,9 @@ PORT=${PORT:-18789}
 rm -rf "$WORK"
 mkdir -p "$WORK"
 trap 'if [ -n "${EMULATOR:-}" ]; then kill "$EMULATOR" 2>/dev/null || true; fi' EXIT
-# Every family with an admin: a family, a profile and a membership to upload.
-awk -v rows="$FAMILIES" 'BEGIN { print "external_id,family_name,admin_display_name"; for (i = 1; i <= rows; i++) printf "L%07d,Family %c%c%c,Admin %d\n", i, 65 + i % 26, 65 + int(i / 26) % 26, 65 + int(i / 676) % 26, i }' > "$WORK/families.csv"
+# Every family with an active admin (an Apple user id hash: an admin invited without one stays local
+# until they join, and is not uploaded): a family, a profile and a membership to upload.
+awk -v rows="$FAMILIES" 'BEGIN { print "external_id,family_name,admin_display_name,admin_apple_user_id_hash"; for (i = 1; i <= rows; i++) printf "L%07d,Family %c%c%c,Admin %d,%064x\n", i, 65 + i % 26, 65 + int(i / 26) % 26, 65 + int(i / 676) % 26, i, i }' > "$WORK/families.csv"
 "$BIN/tribeboard" provision "$WORK/families.csv" --store "$WORK/provisioned.sqlite" --out "$WORK/out" -q
 openssl ecparam -name prime256v1 -genkey -noout -out "$WORK/key.pem" 2>/dev/null
 chmod 600 "$WORK/key.pem"

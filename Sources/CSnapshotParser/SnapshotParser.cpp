@@ -93,9 +93,10 @@ extern "C" int tb_snapshot_parse(tb_snapshot_parser *parser, const char *line, s
         record->name = field_text(fields, "name", nullptr);
         simdjson::dom::element value;
         if (fields["createdAt"].get(element) == simdjson::SUCCESS) {
-            // The app's own field: when it is unusable the date is unknown (no fallback to the
-            // server's creation time, which is another date).
-            if (element["value"].get(value) != simdjson::SUCCESS) {
+            // The app's own field: when it is unusable (no value, null, not a number, out of
+            // range) the date is unknown (no fallback to the server's creation time, which is
+            // another date), as the Remote module's decoder (RecordCreated) reads it.
+            if (element["value"].get(value) != simdjson::SUCCESS || value.is_null()) {
                 record->created_problem = "fields.createdAt has no value";
             } else if ((record->created_problem = timestamp_of(value, &record->created_ms, true)) == nullptr) {
                 record->has_created = 1;

@@ -28,10 +28,38 @@ enum CompactID: Hashable, Sendable {
     case text(String)
 
     init(_ id: String) {
-        if id.utf8.count == 36, !id.utf8.contains(where: { $0 >= 0x61 && $0 <= 0x66 }), let uuid = UUID(uuidString: id) {
-            self = .uuid(uuid)
-        } else {
-            self = .text(id)
+        var id = id
+        self = id.withUTF8 { Self.upperCaseUUID($0) }.map(CompactID.uuid) ?? .text(id)
+    }
+
+    /// The 8-4-4-4-12 form in digits and A-F, the one `uuidString` gives back, or nil. By hand:
+    /// `UUID(uuidString:)` goes through `sscanf`, a tenth of an audit's time.
+    static func upperCaseUUID(_ text: UnsafeBufferPointer<UInt8>) -> UUID? {
+        guard text.count == 36 else { return nil }
+        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let complete = withUnsafeMutableBytes(of: &bytes) { out -> Bool in
+            var position = 0
+            for index in 0..<16 {
+                if position == 8 || position == 13 || position == 18 || position == 23 {
+                    guard text[position] == UInt8(ascii: "-") else { return false }
+                    position += 1
+                }
+                guard let high = nibble(text[position]), let low = nibble(text[position + 1]) else {
+                    return false
+                }
+                out[index] = high << 4 | low
+                position += 2
+            }
+            return true
+        }
+        return complete ? UUID(uuid: bytes) : nil
+    }
+
+    private static func nibble(_ character: UInt8) -> UInt8? {
+        switch character {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return character - UInt8(ascii: "0")
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return character - UInt8(ascii: "A") + 10
+        default: return nil
         }
     }
 

@@ -151,10 +151,10 @@ package struct FamilyAdopter: Sendable {
 
     static func move(_ record: CloudKitRecord, familyID: FamilyID, profiles: [String: CloudKitRecord]) -> MemberMove? {
         guard let member = AppMember(membership: record, profiles: profiles) else { return nil }
-        let joined = RemoteMembership(record).joinedAt ?? Date()
+        let joined = RemoteMembership(record).joinedAt ?? .now
         return MemberMove(membershipID: MembershipID(rawValue: record.recordName), familyID: familyID, userID: member.member.userID,
                           role: MembershipRole(rawValue: member.member.role) ?? .adult,
-                          status: MembershipStatus(rawValue: member.member.status) ?? .active, joinedAt: Timestamp(joined),
+                          status: MembershipStatus(rawValue: member.member.status) ?? .active, joinedAt: joined,
                           profile: member.profile)
     }
 }

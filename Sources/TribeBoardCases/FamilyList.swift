@@ -1,8 +1,10 @@
 import Foundation
+import TribeBoardDomain
 import TribeBoardSupport
 
-/// `--from-file`: one family a line (record id, code or external id); blank lines and lines
-/// starting with `#` are skipped. Bounded: a list of 100,000 ids is under 4 MB.
+/// `--from-file`: one family a line (record id, code or external id, trimmed as `FamilyQuery`
+/// trims); blank lines and lines starting with `#` are skipped. Bounded: a list of 100,000 ids
+/// is under 4 MB.
 package enum FamilyList {
     package static let maxBytes = 16 << 20
 
@@ -22,7 +24,7 @@ package enum FamilyList {
             throw .list(FileSystemError("read", path: path))
         }
         return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .map { FamilyQuery(String($0)).typed }
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }
     }
 }

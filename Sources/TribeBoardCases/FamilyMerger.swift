@@ -77,8 +77,8 @@ package struct FamilyMerger: Sendable {
                 throw CaseError.noSuchFamily(request.kept, store: request.storePath)
             }
             guard let duplicateFound = try store.namedFamily(request.duplicate) else {
-                if let removal = try store.removal(matching: request.duplicate),
-                    removal.finishedAt != nil, removal.mergedInto == keptFound.id
+                if let removal = try store.removal(matching: request.duplicate), removal.finished,
+                    removal.mergedInto == keptFound.id
                 {
                     report.alreadyMerged = true
                     report.duplicateId = removal.familyID.rawValue
@@ -152,7 +152,7 @@ package struct FamilyMerger: Sendable {
                 let status = MembershipStatus(rawValue: member.status) ?? .active
                 moves.append(MemberMove(membershipID: MembershipID(rawValue: membershipID), familyID: kept.id,
                                         userID: member.userID, role: role, status: status,
-                                        joinedAt: Timestamp(Date()), profile: profile))
+                                        joinedAt: .now, profile: profile))
                 entry.outcome = "moved"
                 entry.role = role.rawValue
             } else {
@@ -187,8 +187,8 @@ package struct FamilyMerger: Sendable {
             let memberships = try store.pendingMemberships(pending)
             let records = memberships.map { membership in
                 RecordMapping.membership(id: membership.id, familyID: membership.familyID, userID: membership.userID, role: membership.role,
-                                         status: membership.status, joinedAt: membership.joinedAt.date,
-                                         lastRoleChangeAt: membership.lastRoleChangeAt?.date)
+                                         status: membership.status, joinedAt: membership.joinedAt,
+                                         lastRoleChangeAt: membership.lastRoleChangeAt)
             }
             let created = try await cloud.create(records)
             let done = created.filter { $0.value == .gone }.map(\.key)
@@ -223,7 +223,7 @@ struct AppMember {
             profileOnlyHere: false)
         profile = remote.map {
             ImportedProfile(id: UserID(rawValue: user), displayName: name, appleUserIdHash: $0.appleUserIdHash,
-                            createdAt: $0.created.timestamp ?? Timestamp(Date()))
+                            createdAt: $0.created.timestamp ?? .now)
         }
     }
 }

@@ -131,9 +131,7 @@ package struct FamilyRemover: Sendable {
             for query in queries {
                 if let family = try store.namedFamily(query) {
                     resolved.append((query, family.id))
-                } else if let removal = try store.removal(matching: query),
-                    removal.finishedAt != nil
-                {
+                } else if let removal = try store.removal(matching: query), removal.finished {
                     var entry = RemovedFamily(query: query, outcome: .alreadyRemoved)
                     entry.familyId = removal.familyID.rawValue
                     entry.familyName = removal.name

@@ -7,7 +7,7 @@ import TribeBoardRemote
 /// field tests read (`RecordFieldsTests`, `MigrationFieldsTests`, `MigratedFieldsStoredTests`), so
 /// that a field the mapping gains is given here once and checked by all of them.
 package enum EveryFieldRecords {
-    package static let created = Date(timeIntervalSince1970: 1_764_000_000.123)
+    package static let created = Timestamp(milliseconds: 1_764_000_000_123)
     package static let familyID = FamilyID(rawValue: "F1E1D000-0000-4000-8000-000000000001")
     package static let userID = UserID(rawValue: "F1E1D000-0000-4000-8000-000000000002")
     package static let membershipID = MembershipID(rawValue: "F1E1D000-0000-4000-8000-000000000003")

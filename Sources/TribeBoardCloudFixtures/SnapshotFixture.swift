@@ -13,7 +13,7 @@ package struct SnapshotFixture {
     package static func family(id: String = UUID().uuidString, code: String, name: String = "Remote Family",
                               createdAt: Date = Date(), type: String = RecordMapping.familyType) -> CloudKitRecord {
         var record = RecordMapping.family(id: FamilyID(rawValue: id), name: name, code: code,
-                                          createdByUserId: UserID(rawValue: UUID().uuidString), createdAt: createdAt)
+                                          createdByUserId: UserID(rawValue: UUID().uuidString), createdAt: Timestamp(createdAt))
         record.recordType = type
         return record
     }

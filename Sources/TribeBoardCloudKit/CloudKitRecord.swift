@@ -17,7 +17,9 @@ package struct CloudKitRecord: Codable, Sendable, Equatable {
         /// The value read first as its `type` says (a STRING's string, a TIMESTAMP's number, a
         /// REFERENCE's dictionary): a page's timestamps and references are then read without a
         /// failed attempt each (`JSONValue` tries a string first); a value that is not what its
-        /// type says is read as any JSON value, as before.
+        /// type says is read as any JSON value, as before. A field without a `value` (which
+        /// CloudKit never sends, a snapshot from elsewhere may hold) is a `null` one: the record
+        /// is read, and that field is said to have no value, as the snapshot parser says it.
         package init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             type = try container.decodeIfPresent(String.self, forKey: .type)
@@ -33,7 +35,7 @@ package struct CloudKitRecord: Codable, Sendable, Equatable {
             default:
                 break
             }
-            value = try container.decode(JSONValue.self, forKey: .value)
+            value = try container.decodeIfPresent(JSONValue.self, forKey: .value) ?? .null
         }
 
         package static func string(_ value: String) -> Field {

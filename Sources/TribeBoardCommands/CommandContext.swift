@@ -63,9 +63,17 @@ struct CommandContext {
     }
 
     /// Reports a run-stopping error on stderr and ends with its status (the command's `exits` say
-    /// which); with --json, also as the
-    /// run's one document on stdout (`{"error": …}`), unless a report already is that document.
-    func fail(_ error: any Error, _ exits: CommandExits) -> ExitCode {
+    /// which); with --json, also as the run's one document on stdout (`{"error": …}`), unless a
+    /// report already is that document. The compiler checks that the error documents itself (its
+    /// `kind`): catch a typed throw (`do throws(StoreError)`) to call this.
+    func fail(_ error: some DocumentedError, _ exits: CommandExits) -> ExitCode {
+        fail(error, status: exits.status(of: error))
+    }
+
+    /// The same, for a part that throws untyped errors (`ResyncRun.run`, the provisioner): there
+    /// `DocumentedErrorTypesTests` checks that every error type Sources declares documents itself,
+    /// or is wrapped into one that does, since the compiler cannot.
+    func fail(untyped error: any Error, _ exits: CommandExits) -> ExitCode {
         fail(error, status: exits.status(of: error))
     }
 

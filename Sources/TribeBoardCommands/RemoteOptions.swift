@@ -70,4 +70,14 @@ package struct RemoteOptions: ParsableArguments {
         guard configuration.isConfigured else { return nil }
         return try CloudKitClient(configuration: configuration, policy: policy, logger: logger)
     }
+
+    /// The same, or the run's end with the configuration's error (its status from `exits`).
+    func client(policy: RetryPolicy, context: CommandContext,
+                exits: CommandExits) throws -> CloudKitClient? {
+        do throws(CloudKitConfigurationError) {
+            return try client(policy: policy, logger: context.logger)
+        } catch {
+            throw context.fail(error, exits)
+        }
+    }
 }

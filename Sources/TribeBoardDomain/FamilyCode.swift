@@ -102,9 +102,10 @@ package enum FamilyCodeFormatError: Error, Equatable, LocalizedError {
     }
 }
 
-/// What an operator typed to name a family (`doctor family`, `recode`, `remove`, `merge`): a
-/// record id, a code or an external id, trimmed as the join kit trims a code (a zero-width space
-/// pasted from a message included).
+/// What an operator typed to name a family (`doctor family`, `recode`, `remove`, `merge`,
+/// `adopt`, `resync --reupload`, `sheets --family-id/--external-id/--code`, a `--from-file`
+/// line): a record id, a code or an external id, trimmed as the join kit trims a code (tabs,
+/// line breaks, no-break and zero-width spaces pasted from a message included).
 package struct FamilyQuery: Sendable, Equatable {
     /// Trimmed, otherwise as typed: an external id is compared as it is.
     package let typed: String
@@ -118,6 +119,8 @@ package struct FamilyQuery: Sendable, Equatable {
         typed = String(scalars[start..<max(start, end)])
     }
 
+    /// Nothing but white space (or the zero-width characters the kit trims) was typed.
+    package var isEmpty: Bool { typed.isEmpty }
     /// As a record id: the app's ids are uppercase UUIDs.
     package var recordID: String { typed.uppercased() }
     /// As a code: the one the app finds for it (`FamilyCode.key`).

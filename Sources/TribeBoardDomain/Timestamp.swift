@@ -25,6 +25,12 @@ package struct Timestamp: Hashable, Sendable, Comparable, Codable, CustomStringC
 
     package var date: Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
 
+    /// The present, to the millisecond the store keeps.
+    package static var now: Timestamp { Timestamp(Date()) }
+
+    /// `seconds` later (earlier when negative), rounded to the millisecond like any date.
+    package func adding(seconds: Double) -> Timestamp { Timestamp(date.addingTimeInterval(seconds)) }
+
     package init?(text: String) {
         guard
             let date =

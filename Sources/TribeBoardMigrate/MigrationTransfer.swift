@@ -121,7 +121,9 @@ enum MigrationTransfer {
             }
         }
         let found = try await lookup(existing.map { items[$0].destinationName }, at: client)
-        let caller = existing.isEmpty ? "" : try await ClaimCaller.name(of: client)
+        // A migration's report counts records, not requests.
+        var requests = 0
+        let caller = existing.isEmpty ? "" : try await ClaimCaller.name(of: client, requests: &requests)
         for index in existing {
             if let record = found[items[index].destinationName],
                items[index].settle(against: record, caller: caller) {

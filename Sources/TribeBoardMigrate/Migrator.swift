@@ -140,7 +140,9 @@ package struct Migrator: Sendable {
     {
         let pending = items.indices.filter { items[$0].outcome == .wouldCopy }
         guard !pending.isEmpty else { return }
-        let caller = try await ClaimCaller.name(of: endpoints.destination)
+        // A migration's report counts records, not requests.
+        var requests = 0
+        let caller = try await ClaimCaller.name(of: endpoints.destination, requests: &requests)
         for chunk in pending.chunked(MigrationTransfer.groupSize) {
             let found = try await MigrationTransfer.lookup(
                 chunk.map { items[$0].destinationName }, at: endpoints.destination)

@@ -156,7 +156,7 @@ package struct Provisioner: Sendable {
             while var batch = try await batches.next() {
                 // Without a remote, planning would only repeat the lookups the transaction makes.
                 let planned = remote == nil ? [:] : try await planner.plan(&batch, store: store)
-                var results = try writer.write(batch, planned: planned, to: store, at: Date())
+                var results = try writer.write(batch, planned: planned, to: store, at: .now)
                 // Claimed before anything printable is written: a QR code never shows a code
                 // another family holds.
                 if let claims {

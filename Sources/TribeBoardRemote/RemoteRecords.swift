@@ -41,8 +41,10 @@ extension CloudKitRecord {
 }
 
 /// When a record was created, as the toolkit reads it: the app's `createdAt`, else CloudKit's own
-/// creation stamp. When the app's field is there but unusable the date is unknown, never the
-/// server's (another date). A date outside `Timestamp.supportedMilliseconds` is no date.
+/// creation stamp. When the app's field is there but unusable (no value, not a number, out of
+/// range) the date is unknown, never the server's (another date): the snapshot parser reads a
+/// line with the same rule (`SnapshotParserAgreementTests`). A date outside
+/// `Timestamp.supportedMilliseconds` is no date.
 package enum RecordCreated: Sendable, Equatable {
     case at(milliseconds: Int64)
     /// Neither field is there.
@@ -54,7 +56,8 @@ package enum RecordCreated: Sendable, Equatable {
     package init(_ record: CloudKitRecord, serverStamp: Int64?? = nil) {
         if let field = record.fields?[FamilyField.createdAt.rawValue] {
             guard let number = field.value.number else {
-                self = .invalid("fields.createdAt.value is not a number")
+                self = .invalid(field.value == .null ? "fields.createdAt has no value"
+                                                     : "fields.createdAt.value is not a number")
                 return
             }
             self = Self.checked(number).map { .at(milliseconds: $0) }
@@ -84,8 +87,6 @@ package enum RecordCreated: Sendable, Equatable {
     }
 
     package var timestamp: Timestamp? { milliseconds.map(Timestamp.init(milliseconds:)) }
-
-    package var date: Date? { timestamp?.date }
 
     package var problem: String? {
         if case .invalid(let problem) = self { return problem }
@@ -144,8 +145,8 @@ package struct RemoteMembership: Sendable, Equatable {
     package var status: String?
     package var family: String?
     package var user: String?
-    package var joinedAt: Date?
-    package var lastRoleChangeAt: Date?
+    package var joinedAt: Timestamp?
+    package var lastRoleChangeAt: Timestamp?
 
     package init(_ record: CloudKitRecord) {
         recordName = record.recordName
@@ -157,8 +158,8 @@ package struct RemoteMembership: Sendable, Equatable {
         lastRoleChangeAt = Self.date(record, .lastRoleChangeAt)
     }
 
-    private static func date(_ record: CloudKitRecord, _ field: MembershipField) -> Date? {
+    private static func date(_ record: CloudKitRecord, _ field: MembershipField) -> Timestamp? {
         record.fields?[field.rawValue]?.value.number.flatMap(RecordCreated.checked)
-            .map { Timestamp(milliseconds: $0).date }
+            .map(Timestamp.init(milliseconds:))
     }
 }

@@ -8,6 +8,8 @@ package struct ResyncReportMirror: Decodable {
     package var stopRetryAfter: Double?
     package let exitKind: String
     package let synced: Int
+    /// CloudKit requests sent (users/caller among them).
+    package let requests: Int
     package let failed: Int
     package let quarantined: Int
     package let conflicts: Int

@@ -56,20 +56,20 @@ extension StoreRecord {
 
 extension Family {
     var cloudKitRecord: CloudKitRecord {
-        RecordMapping.family(id: id, name: name, code: code, createdByUserId: createdByUserID, createdAt: createdAt.date)
+        RecordMapping.family(id: id, name: name, code: code, createdByUserId: createdByUserID, createdAt: createdAt)
     }
 }
 
 extension UserProfile {
     func cloudKitRecord(hash: String) -> CloudKitRecord {
         RecordMapping.userProfile(id: id, displayName: displayName, appleUserIdHash: hash, avatarUrl: avatarURL,
-                                  createdAt: createdAt.date)
+                                  createdAt: createdAt)
     }
 }
 
 extension Membership {
     var cloudKitRecord: CloudKitRecord {
         RecordMapping.membership(id: id, familyID: familyID, userID: userID, role: role, status: status,
-                                 joinedAt: joinedAt.date, lastRoleChangeAt: lastRoleChangeAt?.date)
+                                 joinedAt: joinedAt, lastRoleChangeAt: lastRoleChangeAt)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import TribeBoardCloudKit
+import TribeBoardDomain
 import TribeBoardRemote
 import TribeBoardStore
 
@@ -8,7 +9,7 @@ extension Resyncer {
     /// refusal of the whole run's configuration stops it.
     func sortAnswers(
         _ answered: MatchedResults, pending: [Upload], table: SyncTable,
-        bookkeeping: SyncBookkeeping, at now: Date, synced: inout [PendingRow],
+        bookkeeping: SyncBookkeeping, at now: Timestamp, synced: inout [PendingRow],
         existing: inout [Upload], report: inout ResyncReport
     ) throws -> ResyncReport.Stop? {
         for upload in pending {
@@ -52,7 +53,7 @@ extension Resyncer {
     /// repair (`updates`), or a conflict. Succeeds with what the lookup left unmatched, if
     /// anything.
     func settleExisting(_ existing: [Upload], table: SyncTable, bookkeeping: SyncBookkeeping,
-                        at now: Date, synced: inout [PendingRow], updates: inout [Upload],
+                        at now: Timestamp, synced: inout [PendingRow], updates: inout [Upload],
                         report: inout ResyncReport) async throws -> Result<String?, CloudKitError> {
         let names = existing.map(\.record.recordName)
         let remote: [CloudKitRecordResult]
@@ -66,12 +67,12 @@ extension Resyncer {
         // (Apple: compare `created.userRecordName` with users/caller); asked once per run.
         let caller: String
         do throws(CloudKitError) {
-            caller = try await ClaimCaller.name(of: client)
+            caller = try await ClaimCaller.name(of: client, requests: &report.requests)
         } catch {
             return .failure(error)
         }
-        let repaired =
-            table == .families ? try bookkeeping.queue.repairedCodes(familyIDs: names) : [:]
+        let repaired = table == .families
+            ? try store.replacedCodes(of: names.map(FamilyID.init(rawValue:))) : [:]
         for upload in existing {
             let (ours, read) = (upload.record, upload.read)
             guard let theirs = found.byName[ours.recordName] else { continue }

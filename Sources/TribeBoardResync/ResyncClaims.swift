@@ -34,7 +34,7 @@ extension Resyncer {
                 claims.append((try CodeClaim(code: family.family.code, familyID: id), family))
             } catch {
                 step.blocked.insert(id.rawValue)
-                try bookkeeping.record(.retry(error: error.localizedDescription, backoff: backoff), row: family.read, at: Date())
+                try bookkeeping.record(.retry(error: error.localizedDescription, backoff: backoff), row: family.read, at: .now)
                 report.failed += 1
             }
         }
@@ -48,7 +48,7 @@ extension Resyncer {
         report.requests += answer.requests
         step.problem = answer.problem
         var confirmed: [TribeBoardStore.ClaimedCode] = []
-        let now = Date()
+        let now = Timestamp.now
         for (claim, family) in claims {
             let read = family.read
             // The claimer sends the first claim of a name; a twin's outcome is for the first one.
@@ -77,7 +77,7 @@ extension Resyncer {
                 step.blocked.insert(read.id)
             }
         }
-        try store.recordClaims(confirmed, at: Timestamp(now))
+        try store.recordClaims(confirmed, at: now)
         report.codesClaimed += confirmed.count
         return .success(step)
     }

@@ -30,7 +30,7 @@ extension Resyncer {
                 try bookkeeping.record(
                     .conflict(
                         with: holder, error: "family \(holder) in CloudKit already has this code"),
-                    row: read, at: Date())
+                    row: read, at: .now)
                 logger.warning(
                     "code conflict: not uploaded",
                     metadata: [
@@ -41,7 +41,7 @@ extension Resyncer {
                 verified.append(read)
             }
         }
-        try bookkeeping.queue.markVerified(verified, at: Date())
+        try bookkeeping.queue.markVerified(verified, at: .now)
         return .success(conflicted)
     }
 }

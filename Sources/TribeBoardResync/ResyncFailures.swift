@@ -61,7 +61,7 @@ extension Resyncer {
 
     /// Records a per-record failure; a refused write is also said on stderr, as it needs a person.
     func settle(
-        _ error: CloudKitRecordError, row: PendingRow, bookkeeping: SyncBookkeeping, at now: Date
+        _ error: CloudKitRecordError, row: PendingRow, bookkeeping: SyncBookkeeping, at now: Timestamp
     ) throws {
         let outcome = outcome(for: error, table: row.table)
         if case .quarantine(let message) = outcome, error.code == .accessDenied {

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import TribeBoardCloudKit
+import TribeBoardDomain
 import TribeBoardStore
 
 extension Resyncer {
@@ -38,7 +39,7 @@ extension Resyncer {
         var synced: [PendingRow] = []
         var existing: [Upload] = []
         var updates: [Upload] = []
-        let now = Date()
+        let now = Timestamp.now
         if let stop = try sortAnswers(
             answered, pending: pending, table: table, bookkeeping: bookkeeping, at: now,
             synced: &synced, existing: &existing, report: &report)

@@ -25,7 +25,7 @@ extension Resyncer {
                         break
                     }
                     let rows = try bookkeeping.queue.duePage(
-                        table, after: after, now: Date(),
+                        table, after: after, now: .now,
                         limit: CloudKitClient.maxOperationsPerRequest)
                     guard !rows.isEmpty else {
                         exhausted = true
@@ -82,7 +82,7 @@ extension Resyncer {
                 case .success(let checked): appRecord = checked
                 case .failure(let refusal):
                     try bookkeeping.record(
-                        .quarantine(error: refusal.localizedDescription), row: due.row, at: Date())
+                        .quarantine(error: refusal.localizedDescription), row: due.row, at: .now)
                     report.failed += 1
                     continue
                 }
@@ -96,7 +96,7 @@ extension Resyncer {
                 // is set aside with the column at fault instead of being skipped, and pending,
                 // forever.
                 let reason = "the local row cannot be read as a \(table.rawValue) record: \(error.localizedDescription)"
-                try bookkeeping.record(.quarantine(error: reason), row: due.row, at: Date())
+                try bookkeeping.record(.quarantine(error: reason), row: due.row, at: .now)
                 report.failed += 1
             }
         }

@@ -97,7 +97,7 @@ package struct Resyncer: Sendable {
             report.nameConflicts = setAside.count { $0.nameTaken }
             report.setAside = Array(setAside.prefix(ResyncReport.listedSetAsideLimit))
         }
-        if report.exitKind == .success { try bookkeeping.queue.setLastSuccess(Date()) }
+        if report.exitKind == .success { try bookkeeping.queue.setLastSuccess(.now) }
         report.lastSuccess = try bookkeeping.queue.lastSuccess()
     }
 }

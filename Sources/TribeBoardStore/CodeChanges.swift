@@ -63,7 +63,7 @@ extension TribeBoardStore {
     /// `code_repairs` row (so resync updates the CloudKit record that still shows the old code and
     /// then releases the old code's claim). One IMMEDIATE transaction for all `changes`; each is
     /// re-checked inside it (the family still holds `expectedCode`, the new code is still free).
-    package func changeCodes(_ changes: [CodeChange], at now: Timestamp = Timestamp(Date())) throws(StoreError)
+    package func changeCodes(_ changes: [CodeChange], at now: Timestamp = .now) throws(StoreError)
         -> [CodeChangeOutcome] {
         guard !changes.isEmpty else { return [] }
         do {

@@ -23,7 +23,7 @@ extension TribeBoardStore {
     /// Remembers claims CloudKit confirmed. A code's row names the family that holds it now: a
     /// row left by a family that gave the code up is replaced (its claim was gone, or ours would
     /// have been refused).
-    package func recordClaims(_ claims: [ClaimedCode], at now: Timestamp = Timestamp(Date())) throws(StoreError) {
+    package func recordClaims(_ claims: [ClaimedCode], at now: Timestamp = .now) throws(StoreError) {
         guard !claims.isEmpty else { return }
         do {
             try writer.write { db in
@@ -95,7 +95,7 @@ extension TribeBoardStore {
                 // A conflict another run set aside for it meanwhile would outlive the family.
                 try db.execute(sql: "DELETE FROM sync_state WHERE record_table = 'families' AND record_id = ?", arguments: [id])
                 try CreationLog.append(db, familyID: id, importKey: importKey, line: line, states: [], failure: reason,
-                                       at: Timestamp(Date()))
+                                       at: .now)
                 return true
             }
         } catch {
@@ -109,7 +109,7 @@ extension TribeBoardStore {
     /// does not exist, checked in the same transaction as the insert.
     @discardableResult
     package func setAsideCodeConflict(familyID: FamilyID, holder: String?, reason: String,
-                                      at now: Timestamp = Timestamp(Date())) throws(StoreError) -> Bool {
+                                      at now: Timestamp = .now) throws(StoreError) -> Bool {
         do {
             return try writer.write { db in
                 try db.execute(sql: """

@@ -24,7 +24,7 @@ extension TribeBoardStore {
     /// `code_repairs` row (reason `adopt`) records a code that changed. The unique index on `code`
     /// refuses a code another family of the store holds (thrown).
     package func adopt(_ family: AdoptedFamily, previousCode: String,
-                       at stamp: Timestamp = Timestamp(Date())) throws(StoreError) {
+                       at stamp: Timestamp = .now) throws(StoreError) {
         do {
             try writer.write { db in
                 try db.execute(sql: """

@@ -73,12 +73,20 @@ extension StoreReading {
     }
 
     /// Codes each family had before a code change replaced them: their CloudKit copies keep the
-    /// old code until resync uploads the new one.
-    package func replacedCodes() throws -> [FamilyID: Set<String>] {
-        try reader.read { db in
+    /// old code until resync uploads the new one. `of`: only these families (nil: every family).
+    package func replacedCodes(of ids: [FamilyID]? = nil) throws -> [FamilyID: Set<String>] {
+        if ids?.isEmpty == true { return [:] }
+        return try reader.read { db in
             guard try db.tableExists("code_repairs") else { return [:] }
             var codes: [FamilyID: Set<String>] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT family_id, old_code FROM code_repairs") {
+            let sql = "SELECT family_id, old_code FROM code_repairs"
+            let rows = try ids.map { ids in
+                try ids.chunked(500).flatMap { chunk in
+                    try Row.fetchAll(db, sql: "\(sql) WHERE family_id IN \(SQLPlaceholders.list(chunk.count))",
+                                     arguments: StatementArguments(Array(chunk)))
+                }
+            } ?? Row.fetchAll(db, sql: sql)
+            for row in rows {
                 guard let family: FamilyID = row.id("family_id"), let old = row.text("old_code") else { continue }
                 codes[family, default: []].insert(old)
             }

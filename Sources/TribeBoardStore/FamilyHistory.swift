@@ -26,7 +26,7 @@ package struct FamilyFacts: Sendable, Codable, Equatable {
 package struct FamilyHistory: Sendable {
     package struct LogEntry: Sendable { package let state: String; package let error: String?; package let at: Timestamp? }
     package struct Membership: Sendable {
-        package let id: String
+        package let id: MembershipID
         package let role: String
         package let status: String
         package let joinedAt: Timestamp?
@@ -134,7 +134,7 @@ extension StoreReading {
             SELECT m.id, m.role, m.status, m.joined_at, m.needs_sync, COALESCE(u.display_name, m.user_id) AS user
             FROM memberships m LEFT JOIN user_profiles u ON u.id = m.user_id WHERE m.family_id = ? ORDER BY m.joined_at
             """, arguments: [familyID]).map {
-            FamilyHistory.Membership(id: $0.text("id") ?? "?", role: $0.text("role") ?? "?", status: $0.text("status") ?? "?",
+            FamilyHistory.Membership(id: $0.id("id") ?? "?", role: $0.text("role") ?? "?", status: $0.text("status") ?? "?",
                                      joinedAt: $0.timestamp("joined_at"), user: $0.text("user") ?? "?", needsSync: $0.integer("needs_sync") == 1)
         }
     }

@@ -53,8 +53,12 @@ package struct FamilyRemoval: Sendable, Equatable {
     package let name: String
     package let code: String
     package let mergedInto: FamilyID?
-    package var startedAt: String = ""
-    package var finishedAt: String?
+    /// nil when the column holds no date (a hand edit).
+    package var startedAt: Timestamp?
+    package var finishedAt: Timestamp?
+    /// Whether the removal was recorded finished: `finished_at` is set (even to something that
+    /// is not a date).
+    package var finished = false
 
     package init(familyID: FamilyID, name: String, code: String, mergedInto: FamilyID?) {
         self.familyID = familyID
@@ -85,7 +89,7 @@ extension TribeBoardStore {
 
     /// Records that these removals started, before anything is deleted: from now on resync leaves
     /// the families and their memberships alone. A removal already started is kept as it was.
-    package func beginRemovals(_ removals: [FamilyRemoval], at now: Timestamp = Timestamp(Date())) throws(StoreError) {
+    package func beginRemovals(_ removals: [FamilyRemoval], at now: Timestamp = .now) throws(StoreError) {
         guard !removals.isEmpty else { return }
         do {
             try writer.write { db in
@@ -106,7 +110,7 @@ extension TribeBoardStore {
     /// them: their memberships, sync bookkeeping and claim rows, and the profiles only they used
     /// that never went up (a profile in CloudKit is a person's, and stays). The creation log stays,
     /// and the removal is marked finished. Returns how many families were removed now.
-    package func finishRemovals(_ ids: [FamilyID], at now: Timestamp = Timestamp(Date())) throws(StoreError) -> Int {
+    package func finishRemovals(_ ids: [FamilyID], at now: Timestamp = .now) throws(StoreError) -> Int {
         guard !ids.isEmpty else { return 0 }
         do {
             return try writer.write { db in
@@ -209,8 +213,9 @@ extension StoreReading {
                         guard let id: FamilyID = row.id("family_id") else { continue }
                         var removal = FamilyRemoval(familyID: id, name: row.shown("name"), code: row.shown("code"),
                                                     mergedInto: row.id("merged_into"))
-                        removal.startedAt = row.shown("started_at")
-                        removal.finishedAt = row.text("finished_at")
+                        removal.startedAt = row.timestamp("started_at")
+                        removal.finishedAt = row.timestamp("finished_at")
+                        removal.finished = row.text("finished_at") != nil
                         removals[id] = removal
                     }
                 }

@@ -14,14 +14,14 @@ extension TribeBoardStore {
         package let importKey: String?
     }
 
-    /// Which families: all of them, those created in a range (store timestamps, either end
-    /// open), those with one of these ids or codes, or those provision made from rows with these
-    /// import keys (an import file's, or `ext:` + external ids).
+    /// Which families: all of them, those created in a range (inclusive, either end open), those
+    /// with one of these ids or codes, or those provision made from rows with these import keys
+    /// (an import file's, or `ext:` + external ids).
     package enum InvitationFilter: Sendable, Equatable {
         case all
         case importKeys(Set<String>)
-        case created(from: String?, to: String?)
-        case familyIDs(Set<String>)
+        case created(from: Timestamp?, to: Timestamp?)
+        case familyIDs(Set<FamilyID>)
         case codes(Set<String>)
     }
 
@@ -53,7 +53,7 @@ extension StoreReading {
             if let to { bounds.append("f.created_at <= ?"); arguments.append(to) }
         case .familyIDs(let ids):
             bounds.append("f.id IN (SELECT value FROM json_each(?))")
-            arguments.append(Self.jsonArray(ids))
+            arguments.append(Self.jsonArray(Set(ids.map(\.rawValue))))
         case .codes(let codes):
             bounds.append("f.code IN (SELECT value FROM json_each(?))")
             arguments.append(Self.jsonArray(codes))

@@ -55,7 +55,7 @@ extension TribeBoardStore {
     /// gets them next). A person already active or invited there is not added twice; an active
     /// parent admin while the family has one is refused by the store's unique index (thrown).
     /// Returns the memberships added.
-    package func addMovedMembers(_ moves: [MemberMove], at now: Timestamp = Timestamp(Date())) throws(StoreError)
+    package func addMovedMembers(_ moves: [MemberMove], at now: Timestamp = .now) throws(StoreError)
         -> [MembershipID] {
         guard !moves.isEmpty else { return [] }
         do {
@@ -78,7 +78,7 @@ extension TribeBoardStore {
     }
 
     /// Marks memberships uploaded that a merge created in CloudKit itself (still pending, unchanged).
-    package func markMembershipsUploaded(_ ids: [MembershipID], at now: Timestamp = Timestamp(Date())) throws(StoreError) {
+    package func markMembershipsUploaded(_ ids: [MembershipID], at now: Timestamp = .now) throws(StoreError) {
         guard !ids.isEmpty else { return }
         do {
             try writer.write { db in

@@ -44,7 +44,7 @@ extension TribeBoardStore {
     /// Learns a batch of migrated records and records the run's checkpoint for it, in one
     /// transaction: a run killed after it finds both, or neither.
     package func learnMigratedRecords(_ records: [MigratedRecord], checkpoint: [MigrationCheckpointEntry],
-                                      runKey: String, at now: Timestamp = Timestamp(Date())) throws(StoreError)
+                                      runKey: String, at now: Timestamp = .now) throws(StoreError)
         -> LearnedCounts {
         do {
             return try writer.write { db in

@@ -38,7 +38,7 @@ extension TribeBoardStore {
     package func recordMigrationCheckpoint(_ entries: [MigrationCheckpointEntry], runKey: String) throws(StoreError) {
         guard !entries.isEmpty else { return }
         do {
-            try writer.write { db in try Self.recordCheckpoint(entries, runKey: runKey, at: Timestamp(Date()), in: db) }
+            try writer.write { db in try Self.recordCheckpoint(entries, runKey: runKey, at: .now, in: db) }
         } catch {
             throw .writing(error, store: path)
         }

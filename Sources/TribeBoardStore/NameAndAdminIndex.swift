@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import TribeBoardDomain
 
 /// Families by folded name and admin, for one provision run: those of the store and the rows of
 /// the file seen so far, in a `ScratchDatabase` (memory stays flat at a million families, and
@@ -7,13 +8,13 @@ import GRDB
 package final class NameAndAdminIndex: Sendable {
     /// Who holds a key: a family of the store, or a row of the file.
     package struct Holder: Sendable, Equatable {
-        package let familyID: String?
+        package let familyID: FamilyID?
         package let line: Int?
         package let externalId: String?
         package let name: String
         package let importKey: String?
 
-        package init(familyID: String?, line: Int?, externalId: String?, name: String, importKey: String?) {
+        package init(familyID: FamilyID?, line: Int?, externalId: String?, name: String, importKey: String?) {
             (self.familyID, self.line, self.externalId, self.name, self.importKey) = (familyID, line, externalId, name, importKey)
         }
     }
@@ -64,7 +65,7 @@ package final class NameAndAdminIndex: Sendable {
                     var first: Holder?
                     for key in candidate.keys {
                         for row in try Row.fetchAll(lookup, arguments: [key]) {
-                            let holder = Holder(familyID: row.text("family_id"), line: row.integer("line"),
+                            let holder = Holder(familyID: row.id("family_id"), line: row.integer("line"),
                                                 externalId: row.text("external_id"), name: row.text("name") ?? "?",
                                                 importKey: row.text("import_key"))
                             if holder.importKey != nil && holder.importKey == candidate.holder.importKey { return nil }
@@ -86,7 +87,7 @@ package final class NameAndAdminIndex: Sendable {
     private static func insert(_ db: Database) throws -> (String, Holder) throws -> Void {
         let statement = try BoundStatement(db, "INSERT INTO holders (key, family_id, line, external_id, name, import_key) VALUES (?, ?, ?, ?, ?, ?)")
         return { key, holder in
-            try statement.execute([.text(key), .text(holder.familyID), holder.line.map { .integer($0) } ?? .null,
+            try statement.execute([.text(key), .text(holder.familyID?.rawValue), holder.line.map { .integer($0) } ?? .null,
                                    .text(holder.externalId), .text(holder.name), .text(holder.importKey)])
         }
     }

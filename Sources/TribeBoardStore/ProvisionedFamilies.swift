@@ -27,10 +27,10 @@ package struct ProvisioningBatch {
     /// What a successful creation goes through, one creation_log row each.
     package static let completedStates: [FamilyCreationState] = [.idle, .validating, .generatingCode, .creatingLocally, .completed]
 
-    fileprivate init(_ db: Database, newID: () throws -> String) throws {
+    fileprivate init(_ db: Database, newID: () throws -> UserID) throws {
         self.db = db
         lookups = try FamilyLookups(db)
-        operatorID = UserID(rawValue: try Self.provisioningUserID(db, newID: newID))
+        operatorID = try Self.provisioningUserID(db, newID: newID)
         // GRDB's inSavepoint parses these anew each time; a bulk run needs one per family.
         savepoint = try BoundStatement(db, "SAVEPOINT family")
         release = try BoundStatement(db, "RELEASE SAVEPOINT family")
@@ -96,13 +96,13 @@ package struct ProvisioningBatch {
 
     /// The stored id, or a new one stored now. A stored value that is not an id (a hand edit)
     /// stops the run: families would name a creator the app cannot find.
-    private static func provisioningUserID(_ db: Database, newID: () throws -> String) throws -> String {
+    private static func provisioningUserID(_ db: Database, newID: () throws -> UserID) throws -> UserID {
         if let stored = try DatabaseValue.fetchOne(db, sql: "SELECT value FROM toolkit_meta WHERE key = 'provisioning_user_id'") {
             guard case .string(let id) = stored.storage, UUID(uuidString: id) != nil else {
                 throw StoreError.unreadableValue(table: "toolkit_meta", rowID: "provisioning_user_id", column: "value",
                                                  found: StoreError.describe(stored, column: "value") + " (not a record id)")
             }
-            return id
+            return UserID(rawValue: id)
         }
         let id = try newID()
         try db.execute(sql: "INSERT INTO toolkit_meta (key, value) VALUES ('provisioning_user_id', ?)", arguments: [id])
@@ -113,7 +113,7 @@ package struct ProvisioningBatch {
 extension TribeBoardStore {
     /// One provisioning batch: `body` runs inside one IMMEDIATE transaction, committed when it
     /// returns. `newID` makes the toolkit's creator id the first time a store needs one.
-    package func provisioningBatch<T>(newID: () throws -> String, _ body: (ProvisioningBatch) throws -> T) throws(StoreError) -> T {
+    package func provisioningBatch<T>(newID: () throws -> UserID, _ body: (ProvisioningBatch) throws -> T) throws(StoreError) -> T {
         do {
             return try writer.writeWithoutTransaction { db in
                 var result: T?

@@ -126,11 +126,16 @@ package struct TribeBoardStore: Sendable {
         configuration.foreignKeysEnabled = true
         configuration.prepareDatabase { db in
             // Savepoint journals in memory: on disk, each family's savepoint cost dozens of writes.
-            // Random ids and codes spread inserts over every index page; a 64 MB page cache keeps
-            // them resident instead of re-reading and spilling them in every bulk batch.
+            // Random ids and codes spread inserts over every index page; the writer's 64 MB page
+            // cache keeps them resident instead of re-reading and spilling them in every bulk
+            // batch. A reader's pages are read once (a count, a page of pending rows) and the OS
+            // caches the file: a reader cache as large only added its 64 MB to the writer's.
             // Checkpoints are rare during a bulk run (each one fsyncs twice on the critical path)
             // and `checkpoint()` folds the WAL back at the end.
-            try db.execute(sql: "PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536; PRAGMA wal_autocheckpoint = 16384")
+            let cacheKiB = db.configuration.readonly ? 8192 : 65536
+            try db.execute(sql: """
+                PRAGMA temp_store = MEMORY; PRAGMA cache_size = -\(cacheKiB); PRAGMA wal_autocheckpoint = 16384
+                """)
         }
         let store = TribeBoardStore(path: path, writer: try DatabasePool(path: path, configuration: configuration))
         try store.checkSchemaIsKnown()

@@ -22,8 +22,9 @@ struct SnapshotParserAgreementTests {
 
     /// Lines a broken or hostile writer can leave, each with a field the two readers could read
     /// apart: the bound on both sides of it, the fallback to the server's stamp and when it is
-    /// not taken, the server's stamp in the last second of 9999, a code that is a number, names
-    /// in other scripts, a legacy type, no name.
+    /// not taken (a `createdAt` unusable or without a value), the server's stamp in the last
+    /// second of 9999, a code that is a number or has no value, names in other scripts, a legacy
+    /// type, no name.
     static let lines: [String] = [
         family("\(code),\(named),\(createdAt("1764000000123"))"),
         family("\(code),\(createdAt("1764000000123.75"))"),
@@ -37,6 +38,9 @@ struct SnapshotParserAgreementTests {
         family(code, created: "253402300799500"),
         family("\(code),\(createdAt("1764000000001"))", created: "1700000000000"),
         family("\(code),\(createdAt("1e300"))", created: "1700000000000"),
+        family(#"\#(code),"createdAt":{"type":"TIMESTAMP"}"#, created: "1700000000000"),
+        family("\(code),\(createdAt("null"))", created: "1700000000000"),
+        family(#""code":{"type":"STRING"},\#(named)"#),
         family(#""code":{"type":"NUMBER","value":123456},\#(named)"#),
         family(named),
         family("\(code),\(named)", type: "CKFamily"),

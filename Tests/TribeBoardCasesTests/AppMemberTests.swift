@@ -14,7 +14,7 @@ struct AppMemberTests {
     static let membership = RecordMapping.membership(id: MembershipID(rawValue: UUID().uuidString),
                                                      familyID: FamilyID(rawValue: UUID().uuidString),
                                                      userID: UserID(rawValue: user), role: .adult, status: .active,
-                                                     joinedAt: Date(), lastRoleChangeAt: nil)
+                                                     joinedAt: .now, lastRoleChangeAt: nil)
 
     static func profile(createdAt: Double?) -> CloudKitRecord {
         var fields: [String: CloudKitRecord.Field] = [ProfileField.displayName.rawValue: .string("Ada")]

@@ -12,6 +12,14 @@ struct FamilyListTests {
         #expect(try FamilyList.read(path) == ["ABC234", "E-17", "0190a1b2-0000-7000-8000-000000000001"])
     }
 
+    /// Pasted from a spreadsheet or a chat: tabs, no-break and zero-width spaces around an id are
+    /// trimmed as every command naming a family trims them; a line of nothing else is blank.
+    @Test func tabsAndNoBreakSpacesAreTrimmed() throws {
+        let folder = try TemporaryDirectory("cases-list")
+        let path = try folder.write("ids.txt", "\tABC234\u{00A0}\n\u{00A0}\u{200B}\n\u{FEFF}E-17\t\n\u{3000}# a comment\n")
+        #expect(try FamilyList.read(path) == ["ABC234", "E-17"])
+    }
+
     /// A link is not followed (nothing the toolkit did not create is), and a list larger than any
     /// list of families is refused before it is read.
     @Test func aLinkAndAnOversizedFileAreRefused() throws {

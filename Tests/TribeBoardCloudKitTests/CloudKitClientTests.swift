@@ -16,7 +16,7 @@ struct CloudKitClientTests {
     static func family(_ index: Int, code: String? = nil) -> CloudKitRecord {
         RecordMapping.family(id: FamilyID(rawValue: String(format: "00000000-0000-7000-8000-%012d", index)), name: "Family \(index)",
                              code: code ?? String(format: "C%05d", index), createdByUserId: "11111111-1111-4111-8111-111111111111",
-                             createdAt: Date(timeIntervalSince1970: 1_795_000_000.123))
+                             createdAt: Timestamp(milliseconds: 1_795_000_000_123))
     }
 
     @Test func registeredKeyIsAcceptedAndOthersAreRefusedWithoutRetries() async throws {
@@ -113,7 +113,7 @@ struct CloudKitClientTests {
 
         let orphan = RecordMapping.membership(id: "22222222-2222-7222-8222-222222222222", familyID: "33333333-3333-7333-8333-333333333333",
                                               userID: "44444444-4444-7444-8444-444444444444", role: .parentAdmin, status: .active,
-                                              joinedAt: Date(), lastRoleChangeAt: nil)
+                                              joinedAt: .now, lastRoleChangeAt: nil)
         guard case .failure(let missing) = try await client.modify([CloudKitOperation(.create, orphan)])[0] else {
             Issue.record("expected VALIDATING_REFERENCE_ERROR")
             return

@@ -52,6 +52,21 @@ struct UsageErrorTests {
         #expect(!message.isEmpty && TribeBoardCommand.fullMessage(for: Self.refusal(arguments)).contains(message))
     }
 
+    /// A family named by white space alone (a tab, a no-break space pasted from a message, a
+    /// line break) names none: refused as usage, as an empty value is, by every command that
+    /// takes a family.
+    @Test(arguments: ["\t", "\u{00A0}", "\n\u{200B}"])
+    func aFamilyOfWhiteSpaceAloneIsUsage(blank: String) throws {
+        for arguments in [["doctor", "family", blank], ["recode", blank], ["remove", blank], ["adopt", blank],
+                          ["merge", blank, "--into", "KEPT"], ["merge", "DUP", "--into", blank],
+                          ["sheets", "--out", "x.pdf", "--family-id", blank],
+                          ["sheets", "--out", "x.pdf", "--external-id", blank],
+                          ["sheets", "--out", "x.pdf", "--code", blank]] {
+            let error = try #require(try Self.document(arguments + ["--json"]), "\(arguments) accepted")
+            #expect(error.kind == "usage.validation", "\(arguments): \(error)")
+        }
+    }
+
     /// A link named after a subcommand parses as that command at the root: same kinds.
     @Test func aSubcommandAtTheRootHasTheSameKinds() throws {
         let error = try #require(try Self.document(["in.csv", "--code-length", "abc", "--json"], as: ProvisionCommand.self))

@@ -2,7 +2,9 @@ import Foundation
 import Logging
 import Testing
 import TribeBoardCloudFixtures
+import TribeBoardDomain
 import TribeBoardProjectFixtures
+import TribeBoardRemote
 import TribeBoardStoreFixtures
 import TribeBoardTestSupport
 @testable import TribeBoardCloudKit
@@ -74,6 +76,33 @@ struct ChecksReportedTests {
                                     toolkit: toolkit)
         reported.formUnion(named.run().map(\.id))
         let unreported = DoctorCheckID.allCases.filter { $0.rawValue.hasPrefix("container.") && !reported.contains($0) }
+        #expect(unreported.isEmpty, "never reported: \(unreported.map(\.rawValue))")
+    }
+
+    /// `doctor family`, against the emulator: a killed creation, a healthy family whose code
+    /// another record holds, a code nothing holds, and a family under whose name an app user
+    /// wrote a record. Every `family.` id is reported by one of those runs.
+    @Test func everyFamilyCheckIsReportedAgainstTheEmulator() async throws {
+        let appUser = "_app_user_1"
+        let fixture = try await EmulatorFixture.start(users: [appUser])
+        defer { Task { await fixture.emulator.stop() } }
+        let folder = try TemporaryDirectory("doctor-every-family-check")
+        let stuck = try DoctorFixtures.killedCreationStore(in: folder)
+        await fixture.emulator.seed([RecordMapping.family(id: "FFFFFFFF-0000-7000-8000-000000000009", name: "Other",
+                                                          code: stuck.healthyCode, createdByUserId: "U", createdAt: .now)],
+                                    container: CloudKitConfiguration.defaultContainer)
+        let (workspace, id) = try await DoctorAppLookupTests.familyUnderAnAppUsersRecord(fixture, appUser: appUser)
+
+        var reported = Set<DoctorCheckID>()
+        for (store, query) in [(stuck.path, stuck.killedID), (stuck.path, stuck.healthyCode), (stuck.path, "ZZZ999"),
+                               (workspace.storePath, id)] {
+            var request = DoctorRequest(storePath: store, remote: .success(fixture.configuration))
+            request.requestTimeout = 60
+            let report = await FamilyDoctor(request: request, query: query, logger: Self.logger).run()
+            reported.formUnion(report.findings.map(\.id))
+        }
+        let unreported = DoctorCheckID.allCases.filter { $0.rawValue.hasPrefix("family.") && !reported.contains($0) }
+        #expect(DoctorCheckID.allCases.contains { $0.rawValue.hasPrefix("family.") })
         #expect(unreported.isEmpty, "never reported: \(unreported.map(\.rawValue))")
     }
 }

@@ -57,14 +57,7 @@ struct DoctorAppLookupTests {
         let appUser = "_app_user_1"
         let fixture = try await EmulatorFixture.start(users: [appUser])
         defer { Task { await fixture.emulator.stop() } }
-        let workspace = try ProvisionWorkspace()
-        try workspace.run("family_name,admin_display_name\nKanu,Ada Kanu\n")
-        let row = try #require(try workspace.inspector().rows("SELECT id, code FROM families").first)
-        let (id, code) = (try #require(row["id"]), try #require(row["code"]))
-        let claim = try CodeClaim(code: code, familyID: FamilyID(rawValue: id))
-        _ = try await fixture.client().modify([.init(.create, claim.record)])
-        let record = SnapshotFixture.family(id: id, code: "QQ22RR", name: "Kanu (app)")
-        _ = try await fixture.client(user: appUser).modify([.init(.create, record)])
+        let (workspace, id) = try await Self.familyUnderAnAppUsersRecord(fixture, appUser: appUser)
 
         let report = await doctor(id, fixture, store: workspace.storePath)
         #expect(report.findings.first { $0.id == .familyRecordCreator }?.status == .failure)
@@ -74,5 +67,20 @@ struct DoctorAppLookupTests {
         #expect(action.contains(appUser), "names who wrote the record: \(action)")
         #expect(action.contains("tribeboard adopt \(id)") && action.contains("--apply"), "\(action)")
         #expect(!action.contains("docs/code-claims.md"), "\(action)")
+    }
+
+    /// A family provisioned here, its code claimed by this key, and a record under its own name
+    /// that `appUser` wrote (the name conflict `family.recordCreator` reports).
+    static func familyUnderAnAppUsersRecord(_ fixture: EmulatorFixture, appUser: String) async throws
+        -> (workspace: ProvisionWorkspace, familyID: String) {
+        let workspace = try ProvisionWorkspace()
+        try workspace.run("family_name,admin_display_name\nKanu,Ada Kanu\n")
+        let row = try #require(try workspace.inspector().rows("SELECT id, code FROM families").first)
+        let (id, code) = (try #require(row["id"]), try #require(row["code"]))
+        let claim = try CodeClaim(code: code, familyID: FamilyID(rawValue: id))
+        _ = try await fixture.client().modify([.init(.create, claim.record)])
+        let record = SnapshotFixture.family(id: id, code: "QQ22RR", name: "Kanu (app)")
+        _ = try await fixture.client(user: appUser).modify([.init(.create, record)])
+        return (workspace, id)
     }
 }

@@ -116,7 +116,7 @@ struct DoctorRemoteTests {
         let stuck = try DoctorFixtures.killedCreationStore(in: folder)
         // Another record in CloudKit already holds the healthy family's code.
         await fixture.emulator.seed([RecordMapping.family(id: "FFFFFFFF-0000-7000-8000-000000000009", name: "Other", code: stuck.healthyCode,
-                                                          createdByUserId: "U", createdAt: Date())],
+                                                          createdByUserId: "U", createdAt: .now)],
                                     container: CloudKitConfiguration.defaultContainer)
         var request = DoctorRequest(storePath: stuck.path, remote: .success(fixture.configuration))
         request.requestTimeout = 60 // no test here waits on a silent server; 5 s ran out under load

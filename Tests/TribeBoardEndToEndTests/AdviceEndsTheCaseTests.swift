@@ -151,9 +151,9 @@ import TribeBoardTestSupport
         #expect(try await run(["resync", "-q"], setup).status == 0)
         let user = UserID(rawValue: "app-user-profile")
         let profile = RecordMapping.userProfile(id: user, displayName: "Joined In App", appleUserIdHash: "hash", avatarUrl: nil,
-                                                createdAt: Date())
+                                                createdAt: .now)
         let member = RecordMapping.membership(id: MembershipID(rawValue: "joined-in-app"), familyID: FamilyID(rawValue: setup.family),
-                                              userID: user, role: .adult, status: .active, joinedAt: Date(), lastRoleChangeAt: nil)
+                                              userID: user, role: .adult, status: .active, joinedAt: .now, lastRoleChangeAt: nil)
         let app = try setup.fixture.client(user: Self.appUser)
         let joined = try await app.modify([CloudKitOperation(.create, profile), CloudKitOperation(.create, member)])
         try #require(joined.allSatisfy { if case .record = $0 { return true } else { return false } }, "\(joined)")

@@ -204,6 +204,46 @@ import TribeBoardRemote
         #expect(try store.count("SELECT COUNT(*) FROM families WHERE needs_sync = 1") == 0)
     }
 
+    /// A family marked again while CloudKit still has it: its create is refused as existing, the
+    /// record is looked up and compared, which asks who this key is (users/caller). The report's
+    /// count of requests is every request the container received, that one included.
+    @Test func theReportCountsEveryRequestUsersCallerIncluded() async throws {
+        let fixture = try await EmulatorFixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        let directory = try TemporaryDirectory("reupload-requests")
+        try directory.write("in.csv", "external_id,family_name,admin_display_name\nR1,Ramos,Ana Ramos\n")
+        func run(_ arguments: [String]) async throws -> ProcessRunner.Result {
+            try await ProcessRunner.runAsync(tribeboard, arguments + ["--store", "s.sqlite"] + fixture.remoteArguments, in: directory.path)
+        }
+        #expect(try await run(["provision", "in.csv", "--out", "out", "--sync", "-q"]).status == 0)
+        let id = try #require(try ManifestFile.read(directory.file("out/manifest.csv")).first?.familyId)
+        #expect(try await run(["resync", "--reupload", id]).status == 0)
+        let before = await fixture.emulator.requestCounts()
+        let resync = try await run(["resync", "--json"])
+        #expect(resync.status == 0, "\(resync.stderr)")
+        let after = await fixture.emulator.requestCounts()
+        #expect((after["users/caller"] ?? 0) > (before["users/caller"] ?? 0), "the run asked who it is: \(after)")
+        let received = after.values.reduce(0, +) - before.values.reduce(0, +)
+        #expect(try resync.report(ResyncReportMirror.self).requests == received, "\(before) -> \(after)")
+    }
+
+    /// Ids pasted from a report or a message (a tab, a no-break space, a line break around them,
+    /// lower case): each finds its family, as `doctor family` finds it; an id of no family is
+    /// reported as the store would hold it.
+    @Test func idsPastedWithWhiteSpaceAreMarked() throws {
+        let directory = try TemporaryDirectory("reupload-pasted")
+        try directory.write("in.csv", "family_name\nRamos\n")
+        #expect(try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "-q"],
+                                      in: directory.path).status == 0)
+        let id = try #require(try ManifestFile.read(directory.file("out/manifest.csv")).first?.familyId)
+        let run = try ProcessRunner.run(tribeboard, ["resync", "--store", "s.sqlite", "--json",
+                                                     "--reupload", "\t\(id.lowercased())\u{00A0}\n",
+                                                     "--reupload", "\u{00A0}no-such-family\t"], in: directory.path)
+        #expect(run.status == 64, "\(run.stderr)")
+        let report = try run.report(ReuploadReportMirror.self)
+        #expect(report.marked == [id] && report.unknown == ["NO-SUCH-FAMILY"], "\(report)")
+    }
+
     /// An id of no family: the error alone, not a "Marked 0 families" on stdout beside it.
     @Test func anUnknownIdIsTheWholeAnswer() throws {
         let directory = try TemporaryDirectory("reupload-unknown")

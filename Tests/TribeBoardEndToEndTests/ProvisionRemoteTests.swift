@@ -174,7 +174,7 @@ import TribeBoardRemote
         let fixture = try await EmulatorFixture.start()
         defer { Task { await fixture.emulator.stop() } }
         let holder = RecordMapping.family(id: "0190A1B2-C3D4-7E5F-8123-456789ABCDEF", name: "Remote Family", code: "HJK4MN",
-                                          createdByUserId: "0190A1B2-C3D4-7E5F-8123-456789ABCDE0", createdAt: Date())
+                                          createdByUserId: "0190A1B2-C3D4-7E5F-8123-456789ABCDE0", createdAt: .now)
         await fixture.emulator.seed([holder], container: container)
         let directory = try TemporaryDirectory("remote-taken")
         let result = try await provision(fixture, in: directory)

@@ -148,7 +148,7 @@ import TribeBoardRemote
         try await provisioned(5, in: directory)
         let victim = try #require(try StoreInspector(path: directory.file("s.sqlite")).rows("SELECT id, code FROM families ORDER BY id LIMIT 1").first)
         let holder = RecordMapping.family(id: "0190A1B2-C3D4-7E5F-8123-456789ABCDEF", name: "Someone Else", code: try #require(victim["code"]),
-                                          createdByUserId: "0190A1B2-C3D4-7E5F-8123-456789ABCDE0", createdAt: Date())
+                                          createdByUserId: "0190A1B2-C3D4-7E5F-8123-456789ABCDE0", createdAt: .now)
         await fixture.emulator.seed([holder], container: container)
 
         let result = try await resync(fixture, in: directory)

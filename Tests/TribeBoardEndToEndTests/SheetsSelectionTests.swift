@@ -11,8 +11,9 @@ import TribeBoardTestSupport
     /// Created in this order; by name they are adam, Béatrice, Émile, Zoë.
     static let names = ["Zoë", "Émile", "adam", "Béatrice"]
 
-    func provisioned(in directory: TemporaryDirectory) throws -> [ManifestRow] {
-        try directory.write("in.csv", "family_name,admin_display_name\n" + Self.names.enumerated().map { "\($1),Admin \($0 + 1)\n" }.joined())
+    func provisioned(in directory: TemporaryDirectory, csv: String? = nil) throws -> [ManifestRow] {
+        let names = "family_name,admin_display_name\n" + Self.names.enumerated().map { "\($1),Admin \($0 + 1)\n" }.joined()
+        try directory.write("in.csv", csv ?? names)
         let result = try ProcessRunner.run(tribeboard, ["provision", "in.csv", "--store", "s.sqlite", "--out", "out", "-q"], in: directory.path)
         #expect(result.status == 0, "\(result.stderr)")
         return try ManifestFile.read(directory.file("out/manifest.csv"))
@@ -80,6 +81,23 @@ import TribeBoardTestSupport
         let result = try sheets(["--code", " \(families[2].code.lowercased()) "], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try printed(directory) == [families[2].code])
+    }
+
+    /// An id or external id pasted from a report or a spreadsheet cell: a tab, a no-break space,
+    /// a line break around it and a record id in lower case find the family, as `doctor family`
+    /// and `recode` find it; an id of no family is named as the store would hold it.
+    @Test func idsPastedWithWhiteSpaceFindTheirFamily() throws {
+        let directory = try TemporaryDirectory("sheets-select-pasted")
+        let families = try provisioned(in: directory, csv: "external_id,family_name,admin_display_name\nE-1,Ramos,Ana\nE-2,Silva,Rui\n")
+        let byId = try sheets(["--family-id", "\t\(families[1].familyId.lowercased())\u{00A0}\n"], in: directory)
+        #expect(byId.status == 0, "\(byId.stderr)")
+        #expect(try printed(directory) == [families[1].code])
+        let byExternalId = try sheets(["--external-id", "\u{00A0}E-1\t", "--external-id", "E-2\r\n"], in: directory)
+        #expect(byExternalId.status == 0, "\(byExternalId.stderr)")
+        #expect(try printed(directory) == families.map(\.code))
+        let missing = try sheets(["--family-id", "\tno-such-id\u{00A0}"], in: directory)
+        #expect(missing.status == 65, "\(missing.stderr)")
+        #expect(try ErrorDocument(missing).recordIds == ["NO-SUCH-ID"])
     }
 
     /// Two families of one name, one from a list (name only), one from a form whose admin column

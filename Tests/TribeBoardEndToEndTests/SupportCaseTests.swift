@@ -50,9 +50,9 @@ import TribeBoardTestSupport
         let user = UUID().uuidString, membership = UUID().uuidString
         await setup.fixture.emulator.seed([
             RecordMapping.userProfile(id: UserID(rawValue: user), displayName: name, appleUserIdHash: CSVFixtures.hexHash(77), avatarUrl: nil,
-                                      createdAt: Date()),
+                                      createdAt: .now),
             RecordMapping.membership(id: MembershipID(rawValue: membership), familyID: FamilyID(rawValue: familyID), userID: UserID(rawValue: user),
-                                     role: .kid, status: .active, joinedAt: Date(), lastRoleChangeAt: nil),
+                                     role: .kid, status: .active, joinedAt: .now, lastRoleChangeAt: nil),
         ], container: container)
         return (user, membership)
     }
@@ -138,6 +138,7 @@ import TribeBoardTestSupport
         #expect(report.families.first?.members.first?.profile == "kept", "the admin's profile went up: it is the person's")
         let requests = await requestsSoFar(clean.fixture.emulator) - before
         #expect(requests >= 5, "lookup, query, memberships, family, claim lookup and delete: \(requests)")
+        #expect(report.requests == requests, "the report counts every request (users/caller included)")
         try await expectGone(target, code: code, clean, "clean run")
         let other = try #require(clean.families["B-2"])
         #expect(await clean.fixture.emulator.records(container: container).contains { $0.recordName == other }, "the other family stays")

@@ -23,7 +23,7 @@ struct ProvisionerRemoteCodeTests {
         let fixture = try await EmulatorFixture.start(.enforcing(development: schema, production: schema))
         defer { Task { await fixture.emulator.stop() } }
         let held = RecordMapping.family(id: "0190A1B2-C3D4-7E5F-8123-456789ABCDEF", name: "Remote", code: "HELD42",
-                                        createdByUserId: "0190A1B2-C3D4-7E5F-8123-456789ABCDE0", createdAt: Date())
+                                        createdByUserId: "0190A1B2-C3D4-7E5F-8123-456789ABCDE0", createdAt: .now)
         await fixture.emulator.seed([held], container: CloudKitConfiguration.defaultContainer)
         let check = RemoteCodeCheck(client: try fixture.client(), logger: TestLogger.quiet)
         let codes = (0..<450).map { String(format: "Q%05d", $0) }
@@ -38,7 +38,7 @@ struct ProvisionerRemoteCodeTests {
         let fixture = try await EmulatorFixture.start()
         defer { Task { await fixture.emulator.stop() } }
         let taken = RecordMapping.family(id: "0190A1B2-C3D4-7E5F-8123-456789ABCDEF", name: "Remote", code: "REMATE",
-                                         createdByUserId: "0190A1B2-C3D4-7E5F-8123-456789ABCDE0", createdAt: Date())
+                                         createdByUserId: "0190A1B2-C3D4-7E5F-8123-456789ABCDE0", createdAt: .now)
         await fixture.emulator.seed([taken], container: CloudKitConfiguration.defaultContainer)
         let source = ScriptedRandomSource([ScriptedRandomSource.code("REMATE"), ScriptedRandomSource.code("FRESH2")])
         let workspace = try ProvisionWorkspace()

@@ -8,7 +8,7 @@ import TribeBoardJoinKit
 /// The Remote module's decoders read back what `RecordMapping` writes, and records from outside
 /// with one rule for their creation date.
 struct RemoteRecordsTests {
-    static let created = Date(timeIntervalSince1970: 1_764_000_000.123)
+    static let created = Timestamp(milliseconds: 1_764_000_000_123)
 
     @Test func whatTheMappingWritesTheDecodersReadBack() throws {
         let id = FamilyID(rawValue: UUID().uuidString)
@@ -24,7 +24,7 @@ struct RemoteRecordsTests {
         let profile = RemoteProfile(RecordMapping.userProfile(id: profileID, displayName: "Ana", appleUserIdHash: "h", avatarUrl: nil,
                                                               createdAt: Self.created))
         #expect(profile.displayName == "Ana" && profile.appleUserIdHash == "h" && profile.avatarUrl == nil)
-        #expect(profile.created.date == Timestamp(milliseconds: 1_764_000_000_123).date)
+        #expect(profile.created.timestamp == Timestamp(milliseconds: 1_764_000_000_123))
 
         let membership = RemoteMembership(RecordMapping.membership(
             id: MembershipID(rawValue: UUID().uuidString), familyID: id, userID: profileID, role: .parentAdmin, status: .active,
@@ -55,5 +55,27 @@ struct RemoteRecordsTests {
         // 799,500 ms into the last second of 9999: one copy of the bound used to refuse it.
         #expect(RecordCreated.checked(253_402_300_799_500) == 253_402_300_799_500)
         #expect(RecordCreated.checked(.infinity) == nil && RecordCreated.checked(1e300) == nil)
+    }
+
+    /// A snapshot line (or any record from outside) whose `createdAt` is there without a value
+    /// (no `value` key, or `null`): read like any unusable `createdAt` (no date, never the
+    /// server's stamp, and said), as the snapshot parser reads it; the app refuses such a record.
+    @Test(arguments: [#""createdAt":{"type":"TIMESTAMP"}"#,
+                      #""createdAt":{"type":"TIMESTAMP","value":null}"#])
+    func aCreatedAtWithoutAValueIsNoDate(createdAt: String) throws {
+        func line(_ created: String) -> String {
+            #"{"recordName":"0B0E5A4C-7D1B-4E5C-9A43-2F3D8C6E1A77","recordType":"Family","#
+                + #""fields":{"name":{"type":"STRING","value":"Ana"},"#
+                + #""code":{"type":"STRING","value":"QX7K2M"},"#
+                + #""createdByUserId":{"type":"STRING","value":"6F9619FF-8B86-D011-B42D-00C04FC964FF"},"#
+                + #"\#(created)},"#
+                + #""created":{"timestamp":1700000000000}}"#
+        }
+        let record = try JSONDecoder().decode(CloudKitRecord.self, from: Data(line(createdAt).utf8))
+        #expect(RecordCreated(record) == .invalid("fields.createdAt has no value"))
+        #expect(RemoteFamily.app(record) == nil)
+        let withDate = line(#""createdAt":{"type":"TIMESTAMP","value":5}"#)
+        let dated = try JSONDecoder().decode(CloudKitRecord.self, from: Data(withDate.utf8))
+        #expect(RemoteFamily.app(dated) != nil, "the same record with a date is one the app reads")
     }
 }

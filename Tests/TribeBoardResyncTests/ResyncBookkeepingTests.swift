@@ -46,7 +46,7 @@ struct ResyncBookkeepingTests {
 
     @Test(arguments: ["BAD_REQUEST", "QUOTA_EXCEEDED", "NOT_FOUND"])
     func dataErrorsQuarantineAtOnce(code: String) throws {
-        try SyncBookkeeping(store: store).record(resyncer.outcome(for: error(code)), row: read(.families, "F1"), at: Date())
+        try SyncBookkeeping(store: store).record(resyncer.outcome(for: error(code)), row: read(.families, "F1"), at: .now)
         let entry = try #require(try store.syncEntries().first)
         #expect(entry.status == "quarantined" && entry.attempts == 1 && entry.lastError?.hasPrefix(code) == true)
     }
@@ -54,14 +54,14 @@ struct ResyncBookkeepingTests {
     @Test(arguments: ["INTERNAL_ERROR", "VALIDATING_REFERENCE_ERROR"])
     func transientErrorsWaitWithGrowingBackoffThenQuarantine(code: String) throws {
         let bookkeeping = SyncBookkeeping(store: store)
-        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let start = Timestamp(milliseconds: 1_800_000_000_000)
         var waits: [Double] = []
         for attempt in 1...2 {
             try bookkeeping.record(resyncer.outcome(for: error(code)), row: read(.memberships, "M1"), at: start)
             let entry = try #require(try store.syncEntries().first)
             #expect(entry.status == "retrying" && entry.attempts == attempt)
             let next = try #require(entry.nextAttemptAt).date
-            waits.append(next.timeIntervalSince(start))
+            waits.append(next.timeIntervalSince(start.date))
         }
         #expect(waits[1] > waits[0], "the wait grows: \(waits)")
         try bookkeeping.record(resyncer.outcome(for: error(code)), row: read(.memberships, "M1"), at: start)
@@ -73,14 +73,14 @@ struct ResyncBookkeepingTests {
     @Test(arguments: ["THROTTLED", "TRY_AGAIN_LATER"])
     func cloudKitsLoadWaitsWithoutQuarantine(code: String) throws {
         let bookkeeping = SyncBookkeeping(store: store)
-        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let start = Timestamp(milliseconds: 1_800_000_000_000)
         var waits: [Double] = []
         for attempt in 1...(resyncer.backoff.maxAttempts + 3) {
             try bookkeeping.record(resyncer.outcome(for: error(code)), row: read(.memberships, "M1"), at: start)
             let entry = try #require(try store.syncEntries().first)
             #expect(entry.status == "retrying" && entry.attempts == attempt, "attempt \(attempt): \(entry.status)")
             let next = try #require(entry.nextAttemptAt).date
-            waits.append(next.timeIntervalSince(start))
+            waits.append(next.timeIntervalSince(start.date))
         }
         #expect(waits[1] > waits[0], "the wait grows: \(waits)")
         #expect(waits.allSatisfy { $0 <= 6 * 3600 }, "and stays within the 6-hour cap: \(waits)")

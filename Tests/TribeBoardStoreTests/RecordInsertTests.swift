@@ -30,6 +30,21 @@ struct RecordInsertTests {
         return Record.CodingKeys.allCases.map { encoded[$0.stringValue] ?? .null }
     }
 
+    /// The columns of `record` its fixture leaves NULL.
+    static func unfilled<Record: BoundInsertable & EncodableRecord>(_ record: Record) throws -> [String] {
+        let encoded = try record.databaseDictionary
+        return Record.CodingKeys.allCases.map(\.stringValue).filter { (encoded[$0] ?? .null).isNull }
+    }
+
+    /// A column added to a record (optional, defaulted in its `init`) compiles without a value
+    /// here; both checks below would then compare NULL with NULL. Every column of each fixture
+    /// holds a value, so a new one fails here until the fixture gives it one.
+    @Test func theFixturesFillEveryColumn() throws {
+        #expect(try Self.unfilled(Self.family) == [], "families")
+        #expect(try Self.unfilled(Self.profile) == [], "user_profiles")
+        #expect(try Self.unfilled(Self.membership) == [], "memberships")
+    }
+
     @Test func boundValuesAreGRDBsEncodingOfEachRecord() throws {
         #expect(try Self.encoded(Self.family) == Self.family.boundValues.map(\.databaseValue))
         #expect(try Self.encoded(Self.profile) == Self.profile.boundValues.map(\.databaseValue))

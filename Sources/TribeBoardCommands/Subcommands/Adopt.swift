@@ -35,22 +35,20 @@ package struct AdoptCommand: PipelineCommand {
 
     package init() {}
 
+    package func validate() throws {
+        try FamilyArgument.check(family)
+    }
+
     package func runPipeline() async throws {
         let context = CommandContext(options: global, label: "tribeboard.adopt")
-        var lock: SyncLock?
-        let client: CloudKitClient?
-        do {
-            client = try remoteOptions.client(policy: RetryPolicy(), logger: context.logger)
-            lock = try CaseLock.acquire(store: global.store, apply: apply)
-        } catch {
-            throw context.fail(error, Self.exits)
-        }
+        let client = try remoteOptions.client(policy: RetryPolicy(), context: context, exits: Self.exits)
+        let lock = try CaseLock.acquire(store: global.store, apply: apply, context: context, exits: Self.exits)
         guard let client else { throw context.fail(CaseError.remoteNeeded(familyID: family), Self.exits) }
         var request = AdoptRequest(storePath: global.store, family: family, client: client)
         request.apply = apply
         request.showCodes = showCodes
         let report: AdoptReport
-        do {
+        do throws(CaseError) {
             report = try await FamilyAdopter(request: request, logger: context.logger).run()
         } catch {
             throw context.fail(error, Self.exits)

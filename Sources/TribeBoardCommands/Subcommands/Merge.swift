@@ -44,20 +44,19 @@ package struct MergeCommand: PipelineCommand {
 
     package init() {}
 
+    package func validate() throws {
+        try FamilyArgument.check(duplicate, into)
+    }
+
     package func runPipeline() async throws {
         let context = CommandContext(options: global, label: "tribeboard.merge")
         var request = MergeRequest(storePath: global.store, duplicate: duplicate, kept: into)
-        var lock: SyncLock?
-        do {
-            request.client = try remoteOptions.client(policy: RetryPolicy(), logger: context.logger)
-            lock = try CaseLock.acquire(store: global.store, apply: apply)
-        } catch {
-            throw context.fail(error, Self.exits)
-        }
+        request.client = try remoteOptions.client(policy: RetryPolicy(), context: context, exits: Self.exits)
+        let lock = try CaseLock.acquire(store: global.store, apply: apply, context: context, exits: Self.exits)
         request.apply = apply
         request.showCodes = showCodes
         let report: MergeReport
-        do {
+        do throws(CaseError) {
             report = try await FamilyMerger(request: request, logger: context.logger).run()
         } catch {
             throw context.fail(error, Self.exits)

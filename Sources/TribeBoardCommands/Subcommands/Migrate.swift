@@ -205,7 +205,7 @@ struct MigrateContainerCommand: PipelineCommand {
             throw context.fail(CommandError.sourceIsDestination(container: fromContainer), MigrateCommand.exits)
         }
         let source: CloudKitClient
-        do {
+        do throws(CloudKitConfigurationError) {
             source = try CloudKitClient(configuration: configuration, logger: context.logger)
         } catch {
             throw context.fail(CommandError.source(error), MigrateCommand.exits)

@@ -128,14 +128,19 @@ package struct ProvisionCommand: PipelineCommand {
             request: request, logger: context.logger, remote: dryRun ? nil : remote,
             onProgress: { progress.update($0) })
         var report: ProvisionReport
-        do {
+        do throws(ProvisionError) {
             report = try await provisioner.run()
-            if sync, !dryRun, let client, remote?.isAvailable == true {
-                try await upload(with: client, into: &report, logger: context)
-            }
         } catch {
             progress.finish()
             throw context.fail(error, Self.exits)
+        }
+        if sync, !dryRun, let client, remote?.isAvailable == true {
+            do {
+                try await upload(with: client, into: &report, logger: context)
+            } catch {
+                progress.finish()
+                throw context.fail(untyped: error, Self.exits)
+            }
         }
         progress.finish()
         if report.remote?.unavailable != nil, report.remote?.next == nil, let client {
@@ -167,18 +172,17 @@ package struct ProvisionCommand: PipelineCommand {
         if context.summaryOnTerminal { request.loggedFailures = 0 }
         request.skipPossibleDuplicates = skipPossibleDuplicates
         request.manifestFormat = manifestFormat
-        do { request.headerMapping = try HeaderMapping(arguments: map) } catch { throw context.fail(error, Self.exits) }
+        do throws(HeaderMappingProblem) {
+            request.headerMapping = try HeaderMapping(arguments: map)
+        } catch {
+            throw context.fail(CSVImportError.headerMapping(error), Self.exits)
+        }
         return request
     }
 
     /// The CloudKit client the options configure, nil for none (which --sync cannot do without).
     private func remoteClient(context: CommandContext) throws -> CloudKitClient? {
-        let client: CloudKitClient?
-        do {
-            client = try remoteOptions.client(policy: Self.remotePolicy, logger: context.logger)
-        } catch {
-            throw context.fail(error, Self.exits)
-        }
+        let client = try remoteOptions.client(policy: Self.remotePolicy, context: context, exits: Self.exits)
         if sync && client == nil {
             throw context.fail(CommandError.remoteNeeded(by: .sync), Self.exits)
         }

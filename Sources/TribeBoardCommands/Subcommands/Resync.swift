@@ -65,13 +65,8 @@ package struct ResyncCommand: PipelineCommand {
         if list { return try showList(context) }
         if !release.isEmpty { return try releaseRecords(context) }
         if !reupload.isEmpty { return try reuploadFamilies(context) }
-        let client: CloudKitClient?
-        do {
-            client = try remoteOptions.client(policy: ResyncRun.retryPolicy(maxDuration: maxDuration),
-                                              logger: context.logger)
-        } catch {
-            throw context.fail(error, Self.exits)
-        }
+        let client = try remoteOptions.client(policy: ResyncRun.retryPolicy(maxDuration: maxDuration),
+                                              context: context, exits: Self.exits)
         guard let client else {
             throw context.fail(CommandError.remoteNeeded(by: .resync), Self.exits)
         }
@@ -99,7 +94,7 @@ package struct ResyncCommand: PipelineCommand {
         do {
             return try await run.run()
         } catch {
-            throw context.fail(error, Self.exits)
+            throw context.fail(untyped: error, Self.exits)
         }
     }
 
@@ -181,7 +176,7 @@ package struct ResyncCommand: PipelineCommand {
     /// --release: the next run tries those records again; an id that is not set aside is a mistake.
     private func releaseRecords(_ context: CommandContext) throws {
         let released: [String]
-        do {
+        do throws(StoreError) {
             try TribeBoardStore.identify(at: global.store)
             released = try TribeBoardStore.open(at: global.store).releaseSetAside(ids: release)
         } catch {
@@ -197,7 +192,7 @@ package struct ResyncCommand: PipelineCommand {
 
     private func showList(_ context: CommandContext) throws {
         let listing: ResyncListing
-        do {
+        do throws(StoreError) {
             let store = try TribeBoardStore.openReadOnly(at: global.store)
             listing = ResyncListing(pending: try store.pendingSyncCounts(), entries: try store.syncEntries())
         } catch {

@@ -7,15 +7,18 @@ import TribeBoardStore
 /// its memberships and their profiles, its code claimed again. Nothing is uploaded by this call.
 extension ResyncCommand {
     func reuploadFamilies(_ context: CommandContext) throws {
+        // Ids as pasted from a report or a message: trimmed and upper-cased as every command
+        // that names a family takes them.
+        let ids = reupload.map { FamilyQuery($0).recordID }
         let marked: [String]
-        do {
+        do throws(StoreError) {
             try TribeBoardStore.identify(at: global.store)
             marked = try TribeBoardStore.open(at: global.store)
-                .markForReupload(familyIDs: reupload.map { FamilyID(rawValue: $0.uppercased()) }).map(\.rawValue)
+                .markForReupload(familyIDs: ids.map(FamilyID.init(rawValue:))).map(\.rawValue)
         } catch {
             throw context.fail(error, Self.exits)
         }
-        let result = ResyncReuploadReport(marked: marked, unknown: reupload.filter { !marked.contains($0.uppercased()) })
+        let result = ResyncReuploadReport(marked: marked, unknown: ids.filter { !marked.contains($0) })
         // Nothing marked: the error below is the whole answer, not a "Marked 0 families" beside it.
         try context.emit(result) { report in
             guard !report.marked.isEmpty else { return "" }

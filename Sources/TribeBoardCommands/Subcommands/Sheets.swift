@@ -104,10 +104,10 @@ package struct SheetsCommand: PipelineCommand {
         do { _ = try HeaderMapping(arguments: map) } catch { throw ValidationError(error.localizedDescription) }
         if manifest != nil && selectors > 0 { throw ValidationError("--manifest prints the whole manifest; the selections apply to the store.") }
         if manifest != nil && sort != .created { throw ValidationError("--manifest prints in the manifest's order; --sort applies to the store.") }
-        if let bad = (familyIds + codes).first(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+        if let bad = (familyIds + codes).first(where: { FamilyQuery($0).isEmpty }) {
             throw ValidationError("--family-id and --code need a value, got \"\(bad)\".")
         }
-        if let bad = externalIds.first(where: { $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+        if let bad = externalIds.first(where: { FamilyQuery($0).isEmpty }) {
             throw ValidationError("--external-id needs a value, got \"\(bad)\".")
         }
         let from = try createdFrom.map { try Self.storeTime($0, endOfDay: false, option: "--created-from") }
@@ -128,8 +128,12 @@ package struct SheetsCommand: PipelineCommand {
         let pipeline = Self.pipeline(request, storePath: global.store, context: context)
         let selection = try selection()
         var report: SheetsReport
-        do {
-            report = try manifest.map { (path) throws(SheetError) in try pipeline.print(manifest: path) } ?? pipeline.print(selection, order: sort)
+        do throws(SheetError) {
+            if let manifest {
+                report = try pipeline.print(manifest: manifest)
+            } else {
+                report = try pipeline.print(selection, order: sort)
+            }
         } catch {
             throw context.fail(error, Self.exits)
         }
@@ -141,9 +145,11 @@ package struct SheetsCommand: PipelineCommand {
 
     /// The store's families the options select (checked in `validate()`; a manifest is printed whole).
     private func selection() throws -> InvitationSelection {
-        if !externalIds.isEmpty { return .externalIds(Set(externalIds.map { $0.trimmingCharacters(in: .whitespaces) })) }
-        if !familyIds.isEmpty { return .familyIds(Set(familyIds.map { $0.trimmingCharacters(in: .whitespaces) })) }
-        if !codes.isEmpty { return .codes(Set(codes.map(Self.typedCode))) }
+        // As every command naming a family takes them (`FamilyQuery`): trimmed, ids upper-cased,
+        // an external id otherwise as typed, a code as the app reads it.
+        if !externalIds.isEmpty { return .externalIds(Set(externalIds.map { FamilyQuery($0).typed })) }
+        if !familyIds.isEmpty { return .familyIds(Set(familyIds.map { FamilyQuery($0).recordID })) }
+        if !codes.isEmpty { return .codes(Set(codes.map { FamilyQuery($0).code })) }
         if let fromImport { return .importFile(path: fromImport, mapping: (try? HeaderMapping(arguments: map)) ?? HeaderMapping()) }
         guard createdFrom != nil || createdTo != nil else { return .all }
         return .created(from: try createdFrom.map { try Self.storeTime($0, endOfDay: false, option: "--created-from") },
@@ -158,15 +164,11 @@ package struct SheetsCommand: PipelineCommand {
 
     /// `--verify`: the PDF read back by poppler and zbar (`SheetsPipeline.verify`).
     static func check(_ pdf: String, manifest: String?, storePath: String, context: CommandContext) throws -> SheetVerifier.Report {
-        do { return try SheetsPipeline.verify(pdf, manifest: manifest, storePath: storePath) } catch {
+        do throws(SheetError) {
+            return try SheetsPipeline.verify(pdf, manifest: manifest, storePath: storePath)
+        } catch {
             throw context.fail(error, Self.exits)
         }
-    }
-
-    /// A code as a person types it ("vklkz5 "): as the app reads one, trimmed and upper-cased; one
-    /// not in the app's format is kept as typed, to be reported unmatched.
-    static func typedCode(_ text: String) -> String {
-        (try? FamilyCode(validating: text))?.value ?? text.trimmingCharacters(in: .whitespaces)
     }
 
     /// Whether the environment or its config file configures a remote (sheets takes no remote
@@ -183,16 +185,16 @@ package struct SheetsCommand: PipelineCommand {
         return arguments.contains { $0 == "--store" || $0.hasPrefix("--store=") }
     }
 
-    /// A date from the command line as the store writes times (`Timestamp`'s text), so that
-    /// text comparison is time comparison. A bare day covers the whole of it.
-    static func storeTime(_ text: String, endOfDay: Bool, option: String) throws -> String {
+    /// A date from the command line, as the store compares its times (`Timestamp`). A bare day
+    /// covers the whole of it.
+    static func storeTime(_ text: String, endOfDay: Bool, option: String) throws -> Timestamp {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let day = trimmed.count == 10 ? Timestamp(text: trimmed + "T00:00:00Z") : nil
         // 1970 to the end of 9999: what four-digit years and the store's text sort can hold.
         guard let time = day ?? Timestamp(text: trimmed), Timestamp.supportedMilliseconds.contains(time.milliseconds) else {
             throw ValidationError("\(option) takes a date (2026-11-01) or a UTC time (2026-11-01T08:00:00Z), got \"\(text)\".")
         }
-        guard day != nil else { return time.text }
-        return trimmed + (endOfDay ? "T23:59:59.999Z" : "T00:00:00.000Z")
+        // To a bare day's last millisecond (the store keeps milliseconds): inside the bound.
+        return day != nil && endOfDay ? Timestamp(milliseconds: time.milliseconds + 86_399_999) : time
     }
 }

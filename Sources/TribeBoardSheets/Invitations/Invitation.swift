@@ -38,8 +38,8 @@ package enum InvitationSelection: Sendable, Equatable {
     /// The families provisioned from the rows of this import file, read with the `--map` provision
     /// was given (matched as provision matches a re-run).
     case importFile(path: String, mapping: HeaderMapping)
-    /// Created within these bounds (ISO 8601 UTC text, inclusive; nil: open).
-    case created(from: String?, to: String?)
+    /// Created within these bounds (inclusive; nil: open).
+    case created(from: Timestamp?, to: Timestamp?)
     /// These families, by record id.
     case familyIds(Set<String>)
     /// The families holding these codes now.

@@ -14,7 +14,7 @@ extension StoreReading {
         case .externalIds(let ids): filter = .importKeys(Set(ids.map(ImportKey.external)))
         case .importFile(let path, let mapping): filter = .importKeys(try Self.importKeys(of: path, mapping: mapping))
         case .created(let from, let to): filter = .created(from: from, to: to)
-        case .familyIds(let ids): filter = .familyIDs(ids)
+        case .familyIds(let ids): filter = .familyIDs(Set(ids.map(FamilyID.init(rawValue:))))
         case .codes(let codes): filter = .codes(codes)
         }
         let rowOrder: TribeBoardStore.InvitationRowOrder

@@ -43,9 +43,8 @@ extension SyncQueue {
     /// was the old content, and the new one deserves a fresh attempt (a repaired code that was set
     /// aside as a conflict for its old code would wait for a person forever). `decide` gets the
     /// attempts count including this one.
-    package func recordFailure(_ row: PendingRow, at now: Date, _ decide: (Int) -> SyncVerdict) throws {
+    package func recordFailure(_ row: PendingRow, at now: Timestamp, _ decide: (Int) -> SyncVerdict) throws {
         let (table, id) = (row.table, row.id)
-        let timestamp = Timestamp(now).text
         try store.writer.write { db in
             guard try row.isUnchanged(db) else { return }
             // A hand-edited count (huge, negative, text) must not overflow: it saturates.
@@ -63,11 +62,11 @@ extension SyncQueue {
                 ON CONFLICT (record_table, record_id) DO UPDATE SET status = excluded.status, attempts = excluded.attempts,
                     last_error = excluded.last_error, last_attempt_at = excluded.last_attempt_at,
                     next_attempt_at = excluded.next_attempt_at, conflict_with = excluded.conflict_with
-                """, arguments: [table.rawValue, id, verdict.status, attempts, verdict.error, timestamp,
+                """, arguments: [table.rawValue, id, verdict.status, attempts, verdict.error, now.text,
                                  verdict.nextAttemptAt, verdict.conflictWith])
             if table == .families {
                 try CreationLog.append(db, familyID: FamilyID(rawValue: id), importKey: nil, line: nil, states: [.syncingToCloudKit],
-                                       failure: verdict.error, at: Timestamp(now))
+                                       failure: verdict.error, at: now)
             }
         }
     }
@@ -100,11 +99,11 @@ extension SyncQueue {
         }
     }
 
-    package func setLastSuccess(_ now: Date) throws {
+    package func setLastSuccess(_ now: Timestamp) throws {
         try store.writer.write { db in
             try db.execute(sql: "INSERT INTO toolkit_meta (key, value) VALUES ('resync_last_success', ?) "
                             + "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                           arguments: [Timestamp(now).text])
+                           arguments: [now.text])
         }
     }
 }

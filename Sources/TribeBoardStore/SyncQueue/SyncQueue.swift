@@ -39,7 +39,7 @@ package struct SyncQueue: Sendable {
     /// The next records of `table` that are due: pending, not set aside, past their next attempt.
     /// A row whose id is not text stops the run (`StoreError.unreadableValue`); a row whose other
     /// columns do not decode comes back with the reason, to be set aside.
-    package func duePage(_ table: SyncTable, after: String, now: Date, limit: Int) throws -> [DueRecord] {
+    package func duePage(_ table: SyncTable, after: String, now: Timestamp, limit: Int) throws -> [DueRecord] {
         let rows = try store.writer.read { db in
             // SQLite keeps a NUL inside text, GRDB's text ends at it: such an id is flagged here.
             try Row.fetchAll(db, sql: """
@@ -53,7 +53,7 @@ package struct SyncQueue: Sendable {
                   \(AwaitingPerson.excluded(table))
                   \(Self.heldBack(table))
                 ORDER BY t.id LIMIT ?
-                """, arguments: [table.rawValue, after, Timestamp(now).text, limit])
+                """, arguments: [table.rawValue, after, now.text, limit])
         }
         return try rows.map { row throws(StoreError) in
             DueRecord(row: try PendingRow(table, row), record: StoreRecord.decoded(table, row: row))
@@ -103,15 +103,14 @@ package struct SyncQueue: Sendable {
     /// Marks uploaded the rows that still hold what was uploaded; returns their ids. A row changed
     /// meanwhile (an audit repair gave it a new code) stays pending: its new values go up next.
     /// Uploaded families reach `completed` in the creation log.
-    package func markSynced(_ rows: [PendingRow], at now: Date) throws -> [String] {
+    package func markSynced(_ rows: [PendingRow], at now: Timestamp) throws -> [String] {
         guard let table = rows.first?.table else { return [] }
-        let stamp = Timestamp(now).text
         return try store.writer.write { db in
             let ids = try String.fetchAll(db, sql: """
                 UPDATE \(table.rawValue) SET needs_sync = 0, last_sync_date = ?, ck_record_id = \(table.rawValue).id
                 FROM \(PendingRow.values(rows)) AS v WHERE \(PendingRow.unchanged(table, alias: "v"))
                 RETURNING \(table.rawValue).id
-                """, arguments: StatementArguments([stamp]) + PendingRow.arguments(rows))
+                """, arguments: StatementArguments([now.text]) + PendingRow.arguments(rows))
             guard !ids.isEmpty else { return ids }
             try db.execute(sql: "DELETE FROM sync_state WHERE record_table = ? AND record_id IN \(SQLPlaceholders.list(ids.count))",
                            arguments: StatementArguments([table.rawValue] + ids))
@@ -119,37 +118,20 @@ package struct SyncQueue: Sendable {
                 try CreationLog.append(db, ids.flatMap { id in
                     [CreationLog.Entry(familyID: FamilyID(rawValue: id), state: .syncingToCloudKit),
                      CreationLog.Entry(familyID: FamilyID(rawValue: id), state: .completed)]
-                }, at: Timestamp(now))
+                }, at: now)
             }
             return ids
         }
     }
 
     /// Records the remote check of the codes these rows hold, for the rows that still hold them.
-    package func markVerified(_ rows: [PendingRow], at now: Date) throws {
+    package func markVerified(_ rows: [PendingRow], at now: Timestamp) throws {
         guard !rows.isEmpty else { return }
         try store.writer.write { db in
             try db.execute(sql: """
                 UPDATE families SET code_verified_remotely_at = ?
                 FROM \(PendingRow.values(rows)) AS v WHERE \(PendingRow.unchanged(.families, alias: "v"))
-                """, arguments: StatementArguments([Timestamp(now).text]) + PendingRow.arguments(rows))
-        }
-    }
-
-    /// For each family of `familyIDs` an audit repair changed: the codes it had before.
-    package func repairedCodes(familyIDs: [String]) throws -> [String: Set<String>] {
-        guard !familyIDs.isEmpty else { return [:] }
-        return try store.writer.read { db in
-            guard try db.tableExists("code_repairs") else { return [:] }
-            var codes: [String: Set<String>] = [:]
-            let sql = "SELECT family_id, old_code FROM code_repairs "
-                + "WHERE family_id IN \(SQLPlaceholders.list(familyIDs.count))"
-            for row in try Row.fetchAll(db, sql: sql,
-                                        arguments: StatementArguments(familyIDs)) {
-                guard let family = row.text("family_id"), let old = row.text("old_code") else { continue }
-                codes[family, default: []].insert(old)
-            }
-            return codes
+                """, arguments: StatementArguments([now.text]) + PendingRow.arguments(rows))
         }
     }
 }
