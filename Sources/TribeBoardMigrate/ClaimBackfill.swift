@@ -10,8 +10,8 @@ import TribeBoardRemote
 /// is already there is never overwritten: one naming another family than the keeper is reported.
 /// A claim is ours only when our caller made it (`ClaimHolder`): one another CloudKit user made,
 /// or a record of another type under the claim's name, is reported as `foreign`/`squatter`,
-/// never counted as claimed, whatever family it names. A plan by default; `apply` creates the missing claims. Resumable and idempotent: a rerun finds
-/// its claims and changes nothing.
+/// never counted as claimed, whatever family it names. A plan by default; `apply` creates the
+/// missing claims. Resumable and idempotent: a rerun finds its claims and changes nothing.
 package struct ClaimBackfill: Sendable {
     let client: CloudKitClient
     let apply: Bool
@@ -26,10 +26,13 @@ package struct ClaimBackfill: Sendable {
     package func run() async throws(CloudKitError) -> ClaimBackfillReport {
         var report = ClaimBackfillReport(applied: apply)
         // Each family as its name, code and date as its page arrives, not the whole record.
-        let families = try await MigrationTransfer.readAll(types: [RecordMapping.familyType], from: client) { record in
+        let families = try await MigrationTransfer.readAll(
+            types: [RecordMapping.familyType], from: client
+        ) { record in
             let family = RemoteFamily(record)
-            return Holder(recordName: family.recordName, code: family.code.map(CodeClaim.normalise) ?? "",
-                          created: family.created.timestamp)
+            return Holder(
+                recordName: family.recordName, code: family.code.map(CodeClaim.normalise) ?? "",
+                created: family.created.timestamp)
         }
         report.familiesRead = families.count
         let (keepers, groups) = try keeperClaims(of: families, report: &report)
@@ -58,10 +61,13 @@ package struct ClaimBackfill: Sendable {
         var keepers: [CodeClaim] = []
         var groups: [String: [Holder]] = [:]
         for (code, holders) in byCode.sorted(by: { $0.key < $1.key }) {
-            let ordered = holders.sorted { MigrationCodes.older($0.created, $0.recordName, than: $1.created, $1.recordName) }
+            let ordered = holders.sorted {
+                MigrationCodes.older($0.created, $0.recordName, than: $1.created, $1.recordName)
+            }
             guard let keeper = ordered.first else { continue }
             do throws(CodeClaimError) {
-                let claim = try CodeClaim(code: code, familyID: FamilyID(rawValue: keeper.recordName))
+                let claim = try CodeClaim(
+                    code: code, familyID: FamilyID(rawValue: keeper.recordName))
                 keepers.append(claim)
                 groups[claim.recordName] = ordered
             } catch {
@@ -84,11 +90,14 @@ package struct ClaimBackfill: Sendable {
         for claim in keepers {
             switch answer.outcomes[claim.recordName] {
             case .claimed?: report.claimed += 1
-            case .heldBy(let holder)?: report.heldByOthers.append(held(claim, holder: holder, groups: groups))
+            case .heldBy(let holder)?:
+                report.heldByOthers.append(held(claim, holder: holder, groups: groups))
             case .failed(let error)?:
                 let reason = "\(error.serverErrorCode) \(error.reason ?? "")"
                 report.failed.append(.init(family: claim.familyID.rawValue, reason: reason))
-            case nil: report.failed.append(.init(family: claim.familyID.rawValue, reason: "no result for its claim"))
+            case nil:
+                report.failed.append(
+                    .init(family: claim.familyID.rawValue, reason: "no result for its claim"))
             }
         }
     }
@@ -101,8 +110,10 @@ package struct ClaimBackfill: Sendable {
         report.problem = answer.problem
         for claim in keepers {
             switch answer.outcomes[claim.recordName] {
-            case .held(let holder)? where holder == .family(claim.familyID.rawValue): report.claimed += 1
-            case .held(let holder)?: report.heldByOthers.append(held(claim, holder: holder, groups: groups))
+            case .held(let holder)? where holder == .family(claim.familyID.rawValue):
+                report.claimed += 1
+            case .held(let holder)?:
+                report.heldByOthers.append(held(claim, holder: holder, groups: groups))
             case .absent?: report.toClaim += 1
             case .failed(let error)?:
                 let reason = "\(error.serverErrorCode) \(error.reason ?? "")"
@@ -120,15 +131,19 @@ package struct ClaimBackfill: Sendable {
         let created: Timestamp?
     }
 
-    private func held(_ claim: CodeClaim, holder: ClaimHolder, groups: [String: [Holder]]) -> ClaimBackfillReport.Held {
+    private func held(_ claim: CodeClaim, holder: ClaimHolder, groups: [String: [Holder]])
+        -> ClaimBackfillReport.Held
+    {
         let sharing = groups[claim.recordName]?.map(\.recordName) ?? []
         var creator: String?
         switch holder {
         case .family: creator = nil
         case .foreign(_, let who), .squatter(_, let who): creator = who
         }
-        return .init(code: display(claim.code), oldest: claim.familyID.rawValue, claimedBy: holder.familyID,
-                     holderHasTheCode: holder.familyID.map(sharing.contains) ?? false, holder: holder.kind, creator: creator)
+        return .init(
+            code: display(claim.code), oldest: claim.familyID.rawValue, claimedBy: holder.familyID,
+            holderHasTheCode: holder.familyID.map(sharing.contains) ?? false, holder: holder.kind,
+            creator: creator)
     }
 
     private func display(_ code: String) -> String { showCodes ? code : FamilyCode.mask(code) }
@@ -186,8 +201,8 @@ package struct ClaimBackfillReport: Encodable, Sendable {
         case success, problems, tryLater
     }
 
-    /// 1 when a person must act (duplicates, claims held by others or foreign, families without a code);
-    /// 75 when claims were refused or unanswered (run it again).
+    /// 1 when a person must act (duplicates, claims held by others or foreign, families without a
+    /// code); 75 when claims were refused or unanswered (run it again).
     package var exitKind: ExitKind {
         if !failed.isEmpty || problem != nil { return .tryLater }
         if !duplicates.isEmpty || !heldByOthers.isEmpty || !withoutCode.isEmpty { return .problems }

@@ -25,7 +25,8 @@ struct MigrationCodes {
     private var placed: [String: CodeHolder] = [:]
     private let generator: FamilyCodeGenerator
 
-    init(request: MigrationRequest, destination: CloudKitClient, store: (any StoreReading)?) throws {
+    init(request: MigrationRequest, destination: CloudKitClient, store: (any StoreReading)?) throws
+    {
         self.request = request
         self.destination = destination
         self.store = store
@@ -35,7 +36,9 @@ struct MigrationCodes {
     /// Decides each family's code, oldest first; `checkpoint` holds the codes earlier runs chose.
     /// Codes are compared by `FamilyCode.key`, as the audit compares them: `abc234` and
     /// `ABC234` are one code to the people typing them.
-    mutating func decide(_ items: inout [MigrationItem], checkpoint: [String: MigrationCheckpoint.Entry]) async throws {
+    mutating func decide(
+        _ items: inout [MigrationItem], checkpoint: [String: MigrationCheckpoint.Entry]
+    ) async throws {
         // Each family's date read once, not in every comparison of the sort.
         let order = items.indices.filter { items[$0].kind == .family && (items[$0].outcome == .wouldCopy || items[$0].outcome == .checkpointed) }
             .map { (index: $0, created: MigrationStoreImport.createdAt(items[$0]), name: items[$0].sourceName) }
@@ -46,7 +49,9 @@ struct MigrationCodes {
         var needCodes: [Int] = []
         for index in order {
             guard let code = items[index].source.string(FamilyField.code) else { continue }
-            if decide(&items[index], code: code, holders: holders, checkpoint: checkpoint) { needCodes.append(index) }
+            if decide(&items[index], code: code, holders: holders, checkpoint: checkpoint) {
+                needCodes.append(index)
+            }
         }
         let taken = keys.union(holders.remote.keys).union(holders.local.keys).union(placed.keys)
         let fresh = try freeCodes(needCodes.count, avoiding: taken)
@@ -77,7 +82,9 @@ struct MigrationCodes {
             placed[copied] = CodeHolder(id: item.destinationName, createdAt: created, place: "destination")
             return false
         }
-        let others = ((holders.remote[key] ?? []) + (holders.local[key] ?? []) + (placed[key].map { [$0] } ?? []))
+        let others =
+            ((holders.remote[key] ?? []) + (holders.local[key] ?? [])
+            + (placed[key].map { [$0] } ?? []))
             .filter { !mine.contains($0.id) }
         let oldest = others.min { Self.older($0.createdAt, $0.id, than: $1.createdAt, $1.id) }
         var finalCode = code
@@ -86,16 +93,19 @@ struct MigrationCodes {
             item.recode = MigrationRecode(oldCode: code, newCode: chosen, keptBy: oldest?.id ?? "")
         } else if !FamilyCode.isWireFormat(code) {
             // Nobody can type it as it is: a new code whatever its age, like a conflict.
-            return needsNewCode(&item, code: code, keptBy: oldest?.id ?? "",
-                                conflict: "is not in the wire format \(FamilyCode.wireFormatPattern)")
+            return needsNewCode(
+                &item, code: code, keptBy: oldest?.id ?? "",
+                conflict: "is not in the wire format \(FamilyCode.wireFormatPattern)")
         } else if let oldest {
             if Self.older(oldest.createdAt, oldest.id, than: created, item.destinationName) {
-                return needsNewCode(&item, code: code, keptBy: oldest.id,
-                                    conflict: "is held by the older family \(oldest.id) (\(oldest.place))")
+                return needsNewCode(
+                    &item, code: code, keptBy: oldest.id,
+                    conflict: "is held by the older family \(oldest.id) (\(oldest.place))")
             }
             item.outcome = .codeConflict
             let inStore = (holders.local[key] ?? []).contains { $0.id == oldest.id }
-            item.reason = "its code \(request.display(code)) is held by \(oldest.id) (\(oldest.place)), "
+            item.reason =
+                "its code \(request.display(code)) is held by \(oldest.id) (\(oldest.place)), "
                 + "a newer family: by the audit's rule the older family keeps it; "
                 + Self.repairAdvice(for: oldest.id, inStore: inStore, store: request.storePath,
                                     remote: destination.configuration.adviceFlags)
@@ -108,7 +118,9 @@ struct MigrationCodes {
 
     /// A family that cannot keep its code: to be given a new one, or with `--on-code-conflict
     /// report`, not migrated.
-    private func needsNewCode(_ item: inout MigrationItem, code: String, keptBy: String, conflict: String) -> Bool {
+    private func needsNewCode(
+        _ item: inout MigrationItem, code: String, keptBy: String, conflict: String
+    ) -> Bool {
         guard request.onCodeConflict == .repair else {
             item.outcome = .codeConflict
             item.reason = "its code \(request.display(code)) \(conflict); --on-code-conflict report: not migrated"
@@ -122,17 +134,24 @@ struct MigrationCodes {
     /// the holder gets a new code with `recode` (claimed at the destination; the audit cannot
     /// see a family of another container), `resync` uploads it, and then the destination's read
     /// shows the code free to the same migration command. With this run's CloudKit settings.
-    static func repairAdvice(for holder: String, inStore: Bool, store: String, remote: [String]) -> String {
+    static func repairAdvice(for holder: String, inStore: Bool, store: String, remote: [String])
+        -> String
+    {
         let which = inStore ? "" : " (STORE: the store that provisioned it; it is not in this one)"
         let resync = Advice.resync(store: inStore ? store : "STORE", remote: remote).command
-        let recode = Advice.recode(familyID: FamilyID(rawValue: holder), store: inStore ? store : nil, remote: remote).command
+        let recode = Advice.recode(
+            familyID: FamilyID(rawValue: holder), store: inStore ? store : nil, remote: remote
+        ).command
         return "give \(holder) a new code: `\(recode)`\(which), "
             + "then `\(resync)` to upload it, then run this migration again "
             + "(or change its code in the app, then run the migration again)"
     }
 
-    /// Oldest by creation date (an unknown date is never the oldest), then by id, as the audit orders.
-    static func older(_ left: Timestamp?, _ leftID: String, than right: Timestamp?, _ rightID: String) -> Bool {
+    /// Oldest by creation date (an unknown date is never the oldest), then by id, as the audit
+    /// orders.
+    static func older(
+        _ left: Timestamp?, _ leftID: String, than right: Timestamp?, _ rightID: String
+    ) -> Bool {
         switch (left, right) {
         case (let l?, let r?): return l != r ? l < r : leftID < rightID
         case (.some, .none): return true
@@ -144,7 +163,8 @@ struct MigrationCodes {
     /// `count` new codes, free in the store and among `taken` (every code key at the destination,
     /// in the store and among the migrated, read in full above).
     private func freeCodes(_ count: Int, avoiding taken: Set<String>) throws -> [String] {
-        // A plan says a new code will be given; choosing one now would promise a code it cannot hold.
+        // A plan says a new code will be given; choosing one now would promise a code it cannot
+        // hold.
         guard count > 0, request.apply, let store else { return Array(repeating: "", count: count) }
         return try store.freeCodes(count, avoiding: taken, generator: generator).map(\.value)
     }
@@ -153,10 +173,14 @@ struct MigrationCodes {
     /// copy. Read in full, as the audit reads them: `code IN [...]` is exact, and the case variants
     /// of a code cannot be listed.
     private func remoteHolders() async throws -> [String: [CodeHolder]] {
-        let types = request.mode == .container ? [RecordMapping.familyType, MigratedKind.family.legacyType] : [RecordMapping.familyType]
+        let types =
+            request.mode == .container
+            ? [RecordMapping.familyType, MigratedKind.family.legacyType]
+            : [RecordMapping.familyType]
         // Each family as its code key and holder, not the whole record: the destination may
         // hold a million families.
-        let found = try await MigrationTransfer.readAll(types: types, from: destination) { record -> (String, CodeHolder)? in
+        let found = try await MigrationTransfer.readAll(types: types, from: destination) {
+            record -> (String, CodeHolder)? in
             let family = RemoteFamily(record)
             guard let code = family.code else { return nil }
             let holder = CodeHolder(id: family.recordName, createdAt: family.created.timestamp, place: "destination \(family.recordType)")

@@ -24,7 +24,9 @@ package enum MigrationStoreImport {
     /// stays invisible to the app: the store learns it once `legacy-types` has made it current.
     static func records(_ items: [MigrationItem]) -> [TribeBoardStore.MigratedRecord] {
         items.compactMap { item -> TribeBoardStore.MigratedRecord? in
-            guard item.outcome.isInPlace, item.copy.recordType == item.kind.currentType else { return nil }
+            guard item.outcome.isInPlace, item.copy.recordType == item.kind.currentType else {
+                return nil
+            }
             switch item.kind {
             case .family: return family(item)
             case .userProfile: return profile(item)
@@ -33,7 +35,8 @@ package enum MigrationStoreImport {
         }
     }
 
-    /// The copy's `createdAt`, else the source's creation stamp (the copy is not saved yet), else now.
+    /// The copy's `createdAt`, else the source's creation stamp (the copy is not saved yet), else
+    /// now.
     static func createdAt(_ item: MigrationItem) -> Timestamp {
         RecordCreated(item.copy, serverStamp: item.source.created?.timestamp).timestamp ?? .now
     }
@@ -42,7 +45,8 @@ package enum MigrationStoreImport {
         let family = RemoteFamily(item.copy, serverStamp: item.source.created?.timestamp)
         guard let name = family.name, let code = family.code else { return nil }
         let change = item.recode.map {
-            TribeBoardStore.MigratedCodeChange(oldCode: $0.oldCode, newCode: $0.newCode, keptBy: $0.keptBy, reason: $0.reason)
+            TribeBoardStore.MigratedCodeChange(
+                oldCode: $0.oldCode, newCode: $0.newCode, keptBy: $0.keptBy, reason: $0.reason)
         }
         return .family(id: FamilyID(rawValue: family.recordName), name: name, code: code,
                        createdByUserID: UserID(rawValue: family.createdByUserId ?? ""),

@@ -30,9 +30,12 @@ struct PossibleDuplicateCheck: Sendable {
         chunk.reserveCapacity(Self.loadChunk)
         try store.forEachFamilyWithAdmin { family in
             let external = ImportKey.externalId(in: family.importKey)
-            let holder = NameAndAdminIndex.Holder(familyID: family.familyID, line: nil, externalId: external,
-                                                  name: family.name, importKey: family.importKey)
-            for key in Self.keys(name: family.name, adminName: family.adminName, adminHash: family.adminHash) {
+            let holder = NameAndAdminIndex.Holder(
+                familyID: family.familyID, line: nil, externalId: external,
+                name: family.name, importKey: family.importKey)
+            for key in Self.keys(
+                name: family.name, adminName: family.adminName, adminHash: family.adminHash)
+            {
                 chunk.append((key, holder))
             }
             if chunk.count >= Self.loadChunk {
@@ -51,18 +54,26 @@ struct PossibleDuplicateCheck: Sendable {
         for (position, entry) in batch.enumerated() {
             guard case .valid(let row) = entry, let admin = row.admin else { continue }
             positions.append(position)
-            candidates.append(.init(keys: Self.keys(name: row.familyName, adminName: admin.displayName, adminHash: admin.appleUserIdHash),
-                                    holder: .init(familyID: nil, line: row.line, externalId: row.externalId,
-                                                  name: row.familyName, importKey: row.importKey)))
+            candidates.append(
+                .init(
+                    keys: Self.keys(
+                        name: row.familyName, adminName: admin.displayName,
+                        adminHash: admin.appleUserIdHash),
+                    holder: .init(
+                        familyID: nil, line: row.line, externalId: row.externalId,
+                        name: row.familyName, importKey: row.importKey)))
         }
         guard !candidates.isEmpty else { return }
         let holders = try index.firstHolders(of: candidates, keepMatched: !skip)
         for (position, holder) in zip(positions, holders) {
             guard let holder, case .valid(var row) = batch[position] else { continue }
             let duplicate = PossibleDuplicate(
-                line: row.line, externalId: row.externalId, familyName: row.familyName, skipped: skip,
-                matches: .init(source: holder.familyID == nil ? "file" : "store", familyId: holder.familyID?.rawValue,
-                               line: holder.line, externalId: holder.externalId, familyName: holder.name),
+                line: row.line, externalId: row.externalId, familyName: row.familyName,
+                skipped: skip,
+                matches: .init(
+                    source: holder.familyID == nil ? "file" : "store",
+                    familyId: holder.familyID?.rawValue,
+                    line: holder.line, externalId: holder.externalId, familyName: holder.name),
                 look: Advice.doctorFamily(store: storePath, family: holder.name).command)
             row.possibleDuplicate = duplicate
             batch[position] = .valid(row)
@@ -73,13 +84,14 @@ struct PossibleDuplicateCheck: Sendable {
 extension ProvisionRowResult {
     /// A row left out as a possible duplicate: no family, no code, no QR file.
     static func skipped(_ row: ValidatedRow) -> ProvisionRowResult {
-        var result = ProvisionRowResult(line: row.line, externalId: row.externalId, familyId: nil, familyName: row.familyName,
-                                        code: nil, status: .skipped,
-                                        error: row.possibleDuplicate.map {
-                                            "possible duplicate of \($0.matchDescription) (same name and admin); "
-                                                + "skipped (--skip-possible-duplicates)"
-                                        },
-                                        needsQRCode: false)
+        var result = ProvisionRowResult(
+            line: row.line, externalId: row.externalId, familyId: nil, familyName: row.familyName,
+            code: nil, status: .skipped,
+            error: row.possibleDuplicate.map {
+                "possible duplicate of \($0.matchDescription) (same name and admin); "
+                    + "skipped (--skip-possible-duplicates)"
+            },
+            needsQRCode: false)
         result.possibleDuplicate = row.possibleDuplicate
         return result
     }

@@ -67,7 +67,8 @@ package struct CodeClaimer: Sendable {
             var pending = Array(chunk)
             for attempt in 1...Self.attempts where !pending.isEmpty {
                 let again = try await claimOnce(pending, into: &answer)
-                guard attempt < Self.attempts, !again.claims.isEmpty, again.wait <= Self.longestWait else { break }
+                guard attempt < Self.attempts, !again.claims.isEmpty, again.wait <= Self.longestWait
+                else { break }
                 if again.wait > 0 { try await Self.sleep(again.wait) }
                 pending = again.claims
             }
@@ -76,7 +77,8 @@ package struct CodeClaimer: Sendable {
     }
 
     /// `claim(_:)` as a value, for the synchronous pipeline's bridge.
-    package func claimResult(_ claims: [CodeClaim]) async -> Result<Answer<Outcome>, CloudKitError> {
+    package func claimResult(_ claims: [CodeClaim]) async -> Result<Answer<Outcome>, CloudKitError>
+    {
         do throws(CloudKitError) {
             return .success(try await claim(claims))
         } catch {
@@ -91,11 +93,14 @@ package struct CodeClaimer: Sendable {
     }
 
     /// One create of `chunk`, a lookup of the refused names; returns what is worth another create.
-    private func claimOnce(_ chunk: [CodeClaim], into answer: inout Answer<Outcome>) async throws(CloudKitError) -> Again {
+    private func claimOnce(_ chunk: [CodeClaim], into answer: inout Answer<Outcome>)
+        async throws(CloudKitError) -> Again
+    {
         answer.requests += 1
         let names = chunk.map(\.recordName)
         let results = try await client.modify(chunk.map { CloudKitOperation(.create, $0.record) })
-        let created = MatchedResults(asked: names, results: results, operation: "records/modify (code claims)")
+        let created = MatchedResults(
+            asked: names, results: results, operation: "records/modify (code claims)")
         answer.problem = answer.problem ?? created.problem
         var again = Again()
         var refused: [(claim: CodeClaim, error: CloudKitRecordError)] = []
@@ -105,11 +110,13 @@ package struct CodeClaimer: Sendable {
             case .record?: answer.outcomes[claim.recordName] = .claimed
             // EXISTS as documented, CONFLICT as native CloudKit words a repeated create,
             // ACCESS_DENIED when the name is another creator's: whose is it? Decided per record.
-            case .failure(let error)? where Self.refusals.contains(error.code): refused.append((claim, error))
+            case .failure(let error)? where Self.refusals.contains(error.code):
+                refused.append((claim, error))
             case .failure(let error)? where error.code.category == .transient:
                 answer.outcomes[claim.recordName] = .failed(error)
                 again.claims.append(claim)
-                again.wait = max(again.wait, error.retryAfter.map { $0.isFinite ? max($0, 0) : .infinity } ?? 1)
+                again.wait = max(
+                    again.wait, error.retryAfter.map { $0.isFinite ? max($0, 0) : .infinity } ?? 1)
             case .failure(let error)?:
                 try Self.stopIfConfiguration(error)
                 answer.outcomes[claim.recordName] = .failed(error)
@@ -120,7 +127,9 @@ package struct CodeClaimer: Sendable {
         for (claim, error) in refused {
             switch found[claim.recordName] {
             case nil: continue
-            case .held(let holder)?: answer.outcomes[claim.recordName] = holder == .family(claim.familyID.rawValue) ? .claimed : .heldBy(holder)
+            case .held(let holder)?:
+                answer.outcomes[claim.recordName] =
+                    holder == .family(claim.familyID.rawValue) ? .claimed : .heldBy(holder)
             case .absent?:
                 // Nothing under the name: refused for what every claim would be (the type's roles),
                 // or released between our create and this lookup, and a create again takes it.
@@ -175,7 +184,9 @@ package struct CodeClaimer: Sendable {
     }
 
     /// One lookup's standings, as a value for the task group.
-    private func standingResult(_ chunk: [CodeClaim]) async -> Result<Answer<Standing>, CloudKitError> {
+    private func standingResult(_ chunk: [CodeClaim]) async -> Result<
+        Answer<Standing>, CloudKitError
+    > {
         do throws(CloudKitError) {
             var answer = Answer<Standing>()
             let found = try await read(chunk, answer: &answer)
@@ -186,7 +197,9 @@ package struct CodeClaimer: Sendable {
         }
     }
 
-    private func read<R>(_ claims: [CodeClaim], answer: inout Answer<R>) async throws(CloudKitError) -> [String: Standing] {
+    private func read<R>(_ claims: [CodeClaim], answer: inout Answer<R>) async throws(CloudKitError)
+        -> [String: Standing]
+    {
         let caller = try await ClaimCaller.name(of: client, requests: &answer.requests)
         answer.requests += 1
         let found = try await lookup(claims.map(\.recordName), answer: &answer)
@@ -194,8 +207,10 @@ package struct CodeClaimer: Sendable {
         for claim in claims {
             switch found.byName[claim.recordName] {
             case nil: continue
-            case .record(let record)?: standings[claim.recordName] = .held(ClaimHolder.reading(record, caller: caller))
-            case .failure(let error)? where error.code == .notFound: standings[claim.recordName] = .absent
+            case .record(let record)?:
+                standings[claim.recordName] = .held(ClaimHolder.reading(record, caller: caller))
+            case .failure(let error)? where error.code == .notFound:
+                standings[claim.recordName] = .absent
             case .failure(let error)?: standings[claim.recordName] = .failed(error)
             }
         }
@@ -203,7 +218,9 @@ package struct CodeClaimer: Sendable {
     }
 
     /// Deletes the claims that are ours for their family; anything else is left alone.
-    package func release(_ claims: [CodeClaim]) async throws(CloudKitError) -> Answer<ReleaseOutcome> {
+    package func release(_ claims: [CodeClaim]) async throws(CloudKitError) -> Answer<
+        ReleaseOutcome
+    > {
         var answer = Answer<ReleaseOutcome>()
         let caller = try await ClaimCaller.name(of: client, requests: &answer.requests)
         for chunk in claims.chunked(CloudKitClient.maxOperationsPerRequest) {
@@ -214,26 +231,32 @@ package struct CodeClaimer: Sendable {
                 switch found.byName[claim.recordName] {
                 case nil: continue
                 case .record(let record)?:
-                    if let holder = ClaimHolder.of(record, familyID: claim.familyID, caller: caller) {
+                    if let holder = ClaimHolder.of(record, familyID: claim.familyID, caller: caller)
+                    {
                         answer.outcomes[claim.recordName] = .notOurs(holder)
                     } else {
                         ours.append(Self.deletion(of: record))
                     }
-                case .failure(let error)? where error.code == .notFound: answer.outcomes[claim.recordName] = .released
+                case .failure(let error)? where error.code == .notFound:
+                    answer.outcomes[claim.recordName] = .released
                 case .failure(let error)?: answer.outcomes[claim.recordName] = .failed(error)
                 }
             }
             guard !ours.isEmpty else { continue }
             answer.requests += 1
             let results = try await client.modify(ours.map { CloudKitOperation(.delete, $0) })
-            let deleted = MatchedResults(asked: ours.map(\.recordName), results: results, operation: "records/modify (claim releases)")
+            let deleted = MatchedResults(
+                asked: ours.map(\.recordName), results: results,
+                operation: "records/modify (claim releases)")
             answer.problem = answer.problem ?? deleted.problem
             for record in ours {
                 switch deleted.byName[record.recordName] {
                 case nil: continue
                 case .record?: answer.outcomes[record.recordName] = .released
-                case .failure(let error)? where error.code == .notFound: answer.outcomes[record.recordName] = .released
-                // A refusal (changed since the lookup, roles changed) leaves the claim; it is tried again later.
+                case .failure(let error)? where error.code == .notFound:
+                    answer.outcomes[record.recordName] = .released
+                // A refusal (changed since the lookup, roles changed) leaves the claim; it is tried
+                // again later.
                 case .failure(let error)?: answer.outcomes[record.recordName] = .failed(error)
                 }
             }
@@ -243,16 +266,20 @@ package struct CodeClaimer: Sendable {
 
     /// A delete as documented: the record's name and the change tag the lookup read.
     static func deletion(of record: CloudKitRecord) -> CloudKitRecord {
-        var deletion = CloudKitRecord(recordName: record.recordName, recordType: CodeClaim.recordType, fields: [:],
-                                      recordChangeTag: record.recordChangeTag)
+        var deletion = CloudKitRecord(
+            recordName: record.recordName, recordType: CodeClaim.recordType, fields: [:],
+            recordChangeTag: record.recordChangeTag)
         deletion.recordType = nil
         deletion.fields = nil
         return deletion
     }
 
-    private func lookup<R>(_ names: [String], answer: inout Answer<R>) async throws(CloudKitError) -> MatchedResults {
+    private func lookup<R>(_ names: [String], answer: inout Answer<R>) async throws(CloudKitError)
+        -> MatchedResults
+    {
         let results = try await client.lookup(recordNames: names)
-        let found = MatchedResults(asked: names, results: results, operation: "records/lookup (code claims)")
+        let found = MatchedResults(
+            asked: names, results: results, operation: "records/lookup (code claims)")
         answer.problem = answer.problem ?? found.problem
         return found
     }
@@ -273,7 +300,9 @@ package struct CodeClaimer: Sendable {
             throw .schema(problem, reason: reason)
         }
         if error.code.category == .configuration {
-            throw .service(code: error.code, httpStatus: 0, reason: reason.isEmpty ? "CloudKit refused a code claim" : reason, retryAfter: nil)
+            throw .service(
+                code: error.code, httpStatus: 0,
+                reason: reason.isEmpty ? "CloudKit refused a code claim" : reason, retryAfter: nil)
         }
     }
 }

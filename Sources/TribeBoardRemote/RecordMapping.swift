@@ -2,9 +2,10 @@ import Foundation
 import TribeBoardCloudKit
 import TribeBoardDomain
 
-/// The app's CloudKit mapping, exactly (its decoders are in RemoteRecords.swift): record types `Family`, `UserProfile`, `Membership`, record
-/// names the models' uppercase UUIDs, the documented field names and types. Sync bookkeeping
-/// (`needs_sync`, `last_sync_date`, `ck_record_id`) is never uploaded.
+/// The app's CloudKit mapping, exactly (its decoders are in RemoteRecords.swift): record types
+/// `Family`, `UserProfile`, `Membership`, record names the models' uppercase UUIDs, the documented
+/// field names and types. Sync bookkeeping (`needs_sync`, `last_sync_date`, `ck_record_id`) is
+/// never uploaded.
 package enum RecordMapping {
     package static let familyType = RecordType.family.name
     package static let userProfileType = RecordType.userProfile.name
@@ -44,7 +45,8 @@ package enum RecordMapping {
             MembershipField.user.rawValue: .reference(userID.rawValue),
         ]
         if let lastRoleChangeAt {
-            fields[MembershipField.lastRoleChangeAt.rawValue] = .timestamp(milliseconds: lastRoleChangeAt.milliseconds)
+            fields[MembershipField.lastRoleChangeAt.rawValue] = .timestamp(
+                milliseconds: lastRoleChangeAt.milliseconds)
         }
         return CloudKitRecord(recordName: id.rawValue, recordType: membershipType, fields: fields)
     }

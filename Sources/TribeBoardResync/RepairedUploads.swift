@@ -9,9 +9,13 @@ import TribeBoardRemote
 /// the store's `code_repairs` says the remote one is the code it replaced, the record is updated
 /// (with its change tag, so a concurrent edit in the app wins and is retried later).
 extension Resyncer {
-    static func repairUpdate(_ ours: CloudKitRecord, theirs: CloudKitRecord, repaired: [FamilyID: Set<String>]) -> CloudKitRecord? {
-        guard ours.recordType == RecordMapping.familyType, let remoteCode = theirs.string(FamilyField.code),
-              repaired[FamilyID(rawValue: ours.recordName)]?.contains(remoteCode) == true else { return nil }
+    static func repairUpdate(
+        _ ours: CloudKitRecord, theirs: CloudKitRecord, repaired: [FamilyID: Set<String>]
+    ) -> CloudKitRecord? {
+        guard ours.recordType == RecordMapping.familyType,
+            let remoteCode = theirs.string(FamilyField.code),
+            repaired[FamilyID(rawValue: ours.recordName)]?.contains(remoteCode) == true
+        else { return nil }
         var withoutCode = ours
         withoutCode[field: FamilyField.code] = theirs[field: FamilyField.code]
         guard PendingRecords.sameContent(withoutCode, theirs) else { return nil }
@@ -21,15 +25,18 @@ extension Resyncer {
     }
 
     /// Sends the updates; returns the rows now synced, and what did not match in the answer.
-    func uploadRepairs(_ updates: [Upload], bookkeeping: SyncBookkeeping,
-                       report: inout ResyncReport) async throws -> Result<(synced: [PendingRow], problem: String?), CloudKitError> {
+    func uploadRepairs(
+        _ updates: [Upload], bookkeeping: SyncBookkeeping,
+        report: inout ResyncReport
+    ) async throws -> Result<(synced: [PendingRow], problem: String?), CloudKitError> {
         let results: [CloudKitRecordResult]
         do throws(CloudKitError) {
             results = try await client.modify(updates.map { CloudKitOperation(.update, $0.record) })
         } catch {
             return .failure(error)
         }
-        let answered = MatchedResults(asked: updates.map(\.record.recordName), results: results, operation: "records/modify")
+        let answered = MatchedResults(
+            asked: updates.map(\.record.recordName), results: results, operation: "records/modify")
         var synced: [PendingRow] = []
         for upload in updates {
             let (record, read) = (upload.record, upload.read)

@@ -18,7 +18,9 @@ package struct SyncBackoff: Sendable {
     /// The server's `retryAfter` when it gave a usable one (Apple: wait that long, then retry),
     /// kept within (0, maximum]; otherwise the backoff.
     package func delay(afterAttempts attempts: Int, retryAfter: Double?) -> Double {
-        guard let retryAfter, retryAfter.isFinite, retryAfter >= 0 else { return delay(afterAttempts: attempts) }
+        guard let retryAfter, retryAfter.isFinite, retryAfter >= 0 else {
+            return delay(afterAttempts: attempts)
+        }
         return min(maximum, max(retryAfter, 0.001))
     }
 }
@@ -33,10 +35,12 @@ struct SyncBookkeeping {
     }
 
     enum Outcome {
-        /// `retryAfter`: what CloudKit asked this record to wait (THROTTLED), honoured over the backoff.
-        /// `limited`: the attempts count toward quarantine. CloudKit's own load (THROTTLED,
-        /// TRY_AGAIN_LATER) is not the record's fault: such a record waits, however long it lasts.
-        case retry(error: String, backoff: SyncBackoff, retryAfter: Double? = nil, limited: Bool = true)
+        /// `retryAfter`: what CloudKit asked this record to wait (THROTTLED), honoured over the
+        /// backoff. `limited`: the attempts count toward quarantine. CloudKit's own load
+        /// (THROTTLED, TRY_AGAIN_LATER) is not the record's fault: such a record waits, however
+        /// long it lasts.
+        case retry(
+            error: String, backoff: SyncBackoff, retryAfter: Double? = nil, limited: Bool = true)
         case quarantine(error: String)
         case conflict(with: String, error: String)
 
@@ -45,10 +49,12 @@ struct SyncBookkeeping {
             switch self {
             case .retry(let message, let backoff, let retryAfter, let limited):
                 if limited && attempts >= backoff.maxAttempts {
-                    return SyncVerdict(status: .quarantined, error: message + " (after \(attempts) attempts)")
+                    return SyncVerdict(
+                        status: .quarantined, error: message + " (after \(attempts) attempts)")
                 }
                 let delay = backoff.delay(afterAttempts: attempts, retryAfter: retryAfter)
-                return SyncVerdict(status: .retrying, error: message, nextAttemptAt: now.adding(seconds: delay))
+                return SyncVerdict(
+                    status: .retrying, error: message, nextAttemptAt: now.adding(seconds: delay))
             case .quarantine(let message):
                 return SyncVerdict(status: .quarantined, error: message)
             case .conflict(let other, let message):

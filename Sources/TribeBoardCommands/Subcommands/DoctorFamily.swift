@@ -17,7 +17,8 @@ struct DoctorFamilyCommand: AsyncParsableCommand {
     @OptionGroup(title: "CloudKit") var remoteOptions: RemoteOptions
     @OptionGroup(title: "Doctor") var doctorOptions: DoctorOptions
 
-    @Argument(help: ArgumentHelp("The family's code, record id or external id.", valueName: "code-or-id"))
+    @Argument(
+        help: ArgumentHelp("The family's code, record id or external id.", valueName: "code-or-id"))
     var family: String
 
     func validate() throws {
@@ -27,7 +28,8 @@ struct DoctorFamilyCommand: AsyncParsableCommand {
     func run() async throws {
         let context = CommandContext(options: global, label: "tribeboard.doctor")
         let request = doctorOptions.request(global: global, remote: remoteOptions)
-        let report = await FamilyDoctor(request: request, query: family, logger: context.logger).run()
+        let report = await FamilyDoctor(request: request, query: family, logger: context.logger)
+            .run()
         try context.emit(report, text: DoctorReportText.render)
         if !report.passed {
             context.stopped(because: StopReasons.failures(report.findings))

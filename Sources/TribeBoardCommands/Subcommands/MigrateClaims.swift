@@ -4,18 +4,19 @@ import TribeBoardCloudKit
 import TribeBoardDomain
 import TribeBoardMigrate
 
-/// `tribeboard migrate claims`: the backfill that gives every Family in the container its code's claim.
+/// `tribeboard migrate claims`: the backfill that gives every Family in the container its code's
+/// claim.
 struct MigrateClaimsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "claims",
         abstract: "Claim the code of every Family already in the container (the oldest family keeps a shared code); a plan by default.",
         discussion: """
-            Families uploaded before code claims existed, or written by an app that does not claim codes, \
-            hold no claim: until they do, only their `code` query protects them, and CloudKit's query \
-            index lags. This reads every Family, claims each code for its oldest family, and reports \
-            families sharing a code (repair them with `tribeboard audit --repair`) and claims that name \
-            another family. Nothing existing is overwritten; run it again at any time: it changes nothing \
-            that is in place.
+            Families uploaded before code claims existed, or written by an app that does not claim \
+            codes, hold no claim: until they do, only their `code` query protects them, and \
+            CloudKit's query index lags. This reads every Family, claims each code for its oldest \
+            family, and reports families sharing a code (repair them with `tribeboard audit \
+            --repair`) and claims that name another family. Nothing existing is overwritten; run \
+            it again at any time: it changes nothing that is in place.
             \(exits.help)
             """,
         version: toolkitVersion)
@@ -42,7 +43,8 @@ struct MigrateClaimsCommand: AsyncParsableCommand {
         defer { interrupt.remove() }
         let report: ClaimBackfillReport
         do throws(CloudKitError) {
-            report = try await ClaimBackfill(client: client, apply: apply, showCodes: showCodes).run()
+            report = try await ClaimBackfill(client: client, apply: apply, showCodes: showCodes)
+                .run()
         } catch {
             throw context.fail(error, Self.exits)
         }
@@ -62,7 +64,10 @@ enum ClaimBackfillText {
         let state = report.applied ? "applied" : "plan"
         let claimed = report.applied ? "\(report.claimed) claimed by their oldest family"
             : "\(report.claimed) claimed already, \(report.toClaim) to claim (--apply)"
-        var lines = ["Code claims (\(state)): \(report.familiesRead) families, \(report.codes) codes; " + claimed]
+        var lines = [
+            "Code claims (\(state)): \(report.familiesRead) families, \(report.codes) codes; "
+                + claimed
+        ]
         if !report.duplicates.isEmpty {
             let resync = Advice.resync(store: "STORE", remote: remote).command
             lines.append("Codes held by several families (the oldest keeps it; give the others a new code with "
@@ -70,7 +75,10 @@ enum ClaimBackfillText {
             for duplicate in report.duplicates.prefix(listed) {
                 lines.append("  \(duplicate.code)  kept by \(duplicate.keptBy); also \(duplicate.others.joined(separator: ", "))")
             }
-            if report.duplicates.count > listed { lines.append("  … and \(report.duplicates.count - listed) more (--json lists them all)") }
+            if report.duplicates.count > listed {
+                lines.append(
+                    "  … and \(report.duplicates.count - listed) more (--json lists them all)")
+            }
         }
         if !report.heldByOthers.isEmpty {
             lines.append("Claims that are not the oldest family's (another family's, or not made by this key; "
@@ -83,16 +91,24 @@ enum ClaimBackfillText {
                     : "a family not in the container (a store that claimed it has not uploaded it yet, or gave it up)"
                 lines.append("  \(held.code)  oldest \(held.oldest); claimed by \(held.claimedBy ?? "no family"): \(where_)")
             }
-            if report.heldByOthers.count > listed { lines.append("  … and \(report.heldByOthers.count - listed) more (--json lists them all)") }
+            if report.heldByOthers.count > listed {
+                lines.append(
+                    "  … and \(report.heldByOthers.count - listed) more (--json lists them all)")
+            }
         }
         if !report.withoutCode.isEmpty {
             lines.append("Families without a code (nothing to claim; the audit lists them): \(report.withoutCode.count)")
         }
         if !report.failed.isEmpty {
-            lines.append("Claims CloudKit refused or did not answer (run again): \(report.failed.count)")
-            for failure in report.failed.prefix(listed) { lines.append("  \(failure.family): \(failure.reason)") }
+            lines.append(
+                "Claims CloudKit refused or did not answer (run again): \(report.failed.count)")
+            for failure in report.failed.prefix(listed) {
+                lines.append("  \(failure.family): \(failure.reason)")
+            }
         }
-        if let problem = report.problem { lines.append("CloudKit's answer did not match the request: \(problem)") }
+        if let problem = report.problem {
+            lines.append("CloudKit's answer did not match the request: \(problem)")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -9,8 +9,11 @@ struct MigrationRun {
     let context: CommandContext
     let options: MigrateOptions
 
-    static func destinationClient(_ remote: RemoteOptions, context: CommandContext) throws -> CloudKitClient {
-        let client = try remote.client(policy: RetryPolicy(), context: context, exits: MigrateCommand.exits)
+    static func destinationClient(_ remote: RemoteOptions, context: CommandContext) throws
+        -> CloudKitClient
+    {
+        let client = try remote.client(
+            policy: RetryPolicy(), context: context, exits: MigrateCommand.exits)
         guard let client else {
             throw context.fail(CommandError.remoteNeeded(by: .migrate), MigrateCommand.exits)
         }
@@ -19,7 +22,9 @@ struct MigrationRun {
 
     func execute(_ request: MigrationRequest, _ endpoints: MigrationEndpoints) async throws {
         let global = context.options
-        let progress = ProgressDisplay(quiet: global.quiet || global.json && !Terminal.isTerminal(.standardError), logger: context.logger)
+        let progress = ProgressDisplay(
+            quiet: global.quiet || global.json && !Terminal.isTerminal(.standardError),
+            logger: context.logger)
         let interrupt = MigrationInterrupt()
         interrupt.install(applying: request.apply) { [context] interruption in
             progress.finish()
@@ -28,10 +33,13 @@ struct MigrationRun {
         defer { interrupt.remove() }
         var report: MigrationReport
         do throws(MigrationError) {
-            report = try await Migrator(request: request, endpoints: endpoints, logger: context.logger, onProgress: {
-                interrupt.record($0)
-                progress.update($0.work)
-            }).run()
+            report = try await Migrator(
+                request: request, endpoints: endpoints, logger: context.logger,
+                onProgress: {
+                    interrupt.record($0)
+                    progress.update($0.work)
+                }
+            ).run()
         } catch {
             progress.finish()
             throw context.fail(error, MigrateCommand.exits)
@@ -45,7 +53,8 @@ struct MigrationRun {
         if options.csv {
             if !global.quiet {
                 let csv = MigrationCSV.render(report)
-                Terminal.writeOutput(Terminal.isTerminal(.standardOutput) ? TerminalText.sanitized(csv) : csv)
+                Terminal.writeOutput(
+                    Terminal.isTerminal(.standardOutput) ? TerminalText.sanitized(csv) : csv)
             }
         } else {
             try context.emit(report, text: MigrateReportText.render)
@@ -59,7 +68,9 @@ struct MigrationRun {
 
     /// This very command line again, keeping `names` (`--keep-source`): it runs as printed in
     /// the shell that ran this one (the same working folder and TRIBEBOARD_* variables).
-    static func rerun(keeping names: [String], arguments: [String] = CommandLine.arguments) -> String {
+    static func rerun(keeping names: [String], arguments: [String] = CommandLine.arguments)
+        -> String
+    {
         var words = Array(arguments.dropFirst())
         // `tribeboard migrate …` and the `tribeboard-migrate …` link alike.
         if words.first == "migrate" { words.removeFirst() }
