@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TribeBoardTestSupport
 import Logging
 import TribeBoardCloudKit
@@ -15,6 +16,7 @@ package final class StandInServer: Sendable {
     package let folder: TemporaryDirectory
     /// App users as `NAME=TOKEN`, in the order given.
     package let users: [(name: String, token: String)]
+    private let stopped = Atomic<Bool>(false)
 
     package var baseURL: String { "http://127.0.0.1:\(port)" }
 
@@ -48,8 +50,9 @@ package final class StandInServer: Sendable {
             return (parts.first ?? entry, parts.count > 1 ? parts[1] : "")
         }
         for (name, token) in pairs { arguments += ["--user", "\(name)=\(token)"] }
-        arguments += options
-        let process = try ProcessRunner.start("/usr/bin/env", ["python3"] + arguments)
+        arguments += options + ["--exit-on-eof"]
+        // A stdin pipe: the stand-in exits when the test run ends, however it ends.
+        let process = try ProcessRunner.start("/usr/bin/env", ["python3"] + arguments, stdinPipe: true)
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
             let text = (try? String(contentsOfFile: process.stdoutPath, encoding: .utf8)) ?? ""
@@ -61,8 +64,7 @@ package final class StandInServer: Sendable {
             if !process.isRunning { break }
             usleep(20_000)
         }
-        process.killHard()
-        throw StandInError.didNotStart(process.wait().stderr)
+        throw StandInError.didNotStart(process.stop(grace: 0).stderr)
     }
 
     private init(process: RunningProcess, port: Int, keyID: String, keyFile: String,
@@ -75,10 +77,13 @@ package final class StandInServer: Sendable {
         self.users = users
     }
 
+    /// A test that throws or fails before its `stop()` still ends the stand-in here.
     deinit { stop() }
 
+    /// Ends the stand-in and returns once it is gone (SIGKILL after a second); once is enough.
     package func stop() {
-        if process.isRunning { kill(process.pid, SIGTERM) }
+        guard !stopped.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        process.stop(grace: 1)
     }
 
     package var configuration: CloudKitConfiguration {

@@ -44,8 +44,11 @@ package enum ProcessRunner {
         return process.wait()
     }
 
+    /// With `stdinPipe` the child reads a pipe whose write end only this process holds: the
+    /// child sees end of file when `closeStdin()` or `stop` is called, or when this process dies.
     package static func start(_ path: String, _ arguments: [String], in directory: String? = nil,
-                             environment: [String: String] = [:]) throws -> RunningProcess {
+                             environment: [String: String] = [:],
+                             stdinPipe: Bool = false) throws -> RunningProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -57,9 +60,17 @@ package enum ProcessRunner {
         let output = TemporaryOutput()
         process.standardOutput = output.stdoutHandle
         process.standardError = output.stderrHandle
-        process.standardInput = FileHandle.nullDevice
+        let pipe = stdinPipe ? Pipe() : nil
+        if let pipe {
+            // Other children started meanwhile must not inherit the write end and hold it open.
+            _ = fcntl(pipe.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
+            process.standardInput = pipe
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
         try process.run()
-        return RunningProcess(process: process, output: output)
+        try? pipe?.fileHandleForReading.close()
+        return RunningProcess(process: process, output: output, stdin: pipe?.fileHandleForWriting)
     }
 }
 
@@ -93,10 +104,12 @@ final class TemporaryOutput: Sendable {
 package final class RunningProcess: Sendable {
     let process: Process
     let output: TemporaryOutput
+    let stdin: FileHandle?
 
-    init(process: Process, output: TemporaryOutput) {
+    init(process: Process, output: TemporaryOutput, stdin: FileHandle? = nil) {
         self.process = process
         self.output = output
+        self.stdin = stdin
     }
 
     package var pid: Int32 { process.processIdentifier }
@@ -117,6 +130,23 @@ package final class RunningProcess: Sendable {
     /// SIGKILL: the process gets no chance to clean up, as after a crash or an OOM kill.
     package func killHard() {
         kill(process.processIdentifier, SIGKILL)
+    }
+
+    /// Closes the write end of the child's stdin pipe (started with `stdinPipe`): end of file.
+    package func closeStdin() {
+        try? stdin?.close()
+    }
+
+    /// Ends the child and waits for it: end of file on its stdin and SIGTERM, then SIGKILL if it
+    /// is still running after `grace` seconds. Returns once the child is reaped.
+    @discardableResult
+    package func stop(grace: Double = 1) -> ProcessRunner.Result {
+        closeStdin()
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        let deadline = Date().addingTimeInterval(grace)
+        while process.isRunning, Date() < deadline { usleep(5_000) }
+        if process.isRunning { killHard() }
+        return wait()
     }
 
     package func wait() -> ProcessRunner.Result {

@@ -17,7 +17,13 @@ Usage:
       [--latency-ms N]                            each response waits N ms
       [--seed FILE]                               {"records": [record dictionaries]} to start with
 
-Prints `listening PORT` on stdout once it accepts connections. Stops on SIGTERM/SIGINT.
+      [--exit-on-eof]                             exit when standard input reaches end of file
+
+Prints `listening PORT` on stdout once it accepts connections. Exits at once on SIGTERM/SIGINT,
+even when its launcher had blocked them (a Swift test spawns it from a thread that blocks every
+signal, and a blocked mask survives exec). With --exit-on-eof it also exits when its standard
+input closes: a launcher that keeps the write end of a pipe frees it by closing it, and the kernel
+closes it when the launcher dies, even by SIGKILL, so no stand-in outlives its test run.
 
 What it models, with the source of each rule:
 - Routes `/database/1/{container}/{environment}/{database}/{operation}`: records/modify,
@@ -486,7 +492,11 @@ def main():
     parser.add_argument("--seed")
     parser.add_argument("--container", default="iCloud.net.dataenvy.TribeBoard")
     parser.add_argument("--environment", default="development")
+    parser.add_argument("--exit-on-eof", action="store_true")
     options = parser.parse_args()
+    exit_on_signals()
+    if options.exit_on_eof:
+        threading.Thread(target=exit_on_eof, daemon=True).start()
     standin = StandIn(options)
     if options.seed:
         with open(options.seed, encoding="utf-8") as seed:
@@ -502,13 +512,24 @@ def main():
                 store.types_seen.add(record["recordType"])
     server = ThreadingHTTPServer(("127.0.0.1", options.port), handler_for(standin))
     server.daemon_threads = True
-    signal.signal(signal.SIGTERM, lambda *_: threading.Thread(target=server.shutdown).start())
     print("listening %d" % server.server_address[1], flush=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
+    server.serve_forever()
     return 0
+
+
+def exit_on_signals():
+    """Exits on SIGTERM/SIGINT without waiting for requests in flight: the stand-in keeps nothing
+    worth saving. The signals are unblocked first: a handler never runs for a blocked signal."""
+    for number in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(number, lambda *_: os._exit(0))
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM, signal.SIGINT})
+
+
+def exit_on_eof():
+    """Reads standard input to its end, then exits: the launcher closed it, or died."""
+    while os.read(0, 4096):
+        pass
+    os._exit(0)
 
 
 if __name__ == "__main__":
