@@ -70,7 +70,7 @@ struct CommandContext {
         fail(error, status: exits.status(of: error))
     }
 
-    /// The same, for a part that throws untyped errors (`ResyncRun.run`, the provisioner): there
+    /// The same, for a part that throws untyped errors (provision's immediate upload): there
     /// `DocumentedErrorTypesTests` checks that every error type Sources declares documents itself,
     /// or is wrapped into one that does, since the compiler cannot.
     func fail(untyped error: any Error, _ exits: CommandExits) -> ExitCode {

@@ -23,17 +23,22 @@ package struct ResyncRun: Sendable {
 
     /// Throws the store's errors (not TribeBoard's store, unreadable, failing writes) and the
     /// lock's (`SyncLock.Failure.held`: another run holds it, normal under cron).
-    package func run() async throws -> ResyncReport {
+    package func run() async throws(ResyncRunError) -> ResyncReport {
         // Not a lock file beside another application's database: what is there is checked first.
-        try TribeBoardStore.identify(at: storePath)
-        let lock = try SyncLock(storePath: storePath)
+        do throws(StoreError) { try TribeBoardStore.identify(at: storePath) } catch { throw .store(error) }
+        let lock: SyncLock
+        do throws(SyncLock.Failure) { lock = try SyncLock(storePath: storePath) } catch { throw .lock(error) }
         defer { withExtendedLifetime(lock) {} }
-        let store = try TribeBoardStore.open(at: storePath)
-        let deadline = maxDuration.map { ContinuousClock.now + $0 }
-        var resyncer = Resyncer(store: store, client: client.bounded(by: deadline), logger: logger,
-                                concurrency: concurrency)
-        resyncer.onProgress = onProgress
-        return try await resyncer.run(until: deadline)
+        do throws(StoreError) {
+            let store = try TribeBoardStore.open(at: storePath)
+            let deadline = maxDuration.map { ContinuousClock.now + $0 }
+            var resyncer = Resyncer(store: store, client: client.bounded(by: deadline), logger: logger,
+                                    concurrency: concurrency)
+            resyncer.onProgress = onProgress
+            return try await resyncer.run(until: deadline)
+        } catch {
+            throw .store(error)
+        }
     }
 
     /// Retries of one request stay well inside a run bounded to `maxDuration` seconds.

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 /// `CommandContext.fail` takes `some DocumentedError`, so the compiler checks every typed throw a
-/// command catches; two parts still throw untyped errors (`ResyncRun.run`, provision's immediate
-/// upload) and go through `fail(untyped:)`. For those, every error type declared in Sources
+/// command catches; one part still throws untyped errors (provision's immediate upload) and
+/// goes through `fail(untyped:)`. For those, every error type declared in Sources
 /// documents itself (`DocumentedError`: a `kind` and a status), is carried by one that does
 /// (`case repair(CodeRepairError)`), or is listed below with where it stops: a new error type
 /// fails here until it is one of the three, rather than reaching a run as `unexpected`.

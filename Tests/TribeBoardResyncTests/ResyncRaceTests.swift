@@ -157,7 +157,12 @@ struct ResyncRaceTests {
                 try db.execute(sql: "CREATE TRIGGER IF NOT EXISTS disk_full BEFORE UPDATE ON families BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END")
             }
         }
-        await #expect(throws: StoreError.self) { try await ResyncFixtures.resync(storePath, script) }
+        await #expect {
+            try await ResyncFixtures.resync(storePath, script)
+        } throws: { error in
+            guard case .store(.writeFailed)? = error as? ResyncRunError else { return false }
+            return true
+        }
         withExtendedLifetime(workspace) {}
     }
 }

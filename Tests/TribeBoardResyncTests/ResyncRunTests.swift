@@ -20,7 +20,7 @@ struct ResyncRunTests {
         let held = try SyncLock(storePath: workspace.storePath)
         let run = ResyncRun(storePath: workspace.storePath, client: ResyncFixtures.client(Self.nowhere),
                             logger: TestLogger.quiet)
-        await #expect(throws: SyncLock.Failure.held(byPID: getpid())) {
+        await #expect(throws: ResyncRunError.lock(.held(byPID: getpid()))) {
             try await PipelineThread.run { try await run.run() }
         }
         withExtendedLifetime(held) {}
@@ -37,7 +37,7 @@ struct ResyncRunTests {
         await #expect {
             try await PipelineThread.run { try await run.run() }
         } throws: { error in
-            guard case .notAStore? = error as? StoreError else { return false }
+            guard case .store(.notAStore)? = error as? ResyncRunError else { return false }
             return true
         }
         #expect(!FileManager.default.fileExists(atPath: path + ".resync-lock"))

@@ -161,6 +161,15 @@ extension SyncLock.Failure: DocumentedError {
     }
 }
 
+extension ResyncRunError: DocumentedError {
+    var errorDetail: ErrorDetail {
+        switch self {
+        case .store(let error): error.errorDetail
+        case .lock(let error): error.errorDetail
+        }
+    }
+}
+
 extension SnapshotError: DocumentedError {
     var errorDetail: ErrorDetail {
         switch self {

@@ -91,10 +91,10 @@ package struct ResyncCommand: PipelineCommand {
         let progress = ProgressDisplay(quiet: quiet, logger: context.logger)
         run.onProgress = { progress.update($0) }
         defer { progress.finish() }
-        do {
+        do throws(ResyncRunError) {
             return try await run.run()
         } catch {
-            throw context.fail(untyped: error, Self.exits)
+            throw context.fail(error, Self.exits)
         }
     }
 
